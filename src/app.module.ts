@@ -1,0 +1,43 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+import { LoggerModule } from 'nestjs-pino';
+import { ApiTokenGuard } from './common/auth/api-token.guard';
+import { DomainErrorFilter } from './common/domain-error.filter';
+import { ConfigModule } from './config/config.module';
+import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
+import { DatabaseModule } from './database/database.module';
+import { EventLogModule } from './event-log/event-log.module';
+import { EventStoreModule } from './event-store/event-store.module';
+import { HealthModule } from './health/health.module';
+import { ProjectionsModule } from './projections/projections.module';
+
+@Module({})
+export class AppModule {
+  /** The whole service for a configuration; tests pass theirs (own SQLite file, own token). */
+  static forRoot(config: SwitchboardConfig = loadConfig()): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            redact: ['req.headers.authorization'],
+            autoLogging: { ignore: (req) => req.url === '/health' },
+          },
+        }),
+        CqrsModule.forRoot(),
+        DatabaseModule,
+        EventStoreModule,
+        ProjectionsModule,
+        EventLogModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_GUARD, useClass: ApiTokenGuard },
+        { provide: APP_FILTER, useClass: DomainErrorFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { json } from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { SwitchboardConfig } from './config/switchboard-config';
+
+/** Builds the HTTP app exactly as production runs it; main.ts and the e2e tests both use it. */
+export async function createSwitchboardApp(config: SwitchboardConfig): Promise<INestApplication> {
+  const app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  app.use(json({ limit: '1mb' }));
+  app.enableShutdownHooks();
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Switchboard')
+      .setDescription('Event-sourced orchestration of GitHub Copilot agent sessions and sub-agents')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('api/docs', app, document);
+  return app;
+}

@@ -1,0 +1,50 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { DomainError } from './domain-error';
+
+/** Stable error code -> HTTP status. Codes not listed are 422 (the request was understood but refused). */
+const STATUS_BY_CODE: Record<string, number> = {
+  not_found: HttpStatus.NOT_FOUND,
+  invalid_input: HttpStatus.BAD_REQUEST,
+  invalid_append: HttpStatus.UNPROCESSABLE_ENTITY,
+  expected_version_conflict: HttpStatus.CONFLICT,
+  append_failed: HttpStatus.SERVICE_UNAVAILABLE,
+};
+
+export function httpStatusOf(error: DomainError): number {
+  return STATUS_BY_CODE[error.code] ?? HttpStatus.UNPROCESSABLE_ENTITY;
+}
+
+/** The one place domain errors become HTTP responses: `{ statusCode, code, message, details? }`. */
+@Catch()
+export class DomainErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpErrors');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (error instanceof DomainError) {
+      const statusCode = httpStatusOf(error);
+      response.status(statusCode).json({ statusCode, code: error.code, message: error.message, details: error.details });
+      return;
+    }
+    if (error instanceof HttpException) {
+      const statusCode = error.getStatus();
+      const body = error.getResponse();
+      const payload = typeof body === 'string' ? { message: body } : (body as Record<string, unknown>);
+      response.status(statusCode).json({ code: payload.code ?? codeOfStatus(statusCode), ...payload, statusCode });
+      return;
+    }
+    this.logger.error({ err: error }, 'unhandled error');
+    response
+      .status(HttpStatus.INTERNAL_SERVER_ERROR)
+      .json({ statusCode: 500, code: 'internal_error', message: 'Internal error; see the service log' });
+  }
+}
+
+function codeOfStatus(status: number): string {
+  if (status === 400) return 'invalid_input';
+  if (status === 401) return 'unauthorized';
+  if (status === 404) return 'not_found';
+  if (status === 413) return 'payload_too_large';
+  return 'http_error';
+}

@@ -1,0 +1,4 @@
+export * from './events.table';
+export * from './projection-checkpoints.table';
+export * from './stream-summaries.table';
+export * from './audit-log.table';

@@ -1,0 +1,28 @@
+import type Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import * as schema from './schema';
+
+export type Orm = BetterSQLite3Database<typeof schema>;
+
+/**
+ * The process's single writer connection and the drizzle ORM over it. better-sqlite3 is synchronous,
+ * so every transaction callback on it must be synchronous too (an async one commits early).
+ */
+export class SqliteDatabase {
+  readonly orm: Orm;
+
+  constructor(
+    readonly connection: Database.Database,
+    readonly file: string,
+  ) {
+    this.orm = drizzle(connection, { schema });
+  }
+
+  get isOpen(): boolean {
+    return this.connection.open;
+  }
+
+  close(): void {
+    if (this.connection.open) this.connection.close();
+  }
+}

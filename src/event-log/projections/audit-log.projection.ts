@@ -1,0 +1,38 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { auditLog } from '../../database/schema';
+import type { Orm } from '../../database/sqlite-database';
+import type { StoredEvent } from '../../event-store/event-store.types';
+import type { Projection } from '../../event-store/projection';
+import { ProjectionRegistry } from '../../event-store/projection-registry';
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+
+/** Async: who caused each event and in which correlation, for audit queries that must not slow appends. */
+@Injectable()
+export class AuditLogProjection implements Projection, OnModuleInit {
+  readonly name = 'audit-log';
+  readonly mode = 'async';
+  readonly tables = [auditLog];
+
+  constructor(private readonly registry: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  apply(event: StoredEvent, orm: Orm): void {
+    orm
+      .insert(auditLog)
+      .values({
+        globalPosition: event.globalPosition,
+        streamId: event.streamId,
+        eventType: event.type,
+        actor: text(event.metadata.actor),
+        correlationId: text(event.metadata.correlationId),
+        causationId: text(event.metadata.causationId),
+        recordedAt: event.recordedAt,
+      })
+      .onConflictDoNothing()
+      .run();
+  }
+}

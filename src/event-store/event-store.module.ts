@@ -1,0 +1,11 @@
+import { Global, Module } from '@nestjs/common';
+import { CommittedEventPublisher } from './committed-event-publisher';
+import { EventStore } from './event-store';
+import { ProjectionRegistry } from './projection-registry';
+
+@Global()
+@Module({
+  providers: [EventStore, ProjectionRegistry, CommittedEventPublisher],
+  exports: [EventStore, ProjectionRegistry],
+})
+export class EventStoreModule {}

@@ -1,0 +1,323 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { Observable, Subject } from 'rxjs';
+import { SqliteDatabase } from '../database/sqlite-database';
+import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from './event-store.errors';
+import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './event-store.types';
+import { projectionHandles } from './projection';
+import { ProjectionRegistry } from './projection-registry';
+
+interface PendingAppend {
+  streamId: string;
+  expectedVersion: ExpectedVersion;
+  events: NewEvent[];
+  resolve(result: AppendResult): void;
+  reject(error: unknown): void;
+}
+
+type AppendOutcome = { ok: AppendResult } | { error: unknown };
+
+interface EventRow {
+  global_position: number;
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+const MAX_STREAM_ID_LENGTH = 256;
+/** Bounds one group-commit transaction so a burst cannot hold the write lock for long. */
+const MAX_APPENDS_PER_COMMIT = 1024;
+const READ_PAGE_SIZE = 500;
+
+/**
+ * The event log on SQLite.
+ *
+ * Group commit: `append` only queues; the queue is flushed on the next turn of the event loop in
+ * ONE `BEGIN IMMEDIATE` transaction, so every append that arrived meanwhile shares one fsync.
+ * Each append runs in its own savepoint inside it: a version conflict or a failing inline projection
+ * rolls back that append alone. Promises settle only after COMMIT returned (durable with
+ * synchronous=FULL), then the events are published to `committed$` in global order.
+ */
+@Injectable()
+export class EventStore implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(EventStore.name);
+  private readonly committed = new Subject<StoredEvent>();
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private closed = false;
+
+  private readonly db: Database.Database;
+  private readonly statements: ReturnType<EventStore['prepareStatements']>;
+  private readonly commitBatch: Database.Transaction<(batch: PendingAppend[]) => AppendOutcome[]>;
+  private readonly appendOne: Database.Transaction<(request: PendingAppend) => AppendResult>;
+
+  /** Every event once, in global order, right after its transaction committed. Live only: see `subscribe`. */
+  readonly committed$: Observable<StoredEvent> = this.committed.asObservable();
+
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly projections: ProjectionRegistry,
+  ) {
+    this.db = database.connection;
+    this.statements = this.prepareStatements();
+    this.appendOne = this.db.transaction((request: PendingAppend) => this.writeAppend(request));
+    this.commitBatch = this.db.transaction((batch: PendingAppend[]) =>
+      batch.map((request): AppendOutcome => {
+        try {
+          return { ok: this.appendOne(request) };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Appends events to a stream if it is at `expectedVersion`. Resolves once they are durable;
+   * rejects with ExpectedVersionConflictError when the stream moved on.
+   */
+  append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): Promise<AppendResult> {
+    try {
+      validateAppend(streamId, expectedVersion, events);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
+    return new Promise<AppendResult>((resolve, reject) => {
+      this.pending.push({ streamId, expectedVersion, events, resolve, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): StoredEvent[] {
+    const rows = this.statements.readStream.all(
+      streamId,
+      options.fromVersion ?? 1,
+      options.limit ?? -1,
+    ) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  /** Events with a global position greater than `after`, in global order. */
+  readAll(options: { after?: number; limit?: number } = {}): StoredEvent[] {
+    const rows = this.statements.readAll.all(options.after ?? 0, options.limit ?? READ_PAGE_SIZE) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  /** The stream's version (number of events), 0 when it does not exist. */
+  streamVersion(streamId: string): number {
+    const row = this.statements.streamVersion.get(streamId) as { version: number } | undefined;
+    return row?.version ?? 0;
+  }
+
+  /** Global position of the newest committed event, 0 for an empty log. */
+  headPosition(): number {
+    const row = this.statements.head.get() as { head: number | null };
+    return row.head ?? 0;
+  }
+
+  /**
+   * Catch-up then live: every event after `after`, each exactly once and in global order, with no
+   * gap between the replayed part and the live part (live events are buffered during catch-up).
+   */
+  subscribe(after = 0): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      let last = after;
+      let catchingUp = true;
+      const buffered: StoredEvent[] = [];
+      const deliver = (event: StoredEvent) => {
+        if (event.globalPosition <= last) return;
+        last = event.globalPosition;
+        subscriber.next(event);
+      };
+      const live = this.committed.subscribe({
+        next: (event) => (catchingUp ? buffered.push(event) : deliver(event)),
+        complete: () => subscriber.complete(),
+      });
+      const catchUpPage = () => {
+        if (subscriber.closed) return;
+        try {
+          const page = this.readAll({ after: last, limit: READ_PAGE_SIZE });
+          page.forEach(deliver);
+          if (page.length === READ_PAGE_SIZE) {
+            setImmediate(catchUpPage); // yield between pages so a long replay does not starve the loop
+            return;
+          }
+          catchingUp = false;
+          buffered.splice(0).forEach(deliver);
+        } catch (error) {
+          subscriber.error(error);
+        }
+      };
+      catchUpPage();
+      return () => live.unsubscribe();
+    });
+  }
+
+  /** Commits whatever is queued, then refuses new appends. Called on shutdown before the DB closes. */
+  flushAndClose(): void {
+    while (this.pending.length > 0) this.flush();
+    this.closed = true;
+    this.committed.complete();
+  }
+
+  /** Before the database closes (it closes in onApplicationShutdown): nothing queued is dropped. */
+  beforeApplicationShutdown(): void {
+    if (!this.closed) this.flushAndClose();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+      if (this.pending.length > 0) this.scheduleFlush();
+    });
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending.splice(0, MAX_APPENDS_PER_COMMIT);
+    let outcomes: AppendOutcome[];
+    try {
+      outcomes = this.commitBatch.immediate(batch);
+    } catch (error) {
+      // COMMIT itself failed: SQLite rolled the whole transaction back, nothing of the batch is stored.
+      this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
+      const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
+      batch.forEach((request) => request.reject(failure));
+      return;
+    }
+    outcomes.forEach((outcome, i) => {
+      if ('ok' in outcome) {
+        for (const event of outcome.ok.events) this.committed.next(event);
+        batch[i].resolve(outcome.ok);
+      } else {
+        batch[i].reject(outcome.error);
+      }
+    });
+  }
+
+  /** One append inside its savepoint: version check, stream row, events, inline projections. */
+  private writeAppend(request: PendingAppend): AppendResult {
+    const { streamId, expectedVersion, events } = request;
+    const row = this.statements.streamVersion.get(streamId) as { version: number } | undefined;
+    const current = row?.version ?? 0;
+    assertExpectedVersion(streamId, expectedVersion, current, row !== undefined);
+
+    const recordedAt = new Date().toISOString();
+    const nextVersion = current + events.length;
+    if (row) this.statements.updateStream.run(nextVersion, recordedAt, streamId);
+    else this.statements.insertStream.run(streamId, nextVersion, recordedAt, recordedAt);
+
+    const stored = events.map((event, i): StoredEvent => {
+      const metadata: EventMetadata = event.metadata ?? {};
+      const eventId = event.eventId ?? randomUUID();
+      const data = JSON.stringify(event.data);
+      const metadataJson = JSON.stringify(metadata);
+      const streamPosition = current + i + 1;
+      let info: Database.RunResult;
+      try {
+        info = this.statements.insertEvent.run(eventId, streamId, streamPosition, event.type, data, metadataJson, recordedAt);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && String(error).includes('event_id')) {
+          throw new InvalidAppendError(`Event id ${eventId} is already in the log`);
+        }
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          // Another writer took this position between our read and our insert (another process).
+          throw new ExpectedVersionConflictError(streamId, expectedVersion, this.streamVersion(streamId));
+        }
+        throw error;
+      }
+      return {
+        globalPosition: Number(info.lastInsertRowid),
+        eventId,
+        streamId,
+        streamPosition,
+        type: event.type,
+        data: JSON.parse(data) as Record<string, unknown>,
+        metadata: JSON.parse(metadataJson) as EventMetadata,
+        recordedAt,
+      };
+    });
+
+    const inline = this.projections.inline();
+    for (const event of stored) {
+      for (const projection of inline) {
+        if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
+      }
+    }
+    return { streamId, nextExpectedVersion: nextVersion, events: stored };
+  }
+
+  private prepareStatements() {
+    const db = this.db;
+    return {
+      streamVersion: db.prepare('SELECT version FROM streams WHERE stream_id = ?'),
+      insertStream: db.prepare('INSERT INTO streams (stream_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+      updateStream: db.prepare('UPDATE streams SET version = ?, updated_at = ? WHERE stream_id = ?'),
+      insertEvent: db.prepare(
+        `INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      readStream: db.prepare(
+        `SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`,
+      ),
+      readAll: db.prepare('SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?'),
+      head: db.prepare('SELECT MAX(global_position) AS head FROM events'),
+    };
+  }
+}
+
+function assertExpectedVersion(streamId: string, expected: ExpectedVersion, current: number, exists: boolean): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && !exists) ||
+    (expected === 'stream_exists' && exists) ||
+    (typeof expected === 'number' && expected === current);
+  if (!ok) throw new ExpectedVersionConflictError(streamId, expected, current);
+}
+
+function validateAppend(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): void {
+  if (typeof streamId !== 'string' || streamId.length === 0 || streamId.length > MAX_STREAM_ID_LENGTH) {
+    throw new InvalidAppendError(`streamId must be a non-empty string of at most ${MAX_STREAM_ID_LENGTH} characters`);
+  }
+  if (
+    !(typeof expectedVersion === 'number' && Number.isInteger(expectedVersion) && expectedVersion >= 0) &&
+    !['any', 'no_stream', 'stream_exists'].includes(expectedVersion as string)
+  ) {
+    throw new InvalidAppendError(
+      `expectedVersion must be a version number >= 0, 'any', 'no_stream' or 'stream_exists' (got ${String(expectedVersion)})`,
+    );
+  }
+  if (!Array.isArray(events) || events.length === 0) {
+    throw new InvalidAppendError('An append needs at least one event');
+  }
+  for (const event of events) {
+    if (typeof event?.type !== 'string' || event.type.length === 0) {
+      throw new InvalidAppendError('Every event needs a non-empty string type');
+    }
+    if (event.data === null || typeof event.data !== 'object') {
+      throw new InvalidAppendError(`Event ${event.type}: data must be a JSON object`);
+    }
+  }
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    globalPosition: row.global_position,
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamPosition: row.stream_position,
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    recordedAt: row.recorded_at,
+  };
+}

@@ -1,0 +1,41 @@
+/** What the caller hands to `append`. */
+export interface NewEvent<T extends object = Record<string, unknown>> {
+  type: string;
+  data: T;
+  metadata?: EventMetadata;
+  /** Defaults to a fresh UUID; a repeated id is rejected by the log's unique index. */
+  eventId?: string;
+}
+
+export interface EventMetadata {
+  correlationId?: string;
+  causationId?: string;
+  actor?: string;
+  [key: string]: unknown;
+}
+
+/** An event as committed to the log. */
+export interface StoredEvent<T extends object = Record<string, unknown>> {
+  globalPosition: number;
+  eventId: string;
+  streamId: string;
+  /** 1-based; equals the stream's version right after this event. */
+  streamPosition: number;
+  type: string;
+  data: T;
+  metadata: EventMetadata;
+  recordedAt: string;
+}
+
+/**
+ * A number is the exact version the stream must be at (0: must not exist yet).
+ * `any` skips the check; `no_stream` / `stream_exists` check existence only.
+ */
+export type ExpectedVersion = number | 'any' | 'no_stream' | 'stream_exists';
+
+export interface AppendResult {
+  streamId: string;
+  /** The stream's version after the append: pass it as expectedVersion of the next one. */
+  nextExpectedVersion: number;
+  events: StoredEvent[];
+}

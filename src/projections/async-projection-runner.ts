@@ -1,0 +1,77 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Subscription } from 'rxjs';
+import { SqliteDatabase } from '../database/sqlite-database';
+import { EventStore } from '../event-store/event-store';
+import type { StoredEvent } from '../event-store/event-store.types';
+import { type Projection, projectionHandles } from '../event-store/projection';
+import { ProjectionRegistry } from '../event-store/projection-registry';
+import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
+
+/**
+ * Feeds each async projection from its checkpoint: catch-up, then live. The read-model writes and
+ * the new checkpoint go in one transaction, so a crash never applies an event twice or skips one.
+ */
+@Injectable()
+export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(AsyncProjectionRunner.name);
+  private readonly subscriptions: Subscription[] = [];
+  private readonly positions = new Map<string, number>();
+
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly store: EventStore,
+    private readonly registry: ProjectionRegistry,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const projection of this.registry.async()) this.start(projection);
+  }
+
+  onModuleDestroy(): void {
+    this.subscriptions.splice(0).forEach((s) => s.unsubscribe());
+  }
+
+  /** Last global position the projection has applied (for health and tests). */
+  position(name: string): number {
+    return this.positions.get(name) ?? readCheckpoint(this.database.orm, name);
+  }
+
+  private start(projection: Projection): void {
+    const from = readCheckpoint(this.database.orm, projection.name);
+    this.positions.set(projection.name, from);
+    this.logger.log({ projection: projection.name, from }, 'async projection starting');
+    let batch: StoredEvent[] = [];
+    let scheduled = false;
+    const applyBatch = () => {
+      scheduled = false;
+      const events = batch;
+      batch = [];
+      try {
+        this.database.connection
+          .transaction(() => {
+            for (const event of events) {
+              if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
+            }
+            writeCheckpoint(this.database.orm, projection.name, events[events.length - 1].globalPosition);
+          })
+          .immediate();
+        this.positions.set(projection.name, events[events.length - 1].globalPosition);
+      } catch (error) {
+        // Stop rather than skip: the checkpoint stays before the failing event, a restart retries it.
+        this.logger.error({ err: error, projection: projection.name }, 'async projection failed; stopped at its checkpoint');
+        subscription.unsubscribe();
+      }
+    };
+    const subscription = this.store.subscribe(from).subscribe({
+      next: (event) => {
+        batch.push(event);
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(applyBatch);
+        }
+      },
+      error: (error) => this.logger.error({ err: error, projection: projection.name }, 'async projection feed failed'),
+    });
+    this.subscriptions.push(subscription);
+  }
+}
