@@ -30,7 +30,7 @@ export class AppModule {
         CqrsModule.forRoot(),
         DatabaseModule,
         EventStoreModule,
-        ProjectionsModule,
+        ProjectionsModule.forServer(),
         EventLogModule,
         HealthModule,
       ],

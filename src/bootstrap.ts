@@ -11,7 +11,6 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   const app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.use(json({ limit: '1mb' }));
-  app.enableShutdownHooks();
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()

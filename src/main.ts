@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { createSwitchboardApp } from './bootstrap';
 import { loadConfig } from './config/switchboard-config';
 
@@ -6,6 +7,22 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createSwitchboardApp(config);
   await app.listen(config.port, config.host);
+  const logger = new Logger('Switchboard');
+  logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open' }, 'listening');
+
+  // Graceful stop: queued appends are committed and the database is closed before exit 0.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.log({ signal }, 'shutting down');
+      app.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    });
+  }
 }
 
 main().catch((error: unknown) => {

@@ -36,5 +36,6 @@ export class DatabaseModule implements OnApplicationShutdown {
 
   onApplicationShutdown(): void {
     this.database.close();
+    new Logger('Database').log({ file: this.database.file }, 'database closed');
   }
 }

@@ -50,6 +50,8 @@ export class EventStore implements BeforeApplicationShutdown {
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
   private closed = false;
+  private commitCount = 0;
+  private appendCount = 0;
 
   private readonly db: Database.Database;
   private readonly statements: ReturnType<EventStore['prepareStatements']>;
@@ -159,6 +161,11 @@ export class EventStore implements BeforeApplicationShutdown {
     });
   }
 
+  /** Group-commit counters since start: appends per commit shows how much batching happens. */
+  stats(): { commits: number; appends: number } {
+    return { commits: this.commitCount, appends: this.appendCount };
+  }
+
   /** Commits whatever is queued, then refuses new appends. Called on shutdown before the DB closes. */
   flushAndClose(): void {
     while (this.pending.length > 0) this.flush();
@@ -187,6 +194,8 @@ export class EventStore implements BeforeApplicationShutdown {
     let outcomes: AppendOutcome[];
     try {
       outcomes = this.commitBatch.immediate(batch);
+      this.commitCount += 1;
+      this.appendCount += batch.length;
     } catch (error) {
       // COMMIT itself failed: SQLite rolled the whole transaction back, nothing of the batch is stored.
       this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');

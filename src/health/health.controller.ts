@@ -37,6 +37,7 @@ export class HealthController {
           journalMode: connection.pragma('journal_mode', { simple: true }),
           synchronous: ['OFF', 'NORMAL', 'FULL', 'EXTRA'][Number(connection.pragma('synchronous', { simple: true }))],
           headPosition: head,
+          groupCommit: this.store.stats(),
         },
         projections,
       });

@@ -47,15 +47,21 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
       const events = batch;
       batch = [];
       try {
-        this.database.connection
+        const position = this.database.connection
           .transaction(() => {
-            for (const event of events) {
+            // Re-read inside the transaction: a rebuild in another process may have moved it past these events.
+            const checkpoint = readCheckpoint(this.database.orm, projection.name);
+            const fresh = events.filter((e) => e.globalPosition > checkpoint);
+            if (fresh.length === 0) return checkpoint;
+            for (const event of fresh) {
               if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
             }
-            writeCheckpoint(this.database.orm, projection.name, events[events.length - 1].globalPosition);
+            const last = fresh[fresh.length - 1].globalPosition;
+            writeCheckpoint(this.database.orm, projection.name, last);
+            return last;
           })
           .immediate();
-        this.positions.set(projection.name, events[events.length - 1].globalPosition);
+        this.positions.set(projection.name, position);
       } catch (error) {
         // Stop rather than skip: the checkpoint stays before the failing event, a restart retries it.
         this.logger.error({ err: error, projection: projection.name }, 'async projection failed; stopped at its checkpoint');

@@ -1,0 +1,26 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { ConfigModule } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { DatabaseModule } from '../database/database.module';
+import { EventLogModule } from '../event-log/event-log.module';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ProjectionsModule } from '../projections/projections.module';
+
+/** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
+@Module({})
+export class MaintenanceModule {
+  static forRoot(config: SwitchboardConfig): DynamicModule {
+    return {
+      module: MaintenanceModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        CqrsModule.forRoot(),
+        DatabaseModule,
+        EventStoreModule,
+        EventLogModule,
+        ProjectionsModule.forMaintenance(),
+      ],
+    };
+  }
+}

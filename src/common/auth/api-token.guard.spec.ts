@@ -1,0 +1,41 @@
+import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { loadConfig } from '../../config/switchboard-config';
+import { ApiTokenGuard } from './api-token.guard';
+import { IS_PUBLIC } from './public.decorator';
+
+function contextWith(authorization: string | undefined, isPublic = false): ExecutionContext {
+  const handler = () => undefined;
+  if (isPublic) Reflect.defineMetadata(IS_PUBLIC, true, handler);
+  return {
+    getHandler: () => handler,
+    getClass: () => class {},
+    switchToHttp: () => ({ getRequest: () => ({ headers: { authorization } }) }),
+  } as unknown as ExecutionContext;
+}
+
+describe('ApiTokenGuard', () => {
+  const token = 'correct-horse-battery-staple';
+  const guard = new ApiTokenGuard(new Reflector(), loadConfig({ SWITCHBOARD_API_TOKEN: token }));
+
+  it('lets the right bearer token through', () => {
+    expect(guard.canActivate(contextWith(`Bearer ${token}`))).toBe(true);
+  });
+
+  it.each([undefined, '', 'Bearer', `Bearer ${token}x`, `Basic ${token}`, 'Bearer wrong'])(
+    'refuses %p with a 401 that says which header to send',
+    (header) => {
+      expect(() => guard.canActivate(contextWith(header))).toThrow(UnauthorizedException);
+      expect(() => guard.canActivate(contextWith(header))).toThrow(/Authorization: Bearer/);
+    },
+  );
+
+  it('leaves @Public() routes open', () => {
+    expect(guard.canActivate(contextWith(undefined, true))).toBe(true);
+  });
+
+  it('is open when no token is configured', () => {
+    const open = new ApiTokenGuard(new Reflector(), loadConfig({}));
+    expect(open.canActivate(contextWith(undefined))).toBe(true);
+  });
+});

@@ -1,0 +1,56 @@
+import { ArgumentsHost, BadRequestException, Logger } from '@nestjs/common';
+import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
+import { NotFoundError } from './domain-error';
+import { DomainErrorFilter } from './domain-error.filter';
+
+function hostCapturing() {
+  const sent: { status?: number; body?: unknown } = {};
+  const response = {
+    status(code: number) {
+      sent.status = code;
+      return this;
+    },
+    json(body: unknown) {
+      sent.body = body;
+    },
+  };
+  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  return { host, sent };
+}
+
+describe('DomainErrorFilter', () => {
+  const filter = new DomainErrorFilter();
+
+  it('maps an expected-version conflict to 409 with its code and details', () => {
+    const { host, sent } = hostCapturing();
+    filter.catch(new ExpectedVersionConflictError('session-1', 3, 5), host);
+    expect(sent.status).toBe(409);
+    expect(sent.body).toMatchObject({
+      code: 'expected_version_conflict',
+      details: { streamId: 'session-1', expected: 3, actual: 5 },
+    });
+    expect((sent.body as { message: string }).message).toContain('read it again and retry');
+  });
+
+  it('maps not_found to 404', () => {
+    const { host, sent } = hostCapturing();
+    filter.catch(new NotFoundError('Stream x does not exist'), host);
+    expect(sent).toEqual({ status: 404, body: expect.objectContaining({ code: 'not_found', statusCode: 404 }) });
+  });
+
+  it('keeps Nest HTTP exceptions and gives them a code', () => {
+    const { host, sent } = hostCapturing();
+    filter.catch(new BadRequestException('limit must be a number'), host);
+    expect(sent.status).toBe(400);
+    expect(sent.body).toMatchObject({ code: 'invalid_input', statusCode: 400 });
+  });
+
+  it('hides unexpected errors behind a 500 without leaking their text', () => {
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    const { host, sent } = hostCapturing();
+    filter.catch(new Error('secret internals'), host);
+    expect(logged).toHaveBeenCalled();
+    expect(sent.status).toBe(500);
+    expect(JSON.stringify(sent.body)).not.toContain('secret internals');
+  });
+});

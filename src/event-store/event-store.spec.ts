@@ -1,0 +1,118 @@
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { applyPendingMigrations } from '../database/migrations';
+import { openSqliteConnection } from '../database/sqlite-connection';
+import { SqliteDatabase } from '../database/sqlite-database';
+import { StreamSummariesProjection } from '../event-log/projections/stream-summaries.projection';
+import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from './event-store.errors';
+import { EventStore } from './event-store';
+import type { Projection } from './projection';
+import { ProjectionRegistry } from './projection-registry';
+
+function memoryStore(extra: Projection[] = []) {
+  const connection = openSqliteConnection({ file: ':memory:', synchronous: 'FULL', busyTimeoutMs: 0, integrityCheck: false });
+  applyPendingMigrations(connection);
+  const database = new SqliteDatabase(connection, ':memory:');
+  const registry = new ProjectionRegistry();
+  new StreamSummariesProjection(registry).onModuleInit();
+  extra.forEach((p) => registry.register(p));
+  return { store: new EventStore(database, registry), database };
+}
+
+const created = { type: 'thing.created', data: { name: 'a' } };
+const renamed = { type: 'thing.renamed', data: { name: 'b' } };
+
+describe('EventStore', () => {
+  it('appends to a new stream and reads it back in order with positions and metadata', async () => {
+    const { store } = memoryStore();
+    const result = await store.append('thing-1', 'no_stream', [
+      { ...created, metadata: { actor: 'alice', correlationId: 'c-1' } },
+      renamed,
+    ]);
+    expect(result.nextExpectedVersion).toBe(2);
+    const events = store.readStream('thing-1');
+    expect(events.map((e) => [e.type, e.streamPosition, e.globalPosition])).toEqual([
+      ['thing.created', 1, 1],
+      ['thing.renamed', 2, 2],
+    ]);
+    expect(events[0].metadata).toEqual({ actor: 'alice', correlationId: 'c-1' });
+    expect(events[0].data).toEqual({ name: 'a' });
+    expect(store.streamVersion('thing-1')).toBe(2);
+  });
+
+  it('refuses a stale expected version with a typed conflict and stores nothing of it', async () => {
+    const { store } = memoryStore();
+    await store.append('thing-1', 0, [created]);
+    await expect(store.append('thing-1', 0, [renamed])).rejects.toBeInstanceOf(ExpectedVersionConflictError);
+    await expect(store.append('thing-1', 'no_stream', [renamed])).rejects.toMatchObject({ actual: 1 });
+    await expect(store.append('other', 'stream_exists', [renamed])).rejects.toBeInstanceOf(ExpectedVersionConflictError);
+    expect(store.readStream('thing-1')).toHaveLength(1);
+    expect(store.headPosition()).toBe(1);
+  });
+
+  it("accepts 'any' whatever the version", async () => {
+    const { store } = memoryStore();
+    await store.append('thing-1', 'any', [created]);
+    await store.append('thing-1', 'any', [renamed]);
+    expect(store.streamVersion('thing-1')).toBe(2);
+  });
+
+  it.each([
+    ['an empty stream id', '', 0, [created]],
+    ['no events', 's', 0, []],
+    ['a negative version', 's', -1, [created]],
+    ['an event without type', 's', 0, [{ type: '', data: {} }]],
+    ['data that is not an object', 's', 0, [{ type: 't', data: 'x' as unknown as object }]],
+  ])('rejects %s as invalid input', async (_case, streamId, version, events) => {
+    const { store } = memoryStore();
+    await expect(store.append(streamId as string, version as number, events as never)).rejects.toBeInstanceOf(
+      InvalidAppendError,
+    );
+  });
+
+  it('commits appends of one tick together, each one atomic: a conflict or a failing projection spoils only its own', async () => {
+    const failing: Projection = {
+      name: 'failing',
+      mode: 'inline',
+      tables: [],
+      eventTypes: ['poison'],
+      apply: () => {
+        throw new Error('projection broke');
+      },
+    };
+    const { store, database } = memoryStore([failing]);
+    const results = await Promise.allSettled([
+      store.append('a', 'no_stream', [created]),
+      store.append('b', 'no_stream', [created, { type: 'poison', data: {} }]),
+      store.append('c', 5, [created]),
+      store.append('d', 'no_stream', [created, renamed]),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect(store.readStream('b')).toHaveLength(0);
+    expect(store.readStream('d')).toHaveLength(2);
+    const summaries = database.connection.prepare('SELECT stream_id, event_count FROM stream_summaries ORDER BY stream_id').all();
+    expect(summaries).toEqual([
+      { stream_id: 'a', event_count: 1 },
+      { stream_id: 'd', event_count: 2 },
+    ]);
+    expect(store.headPosition()).toBe(3);
+    expect(store.stats()).toEqual({ commits: 1, appends: 4 });
+  });
+
+  it('delivers committed events to a catch-up subscription once, in global order, with no gap between replay and live', async () => {
+    const { store } = memoryStore();
+    await store.append('s-1', 'no_stream', [created, renamed]);
+    const received = firstValueFrom(store.subscribe(1).pipe(take(3), toArray()));
+    await store.append('s-2', 'no_stream', [created]);
+    await store.append('s-1', 2, [renamed]);
+    const events = await received;
+    expect(events.map((e) => e.globalPosition)).toEqual([2, 3, 4]);
+  });
+
+  it('flushes queued appends on shutdown and then refuses new ones', async () => {
+    const { store } = memoryStore();
+    const queued = store.append('s', 'no_stream', [created]);
+    store.flushAndClose();
+    await expect(queued).resolves.toMatchObject({ nextExpectedVersion: 1 });
+    await expect(store.append('s', 1, [renamed])).rejects.toBeInstanceOf(AppendFailedError);
+  });
+});
