@@ -108,6 +108,19 @@ describe('EventStore', () => {
     expect(events.map((e) => e.globalPosition)).toEqual([2, 3, 4]);
   });
 
+  it('follows one stream from a stream position: replay, then live, skipping other streams', async () => {
+    const { store } = memoryStore();
+    await store.append('s-1', 'no_stream', [created, renamed]);
+    await store.append('s-2', 'no_stream', [created]);
+    const received = firstValueFrom(store.subscribeToStream('s-1', 1).pipe(take(2), toArray()));
+    await store.append('s-2', 1, [renamed]);
+    await store.append('s-1', 2, [{ type: 'thing.deleted', data: {} }]);
+    expect((await received).map((e) => [e.streamPosition, e.type])).toEqual([
+      [2, 'thing.renamed'],
+      [3, 'thing.deleted'],
+    ]);
+  });
+
   it('flushes queued appends on shutdown and then refuses new ones', async () => {
     const { store } = memoryStore();
     const queued = store.append('s', 'no_stream', [created]);

@@ -73,6 +73,9 @@ export class EventStore implements BeforeApplicationShutdown {
         try {
           return { ok: this.appendOne(request) };
         } catch (error) {
+          // SQLite itself rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR...): the savepoint
+          // is gone and later appends would autocommit one by one. Fail the whole group instead.
+          if (!this.db.inTransaction) throw error;
           return { error };
         }
       }),
@@ -124,27 +127,55 @@ export class EventStore implements BeforeApplicationShutdown {
   }
 
   /**
-   * Catch-up then live: every event after `after`, each exactly once and in global order, with no
-   * gap between the replayed part and the live part (live events are buffered during catch-up).
+   * Catch-up then live: every event after global position `after`, each exactly once and in global
+   * order, with no gap between the replayed part and the live part (live events are buffered during catch-up).
    */
   subscribe(after = 0): Observable<StoredEvent> {
+    return this.catchUpThenLive(
+      (last) => this.readAll({ after: last, limit: READ_PAGE_SIZE }),
+      (event) => event.globalPosition,
+      () => true,
+      after,
+    );
+  }
+
+  /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
+  subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
+    return this.catchUpThenLive(
+      (last) => this.readStream(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE }),
+      (event) => event.streamPosition,
+      (event) => event.streamId === streamId,
+      afterStreamPosition,
+    );
+  }
+
+  private catchUpThenLive(
+    readPage: (after: number) => StoredEvent[],
+    positionOf: (event: StoredEvent) => number,
+    matches: (event: StoredEvent) => boolean,
+    after: number,
+  ): Observable<StoredEvent> {
     return new Observable<StoredEvent>((subscriber) => {
       let last = after;
       let catchingUp = true;
       const buffered: StoredEvent[] = [];
       const deliver = (event: StoredEvent) => {
-        if (event.globalPosition <= last) return;
-        last = event.globalPosition;
+        if (positionOf(event) <= last) return;
+        last = positionOf(event);
         subscriber.next(event);
       };
       const live = this.committed.subscribe({
-        next: (event) => (catchingUp ? buffered.push(event) : deliver(event)),
+        next: (event) => {
+          if (!matches(event)) return;
+          if (catchingUp) buffered.push(event);
+          else deliver(event);
+        },
         complete: () => subscriber.complete(),
       });
       const catchUpPage = () => {
         if (subscriber.closed) return;
         try {
-          const page = this.readAll({ after: last, limit: READ_PAGE_SIZE });
+          const page = readPage(last);
           page.forEach(deliver);
           if (page.length === READ_PAGE_SIZE) {
             setImmediate(catchUpPage); // yield between pages so a long replay does not starve the loop
