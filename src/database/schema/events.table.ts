@@ -1,4 +1,4 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** One row per stream: its current version (= number of events), used for optimistic concurrency. */
 export const streams = sqliteTable('streams', {
@@ -27,6 +27,6 @@ export const events = sqliteTable(
   (t) => [
     uniqueIndex('events_stream_position_uq').on(t.streamId, t.streamPosition),
     uniqueIndex('events_event_id_uq').on(t.eventId),
-    index('events_type_idx').on(t.type),
+    // No index on type: every index is written on every append, and readers go by stream or position.
   ],
 );

@@ -2,3 +2,6 @@ export * from './events.table';
 export * from './projection-checkpoints.table';
 export * from './stream-summaries.table';
 export * from './audit-log.table';
+export * from './sessions.table';
+export * from './child-sessions.table';
+export * from './routed-requests.table';

@@ -25,27 +25,46 @@ export class StreamSummariesProjection implements Projection, OnModuleInit {
     this.registry.register(this);
   }
 
+  /** Prepared once per connection: this runs for every event inside the append transaction. */
+  private readonly upserts = new WeakMap<Orm, PreparedUpsert>();
+
   apply(event: StoredEvent, orm: Orm): void {
-    orm
-      .insert(streamSummaries)
-      .values({
-        streamId: event.streamId,
-        category: streamCategory(event.streamId),
-        eventCount: 1,
-        lastEventType: event.type,
-        lastGlobalPosition: event.globalPosition,
-        firstRecordedAt: event.recordedAt,
-        lastRecordedAt: event.recordedAt,
-      })
-      .onConflictDoUpdate({
-        target: streamSummaries.streamId,
-        set: {
-          eventCount: sql`${streamSummaries.eventCount} + 1`,
-          lastEventType: event.type,
-          lastGlobalPosition: event.globalPosition,
-          lastRecordedAt: event.recordedAt,
-        },
-      })
-      .run();
+    let upsert = this.upserts.get(orm);
+    if (!upsert) this.upserts.set(orm, (upsert = prepareUpsert(orm)));
+    upsert.run({
+      streamId: event.streamId,
+      category: streamCategory(event.streamId),
+      type: event.type,
+      globalPosition: event.globalPosition,
+      recordedAt: event.recordedAt,
+    });
   }
 }
+
+/** `excluded.*` are the values of the row that was about to be inserted. */
+function prepareUpsert(orm: Orm) {
+  const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
+  return orm
+    .insert(streamSummaries)
+    .values({
+      streamId: sql.placeholder('streamId'),
+      category: sql.placeholder('category'),
+      eventCount: 1,
+      lastEventType: sql.placeholder('type'),
+      lastGlobalPosition: sql.placeholder('globalPosition'),
+      firstRecordedAt: sql.placeholder('recordedAt'),
+      lastRecordedAt: sql.placeholder('recordedAt'),
+    })
+    .onConflictDoUpdate({
+      target: streamSummaries.streamId,
+      set: {
+        eventCount: sql`${streamSummaries.eventCount} + 1`,
+        lastEventType: excluded(streamSummaries.lastEventType),
+        lastGlobalPosition: excluded(streamSummaries.lastGlobalPosition),
+        lastRecordedAt: excluded(streamSummaries.lastRecordedAt),
+      },
+    })
+    .prepare();
+}
+
+type PreparedUpsert = ReturnType<typeof prepareUpsert>;

@@ -1,0 +1,324 @@
+/**
+ * Append throughput of the EventStore against the floor SQLite sets on this machine.
+ *
+ *   npm run bench:event-store
+ *
+ * The same ~200-byte events are appended (a) through the real EventStore, alone and with the inline
+ * StreamSummariesProjection registered so the read model's cost shows, and (b) through raw
+ * better-sqlite3 prepared INSERTs of the same rows into a table shaped like the store's `events`
+ * (same columns, same two unique indexes), with no stream row and no read model. Both run with the same pragmas (WAL,
+ * synchronous=FULL, busy_timeout) and the same durability: an append counts as done once its
+ * transaction has committed. The raw side therefore commits one BEGIN IMMEDIATE transaction per
+ * event, which is what a naive writer does; the store may share a commit between appends (group
+ * commit), which is exactly the gain this bench is meant to show.
+ *
+ * Nothing is asserted: the figures depend on the disk's fsync and on whatever else the machine is
+ * doing, so the targets are printed beside the ratios instead.
+ */
+import 'reflect-metadata';
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { v7 as uuidv7 } from 'uuid';
+import { applyPendingMigrations } from '../src/database/migrations';
+import { openSqliteConnection, type SqliteConnectionOptions } from '../src/database/sqlite-connection';
+import { SqliteDatabase } from '../src/database/sqlite-database';
+import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
+import { EventStore } from '../src/event-store/event-store';
+import type { NewEvent } from '../src/event-store/event-store.types';
+import { ProjectionRegistry } from '../src/event-store/projection-registry';
+
+/**
+ * Sized for a 2-core VM. With a cheap fsync (~0.15 ms, virtualised ext4) the run takes ~8 s; with
+ * ~2 ms per fsync the raw cases, which pay one fsync per event, bring it to ~50 s.
+ */
+const CASES = [
+  { appenders: 1, eventsPerAppender: 4000 },
+  { appenders: 64, eventsPerAppender: 200 },
+] as const;
+
+/**
+ * Each case is cut into rounds that alternate raw and store, so a burst of load from another
+ * process or a slow patch of the disk lands on both sides of a ratio instead of on one.
+ */
+const ROUNDS = 4;
+
+/** Unmeasured appends first, so neither side is timed while V8 still runs it unoptimised. */
+const WARMUP_EVENTS = 256;
+
+const TARGETS: Record<number, { min: number; label: string }> = {
+  1: { min: 0.8, label: '>= 0.80 at 1 appender' },
+  64: { min: 5, label: '>= 5x at 64' },
+};
+
+const CONNECTION: Omit<SqliteConnectionOptions, 'file'> = {
+  synchronous: 'FULL',
+  busyTimeoutMs: 5000,
+  integrityCheck: false, // every file is new: there is nothing to check
+};
+
+/** One payload for every event of the run: the bench measures appends, not building objects. */
+const PAYLOAD = {
+  sessionId: 'session-3f6b2c1e-8a4d-4e6f-9b1a-2d7c5e9f0a13',
+  agent: 'copilot-reviewer',
+  action: 'tool_call_completed',
+  tool: 'github.pulls.createReview',
+  durationMs: 1234,
+  ok: true,
+  tags: ['bench', 'append'],
+};
+const EVENT: NewEvent = { type: 'BenchEventRecorded', data: PAYLOAD };
+
+/** Appends one event at `expectedVersion`; resolves with the stream's next version once durable. */
+type Append = (streamId: string, expectedVersion: number) => Promise<number>;
+
+interface Contender {
+  name: 'raw' | 'store' | 'store+readmodel';
+  append: Append;
+  close(): void;
+}
+
+interface CaseResult {
+  name: Contender['name'];
+  appenders: number;
+  events: number;
+  eventsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** The store alone, and the store with the service's generic inline read model in the same transaction. */
+const openStore = (file: string) => openStoreWith(file, false);
+const openStoreWithReadModel = (file: string) => openStoreWith(file, true);
+
+function openStoreWith(file: string, withReadModel: boolean): Contender {
+  const conn = openSqliteConnection({ file, ...CONNECTION });
+  applyPendingMigrations(conn);
+  const registry = new ProjectionRegistry();
+  // Without Nest nothing calls the lifecycle hook, and that hook is where the projection registers.
+  if (withReadModel) new StreamSummariesProjection(registry).onModuleInit();
+  const store = new EventStore(new SqliteDatabase(conn, file), registry);
+  return {
+    name: withReadModel ? 'store+readmodel' : 'store',
+    append: (streamId, expectedVersion) =>
+      store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion),
+    close: () => {
+      store.flushAndClose();
+      conn.close();
+    },
+  };
+}
+
+function openRaw(file: string): Contender {
+  const db = new Database(file);
+  // The pragmas of openSqliteConnection, in its order.
+  db.pragma(`busy_timeout = ${CONNECTION.busyTimeoutMs}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${CONNECTION.synchronous}`);
+  // The same log row the store writes, with the same uniqueness guarantees (a log without
+  // UNIQUE(stream_id, stream_position) could not detect a lost update), and nothing else.
+  db.exec(`CREATE TABLE raw_events (
+    global_position INTEGER PRIMARY KEY,
+    event_id TEXT NOT NULL,
+    stream_id TEXT NOT NULL,
+    stream_position INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    recorded_at TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX raw_events_stream_position_uq ON raw_events (stream_id, stream_position);
+  CREATE UNIQUE INDEX raw_events_event_id_uq ON raw_events (event_id);`);
+  const insert = db.prepare(
+    'INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const appendOne = db.transaction((streamId: string, position: number) => {
+    insert.run(uuidv7(), streamId, position, EVENT.type, JSON.stringify(EVENT.data), '{}', new Date().toISOString());
+  });
+  return {
+    name: 'raw',
+    // async only to share the store's calling shape: the commit blocks, as it does with plain
+    // better-sqlite3, so 64 appenders just take turns at one fsync each.
+    append: async (streamId, expectedVersion) => {
+      appendOne.immediate(streamId, expectedVersion + 1);
+      return expectedVersion + 1;
+    },
+    close: () => db.close(),
+  };
+}
+
+/**
+ * `appenders` async loops, each on its own stream, each awaiting its append before the next one.
+ * Returns the latency of every append in ms and the wall time of the whole load.
+ */
+async function runLoad(
+  append: Append,
+  appenders: number,
+  eventsPerAppender: number,
+  streamPrefix: string,
+): Promise<{ latencies: Float64Array; elapsedMs: number }> {
+  const latencies = new Float64Array(appenders * eventsPerAppender);
+  let recorded = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: appenders }, async (_, appender) => {
+      const streamId = `${streamPrefix}-${appender}`;
+      let version = 0;
+      for (let i = 0; i < eventsPerAppender; i++) {
+        const t0 = performance.now();
+        version = await append(streamId, version);
+        latencies[recorded++] = performance.now() - t0;
+      }
+    }),
+  );
+  return { latencies, elapsedMs: performance.now() - started };
+}
+
+/** Raw and store at one concurrency, each on a fresh file of its own, in alternating rounds. */
+async function runCase(dir: string, appenders: number, eventsPerAppender: number): Promise<CaseResult[]> {
+  const contenders = [openRaw, openStore, openStoreWithReadModel].map((open, i) => open(path.join(dir, `case-${appenders}-${i}.sqlite`)));
+  try {
+    const warmupPerAppender = Math.max(1, Math.ceil(WARMUP_EVENTS / appenders));
+    for (const contender of contenders) await runLoad(contender.append, appenders, warmupPerAppender, 'warmup');
+
+    const samples = contenders.map(() => ({ latencies: [] as Float64Array[], elapsedMs: 0 }));
+    const perRound = Math.ceil(eventsPerAppender / ROUNDS);
+    for (let round = 0, done = 0; done < eventsPerAppender; round++, done += perRound) {
+      const count = Math.min(perRound, eventsPerAppender - done);
+      for (const [i, contender] of contenders.entries()) {
+        // New streams each round, so every append's expected version stays the real one.
+        const { latencies, elapsedMs } = await runLoad(contender.append, appenders, count, `bench${round}`);
+        samples[i].latencies.push(latencies);
+        samples[i].elapsedMs += elapsedMs;
+      }
+    }
+
+    return contenders.map((contender, i) => {
+      const latencies = concat(samples[i].latencies).sort();
+      return {
+        name: contender.name,
+        appenders,
+        events: latencies.length,
+        eventsPerSecond: (latencies.length / samples[i].elapsedMs) * 1000,
+        p50Ms: percentile(latencies, 0.5),
+        p99Ms: percentile(latencies, 0.99),
+      };
+    });
+  } finally {
+    contenders.forEach((contender) => contender.close());
+  }
+}
+
+function concat(parts: Float64Array[]): Float64Array {
+  const all = new Float64Array(parts.reduce((n, part) => n + part.length, 0));
+  parts.reduce((offset, part) => (all.set(part, offset), offset + part.length), 0);
+  return all;
+}
+
+/** Nearest-rank percentile of an ascending array. */
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
+/** What the WAL's fsyncs land on matters more than anything else here, so name it. */
+function describeFileSystem(dir: string): string {
+  const real = fs.realpathSync(dir);
+  try {
+    // mountinfo: "id parent major:minor root mountpoint options ... - fstype source superoptions"
+    const mounts = fs
+      .readFileSync('/proc/self/mountinfo', 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [left, right] = line.split(' - ');
+        const mountPoint = left.split(' ')[4].replace(/\\040/g, ' ');
+        const [type, source] = right.split(' ');
+        return { mountPoint, type, source };
+      })
+      .filter(({ mountPoint }) => mountPoint === '/' || real === mountPoint || real.startsWith(`${mountPoint}/`));
+    // The deepest mount point wins; of equal ones the last mounted shadows the others.
+    const mount = mounts.reduce((a, b) => (b.mountPoint.length >= a.mountPoint.length ? b : a));
+    return `${mount.type} (${mount.source} on ${mount.mountPoint})`;
+  } catch {
+    return `statfs type 0x${fs.statfsSync(real).type.toString(16)}`; // no /proc/self/mountinfo: not Linux
+  }
+}
+
+function describeEnvironment(dir: string): string[] {
+  const probe = openSqliteConnection({ file: path.join(dir, 'probe.sqlite'), ...CONNECTION });
+  try {
+    const sqliteVersion = probe.prepare('SELECT sqlite_version()').pluck().get() as string;
+    const synchronous = probe.pragma('synchronous', { simple: true }) as number;
+    const journalMode = probe.pragma('journal_mode', { simple: true }) as string;
+    const { version: driverVersion } = require('better-sqlite3/package.json') as { version: string };
+    const synchronousName = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][synchronous] ?? String(synchronous);
+    const cpus = os.cpus();
+    const cpu = `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown'}, load average ${os.loadavg()[0].toFixed(2)}`;
+    const payloadBytes = Buffer.byteLength(JSON.stringify(PAYLOAD));
+    return [
+      `node           ${process.version} (${process.platform}/${process.arch})`,
+      `cpu            ${cpu}`,
+      `sqlite         ${sqliteVersion} (better-sqlite3 ${driverVersion})`,
+      `pragmas        synchronous=${synchronousName} journal_mode=${journalMode} busy_timeout=${CONNECTION.busyTimeoutMs}`,
+      `temp dir       ${dir}`,
+      `file system    ${describeFileSystem(dir)}`,
+      `event          ${payloadBytes} bytes of JSON data, 1 event per append, ${ROUNDS} alternating rounds per case`,
+    ];
+  } finally {
+    probe.close();
+  }
+}
+
+function printResults(results: CaseResult[]): void {
+  const header = ['case', 'appenders', 'events', 'events/s', 'p50 ms', 'p99 ms'];
+  const rows = results.map((r) => [
+    r.name,
+    String(r.appenders),
+    String(r.events),
+    r.eventsPerSecond.toFixed(0),
+    r.p50Ms.toFixed(3),
+    r.p99Ms.toFixed(3),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  rows.forEach((row) => console.log(line(row)));
+  console.log('');
+
+  for (const name of ['store', 'store+readmodel'] as const) {
+    for (const { appenders } of CASES) {
+      const store = results.find((r) => r.name === name && r.appenders === appenders);
+      const raw = results.find((r) => r.name === 'raw' && r.appenders === appenders);
+      if (!store || !raw) continue;
+      const ratio = store.eventsPerSecond / raw.eventsPerSecond;
+      const target = TARGETS[appenders];
+      const verdict = target ? `   target ${target.label}: ${ratio >= target.min ? 'met' : 'MISSED'}` : '';
+      console.log(`${name.padEnd(15)}/raw events/s at ${String(appenders).padStart(2)} appender(s): ${ratio.toFixed(2)}x${verdict}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
+  try {
+    console.log('EventStore append benchmark');
+    describeEnvironment(dir).forEach((line) => console.log(`  ${line}`));
+    console.log('');
+    const results: CaseResult[] = [];
+    for (const { appenders, eventsPerAppender } of CASES) {
+      results.push(...(await runCase(dir, appenders, eventsPerAppender)));
+    }
+    printResults(results);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

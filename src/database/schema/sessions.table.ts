@@ -1,0 +1,18 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/** Read model (inline projection `sessions`): one row per session with its status and configuration. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    sessionId: text('session_id').primaryKey(),
+    status: text('status').notNull(),
+    model: text('model').notNull(),
+    config: text('config').notNull(),
+    protocolVersion: integer('protocol_version').notNull(),
+    statusReason: text('status_reason'),
+    lastPosition: integer('last_position').notNull(),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [index('sessions_status_idx').on(t.status)],
+);
