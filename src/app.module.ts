@@ -4,13 +4,17 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiTokenGuard } from './common/auth/api-token.guard';
 import { DomainErrorFilter } from './common/domain-error.filter';
+import { ChildSessionsModule } from './child-sessions/child-sessions.module';
 import { ConfigModule } from './config/config.module';
+import { CopilotCliModule } from './copilot-cli/copilot-cli.module';
 import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
 import { DatabaseModule } from './database/database.module';
 import { EventLogModule } from './event-log/event-log.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
 import { ProjectionsModule } from './projections/projections.module';
+import { SessionsModule } from './sessions/sessions.module';
+import { ToolDispatchModule } from './tool-dispatch/tool-dispatch.module';
 
 @Module({})
 export class AppModule {
@@ -33,6 +37,10 @@ export class AppModule {
         ProjectionsModule.forServer(),
         EventLogModule,
         HealthModule,
+        CopilotCliModule,
+        SessionsModule,
+        ChildSessionsModule,
+        ToolDispatchModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: ApiTokenGuard },

@@ -6,6 +6,9 @@ import { DatabaseModule } from '../database/database.module';
 import { EventLogModule } from '../event-log/event-log.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ProjectionsModule } from '../projections/projections.module';
+import { ChildSessionsProjection } from '../child-sessions/projections/child-sessions.projection';
+import { SessionsProjection } from '../sessions/projections/sessions.projection';
+import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
 @Module({})
@@ -21,6 +24,8 @@ export class MaintenanceModule {
         EventLogModule,
         ProjectionsModule.forMaintenance(),
       ],
+      // The read models of the session contexts, without their CLI-facing services.
+      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection],
     };
   }
 }

@@ -9,6 +9,10 @@ const STATUS_BY_CODE: Record<string, number> = {
   invalid_append: HttpStatus.UNPROCESSABLE_ENTITY,
   expected_version_conflict: HttpStatus.CONFLICT,
   append_failed: HttpStatus.SERVICE_UNAVAILABLE,
+  invalid_state: HttpStatus.CONFLICT,
+  provider_not_configured: HttpStatus.SERVICE_UNAVAILABLE,
+  cli_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
+  cli_error: HttpStatus.BAD_GATEWAY,
 };
 
 export function httpStatusOf(error: DomainError): number {

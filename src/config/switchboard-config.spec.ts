@@ -9,6 +9,17 @@ describe('loadConfig', () => {
       database: { file: './data/switchboard.db', synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: true },
       apiToken: undefined,
       logLevel: 'info',
+      cli: {
+        path: undefined,
+        extraArgs: [],
+        url: undefined,
+        home: undefined,
+        requestTimeoutMs: 60_000,
+        provider: undefined,
+        defaultModel: 'gpt-4.1',
+        githubToken: undefined,
+      },
+      tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
     });
   });
 
@@ -35,6 +46,9 @@ describe('loadConfig', () => {
     ['SWITCHBOARD_DB_INTEGRITY_CHECK', 'maybe'],
     ['SWITCHBOARD_API_TOKEN', 'short'],
     ['LOG_LEVEL', 'loud'],
+    ['COPILOT_CLI_URL', 'http://x'],
+    ['COPILOT_PROVIDER_BASE_URL', 'localhost:8080'],
+    ['COPILOT_PROVIDER_TYPE', 'llama'],
   ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
@@ -47,6 +61,20 @@ describe('loadConfig', () => {
     } catch (error) {
       expect((error as InvalidConfigurationError).problems).toHaveLength(2);
     }
+  });
+
+  it('reads the Copilot CLI and provider settings', () => {
+    const { cli } = loadConfig({
+      COPILOT_CLI_ARGS: '--log-level debug',
+      COPILOT_CLI_URL: 'tcp://127.0.0.1:4321',
+      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9999/v1',
+      COPILOT_PROVIDER_API_KEY: 'k',
+      COPILOT_MODEL: 'gpt-5',
+    });
+    expect(cli.extraArgs).toEqual(['--log-level', 'debug']);
+    expect(cli.url).toBe('127.0.0.1:4321');
+    expect(cli.provider).toEqual({ type: 'openai', baseUrl: 'http://127.0.0.1:9999/v1', apiKey: 'k' });
+    expect(cli.defaultModel).toBe('gpt-5');
   });
 
   it('treats an empty token as no token', () => {

@@ -55,6 +55,27 @@ const environmentSchema = z.object({
     .refine((v) => v === undefined || v.length === 0 || v.length >= 16, {
       message: 'SWITCHBOARD_API_TOKEN must be at least 16 characters when set',
     }),
+  COPILOT_CLI_PATH: z.string().optional(),
+  COPILOT_CLI_ARGS: z.string().optional(),
+  COPILOT_CLI_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^(tcp:\/\/)?[^:/\s]+:\d{1,5}$/.test(v), {
+      message: 'COPILOT_CLI_URL must be host:port of a CLI started with --headless --port (got something else)',
+    }),
+  COPILOT_CLI_HOME: z.string().optional(),
+  COPILOT_CLI_REQUEST_TIMEOUT_MS: integer('COPILOT_CLI_REQUEST_TIMEOUT_MS', 100, 3_600_000, 60_000),
+  COPILOT_PROVIDER_TYPE: oneOf('COPILOT_PROVIDER_TYPE', ['openai', 'azure', 'anthropic'] as const, 'openai'),
+  COPILOT_PROVIDER_BASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/\S+$/.test(v), { message: 'COPILOT_PROVIDER_BASE_URL must be an http(s) URL' }),
+  COPILOT_PROVIDER_API_KEY: z.string().optional(),
+  COPILOT_MODEL: z.string().optional().default('gpt-4.1'),
+  COPILOT_GITHUB_TOKEN: z.string().optional(),
+  SWITCHBOARD_WEBHOOK_TIMEOUT_MS: integer('SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 100, 600_000, 30_000),
+  SWITCHBOARD_WEBHOOK_SECRET: z.string().optional(),
+  SWITCHBOARD_USER_INPUT_TIMEOUT_MS: integer('SWITCHBOARD_USER_INPUT_TIMEOUT_MS', 100, 86_400_000, 300_000),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
 });
 
@@ -70,6 +91,27 @@ export interface SwitchboardConfig {
   /** undefined: the API is open (development); set: every /api call needs the bearer token. */
   apiToken: string | undefined;
   logLevel: string;
+  cli: CopilotCliConfig;
+  tools: {
+    webhookTimeoutMs: number;
+    /** When set, each webhook call carries `X-Switchboard-Signature: sha256=<hmac of the body>`. */
+    webhookSecret: string | undefined;
+    userInputTimeoutMs: number;
+  };
+}
+
+export interface CopilotCliConfig {
+  /** Binary to spawn; undefined: the one of the installed @github/copilot package. */
+  path: string | undefined;
+  extraArgs: string[];
+  /** host:port of an already running CLI; when set nothing is spawned. */
+  url: string | undefined;
+  /** Isolated HOME / COPILOT_HOME / XDG dirs for the spawned CLI; undefined: inherit. */
+  home: string | undefined;
+  requestTimeoutMs: number;
+  provider: { type: 'openai' | 'azure' | 'anthropic'; baseUrl: string; apiKey: string | undefined } | undefined;
+  defaultModel: string;
+  githubToken: string | undefined;
 }
 
 export class InvalidConfigurationError extends Error {
@@ -102,5 +144,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     },
     apiToken: e.SWITCHBOARD_API_TOKEN ? e.SWITCHBOARD_API_TOKEN : undefined,
     logLevel: e.LOG_LEVEL,
+    cli: {
+      path: e.COPILOT_CLI_PATH || undefined,
+      extraArgs: (e.COPILOT_CLI_ARGS ?? '').split(/\s+/).filter(Boolean),
+      url: e.COPILOT_CLI_URL ? e.COPILOT_CLI_URL.replace(/^tcp:\/\//, '') : undefined,
+      home: e.COPILOT_CLI_HOME || undefined,
+      requestTimeoutMs: e.COPILOT_CLI_REQUEST_TIMEOUT_MS,
+      provider: e.COPILOT_PROVIDER_BASE_URL
+        ? { type: e.COPILOT_PROVIDER_TYPE, baseUrl: e.COPILOT_PROVIDER_BASE_URL, apiKey: e.COPILOT_PROVIDER_API_KEY }
+        : undefined,
+      defaultModel: e.COPILOT_MODEL,
+      githubToken: e.COPILOT_GITHUB_TOKEN || undefined,
+    },
+    tools: {
+      webhookTimeoutMs: e.SWITCHBOARD_WEBHOOK_TIMEOUT_MS,
+      webhookSecret: e.SWITCHBOARD_WEBHOOK_SECRET || undefined,
+      userInputTimeoutMs: e.SWITCHBOARD_USER_INPUT_TIMEOUT_MS,
+    },
   };
 }

@@ -1,0 +1,39 @@
+/** Domain events of the resolver, appended to the PARENT session's stream. */
+export const ChildSessionEvents = {
+  subagentStarted: 'subagent.started',
+  subagentCompleted: 'subagent.completed',
+  subagentFailed: 'subagent.failed',
+  childMapped: 'child_session.mapped',
+} as const;
+
+/** Which field of the CLI's traffic named the child. */
+export type ChildIdSource = 'remoteSessionId' | 'agentId' | 'ownerNativeSessionId' | 'ownerSessionId' | 'toolCallId';
+
+export interface SubagentStartedData {
+  parentSessionId: string;
+  childSessionId: string;
+  via: ChildIdSource;
+  toolCallId: string;
+  agentName: string;
+  agentDisplayName?: string;
+  model?: string;
+  executionMode?: string;
+}
+
+export interface SubagentEndedData {
+  parentSessionId: string;
+  childSessionId?: string;
+  toolCallId: string;
+  agentName: string;
+  error?: string;
+  totalTokens?: number;
+  totalToolCalls?: number;
+  durationMs?: number;
+}
+
+export interface ChildMappedData {
+  parentSessionId: string;
+  childSessionId: string;
+  agentName: string;
+  via: ChildIdSource;
+}

@@ -1,0 +1,50 @@
+/** Wire shapes of the Copilot CLI's JSON-RPC protocol that Switchboard relies on (see shared/reference). */
+
+export const SUPPORTED_PROTOCOL_VERSIONS = [2, 3] as const;
+export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+
+/** One `session.event` notification: the parent's id, the event, and (protocol 3) the sub-agent's task id. */
+export interface CliSessionEvent {
+  sessionId: string;
+  event: {
+    type: string;
+    data: Record<string, unknown>;
+    id?: string;
+    /** Protocol 3: set on everything a sub-agent does; it is the sub-agent's task id. */
+    agentId?: string;
+    timestamp?: string;
+    parentId?: string | null;
+    /** The CLI marks streaming/telemetry events ephemeral; they are not kept in the log. */
+    ephemeral?: boolean;
+  };
+}
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** CustomAgentConfig as the CLI takes it in session.create / session.resume. */
+export interface CliCustomAgent {
+  name: string;
+  displayName?: string;
+  description?: string;
+  prompt: string;
+  tools?: string[] | null;
+  toolDefinitions?: ToolDefinition[];
+  mcpServers?: Record<string, unknown>;
+  infer?: boolean;
+  model?: string;
+}
+
+export interface ToolResult {
+  textResultForLlm: string;
+  resultType: 'success' | 'failure' | 'rejected' | 'denied';
+  error?: string;
+  toolTelemetry?: Record<string, unknown>;
+}
+
+/** Requests the CLI sends to the client in protocol 2 (and `hooks.invoke` in protocol 3). */
+export const CLI_REQUEST_METHODS = ['tool.call', 'permission.request', 'hooks.invoke', 'userInput.request'] as const;
+export type CliRequestMethod = (typeof CLI_REQUEST_METHODS)[number];

@@ -1,0 +1,285 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { Observable, Subject } from 'rxjs';
+import {
+  createMessageConnection,
+  ErrorCodes,
+  MessageConnection,
+  ResponseError,
+  SocketMessageReader,
+  SocketMessageWriter,
+  StreamMessageReader,
+  StreamMessageWriter,
+} from 'vscode-jsonrpc/node';
+import { DomainError } from '../common/domain-error';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { CopilotCliConfig, SwitchboardConfig } from '../config/switchboard-config';
+import { defaultCliCommand } from './cli-binary';
+import {
+  CLI_REQUEST_METHODS,
+  type CliRequestMethod,
+  type CliSessionEvent,
+  type ProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './cli-protocol';
+
+/** The CLI cannot be started or reached, or did not answer. HTTP 503. */
+export class CopilotCliUnavailableError extends DomainError {
+  readonly code = 'cli_unavailable';
+}
+
+export type CliRequestHandler = (params: Record<string, unknown>) => Promise<unknown>;
+
+/** Emitted when the CLI went away without being asked to; running sessions are then interrupted. */
+export interface CliExit {
+  code: number | null;
+  signal: string | null;
+  generation: number;
+}
+
+const HANDSHAKE_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 3_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+/**
+ * The one connection to the Copilot CLI: spawned over stdio (or reached over TCP), handshaken with
+ * `connect` (protocol 3) falling back to `ping` (protocol 2), restarted when it dies. Started lazily
+ * by the first call that needs it, so a service with no sessions never spawns it.
+ */
+@Injectable()
+export class CopilotCliConnection implements OnApplicationShutdown {
+  private readonly logger = new Logger(CopilotCliConnection.name);
+  private readonly config: CopilotCliConfig;
+  private readonly events = new Subject<CliSessionEvent>();
+  private readonly exits = new Subject<CliExit>();
+  private readonly requestHandlers = new Map<CliRequestMethod, CliRequestHandler>();
+  private starting?: Promise<void>;
+  private connection?: MessageConnection;
+  private process?: ChildProcess;
+  private socket?: net.Socket;
+  private stopping = false;
+  private restartAttempts = 0;
+  private restartTimer?: NodeJS.Timeout;
+  /** Bumped on every (re)start: callers compare it to tell a restarted CLI from the one they used. */
+  generation = 0;
+  protocolVersion?: ProtocolVersion;
+  cliVersion?: string;
+
+  /** Every session.event notification, for every session, in arrival order. */
+  readonly events$: Observable<CliSessionEvent> = this.events.asObservable();
+  readonly exits$: Observable<CliExit> = this.exits.asObservable();
+
+  constructor(@Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig) {
+    this.config = config.cli;
+  }
+
+  /** Protocol-2 requests from the CLI (tool.call, permission.request, ...) go to these handlers. */
+  handleRequests(method: CliRequestMethod, handler: CliRequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  get isRunning(): boolean {
+    return this.connection !== undefined && !this.starting;
+  }
+
+  ensureStarted(): Promise<void> {
+    if (this.stopping) return Promise.reject(new CopilotCliUnavailableError('Switchboard is shutting down'));
+    if (this.connection && !this.starting) return Promise.resolve();
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  async request<T>(method: string, params: unknown, timeoutMs = this.config.requestTimeoutMs): Promise<T> {
+    await this.ensureStarted();
+    const connection = this.connection;
+    if (!connection) throw new CopilotCliUnavailableError('The Copilot CLI is not running');
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new CopilotCliUnavailableError(`The Copilot CLI did not answer ${method} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([connection.sendRequest<T>(method, params), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Stops the CLI: closes the connection, SIGTERM, then SIGKILL after a grace period. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    await this.starting?.catch(() => undefined);
+    this.teardown();
+  }
+
+  private async start(): Promise<void> {
+    this.teardown();
+    const connection = this.config.url ? await this.connectTcp(this.config.url) : this.spawnCli();
+    this.connection = connection;
+    this.wire(connection);
+    connection.listen();
+    try {
+      await this.handshake(connection);
+    } catch (error) {
+      this.teardown();
+      throw error;
+    }
+    this.generation += 1;
+    this.restartAttempts = 0;
+    this.logger.log(
+      { protocolVersion: this.protocolVersion, cliVersion: this.cliVersion, generation: this.generation },
+      'Copilot CLI connected',
+    );
+  }
+
+  private spawnCli(): MessageConnection {
+    const { command, args } = this.config.path
+      ? { command: this.config.path, args: [] as string[] }
+      : defaultCliCommand();
+    const fullArgs = [...args, '--headless', '--no-auto-update', '--stdio', ...(this.config.githubToken ? [] : ['--no-auto-login']), ...this.config.extraArgs];
+    const child = spawn(command, fullArgs, { env: this.cliEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process = child;
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      for (const line of chunk.split('\n').filter(Boolean)) this.logger.debug({ cli: line.slice(0, 2000) }, 'cli stderr');
+    });
+    child.on('error', (error) => this.logger.error({ err: error, command }, 'Copilot CLI process error'));
+    child.on('exit', (code, signal) => this.onProcessExit(child, code, signal));
+    this.logger.log({ command, args: fullArgs, pid: child.pid }, 'Copilot CLI spawned');
+    return createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+  }
+
+  private connectTcp(url: string): Promise<MessageConnection> {
+    const [host, port] = [url.slice(0, url.lastIndexOf(':')), Number(url.slice(url.lastIndexOf(':') + 1))];
+    return new Promise((resolve, reject) => {
+      const socket = net.connect({ host, port }, () => {
+        socket.setNoDelay(true); // vscode-jsonrpc writes header and body separately; Nagle would hold each ~40 ms
+        this.socket = socket;
+        socket.on('close', () => this.onProcessExit(socket, null, 'socket closed'));
+        resolve(createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket)));
+      });
+      socket.once('error', (error) =>
+        reject(new CopilotCliUnavailableError(`Cannot reach the Copilot CLI at ${url}: ${error.message}`)),
+      );
+    });
+  }
+
+  private cliEnvironment(): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    if (this.config.githubToken) env.GITHUB_TOKEN = this.config.githubToken;
+    const home = this.config.home;
+    if (home) {
+      // Keeps the CLI's config, logs and session state out of the operator's own ~/.copilot.
+      fs.mkdirSync(home, { recursive: true });
+      Object.assign(env, {
+        HOME: home,
+        COPILOT_HOME: path.join(home, '.copilot'),
+        XDG_CONFIG_HOME: path.join(home, '.config'),
+        XDG_STATE_HOME: path.join(home, '.local', 'state'),
+        XDG_DATA_HOME: path.join(home, '.local', 'share'),
+        // The binary unpacks ~235 MB into $XDG_CACHE_HOME on first run: keep sharing the user's cache.
+        XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? path.join(process.env.HOME ?? home, '.cache'),
+      });
+    }
+    return env;
+  }
+
+  private wire(connection: MessageConnection): void {
+    connection.onNotification('session.event', (params: CliSessionEvent) => {
+      if (typeof params?.sessionId !== 'string' || typeof params?.event?.type !== 'string') {
+        this.logger.warn({ params: JSON.stringify(params)?.slice(0, 500) }, 'dropped malformed session.event');
+        return;
+      }
+      this.events.next(params);
+    });
+    connection.onUnhandledNotification((message) => this.logger.debug({ method: message.method }, 'cli notification'));
+    for (const method of CLI_REQUEST_METHODS) {
+      connection.onRequest(method, async (params: Record<string, unknown>) => {
+        const handler = this.requestHandlers.get(method);
+        if (!handler) throw new ResponseError(ErrorCodes.MethodNotFound, `Unhandled method ${method}`);
+        if (params === null || typeof params !== 'object' || Array.isArray(params)) {
+          throw new ResponseError(ErrorCodes.InvalidParams, `${method} needs an object of params`);
+        }
+        return handler(params);
+      });
+    }
+    connection.onError(([error]) => this.logger.warn({ err: error }, 'Copilot CLI connection error'));
+    connection.onClose(() => this.logger.debug('Copilot CLI connection closed'));
+  }
+
+  private async handshake(connection: MessageConnection): Promise<void> {
+    const withTimeout = <T>(p: Promise<T>) =>
+      Promise.race([
+        p,
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new CopilotCliUnavailableError('The Copilot CLI did not answer the handshake')), HANDSHAKE_TIMEOUT_MS).unref(),
+        ),
+      ]);
+    let version: unknown;
+    try {
+      const answer = await withTimeout(
+        connection.sendRequest<{ protocolVersion?: number; version?: string }>('connect', {
+          supportedTaskKinds: ['agent', 'client', 'shell'],
+        }),
+      );
+      version = answer?.protocolVersion;
+      this.cliVersion = answer?.version;
+    } catch (error) {
+      if (!(error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound)) throw error;
+      // Protocol-2 CLIs do not know `connect`; they report their version from `ping`.
+      const pong = await withTimeout(
+        connection.sendRequest<{ protocolVersion?: number }>('ping', { message: 'switchboard' }),
+      );
+      version = pong?.protocolVersion;
+    }
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as ProtocolVersion)) {
+      throw new CopilotCliUnavailableError(
+        `The Copilot CLI speaks protocol ${String(version)}; Switchboard supports protocols ${SUPPORTED_PROTOCOL_VERSIONS.join(' and ')}. Install a matching @github/copilot or set COPILOT_CLI_PATH.`,
+      );
+    }
+    this.protocolVersion = version as ProtocolVersion;
+  }
+
+  private onProcessExit(source: ChildProcess | net.Socket, code: number | null, signal: string | null): void {
+    if (source !== this.process && source !== this.socket) return; // an old generation
+    const generation = this.generation;
+    this.teardown();
+    if (this.stopping) return;
+    this.logger.error({ code, signal, generation }, 'Copilot CLI exited unexpectedly; restarting');
+    this.exits.next({ code, signal, generation });
+    const delay = Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** this.restartAttempts);
+    this.restartAttempts += 1;
+    this.restartTimer = setTimeout(() => {
+      this.ensureStarted().catch((error: unknown) =>
+        this.logger.error({ err: error }, 'Copilot CLI restart failed; the next request retries'),
+      );
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private teardown(): void {
+    const connection = this.connection;
+    const child = this.process;
+    const socket = this.socket;
+    this.connection = undefined;
+    this.process = undefined;
+    this.socket = undefined;
+    connection?.dispose();
+    socket?.destroy();
+    if (child && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      killer.unref();
+      child.once('exit', () => clearTimeout(killer));
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidInputError } from '../common/domain-error';
+import type { ToolResult } from '../copilot-cli/cli-protocol';
+import type { ToolSpec } from './session-config';
+
+export interface ToolInvocation {
+  sessionId: string;
+  childSessionId?: string;
+  agentName?: string;
+  toolCallId: string;
+  toolName: string;
+  arguments: unknown;
+}
+
+export type BuiltinTool = (invocation: ToolInvocation) => Promise<ToolResult | string | Record<string, unknown>>;
+
+/** Tools Switchboard implements itself (`handler: {type: "builtin", name}`); other modules register theirs. */
+@Injectable()
+export class BuiltinToolCatalog {
+  private readonly tools = new Map<string, BuiltinTool>();
+
+  register(name: string, tool: BuiltinTool): void {
+    if (this.tools.has(name)) throw new Error(`Built-in tool ${name} is registered twice`);
+    this.tools.set(name, tool);
+  }
+
+  get(name: string): BuiltinTool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** Refuses a session whose tools name a built-in handler that does not exist. */
+  assertKnown(tools: readonly ToolSpec[]): void {
+    const unknown = tools.filter((t) => t.handler.type === 'builtin' && !this.tools.has(t.handler.name));
+    if (unknown.length > 0) {
+      const known = [...this.tools.keys()];
+      throw new InvalidInputError(
+        `Unknown built-in tool handler${unknown.length > 1 ? 's' : ''}: ${unknown
+          .map((t) => `${t.name} -> ${(t.handler as { name: string }).name}`)
+          .join(', ')}; known built-ins: ${known.length ? known.join(', ') : 'none'}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,51 @@
+import type { CopilotCliConfig } from '../config/switchboard-config';
+import type { CliCustomAgent, ToolDefinition } from '../copilot-cli/cli-protocol';
+import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
+
+/**
+ * spec: subagent-tool-dispatch, Tool Advertisement. An agent with a `tools` allowlist gets the full
+ * definitions of those session tools in `toolDefinitions`; an agent without one gets none.
+ */
+export function toCliCustomAgent(agent: CustomAgentConfig, sessionTools: readonly ToolSpec[]): CliCustomAgent {
+  const cliAgent: CliCustomAgent = { name: agent.name, prompt: agent.prompt };
+  if (agent.displayName !== undefined) cliAgent.displayName = agent.displayName;
+  if (agent.description !== undefined) cliAgent.description = agent.description;
+  if (agent.mcpServers !== undefined) cliAgent.mcpServers = agent.mcpServers;
+  if (agent.infer !== undefined) cliAgent.infer = agent.infer;
+  if (agent.model !== undefined) cliAgent.model = agent.model;
+  if (agent.tools !== undefined && agent.tools !== null) {
+    cliAgent.tools = [...agent.tools];
+    cliAgent.toolDefinitions = agent.tools
+      .map((name) => sessionTools.find((t) => t.name === name))
+      .filter((t): t is ToolSpec => t !== undefined)
+      .map(toToolDefinition);
+  }
+  return cliAgent;
+}
+
+export function toToolDefinition(tool: ToolSpec): ToolDefinition {
+  return { name: tool.name, description: tool.description, parameters: tool.parameters };
+}
+
+/** Params shared by session.create and session.resume: the CLI forgets tools and provider on restart. */
+export function cliSessionParams(sessionId: string, config: SessionConfig, cli: CopilotCliConfig): Record<string, unknown> {
+  const params: Record<string, unknown> = {
+    sessionId,
+    model: config.model,
+    tools: config.tools.map(toToolDefinition),
+    customAgents: config.customAgents.map((a) => toCliCustomAgent(a, config.tools)),
+    requestPermission: true,
+    requestUserInput: true,
+    hooks: false,
+    includeSubAgentStreamingEvents: true,
+  };
+  if (config.systemMessage) params.systemMessage = config.systemMessage;
+  if (cli.provider) {
+    params.provider = {
+      type: cli.provider.type,
+      baseUrl: cli.provider.baseUrl,
+      ...(cli.provider.apiKey ? { apiKey: cli.provider.apiKey } : {}),
+    };
+  }
+  return params;
+}

@@ -1,0 +1,10 @@
+import { Command } from '@nestjs/cqrs';
+
+export class DestroySession extends Command<{ sessionId: string; status: 'destroyed' }> {
+  constructor(
+    readonly sessionId: string,
+    readonly actor?: string,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,43 @@
+import { Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { EventStore } from '../../../event-store/event-store';
+import { SessionEvents, sessionStreamId } from '../../session.events';
+import { SessionRegistry } from '../../session-registry';
+import { SessionNotFoundError } from '../../session.errors';
+import { DestroySession } from './destroy-session.command';
+
+/**
+ * Destroys the CLI session (best effort: a dead CLI has nothing left to destroy) and removes it from
+ * the registry, which drops its child mappings (spec: Cleanup Contract, destroy).
+ */
+@CommandHandler(DestroySession)
+export class DestroySessionHandler implements ICommandHandler<DestroySession> {
+  private readonly logger = new Logger(DestroySessionHandler.name);
+
+  constructor(
+    private readonly cli: CopilotCliConnection,
+    private readonly store: EventStore,
+    private readonly registry: SessionRegistry,
+  ) {}
+
+  async execute({ sessionId, actor }: DestroySession) {
+    const session = this.registry.get(sessionId);
+    if (!session) throw new SessionNotFoundError(sessionId);
+    let cliError: string | undefined;
+    if (session.cliGeneration === this.cli.generation && this.cli.isRunning) {
+      try {
+        await this.cli.request('session.destroy', { sessionId }, 10_000);
+      } catch (error) {
+        cliError = (error as Error).message;
+        this.logger.warn({ sessionId, err: error }, 'session.destroy failed; destroying locally');
+      }
+    }
+    await this.store.append(sessionStreamId(sessionId), 'any', [
+      { type: SessionEvents.destroyed, data: { reason: 'destroyed through the API', cliError }, metadata: { actor } },
+    ]);
+    session.status = 'destroyed';
+    this.registry.remove(sessionId);
+    return { sessionId, status: 'destroyed' as const };
+  }
+}

@@ -1,0 +1,41 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { EventStore } from '../../../event-store/event-store';
+import { SessionEvents, sessionStreamId } from '../../session.events';
+import { SessionRegistry } from '../../session-registry';
+import { CliRequestFailedError, SessionNotFoundError, SessionStateError } from '../../session.errors';
+import { MessageAccepted, SendMessage } from './send-message.command';
+
+/** Accepted once the CLI took the prompt; the turn's progress then arrives on the session's event stream. */
+@CommandHandler(SendMessage)
+export class SendMessageHandler implements ICommandHandler<SendMessage, MessageAccepted> {
+  constructor(
+    private readonly cli: CopilotCliConnection,
+    private readonly store: EventStore,
+    private readonly registry: SessionRegistry,
+  ) {}
+
+  async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
+    const session = this.registry.get(sessionId);
+    if (!session) throw new SessionNotFoundError(sessionId);
+    if (session.status === 'interrupted' || session.cliGeneration !== this.cli.generation) {
+      throw new SessionStateError(
+        `Session ${sessionId} was interrupted (the Copilot CLI restarted); resume it with POST /api/sessions/${sessionId}/resume`,
+      );
+    }
+    if (session.status === 'starting') throw new SessionStateError(`Session ${sessionId} is still starting`);
+    const stream = sessionStreamId(sessionId);
+    const metadata = { actor, correlationId: sessionId };
+    await this.store.append(stream, 'any', [{ type: SessionEvents.messageSent, data: { prompt }, metadata }]);
+    session.status = 'running';
+    try {
+      const answer = await this.cli.request<{ messageId?: string }>('session.send', { sessionId, prompt });
+      return { sessionId, messageId: answer?.messageId };
+    } catch (error) {
+      session.status = 'idle';
+      const message = (error as Error).message;
+      await this.store.append(stream, 'any', [{ type: SessionEvents.messageFailed, data: { error: message }, metadata }]);
+      throw new CliRequestFailedError(`The Copilot CLI did not take the message: ${message}`, { sessionId });
+    }
+  }
+}

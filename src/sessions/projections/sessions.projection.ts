@@ -1,0 +1,89 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { eq } from 'drizzle-orm';
+import { sessions } from '../../database/schema';
+import type { Orm } from '../../database/sqlite-database';
+import type { StoredEvent } from '../../event-store/event-store.types';
+import type { Projection } from '../../event-store/projection';
+import { ProjectionRegistry } from '../../event-store/projection-registry';
+import {
+  CLI_EVENT_PREFIX,
+  type SessionCreatedData,
+  SessionEvents,
+  sessionIdOfStream,
+  type RecordedCliEventData,
+  type SessionInterruptedData,
+  type SessionStartedData,
+  type SessionStatus,
+} from '../session.events';
+
+/** Inline: the `sessions` table, one row per session, never behind its stream. */
+@Injectable()
+export class SessionsProjection implements Projection, OnModuleInit {
+  readonly name = 'sessions';
+  readonly mode = 'inline';
+  readonly tables = [sessions];
+
+  constructor(private readonly registry: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  apply(event: StoredEvent, orm: Orm): void {
+    const sessionId = sessionIdOfStream(event.streamId);
+    if (!sessionId) return;
+    if (event.type === SessionEvents.created) {
+      const data = event.data as unknown as SessionCreatedData;
+      orm
+        .insert(sessions)
+        .values({
+          sessionId,
+          status: 'starting',
+          model: data.config.model,
+          config: JSON.stringify(data.config),
+          protocolVersion: 0,
+          lastPosition: event.globalPosition,
+          createdAt: event.recordedAt,
+          updatedAt: event.recordedAt,
+        })
+        .run();
+      return;
+    }
+    const change = statusChange(event);
+    const started = event.type === SessionEvents.started ? (event.data as unknown as SessionStartedData) : undefined;
+    orm
+      .update(sessions)
+      .set({
+        lastPosition: event.globalPosition,
+        updatedAt: event.recordedAt,
+        ...(change ? { status: change.status, statusReason: change.reason ?? null } : {}),
+        ...(started ? { protocolVersion: started.protocolVersion } : {}),
+      })
+      .where(eq(sessions.sessionId, sessionId))
+      .run();
+  }
+}
+
+function statusChange(event: StoredEvent): { status: SessionStatus; reason?: string } | undefined {
+  switch (event.type) {
+    case SessionEvents.started:
+      return { status: 'active' };
+    case SessionEvents.startFailed:
+      return { status: 'failed', reason: String(event.data.error ?? '') };
+    case SessionEvents.messageSent:
+      return { status: 'running' };
+    case SessionEvents.messageFailed:
+      return { status: 'idle', reason: String(event.data.error ?? '') };
+    case `${CLI_EVENT_PREFIX}session.idle`:
+      // A sub-agent's idle (protocol 3 tags it with agentId) does not end the parent's turn.
+      return (event.data as unknown as RecordedCliEventData).agentId ? undefined : { status: 'idle' };
+    case SessionEvents.interrupted:
+      return { status: 'interrupted', reason: (event.data as unknown as SessionInterruptedData).reason };
+    case SessionEvents.resumed:
+      return { status: 'idle' };
+    case SessionEvents.destroyed:
+      return { status: 'destroyed', reason: String(event.data.reason ?? '') || undefined };
+    default:
+      return undefined;
+  }
+}

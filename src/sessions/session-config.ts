@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+const MAX_PROMPT_CHARS = 200_000;
+const name = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . - only');
+
+export const webhookHandlerSchema = z.object({
+  type: z.literal('webhook'),
+  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+});
+
+/** Tools Switchboard itself implements (the delegation engine registers its own). */
+export const builtinHandlerSchema = z.object({ type: z.literal('builtin'), name });
+
+export const toolSpecSchema = z.object({
+  name,
+  description: z.string().min(1).max(4000),
+  parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
+  handler: z.discriminatedUnion('type', [webhookHandlerSchema, builtinHandlerSchema]),
+});
+export type ToolSpec = z.infer<typeof toolSpecSchema>;
+
+export const customAgentSchema = z.object({
+  name,
+  displayName: z.string().max(200).optional(),
+  description: z.string().max(4000).optional(),
+  prompt: z.string().min(1).max(MAX_PROMPT_CHARS),
+  /** unset: every session tool; []: none; a list: those only (spec: Allowlist Enforcement). */
+  tools: z.array(name).nullable().optional(),
+  mcpServers: z.record(z.string(), z.unknown()).optional(),
+  infer: z.boolean().optional(),
+  model: z.string().min(1).max(200).optional(),
+});
+export type CustomAgentConfig = z.infer<typeof customAgentSchema>;
+
+export const PERMISSION_KINDS = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
+export type PermissionKind = (typeof PERMISSION_KINDS)[number];
+
+export const permissionPolicySchema = z.object({
+  /** Kinds approved without asking. `custom-tool` is approved for the session's own tools by default. */
+  allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
+  /** Set false to refuse even the session's own tools (the model then cannot use them). */
+  approveOwnTools: z.boolean().default(true),
+});
+export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
+
+export const createSessionSchema = z
+  .object({
+    model: z.string().min(1).max(200).optional(),
+    systemMessage: z
+      .object({ mode: z.enum(['append', 'replace']).default('append'), content: z.string().max(MAX_PROMPT_CHARS) })
+      .optional(),
+    tools: z.array(toolSpecSchema).max(128).default([]),
+    customAgents: z.array(customAgentSchema).max(64).default([]),
+    permissionPolicy: permissionPolicySchema.default({ allowKinds: [], approveOwnTools: true }),
+  })
+  .superRefine((value, ctx) => {
+    const duplicates = (names: string[]) => names.filter((n, i) => names.indexOf(n) !== i);
+    for (const d of duplicates(value.tools.map((t) => t.name))) {
+      ctx.addIssue({ code: 'custom', path: ['tools'], message: `tool ${d} is defined twice` });
+    }
+    for (const d of duplicates(value.customAgents.map((a) => a.name))) {
+      ctx.addIssue({ code: 'custom', path: ['customAgents'], message: `agent ${d} is defined twice` });
+    }
+  });
+export type CreateSessionRequest = z.infer<typeof createSessionSchema>;
+
+/** What a session was created with; stored in `session.created` so it can be resumed after a restart. */
+export interface SessionConfig {
+  model: string;
+  systemMessage?: { mode: 'append' | 'replace'; content: string };
+  tools: ToolSpec[];
+  customAgents: CustomAgentConfig[];
+  permissionPolicy: PermissionPolicy;
+}

@@ -1,0 +1,102 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { not, inArray } from 'drizzle-orm';
+import { Subscription } from 'rxjs';
+import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-connection';
+import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
+import { sessions } from '../database/schema';
+import { SqliteDatabase } from '../database/sqlite-database';
+import { EventStore } from '../event-store/event-store';
+import { LiveSession } from './live-session';
+import type { SessionConfig } from './session-config';
+import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, sessionStreamId, type SessionStatus } from './session.events';
+import { SessionRegistry } from './session-registry';
+
+/** Ephemeral CLI events are streaming noise, except usage, which the run accounting needs. */
+const KEPT_EPHEMERAL = new Set(['assistant.usage']);
+
+/**
+ * Keeps sessions and the CLI in step: records every CLI event of a known session into its stream,
+ * marks sessions interrupted when the CLI dies, and at start reloads the sessions that exist
+ * (interrupted: their CLI is gone) so late child requests still resolve.
+ */
+@Injectable()
+export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(SessionLifecycle.name);
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly cli: CopilotCliConnection,
+    private readonly store: EventStore,
+    private readonly registry: SessionRegistry,
+    private readonly database: SqliteDatabase,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscriptions.push(
+      this.cli.events$.subscribe((event) => this.record(event)),
+      this.cli.exits$.subscribe((exit) => void this.interruptAll(exit)),
+    );
+    await this.reloadSessions();
+  }
+
+  onModuleDestroy(): void {
+    this.subscriptions.splice(0).forEach((s) => s.unsubscribe());
+  }
+
+  private record({ sessionId, event }: CliSessionEvent): void {
+    const session = this.registry.get(sessionId);
+    if (!session) {
+      this.logger.debug({ sessionId, type: event.type }, 'event for a session Switchboard does not own');
+      return;
+    }
+    if (event.type === 'session.idle' && !event.agentId && session.status === 'running') session.status = 'idle';
+    if (event.ephemeral && !KEPT_EPHEMERAL.has(event.type)) return;
+    const data: RecordedCliEventData = {
+      ...(event.agentId ? { agentId: event.agentId } : {}),
+      ...(event.id ? { cliEventId: event.id } : {}),
+      ...(event.timestamp ? { timestamp: event.timestamp } : {}),
+      payload: event.data ?? {},
+    };
+    this.store
+      .append(sessionStreamId(sessionId), 'any', [{ type: `${CLI_EVENT_PREFIX}${event.type}`, data: { ...data } }])
+      .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event'));
+  }
+
+  private async interruptAll(exit: CliExit): Promise<void> {
+    const affected = this.registry
+      .all()
+      .filter((s) => s.cliGeneration === exit.generation && !['interrupted', 'destroyed', 'failed'].includes(s.status));
+    const reason = `The Copilot CLI exited (code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})`;
+    await Promise.all(affected.map((session) => this.interrupt(session, reason)));
+  }
+
+  private async interrupt(session: LiveSession, reason: string): Promise<void> {
+    const wasRunning = session.status === 'running';
+    session.status = 'interrupted';
+    await this.store.append(sessionStreamId(session.sessionId), 'any', [
+      { type: SessionEvents.interrupted, data: { reason, wasRunning }, metadata: { actor: 'switchboard' } },
+    ]);
+    this.logger.warn({ sessionId: session.sessionId, reason, wasRunning }, 'session interrupted');
+  }
+
+  private async reloadSessions(): Promise<void> {
+    const rows = this.database.orm
+      .select()
+      .from(sessions)
+      .where(not(inArray(sessions.status, ['destroyed', 'failed'])))
+      .all();
+    for (const row of rows) {
+      // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
+      const session = new LiveSession(row.sessionId, JSON.parse(row.config) as SessionConfig, row.status as SessionStatus, 0);
+      this.registry.add(session);
+      if (row.status !== 'interrupted') {
+        await this.interrupt(session, `Switchboard restarted while the session was ${row.status}`);
+      }
+    }
+    if (rows.length > 0) {
+      this.logger.log({ sessions: rows.length }, 'sessions reloaded as interrupted');
+      // A CLI reached over TCP may have outlived us and still send late child requests: connect now.
+      this.cli.ensureStarted().catch((error: unknown) => this.logger.warn({ err: error }, 'Copilot CLI not reachable at start'));
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import { DomainError } from '../common/domain-error';
+
+export class SessionNotFoundError extends DomainError {
+  readonly code = 'not_found';
+  constructor(sessionId: string) {
+    super(`Session ${sessionId} does not exist`, { sessionId });
+  }
+}
+
+/** The session exists but cannot do that now (destroyed, interrupted, busy...). HTTP 409. */
+export class SessionStateError extends DomainError {
+  readonly code = 'invalid_state';
+}
+
+/** No model provider and no GitHub token: the CLI could not answer any turn. HTTP 503. */
+export class ProviderNotConfiguredError extends DomainError {
+  readonly code = 'provider_not_configured';
+  constructor() {
+    super(
+      'No model provider is configured: set COPILOT_PROVIDER_BASE_URL (with COPILOT_PROVIDER_API_KEY and, if not OpenAI-compatible, COPILOT_PROVIDER_TYPE), or set COPILOT_GITHUB_TOKEN',
+    );
+  }
+}
+
+/** The Copilot CLI refused or failed a request. HTTP 502. */
+export class CliRequestFailedError extends DomainError {
+  readonly code = 'cli_error';
+}

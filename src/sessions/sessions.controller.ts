@@ -1,0 +1,99 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Sse } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { map, Observable } from 'rxjs';
+import { z } from 'zod';
+import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { EventStore } from '../event-store/event-store';
+import { CreateSession } from './commands/create-session/create-session.command';
+import { DestroySession } from './commands/destroy-session/destroy-session.command';
+import { ResumeSession } from './commands/resume-session/resume-session.command';
+import { SendMessage } from './commands/send-message/send-message.command';
+import { GetSession } from './queries/get-session/get-session.query';
+import { ListSessions } from './queries/list-sessions/list-sessions.query';
+import { type CreateSessionRequest, createSessionSchema } from './session-config';
+import { sessionStreamId } from './session.events';
+
+const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) });
+const listSchema = z.object({
+  status: z.enum(['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+const afterSchema = z.object({ after: z.coerce.number().int().min(0).optional() });
+
+interface SseMessage {
+  id: string;
+  type: string;
+  data: unknown;
+}
+
+@ApiTags('sessions')
+@Controller('api/sessions')
+export class SessionsController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+    private readonly store: EventStore,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'Create a Copilot session with tools, custom agents and a permission policy' })
+  create(@Body(new ZodValidationPipe(createSessionSchema)) body: CreateSessionRequest) {
+    return this.commandBus.execute(new CreateSession(body));
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List sessions, newest first' })
+  list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
+    return this.queryBus.execute(new ListSessions(query.status, query.limit));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A session with its status and its sub-agent launches' })
+  get(@Param('id') id: string) {
+    return this.queryBus.execute(new GetSession(id));
+  }
+
+  @Post(':id/messages')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Send a prompt; progress arrives on GET /api/sessions/:id/events' })
+  send(@Param('id') id: string, @Body(new ZodValidationPipe(messageSchema)) body: z.infer<typeof messageSchema>) {
+    return this.commandBus.execute(new SendMessage(id, body.prompt));
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Resume an interrupted session on the running Copilot CLI' })
+  resume(@Param('id') id: string) {
+    return this.commandBus.execute(new ResumeSession(id));
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Destroy the session (its child mappings go with it)' })
+  destroy(@Param('id') id: string) {
+    return this.commandBus.execute(new DestroySession(id));
+  }
+
+  /**
+   * Server-Sent Events: the session's stream from `after` (a stream position; or the Last-Event-ID
+   * header on reconnect), replayed then live, each event once. The SSE `id` is the stream position.
+   */
+  @Sse(':id/events')
+  @ApiOperation({ summary: "Server-Sent Events of the session's stream, replay from ?after= then live" })
+  async events(
+    @Param('id') id: string,
+    @Query(new ZodValidationPipe(afterSchema)) query: z.infer<typeof afterSchema>,
+    @Headers('last-event-id') lastEventId?: string,
+  ): Promise<Observable<SseMessage>> {
+    await this.queryBus.execute(new GetSession(id)); // 404 before the stream opens
+    const resumeFrom = Number.parseInt(lastEventId ?? '', 10);
+    const after = query.after ?? (Number.isFinite(resumeFrom) ? resumeFrom : 0);
+    return this.store.subscribeToStream(sessionStreamId(id), after).pipe(
+      map((event) => ({
+        id: String(event.streamPosition),
+        type: event.type,
+        data: { position: event.streamPosition, globalPosition: event.globalPosition, type: event.type, data: event.data, recordedAt: event.recordedAt },
+      })),
+    );
+  }
+}

@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { BuiltinToolCatalog } from './builtin-tool-catalog';
+import { CreateSessionHandler } from './commands/create-session/create-session.handler';
+import { DestroySessionHandler } from './commands/destroy-session/destroy-session.handler';
+import { ResumeSessionHandler } from './commands/resume-session/resume-session.handler';
+import { SendMessageHandler } from './commands/send-message/send-message.handler';
+import { SessionsProjection } from './projections/sessions.projection';
+import { GetSessionHandler } from './queries/get-session/get-session.handler';
+import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
+import { SessionLifecycle } from './session-lifecycle';
+import { SessionRegistry } from './session-registry';
+import { SessionsController } from './sessions.controller';
+
+/** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
+@Module({
+  controllers: [SessionsController],
+  providers: [
+    SessionRegistry,
+    BuiltinToolCatalog,
+    SessionLifecycle,
+    SessionsProjection,
+    CreateSessionHandler,
+    SendMessageHandler,
+    ResumeSessionHandler,
+    DestroySessionHandler,
+    GetSessionHandler,
+    ListSessionsHandler,
+  ],
+  exports: [SessionRegistry, BuiltinToolCatalog],
+})
+export class SessionsModule {}

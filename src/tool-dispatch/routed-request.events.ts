@@ -1,0 +1,26 @@
+/** Audit events of routed requests, appended to the parent session's stream. */
+export const RoutedRequestEvents = {
+  toolCallRouted: 'tool_call.routed',
+  toolCallDenied: 'tool_call.denied',
+  permissionDecided: 'permission.decided',
+  hookInvoked: 'hook.invoked',
+  userInputRequested: 'user_input.requested',
+  userInputAnswered: 'user_input.answered',
+} as const;
+
+/** Common shape: who asked (parent, child, agent), what, the answer, and how long it took. */
+export interface RoutedRequestData {
+  /** tool.call / external_tool.requested / permission.request / permission.requested / hooks.invoke / userInput.request */
+  via: string;
+  parentSessionId: string;
+  childSessionId?: string;
+  agentName?: string;
+  requestId?: string;
+  toolCallId?: string;
+  toolName?: string;
+  arguments?: unknown;
+  outcome: string;
+  result?: unknown;
+  reason?: string;
+  latencyMs: number;
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { RoutedRequestsProjection } from './projections/routed-requests.projection';
+import { ListRoutedRequestsHandler } from './queries/list-routed-requests/list-routed-requests.handler';
+import { RequestRouter } from './request-router';
+import { SessionRequestsController } from './session-requests.controller';
+import { ToolInvoker } from './tool-invoker';
+import { UserInputBroker } from './user-input-broker';
+import { WebhookToolHandler } from './webhook-tool-handler';
+
+/** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
+@Module({
+  imports: [SessionsModule, ChildSessionsModule],
+  controllers: [SessionRequestsController],
+  providers: [RequestRouter, ToolInvoker, WebhookToolHandler, UserInputBroker, RoutedRequestsProjection, ListRoutedRequestsHandler],
+})
+export class ToolDispatchModule {}
