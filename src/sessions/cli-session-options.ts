@@ -38,6 +38,8 @@ export function cliSessionParams(sessionId: string, config: SessionConfig, cli: 
     requestUserInput: true,
     hooks: false,
     includeSubAgentStreamingEvents: true,
+    // Without it the CLI 1.0.x asks the provider for non-streaming completions and chokes on SSE answers.
+    streaming: true,
   };
   if (config.systemMessage) params.systemMessage = config.systemMessage;
   if (cli.provider) {

@@ -11,8 +11,11 @@ import type { SessionConfig } from './session-config';
 import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, sessionStreamId, type SessionStatus } from './session.events';
 import { SessionRegistry } from './session-registry';
 
-/** Ephemeral CLI events are streaming noise, except usage, which the run accounting needs. */
-const KEPT_EPHEMERAL = new Set(['assistant.usage']);
+/**
+ * Ephemeral CLI events are mostly telemetry (model.*, background_tasks_changed...) and are not kept;
+ * these are: the end of a turn, and token usage, which run accounting needs.
+ */
+const KEPT_EPHEMERAL = new Set(['session.idle', 'assistant.idle', 'assistant.usage', 'session.usage_info', 'session.title_changed']);
 
 /**
  * Keeps sessions and the CLI in step: records every CLI event of a known session into its stream,
