@@ -85,6 +85,18 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     return this.connection !== undefined && !this.starting;
   }
 
+  /** What /health shows of the CLI. */
+  status(): { running: boolean; transport: 'stdio' | 'tcp'; pid?: number; protocolVersion?: number; version?: string; generation: number } {
+    return {
+      running: this.isRunning,
+      transport: this.config.url ? 'tcp' : 'stdio',
+      ...(this.process?.pid ? { pid: this.process.pid } : {}),
+      ...(this.protocolVersion ? { protocolVersion: this.protocolVersion } : {}),
+      ...(this.cliVersion ? { version: this.cliVersion } : {}),
+      generation: this.generation,
+    };
+  }
+
   ensureStarted(): Promise<void> {
     if (this.stopping) return Promise.reject(new CopilotCliUnavailableError('Switchboard is shutting down'));
     if (this.connection && !this.starting) return Promise.resolve();

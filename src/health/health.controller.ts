@@ -2,6 +2,7 @@ import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
+import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { EventStore } from '../event-store/event-store';
 import { ProjectionRegistry } from '../event-store/projection-registry';
@@ -15,6 +16,7 @@ export class HealthController {
     private readonly store: EventStore,
     private readonly registry: ProjectionRegistry,
     private readonly runner: AsyncProjectionRunner,
+    private readonly cli: CopilotCliConnection,
   ) {}
 
   /** Open without a token. 200 when the database answers, 503 otherwise; lag shows a stuck async projection. */
@@ -40,6 +42,8 @@ export class HealthController {
           groupCommit: this.store.stats(),
         },
         projections,
+        // Started on first use: `running: false` before any session is normal.
+        copilotCli: this.cli.status(),
       });
     } catch (error) {
       response

@@ -1,0 +1,82 @@
+import type { SwitchboardConfig } from '../../src/config/switchboard-config';
+import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { testConfig } from '../fixtures/test-config';
+import { waitUntil } from '../fixtures/wait-until';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+/** kill -9 of the real CLI mid-session: the session is interrupted, the CLI restarted, the session resumed. */
+describe('the real Copilot CLI dying under a session', () => {
+  const model = new ScriptedModelServer();
+  const { dir, cleanup } = makeTempDir();
+  let app: RunningApp;
+  const http = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${app.baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
+  };
+  const lastAnswer = async (sessionId: string) => {
+    const events = await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`);
+    return events.body.events
+      .filter((e: Json) => e.type === 'cli.assistant.message' && !e.data.agentId)
+      .map((e: Json) => e.data.payload.content)
+      .at(-1);
+  };
+
+  beforeAll(async () => {
+    await model.start();
+    model.setScript([
+      { name: 'before crash', who: 'parent', lastMessageIncludes: 'first', answer: { text: 'ANSWER_ONE' } },
+      // Sees the whole conversation after resume: proves the CLI kept its history on disk.
+      { name: 'after resume', who: 'parent', messagesInclude: 'ANSWER_ONE', answer: { text: 'ANSWER_TWO' } },
+    ]);
+    const cli: SwitchboardConfig['cli'] = {
+      ...testConfig(dir).cli,
+      home: `${dir}/copilot-home`,
+      provider: { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' },
+    };
+    app = await startTestApp({ cli }, dir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await model.stop();
+    cleanup();
+  });
+
+  it('marks the session interrupted, restarts the CLI, and resumes the conversation', async () => {
+    const created = await http('POST', '/api/sessions', {});
+    expect(created.status).toBe(201);
+    const id = created.body.sessionId as string;
+    await http('POST', `/api/sessions/${id}/messages`, { prompt: 'first question' });
+    await waitUntil(async () => (await http('GET', `/api/sessions/${id}`)).body.status === 'idle', 'the first turn', 30_000);
+    expect(await lastAnswer(id)).toBe('ANSWER_ONE');
+
+    const before = (await http('GET', '/health')).body.copilotCli;
+    expect(before).toMatchObject({ running: true, transport: 'stdio', protocolVersion: 3 });
+    process.kill(before.pid, 'SIGKILL');
+
+    await waitUntil(async () => (await http('GET', `/api/sessions/${id}`)).body.status === 'interrupted', 'the session to be interrupted', 15_000);
+    const after = await waitUntil(async () => {
+      const cli = (await http('GET', '/health')).body.copilotCli;
+      return cli.running && cli.pid !== before.pid ? cli : undefined;
+    }, 'a new CLI process', 30_000);
+    expect(after.generation).toBe(before.generation + 1);
+
+    expect((await http('POST', `/api/sessions/${id}/messages`, { prompt: 'too early' })).status).toBe(409);
+    expect(await http('POST', `/api/sessions/${id}/resume`)).toMatchObject({ status: 200, body: { status: 'idle' } });
+    await http('POST', `/api/sessions/${id}/messages`, { prompt: 'second question' });
+    await waitUntil(async () => (await lastAnswer(id)) === 'ANSWER_TWO', 'the answer after resume', 30_000);
+    const interrupted = (await http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events.find(
+      (e: Json) => e.type === 'session.interrupted',
+    );
+    expect(interrupted.data).toMatchObject({ reason: expect.stringContaining('signal SIGKILL') });
+  }, 120_000);
+});
