@@ -9,7 +9,7 @@ const name = z
 
 export const webhookHandlerSchema = z.object({
   type: z.literal('webhook'),
-  url: z.string().url().refine((u) => /^https?:\/\//.test(u), 'must be an http(s) URL'),
+  url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
 });
 
 /** Tools Switchboard itself implements (the delegation engine registers its own). */
@@ -58,7 +58,7 @@ export const createSessionSchema = z
     permissionPolicy: permissionPolicySchema.default({ allowKinds: [], approveOwnTools: true }),
   })
   .superRefine((value, ctx) => {
-    const duplicates = (names: string[]) => names.filter((n, i) => names.indexOf(n) !== i);
+    const duplicates = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
     for (const d of duplicates(value.tools.map((t) => t.name))) {
       ctx.addIssue({ code: 'custom', path: ['tools'], message: `tool ${d} is defined twice` });
     }

@@ -19,7 +19,7 @@ export class ToolInvoker {
     try {
       return toToolResult(await builtin(invocation));
     } catch (error) {
-      return failure(`Tool ${tool.name} failed: ${(error as Error).message}`);
+      return failure(`Tool ${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 }

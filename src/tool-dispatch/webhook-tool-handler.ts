@@ -37,9 +37,11 @@ export class WebhookToolHandler {
     });
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.secret) headers[SIGNATURE_HEADER] = signBody(this.secret, body);
+    // One deadline for the whole exchange: headers and body.
+    const signal = AbortSignal.timeout(this.timeoutMs);
     let response: Response;
     try {
-      response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await fetch(url, { method: 'POST', headers, body, signal });
     } catch (error) {
       const e = error as Error & { cause?: { code?: string } };
       const why =
@@ -47,6 +49,9 @@ export class WebhookToolHandler {
       return failure(`Tool ${invocation.toolName} failed: its webhook ${why}.`);
     }
     const raw = await readLimited(response);
+    if (raw === undefined && signal.aborted) {
+      return failure(`Tool ${invocation.toolName} failed: its webhook did not answer within ${this.timeoutMs} ms.`);
+    }
     if (!response.ok) {
       return failure(`Tool ${invocation.toolName} failed: its webhook answered HTTP ${response.status}.`, raw?.slice(0, 500));
     }
