@@ -126,16 +126,16 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     await this.stop();
   }
 
-  /** Stops the CLI: closes the connection, SIGTERM, then SIGKILL after a grace period. */
+  /** Stops the CLI: closes the connection, SIGTERM, SIGKILL after a grace period; resolves once it exited. */
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.restartTimer);
     await this.starting?.catch(() => undefined);
-    this.teardown();
+    await this.teardown();
   }
 
   private async start(): Promise<void> {
-    this.teardown();
+    await this.teardown();
     const connection = this.config.url ? await this.connectTcp(this.config.url) : this.spawnCli();
     this.connection = connection;
     this.wire(connection);
@@ -143,7 +143,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     try {
       await this.handshake(connection);
     } catch (error) {
-      this.teardown();
+      await this.teardown();
       throw error;
     }
     this.generation += 1;
@@ -264,7 +264,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   private onProcessExit(source: ChildProcess | net.Socket, code: number | null, signal: string | null): void {
     if (source !== this.process && source !== this.socket) return; // an old generation
     const generation = this.generation;
-    this.teardown();
+    void this.teardown();
     if (this.stopping) return;
     this.logger.error({ code, signal, generation }, 'Copilot CLI exited unexpectedly; restarting');
     this.exits.next({ code, signal, generation });
@@ -278,7 +278,8 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     this.restartTimer.unref();
   }
 
-  private teardown(): void {
+  /** Drops the connection and ends the process; the promise settles when the process is gone. */
+  private teardown(): Promise<void> {
     const connection = this.connection;
     const child = this.process;
     const socket = this.socket;
@@ -287,11 +288,15 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     this.socket = undefined;
     connection?.dispose();
     socket?.destroy();
-    if (child && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise<void>((resolve) => {
       const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
       killer.unref();
-      child.once('exit', () => clearTimeout(killer));
-    }
+      child.once('exit', () => {
+        clearTimeout(killer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
   }
 }

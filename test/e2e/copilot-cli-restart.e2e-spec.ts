@@ -78,5 +78,16 @@ describe('the real Copilot CLI dying under a session', () => {
       (e: Json) => e.type === 'session.interrupted',
     );
     expect(interrupted.data).toMatchObject({ reason: expect.stringContaining('signal SIGKILL') });
+
+    // A clean shutdown stops the CLI it started.
+    await app.stop();
+    await waitUntil(() => {
+      try {
+        process.kill(after.pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the CLI process to exit', 10_000);
   }, 120_000);
 });

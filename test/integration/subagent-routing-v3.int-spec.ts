@@ -1,4 +1,5 @@
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
+import { SseClient } from '../fixtures/sse-client';
 import { waitUntil } from '../fixtures/wait-until';
 
 const NOT_SUPPORTED = (tool: string) => `Tool '${tool}' is not supported by this client instance.`;
@@ -121,5 +122,28 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
     expect(types).toEqual(expect.arrayContaining(['session.created', 'session.started', 'subagent.started', 'subagent.completed', 'child_session.mapped', 'cli.subagent.started']));
     const mapped = events.body.events.find((e: Json) => e.type === 'child_session.mapped');
     expect(mapped.data).toMatchObject({ childSessionId: 'native-1', agentName: 'keeper', via: 'ownerNativeSessionId' });
+  });
+  it('streams the session as Server-Sent Events: replay from ?after= or Last-Event-ID, then live, each event once', async () => {
+    const all = (await h.http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events as Json[];
+    const from = all.length - 3;
+    const replay = await new SseClient().open(`${h.app.baseUrl}/api/sessions/${sessionId}/events?after=${from}`);
+    const resumed = await new SseClient().open(`${h.app.baseUrl}/api/sessions/${sessionId}/events`, { 'last-event-id': String(all.length - 1) });
+    try {
+      await replay.waitFor((e) => Number(e.id) === all.length, 'the replayed tail');
+      expect(replay.events.map((e) => Number(e.id))).toEqual([from + 1, from + 2, from + 3]);
+      expect(replay.events[0].event).toBe(all[from].type);
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'live one' } });
+      const live = await replay.waitFor((e) => e.event === 'cli.assistant.message' && e.data.data.payload.content === 'live one', 'the live event');
+      expect(Number(live.id)).toBe(all.length + 1);
+      await resumed.waitFor((e) => Number(e.id) === all.length + 1, 'the live event after Last-Event-ID');
+      expect(resumed.events.map((e) => Number(e.id))).toEqual([all.length, all.length + 1]);
+      expect(new Set(replay.events.map((e) => e.id)).size).toBe(replay.events.length);
+    } finally {
+      await replay.close();
+      await resumed.close();
+    }
+    const missing = await new SseClient().open(`${h.app.baseUrl}/api/sessions/nope/events`);
+    expect(missing.status).toBe(404);
+    await missing.close();
   });
 });
