@@ -121,6 +121,32 @@ describe('EventStore', () => {
     ]);
   });
 
+  it('appends to several streams atomically: one stale version and none of the parts is stored', async () => {
+    const { store } = memoryStore();
+    await store.append('b', 'no_stream', [created]);
+    await expect(
+      store.appendMany([
+        { streamId: 'a', expectedVersion: 'no_stream', events: [created] },
+        { streamId: 'b', expectedVersion: 'no_stream', events: [created] },
+      ]),
+    ).rejects.toBeInstanceOf(ExpectedVersionConflictError);
+    expect(store.streamVersion('a')).toBe(0);
+    const results = await store.appendMany([
+      { streamId: 'a', expectedVersion: 'no_stream', events: [created] },
+      { streamId: 'b', expectedVersion: 1, events: [renamed] },
+    ]);
+    expect(results.map((r) => [r.streamId, r.nextExpectedVersion])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
+    await expect(
+      store.appendMany([
+        { streamId: 'c', expectedVersion: 'any', events: [created] },
+        { streamId: 'c', expectedVersion: 'any', events: [created] },
+      ]),
+    ).rejects.toBeInstanceOf(InvalidAppendError);
+  });
+
   it('flushes queued appends on shutdown and then refuses new ones', async () => {
     const { store } = memoryStore();
     const queued = store.append('s', 'no_stream', [created]);

@@ -4,19 +4,18 @@ import { Observable, Subject } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from './event-store.errors';
-import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent } from './event-store.types';
+import type { AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from './event-store.types';
 import { projectionHandles } from './projection';
 import { ProjectionRegistry } from './projection-registry';
 
+/** One queued request: one stream append, or several that commit or fail together. */
 interface PendingAppend {
-  streamId: string;
-  expectedVersion: ExpectedVersion;
-  events: NewEvent[];
-  resolve(result: AppendResult): void;
+  parts: StreamAppend[];
+  resolve(results: AppendResult[]): void;
   reject(error: unknown): void;
 }
 
-type AppendOutcome = { ok: AppendResult } | { error: unknown };
+type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
 interface EventRow {
   global_position: number;
@@ -57,7 +56,7 @@ export class EventStore implements BeforeApplicationShutdown {
   private readonly db: Database.Database;
   private readonly statements: ReturnType<EventStore['prepareStatements']>;
   private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], isolated: boolean) => AppendOutcome[]>;
-  private readonly appendOne: Database.Transaction<(request: PendingAppend) => AppendResult>;
+  private readonly appendOne: Database.Transaction<(request: PendingAppend) => AppendResult[]>;
 
   /** Every event once, in global order, right after its transaction committed. Live only: see `subscribe`. */
   readonly committed$: Observable<StoredEvent> = this.committed.asObservable();
@@ -92,14 +91,28 @@ export class EventStore implements BeforeApplicationShutdown {
    * rejects with ExpectedVersionConflictError when the stream moved on.
    */
   append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): Promise<AppendResult> {
+    return this.appendMany([{ streamId, expectedVersion, events }]).then(([result]) => result);
+  }
+
+  /**
+   * Appends to several streams atomically: every part's version is checked and either all parts are
+   * committed or none (an import of many agents, say, is never half-done).
+   */
+  appendMany(parts: StreamAppend[]): Promise<AppendResult[]> {
     try {
-      validateAppend(streamId, expectedVersion, events);
+      if (!Array.isArray(parts) || parts.length === 0) throw new InvalidAppendError('appendMany needs at least one stream append');
+      const streams = new Set<string>();
+      for (const part of parts) {
+        validateAppend(part.streamId, part.expectedVersion, part.events);
+        if (streams.has(part.streamId)) throw new InvalidAppendError(`Stream ${part.streamId} appears twice in one appendMany`);
+        streams.add(part.streamId);
+      }
     } catch (error) {
       return Promise.reject(error);
     }
     if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.pending.push({ streamId, expectedVersion, events, resolve, reject });
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      this.pending.push({ parts, resolve, reject });
       this.scheduleFlush();
     });
   }
@@ -254,7 +267,7 @@ export class EventStore implements BeforeApplicationShutdown {
     }
     outcomes.forEach((outcome, i) => {
       if ('ok' in outcome) {
-        for (const event of outcome.ok.events) this.committed.next(event);
+        for (const result of outcome.ok) for (const event of result.events) this.committed.next(event);
         batch[i].resolve(outcome.ok);
       } else {
         batch[i].reject(outcome.error);
@@ -276,9 +289,21 @@ export class EventStore implements BeforeApplicationShutdown {
     }
   }
 
-  /** One append: version check, stream row, events, inline projections. */
-  private writeAppend(request: PendingAppend): AppendResult {
-    const { streamId, expectedVersion, events } = request;
+  /** One queued request, part by part; a conflict after an earlier part wrote needs the savepoint. */
+  private writeAppend(request: PendingAppend): AppendResult[] {
+    return request.parts.map((part, i) => {
+      try {
+        return this.writeStreamAppend(part);
+      } catch (error) {
+        if (i > 0 && error instanceof ExpectedVersionConflictError) Object.assign(error, { afterWrite: true });
+        throw error;
+      }
+    });
+  }
+
+  /** One stream: version check, stream row, events, inline projections. */
+  private writeStreamAppend(part: StreamAppend): AppendResult {
+    const { streamId, expectedVersion, events } = part;
     const row = this.statements.streamVersion.get(streamId) as { version: number } | undefined;
     const current = row?.version ?? 0;
     assertExpectedVersion(streamId, expectedVersion, current, row !== undefined);

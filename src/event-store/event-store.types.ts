@@ -33,6 +33,13 @@ export interface StoredEvent<T extends object = Record<string, unknown>> {
  */
 export type ExpectedVersion = number | 'any' | 'no_stream' | 'stream_exists';
 
+/** One stream's part of an append. */
+export interface StreamAppend {
+  streamId: string;
+  expectedVersion: ExpectedVersion;
+  events: NewEvent[];
+}
+
 export interface AppendResult {
   streamId: string;
   /** The stream's version after the append: pass it as expectedVersion of the next one. */
