@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiTokenGuard } from './common/auth/api-token.guard';
 import { DomainErrorFilter } from './common/domain-error.filter';
+import { AgentsModule } from './agents/agents.module';
 import { ChildSessionsModule } from './child-sessions/child-sessions.module';
 import { ConfigModule } from './config/config.module';
 import { CopilotCliModule } from './copilot-cli/copilot-cli.module';
@@ -38,6 +39,7 @@ export class AppModule {
         EventLogModule,
         HealthModule,
         CopilotCliModule,
+        AgentsModule,
         SessionsModule,
         ChildSessionsModule,
         ToolDispatchModule,

@@ -6,6 +6,7 @@ import { DatabaseModule } from '../database/database.module';
 import { EventLogModule } from '../event-log/event-log.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ProjectionsModule } from '../projections/projections.module';
+import { AgentsModule } from '../agents/agents.module';
 import { ChildSessionsProjection } from '../child-sessions/projections/child-sessions.projection';
 import { SessionsProjection } from '../sessions/projections/sessions.projection';
 import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
@@ -23,6 +24,7 @@ export class MaintenanceModule {
         EventStoreModule,
         EventLogModule,
         ProjectionsModule.forMaintenance(),
+        AgentsModule,
       ],
       // The read models of the session contexts, without their CLI-facing services.
       providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection],

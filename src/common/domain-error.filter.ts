@@ -13,6 +13,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   provider_not_configured: HttpStatus.SERVICE_UNAVAILABLE,
   cli_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
   cli_error: HttpStatus.BAD_GATEWAY,
+  agent_exists: HttpStatus.CONFLICT,
 };
 
 export function httpStatusOf(error: DomainError): number {

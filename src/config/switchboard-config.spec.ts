@@ -9,6 +9,7 @@ describe('loadConfig', () => {
       database: { file: './data/switchboard.db', synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: true },
       apiToken: undefined,
       logLevel: 'info',
+      mcpConfigFile: './mcp-config.json',
       cli: {
         path: undefined,
         extraArgs: [],

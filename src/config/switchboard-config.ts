@@ -76,6 +76,7 @@ const environmentSchema = z.object({
   SWITCHBOARD_WEBHOOK_TIMEOUT_MS: integer('SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 100, 600_000, 30_000),
   SWITCHBOARD_WEBHOOK_SECRET: z.string().optional(),
   SWITCHBOARD_USER_INPUT_TIMEOUT_MS: integer('SWITCHBOARD_USER_INPUT_TIMEOUT_MS', 100, 86_400_000, 300_000),
+  SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
 });
 
@@ -91,6 +92,8 @@ export interface SwitchboardConfig {
   /** undefined: the API is open (development); set: every /api call needs the bearer token. */
   apiToken: string | undefined;
   logLevel: string;
+  /** mcp-config.json (`{ "mcpServers": { name: {...} } }`) that agents' mcp_servers names resolve against. */
+  mcpConfigFile: string;
   cli: CopilotCliConfig;
   tools: {
     webhookTimeoutMs: number;
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     },
     apiToken: e.SWITCHBOARD_API_TOKEN ? e.SWITCHBOARD_API_TOKEN : undefined,
     logLevel: e.LOG_LEVEL,
+    mcpConfigFile: e.SWITCHBOARD_MCP_CONFIG,
     cli: {
       path: e.COPILOT_CLI_PATH || undefined,
       extraArgs: (e.COPILOT_CLI_ARGS ?? '').split(/\s+/).filter(Boolean),

@@ -157,6 +157,7 @@ describe('cliSessionParams', () => {
       { name: 'free', prompt: 'Anything.' },
     ],
     permissionPolicy: { allowKinds: [], approveOwnTools: true },
+    subAgents: [],
   };
 
   it('builds the full session.create / session.resume params', () => {
@@ -228,7 +229,7 @@ describe('cliSessionParams', () => {
   it('sends empty tool and agent lists for a bare session', () => {
     const params = cliSessionParams(
       's',
-      { model: 'gpt-4.1', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true } },
+      { model: 'gpt-4.1', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] },
       loadConfig({}).cli,
     );
     expect(params.tools).toEqual([]);

@@ -27,13 +27,21 @@ export function toToolDefinition(tool: ToolSpec): ToolDefinition {
   return { name: tool.name, description: tool.description, parameters: tool.parameters };
 }
 
-/** Params shared by session.create and session.resume: the CLI forgets tools and provider on restart. */
-export function cliSessionParams(sessionId: string, config: SessionConfig, cli: CopilotCliConfig): Record<string, unknown> {
+/**
+ * Params shared by session.create and session.resume: the CLI forgets tools and provider on restart.
+ * `customAgents` is what the session runs with: its inline agents plus its team's mapped sub-agents.
+ */
+export function cliSessionParams(
+  sessionId: string,
+  config: SessionConfig,
+  cli: CopilotCliConfig,
+  customAgents: readonly CustomAgentConfig[] = config.customAgents,
+): Record<string, unknown> {
   const params: Record<string, unknown> = {
     sessionId,
     model: config.model,
     tools: config.tools.map(toToolDefinition),
-    customAgents: config.customAgents.map((a) => toCliCustomAgent(a, config.tools)),
+    customAgents: customAgents.map((a) => toCliCustomAgent(a, config.tools)),
     requestPermission: true,
     requestUserInput: true,
     hooks: false,

@@ -1,23 +1,28 @@
 import type { ParentSession } from '../child-sessions/child-session-resolver';
-import type { SessionConfig, ToolSpec } from './session-config';
+import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 import type { SessionStatus } from './session.events';
 
 /** A session Switchboard owns: its configuration (tools, agents, policy) and where it stands. */
 export class LiveSession implements ParentSession {
   private readonly toolsByName: Map<string, ToolSpec>;
 
+  /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */
+  customAgents: CustomAgentConfig[];
+
   constructor(
     readonly sessionId: string,
-    readonly config: SessionConfig,
+    public config: SessionConfig,
     public status: SessionStatus,
     /** The CLI generation the session was created or resumed on; another generation means it must resume. */
     public cliGeneration: number,
+    teamAgents: CustomAgentConfig[] = [],
   ) {
     this.toolsByName = new Map(config.tools.map((t) => [t.name, t]));
+    this.customAgents = [...config.customAgents, ...teamAgents];
   }
 
   agentToolAllowlist(agentName: string): readonly string[] | null | undefined {
-    return this.config.customAgents.find((a) => a.name === agentName)?.tools;
+    return this.customAgents.find((a) => a.name === agentName)?.tools;
   }
 
   hasTool(toolName: string): boolean {

@@ -47,6 +47,10 @@ export const permissionPolicySchema = z.object({
 });
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
 
+const agentIdSchema = z.string().min(1).max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
+
+export const changeSubAgentsSchema = z.object({ subAgents: z.array(agentIdSchema).max(64) }).strict();
+
 export const createSessionSchema = z
   .object({
     model: z.string().min(1).max(200).optional(),
@@ -56,6 +60,10 @@ export const createSessionSchema = z
     tools: z.array(toolSpecSchema).max(128).default([]),
     customAgents: z.array(customAgentSchema).max(64).default([]),
     permissionPolicy: permissionPolicySchema.default({ allowKinds: [], approveOwnTools: true }),
+    /** spec: agent-teams FR-3/FR-4. The library agent the session runs as, and its selected sub-agents. */
+    agentId: agentIdSchema.optional(),
+    /** Default: the agent's own `sub_agents`. */
+    subAgents: z.array(agentIdSchema).max(64).optional(),
   })
   .superRefine((value, ctx) => {
     const duplicates = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
@@ -73,6 +81,9 @@ export interface SessionConfig {
   model: string;
   systemMessage?: { mode: 'append' | 'replace'; content: string };
   tools: ToolSpec[];
+  /** Agents given inline with the request; team agents are mapped from the library at each start. */
   customAgents: CustomAgentConfig[];
   permissionPolicy: PermissionPolicy;
+  agentId?: string;
+  subAgents: string[];
 }

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { not, inArray } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
+import { TeamAssembler } from '../agents/team-assembler';
 import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { sessions } from '../database/schema';
@@ -32,6 +33,7 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
     private readonly database: SqliteDatabase,
+    private readonly team: TeamAssembler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -89,8 +91,12 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       .where(not(inArray(sessions.status, ['destroyed', 'failed'])))
       .all();
     for (const row of rows) {
+      const stored = JSON.parse(row.config) as SessionConfig;
+      const config: SessionConfig = { ...stored, subAgents: stored.subAgents ?? [] };
+      // The team as the agents are now, for late child requests' allowlists; resume checks it strictly.
+      const assembly = this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
-      const session = new LiveSession(row.sessionId, JSON.parse(row.config) as SessionConfig, row.status as SessionStatus, 0);
+      const session = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : []);
       this.registry.add(session);
       if (row.status !== 'interrupted') {
         await this.interrupt(session, `Switchboard restarted while the session was ${row.status}`);

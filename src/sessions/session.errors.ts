@@ -26,3 +26,18 @@ export class ProviderNotConfiguredError extends DomainError {
 export class CliRequestFailedError extends DomainError {
   readonly code = 'cli_error';
 }
+
+/** FR-5: the session's team cannot start as it is now; nothing was sent to the CLI. HTTP 422. */
+export class SessionTeamInvalidError extends DomainError {
+  readonly code = 'invalid_sub_agents';
+  constructor(
+    sessionId: string,
+    action: 'start' | 'resume' | 'use',
+    readonly problems: Array<{ id: string; reason: string }>,
+  ) {
+    super(
+      `Session ${sessionId} cannot ${action} with its agents: ${problems.map((p) => p.reason).join('; ')}`,
+      { sessionId, problems },
+    );
+  }
+}

@@ -10,6 +10,8 @@ export const SessionEvents = {
   destroyed: 'session.destroyed',
   startFailed: 'session.start_failed',
   messageFailed: 'session.message_failed',
+  resumeFailed: 'session.resume_failed',
+  subAgentsChanged: 'session.sub_agents_changed',
 } as const;
 
 /** How a CLI `session.event` is kept in the log, as `cli.<type>`. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Sse } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Sse } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { map, Observable } from 'rxjs';
@@ -11,7 +11,8 @@ import { ResumeSession } from './commands/resume-session/resume-session.command'
 import { SendMessage } from './commands/send-message/send-message.command';
 import { GetSession } from './queries/get-session/get-session.query';
 import { ListSessions } from './queries/list-sessions/list-sessions.query';
-import { type CreateSessionRequest, createSessionSchema } from './session-config';
+import { changeSubAgentsSchema, type CreateSessionRequest, createSessionSchema } from './session-config';
+import { ChangeSubAgents } from './commands/change-sub-agents/change-sub-agents.command';
 import { sessionStreamId } from './session.events';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) });
@@ -59,6 +60,12 @@ export class SessionsController {
   @ApiOperation({ summary: 'Send a prompt; progress arrives on GET /api/sessions/:id/events' })
   send(@Param('id') id: string, @Body(new ZodValidationPipe(messageSchema)) body: z.infer<typeof messageSchema>) {
     return this.commandBus.execute(new SendMessage(id, body.prompt));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: "Change the session's sub-agents (stored at once; the CLI gets them at the next resume)" })
+  change(@Param('id') id: string, @Body(new ZodValidationPipe(changeSubAgentsSchema)) body: { subAgents: string[] }) {
+    return this.commandBus.execute(new ChangeSubAgents(id, body.subAgents));
   }
 
   @Post(':id/resume')

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { ChangeSubAgentsHandler } from './commands/change-sub-agents/change-sub-agents.handler';
 import { BuiltinToolCatalog } from './builtin-tool-catalog';
 import { CreateSessionHandler } from './commands/create-session/create-session.handler';
 import { DestroySessionHandler } from './commands/destroy-session/destroy-session.handler';
@@ -13,6 +15,7 @@ import { SessionsController } from './sessions.controller';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
+  imports: [AgentsModule],
   controllers: [SessionsController],
   providers: [
     SessionRegistry,
@@ -23,6 +26,7 @@ import { SessionsController } from './sessions.controller';
     SendMessageHandler,
     ResumeSessionHandler,
     DestroySessionHandler,
+    ChangeSubAgentsHandler,
     GetSessionHandler,
     ListSessionsHandler,
   ],

@@ -15,6 +15,7 @@ function session(policy: Partial<PermissionPolicy> = {}, tools: string[] = ['sav
     tools: tools.map(tool),
     customAgents: [{ name: 'reviewer', prompt: 'review', tools: ['save_result'] }],
     permissionPolicy: { allowKinds: [], approveOwnTools: true, ...policy },
+    subAgents: [],
   };
   return new LiveSession('session-1', config, 'active', 1);
 }

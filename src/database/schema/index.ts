@@ -5,3 +5,4 @@ export * from './audit-log.table';
 export * from './sessions.table';
 export * from './child-sessions.table';
 export * from './routed-requests.table';
+export * from './agents.table';

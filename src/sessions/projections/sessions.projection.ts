@@ -49,6 +49,13 @@ export class SessionsProjection implements Projection, OnModuleInit {
         .run();
       return;
     }
+    if (event.type === SessionEvents.subAgentsChanged) {
+      const row = orm.select({ config: sessions.config }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
+      if (row) {
+        const config = { ...(JSON.parse(row.config) as Record<string, unknown>), subAgents: event.data.subAgents };
+        orm.update(sessions).set({ config: JSON.stringify(config) }).where(eq(sessions.sessionId, sessionId)).run();
+      }
+    }
     const change = statusChange(event);
     const started = event.type === SessionEvents.started ? (event.data as unknown as SessionStartedData) : undefined;
     orm
@@ -81,6 +88,8 @@ function statusChange(event: StoredEvent): { status: SessionStatus; reason?: str
       return { status: 'interrupted', reason: (event.data as unknown as SessionInterruptedData).reason };
     case SessionEvents.resumed:
       return { status: 'idle' };
+    case SessionEvents.resumeFailed:
+      return { status: 'interrupted', reason: String(event.data.error ?? '') };
     case SessionEvents.destroyed:
       return { status: 'destroyed', reason: String(event.data.reason ?? '') || undefined };
     default:

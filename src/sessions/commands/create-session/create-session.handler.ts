@@ -1,22 +1,27 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import { AgentLibrary } from '../../../agents/agent-library';
+import { TeamAssembler } from '../../../agents/team-assembler';
+import { InvalidInputError } from '../../../common/domain-error';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
+import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
 import { LiveSession } from '../../live-session';
-import type { SessionConfig } from '../../session-config';
-import { CliRequestFailedError, ProviderNotConfiguredError } from '../../session.errors';
+import type { CreateSessionRequest, SessionConfig } from '../../session-config';
+import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
-import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { CreateSession, SessionSummary } from './create-session.command';
 
 /**
  * Records the intent (`session.created`) before asking the CLI, so events the CLI emits while
  * creating already have a stream to land in; the outcome is `session.started` or `session.start_failed`.
+ * With an agent: its sub-agents are checked as they are now (FR-5) and mapped to customAgents (FR-4)
+ * before anything reaches the CLI.
  */
 @CommandHandler(CreateSession)
 export class CreateSessionHandler implements ICommandHandler<CreateSession, SessionSummary> {
@@ -28,44 +33,75 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
     private readonly builtins: BuiltinToolCatalog,
+    private readonly library: AgentLibrary,
+    private readonly team: TeamAssembler,
   ) {}
 
   async execute({ request, actor }: CreateSession): Promise<SessionSummary> {
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
     const sessionId = randomUUID();
-    const sessionConfig: SessionConfig = {
-      model: request.model ?? this.config.cli.defaultModel,
-      ...(request.systemMessage ? { systemMessage: request.systemMessage } : {}),
-      tools: request.tools,
-      customAgents: request.customAgents,
-      permissionPolicy: request.permissionPolicy,
-    };
-    await this.cli.ensureStarted();
+    const sessionConfig = this.sessionConfig(request);
     const stream = sessionStreamId(sessionId);
     const metadata = { actor, correlationId: sessionId };
-    await this.store.append(stream, 'no_stream', [
-      { type: SessionEvents.created, data: { sessionId, config: sessionConfig }, metadata },
-    ]);
-    const session = new LiveSession(sessionId, sessionConfig, 'starting', this.cli.generation);
-    this.registry.add(session);
+    await this.store.append(stream, 'no_stream', [{ type: SessionEvents.created, data: { sessionId, config: sessionConfig }, metadata }]);
+
+    const assembly = this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents);
+    if (!assembly.ok) {
+      const error = new SessionTeamInvalidError(sessionId, 'start', assembly.problems);
+      await this.store.append(stream, 'any', [
+        { type: SessionEvents.startFailed, data: { error: error.message, problems: assembly.problems }, metadata },
+      ]);
+      throw error;
+    }
+    const clash = assembly.customAgents.find((t) => sessionConfig.customAgents.some((a) => a.name === t.name));
+    if (clash) {
+      const message = `customAgents defines ${clash.name}, which is also one of the session's sub-agents; rename one of them`;
+      await this.store.append(stream, 'any', [{ type: SessionEvents.startFailed, data: { error: message }, metadata }]);
+      throw new InvalidInputError(message, { sessionId });
+    }
+
+    const session = new LiveSession(sessionId, sessionConfig, 'starting', this.cli.generation, assembly.customAgents);
     try {
-      await this.cli.request('session.create', cliSessionParams(sessionId, sessionConfig, this.config.cli));
+      await this.cli.ensureStarted();
+      session.cliGeneration = this.cli.generation;
+      this.registry.add(session);
+      await this.cli.request('session.create', cliSessionParams(sessionId, sessionConfig, this.config.cli, session.customAgents));
     } catch (error) {
       this.registry.remove(sessionId);
       const message = (error as Error).message;
       await this.store.append(stream, 'any', [{ type: SessionEvents.startFailed, data: { error: message }, metadata }]);
       this.logger.warn({ sessionId, err: error }, 'session.create failed');
+      if (error instanceof CliRequestFailedError || (error as { code?: string }).code === 'cli_unavailable') throw error;
       throw new CliRequestFailedError(`The Copilot CLI could not create the session: ${message}`, { sessionId });
     }
     session.status = 'active';
     await this.store.append(stream, 'any', [
       {
         type: SessionEvents.started,
-        data: { protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion },
+        data: { protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents },
         metadata,
       },
     ]);
     return { sessionId, status: 'active', model: sessionConfig.model, protocolVersion: this.cli.protocolVersion };
+  }
+
+  /** The main agent gives the defaults: its model, its system message (FR: mode honoured), its sub_agents. */
+  private sessionConfig(request: CreateSessionRequest): SessionConfig {
+    const main = request.agentId ? this.library.find(request.agentId) : undefined;
+    const agentMessage =
+      main && main.system_message.content.trim().length > 0
+        ? { mode: main.system_message.mode, content: main.system_message.content }
+        : undefined;
+    const systemMessage = request.systemMessage ?? agentMessage;
+    return {
+      model: request.model ?? main?.model ?? this.config.cli.defaultModel,
+      ...(systemMessage ? { systemMessage } : {}),
+      tools: request.tools,
+      customAgents: request.customAgents,
+      permissionPolicy: request.permissionPolicy,
+      ...(request.agentId ? { agentId: request.agentId } : {}),
+      subAgents: request.subAgents ?? main?.sub_agents ?? [],
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { TeamAssembler } from '../../../agents/team-assembler';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
@@ -7,13 +8,14 @@ import { EventStore } from '../../../event-store/event-store';
 import { cliSessionParams } from '../../cli-session-options';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
-import { CliRequestFailedError, SessionNotFoundError, SessionStateError } from '../../session.errors';
+import { CliRequestFailedError, SessionNotFoundError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
 import type { SessionSummary } from '../create-session/create-session.command';
 import { ResumeSession } from './resume-session.command';
 
 /**
  * `session.resume` on the current CLI with the full configuration again: the CLI keeps the
- * conversation on disk but forgets tools, agents and the model provider when it restarts.
+ * conversation on disk but forgets tools, agents and the model provider when it restarts. The team
+ * is checked and mapped again from the agents as they are now (FR-5); a failure sends nothing.
  */
 @CommandHandler(ResumeSession)
 export class ResumeSessionHandler implements ICommandHandler<ResumeSession, SessionSummary> {
@@ -22,6 +24,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
+    private readonly team: TeamAssembler,
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
@@ -31,17 +34,28 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     if (session.status !== 'interrupted' && session.cliGeneration === this.cli.generation) {
       throw new SessionStateError(`Session ${sessionId} is ${session.status}, not interrupted; there is nothing to resume`);
     }
+    const stream = sessionStreamId(sessionId);
+    const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
+    if (!assembly.ok) {
+      const error = new SessionTeamInvalidError(sessionId, 'resume', assembly.problems);
+      await this.store.append(stream, 'any', [
+        { type: SessionEvents.resumeFailed, data: { error: error.message, problems: assembly.problems }, metadata: { actor } },
+      ]);
+      throw error;
+    }
+    const customAgents = [...session.config.customAgents, ...assembly.customAgents];
     try {
-      await this.cli.request('session.resume', cliSessionParams(sessionId, session.config, this.config.cli));
+      await this.cli.request('session.resume', cliSessionParams(sessionId, session.config, this.config.cli, customAgents));
     } catch (error) {
       throw new CliRequestFailedError(`The Copilot CLI could not resume session ${sessionId}: ${(error as Error).message}`, {
         sessionId,
       });
     }
+    session.customAgents = customAgents;
     session.cliGeneration = this.cli.generation;
     session.status = 'idle';
-    await this.store.append(sessionStreamId(sessionId), 'any', [
-      { type: SessionEvents.resumed, data: { cliGeneration: this.cli.generation }, metadata: { actor } },
+    await this.store.append(stream, 'any', [
+      { type: SessionEvents.resumed, data: { cliGeneration: this.cli.generation, teamAgents: assembly.customAgents }, metadata: { actor } },
     ]);
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
   }

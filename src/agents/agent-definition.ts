@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+export const MAX_AGENT_PROMPT_CHARS = 100_000;
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+const slug = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(SLUG, 'must be a slug: lowercase letters, digits and single dashes (e.g. "code-reviewer")');
+const names = z.array(z.string().min(1).max(200)).max(256);
+
+/** spec: agent-teams, Agent JSON Schema (snake_case, as the files teams keep in git). */
+export const agentFieldsSchema = z
+  .object({
+    name: z.string().trim().min(1, 'name must not be empty').max(200),
+    description: z.string().max(4000).default(''),
+    icon: z.string().max(16).default(''),
+    system_message: z
+      .object({
+        mode: z.enum(['append', 'replace']).default('append'),
+        content: z.string().max(MAX_AGENT_PROMPT_CHARS, `system_message.content must be at most ${MAX_AGENT_PROMPT_CHARS} characters`).default(''),
+      })
+      .strict()
+      .default({ mode: 'append', content: '' }),
+    model: z.string().max(200).nullable().default(null),
+    tools: z
+      .object({ custom: names.default([]), builtin: names.default([]), excluded_builtin: names.default([]) })
+      .strict()
+      .default({ custom: [], builtin: [], excluded_builtin: [] }),
+    mcp_servers: names.default([]),
+    sub_agents: z.array(slug).max(64).default([]),
+  })
+  .strict();
+
+/** POST body and import file: the fields, an optional id (else derived from the name), timestamps ignored. */
+export const agentInputSchema = agentFieldsSchema.extend({
+  id: slug.optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+});
+
+export type AgentFields = z.infer<typeof agentFieldsSchema>;
+export type AgentInput = z.infer<typeof agentInputSchema>;
+
+/** An agent as stored and returned. */
+export interface AgentDefinition extends AgentFields {
+  id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const AGENT_FIELD_NAMES = Object.keys(agentFieldsSchema.shape) as Array<keyof AgentFields>;
+
+/** "Engineering Lead" -> "engineering-lead". */
+export function slugify(name: string): string {
+  return (
+    name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 64)
+      .replace(/-+$/g, '') || 'agent'
+  );
+}
+
+export function agentStreamId(agentId: string): string {
+  return `agent-${agentId}`;
+}

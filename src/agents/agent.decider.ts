@@ -1,0 +1,78 @@
+import type { NewEvent } from '../event-store/event-store.types';
+import { AGENT_FIELD_NAMES, type AgentFields } from './agent-definition';
+import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
+
+/** spec: agent-teams. An agent's stream (`agent-<id>`) as emmett-style pure pieces: initialState, evolve, decide. */
+export const AgentEvents = {
+  created: 'agent.created',
+  updated: 'agent.updated',
+  deleted: 'agent.deleted',
+} as const;
+
+export interface AgentCreatedData {
+  id: string;
+  fields: AgentFields;
+}
+export interface AgentUpdatedData {
+  id: string;
+  /** Only the fields that changed, with their new values. */
+  changes: Partial<AgentFields>;
+}
+export interface AgentDeletedData {
+  id: string;
+}
+
+export type AgentState = { status: 'absent' } | { status: 'active'; id: string; fields: AgentFields } | { status: 'deleted'; id: string };
+
+export const initialAgentState = (): AgentState => ({ status: 'absent' });
+
+export type AgentCommand =
+  | { type: 'CreateAgent'; id: string; fields: AgentFields }
+  | { type: 'UpdateAgent'; id: string; fields: AgentFields }
+  | { type: 'DeleteAgent'; id: string };
+
+export function evolveAgent(state: AgentState, event: { type: string; data: unknown }): AgentState {
+  switch (event.type) {
+    case AgentEvents.created: {
+      const d = event.data as AgentCreatedData;
+      return { status: 'active', id: d.id, fields: d.fields };
+    }
+    case AgentEvents.updated: {
+      if (state.status !== 'active') return state;
+      const d = event.data as AgentUpdatedData;
+      return { ...state, fields: { ...state.fields, ...d.changes } };
+    }
+    case AgentEvents.deleted:
+      return state.status === 'active' ? { status: 'deleted', id: state.id } : state;
+    default:
+      return state;
+  }
+}
+
+/** A deleted id may be created again (teams re-import agents); an update that changes nothing emits nothing. */
+export function decideAgent(command: AgentCommand, state: AgentState): NewEvent[] {
+  switch (command.type) {
+    case 'CreateAgent':
+      if (state.status === 'active') throw new AgentAlreadyExistsError(command.id);
+      return [{ type: AgentEvents.created, data: { id: command.id, fields: command.fields } satisfies AgentCreatedData }];
+    case 'UpdateAgent': {
+      if (state.status !== 'active') throw new AgentNotFoundError(command.id);
+      const changes = changedFields(state.fields, command.fields);
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: AgentEvents.updated, data: { id: command.id, changes } satisfies AgentUpdatedData }];
+    }
+    case 'DeleteAgent':
+      if (state.status !== 'active') throw new AgentNotFoundError(command.id);
+      return [{ type: AgentEvents.deleted, data: { id: command.id } satisfies AgentDeletedData }];
+  }
+}
+
+function changedFields(before: AgentFields, after: AgentFields): Partial<AgentFields> {
+  const changes: Partial<AgentFields> = {};
+  for (const name of AGENT_FIELD_NAMES) {
+    if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) {
+      (changes as Record<string, unknown>)[name] = after[name];
+    }
+  }
+  return changes;
+}

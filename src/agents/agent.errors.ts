@@ -1,0 +1,41 @@
+import { DomainError } from '../common/domain-error';
+import type { SubAgentProblem } from './agent-eligibility';
+
+export class AgentNotFoundError extends DomainError {
+  readonly code = 'not_found';
+  constructor(agentId: string) {
+    super(`Agent ${agentId} does not exist`, { agentId });
+  }
+}
+
+export class AgentAlreadyExistsError extends DomainError {
+  readonly code = 'agent_exists';
+  constructor(agentId: string) {
+    super(`Agent ${agentId} already exists; update it with PUT /api/agents/${agentId} or choose another id`, { agentId });
+  }
+}
+
+/** FR-1/FR-6: the agent names sub-agents that are unknown or cannot be sub-agents. HTTP 422. */
+export class SubAgentsRejectedError extends DomainError {
+  readonly code = 'invalid_sub_agents';
+  constructor(
+    ownerLabel: string,
+    readonly problems: SubAgentProblem[],
+  ) {
+    super(
+      `${ownerLabel} cannot use ${problems.length === 1 ? 'this sub-agent' : 'these sub-agents'}: ${problems.map((p) => p.reason).join('; ')}`,
+      { problems },
+    );
+  }
+}
+
+/** An import whose files do not parse or reference what cannot be used; nothing was written. HTTP 422. */
+export class AgentImportRejectedError extends DomainError {
+  readonly code = 'invalid_agent_files';
+  constructor(readonly problems: Array<{ file: string; line?: number; message: string }>) {
+    super(
+      `Nothing was imported: ${problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('; ')}`,
+      { problems },
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import { Module } from '@nestjs/common';
+import { AgentLibrary } from './agent-library';
+import { AgentRepository } from './agent-repository';
+import { AgentsController } from './agents.controller';
+import { CreateAgentHandler } from './commands/create-agent/create-agent.handler';
+import { DeleteAgentHandler } from './commands/delete-agent/delete-agent.handler';
+import { ImportAgentsHandler } from './commands/import-agents/import-agents.handler';
+import { UpdateAgentHandler } from './commands/update-agent/update-agent.handler';
+import { McpServerRegistry } from './mcp-server-registry';
+import { AgentsProjection } from './projections/agents.projection';
+import { TeamAssembler } from './team-assembler';
+import { EligibleSubAgentsHandler } from './queries/eligible-sub-agents/eligible-sub-agents.handler';
+import { ExportAgentsHandler } from './queries/export-agents/export-agents.handler';
+import { GetAgentHandler } from './queries/get-agent/get-agent.handler';
+import { ListAgentsHandler } from './queries/list-agents/list-agents.handler';
+
+/** spec: agent-teams. The agent library: event-sourced agents, eligibility, import/export. */
+@Module({
+  controllers: [AgentsController],
+  providers: [
+    AgentLibrary,
+    AgentRepository,
+    McpServerRegistry,
+    TeamAssembler,
+    AgentsProjection,
+    CreateAgentHandler,
+    UpdateAgentHandler,
+    DeleteAgentHandler,
+    ImportAgentsHandler,
+    ListAgentsHandler,
+    GetAgentHandler,
+    EligibleSubAgentsHandler,
+    ExportAgentsHandler,
+  ],
+  exports: [AgentLibrary, TeamAssembler],
+})
+export class AgentsModule {}

@@ -1,0 +1,29 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '../../../event-store/event-store';
+import { subAgentProblems } from '../../agent-eligibility';
+import { AgentLibrary, type AgentView } from '../../agent-library';
+import { AgentRepository } from '../../agent-repository';
+import { AgentNotFoundError, SubAgentsRejectedError } from '../../agent.errors';
+import { UpdateAgent } from './update-agent.command';
+
+/**
+ * FR-6: saving is refused while the agent names ineligible sub-agents. Changing an agent that others
+ * use is allowed; those parents show the problem on their next read (AgentView.sub_agent_problems).
+ */
+@CommandHandler(UpdateAgent)
+export class UpdateAgentHandler implements ICommandHandler<UpdateAgent, AgentView> {
+  constructor(
+    private readonly repository: AgentRepository,
+    private readonly library: AgentLibrary,
+    private readonly store: EventStore,
+  ) {}
+
+  async execute({ id, fields, expectedVersion, actor }: UpdateAgent): Promise<AgentView> {
+    if (!this.library.find(id)) throw new AgentNotFoundError(id);
+    const problems = subAgentProblems(id, fields.sub_agents, (x) => this.library.find(x));
+    if (problems.length > 0) throw new SubAgentsRejectedError(`Agent ${id}`, problems);
+    const append = this.repository.plan({ type: 'UpdateAgent', id, fields }, { actor, correlationId: id }, expectedVersion);
+    if (append) await this.store.appendMany([append]);
+    return this.library.view(this.library.find(id)!);
+  }
+}

@@ -1,0 +1,54 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { eq } from 'drizzle-orm';
+import { agents } from '../../database/schema';
+import type { Orm } from '../../database/sqlite-database';
+import type { StoredEvent } from '../../event-store/event-store.types';
+import type { Projection } from '../../event-store/projection';
+import { ProjectionRegistry } from '../../event-store/projection-registry';
+import type { AgentFields } from '../agent-definition';
+import { type AgentCreatedData, AgentEvents, type AgentUpdatedData } from '../agent.decider';
+
+/** Inline: the `agents` table, never behind the agent streams. */
+@Injectable()
+export class AgentsProjection implements Projection, OnModuleInit {
+  readonly name = 'agents';
+  readonly mode = 'inline';
+  readonly tables = [agents];
+  readonly eventTypes = Object.values(AgentEvents);
+
+  constructor(private readonly registry: ProjectionRegistry) {}
+
+  onModuleInit(): void {
+    this.registry.register(this);
+  }
+
+  apply(event: StoredEvent, orm: Orm): void {
+    switch (event.type) {
+      case AgentEvents.created: {
+        const d = event.data as unknown as AgentCreatedData;
+        const row = { name: d.fields.name, fields: JSON.stringify(d.fields), version: event.streamPosition, updatedAt: event.recordedAt };
+        orm
+          .insert(agents)
+          .values({ id: d.id, createdAt: event.recordedAt, ...row })
+          .onConflictDoUpdate({ target: agents.id, set: { ...row, createdAt: event.recordedAt } })
+          .run();
+        return;
+      }
+      case AgentEvents.updated: {
+        const d = event.data as unknown as AgentUpdatedData;
+        const current = orm.select({ fields: agents.fields }).from(agents).where(eq(agents.id, d.id)).get();
+        if (!current) return;
+        const fields: AgentFields = { ...(JSON.parse(current.fields) as AgentFields), ...d.changes };
+        orm
+          .update(agents)
+          .set({ name: fields.name, fields: JSON.stringify(fields), version: event.streamPosition, updatedAt: event.recordedAt })
+          .where(eq(agents.id, d.id))
+          .run();
+        return;
+      }
+      case AgentEvents.deleted:
+        orm.delete(agents).where(eq(agents.id, String(event.data.id))).run();
+        return;
+    }
+  }
+}
