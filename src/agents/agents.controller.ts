@@ -19,8 +19,17 @@ const eligibleSchema = z.object({ exclude: z.string().max(64).optional() });
 const importSchema = z
   .object({ files: z.array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }).strict()).min(1).max(1000) })
   .strict();
-// PUT takes the whole definition; the id in the body, when given, must be the one in the path.
-const putSchema = agentFieldsSchema.extend({ id: z.string().optional(), created_at: z.string().optional(), updated_at: z.string().optional() });
+// PUT takes the whole definition; the id in the body, when given, must be the one in the path. What GET
+// adds (version, composable...) may come back unchanged from an editor and is ignored.
+const putSchema = agentFieldsSchema.extend({
+  id: z.string().optional(),
+  created_at: z.string().optional(),
+  updated_at: z.string().optional(),
+  version: z.number().optional(),
+  composable: z.boolean().optional(),
+  composable_reasons: z.array(z.string()).optional(),
+  sub_agent_problems: z.array(z.unknown()).optional(),
+});
 
 /** `If-Match: <version>` (ETag-style, quotes allowed) guards an update or delete against a lost update. */
 function expectedVersion(ifMatch: string | undefined): number | undefined {
@@ -82,7 +91,7 @@ export class AgentsController {
     @Body(new ZodValidationPipe(putSchema)) body: z.infer<typeof putSchema>,
     @Headers('if-match') ifMatch?: string,
   ) {
-    const { id: bodyId, created_at: _c, updated_at: _u, ...fields } = body;
+    const { id: bodyId, created_at: _c, updated_at: _u, version: _v, composable: _k, composable_reasons: _r, sub_agent_problems: _p, ...fields } = body;
     if (bodyId !== undefined && bodyId !== id) throw new InvalidInputError(`The body's id ${bodyId} differs from the path's ${id}; ids cannot be changed`);
     return this.commandBus.execute(new UpdateAgent(id, fields as AgentFields, expectedVersion(ifMatch)));
   }
