@@ -8,8 +8,8 @@ import * as path from 'node:path';
 export function defaultCliCommand(): { command: string; args: string[] } {
   const platformPackage = `@github/copilot-${process.platform}-${process.arch}`;
   try {
-    const dir = path.dirname(require.resolve(`${platformPackage}/package.json`));
-    const binary = path.join(dir, process.platform === 'win32' ? 'copilot.exe' : 'copilot');
+    // The platform package exports its executable as its main entry.
+    const binary = require.resolve(platformPackage);
     if (fs.existsSync(binary)) return { command: binary, args: [] };
   } catch {
     // fall through to the loader

@@ -159,7 +159,9 @@ export class CopilotCliConnection implements OnApplicationShutdown {
       ? { command: this.config.path, args: [] as string[] }
       : defaultCliCommand();
     const fullArgs = [...args, '--headless', '--no-auto-update', '--stdio', ...(this.config.githubToken ? [] : ['--no-auto-login']), ...this.config.extraArgs];
-    const child = spawn(command, fullArgs, { env: this.cliEnvironment(), stdio: ['pipe', 'pipe', 'pipe'] });
+    // Its own process group, so stopping it also stops whatever it started (the npm loader, for one,
+    // runs the real binary as its child).
+    const child = spawn(command, fullArgs, { env: this.cliEnvironment(), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.process = child;
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n').filter(Boolean)) this.logger.debug({ cli: line.slice(0, 2000) }, 'cli stderr');
@@ -290,13 +292,26 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     socket?.destroy();
     if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      const killer = setTimeout(() => signalGroup(child, 'SIGKILL'), STOP_GRACE_MS);
       killer.unref();
       child.once('exit', () => {
         clearTimeout(killer);
         resolve();
       });
-      child.kill('SIGTERM');
+      signalGroup(child, 'SIGTERM');
     });
   }
+}
+
+/** Signals the CLI's whole process group; falls back to the process alone where groups are unavailable. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) {
+      process.kill(-child.pid, signal);
+      return;
+    }
+  } catch {
+    // no such group (already gone) or not supported: signal the process itself
+  }
+  child.kill(signal);
 }
