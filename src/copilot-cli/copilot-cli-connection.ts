@@ -209,8 +209,9 @@ export class CopilotCliConnection implements OnApplicationShutdown {
 
   private wire(connection: MessageConnection): void {
     connection.onNotification('session.event', (params: CliSessionEvent) => {
-      if (typeof params?.sessionId !== 'string' || typeof params?.event?.type !== 'string') {
-        this.logger.warn({ params: JSON.stringify(params)?.slice(0, 500) }, 'dropped malformed session.event');
+      const problem = malformedSessionEvent(params);
+      if (problem) {
+        this.logger.warn({ problem, params: JSON.stringify(params)?.slice(0, 500) }, 'dropped malformed session.event');
         return;
       }
       this.events.next(params);
@@ -314,4 +315,19 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
     // no such group (already gone) or not supported: signal the process itself
   }
   child.kill(signal);
+}
+
+/** What is wrong with a session.event notification, or undefined when it has the shape routing relies on. */
+export function malformedSessionEvent(params: unknown): string | undefined {
+  const p = params as Partial<CliSessionEvent> | null;
+  if (p === null || typeof p !== 'object') return 'params is not an object';
+  if (typeof p.sessionId !== 'string' || p.sessionId.length === 0) return 'sessionId is not a non-empty string';
+  const event = p.event as Partial<CliSessionEvent['event']> | undefined;
+  if (event === null || typeof event !== 'object') return 'event is not an object';
+  if (typeof event.type !== 'string' || event.type.length === 0) return 'event.type is not a non-empty string';
+  if (event.agentId !== undefined && (typeof event.agentId !== 'string' || event.agentId.length === 0)) return 'event.agentId is not a string';
+  if (event.data !== undefined && (event.data === null || typeof event.data !== 'object' || Array.isArray(event.data))) {
+    return 'event.data is not an object';
+  }
+  return undefined;
 }

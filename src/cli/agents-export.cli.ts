@@ -1,0 +1,76 @@
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const USAGE = `usage: npm run agents:export -- <folder>
+Writes every agent of the library in SWITCHBOARD_DB to <folder>/<id>.json (created when missing),
+in the agent JSON format with a stable key order, so the folder can be kept in git and imported
+with agents:import. Files of the same name are replaced; other files are left alone.
+Exit codes: 0 exported, 1 failed, 2 usage error.
+`;
+
+class UsageError extends Error {}
+
+function folderOf(argv: string[]): string {
+  const options = argv.filter((a) => a.startsWith('-'));
+  const positional = argv.filter((a) => !a.startsWith('-'));
+  if (options.length > 0) throw new UsageError(`unknown option ${options[0]}`);
+  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'which folder?' : 'give exactly one folder');
+  const folder = positional[0];
+  if (fs.existsSync(folder) && !fs.statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
+  return folder;
+}
+
+/** Write-then-rename: a reader (or git) never sees half a file. */
+function writeFileAtomically(file: string, content: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, content, 'utf8');
+  fs.renameSync(temporary, file);
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  let folder: string;
+  try {
+    folder = folderOf(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`agents:export: ${error.message}\n${USAGE}`);
+    return 2;
+  }
+
+  // Nest and the modules load only now: a usage error answers at once and opens nothing.
+  const { NestFactory } = await import('@nestjs/core');
+  const { QueryBus } = await import('@nestjs/cqrs');
+  const { ExportAgents } = await import('../agents/queries/export-agents/export-agents.query');
+  const { loadConfig } = await import('../config/switchboard-config');
+  const { MaintenanceModule } = await import('./maintenance.module');
+  const config = { ...loadConfig(), logLevel: 'warn' };
+  // Errors come back here and are printed once, as one line, not as Nest's stack trace.
+  const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), { logger: false, abortOnError: false });
+  try {
+    const { files } = await app.get(QueryBus).execute(new ExportAgents());
+    fs.mkdirSync(folder, { recursive: true });
+    for (const file of files) writeFileAtomically(path.join(folder, file.name), file.content);
+    process.stdout.write(`exported ${files.length} agent${files.length === 1 ? '' : 's'} from ${config.database.file} to ${folder}\n`);
+    for (const file of files) process.stdout.write(`  ${path.join(folder, file.name)}\n`);
+    const written = new Set(files.map((f) => f.name));
+    for (const other of fs.readdirSync(folder).filter((name) => name.endsWith('.json') && !written.has(name)).sort()) {
+      process.stderr.write(`agents:export: ${path.join(folder, other)} is not an agent of this library; left as it is\n`);
+    }
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`agents:export: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
