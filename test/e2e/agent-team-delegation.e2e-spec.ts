@@ -1,12 +1,8 @@
-import type { SwitchboardConfig } from '../../src/config/switchboard-config';
-import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { type Json, type JsonHttp } from '../fixtures/json-http';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
-import { makeTempDir } from '../fixtures/temp-dir';
-import { testConfig } from '../fixtures/test-config';
 import { waitUntil } from '../fixtures/wait-until';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 /**
  * spec: agent-teams, session flow, with the real Copilot CLI: a team's main agent delegates to the
@@ -15,17 +11,8 @@ type Json = any;
  */
 describe('an agent team on the real Copilot CLI', () => {
   const model = new ScriptedModelServer();
-  const { dir, cleanup } = makeTempDir();
-  let app: RunningApp;
-  const http = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${app.baseUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
+  let running: RealCliApp;
+  const http: JsonHttp = (...args) => running.http(...args);
 
   beforeAll(async () => {
     await model.start();
@@ -39,19 +26,12 @@ describe('an agent team on the real Copilot CLI', () => {
       { name: 'reviewer answers', who: 'child', answer: { text: 'REVIEW_DONE: looks good' } },
       { name: 'lead wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
     ]);
-    const cli: SwitchboardConfig['cli'] = {
-      ...testConfig(dir).cli,
-      home: `${dir}/copilot-home`,
-      provider: { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' },
-      defaultModel: 'gpt-4.1',
-    };
-    app = await startTestApp({ cli }, dir);
+    running = await startRealCliApp(model);
   }, 60_000);
 
   afterAll(async () => {
-    await app?.stop();
+    await running?.close();
     await model.stop();
-    cleanup();
   });
 
   it('delegates to the selected sub-agent on its own model and never offers the de-selected one', async () => {

@@ -1,14 +1,10 @@
-import type { SwitchboardConfig } from '../../src/config/switchboard-config';
-import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { type Json, type JsonHttp } from '../fixtures/json-http';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { SseClient } from '../fixtures/sse-client';
-import { makeTempDir } from '../fixtures/temp-dir';
-import { testConfig } from '../fixtures/test-config';
 import { waitUntil } from '../fixtures/wait-until';
 import { WebhookRecorder } from '../fixtures/webhook-recorder';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 /**
  * The real @github/copilot binary over stdio, driven by the scripted model on 127.0.0.1: the main
@@ -18,17 +14,8 @@ type Json = any;
 describe('delegation through the real Copilot CLI', () => {
   const model = new ScriptedModelServer();
   const webhooks = new WebhookRecorder();
-  const { dir, cleanup } = makeTempDir();
-  let app: RunningApp;
-  const http = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${app.baseUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
+  let running: RealCliApp;
+  const http: JsonHttp = (...args) => running.http(...args);
 
   beforeAll(async () => {
     await model.start();
@@ -59,21 +46,13 @@ describe('delegation through the real Copilot CLI', () => {
       { name: 'child reports', who: 'child', lastIsToolResult: true, answer: { text: 'CHILD_DONE: secret(alpha)=42' } },
       { name: 'parent wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'PARENT_DONE' } },
     ]);
-    const base = testConfig(dir);
-    const cli: SwitchboardConfig['cli'] = {
-      ...base.cli,
-      home: `${dir}/copilot-home`,
-      provider: { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' },
-      defaultModel: 'gpt-4.1',
-    };
-    app = await startTestApp({ cli }, dir);
+    running = await startRealCliApp(model);
   }, 60_000);
 
   afterAll(async () => {
-    await app?.stop();
+    await running?.close();
     await model.stop();
     await webhooks.stop();
-    cleanup();
   });
 
   it('records the delegation, routes the child tool call to the parent webhook, and keeps the denied tool away from its handler', async () => {
@@ -90,7 +69,7 @@ describe('delegation through the real Copilot CLI', () => {
     const sessionId = created.body.sessionId as string;
     expect(created.body.protocolVersion).toBe(3);
 
-    const sse = await new SseClient().open(`${app.baseUrl}/api/sessions/${sessionId}/events`);
+    const sse = await new SseClient().open(`${running.app.baseUrl}/api/sessions/${sessionId}/events`);
     try {
       expect(sse.status).toBe(200);
       expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'Please ask the secret keeper for the alpha secret.' })).status).toBe(202);

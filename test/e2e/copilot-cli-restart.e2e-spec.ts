@@ -1,27 +1,14 @@
-import type { SwitchboardConfig } from '../../src/config/switchboard-config';
-import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { type Json, type JsonHttp } from '../fixtures/json-http';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
-import { makeTempDir } from '../fixtures/temp-dir';
-import { testConfig } from '../fixtures/test-config';
 import { waitUntil } from '../fixtures/wait-until';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
 
 /** kill -9 of the real CLI mid-session: the session is interrupted, the CLI restarted, the session resumed. */
 describe('the real Copilot CLI dying under a session', () => {
   const model = new ScriptedModelServer();
-  const { dir, cleanup } = makeTempDir();
-  let app: RunningApp;
-  const http = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${app.baseUrl}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Json };
-  };
+  let running: RealCliApp;
+  const http: JsonHttp = (...args) => running.http(...args);
   const lastAnswer = async (sessionId: string) => {
     const events = await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`);
     return events.body.events
@@ -37,18 +24,12 @@ describe('the real Copilot CLI dying under a session', () => {
       // Sees the whole conversation after resume: proves the CLI kept its history on disk.
       { name: 'after resume', who: 'parent', messagesInclude: 'ANSWER_ONE', answer: { text: 'ANSWER_TWO' } },
     ]);
-    const cli: SwitchboardConfig['cli'] = {
-      ...testConfig(dir).cli,
-      home: `${dir}/copilot-home`,
-      provider: { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' },
-    };
-    app = await startTestApp({ cli }, dir);
+    running = await startRealCliApp(model);
   }, 60_000);
 
   afterAll(async () => {
-    await app?.stop();
+    await running?.close();
     await model.stop();
-    cleanup();
   });
 
   it('marks the session interrupted, restarts the CLI, and resumes the conversation', async () => {
@@ -80,7 +61,7 @@ describe('the real Copilot CLI dying under a session', () => {
     expect(interrupted.data).toMatchObject({ reason: expect.stringContaining('signal SIGKILL') });
 
     // A clean shutdown stops the CLI it started.
-    await app.stop();
+    await running.app.stop();
     await waitUntil(() => {
       try {
         process.kill(after.pid, 0);
