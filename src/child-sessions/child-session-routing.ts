@@ -95,8 +95,10 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
     });
   }
 
-  private observe({ sessionId: parentId, event }: CliSessionEvent): void {
+  private observe({ sessionId: parentId, event: raw }: CliSessionEvent): void {
     if (!this.registry.get(parentId)) return;
+    // An ill-typed agentId names no child: handled as if absent here, refused by the request router.
+    const event = typeof raw.agentId === 'string' && raw.agentId.length > 0 ? raw : { ...raw, agentId: undefined };
     const data = event.data ?? {};
     switch (event.type) {
       case 'subagent.started': {

@@ -13,7 +13,6 @@ describe('malformedSessionEvent', () => {
     [{ sessionId: 42, event: { type: 'x' } }, 'sessionId is not a non-empty string'],
     [{ sessionId: 's', event: 'x' }, 'event is not an object'],
     [{ sessionId: 's', event: { type: 7 } }, 'event.type is not a non-empty string'],
-    [{ sessionId: 's', event: { type: 'x', agentId: { id: 1 } } }, 'event.agentId is not a string'],
     [{ sessionId: 's', event: { type: 'x', data: [1] } }, 'event.data is not an object'],
     [{ sessionId: 's', event: { type: 'x', data: null } }, 'event.data is not an object'],
   ])('names what is wrong with %p', (params, problem) => {

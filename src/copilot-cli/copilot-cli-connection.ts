@@ -43,6 +43,8 @@ export interface CliExit {
 const HANDSHAKE_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 3_000;
 const MAX_RESTART_DELAY_MS = 30_000;
+/** vscode-jsonrpc's reader errors after which the byte stream cannot be resynchronised. */
+const BROKEN_FRAMING = /^(Header must provide a Content-Length|Content-Length value must be a number|Message header must separate key and value)/;
 
 /**
  * The one connection to the Copilot CLI: spawned over stdio (or reached over TCP), handshaken with
@@ -227,7 +229,19 @@ export class CopilotCliConnection implements OnApplicationShutdown {
         return handler(params);
       });
     }
-    connection.onError(([error]) => this.logger.warn({ err: error }, 'Copilot CLI connection error'));
+    connection.onError(([error, message]) => {
+      // A body that is not JSON is skipped and the next frame read. Broken framing (a header without
+      // Content-Length, a stray line) leaves the stream unreadable: drop the CLI, which interrupts its
+      // sessions and restarts it, rather than wait forever for answers that cannot be read.
+      if (message !== undefined || !BROKEN_FRAMING.test(String(error?.message))) {
+        this.logger.warn({ err: error }, 'Copilot CLI sent a frame that could not be read; skipped');
+        return;
+      }
+      if (connection !== this.connection) return;
+      this.logger.error({ err: error }, 'Copilot CLI framing is broken; dropping the connection');
+      if (this.socket) this.socket.destroy();
+      else this.process?.kill('SIGKILL');
+    });
     connection.onClose(() => this.logger.debug('Copilot CLI connection closed'));
   }
 
@@ -325,7 +339,6 @@ export function malformedSessionEvent(params: unknown): string | undefined {
   const event = p.event as Partial<CliSessionEvent['event']> | undefined;
   if (event === null || typeof event !== 'object') return 'event is not an object';
   if (typeof event.type !== 'string' || event.type.length === 0) return 'event.type is not a non-empty string';
-  if (event.agentId !== undefined && (typeof event.agentId !== 'string' || event.agentId.length === 0)) return 'event.agentId is not a string';
   if (event.data !== undefined && (event.data === null || typeof event.data !== 'object' || Array.isArray(event.data))) {
     return 'event.data is not an object';
   }

@@ -54,12 +54,12 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       this.logger.debug({ sessionId, type: event.type }, 'event for a session Switchboard does not own');
       return;
     }
-    if (event.type === 'session.idle' && !event.agentId && session.status === 'running') session.status = 'idle';
+    if (event.type === 'session.idle' && event.agentId === undefined && session.status === 'running') session.status = 'idle';
     if (event.ephemeral && !KEPT_EPHEMERAL.has(event.type)) return;
     const data: RecordedCliEventData = {
-      ...(event.agentId ? { agentId: event.agentId } : {}),
-      ...(event.id ? { cliEventId: event.id } : {}),
-      ...(event.timestamp ? { timestamp: event.timestamp } : {}),
+      ...(typeof event.agentId === 'string' && event.agentId ? { agentId: event.agentId } : {}),
+      ...(typeof event.id === 'string' ? { cliEventId: event.id } : {}),
+      ...(typeof event.timestamp === 'string' ? { timestamp: event.timestamp } : {}),
       payload: event.data ?? {},
     };
     this.store

@@ -179,8 +179,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       this.cli
         .request('session.tools.handlePendingToolCall', { sessionId: parentId, requestId, ...body })
         .catch((error: unknown) => this.logger.warn({ err: error, requestId }, 'handlePendingToolCall failed'));
-    // Protocol 3: a sub-agent's request carries its task id on the envelope; without one it is the main agent's.
-    const resolution = this.resolve(event.agentId ?? parentId);
+    const resolution = this.resolveBroadcast(parentId, event.agentId);
     if ('error' in resolution) {
       await answer({ error: resolution.error });
       return;
@@ -202,7 +201,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const requestId = str(data.requestId);
     if (!requestId) return;
     const request = (data.permissionRequest ?? {}) as Record<string, unknown>;
-    const resolution = this.resolve(event.agentId ?? parentId);
+    const resolution = this.resolveBroadcast(parentId, event.agentId);
     const decision: PermissionDecision =
       'error' in resolution ? { approved: false, reason: resolution.error } : this.decide(resolution, request);
     if (!('error' in resolution)) {
@@ -227,6 +226,16 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   // ---- shared ----
+
+  /**
+   * Protocol 3: a sub-agent's request carries its task id on the envelope; without one it is the main
+   * agent's. An agentId that is present but not a usable id is refused, never taken as the main agent.
+   */
+  private resolveBroadcast(parentId: string, agentId: unknown): Routed | { error: string } {
+    if (agentId === undefined) return this.resolve(parentId);
+    if (typeof agentId !== 'string' || agentId.length === 0) return { error: resolverErrors.unknownSession(JSON.stringify(agentId)) };
+    return this.resolve(agentId);
+  }
 
   /** The one resolveSession of every request kind. */
   private resolve(id: string): Routed | { error: string } {
@@ -310,8 +319,18 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private append(sessionId: string, type: string, data: RoutedRequestData): void {
     this.store
       .append(sessionStreamId(sessionId), 'any', [
-        { type, data: JSON.parse(JSON.stringify(data)) as Record<string, unknown>, metadata: { actor: 'copilot-cli', correlationId: sessionId } },
+        { type, data: auditable(data), metadata: { actor: 'copilot-cli', correlationId: sessionId } },
       ])
       .catch((error: unknown) => this.logger.error({ err: error, sessionId, type }, 'could not record routed request'));
+  }
+}
+
+/** A JSON copy of the audit record; arguments too deep or cyclic to serialise are recorded as such, not lost with the rest. */
+function auditable(data: RoutedRequestData): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  } catch (error) {
+    const unserialisable = `[not serialisable: ${(error as Error).message}]`;
+    return JSON.parse(JSON.stringify({ ...data, arguments: unserialisable, result: typeof data.result === 'string' ? data.result : unserialisable })) as Record<string, unknown>;
   }
 }

@@ -27,14 +27,19 @@ export class WebhookToolHandler {
   }
 
   async call(url: string, invocation: ToolInvocation): Promise<ToolResult> {
-    const body = JSON.stringify({
-      sessionId: invocation.sessionId,
-      childSessionId: invocation.childSessionId ?? null,
-      agentName: invocation.agentName ?? null,
-      toolCallId: invocation.toolCallId,
-      toolName: invocation.toolName,
-      arguments: invocation.arguments ?? {},
-    });
+    let body: string;
+    try {
+      body = JSON.stringify({
+        sessionId: invocation.sessionId,
+        childSessionId: invocation.childSessionId ?? null,
+        agentName: invocation.agentName ?? null,
+        toolCallId: invocation.toolCallId,
+        toolName: invocation.toolName,
+        arguments: invocation.arguments ?? {},
+      });
+    } catch (error) {
+      return failure(`Tool ${invocation.toolName} failed: its arguments cannot be sent as JSON (${(error as Error).message}).`);
+    }
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.secret) headers[SIGNATURE_HEADER] = signBody(this.secret, body);
     // One deadline for the whole exchange: headers and body.

@@ -1,0 +1,301 @@
+/**
+ * Child tool-call dispatch through Switchboard against the floor a bare JSON-RPC round trip sets.
+ *
+ *   npm run bench:dispatch
+ *
+ * (a) raw: vscode-jsonrpc `echo` requests to a tiny child Node process over a stdio pipe
+ *     (StreamMessageReader/Writer), the transport Switchboard uses for a spawned CLI.
+ * (b) routed: the real app, in this process, on a temp SQLite file, connected to a FakeCopilotCli
+ *     (protocol 2) over loopback TCP. The fake sends `tool.call` requests keyed by a CHILD session id;
+ *     each one is resolved to its parent, checked against the agent's allowlist, run by the parent's
+ *     webhook (a local HTTP server that answers at once) and audited as an event, then answered.
+ * (c) routed-builtin: the same path with a built-in handler that returns at once instead of the
+ *     webhook: no HTTP, so it isolates Switchboard's own cost (resolve, allowlist, audit append).
+ *
+ * Not like for like, and printed as such: raw crosses a pipe to another process (two event loops, two
+ * cores), routed crosses loopback TCP and the fake CLI, Switchboard and the webhook all share this
+ * one event loop. Nothing is asserted; the target is printed beside the ratio.
+ */
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { createSwitchboardApp } from '../src/bootstrap';
+import { loadConfig } from '../src/config/switchboard-config';
+import { EventStore } from '../src/event-store/event-store';
+import { BuiltinToolCatalog } from '../src/sessions/builtin-tool-catalog';
+import { FakeCopilotCli } from '../test/fixtures/fake-copilot-cli';
+
+/** Requests per case and concurrency, after WARMUP unmeasured ones. Sized for ~30 s on a 2-core VM. */
+const REQUESTS = 3000;
+const WARMUP = 300;
+const CONCURRENCIES = [1, 64] as const;
+const TARGET = { concurrency: 64, min: 0.5, label: 'routed >= 50% of raw at concurrency 64' };
+
+const CHILD = 'bench-child-1';
+/** What a tool.call carries; the echo request carries the same object so both frames weigh the same. */
+const callParams = (i: number) => ({ sessionId: CHILD, toolCallId: `call_${i}`, toolName: 'lookup', arguments: { key: `k${i}` } });
+
+interface Result {
+  name: string;
+  concurrency: number;
+  requests: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** What the case did besides answering: webhook connections, event-store commits. */
+  notes: string[];
+}
+
+/** Something counted before and after a measured run, printed as the difference. */
+interface Counter {
+  label: string;
+  read(): number;
+}
+
+type Call = (i: number) => Promise<unknown>;
+
+/** `concurrency` loops share `count` requests, each awaiting its answer before sending the next. */
+async function runLoad(call: Call, concurrency: number, count: number, offset: number): Promise<{ latencies: Float64Array; elapsedMs: number }> {
+  const latencies = new Float64Array(count);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const t0 = performance.now();
+        await call(offset + i);
+        latencies[i] = performance.now() - t0;
+      }
+    }),
+  );
+  return { latencies, elapsedMs: performance.now() - started };
+}
+
+async function measure(name: string, call: Call, concurrency: number, counters: Counter[] = []): Promise<Result> {
+  await runLoad(call, concurrency, WARMUP, 1_000_000 * concurrency);
+  const before = counters.map((c) => c.read());
+  const { latencies, elapsedMs } = await runLoad(call, concurrency, REQUESTS, 0);
+  const deltas = counters.map((c, i) => c.read() - before[i]);
+  latencies.sort();
+  return {
+    name,
+    concurrency,
+    requests: REQUESTS,
+    perSecond: (REQUESTS / elapsedMs) * 1000,
+    p50Ms: percentile(latencies, 0.5),
+    p99Ms: percentile(latencies, 0.99),
+    notes: counters.map((c, i) => `${c.label} ${deltas[i]}`),
+  };
+}
+
+/** Nearest-rank percentile of an ascending array. */
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+}
+
+// ---- (a) raw vscode-jsonrpc echo over a stdio pipe ----
+
+const ECHO_SERVER = `
+const { createMessageConnection, StreamMessageReader, StreamMessageWriter } = require(process.argv[2]);
+const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+connection.onRequest('echo', (params) => params);
+connection.listen();
+`;
+
+async function startEcho(dir: string): Promise<{ call: Call; stop(): Promise<void> }> {
+  const script = path.join(dir, 'echo-server.js');
+  fs.writeFileSync(script, ECHO_SERVER);
+  const child = spawn(process.execPath, [script, require.resolve('vscode-jsonrpc/node')], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const connection = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+  connection.listen();
+  await connection.sendRequest('echo', { hello: 1 }); // up and answering
+  return {
+    call: (i) => connection.sendRequest('echo', callParams(i)),
+    async stop() {
+      connection.dispose();
+      child.stdin.end();
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+// ---- (b)/(c) routed through Switchboard ----
+
+/** A tool webhook that answers at once; counts the TCP connections it accepted (keep-alive or not). */
+async function startWebhook(): Promise<{ url: string; connections: () => number; stop(): Promise<void> }> {
+  let connections = 0;
+  const body = JSON.stringify({ result: 'ok' });
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+  server.on('connection', () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/lookup`,
+    connections: () => connections,
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+interface Routed {
+  app: INestApplication;
+  fake: FakeCopilotCli;
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function startSwitchboard(dir: string): Promise<Routed> {
+  const fake = await new FakeCopilotCli({ protocolVersion: 2 }).start();
+  const base = loadConfig({ SWITCHBOARD_DB: path.join(dir, 'switchboard.db'), LOG_LEVEL: 'silent' });
+  const config = {
+    ...base,
+    port: 0,
+    host: '127.0.0.1',
+    cli: { ...base.cli, url: fake.url, provider: { type: 'openai' as const, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'bench' } },
+  };
+  const app = await createSwitchboardApp(config);
+  // Registered before any session names it; a bench-only built-in that does nothing.
+  app.get(BuiltinToolCatalog).register('bench_noop', async () => ({ textResultForLlm: 'ok', resultType: 'success' }));
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    fake,
+    baseUrl: `http://127.0.0.1:${port}`,
+    async stop() {
+      await app.close();
+      await fake.stop();
+    },
+  };
+}
+
+/** A parent session whose `lookup` tool has `handler`, and a child of agent keeper (tools: [lookup]) mapped to it. */
+async function sessionWithChild(routed: Routed, handler: Record<string, unknown>, child: string): Promise<void> {
+  const response = await fetch(`${routed.baseUrl}/api/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      tools: [
+        { name: 'lookup', description: 'Look up a value', parameters: { type: 'object', properties: { key: { type: 'string' } } }, handler },
+        { name: 'secret', description: 'Not for the child', handler },
+      ],
+      customAgents: [{ name: 'keeper', description: 'Looks things up', prompt: 'You look things up.', tools: ['lookup'] }],
+    }),
+  });
+  if (response.status !== 201) throw new Error(`create session answered ${response.status}: ${await response.text()}`);
+  const { sessionId } = (await response.json()) as { sessionId: string };
+  await routed.fake.emitEvent(sessionId, { type: 'subagent.started', data: { remoteSessionId: child, toolCallId: `call_${child}`, agentName: 'keeper' } });
+  for (const deadline = Date.now() + 5000; ; ) {
+    const answer = await routed.fake.request<{ result: { resultType: string } }>('tool.call', { ...callParams(0), sessionId: child }).catch(() => undefined);
+    if (answer?.result.resultType === 'success') return;
+    if (Date.now() > deadline) throw new Error(`child ${child} does not route: ${JSON.stringify(answer)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function routedCall(fake: FakeCopilotCli, child: string): Call {
+  return async (i) => {
+    const answer = await fake.request<{ result: { resultType: string; textResultForLlm: string } }>('tool.call', { ...callParams(i), sessionId: child });
+    if (answer.result.resultType !== 'success') throw new Error(`tool.call ${i} failed: ${answer.result.textResultForLlm}`);
+  };
+}
+
+// ---- report ----
+
+function printResults(results: Result[]): void {
+  const header = ['case', 'concurrency', 'requests', 'req/s', 'p50 ms', 'p99 ms', 'vs raw'];
+  const rawOf = (r: Result) => results.find((x) => x.name === 'raw' && x.concurrency === r.concurrency);
+  const rows = results.map((r) => [
+    r.name,
+    String(r.concurrency),
+    String(r.requests),
+    r.perSecond.toFixed(0),
+    r.p50Ms.toFixed(3),
+    r.p99Ms.toFixed(3),
+    r.name === 'raw' ? '' : `${(r.perSecond / rawOf(r)!.perSecond).toFixed(3)}x`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  rows.forEach((row) => console.log(line(row)));
+  console.log('');
+  for (const r of results.filter((x) => x.notes.length > 0)) console.log(`during ${r.name.padEnd(14)} @${String(r.concurrency).padStart(2)}: ${r.notes.join(', ')}`);
+  for (const name of ['routed', 'routed-builtin']) {
+    for (const concurrency of CONCURRENCIES) {
+      const r = results.find((x) => x.name === name && x.concurrency === concurrency);
+      const raw = results.find((x) => x.name === 'raw' && x.concurrency === concurrency);
+      if (!r || !raw) continue;
+      const ratio = r.perSecond / raw.perSecond;
+      const verdict = name === 'routed' && concurrency === TARGET.concurrency ? `   target ${TARGET.label}: ${ratio >= TARGET.min ? 'met' : 'MISSED'}` : '';
+      console.log(`${name.padEnd(14)}/raw req/s at concurrency ${String(concurrency).padStart(2)}: ${ratio.toFixed(3)}x${verdict}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-dispatch-bench-'));
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    const cpus = os.cpus();
+    console.log('Child tool-call dispatch benchmark');
+    console.log(`  node           ${process.version} (${process.platform}/${process.arch})`);
+    console.log(`  cpu            ${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown'}, load average ${os.loadavg()[0].toFixed(2)}`);
+    console.log(`  raw            vscode-jsonrpc echo to a child node process over a STDIO PIPE (two processes, two event loops)`);
+    console.log(`  routed         tool.call from a FakeCopilotCli over LOOPBACK TCP (protocol 2) -> Switchboard (resolve child, allowlist,`);
+    console.log(`                 webhook POST to a local server that answers at once, audit event on SQLite synchronous=FULL) -> answer;`);
+    console.log(`                 fake CLI, Switchboard and webhook server share ONE process and event loop`);
+    console.log(`  routed-builtin the same with a built-in handler that returns at once: no HTTP, Switchboard's own routing + audit`);
+    console.log(`  load           ${REQUESTS} measured requests after ${WARMUP} warm-up ones per case; transports differ, so the ratio is indicative`);
+    console.log('');
+
+    const echo = await startEcho(dir);
+    stops.push(() => echo.stop());
+    const webhook = await startWebhook();
+    stops.push(() => webhook.stop());
+    const routed = await startSwitchboard(dir);
+    stops.unshift(() => routed.stop());
+    await sessionWithChild(routed, { type: 'webhook', url: webhook.url }, CHILD);
+    await sessionWithChild(routed, { type: 'builtin', name: 'bench_noop' }, `${CHILD}-builtin`);
+
+    const store = routed.app.get(EventStore);
+    const storeCounters: Counter[] = [
+      { label: 'event-store appends', read: () => store.stats().appends },
+      { label: 'event-store commits', read: () => store.stats().commits },
+    ];
+    const webhookCounter: Counter = { label: 'new webhook TCP connections', read: () => webhook.connections() };
+    const results: Result[] = [];
+    for (const concurrency of CONCURRENCIES) {
+      results.push(await measure('raw', echo.call, concurrency));
+      results.push(await measure('routed', routedCall(routed.fake, CHILD), concurrency, [webhookCounter, ...storeCounters]));
+      results.push(await measure('routed-builtin', routedCall(routed.fake, `${CHILD}-builtin`), concurrency, storeCounters));
+    }
+    printResults(results);
+    const connections = webhook.connections();
+    const verdict = connections <= Math.max(...CONCURRENCIES) ? 'kept alive and reused' : 'NOT reused: new connections per call';
+    console.log(`webhook server accepted ${connections} TCP connection(s) over the whole run, warm-ups included: ${verdict}`);
+  } finally {
+    for (const stop of stops) await stop().catch((error: unknown) => console.error('stop failed', error));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
