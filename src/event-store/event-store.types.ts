@@ -40,6 +40,14 @@ export interface StreamAppend {
   events: NewEvent[];
 }
 
+export interface AppendOptions {
+  /**
+   * How long this append may wait to share a commit with others (default 0: the next loop turn).
+   * For fire-and-forget records (audit, CLI event logs), a few ms turn one fsync per record into one per batch.
+   */
+  maxDelayMs?: number;
+}
+
 export interface AppendResult {
   streamId: string;
   /** The stream's version after the append: pass it as expectedVersion of the next one. */

@@ -63,7 +63,8 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       payload: event.data ?? {},
     };
     this.store
-      .append(sessionStreamId(sessionId), 'any', [{ type: `${CLI_EVENT_PREFIX}${event.type}`, data: { ...data } }])
+      // Nobody awaits these records: they may wait a few ms to share a commit with the rest of the burst.
+      .append(sessionStreamId(sessionId), 'any', [{ type: `${CLI_EVENT_PREFIX}${event.type}`, data: { ...data } }], { maxDelayMs: 5 })
       .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event'));
   }
 

@@ -22,6 +22,9 @@ interface Routed {
   agentName?: string;
 }
 
+/** Audit records are not awaited by anyone: they may wait this long to share a commit. */
+const AUDIT_COMMIT_DELAY_MS = 5;
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 /** spec's failure result for a tool a child may not call, or one that is not registered. */
@@ -320,7 +323,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     this.store
       .append(sessionStreamId(sessionId), 'any', [
         { type, data: auditable(data), metadata: { actor: 'copilot-cli', correlationId: sessionId } },
-      ])
+      ], { maxDelayMs: AUDIT_COMMIT_DELAY_MS })
       .catch((error: unknown) => this.logger.error({ err: error, sessionId, type }, 'could not record routed request'));
   }
 }

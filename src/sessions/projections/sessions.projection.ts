@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { sessions } from '../../database/schema';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -22,6 +22,8 @@ export class SessionsProjection implements Projection, OnModuleInit {
   readonly name = 'sessions';
   readonly mode = 'inline';
   readonly tables = [sessions];
+
+  private readonly touches = new WeakMap<Orm, ReturnType<typeof prepareTouch>>();
 
   constructor(private readonly registry: ProjectionRegistry) {}
 
@@ -58,6 +60,13 @@ export class SessionsProjection implements Projection, OnModuleInit {
     }
     const change = statusChange(event);
     const started = event.type === SessionEvents.started ? (event.data as unknown as SessionStartedData) : undefined;
+    if (!change && !started) {
+      // Most session events (CLI records, audit) only move the position: a prepared statement, not a built query.
+      let touch = this.touches.get(orm);
+      if (!touch) this.touches.set(orm, (touch = prepareTouch(orm)));
+      touch.run({ sessionId, lastPosition: event.globalPosition, updatedAt: event.recordedAt });
+      return;
+    }
     orm
       .update(sessions)
       .set({
@@ -69,6 +78,14 @@ export class SessionsProjection implements Projection, OnModuleInit {
       .where(eq(sessions.sessionId, sessionId))
       .run();
   }
+}
+
+function prepareTouch(orm: Orm) {
+  return orm
+    .update(sessions)
+    .set({ lastPosition: sql`${sql.placeholder('lastPosition')}`, updatedAt: sql`${sql.placeholder('updatedAt')}` })
+    .where(eq(sessions.sessionId, sql.placeholder('sessionId')))
+    .prepare();
 }
 
 function statusChange(event: StoredEvent): { status: SessionStatus; reason?: string } | undefined {

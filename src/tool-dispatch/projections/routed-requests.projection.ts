@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
 import { routedRequests } from '../../database/schema';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -28,24 +29,47 @@ export class RoutedRequestsProjection implements Projection, OnModuleInit {
     this.registry.register(this);
   }
 
+  /** Prepared once per connection: one row per routed request, on the hot path of every tool call. */
+  private readonly inserts = new WeakMap<Orm, ReturnType<typeof prepareInsert>>();
+
   apply(event: StoredEvent, orm: Orm): void {
+    let insert = this.inserts.get(orm);
+    if (!insert) this.inserts.set(orm, (insert = prepareInsert(orm)));
     const d = event.data as unknown as RoutedRequestData;
-    orm
-      .insert(routedRequests)
-      .values({
-        globalPosition: event.globalPosition,
-        parentSessionId: d.parentSessionId,
-        childSessionId: d.childSessionId ?? null,
-        agentName: d.agentName ?? null,
-        kind: event.type,
-        toolName: d.toolName ?? null,
-        arguments: json(d.arguments),
-        result: json(d.result),
-        outcome: d.outcome,
-        reason: d.reason ?? null,
-        latencyMs: Math.round(d.latencyMs),
-        recordedAt: event.recordedAt,
-      })
-      .run();
+    insert.run({
+      globalPosition: event.globalPosition,
+      parentSessionId: d.parentSessionId,
+      childSessionId: d.childSessionId ?? null,
+      agentName: d.agentName ?? null,
+      kind: event.type,
+      toolName: d.toolName ?? null,
+      arguments: json(d.arguments),
+      result: json(d.result),
+      outcome: d.outcome,
+      reason: d.reason ?? null,
+      latencyMs: Math.round(d.latencyMs),
+      recordedAt: event.recordedAt,
+    });
   }
+}
+
+function prepareInsert(orm: Orm) {
+  const p = (name: string) => sql.placeholder(name);
+  return orm
+    .insert(routedRequests)
+    .values({
+      globalPosition: p('globalPosition'),
+      parentSessionId: p('parentSessionId'),
+      childSessionId: p('childSessionId'),
+      agentName: p('agentName'),
+      kind: p('kind'),
+      toolName: p('toolName'),
+      arguments: p('arguments'),
+      result: p('result'),
+      outcome: p('outcome'),
+      reason: p('reason'),
+      latencyMs: p('latencyMs'),
+      recordedAt: p('recordedAt'),
+    })
+    .prepare();
 }
