@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
 
 const USAGE = `usage: npm run agents:export -- <folder>
 Writes every agent of the library in SWITCHBOARD_DB to <folder>/<id>.json (created when missing),
@@ -43,14 +44,9 @@ async function main(argv: string[]): Promise<number> {
   }
 
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
-  const { NestFactory } = await import('@nestjs/core');
   const { QueryBus } = await import('@nestjs/cqrs');
   const { ExportAgents } = await import('../agents/queries/export-agents/export-agents.query');
-  const { loadConfig } = await import('../config/switchboard-config');
-  const { MaintenanceModule } = await import('./maintenance.module');
-  const config = { ...loadConfig(), logLevel: 'warn' };
-  // Errors come back here and are printed once, as one line, not as Nest's stack trace.
-  const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), { logger: false, abortOnError: false });
+  const { app, config } = await openMaintenanceApp();
   try {
     const { files } = await app.get(QueryBus).execute(new ExportAgents());
     fs.mkdirSync(folder, { recursive: true });
@@ -67,10 +63,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`agents:export: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMaintenanceCommand('agents:export', main);

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
 import type { AgentFile } from '../agents/agent-files';
 import type { ImportAgentsResult } from '../agents/commands/import-agents/import-agents.command';
 
@@ -55,15 +56,10 @@ async function main(argv: string[]): Promise<number> {
   const { folder, files } = input;
 
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
-  const { NestFactory } = await import('@nestjs/core');
   const { CommandBus } = await import('@nestjs/cqrs');
   const { AgentImportRejectedError } = await import('../agents/agent.errors');
   const { ImportAgents } = await import('../agents/commands/import-agents/import-agents.command');
-  const { loadConfig } = await import('../config/switchboard-config');
-  const { MaintenanceModule } = await import('./maintenance.module');
-  const config = { ...loadConfig(), logLevel: 'warn' };
-  // Errors come back here and are printed once, as one line, not as Nest's stack trace.
-  const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), { logger: false, abortOnError: false });
+  const { app, config } = await openMaintenanceApp();
   try {
     let result: ImportAgentsResult;
     try {
@@ -88,10 +84,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`agents:import: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runMaintenanceCommand('agents:import', main);

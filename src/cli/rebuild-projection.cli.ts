@@ -1,12 +1,9 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
 import { CommandBus } from '@nestjs/cqrs';
 import { SingleBar, Presets } from 'cli-progress';
-import { loadConfig } from '../config/switchboard-config';
 import { ProjectionRegistry } from '../event-store/projection-registry';
 import { RebuildProjection, type RebuildProgress } from '../projections/rebuild-projection/rebuild-projection.command';
-import { MaintenanceModule } from './maintenance.module';
+import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
 
 /**
  * `npm run projections:rebuild -- <name>|--all`: empties a read model and replays the log into it.
@@ -14,10 +11,7 @@ import { MaintenanceModule } from './maintenance.module';
  * large log holds the write lock for its whole duration, so prefer a quiet moment.
  */
 async function main(argv: string[]): Promise<number> {
-  const config = { ...loadConfig(), logLevel: 'warn' };
-  const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), {
-    logger: ['error', 'warn'],
-  });
+  const { app } = await openMaintenanceApp();
   try {
     const registry = app.get(ProjectionRegistry);
     const wanted = argv.includes('--all') ? registry.names() : argv.filter((a) => !a.startsWith('-'));
@@ -65,10 +59,4 @@ function progressReporter(name: string) {
   };
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    new Logger('projections:rebuild').error(error instanceof Error ? error.message : String(error));
-    process.exit(1);
-  },
-);
+runMaintenanceCommand('projections:rebuild', main);
