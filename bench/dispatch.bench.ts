@@ -5,19 +5,19 @@
  *
  * (a) raw: vscode-jsonrpc `echo` requests to a tiny child Node process over a stdio pipe
  *     (StreamMessageReader/Writer), the transport Switchboard uses for a spawned CLI.
- * (b) routed: the real app, in this process, on a temp SQLite file, connected to a FakeCopilotCli
+ * (b) routed: the real app, in a process of its own (bench/dispatch-service.ts), on a temp SQLite
+ *     file, connected to a FakeCopilotCli in this process
  *     (protocol 2) over loopback TCP. The fake sends `tool.call` requests keyed by a CHILD session id;
  *     each one is resolved to its parent, checked against the agent's allowlist, run by the parent's
  *     webhook (a local HTTP server that answers at once) and audited as an event, then answered.
  * (c) routed-builtin: the same path with a built-in handler that returns at once instead of the
  *     webhook: no HTTP, so it isolates Switchboard's own cost (resolve, allowlist, audit append).
  *
- * Not like for like, and printed as such: raw crosses a pipe to another process (two event loops, two
- * cores), routed crosses loopback TCP and the fake CLI, Switchboard and the webhook all share this
- * one event loop. Nothing is asserted; the target is printed beside the ratio.
+ * Both sides span two processes: raw crosses a pipe, routed crosses loopback TCP, and here the
+ * fake CLI (the load generator) and the webhook server share this process while Switchboard has its
+ * own. Nothing is asserted; the target is printed beside the ratio.
  */
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -26,10 +26,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { createSwitchboardApp } from '../src/bootstrap';
-import { loadConfig } from '../src/config/switchboard-config';
-import { EventStore } from '../src/event-store/event-store';
-import { BuiltinToolCatalog } from '../src/sessions/builtin-tool-catalog';
 import { FakeCopilotCli } from '../test/fixtures/fake-copilot-cli';
 
 /** Requests per case and concurrency, after WARMUP unmeasured ones. Sized for ~30 s on a 2-core VM. */
@@ -56,7 +52,7 @@ interface Result {
 /** Something counted before and after a measured run, printed as the difference. */
 interface Counter {
   label: string;
-  read(): number;
+  read(): number | Promise<number>;
 }
 
 type Call = (i: number) => Promise<unknown>;
@@ -80,9 +76,10 @@ async function runLoad(call: Call, concurrency: number, count: number, offset: n
 
 async function measure(name: string, call: Call, concurrency: number, counters: Counter[] = []): Promise<Result> {
   await runLoad(call, concurrency, WARMUP, 1_000_000 * concurrency);
-  const before = counters.map((c) => c.read());
+  const before = await Promise.all(counters.map((c) => c.read()));
   const { latencies, elapsedMs } = await runLoad(call, concurrency, REQUESTS, 0);
-  const deltas = counters.map((c, i) => c.read() - before[i]);
+  const after = await Promise.all(counters.map((c) => c.read()));
+  const deltas = after.map((value, i) => value - before[i]);
   latencies.sort();
   return {
     name,
@@ -153,32 +150,42 @@ async function startWebhook(): Promise<{ url: string; connections: () => number;
 }
 
 interface Routed {
-  app: INestApplication;
   fake: FakeCopilotCli;
   baseUrl: string;
   stop(): Promise<void>;
 }
 
+/** Switchboard in its own process (bench/dispatch-service.ts), reaching the fake CLI of this one over TCP. */
 async function startSwitchboard(dir: string): Promise<Routed> {
   const fake = await new FakeCopilotCli({ protocolVersion: 2 }).start();
-  const base = loadConfig({ SWITCHBOARD_DB: path.join(dir, 'switchboard.db'), LOG_LEVEL: 'silent' });
-  const config = {
-    ...base,
-    port: 0,
-    host: '127.0.0.1',
-    cli: { ...base.cli, url: fake.url, provider: { type: 'openai' as const, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'bench' } },
-  };
-  const app = await createSwitchboardApp(config);
-  // Registered before any session names it; a bench-only built-in that does nothing.
-  app.get(BuiltinToolCatalog).register('bench_noop', async () => ({ textResultForLlm: 'ok', resultType: 'success' }));
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', path.join(__dirname, 'dispatch-service.ts')], {
+    cwd: path.resolve(__dirname, '..'),
+    env: {
+      ...process.env,
+      SWITCHBOARD_DB: path.join(dir, 'switchboard.db'),
+      LOG_LEVEL: 'silent',
+      COPILOT_CLI_URL: fake.url,
+      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
+      COPILOT_PROVIDER_API_KEY: 'bench',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /LISTENING (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`dispatch-service exited with code ${code} before listening`)));
+  });
   return {
-    app,
     fake,
     baseUrl: `http://127.0.0.1:${port}`,
     async stop() {
-      await app.close();
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
       await fake.stop();
     },
   };
@@ -259,7 +266,7 @@ async function main(): Promise<void> {
     console.log(`  raw            vscode-jsonrpc echo to a child node process over a STDIO PIPE (two processes, two event loops)`);
     console.log(`  routed         tool.call from a FakeCopilotCli over LOOPBACK TCP (protocol 2) -> Switchboard (resolve child, allowlist,`);
     console.log(`                 webhook POST to a local server that answers at once, audit event on SQLite synchronous=FULL) -> answer;`);
-    console.log(`                 fake CLI, Switchboard and webhook server share ONE process and event loop`);
+    console.log(`                 Switchboard runs in its OWN process; the fake CLI (load generator) and the webhook server share this one`);
     console.log(`  routed-builtin the same with a built-in handler that returns at once: no HTTP, Switchboard's own routing + audit`);
     console.log(`  load           ${REQUESTS} measured requests after ${WARMUP} warm-up ones per case; transports differ, so the ratio is indicative`);
     console.log('');
@@ -273,10 +280,13 @@ async function main(): Promise<void> {
     await sessionWithChild(routed, { type: 'webhook', url: webhook.url }, CHILD);
     await sessionWithChild(routed, { type: 'builtin', name: 'bench_noop' }, `${CHILD}-builtin`);
 
-    const store = routed.app.get(EventStore);
+    // The service's group-commit counters, as /health reports them.
+    const groupCommit = async () =>
+      ((await (await fetch(`${routed.baseUrl}/health`)).json()) as { database: { groupCommit: { appends: number; commits: number } } }).database
+        .groupCommit;
     const storeCounters: Counter[] = [
-      { label: 'event-store appends', read: () => store.stats().appends },
-      { label: 'event-store commits', read: () => store.stats().commits },
+      { label: 'event-store appends', read: async () => (await groupCommit()).appends },
+      { label: 'event-store commits', read: async () => (await groupCommit()).commits },
     ];
     const webhookCounter: Counter = { label: 'new webhook TCP connections', read: () => webhook.connections() };
     const results: Result[] = [];
