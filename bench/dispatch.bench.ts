@@ -155,10 +155,13 @@ interface Routed {
   stop(): Promise<void>;
 }
 
-/** Switchboard in its own process (bench/dispatch-service.ts), reaching the fake CLI of this one over TCP. */
+/**
+ * Switchboard in its own process (bench/dispatch-service.ts), reaching the fake CLI of this one over TCP.
+ * BENCH_SERVICE_NODE_ARGS passes flags to that process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+ */
 async function startSwitchboard(dir: string): Promise<Routed> {
   const fake = await new FakeCopilotCli({ protocolVersion: 2 }).start();
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', path.join(__dirname, 'dispatch-service.ts')], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean), '-r', '@swc-node/register', path.join(__dirname, 'dispatch-service.ts')], {
     cwd: path.resolve(__dirname, '..'),
     env: {
       ...process.env,

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { sql } from 'drizzle-orm';
 import { auditLog } from '../../database/schema';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -20,19 +21,37 @@ export class AuditLogProjection implements Projection, OnModuleInit {
     this.registry.register(this);
   }
 
+  /** Prepared once per connection: every event of the log passes through here. */
+  private readonly inserts = new WeakMap<Orm, ReturnType<typeof prepareInsert>>();
+
   apply(event: StoredEvent, orm: Orm): void {
-    orm
-      .insert(auditLog)
-      .values({
-        globalPosition: event.globalPosition,
-        streamId: event.streamId,
-        eventType: event.type,
-        actor: text(event.metadata.actor),
-        correlationId: text(event.metadata.correlationId),
-        causationId: text(event.metadata.causationId),
-        recordedAt: event.recordedAt,
-      })
-      .onConflictDoNothing()
-      .run();
+    let insert = this.inserts.get(orm);
+    if (!insert) this.inserts.set(orm, (insert = prepareInsert(orm)));
+    insert.run({
+      globalPosition: event.globalPosition,
+      streamId: event.streamId,
+      eventType: event.type,
+      actor: text(event.metadata.actor),
+      correlationId: text(event.metadata.correlationId),
+      causationId: text(event.metadata.causationId),
+      recordedAt: event.recordedAt,
+    });
   }
+}
+
+function prepareInsert(orm: Orm) {
+  const p = (name: string) => sql.placeholder(name);
+  return orm
+    .insert(auditLog)
+    .values({
+      globalPosition: p('globalPosition'),
+      streamId: p('streamId'),
+      eventType: p('eventType'),
+      actor: p('actor'),
+      correlationId: p('correlationId'),
+      causationId: p('causationId'),
+      recordedAt: p('recordedAt'),
+    })
+    .onConflictDoNothing()
+    .prepare();
 }
