@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { auditLog } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import type { Projection } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
@@ -21,13 +21,8 @@ export class AuditLogProjection implements Projection, OnModuleInit {
     this.registry.register(this);
   }
 
-  /** Prepared once per connection: every event of the log passes through here. */
-  private readonly inserts = new WeakMap<Orm, ReturnType<typeof prepareInsert>>();
-
   apply(event: StoredEvent, orm: Orm): void {
-    let insert = this.inserts.get(orm);
-    if (!insert) this.inserts.set(orm, (insert = prepareInsert(orm)));
-    insert.run({
+    insertFor(orm).run({
       globalPosition: event.globalPosition,
       streamId: event.streamId,
       eventType: event.type,
@@ -39,7 +34,8 @@ export class AuditLogProjection implements Projection, OnModuleInit {
   }
 }
 
-function prepareInsert(orm: Orm) {
+/** Every event of the log passes through here. */
+const insertFor = preparedPerConnection((orm: Orm) => {
   const p = (name: string) => sql.placeholder(name);
   return orm
     .insert(auditLog)
@@ -54,4 +50,4 @@ function prepareInsert(orm: Orm) {
     })
     .onConflictDoNothing()
     .prepare();
-}
+});

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { streamSummaries } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import type { Projection } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
@@ -25,13 +25,8 @@ export class StreamSummariesProjection implements Projection, OnModuleInit {
     this.registry.register(this);
   }
 
-  /** Prepared once per connection: this runs for every event inside the append transaction. */
-  private readonly upserts = new WeakMap<Orm, PreparedUpsert>();
-
   apply(event: StoredEvent, orm: Orm): void {
-    let upsert = this.upserts.get(orm);
-    if (!upsert) this.upserts.set(orm, (upsert = prepareUpsert(orm)));
-    upsert.run({
+    upsertFor(orm).run({
       streamId: event.streamId,
       category: streamCategory(event.streamId),
       type: event.type,
@@ -41,8 +36,8 @@ export class StreamSummariesProjection implements Projection, OnModuleInit {
   }
 }
 
-/** `excluded.*` are the values of the row that was about to be inserted. */
-function prepareUpsert(orm: Orm) {
+/** Runs for every event inside the append transaction; `excluded.*` are the row about to be inserted. */
+const upsertFor = preparedPerConnection((orm: Orm) => {
   const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
   return orm
     .insert(streamSummaries)
@@ -65,6 +60,4 @@ function prepareUpsert(orm: Orm) {
       },
     })
     .prepare();
-}
-
-type PreparedUpsert = ReturnType<typeof prepareUpsert>;
+});

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { eq, sql } from 'drizzle-orm';
 import { sessions } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import type { Projection } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
@@ -22,8 +22,6 @@ export class SessionsProjection implements Projection, OnModuleInit {
   readonly name = 'sessions';
   readonly mode = 'inline';
   readonly tables = [sessions];
-
-  private readonly touches = new WeakMap<Orm, ReturnType<typeof prepareTouch>>();
 
   constructor(private readonly registry: ProjectionRegistry) {}
 
@@ -62,9 +60,7 @@ export class SessionsProjection implements Projection, OnModuleInit {
     const started = event.type === SessionEvents.started ? (event.data as unknown as SessionStartedData) : undefined;
     if (!change && !started) {
       // Most session events (CLI records, audit) only move the position: a prepared statement, not a built query.
-      let touch = this.touches.get(orm);
-      if (!touch) this.touches.set(orm, (touch = prepareTouch(orm)));
-      touch.run({ sessionId, lastPosition: event.globalPosition, updatedAt: event.recordedAt });
+      touchFor(orm).run({ sessionId, lastPosition: event.globalPosition, updatedAt: event.recordedAt });
       return;
     }
     orm
@@ -80,13 +76,13 @@ export class SessionsProjection implements Projection, OnModuleInit {
   }
 }
 
-function prepareTouch(orm: Orm) {
-  return orm
+const touchFor = preparedPerConnection((orm: Orm) =>
+  orm
     .update(sessions)
     .set({ lastPosition: sql`${sql.placeholder('lastPosition')}`, updatedAt: sql`${sql.placeholder('updatedAt')}` })
     .where(eq(sessions.sessionId, sql.placeholder('sessionId')))
-    .prepare();
-}
+    .prepare(),
+);
 
 function statusChange(event: StoredEvent): { status: SessionStatus; reason?: string } | undefined {
   switch (event.type) {

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { routedRequests } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import type { Projection } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
@@ -29,14 +29,9 @@ export class RoutedRequestsProjection implements Projection, OnModuleInit {
     this.registry.register(this);
   }
 
-  /** Prepared once per connection: one row per routed request, on the hot path of every tool call. */
-  private readonly inserts = new WeakMap<Orm, ReturnType<typeof prepareInsert>>();
-
   apply(event: StoredEvent, orm: Orm): void {
-    let insert = this.inserts.get(orm);
-    if (!insert) this.inserts.set(orm, (insert = prepareInsert(orm)));
     const d = event.data as unknown as RoutedRequestData;
-    insert.run({
+    insertFor(orm).run({
       globalPosition: event.globalPosition,
       parentSessionId: d.parentSessionId,
       childSessionId: d.childSessionId ?? null,
@@ -53,7 +48,8 @@ export class RoutedRequestsProjection implements Projection, OnModuleInit {
   }
 }
 
-function prepareInsert(orm: Orm) {
+/** One row per routed request: on the hot path of every tool call. */
+const insertFor = preparedPerConnection((orm: Orm) => {
   const p = (name: string) => sql.placeholder(name);
   return orm
     .insert(routedRequests)
@@ -72,4 +68,4 @@ function prepareInsert(orm: Orm) {
       recordedAt: p('recordedAt'),
     })
     .prepare();
-}
+});
