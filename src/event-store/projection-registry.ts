@@ -5,12 +5,17 @@ import type { Projection } from './projection';
 @Injectable()
 export class ProjectionRegistry {
   private readonly byName = new Map<string, Projection>();
+  /** Kept as lists: `inline()` is read on every append, registration happens only at start. */
+  private inlineList: Projection[] = [];
+  private asyncList: Projection[] = [];
 
   register(projection: Projection): void {
     if (this.byName.has(projection.name)) {
       throw new Error(`Projection ${projection.name} is registered twice`);
     }
     this.byName.set(projection.name, projection);
+    if (projection.mode === 'inline') this.inlineList = [...this.inlineList, projection];
+    else this.asyncList = [...this.asyncList, projection];
   }
 
   get(name: string): Projection | undefined {
@@ -21,11 +26,11 @@ export class ProjectionRegistry {
     return [...this.byName.keys()];
   }
 
-  inline(): Projection[] {
-    return [...this.byName.values()].filter((p) => p.mode === 'inline');
+  inline(): readonly Projection[] {
+    return this.inlineList;
   }
 
-  async(): Projection[] {
-    return [...this.byName.values()].filter((p) => p.mode === 'async');
+  async(): readonly Projection[] {
+    return this.asyncList;
   }
 }
