@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
@@ -12,14 +12,6 @@ import { sessionStreamId } from '../sessions/session.events';
 import { SessionRegistry } from '../sessions/session-registry';
 import { type ChildIdSource, ChildSessionEvents } from './child-session.events';
 import { ChildSessionResolver, type Resolution } from './child-session-resolver';
-
-/** Who is asking: the session id to resolve, and the child's identity when a sub-agent asks. */
-export interface RequestOrigin {
-  /** The id to resolve: the child's id when a sub-agent asks, else the session's. */
-  sessionId: string;
-  /** The parent as the CLI named it (protocol 3 always sends the parent's id). */
-  parentSessionId: string;
-}
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -167,9 +159,9 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
     const running = this.database.orm
       .select()
       .from(subagentInstances)
-      .where(inArray(subagentInstances.parentSessionId, [row.parentSessionId]))
+      .where(and(eq(subagentInstances.parentSessionId, row.parentSessionId), eq(subagentInstances.status, 'running')))
       .all()
-      .filter((i) => i.status === 'running' && !this.resolver.subagentInstances.get(row.parentSessionId)?.has(i.toolCallId));
+      .filter((i) => !this.resolver.subagentInstances.get(row.parentSessionId)?.has(i.toolCallId));
     for (const i of running) {
       this.resolver.registerSubagentStarted(i.parentSessionId, {
         agentName: i.agentName,

@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { makeTempDir } from '../fixtures/temp-dir';
-import { testConfig } from '../fixtures/test-config';
 
 const agent = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -131,7 +130,6 @@ describe('sessions with an agent team', () => {
   });
 
   it('starts without an agent as before (no team)', async () => {
-    void testConfig;
     const response = await h.http('POST', '/api/sessions', {});
     expect(response.status).toBe(201);
     expect((await createParams(response.body.sessionId)).customAgents).toEqual([]);
