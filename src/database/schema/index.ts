@@ -6,3 +6,4 @@ export * from './sessions.table';
 export * from './child-sessions.table';
 export * from './routed-requests.table';
 export * from './agents.table';
+export * from './runs.table';

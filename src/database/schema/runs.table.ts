@@ -1,0 +1,53 @@
+import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Read model of delegation runs (spec: sub-agent-delegation). One row per run, kept after it ends.
+ * `path` is the materialized lineage path `/<root>/.../<self>/`: a subtree is one index range scan
+ * (`path >= p AND path < p || '~'`), ancestors are the ids in the path.
+ */
+export const runs = sqliteTable(
+  'runs',
+  {
+    runId: text('run_id').primaryKey(),
+    agentId: text('agent_id').notNull(),
+    prompt: text('prompt').notNull(),
+    status: text('status').notNull(),
+    background: integer('background', { mode: 'boolean' }).notNull(),
+    parentRunId: text('parent_run_id'),
+    parentThreadId: text('parent_thread_id'),
+    /** The thread (session id, or `api`) allowed to stop, resume and read the run. */
+    ownerThreadId: text('owner_thread_id').notNull(),
+    rootRunId: text('root_run_id').notNull(),
+    depth: integer('depth').notNull(),
+    path: text('path').notNull(),
+    /** The run's own thread: its CLI session, `sub-agent-<run_id>`. */
+    threadId: text('thread_id').notNull(),
+    epoch: integer('epoch').notNull(),
+    policy: text('policy').notNull(),
+    output: text('output'),
+    error: text('error'),
+    /** JSON: who stopped the run ({actor, runId?, reason}). */
+    stoppedBy: text('stopped_by'),
+    inputTokens: integer('input_tokens').notNull().default(0),
+    outputTokens: integer('output_tokens').notNull().default(0),
+    toolCalls: integer('tool_calls').notNull().default(0),
+    /** Summed over launches; the current launch counts from `launched_at` until it ends. */
+    durationMs: integer('duration_ms').notNull().default(0),
+    startedAt: text('started_at').notNull(),
+    launchedAt: text('launched_at').notNull(),
+    endedAt: text('ended_at'),
+    updatedAt: text('updated_at').notNull(),
+    /** Set once the owner thread was told the run ended (the reminder at its next turn). */
+    ownerNotified: integer('owner_notified', { mode: 'boolean' }).notNull().default(false),
+  },
+  (t) => [
+    index('runs_status_idx').on(t.status),
+    index('runs_parent_idx').on(t.parentRunId),
+    index('runs_root_idx').on(t.rootRunId),
+    index('runs_path_idx').on(t.path),
+    index('runs_owner_status_idx').on(t.ownerThreadId, t.status),
+    index('runs_agent_idx').on(t.agentId),
+    index('runs_started_idx').on(t.startedAt),
+    index('runs_thread_idx').on(t.threadId),
+  ],
+);
