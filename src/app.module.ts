@@ -10,6 +10,7 @@ import { ConfigModule } from './config/config.module';
 import { CopilotCliModule } from './copilot-cli/copilot-cli.module';
 import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
 import { DatabaseModule } from './database/database.module';
+import { DelegationModule } from './delegation/delegation.module';
 import { EventLogModule } from './event-log/event-log.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { HealthModule } from './health/health.module';
@@ -43,6 +44,7 @@ export class AppModule {
         SessionsModule,
         ChildSessionsModule,
         ToolDispatchModule,
+        DelegationModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: ApiTokenGuard },

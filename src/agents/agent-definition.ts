@@ -30,6 +30,9 @@ export const agentFieldsSchema = z
       .default({ custom: [], builtin: [], excluded_builtin: [] }),
     mcp_servers: names.default([]),
     sub_agents: z.array(slug).max(64).default([]),
+    /** Delegation policy (spec: sub-agent-delegation): which agents its runs may start; unset: any. */
+    allowed_agents: z.array(slug).max(256).optional(),
+    excluded_agents: z.array(slug).max(256).optional(),
   })
   .strict();
 

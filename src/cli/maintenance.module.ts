@@ -10,6 +10,7 @@ import { AgentsModule } from '../agents/agents.module';
 import { ChildSessionsProjection } from '../child-sessions/projections/child-sessions.projection';
 import { SessionsProjection } from '../sessions/projections/sessions.projection';
 import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
+import { RunsProjection } from '../delegation/projections/runs.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
 @Module({})
@@ -27,7 +28,7 @@ export class MaintenanceModule {
         AgentsModule,
       ],
       // The read models of the session contexts, without their CLI-facing services.
-      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection],
+      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection, RunsProjection],
     };
   }
 }

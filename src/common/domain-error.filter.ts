@@ -14,6 +14,9 @@ const STATUS_BY_CODE: Record<string, number> = {
   cli_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
   cli_error: HttpStatus.BAD_GATEWAY,
   agent_exists: HttpStatus.CONFLICT,
+  invalid_arguments: HttpStatus.BAD_REQUEST,
+  unknown_run: HttpStatus.NOT_FOUND,
+  policy_denied: HttpStatus.FORBIDDEN,
 };
 
 export function httpStatusOf(error: DomainError): number {

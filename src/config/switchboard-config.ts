@@ -76,6 +76,10 @@ const environmentSchema = z.object({
   SWITCHBOARD_WEBHOOK_TIMEOUT_MS: integer('SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 100, 600_000, 30_000),
   SWITCHBOARD_WEBHOOK_SECRET: z.string().optional(),
   SWITCHBOARD_USER_INPUT_TIMEOUT_MS: integer('SWITCHBOARD_USER_INPUT_TIMEOUT_MS', 100, 86_400_000, 300_000),
+  SWITCHBOARD_RUN_MAX_DEPTH: integer('SWITCHBOARD_RUN_MAX_DEPTH', 1, 32, 5),
+  SWITCHBOARD_RUN_MAX_CHILDREN: integer('SWITCHBOARD_RUN_MAX_CHILDREN', 1, 1000, 8),
+  SWITCHBOARD_RUN_TIMEOUT_MS: integer('SWITCHBOARD_RUN_TIMEOUT_MS', 1000, 86_400_000, 1_800_000),
+  SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
   SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
 });
@@ -100,6 +104,14 @@ export interface SwitchboardConfig {
     /** When set, each webhook call carries `X-Switchboard-Signature: sha256=<hmac of the body>`. */
     webhookSecret: string | undefined;
     userInputTimeoutMs: number;
+  };
+  /** Delegation defaults; an agent definition or the run itself may narrow them. */
+  runs: {
+    maxDepth: number;
+    maxConcurrentChildren: number;
+    timeoutMs: number;
+    /** How long a stop waits for a graceful abort before it destroys the run's CLI session. */
+    stopGraceMs: number;
   };
 }
 
@@ -164,6 +176,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       webhookTimeoutMs: e.SWITCHBOARD_WEBHOOK_TIMEOUT_MS,
       webhookSecret: e.SWITCHBOARD_WEBHOOK_SECRET || undefined,
       userInputTimeoutMs: e.SWITCHBOARD_USER_INPUT_TIMEOUT_MS,
+    },
+    runs: {
+      maxDepth: e.SWITCHBOARD_RUN_MAX_DEPTH,
+      maxConcurrentChildren: e.SWITCHBOARD_RUN_MAX_CHILDREN,
+      timeoutMs: e.SWITCHBOARD_RUN_TIMEOUT_MS,
+      stopGraceMs: e.SWITCHBOARD_RUN_STOP_GRACE_MS,
     },
   };
 }

@@ -18,10 +18,23 @@ export type BuiltinTool = (invocation: ToolInvocation) => Promise<ToolResult | s
 @Injectable()
 export class BuiltinToolCatalog {
   private readonly tools = new Map<string, BuiltinTool>();
+  private readonly groups = new Map<string, ToolSpec[]>();
 
   register(name: string, tool: BuiltinTool): void {
     if (this.tools.has(name)) throw new Error(`Built-in tool ${name} is registered twice`);
     this.tools.set(name, tool);
+  }
+
+  /** A named set of tool specs a session can ask for with one flag (e.g. `delegation`). */
+  registerGroup(group: string, specs: ToolSpec[]): void {
+    if (this.groups.has(group)) throw new Error(`Built-in tool group ${group} is registered twice`);
+    this.groups.set(group, specs);
+  }
+
+  group(group: string): ToolSpec[] {
+    const specs = this.groups.get(group);
+    if (!specs) throw new Error(`Built-in tool group ${group} is not registered`);
+    return specs;
   }
 
   get(name: string): BuiltinTool | undefined {

@@ -64,6 +64,8 @@ export const createSessionSchema = z
     agentId: agentIdSchema.optional(),
     /** Default: the agent's own `sub_agents`. */
     subAgents: z.array(agentIdSchema).max(64).optional(),
+    /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
+    delegation: z.boolean().default(false),
   })
   .superRefine((value, ctx) => {
     const duplicates = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];

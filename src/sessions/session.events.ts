@@ -12,6 +12,8 @@ export const SessionEvents = {
   messageFailed: 'session.message_failed',
   resumeFailed: 'session.resume_failed',
   subAgentsChanged: 'session.sub_agents_changed',
+  /** Context prepended to the prompt just sent (see TurnReminders). */
+  reminded: 'session.reminded',
 } as const;
 
 /** How a CLI `session.event` is kept in the log, as `cli.<type>`. */

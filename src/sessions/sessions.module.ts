@@ -12,6 +12,7 @@ import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handl
 import { SessionLifecycle } from './session-lifecycle';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
+import { TurnReminders } from './turn-reminders';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
@@ -20,6 +21,7 @@ import { SessionsController } from './sessions.controller';
   providers: [
     SessionRegistry,
     BuiltinToolCatalog,
+    TurnReminders,
     SessionLifecycle,
     SessionsProjection,
     CreateSessionHandler,
@@ -30,6 +32,6 @@ import { SessionsController } from './sessions.controller';
     GetSessionHandler,
     ListSessionsHandler,
   ],
-  exports: [SessionRegistry, BuiltinToolCatalog],
+  exports: [SessionRegistry, BuiltinToolCatalog, TurnReminders],
 })
 export class SessionsModule {}

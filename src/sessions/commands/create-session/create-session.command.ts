@@ -12,6 +12,8 @@ export class CreateSession extends Command<SessionSummary> {
   constructor(
     readonly request: CreateSessionRequest,
     readonly actor?: string,
+    /** Set by the delegation engine: a run's session is its thread, `sub-agent-<run_id>`. */
+    readonly sessionId?: string,
   ) {
     super();
   }

@@ -37,10 +37,10 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly team: TeamAssembler,
   ) {}
 
-  async execute({ request, actor }: CreateSession): Promise<SessionSummary> {
+  async execute({ request, actor, sessionId: givenId }: CreateSession): Promise<SessionSummary> {
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
-    const sessionId = randomUUID();
+    const sessionId = givenId ?? randomUUID();
     const sessionConfig = this.sessionConfig(request);
     const stream = sessionStreamId(sessionId);
     const metadata = { actor, correlationId: sessionId };
@@ -94,10 +94,13 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
         ? { mode: main.system_message.mode, content: main.system_message.content }
         : undefined;
     const systemMessage = request.systemMessage ?? agentMessage;
+    const delegationTools = request.delegation ? this.builtins.group('delegation') : [];
+    const clash = delegationTools.find((t) => request.tools.some((own) => own.name === t.name));
+    if (clash) throw new InvalidInputError(`tools defines ${clash.name}, which delegation: true provides; remove one of them`);
     return {
       model: request.model ?? main?.model ?? this.config.cli.defaultModel,
       ...(systemMessage ? { systemMessage } : {}),
-      tools: request.tools,
+      tools: [...request.tools, ...delegationTools],
       customAgents: request.customAgents,
       permissionPolicy: request.permissionPolicy,
       ...(request.agentId ? { agentId: request.agentId } : {}),

@@ -4,6 +4,7 @@ import { EventStore } from '../../../event-store/event-store';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
 import { CliRequestFailedError, SessionNotFoundError, SessionStateError } from '../../session.errors';
+import { TurnReminders, withReminders } from '../../turn-reminders';
 import { MessageAccepted, SendMessage } from './send-message.command';
 
 /** Accepted once the CLI took the prompt; the turn's progress then arrives on the session's event stream. */
@@ -13,6 +14,7 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
+    private readonly reminders: TurnReminders,
   ) {}
 
   async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
@@ -26,10 +28,17 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
     if (session.status === 'starting') throw new SessionStateError(`Session ${sessionId} is still starting`);
     const stream = sessionStreamId(sessionId);
     const metadata = { actor, correlationId: sessionId };
-    await this.store.append(stream, 'any', [{ type: SessionEvents.messageSent, data: { prompt }, metadata }]);
+    const reminders = this.reminders.collect(sessionId);
+    await this.store.append(stream, 'any', [
+      { type: SessionEvents.messageSent, data: { prompt }, metadata },
+      ...reminders.map((r) => ({ type: SessionEvents.reminded, data: { kind: r.kind, text: r.text, ...r.data }, metadata })),
+    ]);
     session.status = 'running';
     try {
-      const answer = await this.cli.request<{ messageId?: string }>('session.send', { sessionId, prompt });
+      const answer = await this.cli.request<{ messageId?: string }>('session.send', {
+        sessionId,
+        prompt: withReminders(prompt, reminders),
+      });
       return { sessionId, messageId: answer?.messageId };
     } catch (error) {
       session.status = 'idle';

@@ -1,0 +1,27 @@
+import { Command } from '@nestjs/cqrs';
+import type { RunCaller, RunSummary } from '../../run-caller';
+import type { RunPolicyInput } from '../../run-policy';
+
+export interface AgentRunInput {
+  /** Start: the agent to run and its prompt. */
+  agentId?: string;
+  prompt?: string;
+  /** Resume (interrupted or stopped) or inspect (any other status) an existing run. */
+  runId?: string;
+  /** false: wait for the run to end; true: answer at once with its summary. */
+  background: boolean;
+  /** API only: attach the new run under this run (the tools take it from the calling thread). */
+  parentRunId?: string;
+  /** API only: the run's own policy; unset fields come from its agent definition, then the defaults. */
+  policy?: RunPolicyInput;
+}
+
+/** spec: agent_run. Start a child run, or resume / check one by run_id. */
+export class AgentRun extends Command<RunSummary> {
+  constructor(
+    readonly input: AgentRunInput,
+    readonly caller: RunCaller,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,206 @@
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { and, count, eq } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
+import { AgentLibrary } from '../../../agents/agent-library';
+import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
+import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { runs } from '../../../database/schema';
+import { SqliteDatabase } from '../../../database/sqlite-database';
+import { EventStore } from '../../../event-store/event-store';
+import { SessionRegistry } from '../../../sessions/session-registry';
+import { sessionStreamId } from '../../../sessions/session.events';
+import type { RunState } from '../../run.decider';
+import { InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
+import { type RunStartedData, RunEvents, runIdOfThread, runThreadId } from '../../run.events';
+import { assertOwner, callerActor, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
+import { RunExecutor } from '../../run-executor';
+import { RunHandleTable } from '../../run-handle-table';
+import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
+import { RunRepository } from '../../run-repository';
+import { AgentRun, type AgentRunInput } from './agent-run.command';
+
+/** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
+interface Placement {
+  parent: RunState | undefined;
+  ownerThreadId: string;
+  parentThreadId: string | null;
+  callerAgentId: string | undefined;
+  /** undefined: a root run started over the API, which no delegating agent's policy governs. */
+  delegatingPolicy: ResolvedRunPolicy | undefined;
+  depth: number;
+  /** Stream a refusal is recorded on. */
+  refusalStream: string | undefined;
+}
+
+@CommandHandler(AgentRun)
+export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
+  private readonly logger = new Logger(AgentRunHandler.name);
+
+  constructor(
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly repository: RunRepository,
+    private readonly executor: RunExecutor,
+    private readonly handles: RunHandleTable,
+    private readonly library: AgentLibrary,
+    private readonly sessions: SessionRegistry,
+    private readonly database: SqliteDatabase,
+    private readonly store: EventStore,
+  ) {}
+
+  async execute({ input, caller }: AgentRun): Promise<RunSummary> {
+    if (input.runId) return this.continueRun(input, caller);
+    if (!input.agentId || !input.prompt?.trim()) {
+      throw new InvalidRunArgumentsError('Give agent_id and prompt to start a run, or run_id to resume or check one');
+    }
+    return this.start(input as AgentRunInput & { agentId: string; prompt: string }, caller);
+  }
+
+  private async start(input: AgentRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
+    const agent = this.library.find(input.agentId);
+    if (!agent) throw new UnknownAgentError(input.agentId);
+    const placement = this.place(input, caller);
+    if (placement.delegatingPolicy) {
+      const refusal = delegationRefusal(placement.delegatingPolicy, {
+        targetAgentId: input.agentId,
+        callerAgentId: placement.callerAgentId,
+        depth: placement.depth,
+        runningChildren: this.runningChildren(placement.ownerThreadId),
+      });
+      if (refusal) await this.refuse(placement, input, caller, refusal);
+    }
+    const runId = uuidv7();
+    const data: RunStartedData = {
+      runId,
+      agentId: input.agentId,
+      prompt: input.prompt,
+      background: input.background,
+      parentRunId: placement.parent?.started.runId ?? null,
+      parentThreadId: placement.parentThreadId,
+      ownerThreadId: placement.ownerThreadId,
+      rootRunId: placement.parent?.started.rootRunId ?? runId,
+      depth: placement.depth,
+      path: `${placement.parent?.started.path ?? '/'}${runId}/`,
+      threadId: runThreadId(runId),
+      epoch: 1,
+      policy: resolveRunPolicy(input.policy, agent, this.config.runs),
+    };
+    const state = await this.repository.decide(runId, { type: 'start', data }, { actor: callerActor(caller) });
+    this.logger.log({ runId, agentId: input.agentId, parentRunId: data.parentRunId, background: input.background }, 'run started');
+    const handle = this.executor.launch(state, input.prompt, 'start');
+    if (input.background) return toSummary(state);
+    await handle.settled;
+    return toSummary(this.repository.get(runId));
+  }
+
+  /** agent_run with run_id: resume an interrupted or stopped run, otherwise report (and in foreground await) it. */
+  private async continueRun(input: AgentRunInput, caller: RunCaller): Promise<RunSummary> {
+    const runId = input.runId as string;
+    const state = this.repository.get(runId);
+    assertOwner(state, caller);
+    if (input.agentId && input.agentId !== state.started.agentId) {
+      throw new InvalidRunArgumentsError(`Run ${runId} runs ${state.started.agentId}, not ${input.agentId}; leave agent_id out when giving run_id`);
+    }
+    switch (state.status) {
+      case 'running':
+        if (!input.background) await this.handles.get(runId)?.settled;
+        return toSummary(this.repository.get(runId));
+      case 'completed':
+      case 'failed':
+        if (input.prompt) {
+          throw new RunStateError(`Run ${runId} is ${state.status} and cannot take another prompt; start a new run instead`);
+        }
+        return toSummary(state);
+      case 'interrupted':
+      case 'stopped': {
+        const { threadId } = state.started;
+        if (this.store.streamVersion(sessionStreamId(threadId)) > 0 && !this.sessions.get(threadId)) {
+          throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
+        }
+        const prompt = input.prompt?.trim() ? input.prompt : continuation(state);
+        const resumed = await this.repository.decide(runId, { type: 'resume', prompt, resumedBy: callerActor(caller) }, { actor: callerActor(caller) });
+        this.logger.log({ runId, epoch: resumed.epoch }, 'run resumed');
+        const handle = this.executor.launch(resumed, prompt, 'resume');
+        if (input.background) return toSummary(resumed);
+        await handle.settled;
+        return toSummary(this.repository.get(runId));
+      }
+    }
+  }
+
+  private place(input: AgentRunInput, caller: RunCaller): Placement {
+    if (caller.kind === 'api') {
+      if (!input.parentRunId) {
+        return { parent: undefined, ownerThreadId: 'api', parentThreadId: null, callerAgentId: undefined, delegatingPolicy: undefined, depth: 0, refusalStream: undefined };
+      }
+      const parent = this.repository.get(input.parentRunId);
+      this.assertCanParent(parent);
+      return {
+        parent,
+        ownerThreadId: parent.started.threadId,
+        parentThreadId: parent.started.threadId,
+        callerAgentId: parent.started.agentId,
+        delegatingPolicy: parent.started.policy,
+        depth: parent.started.depth + 1,
+        refusalStream: sessionStreamId(parent.started.threadId),
+      };
+    }
+    const session = this.sessions.get(caller.sessionId);
+    if (!session) throw new RunStateError(`Session ${caller.sessionId} does not exist`);
+    const parentRunId = runIdOfThread(caller.sessionId);
+    const parent = parentRunId ? this.repository.load(parentRunId) : undefined;
+    if (parent) this.assertCanParent(parent);
+    const sessionAgent = session.config.agentId;
+    return {
+      parent,
+      ownerThreadId: caller.sessionId,
+      parentThreadId: caller.sessionId,
+      callerAgentId: caller.agentName ?? parent?.started.agentId ?? sessionAgent,
+      delegatingPolicy:
+        parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgent ? this.library.find(sessionAgent) : undefined, this.config.runs),
+      depth: parent ? parent.started.depth + 1 : 1,
+      refusalStream: sessionStreamId(caller.sessionId),
+    };
+  }
+
+  private assertCanParent(parent: RunState): void {
+    const stopping = this.handles.get(parent.started.runId)?.stopping;
+    if (parent.status !== 'running' || stopping) {
+      throw new RunStateError(`Run ${parent.started.runId} is ${stopping ? 'being stopped' : parent.status}; only a running run can start child runs`);
+    }
+  }
+
+  private runningChildren(ownerThreadId: string): number {
+    const [row] = this.database.orm
+      .select({ n: count() })
+      .from(runs)
+      .where(and(eq(runs.ownerThreadId, ownerThreadId), eq(runs.status, 'running')))
+      .all();
+    return row?.n ?? 0;
+  }
+
+  /** A refused delegation is an event with its reason, then a policy_denied error for the caller. */
+  private async refuse(placement: Placement, input: AgentRunInput, caller: RunCaller, reason: string): Promise<never> {
+    if (placement.refusalStream) {
+      await this.store.append(placement.refusalStream, 'any', [
+        {
+          type: RunEvents.delegationRefused,
+          data: {
+            agentId: input.agentId,
+            callerAgentId: placement.callerAgentId ?? null,
+            parentRunId: placement.parent?.started.runId ?? null,
+            depth: placement.depth,
+            reason,
+          },
+          metadata: { actor: callerActor(caller) },
+        },
+      ]);
+    }
+    this.logger.warn({ agentId: input.agentId, callerAgentId: placement.callerAgentId, reason }, 'delegation refused');
+    throw new PolicyDeniedError(`Delegation to ${input.agentId} refused: ${reason}`, { agentId: input.agentId, reason });
+  }
+}
+
+function continuation(state: RunState): string {
+  return `Your previous work on this task was interrupted before it finished. Continue where you left off and finish it.\n\nThe task: ${state.started.prompt}`;
+}

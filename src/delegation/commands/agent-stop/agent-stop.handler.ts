@@ -1,0 +1,20 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { assertOwner, callerActor, toSummary } from '../../run-caller';
+import { RunRepository } from '../../run-repository';
+import { RunStopper } from '../../run-stopper';
+import { AgentStop, type RunStopped } from './agent-stop.command';
+
+@CommandHandler(AgentStop)
+export class AgentStopHandler implements ICommandHandler<AgentStop, RunStopped> {
+  constructor(
+    private readonly repository: RunRepository,
+    private readonly stopper: RunStopper,
+  ) {}
+
+  async execute({ runId, caller, reason }: AgentStop): Promise<RunStopped> {
+    assertOwner(this.repository.get(runId), caller);
+    const actor = callerActor(caller);
+    const stopped = await this.stopper.stopTree(runId, { actor, reason: reason ?? `stopped by ${actor}` });
+    return { ...toSummary(this.repository.get(runId)), stopped_runs: stopped };
+  }
+}

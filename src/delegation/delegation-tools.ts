@@ -1,0 +1,123 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { DomainError } from '../common/domain-error';
+import type { ToolResult } from '../copilot-cli/cli-protocol';
+import { BuiltinToolCatalog, type ToolInvocation } from '../sessions/builtin-tool-catalog';
+import type { ToolSpec } from '../sessions/session-config';
+import { AgentOutput } from './commands/agent-output/agent-output.command';
+import { AgentRun } from './commands/agent-run/agent-run.command';
+import { AgentStop } from './commands/agent-stop/agent-stop.command';
+import { InvalidRunArgumentsError } from './run.errors';
+import type { RunCaller } from './run-caller';
+
+const runIdProperty = { type: 'string', description: 'The run_id a previous agent_run returned.' };
+
+/** spec: the three delegation tools, with the usage guidance in their descriptions (agent_tools). */
+export const DELEGATION_TOOLS: ToolSpec[] = [
+  {
+    name: 'agent_run',
+    description:
+      'Delegate a task to another agent, which runs it on its own thread. Give agent_id and prompt to start a run; ' +
+      'give run_id to check on a run, or to resume one that was interrupted or stopped. background=false (default) waits ' +
+      'for the run to finish and returns its output; background=true returns at once, and you are told when it ends. ' +
+      'Returns JSON {run_id, agent_id, status, output?, error?}.',
+    parameters: {
+      type: 'object',
+      properties: {
+        agent_id: { type: 'string', description: 'Id of the agent to run (from the agent library).' },
+        prompt: { type: 'string', description: 'The task for the agent, self-contained.' },
+        run_id: runIdProperty,
+        background: { type: 'boolean', description: 'true: do not wait for the run to finish.' },
+      },
+    },
+    handler: { type: 'builtin', name: 'agent_run' },
+  },
+  {
+    name: 'agent_stop',
+    description: 'Stop a run you started; every run it started is stopped with it. Returns JSON {run_id, agent_id, status, stopped_runs}.',
+    parameters: { type: 'object', properties: { run_id: runIdProperty }, required: ['run_id'] },
+    handler: { type: 'builtin', name: 'agent_stop' },
+  },
+  {
+    name: 'agent_output',
+    description: "Read a run's status and, once it completed, its output. Returns JSON {run_id, agent_id, status, output?, error?}.",
+    parameters: { type: 'object', properties: { run_id: runIdProperty }, required: ['run_id'] },
+    handler: { type: 'builtin', name: 'agent_output' },
+  },
+];
+
+const runArgs = z
+  .object({
+    agent_id: z.string().min(1).optional(),
+    prompt: z.string().optional(),
+    run_id: z.string().min(1).optional(),
+    background: z.boolean().optional().default(false),
+  })
+  .strict();
+const runIdArgs = z.object({ run_id: z.string().min(1) }).strict();
+
+/**
+ * The delegation commands as built-in tools of a session's main agent: the same command handlers the
+ * API uses, with the calling session as the owner thread. Refusals are failure results whose text is
+ * JSON with a stable code, so the model can tell an unknown agent from a policy refusal.
+ */
+@Injectable()
+export class DelegationTools implements OnModuleInit {
+  constructor(
+    private readonly catalog: BuiltinToolCatalog,
+    private readonly commandBus: CommandBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.catalog.registerGroup('delegation', DELEGATION_TOOLS);
+    this.catalog.register('agent_run', (invocation) =>
+      this.call(invocation, runArgs, (args, caller) =>
+        this.commandBus.execute(
+          new AgentRun({ agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background }, caller),
+        ),
+      ),
+    );
+    this.catalog.register('agent_stop', (invocation) =>
+      this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new AgentStop(args.run_id, caller))),
+    );
+    this.catalog.register('agent_output', (invocation) =>
+      this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new AgentOutput(args.run_id, caller))),
+    );
+  }
+
+  private async call<S extends z.ZodTypeAny>(
+    invocation: ToolInvocation,
+    schema: S,
+    run: (args: z.infer<S>, caller: RunCaller) => Promise<object>,
+  ): Promise<ToolResult> {
+    const caller: RunCaller = { kind: 'tool', sessionId: invocation.sessionId, ...(invocation.agentName ? { agentName: invocation.agentName } : {}) };
+    try {
+      const parsed = schema.safeParse(typeof invocation.arguments === 'string' ? safeJson(invocation.arguments) : (invocation.arguments ?? {}));
+      if (!parsed.success) {
+        throw new InvalidRunArgumentsError(
+          `Invalid arguments for ${invocation.toolName}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
+        );
+      }
+      return { textResultForLlm: JSON.stringify(await run(parsed.data, caller)), resultType: 'success' };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      const args = (invocation.arguments ?? {}) as { run_id?: string; agent_id?: string };
+      const text = JSON.stringify({
+        run_id: args.run_id ?? null,
+        agent_id: args.agent_id ?? null,
+        status: 'refused',
+        error: { code: error.code, message: error.message },
+      });
+      return { textResultForLlm: text, resultType: 'failure', error: text };
+    }
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,46 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { AgentOutputHandler } from './commands/agent-output/agent-output.handler';
+import { AgentRunHandler } from './commands/agent-run/agent-run.handler';
+import { AgentStopHandler } from './commands/agent-stop/agent-stop.handler';
+import { DelegationTools } from './delegation-tools';
+import { RunsProjection } from './projections/runs.projection';
+import { GetRunHandler } from './queries/get-run/get-run.handler';
+import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
+import { ListRunsHandler } from './queries/list-runs/list-runs.handler';
+import { RunExecutor } from './run-executor';
+import { RunHandleTable } from './run-handle-table';
+import { RunRecovery } from './run-recovery';
+import { RunReminders } from './run-reminders';
+import { RunRepository } from './run-repository';
+import { RunStopper } from './run-stopper';
+import { RunsController } from './runs.controller';
+
+/**
+ * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
+ * session; agent_run / agent_stop / agent_output as commands, built-in tools and REST; stop cascades
+ * over the lineage path; recovery marks cut-off runs interrupted.
+ */
+@Module({
+  imports: [AgentsModule, SessionsModule],
+  controllers: [RunsController],
+  providers: [
+    RunHandleTable,
+    RunRepository,
+    RunExecutor,
+    RunStopper,
+    RunRecovery,
+    RunReminders,
+    RunsProjection,
+    DelegationTools,
+    AgentRunHandler,
+    AgentStopHandler,
+    AgentOutputHandler,
+    GetRunHandler,
+    GetRunTreeHandler,
+    ListRunsHandler,
+  ],
+  exports: [RunRepository, RunHandleTable],
+})
+export class DelegationModule {}

@@ -1,0 +1,271 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { Subject } from 'rxjs';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
+import { EventStore } from '../event-store/event-store';
+import type { StoredEvent } from '../event-store/event-store.types';
+import { CreateSession } from '../sessions/commands/create-session/create-session.command';
+import { DestroySession } from '../sessions/commands/destroy-session/destroy-session.command';
+import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
+import { SendMessage } from '../sessions/commands/send-message/send-message.command';
+import { createSessionSchema } from '../sessions/session-config';
+import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, sessionStreamId } from '../sessions/session.events';
+import { SessionRegistry } from '../sessions/session-registry';
+import type { RunCommand, RunState } from './run.decider';
+import { RunStateError, StaleRunCompletionError } from './run.errors';
+import { API_THREAD, RunEvents, type StoppedBy } from './run.events';
+import { RunHandle, RunHandleTable } from './run-handle-table';
+import { RunRepository } from './run-repository';
+
+type TurnOutcome =
+  | { kind: 'completed'; output: string }
+  | { kind: 'failed'; error: string }
+  | { kind: 'interrupted'; reason: string }
+  /** The handle was cancelled: whoever stopped the run records it. */
+  | { kind: 'cancelled' };
+
+export interface RunTimeout {
+  runId: string;
+  epoch: number;
+  timeoutMs: number;
+}
+
+const cli = (type: string) => `${CLI_EVENT_PREFIX}${type}`;
+
+/**
+ * Runs one launch of a run: its own CLI session (`sub-agent-<run_id>`) created with the target agent's
+ * configuration (or resumed), the prompt sent, then the session's recorded events watched until the
+ * main agent's turn ends. The outcome is decided against the run stream with the launch's epoch.
+ * Watching the recorded stream (not the CLI directly) means the output a run reports is already durable.
+ */
+@Injectable()
+export class RunExecutor {
+  private readonly logger = new Logger(RunExecutor.name);
+  private readonly timeouts = new Subject<RunTimeout>();
+  /** Runs whose launch outlived their policy's timeout; the stopper stops their subtree. */
+  readonly timeouts$ = this.timeouts.asObservable();
+
+  constructor(
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly commandBus: CommandBus,
+    private readonly store: EventStore,
+    private readonly handles: RunHandleTable,
+    private readonly repository: RunRepository,
+    private readonly sessions: SessionRegistry,
+    private readonly cliConnection: CopilotCliConnection,
+  ) {}
+
+  /** Starts a launch without waiting for it; the handle settles once the launch's final event is recorded. */
+  launch(state: RunState, prompt: string, mode: 'start' | 'resume'): RunHandle {
+    const handle = this.handles.open(state.started.runId, state.started.ownerThreadId, state.epoch);
+    void this.execute(state, prompt, mode, handle);
+    return handle;
+  }
+
+  /**
+   * Stops one run: cancels its handle, asks the CLI to abort the turn, waits the grace period for the
+   * turn to end, destroys the session when it did not (forced), and records who stopped it.
+   * Returns false when the run was no longer running.
+   */
+  async stopOne(runId: string, stoppedBy: StoppedBy): Promise<boolean> {
+    const state = this.repository.load(runId);
+    if (!state || state.status !== 'running') return false;
+    const handle = this.handles.get(runId);
+    handle?.cancel(stoppedBy.reason);
+    const sessionId = state.started.threadId;
+    const session = this.sessions.get(sessionId);
+    let forced = false;
+    if (session && session.status === 'running' && session.cliGeneration === this.cliConnection.generation && this.cliConnection.isRunning) {
+      const stream = sessionStreamId(sessionId);
+      const turnEnded = this.waitFor(
+        stream,
+        this.store.streamVersion(stream),
+        (e) => (isOwn(e) && (e.type === cli('session.idle') || e.type === cli('abort'))) || e.type === SessionEvents.interrupted,
+        this.config.runs.stopGraceMs,
+      );
+      await this.cliConnection
+        .request('session.abort', { sessionId }, Math.max(this.config.runs.stopGraceMs, 1000))
+        .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'session.abort failed'));
+      if (!(await turnEnded)) {
+        forced = true;
+        await this.commandBus
+          .execute(new DestroySession(sessionId, `run-stop:${runId}`))
+          .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not destroy the session of a run that ignored abort'));
+      }
+    }
+    try {
+      await this.repository.decide(runId, { type: 'stop', stoppedBy, forced }, { actor: stoppedBy.actor });
+      this.logger.log({ runId, stoppedBy, forced }, 'run stopped');
+    } catch (error) {
+      if (!(error instanceof RunStateError)) throw error;
+      // It ended on its own while the abort was on its way: its own outcome stands.
+    } finally {
+      if (handle) this.handles.close(handle);
+    }
+    return true;
+  }
+
+  private async execute(state: RunState, prompt: string, mode: 'start' | 'resume', handle: RunHandle): Promise<void> {
+    const { runId, threadId: sessionId, agentId, policy } = state.started;
+    const actor = `run:${runId}`;
+    const timer = setTimeout(() => this.timeouts.next({ runId, epoch: handle.epoch, timeoutMs: policy.timeoutMs }), policy.timeoutMs);
+    timer.unref();
+    try {
+      if (mode === 'start' || !this.store.streamVersion(sessionStreamId(sessionId))) {
+        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true }), actor, sessionId));
+      } else {
+        await this.reopen(sessionId, actor);
+      }
+      if (handle.stopping) return;
+      const stream = sessionStreamId(sessionId);
+      const turn = this.watchTurn(state, stream, this.store.streamVersion(stream), handle);
+      try {
+        await this.commandBus.execute(new SendMessage(sessionId, prompt, actor));
+      } catch (error) {
+        turn.cancel();
+        throw error;
+      }
+      const outcome = await turn.outcome;
+      if (outcome.kind !== 'cancelled') await this.record(runId, handle, outcome);
+    } catch (error) {
+      if (!handle.stopping) await this.record(runId, handle, { kind: 'failed', error: (error as Error).message });
+    } finally {
+      clearTimeout(timer);
+      // A cancelled launch is closed by whoever stopped it, after recording the stop.
+      if (!handle.stopping) this.handles.close(handle);
+    }
+  }
+
+  /** A resumed run's session: resumed on the current CLI when it was interrupted, used as is otherwise. */
+  private async reopen(sessionId: string, actor: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new RunStateError(`The run's session ${sessionId} was destroyed; start a new run instead`);
+    await this.cliConnection.ensureStarted();
+    if (session.status === 'interrupted' || session.cliGeneration !== this.cliConnection.generation) {
+      await this.commandBus.execute(new ResumeSession(sessionId, actor));
+    }
+  }
+
+  private async record(runId: string, handle: RunHandle, outcome: Exclude<TurnOutcome, { kind: 'cancelled' }>): Promise<void> {
+    const command: RunCommand =
+      outcome.kind === 'completed'
+        ? { type: 'complete', epoch: handle.epoch, output: outcome.output }
+        : outcome.kind === 'failed'
+          ? { type: 'fail', epoch: handle.epoch, error: outcome.error }
+          : { type: 'interrupt', epoch: handle.epoch, reason: outcome.reason };
+    try {
+      await this.repository.decide(runId, command, { actor: 'switchboard' });
+      this.logger.log({ runId, epoch: handle.epoch, outcome: outcome.kind }, 'run launch ended');
+    } catch (error) {
+      if (error instanceof StaleRunCompletionError || error instanceof RunStateError) {
+        this.logger.warn({ runId, epoch: handle.epoch, reason: error.message }, 'run outcome dropped');
+        return;
+      }
+      this.logger.error({ runId, err: error }, 'could not record the outcome of a run');
+    }
+  }
+
+  /**
+   * The main agent's turn on the run's session, from the recorded stream: its last assistant message is
+   * the output, `session.idle` ends it. Only events after our own `session.message_sent` count, so an
+   * idle left over from creating or resuming the session cannot end the turn early.
+   */
+  private watchTurn(state: RunState, stream: string, after: number, handle: RunHandle) {
+    let cancel = () => {};
+    const outcome = new Promise<TurnOutcome>((resolve) => {
+      let sent = false;
+      let output = '';
+      let finished = false;
+      const forward = this.progressForwarder(state);
+      const finish = (result: TurnOutcome) => {
+        if (finished) return;
+        finished = true;
+        queueMicrotask(() => subscription.unsubscribe());
+        handle.cancellation.signal.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const onAbort = () => finish({ kind: 'cancelled' });
+      cancel = () => finish({ kind: 'cancelled' });
+      const subscription = this.store.subscribeToStream(stream, after).subscribe((event) => {
+        if (event.type === SessionEvents.messageSent) sent = true;
+        if (!sent) return;
+        const payload = (event.data as unknown as RecordedCliEventData).payload ?? {};
+        switch (event.type) {
+          case cli('assistant.message'):
+            if (isOwn(event) && typeof payload.content === 'string' && payload.content.trim()) output = payload.content;
+            forward(event);
+            return;
+          case cli('tool.execution_start'):
+            forward(event);
+            return;
+          case cli('session.idle'):
+            if (isOwn(event)) finish({ kind: 'completed', output });
+            return;
+          case cli('session.error'):
+            if (isOwn(event)) finish({ kind: 'failed', error: String(payload.message ?? 'the Copilot CLI reported a session error') });
+            return;
+          case SessionEvents.messageFailed:
+            finish({ kind: 'failed', error: String(event.data.error ?? 'the Copilot CLI did not take the prompt') });
+            return;
+          case SessionEvents.interrupted:
+            finish({ kind: 'interrupted', reason: String(event.data.reason ?? 'the session was interrupted') });
+            return;
+          case SessionEvents.destroyed:
+            finish({ kind: 'failed', error: "the run's session was destroyed" });
+            return;
+        }
+      });
+      if (handle.stopping) finish({ kind: 'cancelled' });
+      else handle.cancellation.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    return { outcome, cancel: () => cancel() };
+  }
+
+  /** spec: a foreground child's progress is forwarded to its parent (here: the parent session's stream). */
+  private progressForwarder(state: RunState): (event: StoredEvent) => void {
+    const { background, parentThreadId, runId, agentId } = state.started;
+    if (background || !parentThreadId || parentThreadId === API_THREAD) return () => {};
+    const target = sessionStreamId(parentThreadId);
+    return (event) => {
+      const data = event.data as unknown as RecordedCliEventData;
+      const payload = data.payload ?? {};
+      const progress =
+        event.type === cli('tool.execution_start')
+          ? { kind: 'tool', toolName: payload.toolName }
+          : typeof payload.content === 'string' && payload.content.trim()
+            ? { kind: 'message', text: payload.content.slice(0, 2000) }
+            : undefined;
+      if (!progress) return;
+      this.store
+        .append(target, 'any', [{ type: RunEvents.progress, data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } }], {
+          maxDelayMs: 5,
+        })
+        .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not forward run progress'));
+    };
+  }
+
+  /** Resolves true when an event matching `predicate` is recorded after `after`, false after `timeoutMs`. */
+  private waitFor(stream: string, after: number, predicate: (event: StoredEvent) => boolean, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let done = false;
+      const finish = (value: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        queueMicrotask(() => subscription.unsubscribe());
+        resolve(value);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const subscription = this.store.subscribeToStream(stream, after).subscribe((event) => {
+        if (predicate(event)) finish(true);
+      });
+    });
+  }
+}
+
+/** Recorded CLI events of the session's main agent (not of a CLI-native sub-agent, which carry agentId). */
+function isOwn(event: StoredEvent): boolean {
+  return !(event.data as unknown as RecordedCliEventData).agentId;
+}

@@ -1,0 +1,61 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { and, eq, ne, or } from 'drizzle-orm';
+import { runs } from '../database/schema';
+import { SqliteDatabase } from '../database/sqlite-database';
+import type { TurnReminder } from '../sessions/turn-reminders';
+import { TurnReminders } from '../sessions/turn-reminders';
+
+const OUTPUT_PREVIEW_CHARS = 500;
+
+/**
+ * spec: agent_recovery. At a session's next turn its main agent reads which of its runs ended since
+ * (background ones) or were interrupted (any), with what to do about each. Delivered reminders are
+ * recorded (`session.reminded`) and the runs projection marks them, so each is told once.
+ */
+@Injectable()
+export class RunReminders implements OnModuleInit {
+  constructor(
+    private readonly reminders: TurnReminders,
+    private readonly database: SqliteDatabase,
+  ) {}
+
+  onModuleInit(): void {
+    this.reminders.register((sessionId) => this.forSession(sessionId));
+  }
+
+  forSession(sessionId: string): TurnReminder | undefined {
+    const rows = this.database.orm
+      .select()
+      .from(runs)
+      .where(
+        and(
+          eq(runs.ownerThreadId, sessionId),
+          eq(runs.ownerNotified, false),
+          ne(runs.status, 'running'),
+          or(eq(runs.background, true), eq(runs.status, 'interrupted')),
+        ),
+      )
+      .orderBy(runs.endedAt)
+      .all();
+    if (rows.length === 0) return undefined;
+    const lines = rows.map((r) => {
+      const head = `- run ${r.runId} (agent ${r.agentId}) is ${r.status}`;
+      switch (r.status) {
+        case 'completed': {
+          const output = r.output ?? '';
+          const preview = output.length > OUTPUT_PREVIEW_CHARS ? `${output.slice(0, OUTPUT_PREVIEW_CHARS)}… (agent_output has all of it)` : output;
+          return `${head}. Output: ${JSON.stringify(preview)}`;
+        }
+        case 'interrupted':
+          return `${head} (${r.error ?? 'no reason recorded'}). Resume it with agent_run {"run_id": "${r.runId}"} or stop it with agent_stop.`;
+        default:
+          return `${head}${r.error ? `: ${r.error}` : ''}.`;
+      }
+    });
+    return {
+      kind: 'runs',
+      text: `Runs you started changed state since your last turn:\n${lines.join('\n')}`,
+      data: { runIds: rows.map((r) => r.runId) },
+    };
+  }
+}

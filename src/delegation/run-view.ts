@@ -1,0 +1,81 @@
+import type { InferSelectModel } from 'drizzle-orm';
+import type { runs } from '../database/schema';
+
+export type RunRow = InferSelectModel<typeof runs>;
+
+export interface RunUsage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  tool_calls: number;
+  duration_ms: number;
+}
+
+/** A run as the API shows it (snake_case like the tool results). */
+export interface RunView {
+  run_id: string;
+  agent_id: string;
+  prompt: string;
+  status: string;
+  background: boolean;
+  parent_run_id: string | null;
+  parent_thread_id: string | null;
+  owner_thread_id: string;
+  root_run_id: string;
+  depth: number;
+  thread_id: string;
+  epoch: number;
+  policy: unknown;
+  output: string | null;
+  error: string | null;
+  stopped_by: unknown;
+  usage: RunUsage;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export function toRunView(row: RunRow, now = Date.now()): RunView {
+  return {
+    run_id: row.runId,
+    agent_id: row.agentId,
+    prompt: row.prompt,
+    status: row.status,
+    background: row.background,
+    parent_run_id: row.parentRunId,
+    parent_thread_id: row.parentThreadId,
+    owner_thread_id: row.ownerThreadId,
+    root_run_id: row.rootRunId,
+    depth: row.depth,
+    thread_id: row.threadId,
+    epoch: row.epoch,
+    policy: JSON.parse(row.policy),
+    output: row.output,
+    error: row.error,
+    stopped_by: row.stoppedBy ? JSON.parse(row.stoppedBy) : null,
+    usage: ownUsage(row, now),
+    started_at: row.startedAt,
+    ended_at: row.endedAt,
+  };
+}
+
+/** A running launch counts its time so far. */
+export function ownUsage(row: RunRow, now = Date.now()): RunUsage {
+  const running = row.status === 'running' ? Math.max(0, now - Date.parse(row.launchedAt)) : 0;
+  return {
+    input_tokens: row.inputTokens,
+    output_tokens: row.outputTokens,
+    total_tokens: row.inputTokens + row.outputTokens,
+    tool_calls: row.toolCalls,
+    duration_ms: row.durationMs + running,
+  };
+}
+
+export function addUsage(a: RunUsage, b: RunUsage): RunUsage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+    tool_calls: a.tool_calls + b.tool_calls,
+    duration_ms: a.duration_ms + b.duration_ms,
+  };
+}

@@ -1,0 +1,37 @@
+import { DomainError } from '../common/domain-error';
+
+/** Stable codes of the delegation tools (spec: sub-agent-delegation); the REST filter maps them to statuses. */
+export type DelegationErrorCode = 'invalid_arguments' | 'unknown_agent' | 'unknown_run' | 'invalid_state' | 'policy_denied';
+
+export class InvalidRunArgumentsError extends DomainError {
+  readonly code = 'invalid_arguments';
+}
+
+export class UnknownAgentError extends DomainError {
+  readonly code = 'unknown_agent';
+
+  constructor(agentId: string) {
+    super(`Agent ${agentId} does not exist; list the agents with GET /api/agents`, { agentId });
+  }
+}
+
+export class UnknownRunError extends DomainError {
+  readonly code = 'unknown_run';
+
+  constructor(runId: string) {
+    super(`Run ${runId} does not exist`, { runId });
+  }
+}
+
+export class RunStateError extends DomainError {
+  readonly code = 'invalid_state';
+}
+
+export class PolicyDeniedError extends DomainError {
+  readonly code = 'policy_denied';
+}
+
+/** A completion from an earlier launch of a run that was resumed since: it must not overwrite the new launch. */
+export class StaleRunCompletionError extends DomainError {
+  readonly code = 'stale_completion';
+}

@@ -1,0 +1,103 @@
+import type { ResolvedRunPolicy } from './run-policy';
+
+/** Event types of a run stream (`run-<run_id>`), plus what the engine writes on its owner's session stream. */
+export const RunEvents = {
+  started: 'run.started',
+  completed: 'run.completed',
+  failed: 'run.failed',
+  stopped: 'run.stopped',
+  interrupted: 'run.interrupted',
+  resumed: 'run.resumed',
+  /** On the owner session's stream: a run it owns ended (or was interrupted); it is also reminded at its next turn. */
+  ended: 'run.ended',
+  /** On the parent session's stream: what a foreground child is doing. */
+  progress: 'run.progress',
+  /** On the caller's stream: a delegation the policy refused, with the reason. */
+  delegationRefused: 'run.delegation_refused',
+} as const;
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'stopped' | 'interrupted';
+export const RUN_STATUSES: readonly RunStatus[] = ['running', 'completed', 'failed', 'stopped', 'interrupted'];
+/** Statuses in which a run no longer runs; `interrupted` and `stopped` may be resumed. */
+export const ENDED_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'stopped', 'interrupted'];
+
+/** The thread the API acts from: it owns runs started over REST without a parent. */
+export const API_THREAD = 'api';
+
+export interface RunStartedData {
+  runId: string;
+  agentId: string;
+  prompt: string;
+  background: boolean;
+  parentRunId: string | null;
+  parentThreadId: string | null;
+  ownerThreadId: string;
+  rootRunId: string;
+  depth: number;
+  path: string;
+  threadId: string;
+  epoch: number;
+  policy: ResolvedRunPolicy;
+}
+
+export interface RunCompletedData {
+  runId: string;
+  epoch: number;
+  output: string;
+}
+
+export interface RunFailedData {
+  runId: string;
+  epoch: number;
+  error: string;
+}
+
+export interface StoppedBy {
+  /** Who asked: `api`, `session:<id>` (a tool call), or `switchboard` (timeout). */
+  actor: string;
+  /** The run whose stop cascaded to this one, when it is not this run. */
+  cascadeFrom?: string;
+  reason: string;
+}
+
+export interface RunStoppedData {
+  runId: string;
+  epoch: number;
+  stoppedBy: StoppedBy;
+  /** The graceful abort did not end the turn within the grace period; the CLI session was destroyed. */
+  forced: boolean;
+}
+
+export interface RunInterruptedData {
+  runId: string;
+  epoch: number;
+  reason: string;
+}
+
+export interface RunResumedData {
+  runId: string;
+  epoch: number;
+  prompt: string;
+  resumedBy: string;
+}
+
+export interface RunEndedData {
+  runId: string;
+  agentId: string;
+  status: RunStatus;
+  output?: string;
+  error?: string;
+}
+
+export function runStreamId(runId: string): string {
+  return `run-${runId}`;
+}
+
+/** spec: each child run executes on its own thread, `sub-agent-<run_id>`; it is the run's CLI session id. */
+export function runThreadId(runId: string): string {
+  return `sub-agent-${runId}`;
+}
+
+export function runIdOfThread(threadId: string): string | undefined {
+  return threadId.startsWith('sub-agent-') ? threadId.slice('sub-agent-'.length) : undefined;
+}

@@ -1,0 +1,95 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { z } from 'zod';
+import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { AgentOutput } from './commands/agent-output/agent-output.command';
+import { AgentRun } from './commands/agent-run/agent-run.command';
+import { AgentStop } from './commands/agent-stop/agent-stop.command';
+import { GetRun } from './queries/get-run/get-run.query';
+import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
+import { ListRuns } from './queries/list-runs/list-runs.query';
+import { RUN_STATUSES } from './run.events';
+import type { RunCaller } from './run-caller';
+import { runPolicyInputSchema } from './run-policy';
+
+const agentId = z.string().min(1).max(64);
+const startSchema = z
+  .object({
+    agent_id: agentId,
+    prompt: z.string().trim().min(1, 'prompt must not be empty').max(200_000),
+    /** Over REST the default is not to wait; background: false holds the request until the run ends. */
+    background: z.boolean().default(true),
+    parent_run_id: z.string().min(1).max(64).optional(),
+    policy: runPolicyInputSchema.optional(),
+  })
+  .strict();
+const resumeSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
+const stopSchema = z.object({ reason: z.string().min(1).max(2000).optional() }).strict();
+const listSchema = z.object({
+  status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
+  agent_id: agentId.optional(),
+  root_run_id: z.string().min(1).max(64).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+const API: RunCaller = { kind: 'api' };
+
+/** spec: sub-agent-delegation over REST; the API acts as an operator (it may stop or resume any run). */
+@ApiTags('runs')
+@Controller('api/runs')
+export class RunsController {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  @Post()
+  @ApiOperation({ summary: 'agent_run: start a run of an agent (under parent_run_id when given); 403 policy_denied, 422 unknown_agent' })
+  start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>) {
+    return this.commandBus.execute(
+      new AgentRun(
+        { agentId: body.agent_id, prompt: body.prompt, background: body.background, parentRunId: body.parent_run_id, policy: body.policy },
+        API,
+      ),
+    );
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'Runs, newest first; filters: status, agent_id, root_run_id' })
+  list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
+    return this.queryBus.execute(new ListRuns({ status: query.status, agentId: query.agent_id, rootRunId: query.root_run_id, limit: query.limit }));
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'A run: status, lineage, policy, output, own usage' })
+  get(@Param('id') id: string) {
+    return this.queryBus.execute(new GetRun(id));
+  }
+
+  @Get(':id/output')
+  @ApiOperation({ summary: "agent_output: the run's status and, once completed, its output" })
+  output(@Param('id') id: string) {
+    return this.commandBus.execute(new AgentOutput(id, API));
+  }
+
+  @Get(':id/tree')
+  @ApiOperation({ summary: 'The run, its descendants and their CLI-native sub-agents, with own and subtree usage' })
+  tree(@Param('id') id: string) {
+    return this.queryBus.execute(new GetRunTree(id));
+  }
+
+  @Post(':id/stop')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'agent_stop: stop the run and every running descendant (409 when it is not running)' })
+  stop(@Param('id') id: string, @Body(new ZodValidationPipe(stopSchema)) body: z.infer<typeof stopSchema>) {
+    return this.commandBus.execute(new AgentStop(id, API, body.reason));
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'agent_run with run_id: resume an interrupted or stopped run (409 otherwise)' })
+  resume(@Param('id') id: string, @Body(new ZodValidationPipe(resumeSchema)) body: z.infer<typeof resumeSchema>) {
+    return this.commandBus.execute(new AgentRun({ runId: id, prompt: body.prompt, background: body.background }, API));
+  }
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+
+/** Context another module wants the main agent to read at the start of its next turn. */
+export interface TurnReminder {
+  /** Which module it comes from, e.g. `runs`. */
+  kind: string;
+  text: string;
+  /** Kept in the `session.reminded` event; the source's projection marks what was delivered. */
+  data: Record<string, unknown>;
+}
+
+export type TurnReminderSource = (sessionId: string) => TurnReminder | undefined;
+
+/**
+ * Reminders prepended to the next prompt of a session (spec: sub-agent-delegation, agent_recovery:
+ * the parent is told of runs that ended or were interrupted). Other modules register their source;
+ * SendMessage records what it delivered in the same append as the message.
+ */
+@Injectable()
+export class TurnReminders {
+  private readonly sources: TurnReminderSource[] = [];
+
+  register(source: TurnReminderSource): void {
+    this.sources.push(source);
+  }
+
+  collect(sessionId: string): TurnReminder[] {
+    return this.sources.map((source) => source(sessionId)).filter((r): r is TurnReminder => r !== undefined);
+  }
+}
+
+/** The prompt the CLI receives: the reminders first, then what the caller asked. */
+export function withReminders(prompt: string, reminders: readonly TurnReminder[]): string {
+  if (reminders.length === 0) return prompt;
+  return `${reminders.map((r) => `<system-reminder>\n${r.text}\n</system-reminder>`).join('\n')}\n\n${prompt}`;
+}

@@ -1,0 +1,120 @@
+import { type Json, type JsonHttp } from '../fixtures/json-http';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { waitUntil } from '../fixtures/wait-until';
+
+/**
+ * spec: sub-agent-delegation, through the built-in tools with the real Copilot CLI: the main agent of
+ * a session calls agent_run in the foreground (it waits and gets the output) and in the background
+ * (it is told at its next turn), and each child runs on its own CLI session with its agent's prompt.
+ */
+describe('delegation through agent_run on the real Copilot CLI', () => {
+  const model = new ScriptedModelServer();
+  let running: RealCliApp;
+  const http: JsonHttp = (...args) => running.http(...args);
+
+  beforeAll(async () => {
+    await model.start();
+    model.setScript([
+      {
+        name: 'lead delegates in the foreground',
+        systemIncludes: 'LEAD_PROMPT',
+        lastMessageIncludes: 'Research in the foreground',
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'researcher', prompt: 'Find FACT_ALPHA.' } }] },
+      },
+      {
+        name: 'lead delegates in the background',
+        systemIncludes: 'LEAD_PROMPT',
+        lastMessageIncludes: 'Research in the background',
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'researcher', prompt: 'Find FACT_BETA.', background: true } }] },
+      },
+      {
+        name: 'lead reads the reminder',
+        systemIncludes: 'LEAD_PROMPT',
+        lastMessageIncludes: 'Runs you started changed state',
+        answer: { text: 'LEAD_SAW_REMINDER' },
+      },
+      { name: 'lead wraps up', systemIncludes: 'LEAD_PROMPT', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
+      { name: 'researcher alpha', systemIncludes: 'RESEARCHER_PROMPT', messagesInclude: 'FACT_ALPHA', answer: { text: 'ALPHA=42' } },
+      { name: 'researcher beta', systemIncludes: 'RESEARCHER_PROMPT', messagesInclude: 'FACT_BETA', answer: { text: 'BETA=7' }, delayMs: 300 },
+    ]);
+    running = await startRealCliApp(model);
+    for (const agent of [
+      { id: 'lead', name: 'Lead', system_message: { mode: 'append', content: 'LEAD_PROMPT you delegate research.' } },
+      { id: 'researcher', name: 'Researcher', description: 'Finds facts', system_message: { mode: 'append', content: 'RESEARCHER_PROMPT you find facts.' } },
+    ]) {
+      expect((await http('POST', '/api/agents', agent)).status).toBe(201);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.close();
+    await model.stop();
+  });
+
+  async function turn(sessionId: string, prompt: string): Promise<void> {
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt })).status).toBe(202);
+    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
+  }
+
+  async function runsOf(sessionId: string): Promise<Json[]> {
+    const all = (await http('GET', '/api/runs')).body as Json[];
+    return all.filter((r) => r.owner_thread_id === sessionId);
+  }
+
+  it('waits for a foreground run and hands its output back to the main agent', async () => {
+    const session = (await http('POST', '/api/sessions', { agentId: 'lead', delegation: true })).body;
+    await turn(session.sessionId, 'Research in the foreground, please.');
+
+    const [run] = await runsOf(session.sessionId);
+    expect(run).toMatchObject({
+      agent_id: 'researcher',
+      status: 'completed',
+      output: 'ALPHA=42',
+      background: false,
+      parent_run_id: null,
+      parent_thread_id: session.sessionId,
+      thread_id: `sub-agent-${run.run_id}`,
+      depth: 1,
+    });
+    expect(run.usage.total_tokens).toBeGreaterThan(0);
+
+    // The lead's second model turn carried the tool result with the child's output.
+    const leadAfter = model.requests.find((r) => r.rule === 'lead wraps up' && r.allText.includes(run.run_id));
+    expect(leadAfter?.allText).toContain('ALPHA=42');
+    // The child ran on its own CLI session with the researcher's prompt.
+    const childTurn = model.requests.find((r) => r.rule === 'researcher alpha');
+    expect(childTurn?.systemText).not.toContain('LEAD_PROMPT');
+
+    // The child's progress was forwarded to the parent's stream, and the session said LEAD_DONE.
+    const events = (await http('GET', `/api/streams/session-${session.sessionId}/events?limit=1000`)).body as Json;
+    const types = (events.events ?? events).map((e: Json) => e.type);
+    expect(types).toContain('run.progress');
+    expect(types).toContain('run.ended');
+
+    const output = (await http('GET', `/api/runs/${run.run_id}/output`)).body;
+    expect(output).toEqual({ run_id: run.run_id, agent_id: 'researcher', status: 'completed', background: false, output: 'ALPHA=42' });
+  }, 120_000);
+
+  it('answers a background run at once and reminds the main agent when it ended', async () => {
+    const session = (await http('POST', '/api/sessions', { agentId: 'lead', delegation: true })).body;
+    await turn(session.sessionId, 'Research in the background, please.');
+
+    const toolResult = model.requests.find((r) => r.rule === 'lead wraps up' && r.allText.includes('"background":true'));
+    expect(toolResult?.allText).toContain('"status":"running"');
+
+    const [started] = await runsOf(session.sessionId);
+    expect(started.background).toBe(true);
+    await waitUntil(async () => (await http('GET', `/api/runs/${started.run_id}`)).body.status === 'completed', 'the background run to end', 60_000);
+
+    await turn(session.sessionId, 'Anything new?');
+    const reminded = model.requests.find((r) => r.rule === 'lead reads the reminder');
+    expect(reminded?.lastMessage && JSON.stringify(reminded.lastMessage)).toContain('BETA=7');
+    expect(JSON.stringify(reminded?.lastMessage)).toContain(started.run_id);
+
+    // Told once: a further turn carries no reminder.
+    await turn(session.sessionId, 'Research in the background, please.');
+    const reminders = model.requests.filter((r) => r.rule === 'lead reads the reminder');
+    expect(reminders).toHaveLength(1);
+  }, 120_000);
+});
