@@ -4,6 +4,7 @@ import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { GetStream } from './queries/get-stream/get-stream.query';
+import { ListAuditLog } from './queries/list-audit-log/list-audit-log.query';
 import { ListEvents } from './queries/list-events/list-events.query';
 
 const pageQuery = z.object({
@@ -11,6 +12,22 @@ const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 type PageQuery = z.infer<typeof pageQuery>;
+
+const id = z.string().min(1).max(256);
+const auditQuery = pageQuery.extend({
+  sessionId: id.optional(),
+  runId: id.optional(),
+  agentId: id.optional(),
+  toolName: id.optional(),
+  decision: id.optional(),
+  eventType: id.optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+type AuditQuery = z.infer<typeof auditQuery>;
+
+/** Timestamps are stored as UTC ISO strings (toISOString), so filters compare in the same form. */
+const utc = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 
 @ApiTags('events')
 @Controller('api')
@@ -23,6 +40,25 @@ export class EventLogController {
   @ApiQuery({ name: 'limit', required: false, description: '1..1000, default 100' })
   listEvents(@Query(new ZodValidationPipe(pageQuery)) page: PageQuery) {
     return this.queryBus.execute(new ListEvents(page.after, page.limit));
+  }
+
+  @Get('audit')
+  @ApiOperation({
+    summary: 'The audit log in global order, filtered by session, run, agent, tool, decision, event type and time, paged by global position',
+  })
+  @ApiQuery({ name: 'after', required: false, description: 'global position to start after (default 0); pass nextAfter for the next page' })
+  @ApiQuery({ name: 'limit', required: false, description: '1..1000, default 100' })
+  @ApiQuery({ name: 'sessionId', required: false, description: "a session's id (a run's own thread is sub-agent-<runId>)" })
+  @ApiQuery({ name: 'runId', required: false })
+  @ApiQuery({ name: 'agentId', required: false, description: 'library agent id or sub-agent name' })
+  @ApiQuery({ name: 'toolName', required: false })
+  @ApiQuery({ name: 'decision', required: false, description: 'approved, denied, success, failure, answered...' })
+  @ApiQuery({ name: 'eventType', required: false })
+  @ApiQuery({ name: 'from', required: false, description: 'ISO timestamp, inclusive' })
+  @ApiQuery({ name: 'to', required: false, description: 'ISO timestamp, exclusive' })
+  listAudit(@Query(new ZodValidationPipe(auditQuery)) query: AuditQuery) {
+    const { after, limit, from, to, ...filter } = query;
+    return this.queryBus.execute(new ListAuditLog({ ...filter, from: utc(from), to: utc(to) }, after, limit));
   }
 
   @Get('streams/:streamId')

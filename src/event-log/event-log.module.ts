@@ -3,11 +3,13 @@ import { EventLogController } from './event-log.controller';
 import { AuditLogProjection } from './projections/audit-log.projection';
 import { StreamSummariesProjection } from './projections/stream-summaries.projection';
 import { GetStreamHandler } from './queries/get-stream/get-stream.handler';
+import { ListAuditLogHandler } from './queries/list-audit-log/list-audit-log.handler';
 import { ListEventsHandler } from './queries/list-events/list-events.handler';
+import { ListStreamsEventsHandler } from './queries/list-streams-events/list-streams-events.handler';
 
-/** Read access to the raw log and its generic read models (stream summaries, audit log). */
+/** Read access to the raw log and its generic read models (stream summaries, audit log with its filters). */
 @Module({
   controllers: [EventLogController],
-  providers: [StreamSummariesProjection, AuditLogProjection, ListEventsHandler, GetStreamHandler],
+  providers: [StreamSummariesProjection, AuditLogProjection, ListEventsHandler, GetStreamHandler, ListAuditLogHandler, ListStreamsEventsHandler],
 })
 export class EventLogModule {}

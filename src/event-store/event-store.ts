@@ -18,7 +18,7 @@ interface PendingAppend {
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
-interface EventRow {
+export interface EventRow {
   global_position: number;
   event_id: string;
   stream_id: string;
@@ -423,7 +423,7 @@ function validateAppend(streamId: string, expectedVersion: ExpectedVersion, even
   }
 }
 
-function toStoredEvent(row: EventRow): StoredEvent {
+export function toStoredEvent(row: EventRow): StoredEvent {
   return {
     globalPosition: row.global_position,
     eventId: row.event_id,

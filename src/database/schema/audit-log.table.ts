@@ -1,6 +1,9 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
-/** Read model (async projection `audit-log`): who did what, keyed by the event's global position. */
+/**
+ * Read model (async projection `audit-log`): who did what, keyed by the event's global position, with
+ * what it concerns (session, run, agent, tool, decision) so audit queries filter on an index.
+ */
 export const auditLog = sqliteTable(
   'audit_log',
   {
@@ -11,9 +14,19 @@ export const auditLog = sqliteTable(
     correlationId: text('correlation_id'),
     causationId: text('causation_id'),
     recordedAt: text('recorded_at').notNull(),
+    sessionId: text('session_id'),
+    runId: text('run_id'),
+    agentId: text('agent_id'),
+    toolName: text('tool_name'),
+    decision: text('decision'),
   },
   (t) => [
     index('audit_log_stream_idx').on(t.streamId, t.globalPosition),
     index('audit_log_correlation_idx').on(t.correlationId),
+    index('audit_log_session_idx').on(t.sessionId, t.globalPosition),
+    index('audit_log_run_idx').on(t.runId, t.globalPosition),
+    index('audit_log_agent_idx').on(t.agentId, t.globalPosition),
+    index('audit_log_tool_idx').on(t.toolName, t.globalPosition),
+    index('audit_log_recorded_idx').on(t.recordedAt),
   ],
 );

@@ -5,10 +5,14 @@ import { type Orm, preparedPerConnection } from '../../database/sqlite-database'
 import type { StoredEvent } from '../../event-store/event-store.types';
 import type { Projection } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { auditSubjectOf } from './audit-subject';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 
-/** Async: who caused each event and in which correlation, for audit queries that must not slow appends. */
+/**
+ * Async: who caused each event, in which correlation, and what it concerns (session, run, agent, tool,
+ * decision: see auditSubjectOf), for audit queries that must not slow appends.
+ */
 @Injectable()
 export class AuditLogProjection implements Projection, OnModuleInit {
   readonly name = 'audit-log';
@@ -30,6 +34,7 @@ export class AuditLogProjection implements Projection, OnModuleInit {
       correlationId: text(event.metadata.correlationId),
       causationId: text(event.metadata.causationId),
       recordedAt: event.recordedAt,
+      ...auditSubjectOf(event),
     });
   }
 }
@@ -47,6 +52,11 @@ const insertFor = preparedPerConnection((orm: Orm) => {
       correlationId: p('correlationId'),
       causationId: p('causationId'),
       recordedAt: p('recordedAt'),
+      sessionId: p('sessionId'),
+      runId: p('runId'),
+      agentId: p('agentId'),
+      toolName: p('toolName'),
+      decision: p('decision'),
     })
     .onConflictDoNothing()
     .prepare();

@@ -1,0 +1,35 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { and, asc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
+import { auditLog } from '../../../database/schema';
+import { SqliteDatabase } from '../../../database/sqlite-database';
+import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
+
+@QueryHandler(ListAuditLog)
+export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPage> {
+  constructor(private readonly database: SqliteDatabase) {}
+
+  async execute({ filter, after, limit }: ListAuditLog): Promise<AuditPage> {
+    const conditions: Array<SQL | undefined> = [
+      gt(auditLog.globalPosition, after),
+      filter.sessionId === undefined ? undefined : eq(auditLog.sessionId, filter.sessionId),
+      filter.runId === undefined ? undefined : eq(auditLog.runId, filter.runId),
+      filter.agentId === undefined ? undefined : eq(auditLog.agentId, filter.agentId),
+      filter.toolName === undefined ? undefined : eq(auditLog.toolName, filter.toolName),
+      filter.decision === undefined ? undefined : eq(auditLog.decision, filter.decision),
+      filter.eventType === undefined ? undefined : eq(auditLog.eventType, filter.eventType),
+      filter.from === undefined ? undefined : gte(auditLog.recordedAt, filter.from),
+      filter.to === undefined ? undefined : lt(auditLog.recordedAt, filter.to),
+    ];
+    // One row more than asked tells whether another page exists without a COUNT.
+    const rows = this.database.orm
+      .select()
+      .from(auditLog)
+      .where(and(...conditions))
+      .orderBy(asc(auditLog.globalPosition))
+      .limit(limit + 1)
+      .all();
+    const hasMore = rows.length > limit;
+    const entries: AuditEntry[] = rows.slice(0, limit).map(({ globalPosition, ...rest }) => ({ position: globalPosition, ...rest }));
+    return { entries, nextAfter: entries.length ? entries[entries.length - 1].position : after, hasMore };
+  }
+}

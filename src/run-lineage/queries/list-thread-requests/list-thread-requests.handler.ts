@@ -1,0 +1,40 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { and, asc, inArray, sql } from 'drizzle-orm';
+import { routedRequests } from '../../../database/schema';
+import { SqliteDatabase } from '../../../database/sqlite-database';
+import type { RoutedRequestView } from '../../../tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
+import { ListThreadRequests } from './list-thread-requests.query';
+
+const parse = (value: string | null): unknown => {
+  if (value === null) return null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
+@QueryHandler(ListThreadRequests)
+export class ListThreadRequestsHandler implements IQueryHandler<ListThreadRequests, RoutedRequestView[][]> {
+  constructor(private readonly database: SqliteDatabase) {}
+
+  async execute({ threadIds, kinds }: ListThreadRequests): Promise<RoutedRequestView[][]> {
+    if (threadIds.length === 0) return [];
+    const rows = this.database.orm
+      .select()
+      .from(routedRequests)
+      .where(
+        and(
+          inArray(routedRequests.parentSessionId, sql`(SELECT value FROM json_each(${JSON.stringify(threadIds)}))`),
+          inArray(routedRequests.kind, [...kinds]),
+        ),
+      )
+      .orderBy(asc(routedRequests.globalPosition))
+      .all();
+    const byThread = new Map<string, RoutedRequestView[]>(threadIds.map((id) => [id, []]));
+    for (const { globalPosition, arguments: args, result, ...rest } of rows) {
+      byThread.get(rest.parentSessionId)?.push({ position: globalPosition, ...rest, arguments: parse(args), result: parse(result) });
+    }
+    return threadIds.map((id) => byThread.get(id) ?? []);
+  }
+}
