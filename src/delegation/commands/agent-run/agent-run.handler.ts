@@ -83,7 +83,7 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
       path: `${placement.parent?.started.path ?? '/'}${runId}/`,
       threadId: runThreadId(runId),
       epoch: 1,
-      policy: resolveRunPolicy(input.policy, agent, this.config.runs),
+      policy: this.childPolicy(resolveRunPolicy(input.policy, agent, this.config.runs), placement.parent),
     };
     const state = await this.repository.decide(runId, { type: 'start', data }, { actor: callerActor(caller) });
     this.logger.log({ runId, agentId: input.agentId, parentRunId: data.parentRunId, background: input.background }, 'run started');
@@ -161,6 +161,11 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
       depth: parent ? parent.started.depth + 1 : 1,
       refusalStream: sessionStreamId(caller.sessionId),
     };
+  }
+
+  /** Depth is a limit on the whole tree: a child never gets a deeper limit than its parent had. */
+  private childPolicy(policy: ResolvedRunPolicy, parent: RunState | undefined): ResolvedRunPolicy {
+    return parent ? { ...policy, maxDepth: Math.min(policy.maxDepth, parent.started.policy.maxDepth) } : policy;
   }
 
   private assertCanParent(parent: RunState): void {
