@@ -1,17 +1,8 @@
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
-import { collectUntilExit, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('starting the service process (src/main.ts)', () => {
   let tmp: ReturnType<typeof makeTempDir>;

@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { RequestRouter } from '../../src/tool-dispatch/request-router';
 import { FakeCopilotCli } from '../fixtures/fake-copilot-cli';
-import { collectUntilExit, type Finished, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { collectUntilExit, type Finished, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
@@ -606,14 +606,6 @@ describe('JSON-RPC fuzz: header-level garbage on the CLI connection (fake CLI ov
   }, 15_000);
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The in-process suites above see a rejected CLI-event handler as a recorded failure; this is what it

@@ -1,0 +1,241 @@
+import Database from 'better-sqlite3';
+import type { ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Json, jsonHttp } from '../fixtures/json-http';
+import { ScriptedModelServer, type Rule } from '../fixtures/scripted-model-server';
+import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { waitUntil } from '../fixtures/wait-until';
+
+/**
+ * spec: sub-agent-delegation, recovery. Switchboard runs as its own process with the real Copilot CLI;
+ * 50 background runs are started, their scripted model answers slowly (0.5 s to 8 s), and the service
+ * is SIGKILLed while some have completed and others are still waiting; then again while the
+ * interrupted ones are being resumed. After each restart: every acknowledged run is there, completed
+ * with its output intact or interrupted; no event is duplicated; the read models equal a rebuild from
+ * the log; and resuming the interrupted runs completes them.
+ *
+ * Set CRASH_DELEGATION_REPORT=<file> for the figures as JSON (nothing is printed).
+ */
+
+const RUNS = 50;
+const DELAYS_MS = [500, 1000, 3000, 5000, 8000];
+const READ_MODELS: Record<string, string> = {
+  runs: 'run_id',
+  sessions: 'session_id',
+  stream_summaries: 'stream_id',
+  child_sessions: 'child_session_id',
+  subagent_instances: 'parent_session_id, tool_call_id',
+  agents: 'id',
+};
+
+interface Service {
+  child: ChildProcess;
+  baseUrl: string;
+  exited: ReturnType<typeof collectUntilExit>;
+}
+
+interface KillRound {
+  completedBeforeKill: number;
+  runningBeforeKill: number;
+  interruptedAfterRestart: number;
+  lost: number;
+  duplicatedEvents: number;
+  wrongOutputs: number;
+  cliOutlivedService: boolean;
+}
+
+describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () => {
+  const model = new ScriptedModelServer();
+  const tmp = makeTempDir();
+  const dbFile = path.join(tmp.dir, 'switchboard.db');
+  let service: Service | undefined;
+  const live = new Set<ChildProcess>();
+
+  beforeAll(async () => {
+    await model.start();
+    const rules: Rule[] = DELAYS_MS.map((delayMs, slot) => ({
+      name: `worker slot ${slot}`,
+      systemIncludes: 'CRASH_WORKER',
+      when: (ctx) => taskNumber(ctx.allText) % DELAYS_MS.length === slot,
+      delayMs,
+      answer: (ctx) => ({ text: `RESULT-${taskNumber(ctx.allText)}` }),
+    }));
+    model.setScript(rules);
+  });
+
+  afterAll(async () => {
+    // A clean stop lets the service stop its CLI, which otherwise still writes into the folder removed below.
+    if (service) {
+      service.child.kill('SIGTERM');
+      await service.exited.catch(() => undefined);
+    }
+    for (const child of live) child.kill('SIGKILL');
+    await model.stop();
+    tmp.cleanup();
+  });
+
+  async function startService(): Promise<Service> {
+    const port = await freePort();
+    const child = spawnTs('src/main.ts', [], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SWITCHBOARD_DB: dbFile,
+      LOG_LEVEL: 'warn',
+      COPILOT_PROVIDER_TYPE: 'openai',
+      COPILOT_PROVIDER_BASE_URL: model.baseUrl,
+      COPILOT_PROVIDER_API_KEY: 'scripted',
+      COPILOT_MODEL: 'gpt-4.1',
+      COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
+    });
+    live.add(child);
+    child.on('exit', () => live.delete(child));
+    const exited = collectUntilExit(child, 600_000);
+    await waitForHttp(`http://127.0.0.1:${port}/health`, child, 60_000);
+    return { child, baseUrl: `http://127.0.0.1:${port}`, exited };
+  }
+
+  const http = (...args: Parameters<ReturnType<typeof jsonHttp>>) => jsonHttp(() => (service as Service).baseUrl)(...args);
+  const allRuns = async (): Promise<Json[]> => (await http('GET', '/api/runs?limit=1000')).body;
+  const count = (runs: Json[], status: string) => runs.filter((r) => r.status === status).length;
+
+  /** SIGKILL once `enough` says so; the CLI it spawned gets EOF on stdin and should follow it. */
+  async function killWhen(enough: (runs: Json[]) => boolean): Promise<{ runs: Json[]; cliOutlivedService: boolean }> {
+    const runs = await waitUntil(async () => {
+      const now = await allRuns();
+      return enough(now) && now;
+    }, 'the moment to kill', 120_000);
+    const cliPid = (await http('GET', '/health')).body.copilotCli?.pid as number | undefined;
+    (service as Service).child.kill('SIGKILL');
+    await (service as Service).exited;
+    service = undefined;
+    let cliOutlivedService = false;
+    if (cliPid) {
+      try {
+        await waitUntil(() => !alive(cliPid), 'the orphaned CLI to exit', 10_000);
+      } catch {
+        cliOutlivedService = true;
+        process.kill(-cliPid, 'SIGKILL');
+      }
+    }
+    return { runs, cliOutlivedService };
+  }
+
+  /** What must hold after every restart; returns the figures of the round. */
+  function checkLog(acknowledged: Map<string, number>, runs: Json[]): Pick<KillRound, 'lost' | 'duplicatedEvents' | 'wrongOutputs'> {
+    const byId = new Map(runs.map((r) => [r.run_id, r]));
+    const lost = [...acknowledged.keys()].filter((id) => !byId.has(id)).length;
+    const wrongOutputs = runs.filter((r) => r.status === 'completed' && r.output !== `RESULT-${acknowledged.get(r.run_id)}`).length;
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      const duplicated = (sql: string) => (db.prepare(sql).all() as Array<{ n: number }>).reduce((sum, row) => sum + row.n - 1, 0);
+      const duplicatedEvents =
+        duplicated(`SELECT count(*) n FROM events WHERE type = 'run.started' GROUP BY stream_id HAVING n > 1`) +
+        duplicated(
+          `SELECT count(*) n FROM events WHERE stream_id LIKE 'run-%' AND type IN ('run.completed','run.failed','run.stopped','run.interrupted')
+           GROUP BY stream_id, json_extract(data, '$.epoch') HAVING n > 1`,
+        ) +
+        duplicated(
+          `SELECT count(*) n FROM events WHERE json_extract(data, '$.cliEventId') IS NOT NULL
+           GROUP BY stream_id, json_extract(data, '$.cliEventId') HAVING n > 1`,
+        ) +
+        duplicated(`SELECT count(*) n FROM events GROUP BY event_id HAVING n > 1`);
+      return { lost, duplicatedEvents, wrongOutputs };
+    } finally {
+      db.close();
+    }
+  }
+
+  function snapshotReadModels(): Record<string, unknown[]> {
+    const db = new Database(dbFile, { readonly: true });
+    try {
+      return Object.fromEntries(Object.entries(READ_MODELS).map(([table, key]) => [table, db.prepare(`SELECT * FROM ${table} ORDER BY ${key}`).all()]));
+    } finally {
+      db.close();
+    }
+  }
+
+  it('keeps every acknowledged run, completed with its output or interrupted, and completes them on resume', async () => {
+    const rounds: KillRound[] = [];
+    service = await startService();
+    expect((await http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'CRASH_WORKER answers.' } })).status).toBe(201);
+
+    const acknowledged = new Map<string, number>();
+    for (let batch = 0; batch < RUNS; batch += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const n = batch + i;
+          const response = await http('POST', '/api/runs', { agent_id: 'worker', prompt: `Do TASK-${n}.`, background: true });
+          expect(response.status).toBe(201);
+          acknowledged.set(response.body.run_id, n);
+        }),
+      );
+    }
+
+    // Round 1: killed while runs are in flight. Round 2: killed while the interrupted ones are resuming.
+    for (let round = 0; round < 2; round++) {
+      const { runs: before, cliOutlivedService } = await killWhen((now) => {
+        const pending = count(now, 'running');
+        return now.length === RUNS && count(now, 'completed') >= (round === 0 ? 10 : rounds[0].completedBeforeKill + 5) && pending >= 5;
+      });
+      service = await startService();
+      const after = await allRuns();
+      expect(after.filter((r) => r.status !== 'completed' && r.status !== 'interrupted')).toEqual([]);
+      const figures = checkLog(acknowledged, after);
+      expect(figures).toEqual({ lost: 0, duplicatedEvents: 0, wrongOutputs: 0 });
+      const completedBefore = before.filter((r) => r.status === 'completed').map((r) => r.run_id);
+      // A run acknowledged as completed stays completed, with the same output.
+      for (const id of completedBefore) expect(after.find((r) => r.run_id === id)).toMatchObject({ status: 'completed', output: `RESULT-${acknowledged.get(id)}` });
+      rounds.push({
+        completedBeforeKill: completedBefore.length,
+        runningBeforeKill: count(before, 'running'),
+        interruptedAfterRestart: count(after, 'interrupted'),
+        ...figures,
+        cliOutlivedService,
+      });
+      expect(cliOutlivedService).toBe(false);
+
+      // The read models equal a rebuild from the log (taken with the service stopped).
+      (service as Service).child.kill('SIGTERM');
+      expect((await (service as Service).exited).code).toBe(0);
+      const projected = snapshotReadModels();
+      const rebuild = await collectUntilExit(spawnTs('src/cli/rebuild-projection.cli.ts', ['--all'], { SWITCHBOARD_DB: dbFile, LOG_LEVEL: 'warn' }), 120_000);
+      expect(rebuild.code).toBe(0);
+      expect(snapshotReadModels()).toEqual(projected);
+      service = await startService();
+
+      for (const run of after.filter((r) => r.status === 'interrupted')) {
+        const resumed = await http('POST', `/api/runs/${run.run_id}/resume`, {});
+        expect(resumed.status).toBe(200);
+        expect(resumed.body).toMatchObject({ run_id: run.run_id, status: 'running' });
+      }
+    }
+
+    const final = await waitUntil(async () => {
+      const now = await allRuns();
+      return count(now, 'completed') === RUNS && now;
+    }, 'every resumed run to complete', 180_000);
+    expect(checkLog(acknowledged, final)).toEqual({ lost: 0, duplicatedEvents: 0, wrongOutputs: 0 });
+    const resumedRuns = final.filter((r) => r.epoch > 1).length;
+    expect(resumedRuns).toBeGreaterThan(0);
+
+    if (process.env.CRASH_DELEGATION_REPORT) {
+      fs.writeFileSync(process.env.CRASH_DELEGATION_REPORT, JSON.stringify({ runs: RUNS, kills: rounds.length, rounds, resumedRuns }, null, 2));
+    }
+  }, 600_000);
+});
+
+function taskNumber(text: string): number {
+  const match = /TASK-(\d+)/.exec(text);
+  return match ? Number(match[1]) : -1;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
