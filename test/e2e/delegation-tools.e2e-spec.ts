@@ -35,6 +35,15 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
         answer: { text: 'LEAD_SAW_REMINDER' },
       },
       { name: 'lead wraps up', systemIncludes: 'LEAD_PROMPT', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
+      {
+        name: 'run lead uses its CLI-native sub-agent',
+        systemIncludes: 'REVLEAD_P',
+        who: 'parent',
+        lastIsToolResult: false,
+        answer: { toolCalls: [{ name: 'task', arguments: { agent_type: 'checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } }] },
+      },
+      { name: 'checker answers', who: 'child', answer: { text: 'CHECKED' } },
+      { name: 'run lead wraps up', systemIncludes: 'REVLEAD_P', who: 'parent', lastIsToolResult: true, answer: { text: 'REVIEW_OK' } },
       { name: 'researcher alpha', systemIncludes: 'RESEARCHER_PROMPT', messagesInclude: 'FACT_ALPHA', answer: { text: 'ALPHA=42' } },
       { name: 'researcher beta', systemIncludes: 'RESEARCHER_PROMPT', messagesInclude: 'FACT_BETA', answer: { text: 'BETA=7' }, delayMs: 300 },
     ]);
@@ -42,6 +51,8 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     for (const agent of [
       { id: 'lead', name: 'Lead', system_message: { mode: 'append', content: 'LEAD_PROMPT you delegate research.' } },
       { id: 'researcher', name: 'Researcher', description: 'Finds facts', system_message: { mode: 'append', content: 'RESEARCHER_PROMPT you find facts.' } },
+      { id: 'checker', name: 'Checker', description: 'Checks work', system_message: { mode: 'replace', content: 'CHECKER_P you check.' } },
+      { id: 'rev-lead', name: 'Review Lead', system_message: { mode: 'append', content: 'REVLEAD_P you review.' }, sub_agents: ['checker'] },
     ]) {
       expect((await http('POST', '/api/agents', agent)).status).toBe(201);
     }
@@ -116,5 +127,19 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     await turn(session.sessionId, 'Research in the background, please.');
     const reminders = model.requests.filter((r) => r.rule === 'lead reads the reminder');
     expect(reminders).toHaveLength(1);
+  }, 120_000);
+
+  it('shows the CLI-native sub-agents of a run in its tree, as their own node kind', async () => {
+    const started = await http('POST', '/api/runs', { agent_id: 'rev-lead', prompt: 'Review this.', background: false });
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ agent_id: 'rev-lead', status: 'completed', output: 'REVIEW_OK' });
+
+    const tree = (await http('GET', `/api/runs/${started.body.run_id}/tree`)).body;
+    expect(tree).toMatchObject({ kind: 'run', run_id: started.body.run_id, depth: 0, owner_thread_id: 'api' });
+    expect(tree.children).toEqual([expect.objectContaining({ kind: 'cli_subagent', agent_name: 'checker', status: 'completed' })]);
+    // The run's own usage counts every model call of its session, the sub-agent's included.
+    expect(tree.usage.total_tokens).toBeGreaterThan(0);
+    expect(tree.usage.tool_calls).toBeGreaterThanOrEqual(1);
+    expect(tree.subtree_usage).toEqual(tree.usage);
   }, 120_000);
 });
