@@ -13,8 +13,10 @@ import { DatabaseModule } from './database/database.module';
 import { DelegationModule } from './delegation/delegation.module';
 import { EventLogModule } from './event-log/event-log.module';
 import { EventStoreModule } from './event-store/event-store.module';
+import { GraphqlApiModule } from './graphql-api/graphql-api.module';
 import { HealthModule } from './health/health.module';
 import { ProjectionsModule } from './projections/projections.module';
+import { RunLineageModule } from './run-lineage/run-lineage.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { ToolDispatchModule } from './tool-dispatch/tool-dispatch.module';
 
@@ -45,6 +47,8 @@ export class AppModule {
         ChildSessionsModule,
         ToolDispatchModule,
         DelegationModule,
+        RunLineageModule,
+        GraphqlApiModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: ApiTokenGuard },

@@ -1,4 +1,5 @@
-import { ArgumentsHost, BadRequestException, Logger } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Logger, UnauthorizedException } from '@nestjs/common';
+import { GraphQLError } from 'graphql';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
 import { NotFoundError } from './domain-error';
 import { DomainErrorFilter } from './domain-error.filter';
@@ -14,7 +15,7 @@ function hostCapturing() {
       sent.body = body;
     },
   };
-  const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
   return { host, sent };
 }
 
@@ -52,5 +53,28 @@ describe('DomainErrorFilter', () => {
     expect(logged).toHaveBeenCalled();
     expect(sent.status).toBe(500);
     expect(JSON.stringify(sent.body)).not.toContain('secret internals');
+  });
+
+  describe('in a GraphQL resolver', () => {
+    const graphqlHost = { getType: () => 'graphql' } as unknown as ArgumentsHost;
+
+    it('returns a GraphQLError with the same code, the status REST would answer and the details', () => {
+      const error = filter.catch(new ExpectedVersionConflictError('session-1', 3, 5), graphqlHost);
+      expect(error).toBeInstanceOf(GraphQLError);
+      expect(error?.extensions).toMatchObject({ code: 'expected_version_conflict', statusCode: 409, details: { streamId: 'session-1' } });
+    });
+
+    it('keeps the code of Nest HTTP exceptions (the token guard)', () => {
+      const error = filter.catch(new UnauthorizedException({ code: 'unauthorized', message: 'send the token' }), graphqlHost);
+      expect(error?.message).toBe('send the token');
+      expect(error?.extensions).toMatchObject({ code: 'unauthorized', statusCode: 401 });
+    });
+
+    it('hides unexpected errors', () => {
+      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const error = filter.catch(new Error('secret internals'), graphqlHost);
+      expect(error?.extensions).toMatchObject({ code: 'internal_error' });
+      expect(error?.message).not.toContain('secret internals');
+    });
   });
 });

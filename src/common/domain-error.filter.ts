@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
+import type { GraphQLError } from 'graphql';
 import { DomainError } from './domain-error';
+import { codeOfStatus, graphqlErrorOf } from './graphql-error';
 
 /** Stable error code -> HTTP status. Codes not listed are 422 (the request was understood but refused). */
 const STATUS_BY_CODE: Record<string, number> = {
@@ -23,12 +25,16 @@ export function httpStatusOf(error: DomainError): number {
   return STATUS_BY_CODE[error.code] ?? HttpStatus.UNPROCESSABLE_ENTITY;
 }
 
-/** The one place domain errors become HTTP responses: `{ statusCode, code, message, details? }`. */
+/**
+ * The one place domain errors become HTTP responses: `{ statusCode, code, message, details? }`; in a
+ * GraphQL resolver, a GraphQLError with the same code in `extensions.code`.
+ */
 @Catch()
 export class DomainErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrors');
 
-  catch(error: unknown, host: ArgumentsHost): void {
+  catch(error: unknown, host: ArgumentsHost): void | GraphQLError {
+    if (host.getType<string>() === 'graphql') return graphqlErrorOf(error, httpStatusOf, this.logger);
     const response = host.switchToHttp().getResponse<Response>();
     if (error instanceof DomainError) {
       const statusCode = httpStatusOf(error);
@@ -47,12 +53,4 @@ export class DomainErrorFilter implements ExceptionFilter {
       .status(HttpStatus.INTERNAL_SERVER_ERROR)
       .json({ statusCode: 500, code: 'internal_error', message: 'Internal error; see the service log' });
   }
-}
-
-function codeOfStatus(status: number): string {
-  if (status === 400) return 'invalid_input';
-  if (status === 401) return 'unauthorized';
-  if (status === 404) return 'not_found';
-  if (status === 413) return 'payload_too_large';
-  return 'http_error';
 }

@@ -6,10 +6,11 @@ import { GetStreamHandler } from './queries/get-stream/get-stream.handler';
 import { ListAuditLogHandler } from './queries/list-audit-log/list-audit-log.handler';
 import { ListEventsHandler } from './queries/list-events/list-events.handler';
 import { ListStreamsEventsHandler } from './queries/list-streams-events/list-streams-events.handler';
+import { WatchStreamHandler } from './queries/watch-stream/watch-stream.handler';
 
 /** Read access to the raw log and its generic read models (stream summaries, audit log with its filters). */
 @Module({
   controllers: [EventLogController],
-  providers: [StreamSummariesProjection, AuditLogProjection, ListEventsHandler, GetStreamHandler, ListAuditLogHandler, ListStreamsEventsHandler],
+  providers: [StreamSummariesProjection, AuditLogProjection, ListEventsHandler, GetStreamHandler, ListAuditLogHandler, ListStreamsEventsHandler, WatchStreamHandler],
 })
 export class EventLogModule {}

@@ -8,9 +8,23 @@ function contextWith(authorization: string | undefined, isPublic = false): Execu
   const handler = () => undefined;
   if (isPublic) Reflect.defineMetadata(IS_PUBLIC, true, handler);
   return {
+    getType: () => 'http',
     getHandler: () => handler,
     getClass: () => class {},
     switchToHttp: () => ({ getRequest: () => ({ headers: { authorization } }) }),
+  } as unknown as ExecutionContext;
+}
+
+/** A GraphQL resolver's context: args are (root, args, context, info). */
+function graphqlContextWith(context: unknown): ExecutionContext {
+  const args = [undefined, {}, context, {}];
+  return {
+    getType: () => 'graphql',
+    getHandler: () => () => undefined,
+    getClass: () => class {},
+    getArgs: () => args,
+    getArgByIndex: (i: number) => args[i],
+    switchToHttp: () => ({ getRequest: () => undefined }),
   } as unknown as ExecutionContext;
 }
 
@@ -32,6 +46,15 @@ describe('ApiTokenGuard', () => {
 
   it('leaves @Public() routes open', () => {
     expect(guard.canActivate(contextWith(undefined, true))).toBe(true);
+  });
+
+  it('reads the token of a GraphQL operation from its HTTP request or its WebSocket connection params', () => {
+    expect(guard.canActivate(graphqlContextWith({ req: { headers: { authorization: `Bearer ${token}` } } }))).toBe(true);
+    expect(guard.canActivate(graphqlContextWith({ connectionParams: { Authorization: `Bearer ${token}` } }))).toBe(true);
+    expect(guard.canActivate(graphqlContextWith({ connectionParams: { authorization: `Bearer ${token}` } }))).toBe(true);
+    for (const context of [{ req: { headers: {} } }, { connectionParams: { Authorization: 'Bearer nope' } }, {}]) {
+      expect(() => guard.canActivate(graphqlContextWith(context))).toThrow(UnauthorizedException);
+    }
   });
 
   it('is open when no token is configured', () => {

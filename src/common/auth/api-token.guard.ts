@@ -1,11 +1,35 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { timingSafeEqual } from 'node:crypto';
 import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
 import { IS_PUBLIC } from './public.decorator';
 
-/** When SWITCHBOARD_API_TOKEN is set, every route but @Public() ones needs `Authorization: Bearer <token>`. */
+export const UNAUTHORIZED_MESSAGE = 'Missing or wrong API token: send the header "Authorization: Bearer <SWITCHBOARD_API_TOKEN>"';
+
+/** What a GraphQL context carries to authenticate: the HTTP request, or a WebSocket's connection params. */
+export interface AuthCarrier {
+  req?: { headers?: Record<string, string | string[] | undefined> };
+  connectionParams?: Record<string, unknown> | null;
+}
+
+/**
+ * The Authorization value of a GraphQL operation: over HTTP its header; over graphql-ws the
+ * `Authorization` (or `authorization`) connection parameter, else the upgrade request's header.
+ */
+export function authorizationOf(carrier: AuthCarrier | undefined): string | undefined {
+  const params = carrier?.connectionParams ?? undefined;
+  const fromParams = params?.Authorization ?? params?.authorization;
+  if (typeof fromParams === 'string') return fromParams;
+  const header = carrier?.req?.headers?.authorization;
+  return typeof header === 'string' ? header : undefined;
+}
+
+/**
+ * When SWITCHBOARD_API_TOKEN is set, every route but @Public() ones needs `Authorization: Bearer <token>`:
+ * REST handlers, GraphQL resolvers (HTTP and graphql-ws) alike.
+ */
 @Injectable()
 export class ApiTokenGuard implements CanActivate {
   private readonly expected?: Buffer;
@@ -21,13 +45,17 @@ export class ApiTokenGuard implements CanActivate {
     if (!this.expected) return true;
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
     if (isPublic) return true;
-    const header = context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers
-      .authorization;
+    const header =
+      context.getType<GqlContextType>() === 'graphql'
+        ? authorizationOf(GqlExecutionContext.create(context).getContext<AuthCarrier>())
+        : context.switchToHttp().getRequest<{ headers: Record<string, string | undefined> }>().headers.authorization;
     if (this.matches(header)) return true;
-    throw new UnauthorizedException({
-      code: 'unauthorized',
-      message: 'Missing or wrong API token: send the header "Authorization: Bearer <SWITCHBOARD_API_TOKEN>"',
-    });
+    throw new UnauthorizedException({ code: 'unauthorized', message: UNAUTHORIZED_MESSAGE });
+  }
+
+  /** True when no token is configured or the header carries it. */
+  allows(header: string | undefined): boolean {
+    return !this.expected || this.matches(header);
   }
 
   /** Constant-time comparison so the token cannot be guessed byte by byte from response times. */

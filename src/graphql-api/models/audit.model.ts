@@ -1,0 +1,43 @@
+import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { TimestampScalar } from '../scalars';
+import { PageInfo } from './page-info.model';
+
+@ObjectType({ description: 'One event of the log as the audit sees it: who, what it concerns, when' })
+export class AuditEntry {
+  @Field(() => Int) position!: number;
+  @Field() streamId!: string;
+  @Field() eventType!: string;
+  @Field(() => String, { nullable: true }) actor!: string | null;
+  @Field(() => String, { nullable: true }) correlationId!: string | null;
+  @Field(() => String, { nullable: true }) causationId!: string | null;
+  @Field() recordedAt!: string;
+  @Field(() => String, { nullable: true }) sessionId!: string | null;
+  @Field(() => String, { nullable: true }) runId!: string | null;
+  @Field(() => String, { nullable: true }) agentId!: string | null;
+  @Field(() => String, { nullable: true }) toolName!: string | null;
+  @Field(() => String, { nullable: true }) decision!: string | null;
+}
+
+@ObjectType()
+export class AuditEdge {
+  @Field() cursor!: string;
+  @Field(() => AuditEntry) node!: AuditEntry;
+}
+
+@ObjectType()
+export class AuditConnection {
+  @Field(() => [AuditEdge]) edges!: AuditEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@InputType()
+export class AuditFilterInput {
+  @Field({ nullable: true }) sessionId?: string;
+  @Field({ nullable: true }) runId?: string;
+  @Field({ nullable: true }) agentId?: string;
+  @Field({ nullable: true }) toolName?: string;
+  @Field({ nullable: true, description: 'approved, denied, success, failure, answered...' }) decision?: string;
+  @Field({ nullable: true }) eventType?: string;
+  @Field(() => TimestampScalar, { nullable: true, description: 'inclusive' }) from?: string;
+  @Field(() => TimestampScalar, { nullable: true, description: 'exclusive' }) to?: string;
+}

@@ -1,0 +1,20 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { JsonScalar } from '../scalars';
+
+@ObjectType({ description: 'An event as committed to the log' })
+export class StoredEventModel {
+  @Field(() => Int, { description: 'Position in the whole log' }) globalPosition!: number;
+  @Field(() => ID) eventId!: string;
+  @Field() streamId!: string;
+  @Field(() => Int, { description: 'Position in its stream, from 1' }) streamPosition!: number;
+  @Field() type!: string;
+  @Field(() => JsonScalar) data!: unknown;
+  @Field(() => JsonScalar) metadata!: unknown;
+  @Field() recordedAt!: string;
+}
+
+@ObjectType()
+export class EventPage {
+  @Field(() => [StoredEventModel]) events!: StoredEventModel[];
+  @Field(() => Int, { description: 'Pass as `after` for the next page' }) nextAfter!: number;
+}

@@ -1,0 +1,80 @@
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { JsonScalar, TimestampScalar } from '../scalars';
+import { PageInfo } from './page-info.model';
+
+@ObjectType({ description: 'A delegation run: one agent working on one prompt on its own thread, maybe below a parent run' })
+export class Run {
+  @Field(() => ID) runId!: string;
+  @Field() agentId!: string;
+  @Field() prompt!: string;
+  @Field({ description: 'running, completed, failed, stopped or interrupted' }) status!: string;
+  @Field() background!: boolean;
+  @Field(() => ID, { nullable: true }) parentRunId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The thread (session) that started it' }) parentThreadId!: string | null;
+  @Field({ description: 'The thread allowed to stop, resume and read it (a session id, or api)' }) ownerThreadId!: string;
+  @Field(() => ID) rootRunId!: string;
+  @Field(() => Int, { description: '0 for a root run' }) depth!: number;
+  @Field({ description: 'Materialized lineage path /<root>/.../<self>/' }) path!: string;
+  @Field({ description: 'Its own thread, the CLI session sub-agent-<runId>' }) threadId!: string;
+  @Field(() => Int, { description: 'Launch number: 1, then one more per resume' }) epoch!: number;
+  @Field(() => String, { nullable: true }) output!: string | null;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field(() => JsonScalar, { nullable: true, description: 'Who stopped it: {actor, cascadeFrom?, reason}' }) stoppedBy!: unknown;
+  @Field(() => JsonScalar, { description: 'The resolved run policy' }) policy!: unknown;
+  @Field() startedAt!: string;
+  @Field() launchedAt!: string;
+  @Field(() => String, { nullable: true }) endedAt!: string | null;
+  @Field() updatedAt!: string;
+}
+
+@ObjectType({ description: 'Tokens, tool calls and time' })
+export class Usage {
+  @Field(() => Int, { description: 'Runs counted: 1 for own usage' }) runs!: number;
+  @Field(() => Int) inputTokens!: number;
+  @Field(() => Int) outputTokens!: number;
+  @Field(() => Int) totalTokens!: number;
+  @Field(() => Int) toolCalls!: number;
+  @Field(() => Int) durationMs!: number;
+}
+
+@ObjectType()
+export class RunUsageModel {
+  @Field(() => Usage, { description: 'This run alone' }) own!: Usage;
+  @Field(() => Usage, { description: 'This run and every run below it' }) subtree!: Usage;
+}
+
+@ObjectType({ description: 'A tool call or permission decision routed for a run thread or its CLI-native sub-agents' })
+export class RoutedRequest {
+  @Field(() => Int) position!: number;
+  @Field({ description: 'tool_call.routed, tool_call.denied, permission.decided...' }) kind!: string;
+  @Field(() => String, { nullable: true }) childSessionId!: string | null;
+  @Field(() => String, { nullable: true }) agentName!: string | null;
+  @Field(() => String, { nullable: true }) toolName!: string | null;
+  @Field(() => JsonScalar, { nullable: true }) arguments!: unknown;
+  @Field(() => JsonScalar, { nullable: true }) result!: unknown;
+  @Field({ description: 'approved, denied, success, failure...' }) outcome!: string;
+  @Field(() => String, { nullable: true }) reason!: string | null;
+  @Field(() => Int, { nullable: true }) latencyMs!: number | null;
+  @Field() recordedAt!: string;
+}
+
+@ObjectType()
+export class RunEdge {
+  @Field() cursor!: string;
+  @Field(() => Run) node!: Run;
+}
+
+@ObjectType()
+export class RunConnection {
+  @Field(() => [RunEdge]) edges!: RunEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@InputType()
+export class RunFilterInput {
+  @Field({ nullable: true, description: 'running, completed, failed, stopped or interrupted' }) status?: string;
+  @Field({ nullable: true }) agentId?: string;
+  @Field({ nullable: true }) rootRunId?: string;
+  @Field(() => TimestampScalar, { nullable: true, description: 'started at or after' }) startedFrom?: string;
+  @Field(() => TimestampScalar, { nullable: true, description: 'started before' }) startedTo?: string;
+}

@@ -1,0 +1,99 @@
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { JsonScalar } from '../scalars';
+
+@ObjectType({ description: 'A CLI-native sub-agent launch inside a session (or a run thread)' })
+export class SubagentInstance {
+  @Field() toolCallId!: string;
+  @Field() agentName!: string;
+  @Field() childSessionId!: string;
+  @Field() status!: string;
+  @Field(() => String, { nullable: true }) error!: string | null;
+  @Field() startedAt!: string;
+  @Field(() => String, { nullable: true }) endedAt!: string | null;
+  @Field(() => Int, { nullable: true }) totalTokens!: number | null;
+  @Field(() => Int, { nullable: true }) totalToolCalls!: number | null;
+  @Field(() => Int, { nullable: true }) durationMs!: number | null;
+}
+
+@ObjectType()
+export class SessionSummary {
+  @Field(() => ID) sessionId!: string;
+  @Field() status!: string;
+  @Field() model!: string;
+  @Field() createdAt!: string;
+  @Field() updatedAt!: string;
+}
+
+@ObjectType()
+export class Session extends SessionSummary {
+  @Field(() => String, { nullable: true }) statusReason!: string | null;
+  @Field(() => Int) protocolVersion!: number;
+  @Field(() => JsonScalar, { description: 'What the session was created with' }) config!: unknown;
+  @Field(() => Int, { description: 'Stream position of its latest event' }) lastPosition!: number;
+  @Field(() => [SubagentInstance]) subagents!: SubagentInstance[];
+}
+
+@ObjectType()
+export class CreatedSession {
+  @Field(() => ID) sessionId!: string;
+  @Field() status!: string;
+  @Field() model!: string;
+  @Field(() => Int, { nullable: true }) protocolVersion?: number;
+}
+
+@ObjectType()
+export class MessageAccepted {
+  @Field(() => ID) sessionId!: string;
+  @Field(() => String, { nullable: true }) messageId?: string;
+}
+
+@InputType()
+export class ToolHandlerInput {
+  @Field({ description: 'webhook or builtin' }) type!: string;
+  @Field({ nullable: true, description: 'webhook: the http(s) URL' }) url?: string;
+  @Field({ nullable: true, description: 'builtin: its name' }) name?: string;
+}
+
+@InputType()
+export class ToolInput {
+  @Field() name!: string;
+  @Field() description!: string;
+  @Field(() => JsonScalar, { nullable: true, description: 'JSON Schema of the arguments' }) parameters?: Record<string, unknown>;
+  @Field(() => ToolHandlerInput) handler!: ToolHandlerInput;
+}
+
+@InputType()
+export class CustomAgentInput {
+  @Field() name!: string;
+  @Field({ nullable: true }) displayName?: string;
+  @Field({ nullable: true }) description?: string;
+  @Field() prompt!: string;
+  @Field(() => [String], { nullable: true, description: 'unset: every session tool; []: none' }) tools?: string[] | null;
+  @Field(() => JsonScalar, { nullable: true }) mcpServers?: Record<string, unknown>;
+  @Field({ nullable: true }) infer?: boolean;
+  @Field({ nullable: true }) model?: string;
+}
+
+@InputType()
+export class PermissionPolicyInput {
+  @Field(() => [String], { nullable: true, description: 'shell, write, read, url, mcp, custom-tool, memory' }) allowKinds?: string[];
+  @Field({ nullable: true }) approveOwnTools?: boolean;
+}
+
+@InputType()
+export class SessionSystemMessageInput {
+  @Field({ nullable: true }) mode?: string;
+  @Field() content!: string;
+}
+
+/** The POST /api/sessions body; checked by the same schema. */
+@InputType()
+export class CreateSessionInput {
+  @Field({ nullable: true }) model?: string;
+  @Field(() => SessionSystemMessageInput, { nullable: true }) systemMessage?: SessionSystemMessageInput;
+  @Field(() => [ToolInput], { nullable: true }) tools?: ToolInput[];
+  @Field(() => [CustomAgentInput], { nullable: true }) customAgents?: CustomAgentInput[];
+  @Field(() => PermissionPolicyInput, { nullable: true }) permissionPolicy?: PermissionPolicyInput;
+  @Field({ nullable: true, description: 'The library agent the session runs as' }) agentId?: string;
+  @Field(() => [String], { nullable: true, description: "Default: the agent's sub_agents" }) subAgents?: string[];
+}

@@ -1,0 +1,107 @@
+import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { agentFieldsSchema, agentInputSchema } from '../../agents/agent-definition';
+import type { AgentView } from '../../agents/agent-library';
+import { CreateAgent } from '../../agents/commands/create-agent/create-agent.command';
+import { DeleteAgent } from '../../agents/commands/delete-agent/delete-agent.command';
+import { ImportAgents } from '../../agents/commands/import-agents/import-agents.command';
+import { UpdateAgent } from '../../agents/commands/update-agent/update-agent.command';
+import { EligibleSubAgents } from '../../agents/queries/eligible-sub-agents/eligible-sub-agents.query';
+import { GetAgent } from '../../agents/queries/get-agent/get-agent.query';
+import { ListAgents } from '../../agents/queries/list-agents/list-agents.query';
+import { NotFoundError } from '../../common/domain-error';
+import { validated } from '../input-validation';
+import { Agent, AgentFieldsInput, AgentFileInput, CreateAgentInput, DeletedAgent, ImportedAgents } from '../models/agent.model';
+
+const importSchema = z.array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) })).min(1).max(1000);
+
+export function agentOf(view: AgentView): Agent {
+  return {
+    id: view.id,
+    name: view.name,
+    description: view.description,
+    icon: view.icon,
+    systemMessage: view.system_message,
+    model: view.model,
+    tools: { custom: view.tools.custom, builtin: view.tools.builtin, excludedBuiltin: view.tools.excluded_builtin },
+    mcpServers: view.mcp_servers,
+    subAgents: view.sub_agents,
+    version: view.version,
+    createdAt: view.created_at,
+    updatedAt: view.updated_at,
+    composable: view.composable,
+    composableReasons: view.composable_reasons,
+    subAgentProblems: view.sub_agent_problems,
+  };
+}
+
+/** camelCase input -> the agent JSON format's snake_case fields. */
+function agentFields(input: AgentFieldsInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    icon: input.icon,
+    system_message: input.systemMessage,
+    model: input.model,
+    tools: input.tools && { custom: input.tools.custom, builtin: input.tools.builtin, excluded_builtin: input.tools.excludedBuiltin },
+    mcp_servers: input.mcpServers,
+    sub_agents: input.subAgents,
+  };
+}
+
+@Resolver(() => Agent)
+export class AgentsResolver {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  @Query(() => [Agent], { description: 'The agent library, each with composable and its reasons', complexity: ({ childComplexity }) => 100 * childComplexity })
+  async agents(@Args('composable', { type: () => Boolean, nullable: true, description: 'Only agents that can (true) or cannot (false) be sub-agents' }) composable?: boolean) {
+    const { agents } = await this.queryBus.execute(new ListAgents(composable ?? undefined));
+    return agents.map(agentOf);
+  }
+
+  @Query(() => Agent, { nullable: true })
+  async agent(@Args('id', { type: () => ID }) id: string) {
+    try {
+      return agentOf(await this.queryBus.execute(new GetAgent(id)));
+    } catch (error) {
+      if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
+      throw error;
+    }
+  }
+
+  @Query(() => [Agent], { description: 'Agents that can be sub-agents of `exclude`', complexity: ({ childComplexity }) => 100 * childComplexity })
+  async eligibleSubAgents(@Args('exclude', { type: () => String, nullable: true }) exclude?: string) {
+    const { agents } = (await this.queryBus.execute(new EligibleSubAgents(exclude ?? undefined))) as { agents: AgentView[] };
+    return agents.map(agentOf);
+  }
+
+  @Mutation(() => Agent, { description: 'Create an agent (invalid_sub_agents when its sub-agents are unknown or cannot be sub-agents)' })
+  async createAgent(@Args('input') input: CreateAgentInput) {
+    const body = validated(agentInputSchema, { ...agentFields(input), id: input.id });
+    return agentOf(await this.commandBus.execute(new CreateAgent(body)));
+  }
+
+  @Mutation(() => Agent, { description: 'Replace an agent definition; expectedVersion guards against lost updates' })
+  async updateAgent(
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input') input: AgentFieldsInput,
+    @Args('expectedVersion', { type: () => Int, nullable: true }) expectedVersion?: number,
+  ) {
+    const fields = validated(agentFieldsSchema, agentFields(input));
+    return agentOf(await this.commandBus.execute(new UpdateAgent(id, fields, expectedVersion ?? undefined)));
+  }
+
+  @Mutation(() => DeletedAgent)
+  deleteAgent(@Args('id', { type: () => ID }) id: string, @Args('expectedVersion', { type: () => Int, nullable: true }) expectedVersion?: number) {
+    return this.commandBus.execute(new DeleteAgent(id, expectedVersion ?? undefined));
+  }
+
+  @Mutation(() => ImportedAgents, { description: 'Import agent files all together, or nothing when one does not parse' })
+  importAgents(@Args('files', { type: () => [AgentFileInput] }) files: AgentFileInput[]) {
+    return this.commandBus.execute(new ImportAgents(validated(importSchema, files)));
+  }
+}

@@ -1,0 +1,162 @@
+import { Args, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { QueryBus } from '@nestjs/cqrs';
+import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
+import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
+import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
+import type { GraphqlContext } from '../graphql-context';
+import { inRange, presentFields } from '../input-validation';
+import { EventPage } from '../models/event.model';
+import { RoutedRequest, Run, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../models/run.model';
+import { SubagentInstance } from '../models/session.model';
+
+const parseJson = (value: string | null): unknown => {
+  if (value === null) return null;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+};
+
+/** A runs row as the Run type: JSON columns parsed; the row's other fields stay for the field resolvers. */
+export function runOf(row: RunRow): Run & RunRow {
+  return { ...row, policy: parseJson(row.policy), stoppedBy: parseJson(row.stoppedBy) } as Run & RunRow;
+}
+
+const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
+
+/** Estimated sizes of lists without a count argument, for the complexity limit. */
+const ANCESTORS_ESTIMATE = 20;
+const PER_THREAD_ESTIMATE = 20;
+
+@Resolver(() => Run)
+export class RunsResolver {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @Query(() => RunConnection, {
+    description: 'Runs, newest first, filtered, paged by cursor',
+    complexity: ({ args, childComplexity }) => (args.first ?? 50) * childComplexity,
+  })
+  async runs(
+    @Args('filter', { type: () => RunFilterInput, nullable: true }) filter?: RunFilterInput,
+    @Args('first', { type: () => Int, defaultValue: 50, description: '1..500' }) first = 50,
+    @Args('after', { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string,
+  ): Promise<RunConnection> {
+    const page = await this.queryBus.execute(new ListRuns(presentFields(filter), inRange('first', first, 1, 500), after ?? undefined));
+    return {
+      edges: page.runs.map((row) => ({ cursor: encodeRunCursor(row), node: runOf(row) })),
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor ?? after ?? null },
+    };
+  }
+
+  @Query(() => Run, { nullable: true })
+  async run(@Args('id', { type: () => ID }) id: string, @Context() { loaders }: GraphqlContext) {
+    const row = await loaders.runById.load(id);
+    return row ? runOf(row) : null;
+  }
+
+  @ResolveField(() => Run, { nullable: true })
+  async parent(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    if (!run.parentRunId) return null;
+    const row = await loaders.runById.load(run.parentRunId);
+    return row ? runOf(row) : null;
+  }
+
+  @ResolveField(() => [Run], {
+    description: 'Runs it started, oldest first',
+    complexity: ({ args, childComplexity }) => (args.first ?? 50) * childComplexity,
+  })
+  async children(
+    @Parent() run: RunRow,
+    @Context() { loaders }: GraphqlContext,
+    @Args('first', { type: () => Int, defaultValue: 50, description: '1..500' }) first = 50,
+  ) {
+    return (await loaders.children.load({ runId: run.runId, first: inRange('first', first, 1, 500) })).map(runOf);
+  }
+
+  @ResolveField(() => [Run], {
+    description: 'Runs above it, root first (read from its lineage path)',
+    complexity: ({ childComplexity }) => ANCESTORS_ESTIMATE * childComplexity,
+  })
+  async ancestors(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    const rows = await loaders.runById.loadMany(ancestorIdsOf(run.path));
+    return rows.filter((row): row is RunRow => row !== null && !(row instanceof Error)).map(runOf);
+  }
+
+  @ResolveField(() => [Run], {
+    description: 'This run and the runs below it, depth-first (lineage path order), at most `limit` of them',
+    complexity: ({ args, childComplexity }) => (args.limit ?? 1000) * childComplexity,
+  })
+  async subtree(
+    @Parent() run: RunRow,
+    @Context() { loaders }: GraphqlContext,
+    @Args('maxDepth', { type: () => Int, nullable: true, description: 'levels below this run; unset: all' }) maxDepth?: number,
+    @Args('limit', { type: () => Int, defaultValue: 1000, description: '1..10000' }) limit = 1000,
+  ) {
+    const rows = await loaders.subtree.load({
+      path: run.path,
+      depth: run.depth,
+      maxDepth: maxDepth === undefined || maxDepth === null ? undefined : inRange('maxDepth', maxDepth, 0, 1000),
+      limit: inRange('limit', limit, 1, 10_000),
+    });
+    return rows.map(runOf);
+  }
+
+  @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })
+  usage(@Parent() run: RunRow) {
+    return run;
+  }
+
+  @ResolveField(() => [SubagentInstance], {
+    description: 'CLI-native sub-agents its thread launched',
+    complexity: ({ childComplexity }) => PER_THREAD_ESTIMATE * childComplexity,
+  })
+  subagentInstances(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    return loaders.subagents.load(run.threadId);
+  }
+
+  @ResolveField(() => [RoutedRequest], {
+    description: 'Tool calls routed for its thread and its CLI-native sub-agents, in order',
+    complexity: ({ childComplexity }) => PER_THREAD_ESTIMATE * childComplexity,
+  })
+  toolCalls(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    return loaders.toolCalls.load(run.threadId);
+  }
+
+  @ResolveField(() => [RoutedRequest], {
+    description: 'Permission decisions made for its thread and its CLI-native sub-agents, in order',
+    complexity: ({ childComplexity }) => PER_THREAD_ESTIMATE * childComplexity,
+  })
+  permissionDecisions(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    return loaders.permissionDecisions.load(run.threadId);
+  }
+
+  @ResolveField(() => EventPage, {
+    description: "Its events (stream run-<runId>; with includeSession also its thread's session stream), in global order",
+    complexity: ({ args, childComplexity }) => (args.first ?? 100) * childComplexity,
+  })
+  async events(
+    @Parent() run: RunRow,
+    @Context() { loaders }: GraphqlContext,
+    @Args('after', { type: () => Int, defaultValue: 0, description: 'global position to start after' }) after = 0,
+    @Args('first', { type: () => Int, defaultValue: 100, description: '1..1000' }) first = 100,
+    @Args('includeSession', { type: () => Boolean, defaultValue: false }) includeSession = false,
+  ): Promise<EventPage> {
+    const streamIds = includeSession ? [`run-${run.runId}`, `session-${run.threadId}`] : [`run-${run.runId}`];
+    const events = await loaders.events.load({ streamIds, after: inRange('after', after, 0, Number.MAX_SAFE_INTEGER), limit: inRange('first', first, 1, 1000) });
+    return { events, nextAfter: events.length ? events[events.length - 1].globalPosition : after };
+  }
+}
+
+@Resolver(() => RunUsageModel)
+export class RunUsageResolver {
+  @ResolveField(() => Usage)
+  own(@Parent() run: RunRow) {
+    return usageOf(ownUsage(run));
+  }
+
+  @ResolveField(() => Usage)
+  async subtree(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    return usageOf(await loaders.subtreeUsage.load(run.path));
+  }
+}

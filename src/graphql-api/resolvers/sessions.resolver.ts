@@ -1,0 +1,102 @@
+import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { NotFoundError } from '../../common/domain-error';
+import { WatchStream } from '../../event-log/queries/watch-stream/watch-stream.query';
+import { ChangeSubAgents } from '../../sessions/commands/change-sub-agents/change-sub-agents.command';
+import { CreateSession } from '../../sessions/commands/create-session/create-session.command';
+import { DestroySession } from '../../sessions/commands/destroy-session/destroy-session.command';
+import { ResumeSession } from '../../sessions/commands/resume-session/resume-session.command';
+import { SendMessage } from '../../sessions/commands/send-message/send-message.command';
+import { GetSession } from '../../sessions/queries/get-session/get-session.query';
+import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
+import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/session-config';
+import { sessionStreamId } from '../../sessions/session.events';
+import { inRange, validated } from '../input-validation';
+import { StoredEventModel } from '../models/event.model';
+import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
+import { observableToAsyncIterator } from '../observable-iterator';
+import { Field, ObjectType } from '@nestjs/graphql';
+
+const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) });
+
+@ObjectType()
+class DestroyedSession {
+  @Field(() => ID) sessionId!: string;
+  @Field() status!: string;
+}
+
+@ObjectType()
+class SessionSubAgents {
+  @Field(() => ID) sessionId!: string;
+  @Field(() => [String]) subAgents!: string[];
+}
+
+@Resolver(() => Session)
+export class SessionsResolver {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  @Query(() => [SessionSummary], { description: 'Sessions, newest first', complexity: ({ args, childComplexity }) => (args.limit ?? 100) * childComplexity })
+  async sessions(
+    @Args('status', { type: () => String, nullable: true, description: 'starting, active, running, idle, interrupted, failed or destroyed' }) status?: string,
+    @Args('limit', { type: () => Int, defaultValue: 100 }) limit = 100,
+  ) {
+    const { sessions } = await this.queryBus.execute(new ListSessions(status ?? undefined, inRange('limit', limit, 1, 1000)));
+    return sessions;
+  }
+
+  @Query(() => Session, { nullable: true, description: 'A session with its status and its sub-agent launches' })
+  async session(@Args('id', { type: () => ID }) id: string) {
+    try {
+      return await this.queryBus.execute(new GetSession(id));
+    } catch (error) {
+      if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
+      throw error;
+    }
+  }
+
+  @Mutation(() => CreatedSession, { description: 'Create a Copilot session (the POST /api/sessions body)' })
+  createSession(@Args('input', { type: () => CreateSessionInput, nullable: true }) input?: CreateSessionInput) {
+    return this.commandBus.execute(new CreateSession(validated(createSessionSchema, input ?? {})));
+  }
+
+  @Mutation(() => MessageAccepted, { description: 'Send a prompt; progress arrives on the sessionEvents subscription' })
+  sendMessage(@Args('sessionId', { type: () => ID }) sessionId: string, @Args('prompt', { type: () => String }) prompt: string) {
+    const body = validated(messageSchema, { prompt });
+    return this.commandBus.execute(new SendMessage(sessionId, body.prompt));
+  }
+
+  @Mutation(() => SessionSubAgents, { description: "Change the session's sub-agents (the CLI gets them at the next resume)" })
+  changeSessionSubAgents(@Args('sessionId', { type: () => ID }) sessionId: string, @Args('subAgents', { type: () => [String] }) subAgents: string[]) {
+    const body = validated(changeSubAgentsSchema, { subAgents });
+    return this.commandBus.execute(new ChangeSubAgents(sessionId, body.subAgents));
+  }
+
+  @Mutation(() => CreatedSession, { description: 'Resume an interrupted session on the running Copilot CLI' })
+  resumeSession(@Args('sessionId', { type: () => ID }) sessionId: string) {
+    return this.commandBus.execute(new ResumeSession(sessionId));
+  }
+
+  @Mutation(() => DestroyedSession)
+  destroySession(@Args('sessionId', { type: () => ID }) sessionId: string) {
+    return this.commandBus.execute(new DestroySession(sessionId));
+  }
+
+  /**
+   * The session's stream after `after` (a stream position; 0: from the start), replayed and then live:
+   * every event once, in order, with no gap between the two. Resume with the last streamPosition seen.
+   */
+  @Subscription(() => StoredEventModel, { description: "A session's events after a stream position, replayed then live, each once" })
+  async sessionEvents(
+    @Args('sessionId', { type: () => ID }) sessionId: string,
+    @Args('after', { type: () => Int, defaultValue: 0 }) after = 0,
+  ) {
+    inRange('after', after, 0, Number.MAX_SAFE_INTEGER);
+    await this.queryBus.execute(new GetSession(sessionId)); // not_found before the subscription starts
+    const events = await this.queryBus.execute(new WatchStream(sessionStreamId(sessionId), after));
+    return observableToAsyncIterator(events);
+  }
+}
