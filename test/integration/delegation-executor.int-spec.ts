@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
+import { testConfig } from '../fixtures/test-config';
+import { waitUntil } from '../fixtures/wait-until';
+
+/**
+ * How a run's executor reads its CLI session, and a stop the CLI ignores, with the fake CLI as fault
+ * injection: it scripts exactly which events a turn produces (sub-agent noise, errors) and never ends
+ * a turn on `session.abort`, which the real CLI always honours.
+ */
+describe('run executor against a scripted CLI', () => {
+  let h: SessionHarness;
+  /** What the "model" does after each session.send, by the prompt's marker. */
+  const turns = new Map<string, (sessionId: string) => Promise<void>>();
+
+  beforeAll(async () => {
+    h = await startSessionHarness({ config: { runs: { ...testConfig('/tmp').runs, stopGraceMs: 300 } } });
+    h.fake.handle('session.send', (params) => {
+      const marker = [...turns.keys()].find((m) => String(params.prompt).includes(m));
+      if (marker) setImmediate(() => void turns.get(marker)?.(String(params.sessionId)));
+      return { messageId: randomUUID() };
+    });
+    expect((await h.http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'Work.' } })).status).toBe(201);
+  }, 30_000);
+
+  afterAll(() => h?.close());
+
+  const run = async (id: string): Promise<Json> => (await h.http('GET', `/api/runs/${id}`)).body;
+  const start = async (prompt: string): Promise<Json> => (await h.http('POST', '/api/runs', { agent_id: 'worker', prompt })).body;
+  const ended = (id: string) =>
+    waitUntil(async () => {
+      const r = await run(id);
+      return r.status !== 'running' && r;
+    }, `run ${id} to end`);
+
+  it("takes the main agent's last message as the output, ignoring a CLI-native sub-agent's messages and idle", async () => {
+    turns.set('MARK_OUTPUT', async (sessionId) => {
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', agentId: 'task-1', data: { content: 'SUB_AGENT_TEXT' } });
+      await h.fake.emitEvent(sessionId, { type: 'session.idle', agentId: 'task-1', ephemeral: true, data: {} });
+      await h.fake.emitEvent(sessionId, { type: 'assistant.usage', data: { inputTokens: 11, outputTokens: 4 } });
+      await h.fake.emitEvent(sessionId, { type: 'tool.execution_start', data: { toolCallId: 't1', toolName: 'grep' } });
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'FIRST' } });
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'FINAL_ANSWER' } });
+      await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
+    });
+    const r = await ended((await start('MARK_OUTPUT')).run_id);
+    expect(r).toMatchObject({ status: 'completed', output: 'FINAL_ANSWER', usage: { input_tokens: 11, output_tokens: 4, total_tokens: 15, tool_calls: 1 } });
+  });
+
+  it('fails a run whose session reports an error, with the error', async () => {
+    turns.set('MARK_ERROR', (sessionId) => h.fake.emitEvent(sessionId, { type: 'session.error', data: { message: 'model quota exhausted' } }).then(() => undefined));
+    const r = await ended((await start('MARK_ERROR')).run_id);
+    expect(r).toMatchObject({ status: 'failed', error: 'model quota exhausted' });
+  });
+
+  it('forces a stop the CLI does not honour: destroys the session after the grace period, and the run cannot be resumed', async () => {
+    const r = await start('MARK_NOTHING_HAPPENS');
+    await waitUntil(() => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`), 'the prompt to be sent');
+    const stop = await h.http('POST', `/api/runs/${r.run_id}/stop`, {});
+    expect(stop.status).toBe(200);
+    expect(stop.body).toMatchObject({ status: 'stopped', stopped_runs: [r.run_id] });
+    expect((await run(r.run_id)).stopped_by).toEqual({ actor: 'api', reason: 'stopped by api', forced: true });
+    const sent = h.fake.received.filter((m) => m.params?.sessionId === `sub-agent-${r.run_id}`).map((m) => m.method);
+    expect(sent.slice(-2)).toEqual(['session.abort', 'session.destroy']);
+
+    const resume = await h.http('POST', `/api/runs/${r.run_id}/resume`, {});
+    expect(resume.status).toBe(409);
+    expect(resume.body.message).toMatch(/its session was destroyed when it was force-stopped; start a new run instead/);
+  });
+
+  it('interrupts a running run when the CLI connection drops, and completes it on resume with a new epoch', async () => {
+    const r = await start('MARK_DROP');
+    await waitUntil(() => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`), 'the prompt to be sent');
+    await h.fake.dropConnections();
+    const interrupted = await ended(r.run_id);
+    expect(interrupted).toMatchObject({ status: 'interrupted', epoch: 1 });
+
+    turns.set('Continue where you left off', async (sessionId) => {
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'RESUMED_OK' } });
+      await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
+    });
+    const resumed = await h.http('POST', `/api/runs/${r.run_id}/resume`, {});
+    expect(resumed.body).toMatchObject({ status: 'running' });
+    expect(await ended(r.run_id)).toMatchObject({ status: 'completed', epoch: 2, output: 'RESUMED_OK' });
+    // The resume went through session.resume on the run's own session, with its prompt continuing the task.
+    expect(h.fake.received.some((m) => m.method === 'session.resume' && m.params.sessionId === `sub-agent-${r.run_id}`)).toBe(true);
+    expect(h.fake.hookErrors).toEqual([]);
+  });
+});
