@@ -26,8 +26,8 @@ export function runOf(row: RunRow): Run & RunRow {
 const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
 
 /** Estimated sizes of lists without a count argument, for the complexity limit. */
-const ANCESTORS_ESTIMATE = 20;
-const PER_THREAD_ESTIMATE = 20;
+const ANCESTORS_ESTIMATE = 10;
+const PER_THREAD_ESTIMATE = 5;
 
 @Resolver(() => Run)
 export class RunsResolver {

@@ -89,7 +89,10 @@ export class SessionsResolver {
    * The session's stream after `after` (a stream position; 0: from the start), replayed and then live:
    * every event once, in order, with no gap between the two. Resume with the last streamPosition seen.
    */
-  @Subscription(() => StoredEventModel, { description: "A session's events after a stream position, replayed then live, each once" })
+  @Subscription(() => StoredEventModel, {
+    description: "A session's events after a stream position, replayed then live, each once",
+    resolve: (event: StoredEventModel) => event,
+  })
   async sessionEvents(
     @Args('sessionId', { type: () => ID }) sessionId: string,
     @Args('after', { type: () => Int, defaultValue: 0 }) after = 0,
