@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { json } from 'express';
 import { Logger } from 'nestjs-pino';
+import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { AppModule } from './app.module';
 import type { SwitchboardConfig } from './config/switchboard-config';
 
@@ -11,14 +12,6 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   const app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.use(json({ limit: '1mb' }));
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Switchboard')
-      .setDescription('Event-sourced orchestration of GitHub Copilot agent sessions and sub-agents')
-      .addBearerAuth()
-      .build(),
-  );
-  SwaggerModule.setup('api/docs', app, document);
+  SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app));
   return app;
 }

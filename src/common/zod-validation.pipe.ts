@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 
 /** Validates one request part with a zod schema; a failure is a 400 that names each bad field. */
 export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
-  constructor(private readonly schema: ZodType<T>) {}
+  constructor(readonly schema: ZodType<T>) {}
 
   transform(value: unknown): T {
     const parsed = this.schema.safeParse(value);

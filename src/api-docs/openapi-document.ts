@@ -1,0 +1,131 @@
+import type { INestApplication, Type } from '@nestjs/common';
+import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { z, type ZodType } from 'zod';
+import { IS_PUBLIC } from '../common/auth/public.decorator';
+import { ZodValidationPipe } from '../common/zod-validation.pipe';
+
+type Operation = OpenAPIObject['paths'][string]['get'] & object;
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_SCHEMA = 'ErrorResponse';
+
+/**
+ * The OpenAPI document, generated from the code: routes and summaries from the controllers'
+ * decorators; request bodies and query parameters from the zod schemas their ZodValidationPipes
+ * check (so the document cannot drift from the validation); the one error shape on every operation.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Switchboard')
+      .setDescription(
+        'Event-sourced orchestration of GitHub Copilot agent sessions and sub-agents. GraphQL (queries, mutations, ' +
+          'graphql-ws subscriptions) is served at /graphql with the same bearer token.',
+      )
+      .addBearerAuth()
+      .build(),
+  );
+  document.components ??= {};
+  document.components.schemas ??= {};
+  document.components.schemas[ERROR_SCHEMA] = errorSchema();
+  const operations = operationsById(document);
+  for (const controller of controllersOf(app)) {
+    for (const method of Object.getOwnPropertyNames(controller.prototype)) {
+      const operation = operations.get(`${controller.name}_${method}`);
+      if (!operation) continue;
+      describeValidatedInputs(operation, controller, method);
+      describeErrors(operation, isPublic(controller, method));
+    }
+  }
+  return document;
+}
+
+function errorSchema(): JsonSchema {
+  return {
+    type: 'object',
+    required: ['statusCode', 'code', 'message'],
+    properties: {
+      statusCode: { type: 'integer', example: 400 },
+      code: {
+        type: 'string',
+        description: 'Stable and machine-readable: invalid_input, unauthorized, not_found, expected_version_conflict, invalid_state, ...',
+        example: 'invalid_input',
+      },
+      message: { type: 'string', description: 'What went wrong and what to do' },
+      details: { type: 'object', additionalProperties: true, description: 'The offending fields or entities, when there are some' },
+      problems: { type: 'array', items: { type: 'string' }, description: 'invalid_input: one entry per bad field' },
+    },
+  };
+}
+
+function operationsById(document: OpenAPIObject): Map<string, Operation> {
+  const byId = new Map<string, Operation>();
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (operation?.operationId) byId.set(operation.operationId, operation);
+    }
+  }
+  return byId;
+}
+
+function controllersOf(app: INestApplication): Array<Type<unknown>> {
+  const controllers = new Set<Type<unknown>>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) controllers.add(wrapper.metatype as Type<unknown>);
+  }
+  return [...controllers];
+}
+
+function isPublic(controller: Type<unknown>, method: string): boolean {
+  const handler = (controller.prototype as Record<string, unknown>)[method] as object;
+  return Reflect.getMetadata(IS_PUBLIC, handler) === true || Reflect.getMetadata(IS_PUBLIC, controller) === true;
+}
+
+function toSchema(schema: ZodType): JsonSchema {
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
+}
+
+/** @Body(new ZodValidationPipe(schema)) -> requestBody; @Query(new ZodValidationPipe(schema)) -> query parameters. */
+function describeValidatedInputs(operation: Operation, controller: Type<unknown>, method: string): void {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<string, { pipes?: unknown[] }>;
+  for (const [key, arg] of Object.entries(args)) {
+    const type = Number(key.split(':')[0]);
+    const pipe = arg.pipes?.find((p): p is ZodValidationPipe<unknown> => p instanceof ZodValidationPipe);
+    if (!pipe) continue;
+    const schema = toSchema(pipe.schema);
+    if (type === RouteParamtypes.BODY) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema } } };
+    } else if (type === RouteParamtypes.QUERY) {
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      const required = new Set((schema.required as string[] | undefined) ?? []);
+      operation.parameters ??= [];
+      for (const [name, property] of Object.entries(properties)) {
+        const existing = operation.parameters.find((p) => 'name' in p && p.name === name && p.in === 'query');
+        if (existing && 'name' in existing) {
+          existing.schema = property;
+          continue;
+        }
+        operation.parameters.push({ name, in: 'query', required: required.has(name) && property.default === undefined, schema: property });
+      }
+    }
+  }
+}
+
+function describeErrors(operation: Operation, open: boolean): void {
+  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } } });
+  operation.responses ??= {};
+  const responses = operation.responses as Record<string, unknown>;
+  responses['400'] ??= error('invalid_input: a parameter or the body does not match its schema (problems lists each field)');
+  if (!open) responses['401'] ??= error('unauthorized: SWITCHBOARD_API_TOKEN is set and the Authorization: Bearer header is missing or wrong');
+  if ((operation.parameters ?? []).some((p) => 'in' in p && p.in === 'path')) responses['404'] ??= error('not_found: no such entity');
+  if (operation.requestBody !== undefined || (operation.operationId ?? '').match(/_(update|delete|destroy|change|resume|stop)/i)) {
+    responses['409'] ??= error('expected_version_conflict or invalid_state: read it again and retry, or it is in the wrong state');
+  }
+  responses['422'] ??= error('understood but refused (for example invalid_sub_agents, with details)');
+  responses['500'] ??= error('internal_error: see the service log');
+}
