@@ -1,4 +1,6 @@
 import type { Client } from 'graphql-ws';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SqliteDatabase } from '../../src/database/sqlite-database';
 import { EventStore } from '../../src/event-store/event-store';
 import { AsyncProjectionRunner } from '../../src/projections/async-projection-runner';
@@ -318,6 +320,16 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       expect(r.withSession.events.map((e: Json) => e.type)).toEqual(['tool_call.routed', 'permission.decided', 'subagent.started', 'test.run_noted', 'test.run_noted']);
       expect(d).toEqual({ ancestors: [{ runId: root.runId }, { runId: researcher.runId }], error: 'boom', usage: { subtree: { inputTokens: 20 } } });
       expect(missing).toBeNull();
+    });
+
+    it("answers the README's run-tree query", async () => {
+      const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
+      const query = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1]).find((q) => q.startsWith('query RunTree'));
+      expect(query).toBeDefined();
+      const result = await gql(query as string, { id: root.runId });
+      expect(result.body.errors).toBeUndefined();
+      expect(result.body.data.run.usage.subtree).toMatchObject({ runs: 4, totalTokens: 187 });
+      expect(result.body.data.run.subtree).toHaveLength(4);
     });
 
     it('costs a bounded number of SQL statements for a 1,000-run subtree with its usage, the same as for a 4-run one', async () => {
