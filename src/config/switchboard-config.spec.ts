@@ -21,6 +21,7 @@ describe('loadConfig', () => {
         githubToken: undefined,
       },
       tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
+      runs: { maxDepth: 5, maxConcurrentChildren: 8, timeoutMs: 1_800_000, stopGraceMs: 5_000 },
     });
   });
 

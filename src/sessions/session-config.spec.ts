@@ -45,6 +45,7 @@ describe('createSessionSchema', () => {
           { name: 'no.tools_agent', prompt: 'Think only.', tools: [] },
         ],
         permissionPolicy: { allowKinds: ['read', 'url'], approveOwnTools: false },
+        delegation: true,
       };
       const result = createSessionSchema.safeParse(request);
       expect(result.success).toBe(true);
@@ -56,6 +57,7 @@ describe('createSessionSchema', () => {
         tools: [],
         customAgents: [],
         permissionPolicy: { allowKinds: [], approveOwnTools: true },
+        delegation: false,
       });
     });
 
