@@ -96,7 +96,7 @@ async function main(): Promise<void> {
 
     // The writer runs in the background: wait for it before printing the final tree.
     for (let i = 0; i < 300; i++) {
-      const runs = (await call('GET', `/api/runs?root_run_id=${lead.run_id}`)) as Array<{ status: string }>;
+      const { runs } = (await call('GET', `/api/runs?root_run_id=${lead.run_id}`)) as { runs: Array<{ status: string }> };
       if (runs.every((r) => r.status !== 'running')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -8,7 +8,6 @@ import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
 import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
-import { ListRunsHandler } from './queries/list-runs/list-runs.handler';
 import { RunExecutor } from './run-executor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
@@ -39,7 +38,6 @@ import { RunsController } from './runs.controller';
     AgentOutputHandler,
     GetRunHandler,
     GetRunTreeHandler,
-    ListRunsHandler,
   ],
   exports: [RunRepository, RunHandleTable],
 })

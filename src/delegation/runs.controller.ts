@@ -8,8 +8,9 @@ import { AgentRun } from './commands/agent-run/agent-run.command';
 import { AgentStop } from './commands/agent-stop/agent-stop.command';
 import { GetRun } from './queries/get-run/get-run.query';
 import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
-import { ListRuns } from './queries/list-runs/list-runs.query';
+import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
 import { RUN_STATUSES } from './run.events';
+import { toRunView } from './run-view';
 import type { RunCaller } from './run-caller';
 import { runPolicyInputSchema } from './run-policy';
 
@@ -30,7 +31,11 @@ const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
   agent_id: agentId.optional(),
   root_run_id: z.string().min(1).max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  started_from: z.iso.datetime({ offset: true }).optional(),
+  started_to: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  /** `next_cursor` of the previous page. */
+  after: z.string().min(1).max(200).optional(),
 });
 
 const API: RunCaller = { kind: 'api' };
@@ -56,9 +61,17 @@ export class RunsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'Runs, newest first; filters: status, agent_id, root_run_id' })
-  list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
-    return this.queryBus.execute(new ListRuns({ status: query.status, agentId: query.agent_id, rootRunId: query.root_run_id, limit: query.limit }));
+  @ApiOperation({ summary: 'Runs, newest first, a page at a time (after=next_cursor); filters: status, agent_id, root_run_id, started_from/to' })
+  async list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
+    const page = await this.queryBus.execute(
+      new ListRuns(
+        { status: query.status, agentId: query.agent_id, rootRunId: query.root_run_id, startedFrom: query.started_from, startedTo: query.started_to },
+        query.limit,
+        query.after,
+      ),
+    );
+    const now = Date.now();
+    return { runs: page.runs.map((row) => toRunView(row, now)), next_cursor: page.hasNextPage ? page.endCursor : null };
   }
 
   @Get(':id')

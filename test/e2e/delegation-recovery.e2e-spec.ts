@@ -55,7 +55,7 @@ describe('an interrupted run, resumed by the main agent after a restart', () => 
     await http('POST', `/api/sessions/${session.sessionId}/messages`, { prompt: 'Start the job.' });
     await waitUntil(() => model.requests.some((r) => r.rule === 'slowpoke hangs before the restart'), 'the run to be working', 60_000);
     await waitUntil(async () => (await sessionStatus(session.sessionId)) === 'idle', 'the lead turn', 60_000);
-    const [run] = ((await http('GET', '/api/runs')).body as Json[]).filter((r) => r.owner_thread_id === session.sessionId);
+    const [run] = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.owner_thread_id === session.sessionId);
     runId = run.run_id;
     expect(run.status).toBe('running');
 

@@ -69,7 +69,7 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
   }
 
   async function runsOf(sessionId: string): Promise<Json[]> {
-    const all = (await http('GET', '/api/runs')).body as Json[];
+    const all = (await http('GET', '/api/runs')).body.runs as Json[];
     return all.filter((r) => r.owner_thread_id === sessionId);
   }
 

@@ -88,7 +88,7 @@ describe('delegation: cascade, ownership and policy', () => {
     expect(after[2].stopped_by).toMatchObject({ actor: 'api', cascadeFrom: root.run_id });
 
     // Nothing keeps running underneath: the stopped leaf's model request was abandoned, not answered.
-    expect((await http('GET', '/api/runs?status=running')).body.filter((r: Json) => r.root_run_id === root.run_id)).toEqual([]);
+    expect((await http('GET', '/api/runs?status=running')).body.runs.filter((r: Json) => r.root_run_id === root.run_id)).toEqual([]);
     // Stopping again is a conflict, not a silent success.
     expect((await http('POST', `/api/runs/${root.run_id}/stop`, {})).status).toBe(409);
   }, 120_000);

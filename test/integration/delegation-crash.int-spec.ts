@@ -97,7 +97,7 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
   }
 
   const http = (...args: Parameters<ReturnType<typeof jsonHttp>>) => jsonHttp(() => (service as Service).baseUrl)(...args);
-  const allRuns = async (): Promise<Json[]> => (await http('GET', '/api/runs?limit=1000')).body;
+  const allRuns = async (): Promise<Json[]> => (await http('GET', '/api/runs?limit=500')).body.runs;
   const count = (runs: Json[], status: string) => runs.filter((r) => r.status === status).length;
 
   /** SIGKILL once `enough` says so; the CLI it spawned gets EOF on stdin and should follow it. */

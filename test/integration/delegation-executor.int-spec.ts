@@ -86,4 +86,20 @@ describe('run executor against a scripted CLI', () => {
     expect(h.fake.received.some((m) => m.method === 'session.resume' && m.params.sessionId === `sub-agent-${r.run_id}`)).toBe(true);
     expect(h.fake.hookErrors).toEqual([]);
   });
+
+  it('pages through runs newest first with next_cursor, each run once, and refuses a bad cursor', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: Json = (await h.http('GET', `/api/runs?limit=2${after ? `&after=${encodeURIComponent(after)}` : ''}`)).body;
+      seen.push(...page.runs.map((r: Json) => r.run_id));
+      after = page.next_cursor;
+    } while (after);
+    const all = (await h.http('GET', '/api/runs?limit=500')).body.runs.map((r: Json) => r.run_id);
+    expect(seen).toEqual(all);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(all.length).toBeGreaterThanOrEqual(4);
+    expect((await h.http('GET', '/api/runs?after=not-a-cursor')).status).toBe(400);
+    expect((await h.http('GET', '/api/runs?status=sleeping')).status).toBe(400);
+  });
 });
