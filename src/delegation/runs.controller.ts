@@ -12,24 +12,11 @@ import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
 import type { RunCaller } from './run-caller';
-import { runPolicyInputSchema } from './run-policy';
+import { resumeRunSchema as resumeSchema, startRunSchema as startSchema, stopRunSchema as stopSchema } from './run-requests';
 
-const agentId = z.string().min(1).max(64);
-const startSchema = z
-  .object({
-    agent_id: agentId,
-    prompt: z.string().trim().min(1, 'prompt must not be empty').max(200_000),
-    /** Over REST the default is not to wait; background: false holds the request until the run ends. */
-    background: z.boolean().default(true),
-    parent_run_id: z.string().min(1).max(64).optional(),
-    policy: runPolicyInputSchema.optional(),
-  })
-  .strict();
-const resumeSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
-const stopSchema = z.object({ reason: z.string().min(1).max(2000).optional() }).strict();
 const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
-  agent_id: agentId.optional(),
+  agent_id: z.string().min(1).max(64).optional(),
   root_run_id: z.string().min(1).max(64).optional(),
   started_from: z.iso.datetime({ offset: true }).optional(),
   started_to: z.iso.datetime({ offset: true }).optional(),

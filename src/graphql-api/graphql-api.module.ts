@@ -13,6 +13,7 @@ import { checkQueryLimits } from './query-limits';
 import { QueryLimitsPlugin } from './query-limits.plugin';
 import { AgentsResolver } from './resolvers/agents.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
+import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunsResolver, RunUsageResolver } from './resolvers/runs.resolver';
 import { SessionsResolver } from './resolvers/sessions.resolver';
 import { RunLoaders } from './run-loaders';
@@ -87,6 +88,6 @@ interface WsContext {
       },
     }),
   ],
-  providers: [QueryLimitsPlugin, AgentsResolver, SessionsResolver, RunsResolver, RunUsageResolver, AuditResolver],
+  providers: [QueryLimitsPlugin, AgentsResolver, SessionsResolver, RunsResolver, RunUsageResolver, RunCommandsResolver, AuditResolver],
 })
 export class GraphqlApiModule {}

@@ -6,6 +6,7 @@ import { ListRunChildrenHandler } from './queries/list-run-children/list-run-chi
 import { ListRunsHandler } from './queries/list-runs/list-runs.handler';
 import { ListThreadRequestsHandler } from './queries/list-thread-requests/list-thread-requests.handler';
 import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list-thread-subagents.handler';
+import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
 
 /**
  * Read side of run lineage over the `runs` read model (filled by the delegation engine): lists, lookups
@@ -21,6 +22,7 @@ import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list
     GetSubtreeUsageHandler,
     ListThreadSubagentsHandler,
     ListThreadRequestsHandler,
+    WatchRunEventsHandler,
   ],
 })
 export class RunLineageModule {}

@@ -96,4 +96,5 @@ export class CreateSessionInput {
   @Field(() => PermissionPolicyInput, { nullable: true }) permissionPolicy?: PermissionPolicyInput;
   @Field({ nullable: true, description: 'The library agent the session runs as' }) agentId?: string;
   @Field(() => [String], { nullable: true, description: "Default: the agent's sub_agents" }) subAgents?: string[];
+  @Field({ nullable: true, description: 'Give the main agent the agent_run, agent_stop and agent_output tools' }) delegation?: boolean;
 }

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { runPolicyInputSchema } from './run-policy';
+
+/** Bodies of the run commands, shared by REST and GraphQL so both check the same rules. */
+const agentId = z.string().min(1).max(64);
+export const startRunSchema = z
+  .object({
+    agent_id: agentId,
+    prompt: z.string().trim().min(1, 'prompt must not be empty').max(200_000),
+    /** Over REST the default is not to wait; background: false holds the request until the run ends. */
+    background: z.boolean().default(true),
+    parent_run_id: z.string().min(1).max(64).optional(),
+    policy: runPolicyInputSchema.optional(),
+  })
+  .strict();
+export const resumeRunSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
+export const stopRunSchema = z.object({ reason: z.string().min(1).max(2000).optional() }).strict();

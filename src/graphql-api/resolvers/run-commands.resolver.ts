@@ -1,0 +1,99 @@
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { Args, ID, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
+import { AgentRun } from '../../delegation/commands/agent-run/agent-run.command';
+import { AgentStop } from '../../delegation/commands/agent-stop/agent-stop.command';
+import { UnknownRunError } from '../../delegation/run.errors';
+import type { RunCaller } from '../../delegation/run-caller';
+import { resumeRunSchema, startRunSchema, stopRunSchema } from '../../delegation/run-requests';
+import { GetRunsById } from '../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
+import { WatchRunEvents } from '../../run-lineage/queries/watch-run-events/watch-run-events.query';
+import { inRange, validated } from '../input-validation';
+import { StoredEventModel } from '../models/event.model';
+import { AgentRunInput, RunStopResult } from '../models/run-commands.model';
+import { Run } from '../models/run.model';
+import { observableToAsyncIterator } from '../observable-iterator';
+import { runOf } from './runs.resolver';
+
+/** GraphQL, like REST, acts as an operator: it may stop or resume any run. */
+const API: RunCaller = { kind: 'api' };
+
+/** spec: sub-agent-delegation. The run commands (the same handlers as the tools and REST) and live run events. */
+@Resolver(() => Run)
+export class RunCommandsResolver {
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+  ) {}
+
+  @Mutation(() => Run, { description: 'agent_run: start a run; with background: false it answers once the run ended' })
+  async agentRun(@Args('input', { type: () => AgentRunInput }) input: AgentRunInput) {
+    const body = validated(startRunSchema, {
+      agent_id: input.agentId,
+      prompt: input.prompt,
+      background: input.background ?? undefined,
+      parent_run_id: input.parentRunId ?? undefined,
+      policy: input.policy
+        ? {
+            allowed_agents: input.policy.allowedAgents ?? undefined,
+            excluded_agents: input.policy.excludedAgents ?? undefined,
+            max_depth: input.policy.maxDepth ?? undefined,
+            max_concurrent_children: input.policy.maxConcurrentChildren ?? undefined,
+            timeout_ms: input.policy.timeoutMs ?? undefined,
+          }
+        : undefined,
+    });
+    const summary = await this.commandBus.execute(
+      new AgentRun(
+        { agentId: body.agent_id, prompt: body.prompt, background: body.background, parentRunId: body.parent_run_id, policy: body.policy },
+        API,
+      ),
+    );
+    return this.run(summary.run_id);
+  }
+
+  @Mutation(() => RunStopResult, { description: 'agent_stop: stop the run and every running descendant' })
+  async agentStop(
+    @Args('runId', { type: () => ID }) runId: string,
+    @Args('reason', { type: () => String, nullable: true }) reason?: string,
+  ): Promise<RunStopResult> {
+    const body = validated(stopRunSchema, { reason: reason ?? undefined });
+    const stopped = await this.commandBus.execute(new AgentStop(runId, API, body.reason));
+    return { run: await this.run(runId), stoppedRuns: stopped.stopped_runs };
+  }
+
+  @Mutation(() => Run, { description: 'agent_run with run_id: resume an interrupted or stopped run on its own CLI session' })
+  async resumeRun(
+    @Args('runId', { type: () => ID }) runId: string,
+    @Args('prompt', { type: () => String, nullable: true }) prompt?: string,
+    @Args('background', { type: () => Boolean, nullable: true }) background?: boolean,
+  ) {
+    const body = validated(resumeRunSchema, { prompt: prompt ?? undefined, background: background ?? undefined });
+    await this.commandBus.execute(new AgentRun({ runId, prompt: body.prompt, background: body.background }, API));
+    return this.run(runId);
+  }
+
+  /**
+   * The run's events and its thread's (CLI events included); with includeDescendants, those of every run
+   * below it too, runs started meanwhile included. Replayed after `after` (a global position; unset:
+   * from the run's start), then live: each once, in log order.
+   */
+  @Subscription(() => StoredEventModel, {
+    description: "A run's events (and its descendants'), replayed from a global position then live, each once",
+    resolve: (event: StoredEventModel) => event,
+  })
+  async runEvents(
+    @Args('runId', { type: () => ID }) runId: string,
+    @Args('includeDescendants', { type: () => Boolean, defaultValue: false }) includeDescendants = false,
+    @Args('after', { type: () => Int, nullable: true, description: 'Global position; unset: from the run start' }) after?: number,
+  ) {
+    if (after !== undefined && after !== null) inRange('after', after, 0, Number.MAX_SAFE_INTEGER);
+    const events = await this.queryBus.execute(new WatchRunEvents(runId, includeDescendants, after ?? undefined));
+    return observableToAsyncIterator(events);
+  }
+
+  private async run(runId: string) {
+    const [row] = await this.queryBus.execute(new GetRunsById([runId]));
+    if (!row) throw new UnknownRunError(runId);
+    return runOf(row);
+  }
+}

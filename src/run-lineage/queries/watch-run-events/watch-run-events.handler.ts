@@ -1,0 +1,51 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { and, eq, gte, lt } from 'drizzle-orm';
+import { filter, type Observable } from 'rxjs';
+import { NotFoundError } from '../../../common/domain-error';
+import { runs } from '../../../database/schema';
+import { SqliteDatabase } from '../../../database/sqlite-database';
+import { EventStore } from '../../../event-store/event-store';
+import type { StoredEvent } from '../../../event-store/event-store.types';
+import { subtreeRange } from '../../run-lineage';
+import { WatchRunEvents } from './watch-run-events.query';
+
+const RUN_STREAM = 'run-';
+const RUN_THREAD_STREAM = 'session-sub-agent-';
+
+/** The run a stream belongs to: its own stream or its thread's session stream. */
+function runIdOfStream(streamId: string): string | undefined {
+  if (streamId.startsWith(RUN_STREAM)) return streamId.slice(RUN_STREAM.length);
+  if (streamId.startsWith(RUN_THREAD_STREAM)) return streamId.slice(RUN_THREAD_STREAM.length);
+  return undefined;
+}
+
+@QueryHandler(WatchRunEvents)
+export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Observable<StoredEvent>> {
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly store: EventStore,
+  ) {}
+
+  async execute({ runId, includeDescendants, after }: WatchRunEvents): Promise<Observable<StoredEvent>> {
+    const root = this.database.orm.select({ path: runs.path }).from(runs).where(eq(runs.runId, runId)).get();
+    if (!root) throw new NotFoundError(`Run ${runId} does not exist`, { runId });
+    const members = new Set([runId]);
+    if (includeDescendants) {
+      const { from, to } = subtreeRange(root.path);
+      for (const row of this.database.orm.select({ runId: runs.runId }).from(runs).where(and(gte(runs.path, from), lt(runs.path, to))).all()) {
+        members.add(row.runId);
+      }
+    }
+    const first = this.store.readStream(`${RUN_STREAM}${runId}`, { limit: 1 })[0];
+    const start = after ?? Math.max(0, (first?.globalPosition ?? 1) - 1);
+    return this.store.subscribe(start).pipe(
+      filter((event) => {
+        const id = runIdOfStream(event.streamId);
+        if (id === undefined) return false;
+        // A descendant started while watching: its run.started carries its lineage path.
+        if (includeDescendants && event.type === 'run.started' && String(event.data.path ?? '').startsWith(root.path)) members.add(id);
+        return members.has(id);
+      }),
+    );
+  }
+}
