@@ -3,6 +3,7 @@ import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Subscription } from 'rxjs';
 import { runs } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
+import { subtreeRange } from '../run-lineage/run-lineage';
 import { RunStateError } from './run.errors';
 import type { StoppedBy } from './run.events';
 import { RunExecutor } from './run-executor';
@@ -62,10 +63,11 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
 
   /** Running runs under `path` (itself included), deepest first: one range scan on the path index. */
   private runningSubtree(path: string): string[] {
+    const { from, to } = subtreeRange(path);
     return this.database.orm
       .select({ runId: runs.runId })
       .from(runs)
-      .where(and(gte(runs.path, path), lt(runs.path, `${path}~`), eq(runs.status, 'running')))
+      .where(and(gte(runs.path, from), lt(runs.path, to), eq(runs.status, 'running')))
       .orderBy(desc(runs.depth))
       .all()
       .map((r) => r.runId);

@@ -1,7 +1,4 @@
-import type { InferSelectModel } from 'drizzle-orm';
-import type { runs } from '../database/schema';
-
-export type RunRow = InferSelectModel<typeof runs>;
+import type { RunRow } from '../run-lineage/run-lineage';
 
 export interface RunUsage {
   input_tokens: number;
@@ -52,14 +49,14 @@ export function toRunView(row: RunRow, now = Date.now()): RunView {
     output: row.output,
     error: row.error,
     stopped_by: row.stoppedBy ? JSON.parse(row.stoppedBy) : null,
-    usage: ownUsage(row, now),
+    usage: usageView(row, now),
     started_at: row.startedAt,
     ended_at: row.endedAt,
   };
 }
 
 /** A running launch counts its time so far. */
-export function ownUsage(row: RunRow, now = Date.now()): RunUsage {
+function usageView(row: RunRow, now = Date.now()): RunUsage {
   const running = row.status === 'running' ? Math.max(0, now - Date.parse(row.launchedAt)) : 0;
   return {
     input_tokens: row.inputTokens,

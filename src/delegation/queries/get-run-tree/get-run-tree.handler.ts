@@ -2,6 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { runs, subagentInstances } from '../../../database/schema';
 import { SqliteDatabase } from '../../../database/sqlite-database';
+import { subtreeRange } from '../../../run-lineage/run-lineage';
 import { UnknownRunError } from '../../run.errors';
 import { addUsage, toRunView } from '../../run-view';
 import { type CliSubagentNode, GetRunTree, type RunTreeNode } from './get-run-tree.query';
@@ -22,10 +23,11 @@ export class GetRunTreeHandler implements IQueryHandler<GetRunTree, RunTreeNode>
     const orm = this.database.orm;
     const root = orm.select().from(runs).where(eq(runs.runId, runId)).get();
     if (!root) throw new UnknownRunError(runId);
+    const { from, to } = subtreeRange(root.path);
     const rows = orm
       .select()
       .from(runs)
-      .where(and(gte(runs.path, root.path), lt(runs.path, `${root.path}~`)))
+      .where(and(gte(runs.path, from), lt(runs.path, to)))
       .orderBy(asc(runs.depth), asc(runs.startedAt))
       .all();
     const threads = rows.map((r) => r.threadId);
