@@ -1,25 +1,25 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { GetSession } from '../sessions/queries/get-session/get-session.query';
 import { ListRoutedRequests } from './queries/list-routed-requests/list-routed-requests.query';
-import { UserInputBroker } from './user-input-broker';
+import { AnswerUserInput, userInputAnswerSchema as answerSchema } from './commands/answer-user-input/answer-user-input.command';
+import { ListPendingUserInput } from './queries/list-pending-user-input/list-pending-user-input.query';
 
 const pageSchema = z.object({
   after: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
-const answerSchema = z.object({ answer: z.string().max(100_000), wasFreeform: z.boolean().default(true) });
 
 /** What the CLI asked on a session's behalf: the audit of routed requests, and questions waiting for the user. */
 @ApiTags('sessions')
 @Controller('api/sessions/:id')
 export class SessionRequestsController {
   constructor(
+    private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
-    private readonly userInput: UserInputBroker,
   ) {}
 
   @Get('requests')
@@ -32,8 +32,7 @@ export class SessionRequestsController {
   @Get('user-input')
   @ApiOperation({ summary: 'Questions an agent of this session is waiting to have answered' })
   async pending(@Param('id') id: string) {
-    await this.queryBus.execute(new GetSession(id));
-    return { pending: this.userInput.pendingFor(id) };
+    return { pending: await this.queryBus.execute(new ListPendingUserInput(id)) };
   }
 
   @Post('user-input/:requestId')
@@ -44,7 +43,6 @@ export class SessionRequestsController {
     @Param('requestId') requestId: string,
     @Body(new ZodValidationPipe(answerSchema)) body: z.infer<typeof answerSchema>,
   ) {
-    const question = this.userInput.answer(id, requestId, body);
-    return { requestId: question.requestId, answered: true };
+    return this.commandBus.execute(new AnswerUserInput(id, requestId, body));
   }
 }

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user-input.handler';
+import { ListPendingUserInputHandler } from './queries/list-pending-user-input/list-pending-user-input.handler';
 import { RoutedRequestsProjection } from './projections/routed-requests.projection';
 import { ListRoutedRequestsHandler } from './queries/list-routed-requests/list-routed-requests.handler';
 import { RequestRouter } from './request-router';
@@ -13,6 +15,15 @@ import { WebhookToolHandler } from './webhook-tool-handler';
 @Module({
   imports: [SessionsModule, ChildSessionsModule],
   controllers: [SessionRequestsController],
-  providers: [RequestRouter, ToolInvoker, WebhookToolHandler, UserInputBroker, RoutedRequestsProjection, ListRoutedRequestsHandler],
+  providers: [
+    RequestRouter,
+    ToolInvoker,
+    WebhookToolHandler,
+    UserInputBroker,
+    RoutedRequestsProjection,
+    ListRoutedRequestsHandler,
+    ListPendingUserInputHandler,
+    AnswerUserInputHandler,
+  ],
 })
 export class ToolDispatchModule {}

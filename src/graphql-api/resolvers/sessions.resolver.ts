@@ -12,6 +12,8 @@ import { GetSession } from '../../sessions/queries/get-session/get-session.query
 import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/session-config';
 import { sessionStreamId } from '../../sessions/session.events';
+import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
+import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, validated } from '../input-validation';
 import { StoredEventModel } from '../models/event.model';
 import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
@@ -30,6 +32,24 @@ class DestroyedSession {
 class SessionSubAgents {
   @Field(() => ID) sessionId!: string;
   @Field(() => [String]) subAgents!: string[];
+}
+
+@ObjectType({ description: 'A question an agent of the session is waiting to have answered' })
+class PendingUserInput {
+  @Field(() => ID) requestId!: string;
+  @Field(() => ID) sessionId!: string;
+  @Field(() => String, { nullable: true }) childSessionId?: string;
+  @Field(() => String, { nullable: true }) agentName?: string;
+  @Field() question!: string;
+  @Field(() => [String]) choices!: string[];
+  @Field() allowFreeform!: boolean;
+  @Field() askedAt!: string;
+}
+
+@ObjectType()
+class UserInputAnswered {
+  @Field(() => ID) requestId!: string;
+  @Field() answered!: boolean;
 }
 
 @Resolver(() => Session)
@@ -78,6 +98,22 @@ export class SessionsResolver {
   @Mutation(() => CreatedSession, { description: 'Resume an interrupted session on the running Copilot CLI' })
   resumeSession(@Args('sessionId', { type: () => ID }) sessionId: string) {
     return this.commandBus.execute(new ResumeSession(sessionId));
+  }
+
+  @Query(() => [PendingUserInput], { description: 'Questions agents of the session are waiting on (GET /api/sessions/:id/user-input)' })
+  pendingUserInput(@Args('sessionId', { type: () => ID }) sessionId: string) {
+    return this.queryBus.execute(new ListPendingUserInput(sessionId));
+  }
+
+  @Mutation(() => UserInputAnswered, { description: 'Answer a pending question (POST /api/sessions/:id/user-input/:requestId)' })
+  answerUserInput(
+    @Args('sessionId', { type: () => ID }) sessionId: string,
+    @Args('requestId', { type: () => ID }) requestId: string,
+    @Args('answer', { type: () => String }) answer: string,
+    @Args('wasFreeform', { type: () => Boolean, nullable: true }) wasFreeform?: boolean,
+  ) {
+    const body = validated(userInputAnswerSchema, { answer, wasFreeform: wasFreeform ?? undefined });
+    return this.commandBus.execute(new AnswerUserInput(sessionId, requestId, body));
   }
 
   @Mutation(() => DestroyedSession)
