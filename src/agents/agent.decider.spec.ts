@@ -1,3 +1,4 @@
+import { deciderSpec } from '../../test/fixtures/decider-spec';
 import type { AgentFields } from './agent-definition';
 import {
   type AgentCommand,
@@ -29,24 +30,10 @@ const created = (id: string, f: AgentFields = fields()): Event => ({ type: Agent
 const updated = (id: string, changes: Partial<AgentFields>): Event => ({ type: AgentEvents.updated, data: { id, changes } });
 const deleted = (id: string): Event => ({ type: AgentEvents.deleted, data: { id } });
 
-/** given(past events).when(command).then(new events | error): the decider as a pure function. */
-function given(...history: Event[]) {
-  const state = history.reduce<AgentState>(evolveAgent, initialAgentState());
-  return {
-    when(command: AgentCommand) {
-      const run = () => decideAgent(command, state);
-      return {
-        then(expected: Event[]) {
-          expect(run().map(({ type, data }) => ({ type, data }))).toEqual(expected);
-        },
-        thenThrows(errorClass: new (...args: never[]) => Error, message: RegExp) {
-          expect(run).toThrow(errorClass);
-          expect(run).toThrow(message);
-        },
-      };
-    },
-  };
-}
+const given = deciderSpec<AgentState, AgentCommand>(
+  (history) => history.reduce<AgentState>((state, event) => evolveAgent(state, event as Event), initialAgentState()),
+  (state, command) => decideAgent(command, state),
+);
 
 describe('agent decider', () => {
   describe('CreateAgent', () => {

@@ -1,26 +1,10 @@
+import { runStartedData } from '../../test/fixtures/run-fixtures';
 import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from './run-caller';
 import type { RunState } from './run.decider';
 import { PolicyDeniedError } from './run.errors';
 import type { RunStartedData } from './run.events';
 
-function startData(overrides: Partial<RunStartedData> = {}): RunStartedData {
-  return {
-    runId: 'r1',
-    agentId: 'code-reviewer',
-    prompt: 'Review the diff',
-    background: true,
-    parentRunId: null,
-    parentThreadId: 'session-1',
-    ownerThreadId: 'session-1',
-    rootRunId: 'r1',
-    depth: 1,
-    path: 'r1',
-    threadId: 'sub-agent-r1',
-    epoch: 1,
-    policy: { allowedAgents: null, excludedAgents: [], maxDepth: 3, maxConcurrentChildren: 4, timeoutMs: 60_000 },
-    ...overrides,
-  };
-}
+const startData = (overrides: Partial<RunStartedData> = {}) => runStartedData({ parentThreadId: 'session-1', ownerThreadId: 'session-1', ...overrides });
 
 function state(overrides: Partial<RunState> = {}, started: Partial<RunStartedData> = {}): RunState {
   return { started: startData(started), status: 'running', epoch: 1, output: null, error: null, stoppedBy: null, ...overrides };

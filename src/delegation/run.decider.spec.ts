@@ -1,36 +1,13 @@
-import type { ResolvedRunPolicy } from './run-policy';
+import { deciderSpec } from '../../test/fixtures/decider-spec';
+import { runStartedData, testRunPolicy } from '../../test/fixtures/run-fixtures';
 import { decideRun, evolveRun, foldRun, type RunCommand, type RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { RunEvents, type RunStartedData, type StoppedBy } from './run.events';
 
 type Event = { type: string; data: unknown };
 
-const policy: ResolvedRunPolicy = {
-  allowedAgents: null,
-  excludedAgents: [],
-  maxDepth: 3,
-  maxConcurrentChildren: 4,
-  timeoutMs: 60_000,
-};
-
-function startData(overrides: Partial<RunStartedData> = {}): RunStartedData {
-  return {
-    runId: 'r1',
-    agentId: 'code-reviewer',
-    prompt: 'Review the diff',
-    background: true,
-    parentRunId: null,
-    parentThreadId: null,
-    ownerThreadId: 'api',
-    rootRunId: 'r1',
-    depth: 1,
-    path: 'r1',
-    threadId: 'sub-agent-r1',
-    epoch: 1,
-    policy,
-    ...overrides,
-  };
-}
+const policy = testRunPolicy;
+const startData = runStartedData;
 
 const userStop: StoppedBy = { actor: 'session:s1', reason: 'no longer needed' };
 
@@ -50,24 +27,7 @@ const resumed = (epoch: number, prompt = 'carry on', resumedBy = 'api'): Event =
   data: { runId: 'r1', epoch, prompt, resumedBy },
 });
 
-/** given(past events).when(command).then(new events | error): the decider as a pure function. */
-function given(...history: Event[]) {
-  const state = foldRun(history);
-  return {
-    when(command: RunCommand) {
-      const run = () => decideRun(state, command);
-      return {
-        then(expected: Event[]) {
-          expect(run().map(({ type, data }) => ({ type, data }))).toEqual(expected);
-        },
-        thenThrows(errorClass: new (...args: never[]) => Error, message: RegExp) {
-          expect(run).toThrow(errorClass);
-          expect(run).toThrow(message);
-        },
-      };
-    },
-  };
-}
+const given = deciderSpec<RunState | undefined, RunCommand>(foldRun, decideRun);
 
 describe('run decider', () => {
   describe('start', () => {
