@@ -169,13 +169,16 @@ export class RunExecutor {
 
   /**
    * The main agent's turn on the run's session, from the recorded stream: its last assistant message is
-   * the output, `session.idle` ends it. Only events after our own `session.message_sent` count, so an
-   * idle left over from creating or resuming the session cannot end the turn early.
+   * the output, `session.idle` after the prompt's own `user.message` ends it. Only events after our
+   * `session.message_sent` count, so an idle left over from creating, resuming or aborting cannot end it.
    */
   private watchTurn(state: RunState, stream: string, after: number, handle: RunHandle) {
     let cancel = () => {};
     const outcome = new Promise<TurnOutcome>((resolve) => {
       let sent = false;
+      // The CLI works a session's messages in order: our prompt's user.message comes after the idle of
+      // any earlier turn (one just aborted by a stop, say), so only an idle after it ends our turn.
+      let started = false;
       let output = '';
       let finished = false;
       const forward = this.progressForwarder(state);
@@ -193,6 +196,9 @@ export class RunExecutor {
         if (!sent) return;
         const payload = (event.data as unknown as RecordedCliEventData).payload ?? {};
         switch (event.type) {
+          case cli('user.message'):
+            if (isOwn(event)) started = true;
+            return;
           case cli('assistant.message'):
             if (isOwn(event) && typeof payload.content === 'string' && payload.content.trim()) output = payload.content;
             forward(event);
@@ -201,7 +207,7 @@ export class RunExecutor {
             forward(event);
             return;
           case cli('session.idle'):
-            if (isOwn(event)) finish({ kind: 'completed', output });
+            if (isOwn(event) && started) finish({ kind: 'completed', output });
             return;
           case cli('session.error'):
             if (isOwn(event)) finish({ kind: 'failed', error: String(payload.message ?? 'the Copilot CLI reported a session error') });

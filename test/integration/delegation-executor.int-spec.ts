@@ -17,7 +17,13 @@ describe('run executor against a scripted CLI', () => {
     h = await startSessionHarness({ config: { runs: { ...testConfig('/tmp').runs, stopGraceMs: 300 } } });
     h.fake.handle('session.send', (params) => {
       const marker = [...turns.keys()].find((m) => String(params.prompt).includes(m));
-      if (marker) setImmediate(() => void turns.get(marker)?.(String(params.sessionId)));
+      if (marker) {
+        // As the real CLI: the prompt's user.message opens the turn, then whatever the script does.
+        setImmediate(async () => {
+          if (!marker.startsWith('RAW_')) await h.fake.emitEvent(String(params.sessionId), { type: 'user.message', data: { content: String(params.prompt) } });
+          await turns.get(marker)?.(String(params.sessionId));
+        });
+      }
       return { messageId: randomUUID() };
     });
     expect((await h.http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'Work.' } })).status).toBe(201);
@@ -45,6 +51,16 @@ describe('run executor against a scripted CLI', () => {
     });
     const r = await ended((await start('MARK_OUTPUT')).run_id);
     expect(r).toMatchObject({ status: 'completed', output: 'FINAL_ANSWER', usage: { input_tokens: 11, output_tokens: 4, total_tokens: 15, tool_calls: 1 } });
+  });
+
+  it('does not end a turn on a late idle of an earlier turn that arrives before the prompt is taken', async () => {
+    turns.set('RAW_STALE_IDLE', async (sessionId) => {
+      await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} }); // the aborted turn's
+      await h.fake.emitEvent(sessionId, { type: 'user.message', data: { content: 'RAW_STALE_IDLE' } });
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'AFTER_STALE' } });
+      await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
+    });
+    expect(await ended((await start('RAW_STALE_IDLE')).run_id)).toMatchObject({ status: 'completed', output: 'AFTER_STALE' });
   });
 
   it('fails a run whose session reports an error, with the error', async () => {
