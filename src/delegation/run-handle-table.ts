@@ -60,16 +60,7 @@ export class RunHandleTable {
     handle.markSettled();
   }
 
-  /** Whether `threadId` owns the run (spec: owner thread check); ownership of ended runs is on the record. */
-  isOwner(runId: string, threadId: string): boolean {
-    return this.handles.get(runId)?.ownerThreadId === threadId;
-  }
-
   get size(): number {
     return this.handles.size;
-  }
-
-  all(): RunHandle[] {
-    return [...this.handles.values()];
   }
 }

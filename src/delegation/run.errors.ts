@@ -1,8 +1,7 @@
 import { DomainError } from '../common/domain-error';
 
-/** Stable codes of the delegation tools (spec: sub-agent-delegation); the REST filter maps them to statuses. */
-export type DelegationErrorCode = 'invalid_arguments' | 'unknown_agent' | 'unknown_run' | 'invalid_state' | 'policy_denied';
-
+/** Stable codes of the delegation tools (spec: sub-agent-delegation): invalid_arguments, unknown_agent,
+ * unknown_run, invalid_state, policy_denied; the REST filter maps them to statuses. */
 export class InvalidRunArgumentsError extends DomainError {
   readonly code = 'invalid_arguments';
 }

@@ -13,7 +13,7 @@ import { sessionStreamId } from '../../../sessions/session.events';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
 import { type RunStartedData, RunEvents, runIdOfThread, runThreadId } from '../../run.events';
-import { assertOwner, callerActor, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
+import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
@@ -131,7 +131,7 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
   private place(input: AgentRunInput, caller: RunCaller): Placement {
     if (caller.kind === 'api') {
       if (!input.parentRunId) {
-        return { parent: undefined, ownerThreadId: 'api', parentThreadId: null, callerAgentId: undefined, delegatingPolicy: undefined, depth: 0, refusalStream: undefined };
+        return { parent: undefined, ownerThreadId: callerThread(caller), parentThreadId: null, callerAgentId: undefined, delegatingPolicy: undefined, depth: 0, refusalStream: undefined };
       }
       const parent = this.repository.get(input.parentRunId);
       this.assertCanParent(parent);
@@ -153,7 +153,7 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
     const sessionAgent = session.config.agentId;
     return {
       parent,
-      ownerThreadId: caller.sessionId,
+      ownerThreadId: callerThread(caller),
       parentThreadId: caller.sessionId,
       callerAgentId: caller.agentName ?? parent?.started.agentId ?? sessionAgent,
       delegatingPolicy:

@@ -6,17 +6,18 @@ import { runs } from '../../../database/schema';
 import { SqliteDatabase } from '../../../database/sqlite-database';
 import { EventStore } from '../../../event-store/event-store';
 import type { StoredEvent } from '../../../event-store/event-store.types';
+import { RunEvents, runIdOfThread, runStreamId } from '../../../delegation/run.events';
+import { sessionIdOfStream } from '../../../sessions/session.events';
 import { subtreeRange } from '../../run-lineage';
+
+const RUN_STREAM_PREFIX = runStreamId('');
 import { WatchRunEvents } from './watch-run-events.query';
 
-const RUN_STREAM = 'run-';
-const RUN_THREAD_STREAM = 'session-sub-agent-';
-
-/** The run a stream belongs to: its own stream or its thread's session stream. */
+/** The run a stream belongs to: its own stream `run-<id>` or its thread's session stream. */
 function runIdOfStream(streamId: string): string | undefined {
-  if (streamId.startsWith(RUN_STREAM)) return streamId.slice(RUN_STREAM.length);
-  if (streamId.startsWith(RUN_THREAD_STREAM)) return streamId.slice(RUN_THREAD_STREAM.length);
-  return undefined;
+  if (streamId.startsWith(RUN_STREAM_PREFIX)) return streamId.slice(RUN_STREAM_PREFIX.length);
+  const sessionId = sessionIdOfStream(streamId);
+  return sessionId === undefined ? undefined : runIdOfThread(sessionId);
 }
 
 @QueryHandler(WatchRunEvents)
@@ -36,14 +37,14 @@ export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Obse
         members.add(row.runId);
       }
     }
-    const first = this.store.readStream(`${RUN_STREAM}${runId}`, { limit: 1 })[0];
+    const first = this.store.readStream(runStreamId(runId), { limit: 1 })[0];
     const start = after ?? Math.max(0, (first?.globalPosition ?? 1) - 1);
     return this.store.subscribe(start).pipe(
       filter((event) => {
         const id = runIdOfStream(event.streamId);
         if (id === undefined) return false;
         // A descendant started while watching: its run.started carries its lineage path.
-        if (includeDescendants && event.type === 'run.started' && String(event.data.path ?? '').startsWith(root.path)) members.add(id);
+        if (includeDescendants && event.type === RunEvents.started && String(event.data.path ?? '').startsWith(root.path)) members.add(id);
         return members.has(id);
       }),
     );
