@@ -1,69 +1,36 @@
-import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
-import { runs, subagentInstances } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
-import { subtreeRange } from '../../../run-lineage/run-lineage';
+import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { GetRunSubtrees } from '../../../run-lineage/queries/get-run-subtrees/get-run-subtrees.query';
+import { GetRunsById } from '../../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
+import { ListThreadSubagents, type SubagentInstanceRow } from '../../../run-lineage/queries/list-thread-subagents/list-thread-subagents.query';
 import { UnknownRunError } from '../../run.errors';
 import { addUsage, toRunView } from '../../run-view';
 import { type CliSubagentNode, GetRunTree, type RunTreeNode } from './get-run-tree.query';
 
-/** SQLite's default limit on bound parameters is far above this; chunks keep each IN list short. */
-const IN_CHUNK = 500;
+/** A tree bigger than this is cut (depth-first path order); GraphQL `subtree` pages through bigger ones. */
+const MAX_TREE_RUNS = 10_000;
 
 /**
- * The run, its descendants and the CLI-native sub-agents of each, with own and subtree usage.
- * Three kinds of statement whatever the size: the root, the subtree (one range scan on the path
- * index), and the sub-agent instances per chunk of threads.
+ * The run, its descendants and the CLI-native sub-agents of each, with own and subtree usage, from the
+ * batched lineage queries: three statements whatever the size (the root, one range scan of the path
+ * index, the sub-agent instances of every thread).
  */
 @QueryHandler(GetRunTree)
 export class GetRunTreeHandler implements IQueryHandler<GetRunTree, RunTreeNode> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly queryBus: QueryBus) {}
 
   async execute({ runId }: GetRunTree): Promise<RunTreeNode> {
-    const orm = this.database.orm;
-    const root = orm.select().from(runs).where(eq(runs.runId, runId)).get();
+    const [root] = await this.queryBus.execute(new GetRunsById([runId]));
     if (!root) throw new UnknownRunError(runId);
-    const { from, to } = subtreeRange(root.path);
-    const rows = orm
-      .select()
-      .from(runs)
-      .where(and(gte(runs.path, from), lt(runs.path, to)))
-      .orderBy(asc(runs.depth), asc(runs.startedAt))
-      .all();
-    const threads = rows.map((r) => r.threadId);
-    const instances = [];
-    for (let i = 0; i < threads.length; i += IN_CHUNK) {
-      instances.push(
-        ...orm
-          .select()
-          .from(subagentInstances)
-          .where(inArray(subagentInstances.parentSessionId, threads.slice(i, i + IN_CHUNK)))
-          .orderBy(asc(subagentInstances.startedAt))
-          .all(),
-      );
-    }
+    const [rows] = await this.queryBus.execute(new GetRunSubtrees([{ path: root.path, depth: root.depth, limit: MAX_TREE_RUNS }]));
+    const subagents = await this.queryBus.execute(new ListThreadSubagents(rows.map((r) => r.threadId)));
     const now = Date.now();
     const nodes = new Map<string, RunTreeNode>();
     for (const row of rows) {
       const view = toRunView(row, now);
       nodes.set(row.runId, { kind: 'run', ...view, subtree_usage: view.usage, children: [] });
     }
-    const byThread = new Map(rows.map((r) => [r.threadId, nodes.get(r.runId) as RunTreeNode]));
-    for (const instance of instances) {
-      const node: CliSubagentNode = {
-        kind: 'cli_subagent',
-        agent_name: instance.agentName,
-        status: instance.status,
-        tool_call_id: instance.toolCallId,
-        child_session_id: instance.childSessionId,
-        error: instance.error,
-        usage: { total_tokens: instance.totalTokens, tool_calls: instance.totalToolCalls, duration_ms: instance.durationMs },
-        started_at: instance.startedAt,
-        ended_at: instance.endedAt,
-      };
-      byThread.get(instance.parentSessionId)?.children.push(node);
-    }
-    // Deepest first, so each child's subtree total is final before it is added to its parent's.
+    rows.forEach((row, i) => (nodes.get(row.runId) as RunTreeNode).children.push(...subagents[i].map(toSubagentNode)));
+    // Reverse path order visits every run after its descendants, so each subtree total is final before it is added.
     for (const row of [...rows].reverse()) {
       if (row.runId === root.runId || !row.parentRunId) continue;
       const parent = nodes.get(row.parentRunId);
@@ -74,4 +41,18 @@ export class GetRunTreeHandler implements IQueryHandler<GetRunTree, RunTreeNode>
     }
     return nodes.get(root.runId) as RunTreeNode;
   }
+}
+
+function toSubagentNode(instance: SubagentInstanceRow): CliSubagentNode {
+  return {
+    kind: 'cli_subagent',
+    agent_name: instance.agentName,
+    status: instance.status,
+    tool_call_id: instance.toolCallId,
+    child_session_id: instance.childSessionId,
+    error: instance.error,
+    usage: { total_tokens: instance.totalTokens, tool_calls: instance.totalToolCalls, duration_ms: instance.durationMs },
+    started_at: instance.startedAt,
+    ended_at: instance.endedAt,
+  };
 }
