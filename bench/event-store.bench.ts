@@ -97,8 +97,8 @@ function openStoreWith(file: string, withReadModel: boolean): Contender {
   const conn = openSqliteConnection({ file, ...CONNECTION });
   applyPendingMigrations(conn);
   const registry = new ProjectionRegistry();
-  // Without Nest nothing calls the lifecycle hook, and that hook is where the projection registers.
-  if (withReadModel) new StreamSummariesProjection(registry).onModuleInit();
+  // Without Nest nothing discovers the projection: register it by hand.
+  if (withReadModel) registry.register(new StreamSummariesProjection());
   const store = new EventStore(new SqliteDatabase(conn, file), registry);
   return {
     name: withReadModel ? 'store+readmodel' : 'store',

@@ -13,7 +13,7 @@ function memoryStore(extra: Projection[] = []) {
   applyPendingMigrations(connection);
   const database = new SqliteDatabase(connection, ':memory:');
   const registry = new ProjectionRegistry();
-  new StreamSummariesProjection(registry).onModuleInit();
+  registry.register(new StreamSummariesProjection());
   extra.forEach((p) => registry.register(p));
   return { store: new EventStore(database, registry), database };
 }

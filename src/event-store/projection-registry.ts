@@ -1,13 +1,25 @@
-import { Injectable } from '@nestjs/common';
-import type { Projection } from './projection';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { type Projection, READ_MODEL_PROJECTION } from './projection';
 
-/** Every projection of the app, registered by its module at init, looked up by the store and the runner. */
+/**
+ * Every projection of the app, looked up by the store and the runner. At init it registers every
+ * provider marked @ReadModelProjection(), in whichever module it is; tests may register by hand.
+ */
 @Injectable()
-export class ProjectionRegistry {
+export class ProjectionRegistry implements OnModuleInit {
   private readonly byName = new Map<string, Projection>();
   /** Kept as lists: `inline()` is read on every append, registration happens only at start. */
   private inlineList: Projection[] = [];
   private asyncList: Projection[] = [];
+
+  constructor(@Optional() private readonly discovery?: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const { instance, metatype } of this.discovery?.getProviders() ?? []) {
+      if (instance && metatype && Reflect.getMetadata(READ_MODEL_PROJECTION, metatype)) this.register(instance as Projection);
+    }
+  }
 
   register(projection: Projection): void {
     if (this.byName.has(projection.name)) {

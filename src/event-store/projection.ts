@@ -1,3 +1,4 @@
+import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Orm } from '../database/sqlite-database';
 import type { StoredEvent } from './event-store.types';
@@ -21,4 +22,11 @@ export interface Projection {
 
 export function projectionHandles(projection: Projection, event: StoredEvent): boolean {
   return projection.eventTypes === undefined || projection.eventTypes.includes(event.type);
+}
+
+export const READ_MODEL_PROJECTION = 'switchboard:read-model-projection';
+
+/** Marks a provider as a projection: the ProjectionRegistry finds and registers it when the app starts. */
+export function ReadModelProjection(): ClassDecorator {
+  return applyDecorators(Injectable(), SetMetadata(READ_MODEL_PROJECTION, true));
 }

@@ -5,7 +5,6 @@ import { applyPendingMigrations, defaultMigrationsFolder } from '../../src/datab
 import { AuditLogProjection } from '../../src/event-log/projections/audit-log.projection';
 import { ListAuditLogHandler } from '../../src/event-log/queries/list-audit-log/list-audit-log.handler';
 import { ListAuditLog } from '../../src/event-log/queries/list-audit-log/list-audit-log.query';
-import { ProjectionRegistry } from '../../src/event-store/projection-registry';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
 import { makeTempDir } from '../fixtures/temp-dir';
 
@@ -50,7 +49,7 @@ describe('audit log read model', () => {
       ]);
       await es.store.append('run-r1', 'no_stream', [{ type: 'x.noted', data: { runId: 'r1', agentId: 'lead', parentThreadId: 's1' } }]);
       await es.store.append('session-sub-agent-r1', 'no_stream', [{ type: 'tool_call.routed', data: { toolName: 'save', outcome: 'failure' } }]);
-      const projection = new AuditLogProjection(new ProjectionRegistry());
+      const projection = new AuditLogProjection();
       es.database.connection.transaction(() => {
         for (const event of es.store.readAll({ after: 0, limit: 100 })) projection.apply(event, es.database.orm);
       })();

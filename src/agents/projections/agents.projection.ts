@@ -1,26 +1,19 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { eq } from 'drizzle-orm';
 import { agents } from '../../database/schema';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import type { AgentFields } from '../agent-definition';
 import { type AgentCreatedData, AgentEvents, type AgentUpdatedData } from '../agent.decider';
 
 /** Inline: the `agents` table, never behind the agent streams. */
-@Injectable()
-export class AgentsProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class AgentsProjection implements Projection {
   readonly name = 'agents';
   readonly mode = 'inline';
   readonly tables = [agents];
   readonly eventTypes = Object.values(AgentEvents);
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     switch (event.type) {

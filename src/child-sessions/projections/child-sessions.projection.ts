@@ -1,25 +1,18 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { and, eq } from 'drizzle-orm';
 import { childSessions, subagentInstances } from '../../database/schema';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import { type ChildMappedData, ChildSessionEvents, type SubagentEndedData, type SubagentStartedData } from '../child-session.events';
 
 /** Inline: child -> parent/agent mappings and sub-agent launches, so they survive a restart. */
-@Injectable()
-export class ChildSessionsProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class ChildSessionsProjection implements Projection {
   readonly name = 'child-sessions';
   readonly mode = 'inline';
   readonly tables = [childSessions, subagentInstances];
   readonly eventTypes = Object.values(ChildSessionEvents);
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     switch (event.type) {

@@ -1,11 +1,9 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { runs } from '../../database/schema';
 import { preparedPerConnection } from '../../database/sqlite-database';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, sessionIdOfStream } from '../../sessions/session.events';
 import {
   type RunCompletedData,
@@ -26,8 +24,8 @@ const TOOL_START = `${CLI_EVENT_PREFIX}tool.execution_start`;
  * recorded on each run's session stream (`session-sub-agent-<run_id>`): tokens from assistant.usage,
  * one tool call per tool.execution_start, CLI-native sub-agents of the run included.
  */
-@Injectable()
-export class RunsProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class RunsProjection implements Projection {
   readonly name = 'runs';
   readonly mode = 'inline';
   readonly tables = [runs];
@@ -55,11 +53,6 @@ export class RunsProjection implements Projection, OnModuleInit {
       .prepare(),
   );
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     switch (event.type) {

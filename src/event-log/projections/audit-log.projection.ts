@@ -1,10 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { auditLog } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import { auditSubjectOf } from './audit-subject';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
@@ -13,17 +11,12 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * Async: who caused each event, in which correlation, and what it concerns (session, run, agent, tool,
  * decision: see auditSubjectOf), for audit queries that must not slow appends.
  */
-@Injectable()
-export class AuditLogProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class AuditLogProjection implements Projection {
   readonly name = 'audit-log';
   readonly mode = 'async';
   readonly tables = [auditLog];
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     insertFor(orm).run({

@@ -1,10 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { streamSummaries } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 
 /** Category of a stream id: the part before the first '-' (`session-42` -> `session`). */
 export function streamCategory(streamId: string): string {
@@ -13,17 +11,12 @@ export function streamCategory(streamId: string): string {
 }
 
 /** Inline: one row per stream with its event count and latest event, always in step with the log. */
-@Injectable()
-export class StreamSummariesProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class StreamSummariesProjection implements Projection {
   readonly name = 'stream-summaries';
   readonly mode = 'inline';
   readonly tables = [streamSummaries];
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     upsertFor(orm).run({

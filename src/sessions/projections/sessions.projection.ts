@@ -1,10 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { eq, sql } from 'drizzle-orm';
 import { sessions } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import {
   CLI_EVENT_PREFIX,
   type SessionCreatedData,
@@ -17,17 +15,12 @@ import {
 } from '../session.events';
 
 /** Inline: the `sessions` table, one row per session, never behind its stream. */
-@Injectable()
-export class SessionsProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class SessionsProjection implements Projection {
   readonly name = 'sessions';
   readonly mode = 'inline';
   readonly tables = [sessions];
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     const sessionId = sessionIdOfStream(event.streamId);

@@ -1,17 +1,15 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
 import { routedRequests } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import { RoutedRequestEvents, type RoutedRequestData } from '../routed-request.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Inline: the audit table of routed requests, one row per decision or call. */
-@Injectable()
-export class RoutedRequestsProjection implements Projection, OnModuleInit {
+@ReadModelProjection()
+export class RoutedRequestsProjection implements Projection {
   readonly name = 'routed-requests';
   readonly mode = 'inline';
   readonly tables = [routedRequests];
@@ -23,11 +21,6 @@ export class RoutedRequestsProjection implements Projection, OnModuleInit {
     RoutedRequestEvents.userInputAnswered,
   ];
 
-  constructor(private readonly registry: ProjectionRegistry) {}
-
-  onModuleInit(): void {
-    this.registry.register(this);
-  }
 
   apply(event: StoredEvent, orm: Orm): void {
     const d = event.data as unknown as RoutedRequestData;
