@@ -55,6 +55,9 @@ export interface AgentDefinition extends AgentFields {
 
 export const AGENT_FIELD_NAMES = Object.keys(agentFieldsSchema.shape) as Array<keyof AgentFields>;
 
+/** Fields an agent may leave unset (unset means "no restriction", which differs from an empty list). */
+export const OPTIONAL_AGENT_FIELDS = ['allowed_agents', 'excluded_agents'] as const satisfies ReadonlyArray<keyof AgentFields>;
+
 /** "Engineering Lead" -> "engineering-lead". */
 export function slugify(name: string): string {
   return (

@@ -187,6 +187,9 @@ export function toAgentFile(agent: AgentDefinition): AgentFile {
     tools: agent.tools,
     mcp_servers: agent.mcp_servers,
     sub_agents: agent.sub_agents,
+    // The delegation policy only when set: unset means "any agent", an empty list means "none".
+    ...(agent.allowed_agents !== undefined && { allowed_agents: agent.allowed_agents }),
+    ...(agent.excluded_agents !== undefined && { excluded_agents: agent.excluded_agents }),
     created_at: agent.created_at,
     updated_at: agent.updated_at,
   };

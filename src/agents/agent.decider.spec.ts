@@ -91,6 +91,19 @@ describe('agent decider', () => {
         .then([]);
     });
 
+    it('records a removed delegation policy as null, and the fold unsets it again', () => {
+      const restricted = fields({ allowed_agents: ['writer'], excluded_agents: ['deployer'] });
+      given(created('lead', restricted))
+        .when({ type: 'UpdateAgent', id: 'lead', fields: fields() })
+        .then([updated('lead', { allowed_agents: null, excluded_agents: null } as unknown as Partial<AgentFields>)]);
+      const state = [created('lead', restricted), updated('lead', { allowed_agents: null } as unknown as Partial<AgentFields>)].reduce(
+        evolveAgent,
+        initialAgentState(),
+      );
+      expect(state).toEqual({ status: 'active', id: 'lead', fields: fields({ excluded_agents: ['deployer'] }) });
+      expect(state.status === 'active' && 'allowed_agents' in state.fields).toBe(false);
+    });
+
     it('refuses to update an absent agent', () => {
       given().when({ type: 'UpdateAgent', id: 'ghost', fields: fields() }).thenThrows(AgentNotFoundError, /Agent ghost does not exist/);
     });

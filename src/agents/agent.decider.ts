@@ -1,5 +1,5 @@
 import type { NewEvent } from '../event-store/event-store.types';
-import { AGENT_FIELD_NAMES, type AgentFields } from './agent-definition';
+import { AGENT_FIELD_NAMES, type AgentFields, OPTIONAL_AGENT_FIELDS } from './agent-definition';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
 
 /** spec: agent-teams. An agent's stream (`agent-<id>`) as emmett-style pure pieces: initialState, evolve, decide. */
@@ -40,7 +40,7 @@ export function evolveAgent(state: AgentState, event: { type: string; data: unkn
     case AgentEvents.updated: {
       if (state.status !== 'active') return state;
       const d = event.data as AgentUpdatedData;
-      return { ...state, fields: { ...state.fields, ...d.changes } };
+      return { ...state, fields: applyAgentChanges(state.fields, d.changes) };
     }
     case AgentEvents.deleted:
       return state.status === 'active' ? { status: 'deleted', id: state.id } : state;
@@ -67,11 +67,20 @@ export function decideAgent(command: AgentCommand, state: AgentState): NewEvent[
   }
 }
 
+/** An update's changes over the fields: the one rule both the decider and the read model apply. */
+export function applyAgentChanges(fields: AgentFields, changes: Partial<AgentFields>): AgentFields {
+  const next: Record<string, unknown> = { ...fields, ...changes };
+  // An optional field an update removed is recorded as null (JSON has no undefined): unset it again.
+  for (const name of OPTIONAL_AGENT_FIELDS) if (next[name] === null) delete next[name];
+  return next as AgentFields;
+}
+
 function changedFields(before: AgentFields, after: AgentFields): Partial<AgentFields> {
   const changes: Partial<AgentFields> = {};
   for (const name of AGENT_FIELD_NAMES) {
     if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) {
-      (changes as Record<string, unknown>)[name] = after[name];
+      // A PUT replaces the definition: a field it leaves out is removed, recorded as null so the event keeps it.
+      (changes as Record<string, unknown>)[name] = after[name] ?? null;
     }
   }
   return changes;

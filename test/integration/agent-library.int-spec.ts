@@ -535,6 +535,24 @@ describe('agent library: import and export of agent files', () => {
     expect((await api.post('/api/agents/import', { files: folder })).body.updated).toEqual(['code-reviewer']);
   });
 
+  it('keeps the delegation policy through export and import, and a PUT without it clears it', async () => {
+    const policy = { allowed_agents: ['code-reviewer'], excluded_agents: ['test-writer'] };
+    expect((await api.post('/api/agents', agentBody('policy-lead', policy))).status).toBe(201);
+    const exported = (await api.get('/api/agents/export')).body.files.find((f: Json) => f.name === 'policy-lead.json');
+    expect(JSON.parse(exported.content)).toMatchObject(policy);
+
+    // Cleared by a PUT that leaves the fields out: the agent is back to "may start any agent".
+    expect((await api.put('/api/agents/policy-lead', agentBody('policy-lead'))).status).toBe(200);
+    const cleared = (await api.get('/api/agents/policy-lead')).body;
+    expect(cleared).not.toHaveProperty('allowed_agents');
+    expect(cleared).not.toHaveProperty('excluded_agents');
+
+    // The exported file brings the policy back, as an update of just those fields.
+    expect((await api.post('/api/agents/import', { files: [exported] })).body.updated).toEqual(['policy-lead']);
+    expect((await api.get('/api/agents/policy-lead')).body).toMatchObject(policy);
+    expect((await api.del('/api/agents/policy-lead')).status).toBe(200);
+  });
+
   it('refuses a folder with one file of broken JSON, naming the file and line, and imports nothing', async () => {
     const before = (await api.get('/api/agents')).body;
     const head = await api.head();

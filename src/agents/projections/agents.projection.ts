@@ -4,7 +4,7 @@ import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import type { AgentFields } from '../agent-definition';
-import { type AgentCreatedData, AgentEvents, type AgentUpdatedData } from '../agent.decider';
+import { type AgentCreatedData, AgentEvents, type AgentUpdatedData, applyAgentChanges } from '../agent.decider';
 
 /** Inline: the `agents` table, never behind the agent streams. */
 @ReadModelProjection()
@@ -31,7 +31,7 @@ export class AgentsProjection implements Projection {
         const d = event.data as unknown as AgentUpdatedData;
         const current = orm.select({ fields: agents.fields }).from(agents).where(eq(agents.id, d.id)).get();
         if (!current) return;
-        const fields: AgentFields = { ...(JSON.parse(current.fields) as AgentFields), ...d.changes };
+        const fields = applyAgentChanges(JSON.parse(current.fields) as AgentFields, d.changes);
         orm
           .update(agents)
           .set({ name: fields.name, fields: JSON.stringify(fields), version: event.streamPosition, updatedAt: event.recordedAt })
