@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
+import { utcTimestampParam } from '../common/utc-timestamp';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { AgentOutput } from './commands/agent-output/agent-output.command';
 import { AgentRun } from './commands/agent-run/agent-run.command';
@@ -18,8 +19,8 @@ const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
   agent_id: z.string().min(1).max(64).optional(),
   root_run_id: z.string().min(1).max(64).optional(),
-  started_from: z.iso.datetime({ offset: true }).optional(),
-  started_to: z.iso.datetime({ offset: true }).optional(),
+  started_from: utcTimestampParam.optional(),
+  started_to: utcTimestampParam.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   /** `next_cursor` of the previous page. */
   after: z.string().min(1).max(200).optional(),

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
+import { utcTimestampParam } from '../common/utc-timestamp';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { GetStream } from './queries/get-stream/get-stream.query';
 import { ListAuditLog } from './queries/list-audit-log/list-audit-log.query';
@@ -21,13 +22,11 @@ const auditQuery = pageQuery.extend({
   toolName: id.optional(),
   decision: id.optional(),
   eventType: id.optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
+  from: utcTimestampParam.optional(),
+  to: utcTimestampParam.optional(),
 });
 type AuditQuery = z.infer<typeof auditQuery>;
 
-/** Timestamps are stored as UTC ISO strings (toISOString), so filters compare in the same form. */
-const utc = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 
 @ApiTags('events')
 @Controller('api')
@@ -57,8 +56,8 @@ export class EventLogController {
   @ApiQuery({ name: 'from', required: false, description: 'ISO timestamp, inclusive' })
   @ApiQuery({ name: 'to', required: false, description: 'ISO timestamp, exclusive' })
   listAudit(@Query(new ZodValidationPipe(auditQuery)) query: AuditQuery) {
-    const { after, limit, from, to, ...filter } = query;
-    return this.queryBus.execute(new ListAuditLog({ ...filter, from: utc(from), to: utc(to) }, after, limit));
+    const { after, limit, ...filter } = query;
+    return this.queryBus.execute(new ListAuditLog(filter, after, limit));
   }
 
   @Get('streams/:streamId')

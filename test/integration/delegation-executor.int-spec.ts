@@ -118,4 +118,15 @@ describe('run executor against a scripted CLI', () => {
     expect((await h.http('GET', '/api/runs?after=not-a-cursor')).status).toBe(400);
     expect((await h.http('GET', '/api/runs?status=sleeping')).status).toBe(400);
   });
+
+  it('filters by start time given with any offset, as the same instant in UTC', async () => {
+    const all: Json[] = (await h.http('GET', '/api/runs?limit=500')).body.runs;
+    const oldest = all[all.length - 1];
+    // The same instant as the oldest run's start, written five hours ahead of UTC.
+    const ahead = new Date(Date.parse(oldest.started_at) + 5 * 3600_000).toISOString().replace('Z', '+05:00');
+    const from = (await h.http('GET', `/api/runs?limit=500&started_from=${encodeURIComponent(ahead)}`)).body.runs.map((r: Json) => r.run_id);
+    expect(from).toEqual(all.map((r) => r.run_id));
+    const to = (await h.http('GET', `/api/runs?limit=500&started_to=${encodeURIComponent(ahead)}`)).body.runs;
+    expect(to).toEqual([]);
+  });
 });

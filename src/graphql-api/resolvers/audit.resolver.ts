@@ -8,7 +8,7 @@ import { AuditConnection, AuditFilterInput } from '../models/audit.model';
 /** Audit cursors are global positions: they only grow, so paging is stable across new entries. */
 function positionOf(cursor: string | undefined): number {
   if (cursor === undefined || cursor === null) return 0;
-  if (!/^\d{1,15}$/.test(cursor)) throw new InvalidInputError(`after: ${JSON.stringify(cursor)} is not a cursor this API gave out (use pageInfo.endCursor)`);
+  if (!/^\d{1,15}$/.test(cursor)) throw new InvalidInputError(`after: ${JSON.stringify(cursor)} is not a cursor this API gave out (pass the previous page's next_cursor over REST, pageInfo.endCursor over GraphQL)`);
   return Number(cursor);
 }
 
