@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
-import { OutboundUrlGuard } from '../outbound/outbound-url-guard';
+import { type OutboundVerdict, OutboundUrlGuard } from '../outbound/outbound-url-guard';
 import type { CustomAgentConfig, ToolSpec } from './session-config';
 import { SessionEndpointRefusedError } from './session.errors';
 
@@ -36,24 +36,31 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
 
   /** Throws SessionEndpointRefusedError naming every refused field. `tools` unset: MCP servers only (resume). */
   async assertAllowed(request: { customAgents: readonly CustomAgentConfig[]; tools?: readonly ToolSpec[] }): Promise<void> {
+    // One resolution per origin: a request may list 128 tools on the same webhook host.
+    const verdicts = new Map<string, Promise<OutboundVerdict>>();
+    const check = (url: string) => {
+      const key = originOf(url);
+      if (!verdicts.has(key)) verdicts.set(key, this.outbound.check(url));
+      return verdicts.get(key)!;
+    };
     const checks: Array<Promise<Problem | undefined>> = [];
     request.customAgents.forEach((agent, i) => {
       for (const [name, server] of Object.entries(agent.mcpServers ?? {})) {
-        checks.push(this.mcpServerProblem(`customAgents[${i}].mcpServers.${name}`, server));
+        checks.push(this.mcpServerProblem(`customAgents[${i}].mcpServers.${name}`, server, check));
       }
     });
     (request.tools ?? []).forEach((tool, i) => {
       if (tool.handler.type !== 'webhook') return;
       const field = `tools[${i}].handler.url`;
       checks.push(
-        this.outbound.check(tool.handler.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })),
+        check(tool.handler.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })),
       );
     });
     const problems = (await Promise.all(checks)).filter((p): p is Problem => p !== undefined);
     if (problems.length > 0) throw new SessionEndpointRefusedError(problems);
   }
 
-  private async mcpServerProblem(field: string, server: unknown): Promise<Problem | undefined> {
+  private async mcpServerProblem(field: string, server: unknown, check: (url: string) => Promise<OutboundVerdict>): Promise<Problem | undefined> {
     if (server === null || typeof server !== 'object' || Array.isArray(server)) return { field, reason: 'must be an object' };
     const entry = server as Record<string, unknown>;
     const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined;
@@ -68,11 +75,20 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     }
     if ((type !== undefined && REMOTE_TYPES.has(type)) || (type === undefined && 'url' in entry)) {
       if (typeof entry.url !== 'string') return { field: `${field}.url`, reason: 'a remote MCP server needs a url string' };
-      const verdict = await this.outbound.check(entry.url);
+      const verdict = await check(entry.url);
       return verdict.allowed ? undefined : { field: `${field}.url`, reason: refusedUrl(verdict.reason) };
     }
     if (this.allowInlineMcp) return undefined;
     return { field: `${field}.type`, reason: `must be http or sse (a remote server with a url); got ${JSON.stringify(entry.type ?? null)}` };
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : url;
+  } catch {
+    return url;
   }
 }
 
