@@ -15,6 +15,7 @@ import { EventLogModule } from './event-log/event-log.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { GraphqlApiModule } from './graphql-api/graphql-api.module';
 import { HealthModule } from './health/health.module';
+import { OutboundModule } from './outbound/outbound.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
 import { SessionsModule } from './sessions/sessions.module';
@@ -42,6 +43,7 @@ export class AppModule {
         EventLogModule,
         HealthModule,
         CopilotCliModule,
+        OutboundModule,
         AgentsModule,
         SessionsModule,
         ChildSessionsModule,

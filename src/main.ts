@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { createSwitchboardApp } from './bootstrap';
 import { loadConfig } from './config/switchboard-config';
+import { isLoopback } from './outbound/outbound-address';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -9,6 +10,9 @@ async function main(): Promise<void> {
   await app.listen(config.port, config.host);
   const logger = new Logger('Switchboard');
   logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open' }, 'listening');
+  if (!config.apiToken && !isLoopback(config.host)) {
+    logger.warn({ host: config.host }, 'SWITCHBOARD_ALLOW_UNAUTHENTICATED=true: the API is open to anyone who reaches this address');
+  }
 
   // Graceful stop: queued appends are committed and the database is closed before exit 0.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

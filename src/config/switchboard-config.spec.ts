@@ -5,7 +5,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     expect(config).toEqual({
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       database: { file: './data/switchboard.db', synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: true },
       apiToken: undefined,
       logLevel: 'info',
@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       },
       tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
       runs: { maxDepth: 5, maxConcurrentChildren: 8, timeoutMs: 1_800_000, stopGraceMs: 5_000 },
+      security: { allowUnauthenticated: false, allowInlineMcp: false, cliEnvPassthrough: [], outboundAllow: [] },
     });
   });
 
@@ -81,5 +82,67 @@ describe('loadConfig', () => {
 
   it('treats an empty token as no token', () => {
     expect(loadConfig({ SWITCHBOARD_API_TOKEN: '' }).apiToken).toBeUndefined();
+  });
+
+  describe('listen address and token (issue 10 §1)', () => {
+    const TOKEN = 'a-token-of-16-chars';
+
+    it('listens on loopback without a token and on every address with one', () => {
+      expect(loadConfig({}).host).toBe('127.0.0.1');
+      expect(loadConfig({ SWITCHBOARD_API_TOKEN: TOKEN }).host).toBe('0.0.0.0');
+      expect(loadConfig({ SWITCHBOARD_API_TOKEN: TOKEN, HOST: '10.1.2.3' }).host).toBe('10.1.2.3');
+    });
+
+    it.each(['127.0.0.1', '127.0.0.53', '::1', 'localhost'])('accepts the loopback HOST %s without a token', (host) => {
+      expect(loadConfig({ HOST: host }).host).toBe(host);
+    });
+
+    it.each(['0.0.0.0', '::', '10.0.0.5', 'myhost.example'])('refuses to start on HOST=%s without a token, naming both variables', (host) => {
+      expect(() => loadConfig({ HOST: host })).toThrow(InvalidConfigurationError);
+      expect(() => loadConfig({ HOST: host })).toThrow(/HOST=.*SWITCHBOARD_API_TOKEN.*SWITCHBOARD_ALLOW_UNAUTHENTICATED=true/s);
+      expect(() => loadConfig({ HOST: host, SWITCHBOARD_API_TOKEN: '' })).toThrow(InvalidConfigurationError);
+    });
+
+    it('starts on a non-loopback HOST without a token when the operator accepts an open API', () => {
+      const config = loadConfig({ HOST: '0.0.0.0', SWITCHBOARD_ALLOW_UNAUTHENTICATED: 'true' });
+      expect(config.host).toBe('0.0.0.0');
+      expect(config.security.allowUnauthenticated).toBe(true);
+    });
+  });
+
+  describe('security settings (issue 10 §1-2)', () => {
+    it('reads every variable', () => {
+      const { security } = loadConfig({
+        SWITCHBOARD_ALLOW_INLINE_MCP: 'true',
+        SWITCHBOARD_ALLOW_UNAUTHENTICATED: 'yes',
+        SWITCHBOARD_CLI_ENV_PASSTHROUGH: ' AWS_REGION, MY_TOOL_* ,,',
+        SWITCHBOARD_OUTBOUND_ALLOW: '10.0.0.0/8, *.corp.example,hooks.internal, fd00::/8',
+      });
+      expect(security).toEqual({
+        allowInlineMcp: true,
+        allowUnauthenticated: true,
+        cliEnvPassthrough: ['AWS_REGION', 'MY_TOOL_*'],
+        outboundAllow: ['10.0.0.0/8', '*.corp.example', 'hooks.internal', 'fd00::/8'],
+      });
+    });
+
+    it.each([
+      ['SWITCHBOARD_ALLOW_INLINE_MCP', 'sometimes'],
+      ['SWITCHBOARD_ALLOW_UNAUTHENTICATED', 'maybe'],
+      ['SWITCHBOARD_CLI_ENV_PASSTHROUGH', 'FOO-BAR'],
+      ['SWITCHBOARD_CLI_ENV_PASSTHROUGH', '*'],
+      ['SWITCHBOARD_OUTBOUND_ALLOW', 'https://hooks.example.com'],
+      ['SWITCHBOARD_OUTBOUND_ALLOW', '10.0.0.0/40'],
+    ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
+      expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
+      expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
+    });
+
+    it.each(['SWITCHBOARD_API_TOKEN', 'SWITCHBOARD_WEBHOOK_SECRET', 'switchboard_metrics_token', 'SWITCHBOARD_*'])(
+      'refuses to pass %s to the CLI',
+      (name) => {
+        expect(() => loadConfig({ SWITCHBOARD_CLI_ENV_PASSTHROUGH: `PATH,${name}` })).toThrow(/never reach the Copilot CLI/);
+      },
+    );
   });
 });

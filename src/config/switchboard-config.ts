@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { isLoopback } from '../outbound/outbound-address';
+import { OutboundAllowList } from '../outbound/outbound-allow-list';
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
   z
@@ -41,10 +43,33 @@ const flag = (name: string, fallback: boolean) =>
       return z.NEVER;
     });
 
+/** A comma-separated list; blanks dropped. */
+const list = (name: string, check: (entries: string[]) => string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const entries = (v ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+      for (const problem of check(entries)) ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });
+      return entries;
+    });
+
+/** Names (or PREFIX_*) of variables the CLI child may also get; never Switchboard's own. */
+function passthroughProblems(entries: string[]): string[] {
+  return entries.flatMap((entry) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*\*?$/.test(entry)) return [`"${entry}" is not a variable name or a PREFIX_* pattern`];
+    if (/^SWITCHBOARD_/i.test(entry)) {
+      return [`"${entry}" is refused: SWITCHBOARD_* variables (API token, webhook and metrics secrets) never reach the Copilot CLI`];
+    }
+    return [];
+  });
+}
+
 /** Every setting Switchboard reads from the environment, with its default. */
 const environmentSchema = z.object({
   PORT: integer('PORT', 1, 65535, 3000),
-  HOST: z.string().optional().default('0.0.0.0'),
+  /** Default: 0.0.0.0 with SWITCHBOARD_API_TOKEN, 127.0.0.1 without (see the security block). */
+  HOST: z.string().optional(),
   SWITCHBOARD_DB: z.string().optional().default('./data/switchboard.db'),
   SWITCHBOARD_DB_SYNCHRONOUS: oneOf('SWITCHBOARD_DB_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
   SWITCHBOARD_DB_BUSY_TIMEOUT_MS: integer('SWITCHBOARD_DB_BUSY_TIMEOUT_MS', 0, 600_000, 5000),
@@ -82,6 +107,12 @@ const environmentSchema = z.object({
   SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
   SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+
+  // ---- Security (issue 10 §1-2): where the API listens, what API callers may make this host run or call ----
+  SWITCHBOARD_ALLOW_UNAUTHENTICATED: flag('SWITCHBOARD_ALLOW_UNAUTHENTICATED', false),
+  SWITCHBOARD_ALLOW_INLINE_MCP: flag('SWITCHBOARD_ALLOW_INLINE_MCP', false),
+  SWITCHBOARD_CLI_ENV_PASSTHROUGH: list('SWITCHBOARD_CLI_ENV_PASSTHROUGH', passthroughProblems),
+  SWITCHBOARD_OUTBOUND_ALLOW: list('SWITCHBOARD_OUTBOUND_ALLOW', (entries) => OutboundAllowList.problems(entries)),
 });
 
 export interface SwitchboardConfig {
@@ -112,6 +143,18 @@ export interface SwitchboardConfig {
     timeoutMs: number;
     /** How long a stop waits for a graceful abort before it destroys the run's CLI session. */
     stopGraceMs: number;
+  };
+
+  // ---- Security (issue 10 §1-2) ----
+  security: {
+    /** Listen on a non-loopback HOST without SWITCHBOARD_API_TOKEN (refused at start otherwise). */
+    allowUnauthenticated: boolean;
+    /** Accept inline customAgents[].mcpServers that run a command: lets API callers run programs on this host. */
+    allowInlineMcp: boolean;
+    /** Variable names (or PREFIX_*) the CLI child gets on top of its minimal environment. */
+    cliEnvPassthrough: string[];
+    /** Hosts, *.wildcards, IPs and CIDRs outbound calls may reach; empty: any but link-local and metadata. */
+    outboundAllow: string[];
   };
 }
 
@@ -148,16 +191,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     );
   }
   const e = parsed.data;
+  const apiToken = e.SWITCHBOARD_API_TOKEN ? e.SWITCHBOARD_API_TOKEN : undefined;
+  const host = listenAddress(e.HOST, apiToken, e.SWITCHBOARD_ALLOW_UNAUTHENTICATED);
   return {
     port: e.PORT,
-    host: e.HOST,
+    host,
     database: {
       file: e.SWITCHBOARD_DB,
       synchronous: e.SWITCHBOARD_DB_SYNCHRONOUS,
       busyTimeoutMs: e.SWITCHBOARD_DB_BUSY_TIMEOUT_MS,
       integrityCheck: e.SWITCHBOARD_DB_INTEGRITY_CHECK,
     },
-    apiToken: e.SWITCHBOARD_API_TOKEN ? e.SWITCHBOARD_API_TOKEN : undefined,
+    apiToken,
     logLevel: e.LOG_LEVEL,
     mcpConfigFile: e.SWITCHBOARD_MCP_CONFIG,
     cli: {
@@ -183,5 +228,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       timeoutMs: e.SWITCHBOARD_RUN_TIMEOUT_MS,
       stopGraceMs: e.SWITCHBOARD_RUN_STOP_GRACE_MS,
     },
+    security: {
+      allowUnauthenticated: e.SWITCHBOARD_ALLOW_UNAUTHENTICATED,
+      allowInlineMcp: e.SWITCHBOARD_ALLOW_INLINE_MCP,
+      cliEnvPassthrough: e.SWITCHBOARD_CLI_ENV_PASSTHROUGH,
+      outboundAllow: e.SWITCHBOARD_OUTBOUND_ALLOW,
+    },
   };
+}
+
+/**
+ * Without a token the API is open, so by default it is reachable from this host only: HOST defaults
+ * to 127.0.0.1 (0.0.0.0 with a token), and a non-loopback HOST without a token stops the start
+ * unless the operator accepts an open API with SWITCHBOARD_ALLOW_UNAUTHENTICATED=true.
+ */
+function listenAddress(configured: string | undefined, apiToken: string | undefined, allowUnauthenticated: boolean): string {
+  const host = configured?.trim() || (apiToken ? '0.0.0.0' : '127.0.0.1');
+  if (!apiToken && !allowUnauthenticated && !isLoopback(host)) {
+    throw new InvalidConfigurationError([
+      `HOST=${host} listens beyond this machine but SWITCHBOARD_API_TOKEN is not set, so anyone who reaches it could run sessions on this host. ` +
+        'Set SWITCHBOARD_API_TOKEN (16+ characters), or HOST=127.0.0.1, or SWITCHBOARD_ALLOW_UNAUTHENTICATED=true to accept an open API.',
+    ]);
+  }
+  return host;
 }

@@ -1,8 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ChildProcess, spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as path from 'node:path';
 import { Observable, Subject } from 'rxjs';
 import {
   createMessageConnection,
@@ -18,6 +16,7 @@ import { DomainError } from '../common/domain-error';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { CopilotCliConfig, SwitchboardConfig } from '../config/switchboard-config';
 import { defaultCliCommand } from './cli-binary';
+import { cliEnvironment } from './cli-environment';
 import {
   CLI_REQUEST_METHODS,
   type CliRequestMethod,
@@ -55,6 +54,7 @@ const BROKEN_FRAMING = /^(Header must provide a Content-Length|Content-Length va
 export class CopilotCliConnection implements OnApplicationShutdown {
   private readonly logger = new Logger(CopilotCliConnection.name);
   private readonly config: CopilotCliConfig;
+  private readonly envPassthrough: readonly string[];
   private readonly events = new Subject<CliSessionEvent>();
   private readonly exits = new Subject<CliExit>();
   private readonly requestHandlers = new Map<CliRequestMethod, CliRequestHandler>();
@@ -76,6 +76,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
 
   constructor(@Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig) {
     this.config = config.cli;
+    this.envPassthrough = config.security.cliEnvPassthrough;
   }
 
   /** Protocol-2 requests from the CLI (tool.call, permission.request, ...) go to these handlers. */
@@ -163,7 +164,8 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     const fullArgs = [...args, '--headless', '--no-auto-update', '--stdio', ...(this.config.githubToken ? [] : ['--no-auto-login']), ...this.config.extraArgs];
     // Its own process group, so stopping it also stops whatever it started (the npm loader, for one,
     // runs the real binary as its child).
-    const child = spawn(command, fullArgs, { env: this.cliEnvironment(), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const env = cliEnvironment(process.env, { passthrough: this.envPassthrough, home: this.config.home, githubToken: this.config.githubToken });
+    const child = spawn(command, fullArgs, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.process = child;
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n').filter(Boolean)) this.logger.debug({ cli: line.slice(0, 2000) }, 'cli stderr');
@@ -187,26 +189,6 @@ export class CopilotCliConnection implements OnApplicationShutdown {
         reject(new CopilotCliUnavailableError(`Cannot reach the Copilot CLI at ${url}: ${error.message}`)),
       );
     });
-  }
-
-  private cliEnvironment(): NodeJS.ProcessEnv {
-    const env: NodeJS.ProcessEnv = { ...process.env };
-    if (this.config.githubToken) env.GITHUB_TOKEN = this.config.githubToken;
-    const home = this.config.home;
-    if (home) {
-      // Keeps the CLI's config, logs and session state out of the operator's own ~/.copilot.
-      fs.mkdirSync(home, { recursive: true });
-      Object.assign(env, {
-        HOME: home,
-        COPILOT_HOME: path.join(home, '.copilot'),
-        XDG_CONFIG_HOME: path.join(home, '.config'),
-        XDG_STATE_HOME: path.join(home, '.local', 'state'),
-        XDG_DATA_HOME: path.join(home, '.local', 'share'),
-        // The binary unpacks ~235 MB into $XDG_CACHE_HOME on first run: keep sharing the user's cache.
-        XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? path.join(process.env.HOME ?? home, '.cache'),
-      });
-    }
-    return env;
   }
 
   private wire(connection: MessageConnection): void {

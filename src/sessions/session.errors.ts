@@ -41,3 +41,14 @@ export class SessionTeamInvalidError extends DomainError {
     );
   }
 }
+
+/**
+ * An inline MCP server that runs a command, or a webhook / remote MCP URL the outbound guard
+ * refuses. Each problem names its request field. HTTP 422; nothing was recorded or sent to the CLI.
+ */
+export class SessionEndpointRefusedError extends DomainError {
+  readonly code = 'endpoint_refused';
+  constructor(readonly problems: Array<{ field: string; reason: string }>) {
+    super(problems.map((p) => `${p.field}: ${p.reason}`).join('; '), { problems });
+  }
+}

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../config/switchboard-config';
+import { type HostResolver, OutboundUrlGuard } from '../outbound/outbound-url-guard';
 import type { ToolInvocation } from '../sessions/builtin-tool-catalog';
 import { parseToolAnswer, SIGNATURE_HEADER, signBody, WebhookToolHandler } from './webhook-tool-handler';
 
@@ -107,7 +108,10 @@ describe('WebhookToolHandler (real HTTP server)', () => {
     server.received.length = 0;
   });
 
-  const handler = (env: NodeJS.ProcessEnv = {}) => new WebhookToolHandler(loadConfig(env));
+  const handler = (env: NodeJS.ProcessEnv = {}, resolve?: HostResolver) => {
+    const config = loadConfig(env);
+    return new WebhookToolHandler(config, new OutboundUrlGuard({ allow: config.security.outboundAllow, resolve }));
+  };
 
   describe('request', () => {
     it('POSTs exactly {sessionId, childSessionId, agentName, toolCallId, toolName, arguments} as JSON', async () => {
@@ -272,6 +276,47 @@ describe('WebhookToolHandler (real HTTP server)', () => {
       expect(result.resultType).toBe('failure');
       expect(result.textResultForLlm).toBe('Tool save_result failed: its webhook could not be reached (ECONNREFUSED).');
       expect(result.error).toBe(result.textResultForLlm);
+    });
+  });
+
+  describe('the outbound guard', () => {
+    const refusedText = (reason: string) => `Tool save_result failed: its webhook URL is refused by the outbound guard (${reason}).`;
+
+    it.each([
+      ['http://169.254.169.254/latest/meta-data/iam/security-credentials/', '169.254.169.254 is a cloud metadata address'],
+      ['http://[::ffff:169.254.169.254]/', '169.254.169.254 is a cloud metadata address'],
+      ['http://metadata.google.internal/computeMetadata/v1/', 'metadata.google.internal is a cloud metadata host'],
+    ])('refuses %s before any connection, as a failure result whose error carries the reason', async (url, reason) => {
+      const result = await handler().call(url, invocation());
+      expect(result).toEqual({ textResultForLlm: refusedText(reason), resultType: 'failure', error: refusedText(reason) });
+    });
+
+    it('narrows to SWITCHBOARD_OUTBOUND_ALLOW: the loopback test server is refused, nothing reaches it', async () => {
+      const result = await handler({ SWITCHBOARD_OUTBOUND_ALLOW: '10.0.0.0/8' }).call(server.url('/string'), invocation());
+      expect(result.textResultForLlm).toBe(refusedText('127.0.0.1 is not in SWITCHBOARD_OUTBOUND_ALLOW'));
+      expect(server.received).toHaveLength(0);
+    });
+
+    it('connects through the guarded lookup: a name resolving to the test server is called', async () => {
+      const port = new URL(server.url('/')).port;
+      const resolve: HostResolver = async () => [{ address: '127.0.0.1', family: 4 }];
+      expect(await handler({}, resolve).call(`http://hooks.test:${port}/string`, invocation())).toEqual({ textResultForLlm: 'x', resultType: 'success' });
+      expect(server.received).toHaveLength(1);
+    });
+
+    it('refuses at connect time a name that answered a good address when checked and a metadata address when called (DNS rebinding)', async () => {
+      const port = new URL(server.url('/')).port;
+      const answers = ['127.0.0.1', '169.254.169.254'];
+      const resolve: HostResolver = async () => [{ address: answers.shift() ?? '169.254.169.254', family: 4 }];
+      const guard = new OutboundUrlGuard({ allow: [], resolve });
+      const webhooks = new WebhookToolHandler(loadConfig({}), guard);
+      const url = `http://rebind.test:${port}/string`;
+
+      expect(await guard.check(url)).toEqual({ allowed: true }); // what session create saw
+      const result = await webhooks.call(url, invocation());
+
+      expect(result).toMatchObject({ resultType: 'failure', textResultForLlm: refusedText('rebind.test (169.254.169.254) is a cloud metadata address') });
+      expect(server.received).toHaveLength(0);
     });
   });
 });

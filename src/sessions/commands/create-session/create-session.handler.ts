@@ -11,6 +11,7 @@ import { EventStore } from '../../../event-store/event-store';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
 import { LiveSession } from '../../live-session';
+import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
 import { SessionEvents, sessionStreamId } from '../../session.events';
@@ -35,11 +36,14 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly builtins: BuiltinToolCatalog,
     private readonly library: AgentLibrary,
     private readonly team: TeamAssembler,
+    private readonly endpoints: SessionEndpointPolicy,
   ) {}
 
   async execute({ request, actor, sessionId: givenId }: CreateSession): Promise<SessionSummary> {
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
+    // Before anything is recorded: a refused request leaves no session behind.
+    await this.endpoints.assertAllowed(request);
     const sessionId = givenId ?? randomUUID();
     const sessionConfig = this.sessionConfig(request);
     const stream = sessionStreamId(sessionId);

@@ -6,6 +6,7 @@ import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { cliSessionParams } from '../../cli-session-options';
+import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
 import { CliRequestFailedError, SessionNotFoundError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
@@ -25,6 +26,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
     private readonly team: TeamAssembler,
+    private readonly endpoints: SessionEndpointPolicy,
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
@@ -34,6 +36,8 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     if (session.status !== 'interrupted' && session.cliGeneration === this.cli.generation) {
       throw new SessionStateError(`Session ${sessionId} is ${session.status}, not interrupted; there is nothing to resume`);
     }
+    // A session recorded before inline MCP servers were refused must not start them now.
+    await this.endpoints.assertAllowed({ customAgents: session.config.customAgents });
     const stream = sessionStreamId(sessionId);
     const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
     if (!assembly.ok) {

@@ -1,0 +1,29 @@
+import { Global, Module } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { AddressInfo } from 'node:net';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { OutboundUrlGuard } from './outbound-url-guard';
+
+/** The one outbound-URL guard, configured from SWITCHBOARD_OUTBOUND_ALLOW and aware of this service's own port. */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: OutboundUrlGuard,
+      inject: [SWITCHBOARD_CONFIG, HttpAdapterHost],
+      useFactory: (config: SwitchboardConfig, adapterHost: HttpAdapterHost) =>
+        new OutboundUrlGuard({
+          allow: config.security.outboundAllow,
+          // The bound port (tests listen on port 0); before listen, the configured one.
+          ownPort: () => {
+            const address = adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
+            if (address && typeof address === 'object') return address.port;
+            return config.port || undefined;
+          },
+        }),
+    },
+  ],
+  exports: [OutboundUrlGuard],
+})
+export class OutboundModule {}

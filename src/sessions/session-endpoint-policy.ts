@@ -1,0 +1,97 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { type OutboundVerdict, OutboundUrlGuard } from '../outbound/outbound-url-guard';
+import type { CustomAgentConfig, ToolSpec } from './session-config';
+import { SessionEndpointRefusedError } from './session.errors';
+
+const COMMAND_TYPES = new Set(['local', 'stdio']);
+const REMOTE_TYPES = new Set(['http', 'sse']);
+
+type Problem = { field: string; reason: string };
+
+/**
+ * What a session request may point this host at (issue 10 §1-2). MCP servers that run a command
+ * come from the operator's MCP config (by name, through library agents); an inline one is refused
+ * unless SWITCHBOARD_ALLOW_INLINE_MCP=true. Inline remote MCP URLs and webhook URLs pass the
+ * outbound guard; a webhook host that does not resolve yet is left to the guard at call time.
+ */
+@Injectable()
+export class SessionEndpointPolicy implements OnApplicationBootstrap {
+  private readonly logger = new Logger(SessionEndpointPolicy.name);
+  private readonly allowInlineMcp: boolean;
+
+  constructor(
+    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+    private readonly outbound: OutboundUrlGuard,
+  ) {
+    this.allowInlineMcp = config.security.allowInlineMcp;
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.allowInlineMcp) {
+      this.logger.warn('SWITCHBOARD_ALLOW_INLINE_MCP=true: API callers can run programs on this host through inline MCP servers');
+    }
+  }
+
+  /** Throws SessionEndpointRefusedError naming every refused field. `tools` unset: MCP servers only (resume). */
+  async assertAllowed(request: { customAgents: readonly CustomAgentConfig[]; tools?: readonly ToolSpec[] }): Promise<void> {
+    // One resolution per origin: a request may list 128 tools on the same webhook host.
+    const verdicts = new Map<string, Promise<OutboundVerdict>>();
+    const check = (url: string) => {
+      const key = originOf(url);
+      if (!verdicts.has(key)) verdicts.set(key, this.outbound.check(url));
+      return verdicts.get(key)!;
+    };
+    const checks: Array<Promise<Problem | undefined>> = [];
+    request.customAgents.forEach((agent, i) => {
+      for (const [name, server] of Object.entries(agent.mcpServers ?? {})) {
+        checks.push(this.mcpServerProblem(`customAgents[${i}].mcpServers.${name}`, server, check));
+      }
+    });
+    (request.tools ?? []).forEach((tool, i) => {
+      if (tool.handler.type !== 'webhook') return;
+      const field = `tools[${i}].handler.url`;
+      checks.push(
+        check(tool.handler.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })),
+      );
+    });
+    const problems = (await Promise.all(checks)).filter((p): p is Problem => p !== undefined);
+    if (problems.length > 0) throw new SessionEndpointRefusedError(problems);
+  }
+
+  private async mcpServerProblem(field: string, server: unknown, check: (url: string) => Promise<OutboundVerdict>): Promise<Problem | undefined> {
+    if (server === null || typeof server !== 'object' || Array.isArray(server)) return { field, reason: 'must be an object' };
+    const entry = server as Record<string, unknown>;
+    const type = typeof entry.type === 'string' ? entry.type.toLowerCase() : undefined;
+    if ('command' in entry || (type !== undefined && COMMAND_TYPES.has(type))) {
+      if (this.allowInlineMcp) return undefined;
+      return {
+        field,
+        reason:
+          'an inline MCP server that runs a command is refused: define it in the MCP config file (SWITCHBOARD_MCP_CONFIG) and name it in a library agent\'s mcp_servers, ' +
+          'or have the operator set SWITCHBOARD_ALLOW_INLINE_MCP=true (lets API callers run programs on this host)',
+      };
+    }
+    if ((type !== undefined && REMOTE_TYPES.has(type)) || (type === undefined && 'url' in entry)) {
+      if (typeof entry.url !== 'string') return { field: `${field}.url`, reason: 'a remote MCP server needs a url string' };
+      const verdict = await check(entry.url);
+      return verdict.allowed ? undefined : { field: `${field}.url`, reason: refusedUrl(verdict.reason) };
+    }
+    if (this.allowInlineMcp) return undefined;
+    return { field: `${field}.type`, reason: `must be http or sse (a remote server with a url); got ${JSON.stringify(entry.type ?? null)}` };
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : url;
+  } catch {
+    return url;
+  }
+}
+
+function refusedUrl(reason: string): string {
+  return `the URL is refused by the outbound guard: ${reason}`;
+}
