@@ -1,32 +1,53 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { describePath, MAX_JSON_DEPTH, tooDeepAt } from '../common/json-limits';
 
-/** Any JSON value (event data, tool arguments, session config). */
+const tooDeep = (path: Array<string | number>) =>
+  new GraphQLError(`JSON value nested more than ${MAX_JSON_DEPTH} levels deep (at ${describePath(path)}); at most ${MAX_JSON_DEPTH} levels of objects and arrays are allowed`, {
+    extensions: { code: 'invalid_input', statusCode: 400, maxDepth: MAX_JSON_DEPTH },
+  });
+
+/**
+ * Any JSON value (event data, tool arguments, session config). Inputs deeper than MAX_JSON_DEPTH are
+ * refused here, whichever transport brought them (HTTP bodies are also checked before GraphQL; WebSocket messages only here).
+ */
 export const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
-  description: 'Any JSON value',
+  description: `Any JSON value (as an input: at most ${MAX_JSON_DEPTH} levels of objects and arrays)`,
   serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: function literal(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
-    switch (ast.kind) {
-      case Kind.STRING:
-      case Kind.BOOLEAN:
-        return ast.value;
-      case Kind.INT:
-      case Kind.FLOAT:
-        return Number(ast.value);
-      case Kind.NULL:
-        return null;
-      case Kind.LIST:
-        return ast.values.map((v) => literal(v, variables));
-      case Kind.OBJECT:
-        return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables)]));
-      case Kind.VARIABLE:
-        return variables?.[ast.name.value];
-      default:
-        return undefined;
-    }
+  parseValue: (value) => {
+    const at = tooDeepAt(value);
+    if (at) throw tooDeep(at);
+    return value;
   },
+  parseLiteral: (ast, variables) => literal(ast, variables, [], 1),
 });
+
+function literal(ast: ValueNode, variables: Record<string, unknown> | null | undefined, path: Array<string | number>, depth: number): unknown {
+  if ((ast.kind === Kind.LIST || ast.kind === Kind.OBJECT) && depth > MAX_JSON_DEPTH) throw tooDeep(path);
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map((v, i) => literal(v, variables, [...path, i], depth + 1));
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables, [...path, f.name.value], depth + 1)]));
+    case Kind.VARIABLE: {
+      // A variable inside a literal was coerced as JSON on its own; its depth adds to where it sits.
+      const value = variables?.[ast.name.value];
+      const at = tooDeepAt(value, MAX_JSON_DEPTH - depth + 1);
+      if (at) throw tooDeep([...path, ...at]);
+      return value;
+    }
+    default:
+      return undefined;
+  }
+}
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

@@ -10,6 +10,7 @@ import { SessionsProjection } from './projections/sessions.projection';
 import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 import { SessionLifecycle } from './session-lifecycle';
+import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
 import { TurnReminders } from './turn-reminders';
@@ -20,6 +21,7 @@ import { TurnReminders } from './turn-reminders';
   controllers: [SessionsController],
   providers: [
     SessionRegistry,
+    LiveSessionLookup,
     BuiltinToolCatalog,
     TurnReminders,
     SessionLifecycle,

@@ -12,6 +12,7 @@ import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
 import { LiveSession } from '../../live-session';
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
+import { assertStorableSessionRequest } from '../../session-config-limits';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
@@ -38,6 +39,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
   ) {}
 
   async execute({ request, actor, sessionId: givenId }: CreateSession): Promise<SessionSummary> {
+    assertStorableSessionRequest(request);
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
     const sessionId = givenId ?? randomUUID();
