@@ -1,5 +1,11 @@
 import { InvalidInputError, PayloadTooLargeError } from './domain-error';
-import { assertJsonDepth, assertStorableJson, describePath, MAX_JSON_DEPTH, tooDeepAt } from './json-limits';
+import { assertJsonInput, assertStorableJson, describePath, jsonInputProblem, MAX_JSON_DEPTH } from './json-limits';
+
+const tooDeepAt = (value: unknown, maxDepth?: number) => {
+  const problem = jsonInputProblem(value, maxDepth);
+  if (problem) expect(problem.kind).toBe('depth');
+  return problem?.path;
+};
 
 /** `depth` objects nested in one another under key `a`, the innermost holding `leaf`. */
 function nested(depth: number, leaf: unknown = 1): unknown {
@@ -9,7 +15,7 @@ function nested(depth: number, leaf: unknown = 1): unknown {
 }
 
 describe('JSON limits', () => {
-  describe('tooDeepAt', () => {
+  describe('jsonInputProblem: nesting', () => {
     it('counts the top-level container as depth 1 and scalars as nothing', () => {
       expect(tooDeepAt(1, 0)).toBeUndefined();
       expect(tooDeepAt('x'.repeat(10), 0)).toBeUndefined();
@@ -37,11 +43,21 @@ describe('JSON limits', () => {
     expect(describePath([])).toBe('(root)');
   });
 
-  it('assertJsonDepth: 400 naming where the nesting starts', () => {
-    expect(() => assertJsonDepth({ tools: [{ parameters: nested(5000) }] })).toThrow(InvalidInputError);
-    expect(() => assertJsonDepth({ tools: [{ parameters: nested(5000) }] })).toThrow(/^tools\.0\.parameters\.a.*: JSON nested more than 64 levels deep/);
-    expect(() => assertJsonDepth(nested(10), ['variables'], 5)).toThrow(/^variables\.a\.a\.a\.a\.a: /);
-    expect(() => assertJsonDepth(nested(64))).not.toThrow();
+  // The Copilot CLI never answers a request holding a lone surrogate: create and send hung for the whole timeout.
+  it('jsonInputProblem: text that is not well-formed Unicode, in values and keys, with its path', () => {
+    expect(jsonInputProblem({ tools: [{ description: 'a\ud800b' }] })).toEqual({ kind: 'unicode', path: ['tools', 0, 'description'] });
+    expect(jsonInputProblem({ p: { ['\udc00']: 1 } })).toEqual({ kind: 'unicode', path: ['p', '\udc00'] });
+    expect(jsonInputProblem(['ok', 'x\udbff'])).toEqual({ kind: 'unicode', path: [1] });
+    expect(jsonInputProblem('\ud800')).toEqual({ kind: 'unicode', path: [] });
+    expect(jsonInputProblem({ emoji: '😀 \ud83d\ude00', nul: 'a\u0000b', cjk: '界' })).toBeUndefined();
+  });
+
+  it('assertJsonInput: 400 naming where the nesting starts or the bad text is', () => {
+    expect(() => assertJsonInput({ tools: [{ parameters: nested(5000) }] })).toThrow(InvalidInputError);
+    expect(() => assertJsonInput({ tools: [{ parameters: nested(5000) }] })).toThrow(/^tools\.0\.parameters\.a.*: JSON nested more than 64 levels deep/);
+    expect(() => assertJsonInput(nested(10), ['variables'], 5)).toThrow(/^variables\.a\.a\.a\.a\.a: /);
+    expect(() => assertJsonInput(nested(64))).not.toThrow();
+    expect(() => assertJsonInput({ prompt: 'hi\ud800' })).toThrow(/^prompt: text that is not well-formed Unicode \(a lone surrogate such as \\ud800\)/);
   });
 
   describe('assertStorableJson', () => {

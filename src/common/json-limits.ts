@@ -24,27 +24,38 @@ export function describePath(path: JsonPath): string {
   return path.length > SHOWN_SEGMENTS ? `${shown}…` : shown || '(root)';
 }
 
+/** A UTF-16 code unit of a surrogate pair without its other half: not Unicode, and no JSON parser on the way out agrees on it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface JsonInputProblem {
+  kind: 'depth' | 'unicode';
+  path: JsonPath;
+}
+
 interface Frame {
-  value: unknown;
+  value: object;
   depth: number;
   key?: string | number;
   parent?: Frame;
 }
 
 /**
- * Where `value` first nests deeper than `maxDepth` containers (the top-level object or array is
- * depth 1), or undefined. Iterative, so a hostile value cannot overflow the stack; it stops at the
- * first container that is too deep and never walks more than maxDepth + 1 levels down.
+ * The first thing wrong with a JSON value that came in, or undefined: a container nested deeper than
+ * `maxDepth` (the top-level object or array is depth 1), or a string or key that is not well-formed
+ * Unicode (a lone surrogate, which JSON can carry as "\ud800": the Copilot CLI never answers a request
+ * holding one). Iterative, so a hostile value cannot overflow the stack; it never walks below maxDepth + 1.
  */
-export function tooDeepAt(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonPath | undefined {
+export function jsonInputProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonInputProblem | undefined {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? { kind: 'unicode', path: [] } : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
   const pending: Frame[] = [{ value, depth: 1 }];
   while (pending.length > 0) {
     const frame = pending.pop()!;
-    const current = frame.value;
-    if (current === null || typeof current !== 'object') continue;
-    if (frame.depth > maxDepth) return pathOf(frame);
-    const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((v, i) => [i, v]) : Object.entries(current);
+    if (frame.depth > maxDepth) return { kind: 'depth', path: pathOf(frame) };
+    const entries: Array<[string | number, unknown]> = Array.isArray(frame.value) ? frame.value.map((v, i) => [i, v]) : Object.entries(frame.value);
     for (const [key, child] of entries) {
+      if (typeof key === 'string' && LONE_SURROGATE.test(key)) return { kind: 'unicode', path: [...pathOf(frame), key] };
+      if (typeof child === 'string' && LONE_SURROGATE.test(child)) return { kind: 'unicode', path: [...pathOf(frame), key] };
       if (child !== null && typeof child === 'object') pending.push({ value: child, depth: frame.depth + 1, key, parent: frame });
     }
   }
@@ -57,23 +68,31 @@ function pathOf(frame: Frame): JsonPath {
   return path;
 }
 
-/** 400 naming where `value` (found at `field`, e.g. `body`) nests too deep. */
-export function assertJsonDepth(value: unknown, field: JsonPath = [], maxDepth = MAX_JSON_DEPTH): void {
-  const at = tooDeepAt(value, maxDepth);
-  if (!at) return;
-  const path = [...field, ...at];
-  throw new InvalidInputError(
-    `${describePath(path)}: JSON nested more than ${maxDepth} levels deep; at most ${maxDepth} levels of objects and arrays are allowed`,
-    { path: path.slice(0, SHOWN_SEGMENTS), maxDepth },
-  );
+/** What to tell the caller about a problem found at `path`. */
+export function describeJsonInputProblem({ kind, path }: JsonInputProblem, maxDepth = MAX_JSON_DEPTH): string {
+  return kind === 'depth'
+    ? `${describePath(path)}: JSON nested more than ${maxDepth} levels deep; at most ${maxDepth} levels of objects and arrays are allowed`
+    : `${describePath(path)}: text that is not well-formed Unicode (a lone surrogate such as \\ud800); send valid UTF-8 text`;
+}
+
+/** 400 naming where `value` (found at `field`) nests too deep or holds text that is not Unicode. */
+export function assertJsonInput(value: unknown, field: JsonPath = [], maxDepth = MAX_JSON_DEPTH): void {
+  const problem = jsonInputProblem(value, maxDepth);
+  if (!problem) return;
+  const at = { kind: problem.kind, path: [...field, ...problem.path] };
+  throw new InvalidInputError(describeJsonInputProblem(at, maxDepth), {
+    path: at.path.slice(0, SHOWN_SEGMENTS),
+    ...(problem.kind === 'depth' ? { maxDepth } : {}),
+  });
 }
 
 /**
- * Refuses a value a request wants stored when it nests too deep (400) or weighs more than `maxBytes`
- * as JSON (413); both name `field`. The depth check comes first: JSON.stringify of a very deep value throws.
+ * Refuses a value a request wants stored when it nests too deep or holds text that is not Unicode
+ * (400), or weighs more than `maxBytes` as JSON (413); each names `field`. The depth check comes
+ * first: JSON.stringify of a very deep value throws.
  */
 export function assertStorableJson(field: JsonPath, value: unknown, maxBytes: number): void {
-  assertJsonDepth(value, field);
+  assertJsonInput(value, field);
   const bytes = Buffer.byteLength(JSON.stringify(value) ?? '');
   if (bytes <= maxBytes) return;
   const name = describePath(field);

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { type Server, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 const REFUSAL_BY_PARSER_CODE: Record<string, { statusCode: number; code: string; hint: string }> = {
@@ -10,11 +10,20 @@ const REFUSAL_BY_PARSER_CODE: Record<string, { statusCode: number; code: string;
 
 /**
  * Requests Node's HTTP parser refuses (bad header bytes, a body longer than its Content-Length, a
- * connection closed mid-body) never reach Nest; Node answers them with a bare 400 and no body. This
- * answers them in the service's JSON error shape instead, logged as a warning without a stack.
+ * connection closed mid-body) and Expect headers other than 100-continue never reach Nest; Node
+ * answers them with a bare 400 or 417 and no body. This answers them in the service's JSON error
+ * shape instead, logged as a warning without a stack.
  */
 export function answerMalformedRequestsAsJson(server: Server): void {
   const logger = new Logger('HttpErrors');
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const expectation = String(request.headers.expect ?? '');
+    logger.warn({ statusCode: 417, expect: expectation.slice(0, 100) }, 'unsupported Expect header refused');
+    response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
+    response.end(
+      JSON.stringify({ statusCode: 417, code: 'expectation_failed', message: `Unsupported Expect header ${JSON.stringify(expectation.slice(0, 100))}: send no Expect header, or Expect: 100-continue` }),
+    );
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     // Node's own rule: nothing can be written on a reset or closed socket, or after a response began.

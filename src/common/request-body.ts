@@ -1,6 +1,6 @@
 import { json, type RequestHandler } from 'express';
 import { codeOfStatus } from './graphql-error';
-import { assertJsonDepth } from './json-limits';
+import { assertJsonInput } from './json-limits';
 
 /** The largest request body accepted, on every route. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -15,12 +15,13 @@ export interface RefusedBody {
 
 /**
  * JSON bodies on every path (routes, /health, unknown paths alike): parsed within the size limit,
- * then refused when nested deeper than MAX_JSON_DEPTH, before any controller or resolver sees them.
+ * then refused when nested deeper than MAX_JSON_DEPTH or holding text that is not Unicode, before
+ * any controller or resolver sees them.
  */
 export function jsonBodyParsers(): RequestHandler[] {
   const depthLimit: RequestHandler = (request, _response, next) => {
     try {
-      assertJsonDepth(request.body);
+      assertJsonInput(request.body);
       next();
     } catch (error) {
       next(error);

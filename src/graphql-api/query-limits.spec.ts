@@ -1,4 +1,4 @@
-import { buildSchema, GraphQLID, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLSchema, parse } from 'graphql';
+import { buildSchema, type GraphQLFieldConfigMap, GraphQLID, GraphQLInt, GraphQLList, GraphQLObjectType, GraphQLSchema, parse } from 'graphql';
 import { ListSize, ListSizeOutOfRangeError } from './input-validation';
 import { checkQueryLimits, MAX_QUERY_COMPLEXITY, MAX_QUERY_DEPTH, queryDepth } from './query-limits';
 
@@ -47,9 +47,12 @@ describe('query limits', () => {
   });
 
   describe('list sizes (first/limit) are checked before the operation is costed', () => {
-    const item = new GraphQLObjectType({
+    const item: GraphQLObjectType = new GraphQLObjectType({
       name: 'Item',
-      fields: () => ({ id: { type: GraphQLID }, children: { type: new GraphQLList(item), args: { first: { type: GraphQLInt } }, extensions: { complexity: CHILDREN.complexity } } }),
+      fields: (): GraphQLFieldConfigMap<unknown, unknown> => ({
+        id: { type: GraphQLID },
+        children: { type: new GraphQLList(item), args: { first: { type: GraphQLInt } }, extensions: { complexity: CHILDREN.complexity } },
+      }),
     });
     const SESSIONS = new ListSize('limit', 1, 1000, 100);
     const CHILDREN = new ListSize('first', 1, 500, 50);

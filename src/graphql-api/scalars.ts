@@ -1,31 +1,37 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { describePath, MAX_JSON_DEPTH, tooDeepAt } from '../common/json-limits';
+import { describeJsonInputProblem, type JsonInputProblem, jsonInputProblem, MAX_JSON_DEPTH } from '../common/json-limits';
 
-const tooDeep = (path: Array<string | number>) =>
-  new GraphQLError(`JSON value nested more than ${MAX_JSON_DEPTH} levels deep (at ${describePath(path)}); at most ${MAX_JSON_DEPTH} levels of objects and arrays are allowed`, {
-    extensions: { code: 'invalid_input', statusCode: 400, maxDepth: MAX_JSON_DEPTH },
+/** A JSON input refused, as a GraphQL error with the REST code for bad input. */
+export const jsonInputError = (problem: JsonInputProblem) =>
+  new GraphQLError(describeJsonInputProblem(problem), {
+    extensions: { code: 'invalid_input', statusCode: 400, ...(problem.kind === 'depth' ? { maxDepth: MAX_JSON_DEPTH } : {}) },
   });
 
 /**
- * Any JSON value (event data, tool arguments, session config). Inputs deeper than MAX_JSON_DEPTH are
- * refused here, whichever transport brought them (HTTP bodies are also checked before GraphQL; WebSocket messages only here).
+ * Any JSON value (event data, tool arguments, session config). Inputs deeper than MAX_JSON_DEPTH or
+ * holding text that is not Unicode are refused here, literals included (HTTP bodies and WebSocket
+ * messages are also checked before GraphQL sees them).
  */
 export const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
   description: `Any JSON value (as an input: at most ${MAX_JSON_DEPTH} levels of objects and arrays)`,
   serialize: (value) => value,
   parseValue: (value) => {
-    const at = tooDeepAt(value);
-    if (at) throw tooDeep(at);
+    const problem = jsonInputProblem(value);
+    if (problem) throw jsonInputError(problem);
     return value;
   },
   parseLiteral: (ast, variables) => literal(ast, variables, [], 1),
 });
 
 function literal(ast: ValueNode, variables: Record<string, unknown> | null | undefined, path: Array<string | number>, depth: number): unknown {
-  if ((ast.kind === Kind.LIST || ast.kind === Kind.OBJECT) && depth > MAX_JSON_DEPTH) throw tooDeep(path);
+  if ((ast.kind === Kind.LIST || ast.kind === Kind.OBJECT) && depth > MAX_JSON_DEPTH) throw jsonInputError({ kind: 'depth', path });
   switch (ast.kind) {
-    case Kind.STRING:
+    case Kind.STRING: {
+      const problem = jsonInputProblem(ast.value);
+      if (problem) throw jsonInputError({ kind: problem.kind, path });
+      return ast.value;
+    }
     case Kind.BOOLEAN:
       return ast.value;
     case Kind.INT:
@@ -40,8 +46,8 @@ function literal(ast: ValueNode, variables: Record<string, unknown> | null | und
     case Kind.VARIABLE: {
       // A variable inside a literal was coerced as JSON on its own; its depth adds to where it sits.
       const value = variables?.[ast.name.value];
-      const at = tooDeepAt(value, MAX_JSON_DEPTH - depth + 1);
-      if (at) throw tooDeep([...path, ...at]);
+      const problem = jsonInputProblem(value, MAX_JSON_DEPTH - depth + 1);
+      if (problem) throw jsonInputError({ kind: problem.kind, path: [...path, ...problem.path] });
       return value;
     }
     default:

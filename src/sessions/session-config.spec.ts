@@ -140,9 +140,9 @@ describe('createSessionSchema', () => {
       expect(result.error?.issues[0].message).toContain(`"${key}"`);
     });
 
-    it.each(['has space', 'slash/name', 'semi;colon', 'ünïcode', 'quote"'])('the tool name %j', (name) => {
+    it.each(['has space', 'slash/name', 'semi;colon', 'ünïcode', 'quote"', 'dot.name'])('the tool name %j', (name) => {
       expect(issues({ tools: [webhookTool({ name })] })).toEqual([
-        { path: ['tools', 0, 'name'], message: 'use letters, digits, _ . - only' },
+        { path: ['tools', 0, 'name'], message: 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)' },
       ]);
     });
 
@@ -161,7 +161,7 @@ describe('createSessionSchema', () => {
 
     it('a bad name in the second tool, pointing at that tool', () => {
       expect(issues({ tools: [webhookTool(), webhookTool({ name: 'bad name' })] })).toEqual([
-        { path: ['tools', 1, 'name'], message: 'use letters, digits, _ . - only' },
+        { path: ['tools', 1, 'name'], message: 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)' },
       ]);
     });
 

@@ -17,8 +17,15 @@ export const webhookHandlerSchema = z
 /** Tools Switchboard itself implements (the delegation engine registers its own). */
 export const builtinHandlerSchema = z.object({ type: z.literal('builtin'), name }).strict();
 
+/** The Copilot CLI refuses a session whose tool names hold anything else (a dot made session.create fail: 502). */
+const toolName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)');
+
 export const toolSpecSchema = z.object({
-  name,
+  name: toolName,
   description: z.string().min(1).max(4000),
   parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
   handler: z.discriminatedUnion('type', [webhookHandlerSchema, builtinHandlerSchema]),
