@@ -15,8 +15,8 @@ import { ScriptedModelServer } from '../fixtures/scripted-model-server';
  * Replay a failure with the seed it prints: BAD_INPUT_SEED=<seed> npx jest test/e2e/bad-input.property.e2e-spec.ts
  */
 const SEED = process.env.BAD_INPUT_SEED ? Number(process.env.BAD_INPUT_SEED) : Math.floor(Math.random() * 2 ** 31);
-const REST_RUNS = Number(process.env.BAD_INPUT_REST_RUNS ?? 2500);
-const GRAPHQL_RUNS = Number(process.env.BAD_INPUT_GRAPHQL_RUNS ?? 300);
+const REST_RUNS = Number(process.env.BAD_INPUT_REST_RUNS ?? 4000);
+const GRAPHQL_RUNS = Number(process.env.BAD_INPUT_GRAPHQL_RUNS ?? 500);
 const REQUEST_TIMEOUT_MS = 20_000;
 const TOKEN = 'property-e2e-token-0123456789';
 
