@@ -6,6 +6,7 @@ const REFUSAL_BY_PARSER_CODE: Record<string, { statusCode: number; code: string;
   HPE_HEADER_OVERFLOW: { statusCode: 431, code: 'headers_too_large', hint: 'send fewer or smaller headers' },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { statusCode: 413, code: 'payload_too_large', hint: 'send shorter chunk extensions' },
   ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, code: 'request_timeout', hint: 'send the whole request sooner' },
+  HPE_INVALID_EOF_STATE: { statusCode: 400, code: 'invalid_input', hint: 'the connection ended before the body Content-Length announced: send all of it' },
 };
 
 /**

@@ -47,7 +47,8 @@ interface BodyParserError extends Error {
 
 /**
  * The client's mistake behind an error body-parser raised (they reach Nest's filter as plain
- * errors with a 4xx `status`), with what to change; undefined for anything else.
+ * errors with a 4xx `status`), with what to change; undefined for anything else. Malformed JSON is
+ * not among them: Nest already turns body-parser's SyntaxError into a 400.
  */
 export function refusedBodyOf(error: unknown): RefusedBody | undefined {
   if (!(error instanceof Error)) return undefined;
@@ -84,8 +85,6 @@ export function refusedBodyOf(error: unknown): RefusedBody | undefined {
         code: 'invalid_input',
         message: `The body is ${e.received} bytes but Content-Length says ${e.expected}: send a Content-Length that matches the body`,
       };
-    case 'entity.parse.failed':
-      return { statusCode: 400, code: 'invalid_input', message: `The body is not valid JSON: ${e.message}` };
   }
   if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
     // zlib could not decompress what Content-Encoding announced.
