@@ -8,6 +8,8 @@ import {
   evolveAgent,
   initialAgentState,
 } from './agent.decider';
+import { PayloadTooLargeError } from '../common/domain-error';
+import { MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
 
 type Event = { type: string; data: unknown };
@@ -58,6 +60,17 @@ describe('agent decider', () => {
       given(created('code-reviewer'), updated('code-reviewer', { description: 'x' }))
         .when({ type: 'CreateAgent', id: 'code-reviewer', fields: fields() })
         .thenThrows(AgentAlreadyExistsError, /already exists/);
+    });
+  });
+
+  describe('what a definition may weigh', () => {
+    // The schema's length limits keep a definition under ~1 MB; the decider holds the line for any other way in.
+    const heavy = fields({ description: '界'.repeat(400_000) });
+
+    it(`refuses to create or update an agent over ${MAX_STORED_DOCUMENT_BYTES} bytes as JSON, 413 naming it`, () => {
+      expect(Buffer.byteLength(JSON.stringify(heavy))).toBeGreaterThan(MAX_STORED_DOCUMENT_BYTES);
+      given().when({ type: 'CreateAgent', id: 'big', fields: heavy }).thenThrows(PayloadTooLargeError, /^agents\.big is \d+ bytes as JSON; at most 1048576/);
+      given(created('big')).when({ type: 'UpdateAgent', id: 'big', fields: heavy }).thenThrows(PayloadTooLargeError, /agents\.big/);
     });
   });
 

@@ -1,3 +1,4 @@
+import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
 import type { NewEvent } from '../event-store/event-store.types';
 import { AGENT_FIELD_NAMES, type AgentFields, OPTIONAL_AGENT_FIELDS } from './agent-definition';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
@@ -49,8 +50,12 @@ export function evolveAgent(state: AgentState, event: { type: string; data: unkn
   }
 }
 
-/** A deleted id may be created again (teams re-import agents); an update that changes nothing emits nothing. */
+/**
+ * A deleted id may be created again (teams re-import agents); an update that changes nothing emits
+ * nothing; a definition weighs at most MAX_STORED_DOCUMENT_BYTES as JSON (413 naming the agent).
+ */
 export function decideAgent(command: AgentCommand, state: AgentState): NewEvent[] {
+  if (command.type !== 'DeleteAgent') assertStorableJson(['agents', command.id], command.fields, MAX_STORED_DOCUMENT_BYTES);
   switch (command.type) {
     case 'CreateAgent':
       if (state.status === 'active') throw new AgentAlreadyExistsError(command.id);

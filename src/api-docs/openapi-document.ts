@@ -120,11 +120,17 @@ function describeErrors(operation: Operation, open: boolean): void {
   const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } } });
   operation.responses ??= {};
   const responses = operation.responses as Record<string, unknown>;
-  responses['400'] ??= error('invalid_input: a parameter or the body does not match its schema (problems lists each field)');
+  responses['400'] ??= error(
+    'invalid_input: a parameter or the body does not match its schema (problems lists each field), has an unknown key, nests deeper than 64 levels, holds text that is not Unicode, or is not valid JSON',
+  );
   if (!open) responses['401'] ??= error('unauthorized: SWITCHBOARD_API_TOKEN is set and the Authorization: Bearer header is missing or wrong');
   if ((operation.parameters ?? []).some((p) => 'in' in p && p.in === 'path')) responses['404'] ??= error('not_found: no such entity');
   if (operation.requestBody !== undefined || (operation.operationId ?? '').match(/_(update|delete|destroy|change|resume|stop)/i)) {
     responses['409'] ??= error('expected_version_conflict or invalid_state: read it again and retry, or it is in the wrong state');
+  }
+  if (operation.requestBody !== undefined) {
+    responses['413'] ??= error('payload_too_large: the body is over 1 MB, or a field is larger than may be stored (details.field)');
+    responses['415'] ??= error('unsupported_media_type: the body is not UTF-8 JSON');
   }
   responses['422'] ??= error('understood but refused (for example invalid_sub_agents, with details)');
   responses['500'] ??= error('internal_error: see the service log');

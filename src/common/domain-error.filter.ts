@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import type { GraphQLError } from 'graphql';
 import { DomainError } from './domain-error';
 import { codeOfStatus, graphqlErrorOf } from './graphql-error';
+import { refusedBodyOf } from './request-body';
 
 /** Stable error code -> HTTP status. Codes not listed are 422 (the request was understood but refused). */
 const STATUS_BY_CODE: Record<string, number> = {
@@ -19,6 +20,8 @@ const STATUS_BY_CODE: Record<string, number> = {
   invalid_arguments: HttpStatus.BAD_REQUEST,
   unknown_run: HttpStatus.NOT_FOUND,
   policy_denied: HttpStatus.FORBIDDEN,
+  payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
+  unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
 };
 
 export function httpStatusOf(error: DomainError): number {
@@ -46,6 +49,13 @@ export class DomainErrorFilter implements ExceptionFilter {
       const body = error.getResponse();
       const payload = typeof body === 'string' ? { message: body } : (body as Record<string, unknown>);
       response.status(statusCode).json({ code: payload.code ?? codeOfStatus(statusCode), ...payload, statusCode });
+      return;
+    }
+    const refused = refusedBodyOf(error);
+    if (refused) {
+      // Refused before auth, often by scanners: a warning with the reason, never a stack trace.
+      this.logger.warn({ statusCode: refused.statusCode, code: refused.code, reason: (error as Error).message }, 'request body refused');
+      response.status(refused.statusCode).json(refused);
       return;
     }
     this.logger.error({ err: error }, 'unhandled error');

@@ -21,3 +21,8 @@ export class NotFoundError extends DomainError {
 export class InvalidInputError extends DomainError {
   readonly code = 'invalid_input';
 }
+
+/** What a request wants stored is larger than Switchboard keeps. HTTP 413. */
+export class PayloadTooLargeError extends DomainError {
+  readonly code = 'payload_too_large';
+}

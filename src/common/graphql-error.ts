@@ -31,5 +31,6 @@ export function codeOfStatus(status: number): string {
   if (status === 401) return 'unauthorized';
   if (status === 404) return 'not_found';
   if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
   return 'http_error';
 }

@@ -8,8 +8,10 @@ import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graph
 import { ApiTokenGuard, authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
 import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
+import { jsonInputProblem } from '../common/json-limits';
 import type { GraphqlContext } from './graphql-context';
 import { checkQueryLimits } from './query-limits';
+import { jsonInputError } from './scalars';
 import { QueryLimitsPlugin } from './query-limits.plugin';
 import { AgentsResolver } from './resolvers/agents.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
@@ -64,6 +66,9 @@ interface WsContext {
             'graphql-ws': {
               onConnect: (ctx) => guard.allows(authorizationOf({ connectionParams: ctx.connectionParams, req: (ctx.extra as WsContext['extra'])?.request })),
               onSubscribe: (_ctx, _id, payload) => {
+                // A WebSocket message has no HTTP body check in front of it: the same JSON input rules here.
+                const input = jsonInputProblem(payload);
+                if (input) return [jsonInputError(input)];
                 let document;
                 try {
                   document = parse(payload.query);

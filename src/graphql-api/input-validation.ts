@@ -1,3 +1,5 @@
+import type { ComplexityEstimatorArgs } from '@nestjs/graphql';
+import { type FieldNode, GraphQLError } from 'graphql';
 import type { ZodType } from 'zod';
 import { InvalidInputError } from '../common/domain-error';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
@@ -14,9 +16,53 @@ export function withoutUndefined(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUndefined(v)]));
 }
 
+const rangeMessage = (name: string, value: unknown, min: number, max: number) => `${name}: must be an integer from ${min} to ${max} (got ${value})`;
+
 export function inRange(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw new InvalidInputError(`${name}: must be an integer from ${min} to ${max} (got ${value})`);
+  if (!Number.isInteger(value) || value < min || value > max) throw new InvalidInputError(rangeMessage(name, value, min, max));
   return value;
+}
+
+/** A list-size argument out of its range, found while costing the operation: nothing of it runs. */
+export class ListSizeOutOfRangeError extends GraphQLError {}
+
+const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
+
+/**
+ * A list-size argument (`first`, `limit`) with its range, used both to cost the field and to check
+ * the value the resolver gets. Costing checks it first: a negative size would make the estimate
+ * negative and let other fields of the operation through the complexity limit.
+ */
+export class ListSize {
+  constructor(
+    readonly name: string,
+    readonly min: number,
+    readonly max: number,
+    readonly fallback: number,
+  ) {}
+
+  get description(): string {
+    return `${this.min}..${this.max}`;
+  }
+
+  /** The field's complexity: its size (clamped, in case) times its children's; an out-of-range size refuses the operation. */
+  readonly complexity = ({ args, childComplexity, type, node }: ComplexityEstimatorArgs & { node?: FieldNode }): number => {
+    const value: unknown = args[this.name] === undefined ? this.fallback : args[this.name];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < this.min || value > this.max) {
+      const responseKey = node ? (node.alias ?? node.name).value : undefined;
+      throw new ListSizeOutOfRangeError(rangeMessage(this.name, value, this.min, this.max), {
+        nodes: node,
+        // Exact only at the top level; below it the response path has list indexes not known yet.
+        path: responseKey !== undefined && ROOT_TYPES.has(type.name) ? [responseKey] : undefined,
+        extensions: { code: 'invalid_input', statusCode: 400, http: { status: 400 } },
+      });
+    }
+    return Math.min(this.max, Math.max(this.min, value)) * childComplexity;
+  };
+
+  check(value: number): number {
+    return inRange(this.name, value, this.min, this.max);
+  }
 }
 
 /** A filter input without the fields given as null (GraphQL lets a client send null for "no filter"). */

@@ -8,6 +8,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+import { ListSizeOutOfRangeError } from './input-validation';
 
 /** Deep enough for run { subtree { usage { subtree { ... } } } } and a few levels of children; no deeper. */
 export const MAX_QUERY_DEPTH = 12;
@@ -58,7 +59,7 @@ function operationsOf(document: DocumentNode, operationName?: string | null): Op
 /**
  * The limits every operation must meet before it runs (HTTP: an Apollo plugin; WebSocket:
  * graphql-ws onSubscribe). Complexity: 1 per field, lists multiplied by their `first`/`limit`
- * argument or their estimated size (see each field's `complexity`).
+ * argument (checked against its range first: see ListSize) or their estimated size (see each field's `complexity`).
  */
 export function checkQueryLimits(
   schema: GraphQLSchema,
@@ -80,6 +81,7 @@ export function checkQueryLimits(
       estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch (error) {
+    if (error instanceof ListSizeOutOfRangeError) return error;
     // Too many nodes to even estimate, or variables that do not fit (reported again, precisely, by execution).
     if (error instanceof GraphQLError && /maximum allowed number of nodes/.test(error.message)) {
       return limitError(`${error.message} (ask for fewer fields or aliases)`, 'query_too_complex', { maxComplexity: MAX_QUERY_COMPLEXITY });

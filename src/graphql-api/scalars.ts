@@ -1,32 +1,59 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { describeJsonInputProblem, type JsonInputProblem, jsonInputProblem, MAX_JSON_DEPTH } from '../common/json-limits';
 
-/** Any JSON value (event data, tool arguments, session config). */
+/** A JSON input refused, as a GraphQL error with the REST code for bad input. */
+export const jsonInputError = (problem: JsonInputProblem) =>
+  new GraphQLError(describeJsonInputProblem(problem), {
+    extensions: { code: 'invalid_input', statusCode: 400, ...(problem.kind === 'depth' ? { maxDepth: MAX_JSON_DEPTH } : {}) },
+  });
+
+/**
+ * Any JSON value (event data, tool arguments, session config). Inputs deeper than MAX_JSON_DEPTH or
+ * holding text that is not Unicode are refused here, literals included (HTTP bodies and WebSocket
+ * messages are also checked before GraphQL sees them).
+ */
 export const JsonScalar = new GraphQLScalarType({
   name: 'JSON',
-  description: 'Any JSON value',
+  description: `Any JSON value (as an input: at most ${MAX_JSON_DEPTH} levels of objects and arrays)`,
   serialize: (value) => value,
-  parseValue: (value) => value,
-  parseLiteral: function literal(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
-    switch (ast.kind) {
-      case Kind.STRING:
-      case Kind.BOOLEAN:
-        return ast.value;
-      case Kind.INT:
-      case Kind.FLOAT:
-        return Number(ast.value);
-      case Kind.NULL:
-        return null;
-      case Kind.LIST:
-        return ast.values.map((v) => literal(v, variables));
-      case Kind.OBJECT:
-        return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables)]));
-      case Kind.VARIABLE:
-        return variables?.[ast.name.value];
-      default:
-        return undefined;
-    }
+  parseValue: (value) => {
+    const problem = jsonInputProblem(value);
+    if (problem) throw jsonInputError(problem);
+    return value;
   },
+  parseLiteral: (ast, variables) => literal(ast, variables, [], 1),
 });
+
+function literal(ast: ValueNode, variables: Record<string, unknown> | null | undefined, path: Array<string | number>, depth: number): unknown {
+  if ((ast.kind === Kind.LIST || ast.kind === Kind.OBJECT) && depth > MAX_JSON_DEPTH) throw jsonInputError({ kind: 'depth', path });
+  switch (ast.kind) {
+    case Kind.STRING: {
+      const problem = jsonInputProblem(ast.value);
+      if (problem) throw jsonInputError({ kind: problem.kind, path });
+      return ast.value;
+    }
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map((v, i) => literal(v, variables, [...path, i], depth + 1));
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables, [...path, f.name.value], depth + 1)]));
+    case Kind.VARIABLE: {
+      // A variable inside a literal was coerced as JSON on its own; its depth adds to where it sits.
+      const value = variables?.[ast.name.value];
+      const problem = jsonInputProblem(value, MAX_JSON_DEPTH - depth + 1);
+      if (problem) throw jsonInputError({ kind: problem.kind, path: [...path, ...problem.path] });
+      return value;
+    }
+    default:
+      return undefined;
+  }
+}
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

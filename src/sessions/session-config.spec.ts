@@ -98,10 +98,12 @@ describe('createSessionSchema', () => {
       expect(parsed.customAgents[2].tools).toEqual([]);
     });
 
-    it('drops unknown keys', () => {
-      const parsed = createSessionSchema.parse({ tools: [webhookTool({ secretHeader: 'x' })], surprise: true });
-      expect(parsed).not.toHaveProperty('surprise');
-      expect(parsed.tools[0]).not.toHaveProperty('secretHeader');
+    it('keeps the free-form JSON of parameters and mcpServers as given', () => {
+      const parameters = { type: 'object', properties: { q: { type: 'string' } }, anyKey: { nested: [1, { x: true }] } };
+      const mcpServers = { github: { type: 'http', url: 'https://example.com/mcp', headers: { anything: 'goes' } } };
+      const parsed = createSessionSchema.parse({ tools: [webhookTool({ parameters })], customAgents: [{ name: 'a', prompt: 'p', mcpServers }] });
+      expect(parsed.tools[0].parameters).toStrictEqual(parameters);
+      expect(parsed.customAgents[0].mcpServers).toStrictEqual(mcpServers);
     });
 
     it.each(['http://127.0.0.1:3000/tool', 'https://hooks.example.com:8443/t?x=1', 'http://localhost/t'])(
@@ -122,9 +124,25 @@ describe('createSessionSchema', () => {
   });
 
   describe('refuses', () => {
-    it.each(['has space', 'slash/name', 'semi;colon', 'ünïcode', 'quote"'])('the tool name %j', (name) => {
+    // Unknown keys were dropped silently: `agentID` (for agentId) made a plain session.
+    it.each([
+      [{ agentID: 'x' }, '', 'agentID'],
+      [{ tools: [webhookTool({ secretHeader: 'x' })] }, 'tools.0', 'secretHeader'],
+      [{ tools: [webhookTool({ handler: { type: 'webhook', url: 'http://127.0.0.1/t', method: 'PUT' } })] }, 'tools.0.handler', 'method'],
+      [{ tools: [webhookTool({ handler: { type: 'builtin', name: 'agent_run', url: 'http://x' } })] }, 'tools.0.handler', 'url'],
+      [{ customAgents: [{ name: 'a', prompt: 'p', toolz: [] }] }, 'customAgents.0', 'toolz'],
+      [{ permissionPolicy: { allowKinds: [], approveAll: true } }, 'permissionPolicy', 'approveAll'],
+      [{ systemMessage: { content: 'c', role: 'system' } }, 'systemMessage', 'role'],
+    ])('the unknown key in %j, naming it', (request, path, key) => {
+      const result = createSessionSchema.safeParse(request);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues).toEqual([expect.objectContaining({ path: path ? path.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p)) : [] })]);
+      expect(result.error?.issues[0].message).toContain(`"${key}"`);
+    });
+
+    it.each(['has space', 'slash/name', 'semi;colon', 'ünïcode', 'quote"', 'dot.name'])('the tool name %j', (name) => {
       expect(issues({ tools: [webhookTool({ name })] })).toEqual([
-        { path: ['tools', 0, 'name'], message: 'use letters, digits, _ . - only' },
+        { path: ['tools', 0, 'name'], message: 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)' },
       ]);
     });
 
@@ -143,7 +161,7 @@ describe('createSessionSchema', () => {
 
     it('a bad name in the second tool, pointing at that tool', () => {
       expect(issues({ tools: [webhookTool(), webhookTool({ name: 'bad name' })] })).toEqual([
-        { path: ['tools', 1, 'name'], message: 'use letters, digits, _ . - only' },
+        { path: ['tools', 1, 'name'], message: 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)' },
       ]);
     });
 

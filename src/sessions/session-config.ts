@@ -7,20 +7,29 @@ const name = z
   .max(64)
   .regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . - only');
 
-export const webhookHandlerSchema = z.object({
-  type: z.literal('webhook'),
-  url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
-});
+export const webhookHandlerSchema = z
+  .object({
+    type: z.literal('webhook'),
+    url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+  })
+  .strict();
 
 /** Tools Switchboard itself implements (the delegation engine registers its own). */
-export const builtinHandlerSchema = z.object({ type: z.literal('builtin'), name });
+export const builtinHandlerSchema = z.object({ type: z.literal('builtin'), name }).strict();
+
+/** The Copilot CLI refuses a session whose tool names hold anything else (a dot made session.create fail: 502). */
+const toolName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)');
 
 export const toolSpecSchema = z.object({
-  name,
+  name: toolName,
   description: z.string().min(1).max(4000),
   parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
   handler: z.discriminatedUnion('type', [webhookHandlerSchema, builtinHandlerSchema]),
-});
+}).strict();
 export type ToolSpec = z.infer<typeof toolSpecSchema>;
 
 export const customAgentSchema = z.object({
@@ -33,7 +42,7 @@ export const customAgentSchema = z.object({
   mcpServers: z.record(z.string(), z.unknown()).optional(),
   infer: z.boolean().optional(),
   model: z.string().min(1).max(200).optional(),
-});
+}).strict();
 export type CustomAgentConfig = z.infer<typeof customAgentSchema>;
 
 export const PERMISSION_KINDS = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
@@ -44,7 +53,7 @@ export const permissionPolicySchema = z.object({
   allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
   /** Set false to refuse even the session's own tools (the model then cannot use them). */
   approveOwnTools: z.boolean().default(true),
-});
+}).strict();
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
 
 const agentIdSchema = z.string().min(1).max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
@@ -56,6 +65,7 @@ export const createSessionSchema = z
     model: z.string().min(1).max(200).optional(),
     systemMessage: z
       .object({ mode: z.enum(['append', 'replace']).default('append'), content: z.string().max(MAX_PROMPT_CHARS) })
+      .strict()
       .optional(),
     tools: z.array(toolSpecSchema).max(128).default([]),
     customAgents: z.array(customAgentSchema).max(64).default([]),
@@ -67,6 +77,8 @@ export const createSessionSchema = z
     /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
     delegation: z.boolean().default(false),
   })
+  // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
+  .strict()
   .superRefine((value, ctx) => {
     const duplicates = (names: string[]) => [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
     for (const d of duplicates(value.tools.map((t) => t.name))) {

@@ -1,4 +1,5 @@
 import { DomainError } from '../common/domain-error';
+import type { SessionStatus } from './session.events';
 
 export class SessionNotFoundError extends DomainError {
   readonly code = 'not_found';
@@ -10,6 +11,20 @@ export class SessionNotFoundError extends DomainError {
 /** The session exists but cannot do that now (destroyed, interrupted, busy...). HTTP 409. */
 export class SessionStateError extends DomainError {
   readonly code = 'invalid_state';
+}
+
+/** The session exists but is over (destroyed, failed to start): it takes no more commands. HTTP 409. */
+export class SessionNotLiveError extends DomainError {
+  readonly code = 'invalid_state';
+  constructor(sessionId: string, status: SessionStatus, reason?: string) {
+    const over = status === 'destroyed' || status === 'failed';
+    const why = reason ? ` (${reason.length > 200 ? `${reason.slice(0, 200)}…` : reason})` : '';
+    super(`Session ${sessionId} is ${status}${why}; ${over ? 'create a new session' : 'try again once it has started'}`, {
+      sessionId,
+      status,
+      ...(reason ? { reason } : {}),
+    });
+  }
 }
 
 /** No model provider and no GitHub token: the CLI could not answer any turn. HTTP 503. */

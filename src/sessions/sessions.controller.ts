@@ -15,7 +15,7 @@ import { changeSubAgentsSchema, type CreateSessionRequest, createSessionSchema }
 import { ChangeSubAgents } from './commands/change-sub-agents/change-sub-agents.command';
 import { sessionStreamId } from './session.events';
 
-const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) });
+const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
 const listSchema = z.object({
   status: z.enum(['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed']).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),

@@ -11,6 +11,7 @@ import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 import { SessionEndpointPolicy } from './session-endpoint-policy';
 import { SessionLifecycle } from './session-lifecycle';
+import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
 import { TurnReminders } from './turn-reminders';
@@ -22,6 +23,7 @@ import { TurnReminders } from './turn-reminders';
   providers: [
     SessionRegistry,
     SessionEndpointPolicy,
+    LiveSessionLookup,
     BuiltinToolCatalog,
     TurnReminders,
     SessionLifecycle,

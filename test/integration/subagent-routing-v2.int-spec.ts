@@ -83,7 +83,8 @@ describe('child-session routing, protocol 2 (fake CLI over TCP, real app, real S
     await expect(h.fake.request('tool.call', { sessionId: 'child-2', toolCallId: 't', toolName: 'other_tool', arguments: {} })).rejects.toMatchObject({
       message: 'unknown session child-2',
     });
-    expect((await h.http('POST', `/api/sessions/${other}/messages`, { prompt: 'hi' })).status).toBe(404);
+    // It still exists (GET answers it), so a message is refused for its status, not as unknown (issue 10).
+    expect(await h.http('POST', `/api/sessions/${other}/messages`, { prompt: 'hi' })).toMatchObject({ status: 409, body: { code: 'invalid_state', details: { status: 'destroyed' } } });
   });
 
   it('rejects malformed requests from the CLI with a JSON-RPC error, and keeps serving', async () => {

@@ -36,7 +36,13 @@ describe('ApiTokenGuard', () => {
     expect(guard.canActivate(contextWith(`Bearer ${token}`))).toBe(true);
   });
 
-  it.each([undefined, '', 'Bearer', `Bearer ${token}x`, `Basic ${token}`, 'Bearer wrong'])(
+  it.each(['bearer', 'BEARER', 'bEaReR'])('takes the scheme %s in any case (RFC 9110)', (scheme) => {
+    expect(guard.canActivate(contextWith(`${scheme} ${token}`))).toBe(true);
+    expect(guard.allows(`${scheme} ${token}`)).toBe(true);
+    expect(() => guard.canActivate(contextWith(`${scheme} wrong`))).toThrow(UnauthorizedException);
+  });
+
+  it.each([undefined, '', 'Bearer', `Bearer${token}`, `Bearer ${token}x`, `Basic ${token}`, 'Bearer wrong', `xBearer ${token}`])(
     'refuses %p with a 401 that says which header to send',
     (header) => {
       expect(() => guard.canActivate(contextWith(header))).toThrow(UnauthorizedException);

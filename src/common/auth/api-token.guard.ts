@@ -58,10 +58,14 @@ export class ApiTokenGuard implements CanActivate {
     return !this.expected || this.matches(header);
   }
 
-  /** Constant-time comparison so the token cannot be guessed byte by byte from response times. */
+  /**
+   * Constant-time comparison so the token cannot be guessed byte by byte from response times. The
+   * scheme is case-insensitive (RFC 9110: `bearer`, `BEARER` are the same scheme).
+   */
   matches(header: string | undefined): boolean {
-    if (!this.expected || !header?.startsWith('Bearer ')) return false;
-    const given = Buffer.from(header.slice('Bearer '.length).trim());
+    const scheme = /^bearer +/i.exec(header ?? '');
+    if (!this.expected || !header || !scheme) return false;
+    const given = Buffer.from(header.slice(scheme[0].length).trim());
     return given.length === this.expected.length && timingSafeEqual(given, this.expected);
   }
 }

@@ -4,7 +4,7 @@ import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
 import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
 import type { GraphqlContext } from '../graphql-context';
-import { inRange, presentFields } from '../input-validation';
+import { inRange, ListSize, presentFields } from '../input-validation';
 import { EventPage } from '../models/event.model';
 import { RoutedRequest, Run, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../models/run.model';
 import { SubagentInstance } from '../models/session.model';
@@ -29,20 +29,25 @@ const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inpu
 const ANCESTORS_ESTIMATE = 10;
 const PER_THREAD_ESTIMATE = 5;
 
+const RUNS_FIRST = new ListSize('first', 1, 500, 50);
+const CHILDREN_FIRST = new ListSize('first', 1, 500, 50);
+const SUBTREE_LIMIT = new ListSize('limit', 1, 10_000, 1000);
+const EVENTS_FIRST = new ListSize('first', 1, 1000, 100);
+
 @Resolver(() => Run)
 export class RunsResolver {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Query(() => RunConnection, {
     description: 'Runs, newest first, filtered, paged by cursor',
-    complexity: ({ args, childComplexity }) => (args.first ?? 50) * childComplexity,
+    complexity: RUNS_FIRST.complexity,
   })
   async runs(
     @Args('filter', { type: () => RunFilterInput, nullable: true }) filter?: RunFilterInput,
-    @Args('first', { type: () => Int, defaultValue: 50, description: '1..500' }) first = 50,
+    @Args('first', { type: () => Int, defaultValue: RUNS_FIRST.fallback, description: RUNS_FIRST.description }) first = RUNS_FIRST.fallback,
     @Args('after', { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string,
   ): Promise<RunConnection> {
-    const page = await this.queryBus.execute(new ListRuns(presentFields(filter), inRange('first', first, 1, 500), after ?? undefined));
+    const page = await this.queryBus.execute(new ListRuns(presentFields(filter), RUNS_FIRST.check(first), after ?? undefined));
     return {
       edges: page.runs.map((row) => ({ cursor: encodeRunCursor(row), node: runOf(row) })),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor ?? after ?? null },
@@ -64,14 +69,14 @@ export class RunsResolver {
 
   @ResolveField(() => [Run], {
     description: 'Runs it started, oldest first',
-    complexity: ({ args, childComplexity }) => (args.first ?? 50) * childComplexity,
+    complexity: CHILDREN_FIRST.complexity,
   })
   async children(
     @Parent() run: RunRow,
     @Context() { loaders }: GraphqlContext,
-    @Args('first', { type: () => Int, defaultValue: 50, description: '1..500' }) first = 50,
+    @Args('first', { type: () => Int, defaultValue: CHILDREN_FIRST.fallback, description: CHILDREN_FIRST.description }) first = CHILDREN_FIRST.fallback,
   ) {
-    return (await loaders.children.load({ runId: run.runId, first: inRange('first', first, 1, 500) })).map(runOf);
+    return (await loaders.children.load({ runId: run.runId, first: CHILDREN_FIRST.check(first) })).map(runOf);
   }
 
   @ResolveField(() => [Run], {
@@ -85,19 +90,19 @@ export class RunsResolver {
 
   @ResolveField(() => [Run], {
     description: 'This run and the runs below it, depth-first (lineage path order), at most `limit` of them',
-    complexity: ({ args, childComplexity }) => (args.limit ?? 1000) * childComplexity,
+    complexity: SUBTREE_LIMIT.complexity,
   })
   async subtree(
     @Parent() run: RunRow,
     @Context() { loaders }: GraphqlContext,
     @Args('maxDepth', { type: () => Int, nullable: true, description: 'levels below this run; unset: all' }) maxDepth?: number,
-    @Args('limit', { type: () => Int, defaultValue: 1000, description: '1..10000' }) limit = 1000,
+    @Args('limit', { type: () => Int, defaultValue: SUBTREE_LIMIT.fallback, description: SUBTREE_LIMIT.description }) limit = SUBTREE_LIMIT.fallback,
   ) {
     const rows = await loaders.subtree.load({
       path: run.path,
       depth: run.depth,
       maxDepth: maxDepth === undefined || maxDepth === null ? undefined : inRange('maxDepth', maxDepth, 0, 1000),
-      limit: inRange('limit', limit, 1, 10_000),
+      limit: SUBTREE_LIMIT.check(limit),
     });
     return rows.map(runOf);
   }
@@ -133,17 +138,17 @@ export class RunsResolver {
 
   @ResolveField(() => EventPage, {
     description: "Its events (stream run-<runId>; with includeSession also its thread's session stream), in global order",
-    complexity: ({ args, childComplexity }) => (args.first ?? 100) * childComplexity,
+    complexity: EVENTS_FIRST.complexity,
   })
   async events(
     @Parent() run: RunRow,
     @Context() { loaders }: GraphqlContext,
     @Args('after', { type: () => Int, defaultValue: 0, description: 'global position to start after' }) after = 0,
-    @Args('first', { type: () => Int, defaultValue: 100, description: '1..1000' }) first = 100,
+    @Args('first', { type: () => Int, defaultValue: EVENTS_FIRST.fallback, description: EVENTS_FIRST.description }) first = EVENTS_FIRST.fallback,
     @Args('includeSession', { type: () => Boolean, defaultValue: false }) includeSession = false,
   ): Promise<EventPage> {
     const streamIds = includeSession ? [`run-${run.runId}`, `session-${run.threadId}`] : [`run-${run.runId}`];
-    const events = await loaders.events.load({ streamIds, after: inRange('after', after, 0, Number.MAX_SAFE_INTEGER), limit: inRange('first', first, 1, 1000) });
+    const events = await loaders.events.load({ streamIds, after: inRange('after', after, 0, Number.MAX_SAFE_INTEGER), limit: EVENTS_FIRST.check(first) });
     return { events, nextAfter: events.length ? events[events.length - 1].globalPosition : after };
   }
 }

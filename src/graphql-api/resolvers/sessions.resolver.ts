@@ -14,13 +14,14 @@ import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/sessi
 import { sessionStreamId } from '../../sessions/session.events';
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
-import { inRange, validated } from '../input-validation';
+import { inRange, ListSize, validated } from '../input-validation';
 import { StoredEventModel } from '../models/event.model';
 import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
 
-const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) });
+const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
+const SESSIONS_LIMIT = new ListSize('limit', 1, 1000, 100);
 
 @ObjectType()
 class DestroyedSession {
@@ -59,12 +60,12 @@ export class SessionsResolver {
     private readonly queryBus: QueryBus,
   ) {}
 
-  @Query(() => [SessionSummary], { description: 'Sessions, newest first', complexity: ({ args, childComplexity }) => (args.limit ?? 100) * childComplexity })
+  @Query(() => [SessionSummary], { description: 'Sessions, newest first', complexity: SESSIONS_LIMIT.complexity })
   async sessions(
     @Args('status', { type: () => String, nullable: true, description: 'starting, active, running, idle, interrupted, failed or destroyed' }) status?: string,
-    @Args('limit', { type: () => Int, defaultValue: 100 }) limit = 100,
+    @Args('limit', { type: () => Int, defaultValue: SESSIONS_LIMIT.fallback, description: SESSIONS_LIMIT.description }) limit = SESSIONS_LIMIT.fallback,
   ) {
-    const { sessions } = await this.queryBus.execute(new ListSessions(status ?? undefined, inRange('limit', limit, 1, 1000)));
+    const { sessions } = await this.queryBus.execute(new ListSessions(status ?? undefined, SESSIONS_LIMIT.check(limit)));
     return sessions;
   }
 

@@ -1,11 +1,11 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, eq, gte, lt } from 'drizzle-orm';
 import { filter, type Observable } from 'rxjs';
-import { NotFoundError } from '../../../common/domain-error';
 import { runs } from '../../../database/schema';
 import { SqliteDatabase } from '../../../database/sqlite-database';
 import { EventStore } from '../../../event-store/event-store';
 import type { StoredEvent } from '../../../event-store/event-store.types';
+import { UnknownRunError } from '../../../delegation/run.errors';
 import { RunEvents, runIdOfThread, runStreamId } from '../../../delegation/run.events';
 import { sessionIdOfStream } from '../../../sessions/session.events';
 import { subtreeRange } from '../../run-lineage';
@@ -29,7 +29,8 @@ export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Obse
 
   async execute({ runId, includeDescendants, after }: WatchRunEvents): Promise<Observable<StoredEvent>> {
     const root = this.database.orm.select({ path: runs.path }).from(runs).where(eq(runs.runId, runId)).get();
-    if (!root) throw new NotFoundError(`Run ${runId} does not exist`, { runId });
+    // The code REST answers for the same run (GET /api/runs/:id): unknown_run.
+    if (!root) throw new UnknownRunError(runId);
     const members = new Set([runId]);
     if (includeDescendants) {
       const { from, to } = subtreeRange(root.path);

@@ -3,21 +3,20 @@ import { subAgentProblems } from '../../../agents/agent-eligibility';
 import { AgentLibrary } from '../../../agents/agent-library';
 import { EventStore } from '../../../event-store/event-store';
 import { SessionEvents, sessionStreamId } from '../../session.events';
-import { SessionRegistry } from '../../session-registry';
-import { SessionNotFoundError, SessionTeamInvalidError } from '../../session.errors';
+import { LiveSessionLookup } from '../../live-session-lookup';
+import { SessionTeamInvalidError } from '../../session.errors';
 import { ChangeSubAgents } from './change-sub-agents.command';
 
 @CommandHandler(ChangeSubAgents)
 export class ChangeSubAgentsHandler implements ICommandHandler<ChangeSubAgents> {
   constructor(
     private readonly store: EventStore,
-    private readonly registry: SessionRegistry,
+    private readonly sessions: LiveSessionLookup,
     private readonly library: AgentLibrary,
   ) {}
 
   async execute({ sessionId, subAgents, actor }: ChangeSubAgents) {
-    const session = this.registry.get(sessionId);
-    if (!session) throw new SessionNotFoundError(sessionId);
+    const session = this.sessions.get(sessionId);
     // The same rule set as saving an agent; the session's own agent is never its sub-agent.
     const problems = subAgentProblems(session.config.agentId, subAgents, (id) => this.library.find(id));
     if (problems.length > 0) throw new SessionTeamInvalidError(sessionId, 'use', problems);

@@ -13,6 +13,7 @@ import { cliSessionParams } from '../../cli-session-options';
 import { LiveSession } from '../../live-session';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
+import { assertStorableSessionRequest } from '../../session-config-limits';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
@@ -40,6 +41,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
   ) {}
 
   async execute({ request, actor, sessionId: givenId }: CreateSession): Promise<SessionSummary> {
+    assertStorableSessionRequest(request);
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
     // Before anything is recorded: a refused request leaves no session behind.

@@ -3,8 +3,8 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { SessionEvents, sessionStreamId } from '../../session.events';
+import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionRegistry } from '../../session-registry';
-import { SessionNotFoundError } from '../../session.errors';
 import { DestroySession } from './destroy-session.command';
 
 /**
@@ -19,11 +19,11 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
+    private readonly sessions: LiveSessionLookup,
   ) {}
 
   async execute({ sessionId, actor }: DestroySession) {
-    const session = this.registry.get(sessionId);
-    if (!session) throw new SessionNotFoundError(sessionId);
+    const session = this.sessions.get(sessionId);
     let cliError: string | undefined;
     if (session.cliGeneration === this.cli.generation && this.cli.isRunning) {
       try {

@@ -8,8 +8,8 @@ import { EventStore } from '../../../event-store/event-store';
 import { cliSessionParams } from '../../cli-session-options';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import { SessionEvents, sessionStreamId } from '../../session.events';
-import { SessionRegistry } from '../../session-registry';
-import { CliRequestFailedError, SessionNotFoundError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
+import { LiveSessionLookup } from '../../live-session-lookup';
+import { CliRequestFailedError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
 import type { SessionSummary } from '../create-session/create-session.command';
 import { ResumeSession } from './resume-session.command';
 
@@ -24,14 +24,13 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
-    private readonly registry: SessionRegistry,
+    private readonly sessions: LiveSessionLookup,
     private readonly team: TeamAssembler,
     private readonly endpoints: SessionEndpointPolicy,
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
-    const session = this.registry.get(sessionId);
-    if (!session) throw new SessionNotFoundError(sessionId);
+    const session = this.sessions.get(sessionId);
     await this.cli.ensureStarted();
     if (session.status !== 'interrupted' && session.cliGeneration === this.cli.generation) {
       throw new SessionStateError(`Session ${sessionId} is ${session.status}, not interrupted; there is nothing to resume`);

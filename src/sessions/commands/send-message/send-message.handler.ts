@@ -2,8 +2,8 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { SessionEvents, sessionStreamId } from '../../session.events';
-import { SessionRegistry } from '../../session-registry';
-import { CliRequestFailedError, SessionNotFoundError, SessionStateError } from '../../session.errors';
+import { LiveSessionLookup } from '../../live-session-lookup';
+import { CliRequestFailedError, SessionStateError } from '../../session.errors';
 import { TurnReminders, withReminders } from '../../turn-reminders';
 import { MessageAccepted, SendMessage } from './send-message.command';
 
@@ -13,13 +13,12 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
   constructor(
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
-    private readonly registry: SessionRegistry,
+    private readonly sessions: LiveSessionLookup,
     private readonly reminders: TurnReminders,
   ) {}
 
   async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
-    const session = this.registry.get(sessionId);
-    if (!session) throw new SessionNotFoundError(sessionId);
+    const session = this.sessions.get(sessionId);
     if (session.status === 'interrupted' || session.cliGeneration !== this.cli.generation) {
       throw new SessionStateError(
         `Session ${sessionId} was interrupted (the Copilot CLI restarted); resume it with POST /api/sessions/${sessionId}/resume`,

@@ -1,7 +1,7 @@
 import { Command } from '@nestjs/cqrs';
 import { z } from 'zod';
 
-export const userInputAnswerSchema = z.object({ answer: z.string().max(100_000), wasFreeform: z.boolean().default(true) });
+export const userInputAnswerSchema = z.object({ answer: z.string().max(100_000), wasFreeform: z.boolean().default(true) }).strict();
 
 export interface UserInputAnswered {
   requestId: string;
