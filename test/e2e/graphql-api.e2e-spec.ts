@@ -272,6 +272,8 @@ describe('GraphQL API over HTTP and WebSocket', () => {
         { type: 'test.run_noted', data: { runId: researcher.runId, note: 'first' } },
         { type: 'test.run_noted', data: { runId: researcher.runId, note: 'second' } },
       ]);
+      // The statement counter sees every statement on the connection: the audit projection must be idle first.
+      await auditCaughtUp();
     });
 
     it('answers a run tree with lineage, usage, tool calls, permission decisions, sub-agents and events', async () => {
@@ -352,7 +354,8 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       } finally {
         counter.dispose();
       }
-    });
+      // A 1,000-node answer on a loaded 2-core CI machine can take longer than jest's default 5 s.
+    }, 60_000);
 
     it('lists runs with filters and pages them by cursor without skipping or repeating across inserts', async () => {
       const filtered = await gql('{ failed: runs(filter: { status: "failed" }) { edges { node { runId } } } byAgent: runs(filter: { agentId: "writer" }) { edges { node { runId } } } byRoot: runs(filter: { rootRunId: "' + root.runId + '" }) { edges { node { runId } } } window: runs(filter: { startedFrom: "2026-03-01T00:00:01Z", startedTo: "2026-03-01T00:00:03Z" }) { edges { node { runId } } } }');
