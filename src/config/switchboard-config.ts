@@ -82,6 +82,10 @@ const environmentSchema = z.object({
   SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
   SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+
+  // Operations (issue 10, section 5): who may read /metrics and /api/docs when a token is set.
+  SWITCHBOARD_METRICS_PUBLIC: flag('SWITCHBOARD_METRICS_PUBLIC', false),
+  SWITCHBOARD_API_DOCS_PUBLIC: flag('SWITCHBOARD_API_DOCS_PUBLIC', false),
 });
 
 export interface SwitchboardConfig {
@@ -113,6 +117,12 @@ export interface SwitchboardConfig {
     /** How long a stop waits for a graceful abort before it destroys the run's CLI session. */
     stopGraceMs: number;
   };
+
+  // Operations (issue 10, section 5).
+  /** `/metrics` (Prometheus): behind the API token like /api unless `public`. */
+  metrics: { public: boolean };
+  /** `/api/docs` (Swagger UI) and `/api/docs-json`: behind the API token like /api unless `public`. */
+  apiDocs: { public: boolean };
 }
 
 export interface CopilotCliConfig {
@@ -183,5 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       timeoutMs: e.SWITCHBOARD_RUN_TIMEOUT_MS,
       stopGraceMs: e.SWITCHBOARD_RUN_STOP_GRACE_MS,
     },
+
+    // Operations (issue 10, section 5).
+    metrics: { public: e.SWITCHBOARD_METRICS_PUBLIC },
+    apiDocs: { public: e.SWITCHBOARD_API_DOCS_PUBLIC },
   };
 }
