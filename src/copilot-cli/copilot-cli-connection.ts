@@ -163,7 +163,11 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     const fullArgs = [...args, '--headless', '--no-auto-update', '--stdio', ...(this.config.githubToken ? [] : ['--no-auto-login']), ...this.config.extraArgs];
     // Its own process group, so stopping it also stops whatever it started (the npm loader, for one,
     // runs the real binary as its child).
-    const child = spawn(command, fullArgs, { env: this.cliEnvironment(), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const env = this.cliEnvironment();
+    // The CLI reads COPILOT_PROVIDER_BASE_URL from its environment too and, without COPILOT_MODEL,
+    // exits at start ("BYOK providers require an explicit model"): give it the service's default.
+    if (env.COPILOT_PROVIDER_BASE_URL && !env.COPILOT_MODEL) env.COPILOT_MODEL = this.config.defaultModel;
+    const child = spawn(command, fullArgs, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.process = child;
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n').filter(Boolean)) this.logger.debug({ cli: line.slice(0, 2000) }, 'cli stderr');
