@@ -89,6 +89,13 @@ describe('loadConfig', () => {
     expect(config.apiDocs).toEqual({ public: true });
   });
 
+  it('takes blank text settings as unset, as docker compose passes unset variables', () => {
+    const config = loadConfig({ SWITCHBOARD_DB: '', COPILOT_MODEL: ' ', SWITCHBOARD_MCP_CONFIG: '' });
+    expect(config.database.file).toBe('./data/switchboard.db');
+    expect(config.cli.defaultModel).toBe('gpt-4.1');
+    expect(config.mcpConfigFile).toBe('./mcp-config.json');
+  });
+
   it('treats an empty token as no token', () => {
     expect(loadConfig({ SWITCHBOARD_API_TOKEN: '' }).apiToken).toBeUndefined();
   });

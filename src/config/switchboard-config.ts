@@ -41,11 +41,18 @@ const flag = (name: string, fallback: boolean) =>
       return z.NEVER;
     });
 
+/** A text setting; unset or blank is the default (compose passes unset variables as empty: `${VAR:-}`). */
+const text = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? fallback : v));
+
 /** Every setting Switchboard reads from the environment, with its default. */
 const environmentSchema = z.object({
   PORT: integer('PORT', 1, 65535, 3000),
   HOST: z.string().optional().default('0.0.0.0'),
-  SWITCHBOARD_DB: z.string().optional().default('./data/switchboard.db'),
+  SWITCHBOARD_DB: text('./data/switchboard.db'),
   SWITCHBOARD_DB_SYNCHRONOUS: oneOf('SWITCHBOARD_DB_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
   SWITCHBOARD_DB_BUSY_TIMEOUT_MS: integer('SWITCHBOARD_DB_BUSY_TIMEOUT_MS', 0, 600_000, 5000),
   SWITCHBOARD_DB_INTEGRITY_CHECK: flag('SWITCHBOARD_DB_INTEGRITY_CHECK', true),
@@ -71,7 +78,7 @@ const environmentSchema = z.object({
     .optional()
     .refine((v) => !v || /^https?:\/\/\S+$/.test(v), { message: 'COPILOT_PROVIDER_BASE_URL must be an http(s) URL' }),
   COPILOT_PROVIDER_API_KEY: z.string().optional(),
-  COPILOT_MODEL: z.string().optional().default('gpt-4.1'),
+  COPILOT_MODEL: text('gpt-4.1'),
   COPILOT_GITHUB_TOKEN: z.string().optional(),
   SWITCHBOARD_WEBHOOK_TIMEOUT_MS: integer('SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 100, 600_000, 30_000),
   SWITCHBOARD_WEBHOOK_SECRET: z.string().optional(),
@@ -80,13 +87,16 @@ const environmentSchema = z.object({
   SWITCHBOARD_RUN_MAX_CHILDREN: integer('SWITCHBOARD_RUN_MAX_CHILDREN', 1, 1000, 8),
   SWITCHBOARD_RUN_TIMEOUT_MS: integer('SWITCHBOARD_RUN_TIMEOUT_MS', 1000, 86_400_000, 1_800_000),
   SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
-  SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
+  SWITCHBOARD_MCP_CONFIG: text('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
 
   // Operations (issue 10, section 5): who may read /metrics and /api/docs when a token is set.
   SWITCHBOARD_METRICS_PUBLIC: flag('SWITCHBOARD_METRICS_PUBLIC', false),
   SWITCHBOARD_API_DOCS_PUBLIC: flag('SWITCHBOARD_API_DOCS_PUBLIC', false),
 });
+
+/** The name of every variable above: docker-compose.yml passes each of them through (a spec checks it). */
+export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.shape);
 
 export interface SwitchboardConfig {
   port: number;
