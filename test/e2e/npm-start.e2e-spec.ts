@@ -26,9 +26,10 @@ function serviceEnv(dir: string, port: number, model: ScriptedModelServer): Node
   };
 }
 
-async function createSession(baseUrl: string): Promise<void> {
+async function createSession(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/api/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   expect(response.status).toBe(201);
+  return ((await response.json()) as { sessionId: string }).sessionId;
 }
 
 async function cliPid(baseUrl: string): Promise<number> {
@@ -75,7 +76,7 @@ describe('npm start and the compiled service', () => {
   });
 
   it('runs the service as npm’s own child, and SIGTERM to npm stops everything it started, gracefully', async () => {
-    await createSession(baseUrl); // spawns the Copilot CLI
+    const sessionId = await createSession(baseUrl); // spawns the Copilot CLI
     const cli = await cliPid(baseUrl);
 
     started.push(...processTree(npm.pid!));
@@ -84,7 +85,22 @@ describe('npm start and the compiled service', () => {
     expect(service).toMatchObject({ ppid: npm.pid, cmdline: 'node dist/main.js' });
     expect(started.map((p) => p.pid)).toContain(cli);
 
+    // A client following the session's events: the service ends the stream itself when it stops,
+    // instead of holding the HTTP drain open until the connection is cut.
+    const events = await fetch(`${baseUrl}/api/sessions/${sessionId}/events`, { headers: { accept: 'text/event-stream' } });
+    expect(events.status).toBe(200);
+    const streamEnd = (async () => {
+      const reader = events.body!.getReader();
+      try {
+        while (!(await reader.read()).done);
+        return 'ended by the service';
+      } catch (error) {
+        return `cut: ${(error as Error).message}`;
+      }
+    })();
+
     npm.kill('SIGTERM');
+    expect(await streamEnd).toBe('ended by the service');
     const { code, signal, stdout } = await npmExit;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stdout).toMatch(/"signal":"SIGTERM","msg":"shutting down"/);
