@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { ApiTokenGuard } from '../common/auth/api-token.guard';
 import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
 import { SwitchboardMetrics } from './switchboard-metrics';
@@ -7,7 +6,7 @@ import { SwitchboardMetrics } from './switchboard-metrics';
 /** Prometheus metrics at /metrics: one registry per app, fed by the event store, the CLI and HTTP. */
 @Module({
   controllers: [MetricsController],
-  providers: [SwitchboardMetrics, HttpMetrics, ApiTokenGuard],
+  providers: [SwitchboardMetrics, HttpMetrics],
   exports: [HttpMetrics],
 })
 export class MetricsModule {}
