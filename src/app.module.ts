@@ -15,6 +15,7 @@ import { EventLogModule } from './event-log/event-log.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { GraphqlApiModule } from './graphql-api/graphql-api.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { OutboundModule } from './outbound/outbound.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
@@ -33,7 +34,8 @@ export class AppModule {
           pinoHttp: {
             level: config.logLevel,
             redact: ['req.headers.authorization'],
-            autoLogging: { ignore: (req) => req.url === '/health' },
+            // Probes and scrapes would drown the request log.
+            autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
           },
         }),
         CqrsModule.forRoot(),
@@ -51,6 +53,7 @@ export class AppModule {
         DelegationModule,
         RunLineageModule,
         GraphqlApiModule,
+        MetricsModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: ApiTokenGuard },

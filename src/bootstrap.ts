@@ -1,19 +1,39 @@
-import type { INestApplication } from '@nestjs/common';
+import { type INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
+import { apiDocsAccess } from './api-docs/api-docs-access';
 import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { AppModule } from './app.module';
 import { answerMalformedRequestsAsJson } from './common/malformed-http';
 import { jsonBodyParsers } from './common/request-body';
 import type { SwitchboardConfig } from './config/switchboard-config';
+import { HttpMetrics } from './metrics/http-metrics';
 
 /** Builds the HTTP app exactly as production runs it; main.ts and the e2e tests both use it. */
 export async function createSwitchboardApp(config: SwitchboardConfig): Promise<INestApplication> {
-  const app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
+  let app: INestApplication;
+  try {
+    // A failing module (an unusable database, say) rejects here instead of Nest logging its stack and
+    // exiting: main.ts prints one line. Nest's start-up logs wait in a buffer until pino is in place.
+    app = await NestFactory.create(AppModule.forRoot(config), { bufferLogs: true, autoFlushLogs: false, abortOnError: false, bodyParser: false });
+  } catch (error) {
+    discardBufferedLogs();
+    throw error;
+  }
   app.useLogger(app.get(Logger));
+  app.flushLogs();
+  // First, so that every request is timed, the ones the body parser refuses included.
+  app.use(app.get(HttpMetrics).middleware);
   app.use(...jsonBodyParsers());
   answerMalformedRequestsAsJson(app.getHttpServer());
+  app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config));
   SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app));
   return app;
+}
+
+/** Drops what Nest buffered during a failed start (its module list and the error with its stack). */
+function discardBufferedLogs(): void {
+  NestLogger.overrideLogger(false);
+  NestLogger.flush();
 }

@@ -1,36 +1,37 @@
 import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { createSwitchboardApp } from './bootstrap';
-import { loadConfig } from './config/switchboard-config';
+import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
 import { isLoopback } from './outbound/outbound-address';
+import { type ListenTarget, startupRefusal, stopOnSignals } from './service-lifecycle';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const app = await createSwitchboardApp(config);
-  await app.listen(config.port, config.host);
+  let config: SwitchboardConfig | undefined;
+  let app: INestApplication | undefined;
+  try {
+    config = loadConfig();
+    app = await createSwitchboardApp(config);
+    await app.listen(config.port, config.host);
+  } catch (error) {
+    await app?.close().catch(() => undefined); // listen failed: close the database the app opened
+    refuse(error, config);
+  }
   const logger = new Logger('Switchboard');
   logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open' }, 'listening');
   if (!config.apiToken && !isLoopback(config.host)) {
     logger.warn({ host: config.host }, 'SWITCHBOARD_ALLOW_UNAUTHENTICATED=true: the API is open to anyone who reaches this address');
   }
 
-  // Graceful stop: queued appends are committed and the database is closed before exit 0.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.log({ signal }, 'shutting down');
-      app.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          logger.error({ err: error }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-    });
-  }
+  // Graceful stop: queued appends are committed, the CLI's process group stopped and the database closed before exit 0.
+  stopOnSignals(app, logger);
 }
 
-main().catch((error: unknown) => {
-  // Start-up refusals (bad config, unusable database) end here: one readable line, exit code 1.
-  process.stderr.write(`switchboard: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+/** Start-up refusals (bad config, unusable database, busy port) end here: one readable line, exit code 1. */
+function refuse(error: unknown, target?: ListenTarget): never {
+  const debug = /^(debug|trace)$/i.test(process.env.LOG_LEVEL ?? '');
+  process.stderr.write(`switchboard: failed to start: ${startupRefusal(error, target, debug)}\n`);
   process.exit(1);
-});
+}
+
+main().catch((error: unknown) => refuse(error));

@@ -23,6 +23,8 @@ describe('loadConfig', () => {
       tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
       runs: { maxDepth: 5, maxConcurrentChildren: 8, timeoutMs: 1_800_000, stopGraceMs: 5_000 },
       security: { allowUnauthenticated: false, allowInlineMcp: false, cliEnvPassthrough: [], outboundAllow: [] },
+      metrics: { public: false },
+      apiDocs: { public: false },
     });
   });
 
@@ -52,6 +54,8 @@ describe('loadConfig', () => {
     ['COPILOT_CLI_URL', 'http://x'],
     ['COPILOT_PROVIDER_BASE_URL', 'localhost:8080'],
     ['COPILOT_PROVIDER_TYPE', 'llama'],
+    ['SWITCHBOARD_METRICS_PUBLIC', 'sure'],
+    ['SWITCHBOARD_API_DOCS_PUBLIC', 'sure'],
   ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
@@ -78,6 +82,19 @@ describe('loadConfig', () => {
     expect(cli.url).toBe('127.0.0.1:4321');
     expect(cli.provider).toEqual({ type: 'openai', baseUrl: 'http://127.0.0.1:9999/v1', apiKey: 'k' });
     expect(cli.defaultModel).toBe('gpt-5');
+  });
+
+  it('opens /metrics and /api/docs without the token only when asked', () => {
+    const config = loadConfig({ SWITCHBOARD_METRICS_PUBLIC: 'true', SWITCHBOARD_API_DOCS_PUBLIC: 'yes' });
+    expect(config.metrics).toEqual({ public: true });
+    expect(config.apiDocs).toEqual({ public: true });
+  });
+
+  it('takes blank text settings as unset, as docker compose passes unset variables', () => {
+    const config = loadConfig({ SWITCHBOARD_DB: '', COPILOT_MODEL: ' ', SWITCHBOARD_MCP_CONFIG: '' });
+    expect(config.database.file).toBe('./data/switchboard.db');
+    expect(config.cli.defaultModel).toBe('gpt-4.1');
+    expect(config.mcpConfigFile).toBe('./mcp-config.json');
   });
 
   it('treats an empty token as no token', () => {

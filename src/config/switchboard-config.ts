@@ -65,12 +65,19 @@ function passthroughProblems(entries: string[]): string[] {
   });
 }
 
+/** A text setting; unset or blank is the default (compose passes unset variables as empty: `${VAR:-}`). */
+const text = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined || v.trim() === '' ? fallback : v));
+
 /** Every setting Switchboard reads from the environment, with its default. */
 const environmentSchema = z.object({
   PORT: integer('PORT', 1, 65535, 3000),
   /** Default: 0.0.0.0 with SWITCHBOARD_API_TOKEN, 127.0.0.1 without (see the security block). */
   HOST: z.string().optional(),
-  SWITCHBOARD_DB: z.string().optional().default('./data/switchboard.db'),
+  SWITCHBOARD_DB: text('./data/switchboard.db'),
   SWITCHBOARD_DB_SYNCHRONOUS: oneOf('SWITCHBOARD_DB_SYNCHRONOUS', ['FULL', 'NORMAL'] as const, 'FULL'),
   SWITCHBOARD_DB_BUSY_TIMEOUT_MS: integer('SWITCHBOARD_DB_BUSY_TIMEOUT_MS', 0, 600_000, 5000),
   SWITCHBOARD_DB_INTEGRITY_CHECK: flag('SWITCHBOARD_DB_INTEGRITY_CHECK', true),
@@ -96,7 +103,7 @@ const environmentSchema = z.object({
     .optional()
     .refine((v) => !v || /^https?:\/\/\S+$/.test(v), { message: 'COPILOT_PROVIDER_BASE_URL must be an http(s) URL' }),
   COPILOT_PROVIDER_API_KEY: z.string().optional(),
-  COPILOT_MODEL: z.string().optional().default('gpt-4.1'),
+  COPILOT_MODEL: text('gpt-4.1'),
   COPILOT_GITHUB_TOKEN: z.string().optional(),
   SWITCHBOARD_WEBHOOK_TIMEOUT_MS: integer('SWITCHBOARD_WEBHOOK_TIMEOUT_MS', 100, 600_000, 30_000),
   SWITCHBOARD_WEBHOOK_SECRET: z.string().optional(),
@@ -105,7 +112,7 @@ const environmentSchema = z.object({
   SWITCHBOARD_RUN_MAX_CHILDREN: integer('SWITCHBOARD_RUN_MAX_CHILDREN', 1, 1000, 8),
   SWITCHBOARD_RUN_TIMEOUT_MS: integer('SWITCHBOARD_RUN_TIMEOUT_MS', 1000, 86_400_000, 1_800_000),
   SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
-  SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
+  SWITCHBOARD_MCP_CONFIG: text('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
 
   // ---- Security (issue 10 §1-2): where the API listens, what API callers may make this host run or call ----
@@ -113,7 +120,14 @@ const environmentSchema = z.object({
   SWITCHBOARD_ALLOW_INLINE_MCP: flag('SWITCHBOARD_ALLOW_INLINE_MCP', false),
   SWITCHBOARD_CLI_ENV_PASSTHROUGH: list('SWITCHBOARD_CLI_ENV_PASSTHROUGH', passthroughProblems),
   SWITCHBOARD_OUTBOUND_ALLOW: list('SWITCHBOARD_OUTBOUND_ALLOW', (entries) => OutboundAllowList.problems(entries)),
+
+  // Operations (issue 10, section 5): who may read /metrics and /api/docs when a token is set.
+  SWITCHBOARD_METRICS_PUBLIC: flag('SWITCHBOARD_METRICS_PUBLIC', false),
+  SWITCHBOARD_API_DOCS_PUBLIC: flag('SWITCHBOARD_API_DOCS_PUBLIC', false),
 });
+
+/** The name of every variable above: docker-compose.yml passes each of them through (a spec checks it). */
+export const ENVIRONMENT_VARIABLES: readonly string[] = Object.keys(environmentSchema.shape);
 
 export interface SwitchboardConfig {
   port: number;
@@ -156,6 +170,12 @@ export interface SwitchboardConfig {
     /** Hosts, *.wildcards, IPs and CIDRs outbound calls may reach; empty: any but link-local and metadata. */
     outboundAllow: string[];
   };
+
+  // Operations (issue 10, section 5).
+  /** `/metrics` (Prometheus): behind the API token like /api unless `public`. */
+  metrics: { public: boolean };
+  /** `/api/docs` (Swagger UI) and `/api/docs-json`: behind the API token like /api unless `public`. */
+  apiDocs: { public: boolean };
 }
 
 export interface CopilotCliConfig {
@@ -234,6 +254,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       cliEnvPassthrough: e.SWITCHBOARD_CLI_ENV_PASSTHROUGH,
       outboundAllow: e.SWITCHBOARD_OUTBOUND_ALLOW,
     },
+
+    // Operations (issue 10, section 5).
+    metrics: { public: e.SWITCHBOARD_METRICS_PUBLIC },
+    apiDocs: { public: e.SWITCHBOARD_API_DOCS_PUBLIC },
   };
 }
 

@@ -165,6 +165,9 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     // Its own process group, so stopping it also stops whatever it started (the npm loader, for one,
     // runs the real binary as its child).
     const env = cliEnvironment(process.env, { passthrough: this.envPassthrough, home: this.config.home, githubToken: this.config.githubToken });
+    // The CLI reads COPILOT_PROVIDER_BASE_URL from its environment too and, without COPILOT_MODEL,
+    // exits at start ("BYOK providers require an explicit model"): give it the service's default.
+    if (env.COPILOT_PROVIDER_BASE_URL && !env.COPILOT_MODEL) env.COPILOT_MODEL = this.config.defaultModel;
     const child = spawn(command, fullArgs, { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.process = child;
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

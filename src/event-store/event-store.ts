@@ -18,6 +18,13 @@ interface PendingAppend {
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
+/** One group commit as metrics see it: how many appends it carried, how long the transaction took. */
+export interface CommitRecord {
+  appends: number;
+  durationMs: number;
+  committed: boolean;
+}
+
 export interface EventRow {
   global_position: number;
   event_id: string;
@@ -47,6 +54,7 @@ const READ_PAGE_SIZE = 500;
 export class EventStore implements BeforeApplicationShutdown {
   private readonly logger = new Logger(EventStore.name);
   private readonly committed = new Subject<StoredEvent>();
+  private readonly commitRecords = new Subject<CommitRecord>();
   private pending: PendingAppend[] = [];
   private flushScheduled = false;
   private delayedFlush?: NodeJS.Timeout;
@@ -62,6 +70,8 @@ export class EventStore implements BeforeApplicationShutdown {
 
   /** Every event once, in global order, right after its transaction committed. Live only: see `subscribe`. */
   readonly committed$: Observable<StoredEvent> = this.committed.asObservable();
+  /** Every group commit (and failed commit) with its duration, for /metrics. */
+  readonly commits$: Observable<CommitRecord> = this.commitRecords.asObservable();
 
   constructor(
     private readonly database: SqliteDatabase,
@@ -223,6 +233,7 @@ export class EventStore implements BeforeApplicationShutdown {
     while (this.pending.length > 0) this.flush();
     this.closed = true;
     this.committed.complete();
+    this.commitRecords.complete();
   }
 
   /** Before the database closes (it closes in onApplicationShutdown): nothing queued is dropped. */
@@ -262,17 +273,20 @@ export class EventStore implements BeforeApplicationShutdown {
     if (this.pending.length === 0) return;
     const batch = this.pending.splice(0, MAX_APPENDS_PER_COMMIT);
     let outcomes: AppendOutcome[];
+    const started = performance.now();
     try {
       outcomes = this.commitGroup(batch);
       this.commitCount += 1;
       this.appendCount += batch.length;
     } catch (error) {
+      this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: false });
       // COMMIT itself failed: SQLite rolled the whole transaction back, nothing of the batch is stored.
       this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
       const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
       batch.forEach((request) => request.reject(failure));
       return;
     }
+    this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: true });
     outcomes.forEach((outcome, i) => {
       if ('ok' in outcome) {
         for (const result of outcome.ok) for (const event of result.events) this.committed.next(event);

@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Sse } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, OnModuleDestroy, Param, Patch, Post, Query, Sse } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { map, Observable } from 'rxjs';
+import { map, Observable, ReplaySubject, takeUntil } from 'rxjs';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { EventStore } from '../event-store/event-store';
@@ -30,7 +30,10 @@ interface SseMessage {
 
 @ApiTags('sessions')
 @Controller('api/sessions')
-export class SessionsController {
+export class SessionsController implements OnModuleDestroy {
+  /** Emits once at shutdown; replayed, so a stream opened during the drain ends at once too. */
+  private readonly closing = new ReplaySubject<void>(1);
+
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
@@ -96,11 +99,19 @@ export class SessionsController {
     const resumeFrom = Number.parseInt(lastEventId ?? '', 10);
     const after = query.after ?? (Number.isFinite(resumeFrom) ? resumeFrom : 0);
     return this.store.subscribeToStream(sessionStreamId(id), after).pipe(
+      // Ends with the service: the HTTP drain (Apollo's, in GraphQLModule's own destroy hook, after
+      // this one) would otherwise wait its 10 s for open streams. Clients resume with Last-Event-ID.
+      takeUntil(this.closing),
       map((event) => ({
         id: String(event.streamPosition),
         type: event.type,
         data: { position: event.streamPosition, globalPosition: event.globalPosition, type: event.type, data: event.data, recordedAt: event.recordedAt },
       })),
     );
+  }
+
+  onModuleDestroy(): void {
+    this.closing.next();
+    this.closing.complete();
   }
 }

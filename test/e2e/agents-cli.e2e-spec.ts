@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
-import { collectUntilExit, type Finished, REPO_ROOT, spawnTs } from '../fixtures/service-process';
+import { collectUntilExit, type Finished, REPO_ROOT } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -10,9 +11,14 @@ type Json = any;
 
 const TIMEOUT = 60_000;
 
-/** The maintenance commands as real child processes, the way `npm run agents:*` starts them. */
+/** The maintenance commands as real child processes, the way `npm run agents:*` starts them (bin/maintenance.js, from the sources). */
 function runCli(command: 'import' | 'export', args: string[], db: string): Promise<Finished> {
-  return collectUntilExit(spawnTs(`src/cli/agents-${command}.cli.ts`, args, { SWITCHBOARD_DB: db }), TIMEOUT - 5_000);
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'maintenance.js'), `agents:${command}`, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, SWITCHBOARD_DB: db },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collectUntilExit(child, TIMEOUT - 5_000);
 }
 
 function writeFolder(dir: string, files: Record<string, unknown>): string {
@@ -75,10 +81,10 @@ describe('agents:import and agents:export maintenance commands', () => {
   });
   afterEach(() => tmp.cleanup());
 
-  it('are the npm scripts agents:import and agents:export', () => {
+  it('are the npm scripts agents:import and agents:export (sources here, dist/ in the image: npm-start.e2e-spec)', () => {
     const { scripts } = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'));
-    expect(scripts['agents:import']).toBe('node -r @swc-node/register src/cli/agents-import.cli.ts');
-    expect(scripts['agents:export']).toBe('node -r @swc-node/register src/cli/agents-export.cli.ts');
+    expect(scripts['agents:import']).toBe('node bin/maintenance.js agents:import');
+    expect(scripts['agents:export']).toBe('node bin/maintenance.js agents:export');
   });
 
   it(

@@ -1,8 +1,20 @@
+import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 
+
+/** A start-up refusal is one line on stderr naming what to fix: no Nest stack trace, no module list. */
+function expectOneLineRefusal(stderr: string, message: RegExp | string): void {
+  const lines = stderr.split('\n').filter((line) => line !== '');
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^switchboard: failed to start: /);
+  if (typeof message === 'string') expect(lines[0]).toContain(message);
+  else expect(lines[0]).toMatch(message);
+  expect(stderr).not.toMatch(/\bat .*:\d+:\d+/);
+}
 
 describe('starting the service process (src/main.ts)', () => {
   let tmp: ReturnType<typeof makeTempDir>;
@@ -29,11 +41,12 @@ describe('starting the service process (src/main.ts)', () => {
   it.each([
     [{ PORT: 'eighty' }, /PORT must be an integer/],
     [{ SWITCHBOARD_DB_SYNCHRONOUS: 'sometimes' }, /SWITCHBOARD_DB_SYNCHRONOUS must be one of FULL, NORMAL/],
-  ])('refuses to start on bad configuration %p, naming the variable', async (env, message) => {
+    [{ PORT: '0', LOG_LEVEL: 'loud' }, /invalid configuration: PORT must be .*; LOG_LEVEL must be one of/],
+  ])('refuses to start on bad configuration %p, naming the variable in one line', async (env, message) => {
     const child = spawnTs('src/main.ts', [], { ...env, SWITCHBOARD_DB: path.join(tmp.dir, 'x.db') });
     const { code, stderr } = await collectUntilExit(child);
     expect(code).toBe(1);
-    expect(stderr).toMatch(message);
+    expectOneLineRefusal(stderr, message);
     expect(fs.existsSync(path.join(tmp.dir, 'x.db'))).toBe(false);
   }, 60_000);
 
@@ -43,7 +56,43 @@ describe('starting the service process (src/main.ts)', () => {
     const child = spawnTs('src/main.ts', [], { SWITCHBOARD_DB: file, PORT: String(await freePort()) });
     const { code, stderr } = await collectUntilExit(child);
     expect(code).toBe(1);
-    expect(stderr).toContain(`Cannot use database file ${file}: it is not a SQLite database`);
+    expectOneLineRefusal(stderr, `Cannot use database file ${file}: it is not a SQLite database`);
     expect(fs.readFileSync(file, 'utf8')).toBe('not sqlite at all'.repeat(100));
+  }, 60_000);
+
+  it('refuses to start on a corrupt SQLite database in one line naming the file, and keeps it', async () => {
+    const file = path.join(tmp.dir, 'switchboard.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL'); // as the service keeps it, so opening it changes no header byte
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); CREATE INDEX t_v ON t (v);');
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+    for (let i = 0; i < 2000; i++) insert.run(`value ${i} `.repeat(10));
+    db.close();
+    // Garbage over the pages after the schema page: the header still says SQLite, the b-trees are broken.
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(8192, 0xa5), 0, 8192, 4096 * 3);
+    fs.closeSync(fd);
+    const damaged = fs.readFileSync(file);
+
+    const child = spawnTs('src/main.ts', [], { SWITCHBOARD_DB: file, PORT: String(await freePort()) });
+    const { code, stderr } = await collectUntilExit(child);
+    expect(code).toBe(1);
+    expectOneLineRefusal(stderr, new RegExp(`Cannot use database file ${file}: it is corrupt .*restore it from a backup`));
+    expect(fs.readFileSync(file).equals(damaged)).toBe(true);
+  }, 60_000);
+
+  it('refuses to start when its port is taken, in one line naming PORT and HOST', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const child = spawnTs('src/main.ts', [], { SWITCHBOARD_DB: path.join(tmp.dir, 'switchboard.db'), PORT: String(port), HOST: '127.0.0.1' });
+      const { code, stderr, stdout } = await collectUntilExit(child);
+      expect(code).toBe(1);
+      expectOneLineRefusal(stderr, `cannot listen on 127.0.0.1:${port} (PORT=${port}, HOST=127.0.0.1): the port is already in use`);
+      expect(stdout).toContain('database closed'); // it opened the database before it tried the port
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   }, 60_000);
 });

@@ -50,6 +50,20 @@ describe('ApiTokenGuard', () => {
     },
   );
 
+  it('opens a @PublicWhen() route only when the configuration says so', () => {
+    const handler = () => undefined;
+    Reflect.defineMetadata(IS_PUBLIC, (config: { metrics: { public: boolean } }) => config.metrics.public, handler);
+    const context = {
+      getType: () => 'http',
+      getHandler: () => handler,
+      getClass: () => class {},
+      switchToHttp: () => ({ getRequest: () => ({ headers: {} }) }),
+    } as unknown as ExecutionContext;
+    expect(() => guard.canActivate(context)).toThrow(UnauthorizedException);
+    const open = new ApiTokenGuard(new Reflector(), loadConfig({ SWITCHBOARD_API_TOKEN: token, SWITCHBOARD_METRICS_PUBLIC: 'true' }));
+    expect(open.canActivate(context)).toBe(true);
+  });
+
   it('leaves @Public() routes open', () => {
     expect(guard.canActivate(contextWith(undefined, true))).toBe(true);
   });

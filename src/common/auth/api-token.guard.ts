@@ -36,15 +36,18 @@ export class ApiTokenGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {
     this.expected = config.apiToken ? Buffer.from(config.apiToken) : undefined;
   }
 
   canActivate(context: ExecutionContext): boolean {
     if (!this.expected) return true;
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    if (isPublic) return true;
+    const isPublic = this.reflector.getAllAndOverride<boolean | ((config: SwitchboardConfig) => boolean)>(IS_PUBLIC, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (isPublic === true || (typeof isPublic === 'function' && isPublic(this.config))) return true;
     const header =
       context.getType<GqlContextType>() === 'graphql'
         ? authorizationOf(GqlExecutionContext.create(context).getContext<AuthCarrier>())

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { HttpMetrics } from './http-metrics';
+import { MetricsController } from './metrics.controller';
+import { SwitchboardMetrics } from './switchboard-metrics';
+
+/** Prometheus metrics at /metrics: one registry per app, fed by the event store, the CLI and HTTP. */
+@Module({
+  controllers: [MetricsController],
+  providers: [SwitchboardMetrics, HttpMetrics],
+  exports: [HttpMetrics],
+})
+export class MetricsModule {}
