@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       },
       tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
       runs: { maxDepth: 5, maxConcurrentChildren: 8, timeoutMs: 1_800_000, stopGraceMs: 5_000 },
-      security: { allowUnauthenticated: false, allowInlineMcp: false, cliEnvPassthrough: [], outboundAllow: [] },
+      security: { allowUnauthenticated: false, allowInlineMcp: false, allowHostPermissions: false, cliEnvPassthrough: [], outboundAllow: [] },
       metrics: { public: false },
       apiDocs: { public: false },
     });
@@ -131,12 +131,14 @@ describe('loadConfig', () => {
     it('reads every variable', () => {
       const { security } = loadConfig({
         SWITCHBOARD_ALLOW_INLINE_MCP: 'true',
+        SWITCHBOARD_ALLOW_HOST_PERMISSIONS: 'on',
         SWITCHBOARD_ALLOW_UNAUTHENTICATED: 'yes',
         SWITCHBOARD_CLI_ENV_PASSTHROUGH: ' AWS_REGION, MY_TOOL_* ,,',
         SWITCHBOARD_OUTBOUND_ALLOW: '10.0.0.0/8, *.corp.example,hooks.internal, fd00::/8',
       });
       expect(security).toEqual({
         allowInlineMcp: true,
+        allowHostPermissions: true,
         allowUnauthenticated: true,
         cliEnvPassthrough: ['AWS_REGION', 'MY_TOOL_*'],
         outboundAllow: ['10.0.0.0/8', '*.corp.example', 'hooks.internal', 'fd00::/8'],
@@ -145,6 +147,7 @@ describe('loadConfig', () => {
 
     it.each([
       ['SWITCHBOARD_ALLOW_INLINE_MCP', 'sometimes'],
+      ['SWITCHBOARD_ALLOW_HOST_PERMISSIONS', 'perhaps'],
       ['SWITCHBOARD_ALLOW_UNAUTHENTICATED', 'maybe'],
       ['SWITCHBOARD_CLI_ENV_PASSTHROUGH', 'FOO-BAR'],
       ['SWITCHBOARD_CLI_ENV_PASSTHROUGH', '*'],

@@ -118,6 +118,7 @@ const environmentSchema = z.object({
   // ---- Security (issue 10 §1-2): where the API listens, what API callers may make this host run or call ----
   SWITCHBOARD_ALLOW_UNAUTHENTICATED: flag('SWITCHBOARD_ALLOW_UNAUTHENTICATED', false),
   SWITCHBOARD_ALLOW_INLINE_MCP: flag('SWITCHBOARD_ALLOW_INLINE_MCP', false),
+  SWITCHBOARD_ALLOW_HOST_PERMISSIONS: flag('SWITCHBOARD_ALLOW_HOST_PERMISSIONS', false),
   SWITCHBOARD_CLI_ENV_PASSTHROUGH: list('SWITCHBOARD_CLI_ENV_PASSTHROUGH', passthroughProblems),
   SWITCHBOARD_OUTBOUND_ALLOW: list('SWITCHBOARD_OUTBOUND_ALLOW', (entries) => OutboundAllowList.problems(entries)),
 
@@ -165,6 +166,8 @@ export interface SwitchboardConfig {
     allowUnauthenticated: boolean;
     /** Accept inline customAgents[].mcpServers that run a command: lets API callers run programs on this host. */
     allowInlineMcp: boolean;
+    /** Sessions may approve the model's shell commands, file writes and URL fetches (permissionPolicy.allowKinds). */
+    allowHostPermissions: boolean;
     /** Variable names (or PREFIX_*) the CLI child gets on top of its minimal environment. */
     cliEnvPassthrough: string[];
     /** Hosts, *.wildcards, IPs and CIDRs outbound calls may reach; empty: any but link-local and metadata. */
@@ -251,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     security: {
       allowUnauthenticated: e.SWITCHBOARD_ALLOW_UNAUTHENTICATED,
       allowInlineMcp: e.SWITCHBOARD_ALLOW_INLINE_MCP,
+      allowHostPermissions: e.SWITCHBOARD_ALLOW_HOST_PERMISSIONS,
       cliEnvPassthrough: e.SWITCHBOARD_CLI_ENV_PASSTHROUGH,
       outboundAllow: e.SWITCHBOARD_OUTBOUND_ALLOW,
     },

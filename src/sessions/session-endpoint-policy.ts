@@ -2,11 +2,13 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/comm
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { type OutboundVerdict, OutboundUrlGuard } from '../outbound/outbound-url-guard';
-import type { CustomAgentConfig, ToolSpec } from './session-config';
+import type { CustomAgentConfig, PermissionKind, PermissionPolicy, ToolSpec } from './session-config';
 import { SessionEndpointRefusedError } from './session.errors';
 
 const COMMAND_TYPES = new Set(['local', 'stdio']);
 const REMOTE_TYPES = new Set(['http', 'sse']);
+/** Permission kinds whose approval lets the model act on this host: run programs, write files, fetch any URL. */
+export const HOST_PERMISSION_KINDS: readonly PermissionKind[] = ['shell', 'write', 'url'];
 
 type Problem = { field: string; reason: string };
 
@@ -20,22 +22,31 @@ type Problem = { field: string; reason: string };
 export class SessionEndpointPolicy implements OnApplicationBootstrap {
   private readonly logger = new Logger(SessionEndpointPolicy.name);
   private readonly allowInlineMcp: boolean;
+  private readonly allowHostPermissions: boolean;
 
   constructor(
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
     private readonly outbound: OutboundUrlGuard,
   ) {
     this.allowInlineMcp = config.security.allowInlineMcp;
+    this.allowHostPermissions = config.security.allowHostPermissions;
   }
 
   onApplicationBootstrap(): void {
     if (this.allowInlineMcp) {
       this.logger.warn('SWITCHBOARD_ALLOW_INLINE_MCP=true: API callers can run programs on this host through inline MCP servers');
     }
+    if (this.allowHostPermissions) {
+      this.logger.warn('SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true: API callers can let the model run shell commands, write files and fetch URLs on this host');
+    }
   }
 
-  /** Throws SessionEndpointRefusedError naming every refused field. `tools` unset: MCP servers only (resume). */
-  async assertAllowed(request: { customAgents: readonly CustomAgentConfig[]; tools?: readonly ToolSpec[] }): Promise<void> {
+  /** Throws SessionEndpointRefusedError naming every refused field. `tools` unset: MCP servers and permissions only (resume). */
+  async assertAllowed(request: {
+    customAgents: readonly CustomAgentConfig[];
+    tools?: readonly ToolSpec[];
+    permissionPolicy?: PermissionPolicy;
+  }): Promise<void> {
     // One resolution per origin: a request may list 128 tools on the same webhook host.
     const verdicts = new Map<string, Promise<OutboundVerdict>>();
     const check = (url: string) => {
@@ -43,7 +54,7 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
       if (!verdicts.has(key)) verdicts.set(key, this.outbound.check(url));
       return verdicts.get(key)!;
     };
-    const checks: Array<Promise<Problem | undefined>> = [];
+    const checks: Array<Promise<Problem | undefined>> = this.permissionProblems(request.permissionPolicy).map((p) => Promise.resolve(p));
     request.customAgents.forEach((agent, i) => {
       for (const [name, server] of Object.entries(agent.mcpServers ?? {})) {
         checks.push(this.mcpServerProblem(`customAgents[${i}].mcpServers.${name}`, server, check));
@@ -58,6 +69,23 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     });
     const problems = (await Promise.all(checks)).filter((p): p is Problem => p !== undefined);
     if (problems.length > 0) throw new SessionEndpointRefusedError(problems);
+  }
+
+  /** Approving shell, write or url lets the model act on this host as the service's user: the operator decides. */
+  private permissionProblems(policy: PermissionPolicy | undefined): Problem[] {
+    if (this.allowHostPermissions || !policy) return [];
+    return policy.allowKinds.flatMap((kind, i) =>
+      HOST_PERMISSION_KINDS.includes(kind)
+        ? [
+            {
+              field: `permissionPolicy.allowKinds[${i}]`,
+              reason:
+                `approving ${kind} requests lets the model act on this host (run programs, write files or fetch any URL): ` +
+                'refused unless the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true',
+            },
+          ]
+        : [],
+    );
   }
 
   private async mcpServerProblem(field: string, server: unknown, check: (url: string) => Promise<OutboundVerdict>): Promise<Problem | undefined> {

@@ -161,3 +161,43 @@ describe('session endpoints: inline MCP servers and outbound URLs', () => {
     }, 20_000);
   });
 });
+
+/** Approving shell, write or url requests lets the model act on the host: the operator's call, like inline MCP. */
+describe('session endpoints: permission kinds that act on the host', () => {
+  let h: SessionHarness;
+  beforeAll(async () => {
+    h = await startSessionHarness();
+  });
+  afterAll(() => h.close());
+
+  it('refuses allowKinds shell, write and url with 422 naming each entry and the operator flag; read and the rest pass', async () => {
+    const creates = () => h.fake.received.filter((r) => r.method === 'session.create').length;
+    const before = creates();
+    const refused = await h.http('POST', '/api/sessions', { permissionPolicy: { allowKinds: ['read', 'shell', 'write', 'mcp', 'url'] } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: {
+        code: 'endpoint_refused',
+        details: {
+          problems: [
+            { field: 'permissionPolicy.allowKinds[1]', reason: expect.stringContaining('SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true') },
+            { field: 'permissionPolicy.allowKinds[2]', reason: expect.stringContaining('approving write requests') },
+            { field: 'permissionPolicy.allowKinds[4]', reason: expect.stringContaining('approving url requests') },
+          ],
+        },
+      },
+    });
+    expect(creates()).toBe(before);
+    const accepted = await h.http('POST', '/api/sessions', { permissionPolicy: { allowKinds: ['read', 'mcp', 'memory', 'custom-tool'] } });
+    expect(accepted.status).toBe(201);
+  });
+
+  it('accepts them once the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true, and refuses to resume such a session after it is unset', async () => {
+    await h.restartApp(security({ allowHostPermissions: true }));
+    const created = await h.http('POST', '/api/sessions', { permissionPolicy: { allowKinds: ['shell'] } });
+    expect(created.status).toBe(201);
+    await h.restartApp(security({}));
+    const resumed = await h.http('POST', `/api/sessions/${created.body.sessionId}/resume`);
+    expect(resumed).toMatchObject({ status: 422, body: { code: 'endpoint_refused', message: expect.stringContaining('permissionPolicy.allowKinds[0]: ') } });
+  });
+});

@@ -36,7 +36,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
       throw new SessionStateError(`Session ${sessionId} is ${session.status}, not interrupted; there is nothing to resume`);
     }
     // A session recorded before inline MCP servers were refused must not start them now.
-    await this.endpoints.assertAllowed({ customAgents: session.config.customAgents });
+    await this.endpoints.assertAllowed({ customAgents: session.config.customAgents, permissionPolicy: session.config.permissionPolicy });
     const stream = sessionStreamId(sessionId);
     const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
     if (!assembly.ok) {
