@@ -19,6 +19,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   invalid_arguments: HttpStatus.BAD_REQUEST,
   unknown_run: HttpStatus.NOT_FOUND,
   policy_denied: HttpStatus.FORBIDDEN,
+  too_many_live_sessions: HttpStatus.TOO_MANY_REQUESTS,
 };
 
 export function httpStatusOf(error: DomainError): number {

@@ -22,7 +22,18 @@ describe('loadConfig', () => {
       },
       tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
       runs: { maxDepth: 5, maxConcurrentChildren: 8, timeoutMs: 1_800_000, stopGraceMs: 5_000 },
+      resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
     });
+  });
+
+  it('reads the resilience bounds (issue 10 §4-5)', () => {
+    const config = loadConfig({
+      SWITCHBOARD_CLI_MAX_MESSAGE_BYTES: '1048576',
+      SWITCHBOARD_MAX_LIVE_SESSIONS: '7',
+      SWITCHBOARD_PROJECTION_RETRY_MAX_MS: '500',
+      SWITCHBOARD_READY_MAX_PROJECTION_LAG: '0',
+    });
+    expect(config.resilience).toEqual({ cliMaxMessageBytes: 1_048_576, maxLiveSessions: 7, projectionRetryMaxMs: 500, readyMaxProjectionLag: 0 });
   });
 
   it('reads every variable', () => {
@@ -51,6 +62,10 @@ describe('loadConfig', () => {
     ['COPILOT_CLI_URL', 'http://x'],
     ['COPILOT_PROVIDER_BASE_URL', 'localhost:8080'],
     ['COPILOT_PROVIDER_TYPE', 'llama'],
+    ['SWITCHBOARD_CLI_MAX_MESSAGE_BYTES', '100'],
+    ['SWITCHBOARD_MAX_LIVE_SESSIONS', '0'],
+    ['SWITCHBOARD_PROJECTION_RETRY_MAX_MS', 'soon'],
+    ['SWITCHBOARD_READY_MAX_PROJECTION_LAG', '-1'],
   ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));

@@ -82,6 +82,12 @@ const environmentSchema = z.object({
   SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
   SWITCHBOARD_MCP_CONFIG: z.string().optional().default('./mcp-config.json'),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+
+  // issue 10 §4-5, nothing stays stuck: CLI input bound, live-session cap, projection retries, readiness.
+  SWITCHBOARD_CLI_MAX_MESSAGE_BYTES: integer('SWITCHBOARD_CLI_MAX_MESSAGE_BYTES', 65_536, 1_073_741_824, 8 * 1024 * 1024),
+  SWITCHBOARD_MAX_LIVE_SESSIONS: integer('SWITCHBOARD_MAX_LIVE_SESSIONS', 1, 100_000, 100),
+  SWITCHBOARD_PROJECTION_RETRY_MAX_MS: integer('SWITCHBOARD_PROJECTION_RETRY_MAX_MS', 100, 3_600_000, 30_000),
+  SWITCHBOARD_READY_MAX_PROJECTION_LAG: integer('SWITCHBOARD_READY_MAX_PROJECTION_LAG', 0, 100_000_000, 1_000),
 });
 
 export interface SwitchboardConfig {
@@ -112,6 +118,18 @@ export interface SwitchboardConfig {
     timeoutMs: number;
     /** How long a stop waits for a graceful abort before it destroys the run's CLI session. */
     stopGraceMs: number;
+  };
+
+  // issue 10 §4-5, nothing stays stuck.
+  resilience: {
+    /** A CLI frame (header or announced Content-Length) over this is broken framing: the CLI is restarted. */
+    cliMaxMessageBytes: number;
+    /** Sessions the CLI holds at once (starting, active, running, idle); past it create and resume answer 429. */
+    maxLiveSessions: number;
+    /** A failed async projection batch is retried after 100 ms, doubling up to this. */
+    projectionRetryMaxMs: number;
+    /** /health/ready fails while an async projection is more than this many events behind the log. */
+    readyMaxProjectionLag: number;
   };
 }
 
@@ -182,6 +200,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       maxConcurrentChildren: e.SWITCHBOARD_RUN_MAX_CHILDREN,
       timeoutMs: e.SWITCHBOARD_RUN_TIMEOUT_MS,
       stopGraceMs: e.SWITCHBOARD_RUN_STOP_GRACE_MS,
+    },
+    resilience: {
+      cliMaxMessageBytes: e.SWITCHBOARD_CLI_MAX_MESSAGE_BYTES,
+      maxLiveSessions: e.SWITCHBOARD_MAX_LIVE_SESSIONS,
+      projectionRetryMaxMs: e.SWITCHBOARD_PROJECTION_RETRY_MAX_MS,
+      readyMaxProjectionLag: e.SWITCHBOARD_READY_MAX_PROJECTION_LAG,
     },
   };
 }

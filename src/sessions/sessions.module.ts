@@ -9,6 +9,7 @@ import { SendMessageHandler } from './commands/send-message/send-message.handler
 import { SessionsProjection } from './projections/sessions.projection';
 import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
+import { LiveSessionLimit } from './live-session-limit';
 import { SessionLifecycle } from './session-lifecycle';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
@@ -20,6 +21,7 @@ import { TurnReminders } from './turn-reminders';
   controllers: [SessionsController],
   providers: [
     SessionRegistry,
+    LiveSessionLimit,
     BuiltinToolCatalog,
     TurnReminders,
     SessionLifecycle,
