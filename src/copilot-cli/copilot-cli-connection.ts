@@ -3,8 +3,8 @@ import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { Observable, Subject } from 'rxjs';
 import type { Readable } from 'node:stream';
+import { Observable, Subject } from 'rxjs';
 import {
   ConnectionError,
   createMessageConnection,

@@ -276,7 +276,9 @@ export class RunExecutor {
  * are interrupted) before it answered, and the run is resumable like any run whose CLI died mid-turn.
  */
 function launchFailure(error: unknown): Exclude<TurnOutcome, { kind: 'cancelled' | 'completed' }> {
-  if (error instanceof CopilotCliConnectionLostError) return { kind: 'interrupted', reason: error.message };
+  if (error instanceof CopilotCliConnectionLostError) {
+    return { kind: 'interrupted', reason: "The Copilot CLI went away before it answered the run's session; resume the run to continue" };
+  }
   return { kind: 'failed', error: (error as Error).message };
 }
 
