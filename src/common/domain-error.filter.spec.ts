@@ -1,6 +1,7 @@
 import { ArgumentsHost, BadRequestException, Logger, UnauthorizedException } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
+import { TooManyLiveSessionsError } from '../sessions/session.errors';
 import { NotFoundError } from './domain-error';
 import { DomainErrorFilter } from './domain-error.filter';
 
@@ -31,6 +32,14 @@ describe('DomainErrorFilter', () => {
       details: { streamId: 'session-1', expected: 3, actual: 5 },
     });
     expect((sent.body as { message: string }).message).toContain('read it again and retry');
+  });
+
+  it('maps the live-session cap to 429 naming the variable and the count', () => {
+    const { host, sent } = hostCapturing();
+    filter.catch(new TooManyLiveSessionsError(2, 2), host);
+    expect(sent.status).toBe(429);
+    expect(sent.body).toMatchObject({ code: 'too_many_live_sessions', details: { max: 2, live: 2 } });
+    expect((sent.body as { message: string }).message).toMatch(/2 of SWITCHBOARD_MAX_LIVE_SESSIONS=2 are live/);
   });
 
   it('maps not_found to 404', () => {

@@ -25,7 +25,18 @@ describe('loadConfig', () => {
       security: { allowUnauthenticated: false, allowInlineMcp: false, allowHostPermissions: false, cliEnvPassthrough: [], outboundAllow: [] },
       metrics: { public: false },
       apiDocs: { public: false },
+      resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
     });
+  });
+
+  it('reads the resilience bounds (issue 10 §4-5)', () => {
+    const config = loadConfig({
+      SWITCHBOARD_CLI_MAX_MESSAGE_BYTES: '1048576',
+      SWITCHBOARD_MAX_LIVE_SESSIONS: '7',
+      SWITCHBOARD_PROJECTION_RETRY_MAX_MS: '500',
+      SWITCHBOARD_READY_MAX_PROJECTION_LAG: '0',
+    });
+    expect(config.resilience).toEqual({ cliMaxMessageBytes: 1_048_576, maxLiveSessions: 7, projectionRetryMaxMs: 500, readyMaxProjectionLag: 0 });
   });
 
   it('reads every variable', () => {
@@ -56,6 +67,10 @@ describe('loadConfig', () => {
     ['COPILOT_PROVIDER_TYPE', 'llama'],
     ['SWITCHBOARD_METRICS_PUBLIC', 'sure'],
     ['SWITCHBOARD_API_DOCS_PUBLIC', 'sure'],
+    ['SWITCHBOARD_CLI_MAX_MESSAGE_BYTES', '100'],
+    ['SWITCHBOARD_MAX_LIVE_SESSIONS', '0'],
+    ['SWITCHBOARD_PROJECTION_RETRY_MAX_MS', 'soon'],
+    ['SWITCHBOARD_READY_MAX_PROJECTION_LAG', '-1'],
   ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));

@@ -125,6 +125,12 @@ const environmentSchema = z.object({
   // Operations (issue 10, section 5): who may read /metrics and /api/docs when a token is set.
   SWITCHBOARD_METRICS_PUBLIC: flag('SWITCHBOARD_METRICS_PUBLIC', false),
   SWITCHBOARD_API_DOCS_PUBLIC: flag('SWITCHBOARD_API_DOCS_PUBLIC', false),
+
+  // issue 10 §4-5, nothing stays stuck: CLI input bound, live-session cap, projection retries, readiness.
+  SWITCHBOARD_CLI_MAX_MESSAGE_BYTES: integer('SWITCHBOARD_CLI_MAX_MESSAGE_BYTES', 65_536, 1_073_741_824, 8 * 1024 * 1024),
+  SWITCHBOARD_MAX_LIVE_SESSIONS: integer('SWITCHBOARD_MAX_LIVE_SESSIONS', 1, 100_000, 100),
+  SWITCHBOARD_PROJECTION_RETRY_MAX_MS: integer('SWITCHBOARD_PROJECTION_RETRY_MAX_MS', 100, 3_600_000, 30_000),
+  SWITCHBOARD_READY_MAX_PROJECTION_LAG: integer('SWITCHBOARD_READY_MAX_PROJECTION_LAG', 0, 100_000_000, 1_000),
 });
 
 /** The name of every variable above: docker-compose.yml passes each of them through (a spec checks it). */
@@ -179,6 +185,18 @@ export interface SwitchboardConfig {
   metrics: { public: boolean };
   /** `/api/docs` (Swagger UI) and `/api/docs-json`: behind the API token like /api unless `public`. */
   apiDocs: { public: boolean };
+
+  // issue 10 §4-5, nothing stays stuck.
+  resilience: {
+    /** A CLI frame (header or announced Content-Length) over this is broken framing: the CLI is restarted. */
+    cliMaxMessageBytes: number;
+    /** Sessions the CLI holds at once (starting, active, running, idle); past it create and resume answer 429. */
+    maxLiveSessions: number;
+    /** A failed async projection batch is retried after 100 ms, doubling up to this. */
+    projectionRetryMaxMs: number;
+    /** /health/ready fails while an async projection is more than this many events behind the log. */
+    readyMaxProjectionLag: number;
+  };
 }
 
 export interface CopilotCliConfig {
@@ -262,6 +280,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     // Operations (issue 10, section 5).
     metrics: { public: e.SWITCHBOARD_METRICS_PUBLIC },
     apiDocs: { public: e.SWITCHBOARD_API_DOCS_PUBLIC },
+    resilience: {
+      cliMaxMessageBytes: e.SWITCHBOARD_CLI_MAX_MESSAGE_BYTES,
+      maxLiveSessions: e.SWITCHBOARD_MAX_LIVE_SESSIONS,
+      projectionRetryMaxMs: e.SWITCHBOARD_PROJECTION_RETRY_MAX_MS,
+      readyMaxProjectionLag: e.SWITCHBOARD_READY_MAX_PROJECTION_LAG,
+    },
   };
 }
 

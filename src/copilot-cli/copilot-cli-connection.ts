@@ -1,13 +1,15 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as net from 'node:net';
+import * as path from 'node:path';
+import type { Readable } from 'node:stream';
 import { Observable, Subject } from 'rxjs';
 import {
+  ConnectionError,
   createMessageConnection,
   ErrorCodes,
   MessageConnection,
   ResponseError,
-  SocketMessageReader,
   SocketMessageWriter,
   StreamMessageReader,
   StreamMessageWriter,
@@ -24,10 +26,26 @@ import {
   type ProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './cli-protocol';
+import { FrameSizeGuard } from './frame-size-guard';
 
 /** The CLI cannot be started or reached, or did not answer. HTTP 503. */
 export class CopilotCliUnavailableError extends DomainError {
   readonly code = 'cli_unavailable';
+}
+
+/**
+ * The connection went away while a request waited for its answer (the CLI died, the socket dropped):
+ * whether the CLI acted on it is unknown, and the sessions on it are being interrupted. HTTP 503.
+ */
+export class CopilotCliConnectionLostError extends CopilotCliUnavailableError {}
+
+/** A request whose answer was lost with its connection, as vscode-jsonrpc reports it. */
+function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof ConnectionError) return true;
+  return (
+    error instanceof ResponseError &&
+    (error.code === ErrorCodes.PendingResponseRejected || error.code === ErrorCodes.MessageWriteError || error.code === ErrorCodes.ConnectionInactive)
+  );
 }
 
 export type CliRequestHandler = (params: Record<string, unknown>) => Promise<unknown>;
@@ -42,6 +60,8 @@ export interface CliExit {
 const HANDSHAKE_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 3_000;
 const MAX_RESTART_DELAY_MS = 30_000;
+/** Unexpected exits counted for `exitsLastMinute` (readiness calls several a crash loop). */
+const EXIT_WINDOW_MS = 60_000;
 /** vscode-jsonrpc's reader errors after which the byte stream cannot be resynchronised. */
 const BROKEN_FRAMING = /^(Header must provide a Content-Length|Content-Length value must be a number|Message header must separate key and value)/;
 
@@ -55,6 +75,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   private readonly logger = new Logger(CopilotCliConnection.name);
   private readonly config: CopilotCliConfig;
   private readonly envPassthrough: readonly string[];
+  private readonly maxMessageBytes: number;
   private readonly events = new Subject<CliSessionEvent>();
   private readonly exits = new Subject<CliExit>();
   private readonly requestHandlers = new Map<CliRequestMethod, CliRequestHandler>();
@@ -62,9 +83,13 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   private connection?: MessageConnection;
   private process?: ChildProcess;
   private socket?: net.Socket;
+  private guard?: FrameSizeGuard;
   private stopping = false;
   private restartAttempts = 0;
   private restartTimer?: NodeJS.Timeout;
+  /** Why the last start failed; cleared by a successful one. */
+  private lastStartFailure?: string;
+  private unexpectedExitTimes: number[] = [];
   /** Bumped on every (re)start: callers compare it to tell a restarted CLI from the one they used. */
   generation = 0;
   protocolVersion?: ProtocolVersion;
@@ -77,6 +102,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   constructor(@Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig) {
     this.config = config.cli;
     this.envPassthrough = config.security.cliEnvPassthrough;
+    this.maxMessageBytes = config.resilience.cliMaxMessageBytes;
   }
 
   /** Protocol-2 requests from the CLI (tool.call, permission.request, ...) go to these handlers. */
@@ -89,7 +115,16 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   }
 
   /** What /health shows of the CLI. */
-  status(): { running: boolean; transport: 'stdio' | 'tcp'; pid?: number; protocolVersion?: number; version?: string; generation: number } {
+  status(): {
+    running: boolean;
+    transport: 'stdio' | 'tcp';
+    pid?: number;
+    protocolVersion?: number;
+    version?: string;
+    generation: number;
+    lastStartFailure?: string;
+    exitsLastMinute: number;
+  } {
     return {
       running: this.isRunning,
       transport: this.config.url ? 'tcp' : 'stdio',
@@ -97,13 +132,20 @@ export class CopilotCliConnection implements OnApplicationShutdown {
       ...(this.protocolVersion ? { protocolVersion: this.protocolVersion } : {}),
       ...(this.cliVersion ? { version: this.cliVersion } : {}),
       generation: this.generation,
+      ...(this.lastStartFailure ? { lastStartFailure: this.lastStartFailure } : {}),
+      exitsLastMinute: this.recentExits().length,
     };
   }
 
   ensureStarted(): Promise<void> {
     if (this.stopping) return Promise.reject(new CopilotCliUnavailableError('Switchboard is shutting down'));
     if (this.connection && !this.starting) return Promise.resolve();
-    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    this.starting ??= this.start()
+      .catch((error: unknown) => {
+        this.lastStartFailure = (error as Error).message;
+        throw error;
+      })
+      .finally(() => (this.starting = undefined));
     return this.starting;
   }
 
@@ -120,6 +162,11 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     });
     try {
       return await Promise.race([connection.sendRequest<T>(method, params), timeout]);
+    } catch (error) {
+      if (isConnectionLoss(error)) {
+        throw new CopilotCliConnectionLostError(`The Copilot CLI connection dropped before it answered ${method}`);
+      }
+      throw error;
     } finally {
       clearTimeout(timer);
     }
@@ -151,6 +198,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     }
     this.generation += 1;
     this.restartAttempts = 0;
+    this.lastStartFailure = undefined;
     this.logger.log(
       { protocolVersion: this.protocolVersion, cliVersion: this.cliVersion, generation: this.generation },
       'Copilot CLI connected',
@@ -176,7 +224,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     child.on('error', (error) => this.logger.error({ err: error, command }, 'Copilot CLI process error'));
     child.on('exit', (code, signal) => this.onProcessExit(child, code, signal));
     this.logger.log({ command, args: fullArgs, pid: child.pid }, 'Copilot CLI spawned');
-    return createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    return createMessageConnection(new StreamMessageReader(this.sizeGuarded(child.stdout!)), new StreamMessageWriter(child.stdin!));
   }
 
   private connectTcp(url: string): Promise<MessageConnection> {
@@ -186,7 +234,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
         socket.setNoDelay(true); // vscode-jsonrpc writes header and body separately; Nagle would hold each ~40 ms
         this.socket = socket;
         socket.on('close', () => this.onProcessExit(socket, null, 'socket closed'));
-        resolve(createMessageConnection(new SocketMessageReader(socket), new SocketMessageWriter(socket)));
+        resolve(createMessageConnection(new StreamMessageReader(this.sizeGuarded(socket)), new SocketMessageWriter(socket)));
       });
       socket.once('error', (error) =>
         reject(new CopilotCliUnavailableError(`Cannot reach the Copilot CLI at ${url}: ${error.message}`)),
@@ -224,10 +272,29 @@ export class CopilotCliConnection implements OnApplicationShutdown {
       }
       if (connection !== this.connection) return;
       this.logger.error({ err: error }, 'Copilot CLI framing is broken; dropping the connection');
-      if (this.socket) this.socket.destroy();
-      else this.process?.kill('SIGKILL');
+      this.dropBrokenConnection();
     });
     connection.onClose(() => this.logger.debug('Copilot CLI connection closed'));
+  }
+
+  /**
+   * The CLI's bytes pass a size check before vscode-jsonrpc's reader, which would buffer any frame
+   * whole: one over SWITCHBOARD_CLI_MAX_MESSAGE_BYTES is broken framing, and the CLI is restarted.
+   */
+  private sizeGuarded(source: Readable): Readable {
+    const guard = new FrameSizeGuard(this.maxMessageBytes, (reason) => {
+      if (guard !== this.guard) return; // an old generation's stream
+      this.logger.error({ reason }, 'Copilot CLI sent a message over the size limit; dropping the connection');
+      this.dropBrokenConnection();
+    });
+    this.guard = guard;
+    return source.pipe(guard);
+  }
+
+  /** Unreadable input: the CLI goes as if it died (its sessions interrupted, a new one started). */
+  private dropBrokenConnection(): void {
+    if (this.socket) this.socket.destroy();
+    else this.process?.kill('SIGKILL');
   }
 
   private async handshake(connection: MessageConnection): Promise<void> {
@@ -269,6 +336,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     void this.teardown();
     if (this.stopping) return;
     this.logger.error({ code, signal, generation }, 'Copilot CLI exited unexpectedly; restarting');
+    this.unexpectedExitTimes = [...this.recentExits(), Date.now()];
     this.exits.next({ code, signal, generation });
     const delay = Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** this.restartAttempts);
     this.restartAttempts += 1;
@@ -278,6 +346,11 @@ export class CopilotCliConnection implements OnApplicationShutdown {
       );
     }, delay);
     this.restartTimer.unref();
+  }
+
+  private recentExits(): number[] {
+    const since = Date.now() - EXIT_WINDOW_MS;
+    return this.unexpectedExitTimes.filter((t) => t > since);
   }
 
   /** Drops the connection and ends the process; the promise settles when the process is gone. */

@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Subject } from 'rxjs';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { CreateSession } from '../sessions/commands/create-session/create-session.command';
@@ -130,7 +130,7 @@ export class RunExecutor {
       const outcome = await turn.outcome;
       if (outcome.kind !== 'cancelled') await this.record(runId, handle, outcome);
     } catch (error) {
-      if (!handle.stopping) await this.record(runId, handle, { kind: 'failed', error: (error as Error).message });
+      if (!handle.stopping) await this.record(runId, handle, launchFailure(error));
     } finally {
       clearTimeout(timer);
       // A cancelled launch is closed by whoever stopped it, after recording the stop.
@@ -269,6 +269,17 @@ export class RunExecutor {
       });
     });
   }
+}
+
+/**
+ * A create, resume or send that lost its CLI connection did not fail: the CLI went away (its sessions
+ * are interrupted) before it answered, and the run is resumable like any run whose CLI died mid-turn.
+ */
+function launchFailure(error: unknown): Exclude<TurnOutcome, { kind: 'cancelled' | 'completed' }> {
+  if (error instanceof CopilotCliConnectionLostError) {
+    return { kind: 'interrupted', reason: "The Copilot CLI went away before it answered the run's session; resume the run to continue" };
+  }
+  return { kind: 'failed', error: (error as Error).message };
 }
 
 /** Recorded CLI events of the session's main agent (not of a CLI-native sub-agent, which carry agentId). */

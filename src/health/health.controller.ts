@@ -5,8 +5,8 @@ import { Public } from '../common/auth/public.decorator';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { EventStore } from '../event-store/event-store';
-import { ProjectionRegistry } from '../event-store/projection-registry';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
+import { Readiness } from './readiness';
 
 @ApiTags('health')
 @Controller('health')
@@ -14,23 +14,19 @@ export class HealthController {
   constructor(
     private readonly database: SqliteDatabase,
     private readonly store: EventStore,
-    private readonly registry: ProjectionRegistry,
     private readonly runner: AsyncProjectionRunner,
     private readonly cli: CopilotCliConnection,
+    private readonly readiness: Readiness,
   ) {}
 
-  /** Open without a token. 200 when the database answers, 503 otherwise; lag shows a stuck async projection. */
+  /** Open without a token. 200 when the database answers, 503 otherwise; each async projection's state and lag. */
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Liveness and database state' })
+  @ApiOperation({ summary: 'Database, async projections and CLI in detail' })
   health(@Res() response: Response) {
     try {
       const { connection, file } = this.database;
       const head = this.store.headPosition();
-      const projections = this.registry.async().map((p) => {
-        const position = this.runner.position(p.name);
-        return { name: p.name, position, lag: head - position };
-      });
       response.status(HttpStatus.OK).json({
         status: 'ok',
         database: {
@@ -41,7 +37,8 @@ export class HealthController {
           headPosition: head,
           groupCommit: this.store.stats(),
         },
-        projections,
+        // state: catching-up | live | failing (with lastError, failingSince, nextRetryAt); /health/ready judges them.
+        projections: this.runner.status(),
         // Started on first use: `running: false` before any session is normal.
         copilotCli: this.cli.status(),
       });
@@ -50,5 +47,28 @@ export class HealthController {
         .status(HttpStatus.SERVICE_UNAVAILABLE)
         .json({ status: 'error', database: { status: 'down', error: (error as Error).message } });
     }
+  }
+
+  /** Open without a token. The process is up and serving HTTP; nothing else is checked (restart it when this fails). */
+  @Public()
+  @Get('live')
+  @ApiOperation({ summary: 'Liveness: 200 while the process serves HTTP' })
+  live() {
+    return { status: 'live', pid: process.pid, uptimeSeconds: Math.round(process.uptime()) };
+  }
+
+  /**
+   * Open without a token. 200 when the service can take work: database writable, migrations applied,
+   * async projections caught up and none failing, CLI startable, provider configured. 503 otherwise,
+   * with each failing check and why.
+   */
+  @Public()
+  @Get('ready')
+  @ApiOperation({ summary: 'Readiness: 200 when it can take work, 503 naming each failing check' })
+  async ready(@Res() response: Response) {
+    const report = await this.readiness.check();
+    response
+      .status(report.ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
+      .json({ status: report.ready ? 'ready' : 'not_ready', failing: report.failing, checks: report.checks });
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
+import { Readiness } from './readiness';
 
-@Module({ controllers: [HealthController] })
+@Module({ controllers: [HealthController], providers: [Readiness] })
 export class HealthModule {}

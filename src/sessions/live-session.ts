@@ -9,6 +9,12 @@ export class LiveSession implements ParentSession {
   /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */
   customAgents: CustomAgentConfig[];
 
+  /**
+   * Whether the CLI ever created it (`session.started` recorded). False when the service died between
+   * recording `session.created` and the CLI's answer: resuming then creates it from the recorded configuration.
+   */
+  cliCreated = true;
+
   constructor(
     readonly sessionId: string,
     public config: SessionConfig,

@@ -98,6 +98,8 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       const assembly = this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
       const session = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : []);
+      // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
+      session.cliCreated = row.protocolVersion > 0;
       this.registry.add(session);
       if (row.status !== 'interrupted') {
         await this.interrupt(session, `Switchboard restarted while the session was ${row.status}`);

@@ -37,6 +37,17 @@ export class ProviderNotConfiguredError extends DomainError {
   }
 }
 
+/** SWITCHBOARD_MAX_LIVE_SESSIONS reached: a create or resume would be one live session too many. HTTP 429. */
+export class TooManyLiveSessionsError extends DomainError {
+  readonly code = 'too_many_live_sessions';
+  constructor(max: number, live: number) {
+    super(
+      `Too many live sessions: ${live} of SWITCHBOARD_MAX_LIVE_SESSIONS=${max} are live; destroy one (DELETE /api/sessions/<id>) or raise SWITCHBOARD_MAX_LIVE_SESSIONS`,
+      { max, live },
+    );
+  }
+}
+
 /** The Copilot CLI refused or failed a request. HTTP 502. */
 export class CliRequestFailedError extends DomainError {
   readonly code = 'cli_error';

@@ -10,6 +10,7 @@ import { SessionsProjection } from './projections/sessions.projection';
 import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 import { SessionEndpointPolicy } from './session-endpoint-policy';
+import { LiveSessionLimit } from './live-session-limit';
 import { SessionLifecycle } from './session-lifecycle';
 import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
@@ -24,6 +25,7 @@ import { TurnReminders } from './turn-reminders';
     SessionRegistry,
     SessionEndpointPolicy,
     LiveSessionLookup,
+    LiveSessionLimit,
     BuiltinToolCatalog,
     TurnReminders,
     SessionLifecycle,

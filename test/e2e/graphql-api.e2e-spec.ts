@@ -457,10 +457,10 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       const operation = document.paths[path]?.[method];
       expect({ method, path, documented: operation !== undefined }).toEqual({ method, path, documented: true });
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '422', '500']));
-      if (path !== '/health') expect(operation.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
+      if (!path.startsWith('/health')) expect(operation.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
       if (path.includes('{')) expect(operation.responses['404']).toBeDefined();
     }
-    expect(document.paths['/health'].get.responses['401']).toBeUndefined();
+    for (const open of ['/health', '/health/live', '/health/ready']) expect(document.paths[open].get.responses['401']).toBeUndefined();
     expect(document.components.schemas.ErrorResponse.required).toEqual(['statusCode', 'code', 'message']);
 
     // Request shapes come from the zod schemas the routes validate with.

@@ -13,19 +13,22 @@ describe('run executor against a scripted CLI', () => {
   /** What the "model" does after each session.send, by the prompt's marker. */
   const turns = new Map<string, (sessionId: string) => Promise<void>>();
 
+  /** The fake's answer to session.send: the prompt's marker picks what the "model" does next. */
+  const answerSend = (params: Json) => {
+    const marker = [...turns.keys()].find((m) => String(params.prompt).includes(m));
+    if (marker) {
+      // As the real CLI: the prompt's user.message opens the turn, then whatever the script does.
+      setImmediate(async () => {
+        if (!marker.startsWith('RAW_')) await h.fake.emitEvent(String(params.sessionId), { type: 'user.message', data: { content: String(params.prompt) } });
+        await turns.get(marker)?.(String(params.sessionId));
+      });
+    }
+    return { messageId: randomUUID() };
+  };
+
   beforeAll(async () => {
     h = await startSessionHarness({ config: { runs: { ...testConfig('/tmp').runs, stopGraceMs: 300 } } });
-    h.fake.handle('session.send', (params) => {
-      const marker = [...turns.keys()].find((m) => String(params.prompt).includes(m));
-      if (marker) {
-        // As the real CLI: the prompt's user.message opens the turn, then whatever the script does.
-        setImmediate(async () => {
-          if (!marker.startsWith('RAW_')) await h.fake.emitEvent(String(params.sessionId), { type: 'user.message', data: { content: String(params.prompt) } });
-          await turns.get(marker)?.(String(params.sessionId));
-        });
-      }
-      return { messageId: randomUUID() };
-    });
+    h.fake.handle('session.send', answerSend);
     expect((await h.http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'Work.' } })).status).toBe(201);
   }, 30_000);
 
@@ -101,6 +104,45 @@ describe('run executor against a scripted CLI', () => {
     // The resume went through session.resume on the run's own session, with its prompt continuing the task.
     expect(h.fake.received.some((m) => m.method === 'session.resume' && m.params.sessionId === `sub-agent-${r.run_id}`)).toBe(true);
     expect(h.fake.hookErrors).toEqual([]);
+  });
+
+  // The race behind "failed" under load: the drop lands after the CLI took the prompt but before its answer
+  // was read, so session.send is rejected with the connection. Here the fake never answers, so it always does.
+  it('interrupts a run, not fails it, when the connection drops before the CLI answered session.send', async () => {
+    h.fake.handle('session.send', (params) => (String(params.prompt).includes('HANG_SEND') ? new Promise(() => undefined) : answerSend(params)));
+    try {
+      const r = await start('HANG_SEND');
+      await waitUntil(() => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`), 'the prompt to be sent');
+      await h.fake.dropConnections();
+      expect(await ended(r.run_id)).toMatchObject({ status: 'interrupted', epoch: 1 });
+      const session = (await h.http('GET', `/api/sessions/sub-agent-${r.run_id}`)).body;
+      expect(session.status).toBe('interrupted');
+      const types = (await h.http('GET', `/api/streams/session-sub-agent-${r.run_id}/events?limit=100`)).body.events.map((e: Json) => e.type);
+      expect(types).not.toContain('session.message_failed');
+    } finally {
+      h.fake.handle('session.send', answerSend);
+    }
+  });
+
+  it('interrupts a run whose session.create was lost with the connection, and creates that session in the CLI on resume', async () => {
+    h.fake.handle('session.create', () => new Promise(() => undefined));
+    const r = await start('MARK_CREATE_LOST');
+    const threadId = `sub-agent-${r.run_id}`;
+    await waitUntil(() => h.fake.received.some((m) => m.method === 'session.create' && m.params.sessionId === threadId), 'session.create to be sent');
+    await h.fake.dropConnections();
+    h.fake.handle('session.create', undefined);
+    expect(await ended(r.run_id)).toMatchObject({ status: 'interrupted', epoch: 1 });
+    expect((await h.http('GET', `/api/sessions/${threadId}`)).body.status).toBe('interrupted');
+
+    turns.set('Continue where you left off', async (sessionId) => {
+      await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'CREATED_ON_RESUME' } });
+      await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
+    });
+    expect((await h.http('POST', `/api/runs/${r.run_id}/resume`, {})).body).toMatchObject({ status: 'running' });
+    expect(await ended(r.run_id)).toMatchObject({ status: 'completed', epoch: 2, output: 'CREATED_ON_RESUME' });
+    // The CLI said it never had the session; the resume created it with the recorded configuration.
+    const forThread = h.fake.received.filter((m) => m.params?.sessionId === threadId).map((m) => m.method);
+    expect(forThread).toEqual(['session.create', 'session.resume', 'session.create', 'session.send']);
   });
 
   it('pages through runs newest first with next_cursor, each run once, and refuses a bad cursor', async () => {

@@ -6,12 +6,13 @@ import { TeamAssembler } from '../../../agents/team-assembler';
 import { InvalidInputError } from '../../../common/domain-error';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
 import { LiveSession } from '../../live-session';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
+import { LiveSessionLimit, type LiveSessionSlot } from '../../live-session-limit';
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
@@ -38,14 +39,25 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly library: AgentLibrary,
     private readonly team: TeamAssembler,
     private readonly endpoints: SessionEndpointPolicy,
+    private readonly liveSessions: LiveSessionLimit,
   ) {}
 
-  async execute({ request, actor, sessionId: givenId }: CreateSession): Promise<SessionSummary> {
-    assertStorableSessionRequest(request);
+  async execute(command: CreateSession): Promise<SessionSummary> {
+    assertStorableSessionRequest(command.request);
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
-    this.builtins.assertKnown(request.tools);
+    this.builtins.assertKnown(command.request.tools);
     // Before anything is recorded: a refused request leaves no session behind.
-    await this.endpoints.assertAllowed(request);
+    await this.endpoints.assertAllowed(command.request);
+    // Refused past the cap before anything is recorded: a 429 leaves no session behind.
+    const slot = this.liveSessions.reserve();
+    try {
+      return await this.create(command, slot);
+    } finally {
+      slot.release();
+    }
+  }
+
+  private async create({ request, actor, sessionId: givenId }: CreateSession, slot: LiveSessionSlot): Promise<SessionSummary> {
     const sessionId = givenId ?? randomUUID();
     const sessionConfig = this.sessionConfig(request);
     const stream = sessionStreamId(sessionId);
@@ -68,12 +80,23 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     }
 
     const session = new LiveSession(sessionId, sessionConfig, 'starting', this.cli.generation, assembly.customAgents);
+    session.cliCreated = false;
     try {
       await this.cli.ensureStarted();
       session.cliGeneration = this.cli.generation;
       this.registry.add(session);
+      slot.release(); // counted by its own status from here
       await this.cli.request('session.create', cliSessionParams(sessionId, sessionConfig, this.config.cli, session.customAgents));
     } catch (error) {
+      if (error instanceof CopilotCliConnectionLostError) {
+        // The CLI went away with the request: the session stays, interrupted like every session on that
+        // CLI, and resuming it creates it in the CLI if the create never got there.
+        this.logger.warn({ sessionId, err: error }, 'session.create lost with the CLI connection; the session is interrupted');
+        throw new CopilotCliConnectionLostError(
+          `The Copilot CLI went away while creating session ${sessionId}; it is interrupted: resume it with POST /api/sessions/${sessionId}/resume`,
+          { sessionId },
+        );
+      }
       this.registry.remove(sessionId);
       const message = (error as Error).message;
       await this.store.append(stream, 'any', [{ type: SessionEvents.startFailed, data: { error: message }, metadata }]);
@@ -82,6 +105,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       throw new CliRequestFailedError(`The Copilot CLI could not create the session: ${message}`, { sessionId });
     }
     session.status = 'active';
+    session.cliCreated = true;
     await this.store.append(stream, 'any', [
       {
         type: SessionEvents.started,

@@ -1,25 +1,34 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { TeamAssembler } from '../../../agents/team-assembler';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { cliSessionParams } from '../../cli-session-options';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
+import type { LiveSession } from '../../live-session';
+import { LiveSessionLimit } from '../../live-session-limit';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
 import type { SessionSummary } from '../create-session/create-session.command';
 import { ResumeSession } from './resume-session.command';
 
+/** How the CLI answers session.resume for an id it never created. */
+const SESSION_NOT_FOUND = /session not found/i;
+
 /**
  * `session.resume` on the current CLI with the full configuration again: the CLI keeps the
  * conversation on disk but forgets tools, agents and the model provider when it restarts. The team
  * is checked and mapped again from the agents as they are now (FR-5); a failure sends nothing.
+ * A session the CLI never created (the service died between recording `session.created` and the
+ * CLI's answer) is created now from its recorded configuration, instead of failing every resume.
  */
 @CommandHandler(ResumeSession)
 export class ResumeSessionHandler implements ICommandHandler<ResumeSession, SessionSummary> {
+  private readonly logger = new Logger(ResumeSessionHandler.name);
+
   constructor(
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
     private readonly cli: CopilotCliConnection,
@@ -27,6 +36,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     private readonly sessions: LiveSessionLookup,
     private readonly team: TeamAssembler,
     private readonly endpoints: SessionEndpointPolicy,
+    private readonly liveSessions: LiveSessionLimit,
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
@@ -37,6 +47,16 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     }
     // A session recorded before inline MCP servers were refused must not start them now.
     await this.endpoints.assertAllowed({ customAgents: session.config.customAgents, permissionPolicy: session.config.permissionPolicy });
+    const slot = session.status === 'interrupted' ? this.liveSessions.reserve() : undefined;
+    try {
+      return await this.resume(session, actor);
+    } finally {
+      slot?.release();
+    }
+  }
+
+  private async resume(session: LiveSession, actor: string | undefined): Promise<SessionSummary> {
+    const { sessionId } = session;
     const stream = sessionStreamId(sessionId);
     const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
     if (!assembly.ok) {
@@ -47,19 +67,47 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
       throw error;
     }
     const customAgents = [...session.config.customAgents, ...assembly.customAgents];
+    const params = cliSessionParams(sessionId, session.config, this.config.cli, customAgents);
+    let createdInCli = false;
     try {
-      await this.cli.request('session.resume', cliSessionParams(sessionId, session.config, this.config.cli, customAgents));
+      await this.cli.request('session.resume', params);
     } catch (error) {
-      throw new CliRequestFailedError(`The Copilot CLI could not resume session ${sessionId}: ${(error as Error).message}`, {
-        sessionId,
-      });
+      if (!(!session.cliCreated && SESSION_NOT_FOUND.test((error as Error).message))) throw this.failure(sessionId, 'resume', error);
+      this.logger.warn({ sessionId }, 'the CLI never created this session; creating it from its recorded configuration');
+      try {
+        await this.cli.request('session.create', params);
+      } catch (createError) {
+        throw this.failure(sessionId, 'create', createError);
+      }
+      createdInCli = true;
     }
     session.customAgents = customAgents;
     session.cliGeneration = this.cli.generation;
+    session.cliCreated = true;
     session.status = 'idle';
+    const metadata = { actor, correlationId: sessionId };
     await this.store.append(stream, 'any', [
-      { type: SessionEvents.resumed, data: { cliGeneration: this.cli.generation, teamAgents: assembly.customAgents }, metadata: { actor } },
+      // What CreateSession records once the CLI has the session; the read model's protocol version comes from it.
+      ...(createdInCli
+        ? [{ type: SessionEvents.started, data: { protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents }, metadata }]
+        : []),
+      {
+        type: SessionEvents.resumed,
+        data: { cliGeneration: this.cli.generation, teamAgents: assembly.customAgents, ...(createdInCli ? { createdInCli } : {}) },
+        metadata: { actor },
+      },
     ]);
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
+  }
+
+  /** A CLI that went away keeps its 503 (the session stays interrupted); anything the CLI answered is a 502. */
+  private failure(sessionId: string, action: 'resume' | 'create', error: unknown): Error {
+    if (error instanceof CopilotCliConnectionLostError) {
+      return new CopilotCliConnectionLostError(
+        `The Copilot CLI went away while resuming session ${sessionId}; it is still interrupted: resume it again`,
+        { sessionId },
+      );
+    }
+    return new CliRequestFailedError(`The Copilot CLI could not ${action} session ${sessionId}: ${(error as Error).message}`, { sessionId });
   }
 }

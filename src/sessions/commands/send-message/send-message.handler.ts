@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { SessionEvents, sessionStreamId } from '../../session.events';
 import { LiveSessionLookup } from '../../live-session-lookup';
@@ -40,6 +40,13 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
       });
       return { sessionId, messageId: answer?.messageId };
     } catch (error) {
+      if (error instanceof CopilotCliConnectionLostError) {
+        // Not a refused message: the CLI went away with it, and SessionLifecycle interrupts the session.
+        throw new CopilotCliConnectionLostError(
+          `The Copilot CLI went away before it took the message; session ${sessionId} is interrupted: resume it with POST /api/sessions/${sessionId}/resume`,
+          { sessionId },
+        );
+      }
       session.status = 'idle';
       const message = (error as Error).message;
       await this.store.append(stream, 'any', [{ type: SessionEvents.messageFailed, data: { error: message }, metadata }]);

@@ -1,0 +1,119 @@
+import Database from 'better-sqlite3';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import type { SwitchboardConfig } from '../../src/config/switchboard-config';
+import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { type Json, jsonHttp } from '../fixtures/json-http';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { testConfig } from '../fixtures/test-config';
+import { waitUntil } from '../fixtures/wait-until';
+
+const TOKEN = 'health-test-token-0123456789';
+const PROVIDER = { type: 'openai' as const, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'test' };
+
+/** A port nothing listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** /health/live and /health/ready over real HTTP on the real app: open without the token, 503 naming each failing check. */
+describe('liveness and readiness', () => {
+  const apps: Array<{ running: RunningApp; cleanup(): void }> = [];
+  const start = async (cli: Partial<SwitchboardConfig['cli']>) => {
+    const { dir, cleanup } = makeTempDir();
+    const running = await startTestApp({ apiToken: TOKEN, cli: { ...testConfig(dir).cli, ...cli } }, dir);
+    apps.push({ running, cleanup });
+    return { running, dir, http: jsonHttp(() => running.baseUrl) };
+  };
+  afterAll(async () => {
+    for (const { running, cleanup } of apps) {
+      await running.stop();
+      cleanup();
+    }
+  });
+
+  it('is ready, without a token, when the database, migrations, projections, CLI binary and provider are all fine', async () => {
+    const { http } = await start({ provider: PROVIDER });
+    expect((await http('GET', '/api/sessions')).status).toBe(401); // the token is on
+    const live = await http('GET', '/health/live');
+    expect(live).toMatchObject({ status: 200, body: { status: 'live', pid: process.pid } });
+    const ready = await waitUntil(async () => {
+      const r = await http('GET', '/health/ready');
+      return r.status === 200 && r;
+    }, 'readiness');
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      failing: [],
+      checks: {
+        database: { ok: true },
+        migrations: { ok: true },
+        projections: { ok: true, projections: [expect.objectContaining({ name: 'audit-log', state: 'live', lag: 0 })] },
+        // Not started for the probe: the CLI starts with the first session.
+        copilotCli: { ok: true, running: false },
+        provider: { ok: true, kind: 'provider' },
+      },
+    });
+    // /health keeps its detail and shows each projection's state.
+    const detail = await http('GET', '/health');
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ status: 'ok', database: { status: 'up' }, projections: [{ name: 'audit-log', state: 'live' }] });
+  });
+
+  it('names every failing check and why: no provider, a CLI path that is not executable', async () => {
+    const { http } = await start({ provider: undefined, githubToken: undefined, path: '/nonexistent-switchboard-test/copilot' });
+    const ready = await http('GET', '/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.status).toBe('not_ready');
+    expect(ready.body.failing).toEqual([
+      { check: 'copilotCli', reason: 'COPILOT_CLI_PATH /nonexistent-switchboard-test/copilot is not an executable file' },
+      { check: 'provider', reason: expect.stringMatching(/COPILOT_PROVIDER_BASE_URL .* COPILOT_GITHUB_TOKEN/) },
+    ]);
+    expect(ready.body.checks).toMatchObject({ database: { ok: true }, migrations: { ok: true }, projections: { ok: true } });
+    expect((await http('GET', '/health/live')).status).toBe(200);
+  });
+
+  it('fails the CLI check when COPILOT_CLI_URL is not reachable, without starting anything', async () => {
+    const url = `127.0.0.1:${await closedPort()}`;
+    const { http } = await start({ provider: PROVIDER, url });
+    const ready = await http('GET', '/health/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.failing).toEqual([{ check: 'copilotCli', reason: expect.stringContaining(`COPILOT_CLI_URL ${url} is not reachable`) }]);
+
+    // After a start that failed, readiness reports that start's failure.
+    const authed = jsonHttp(() => apps.at(-1)!.running.baseUrl, { authorization: `Bearer ${TOKEN}` });
+    expect((await authed('POST', '/api/sessions', {})).status).toBe(503);
+    const afterStart = await http('GET', '/health/ready');
+    expect(afterStart.body.failing).toEqual([
+      { check: 'copilotCli', reason: expect.stringMatching(new RegExp(`^the Copilot CLI failed to start: Cannot reach the Copilot CLI at ${url}`)) },
+    ]);
+  });
+
+  it('fails the database check while another writer holds the lock, and the migrations check when one is missing', async () => {
+    const { http, dir } = await start({ provider: PROVIDER });
+    const outside = new Database(path.join(dir, 'switchboard.db'));
+    try {
+      await waitUntil(async () => (await http('GET', '/health/ready')).status === 200, 'readiness');
+
+      outside.exec('BEGIN IMMEDIATE');
+      const locked = await http('GET', '/health/ready');
+      outside.exec('ROLLBACK');
+      expect(locked.status).toBe(503);
+      expect(locked.body.failing).toEqual([{ check: 'database', reason: expect.stringMatching(/does not take writes: database is locked/) }]);
+      expect((await http('GET', '/health/ready')).status).toBe(200);
+
+      const last = outside.prepare('SELECT hash, created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1').get() as Json;
+      outside.prepare('DELETE FROM __drizzle_migrations WHERE created_at = ?').run(last.created_at);
+      const behind = await http('GET', '/health/ready');
+      outside.prepare('INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)').run(last.hash, last.created_at);
+      expect(behind.status).toBe(503);
+      expect(behind.body.failing).toEqual([{ check: 'migrations', reason: expect.stringMatching(/^migrations not applied: \d{4}_\w+$/) }]);
+      expect((await http('GET', '/health/ready')).status).toBe(200);
+    } finally {
+      outside.close();
+    }
+  });
+});
