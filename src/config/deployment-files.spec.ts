@@ -26,6 +26,12 @@ describe('deployment files', () => {
     expect(passed.size).toBe(composeEnvironment().length); // each once
   });
 
+  it("README's configuration table documents every variable the service reads", () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]));
+    expect(ENVIRONMENT_VARIABLES.filter((name) => !documented.has(name))).toEqual([]);
+  });
+
   it('.dockerignore keeps host installs, builds, data and history out of the build context', () => {
     const ignored = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', 'data', 'coverage', '.git', '*.db', 'test']) expect(ignored).toContain(entry);

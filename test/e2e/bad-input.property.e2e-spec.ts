@@ -435,7 +435,7 @@ describe('bad input never gets a 5xx or a hang (property test over real HTTP, re
     hints = { ids: ['prop-agent', live.body.sessionId, gone.body.sessionId, run.body.run_id, 'no-such-id'], urls: ['http://127.0.0.1:9/hook', 'https://example.com/x', 'http://169.254.169.254/latest'] };
     // Plus paths no route serves: body refusals and 404s must look the same there.
     const unknown = (method: string): ApiRoute => ({ method, template: '/no/such/{id}', pathParams: ['id'], query: [], body: { type: 'object' } });
-    routes = [...(await listApiRoutes(running.app.baseUrl)), unknown('GET'), unknown('POST')];
+    routes = [...(await listApiRoutes(running.app.baseUrl, TOKEN)), unknown('GET'), unknown('POST')];
   }, 120_000);
 
   afterAll(async () => {
