@@ -1,4 +1,4 @@
-import { ArgumentsHost, BadRequestException, Logger, UnauthorizedException } from '@nestjs/common';
+import { ArgumentsHost, BadRequestException, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
 import { TooManyLiveSessionsError } from '../sessions/session.errors';
@@ -53,6 +53,15 @@ describe('DomainErrorFilter', () => {
     filter.catch(new BadRequestException('limit must be a number'), host);
     expect(sent.status).toBe(400);
     expect(sent.body).toMatchObject({ code: 'invalid_input', statusCode: 400 });
+  });
+
+  it("answers Nest's own exceptions in the one shape: no `error` status text, details where the pipe gave some", () => {
+    const unknownRoute = hostCapturing();
+    filter.catch(new NotFoundException('Cannot GET /nope'), unknownRoute.host);
+    expect(unknownRoute.sent.body).toStrictEqual({ statusCode: 404, code: 'not_found', message: 'Cannot GET /nope', details: undefined });
+    const schema = hostCapturing();
+    filter.catch(new BadRequestException({ code: 'invalid_input', message: 'a: Required', details: { problems: ['a: Required'] } }), schema.host);
+    expect(schema.sent.body).toStrictEqual({ statusCode: 400, code: 'invalid_input', message: 'a: Required', details: { problems: ['a: Required'] } });
   });
 
   it('hides unexpected errors behind a 500 without leaking their text', () => {

@@ -49,7 +49,10 @@ export class DomainErrorFilter implements ExceptionFilter {
       const statusCode = error.getStatus();
       const body = error.getResponse();
       const payload = typeof body === 'string' ? { message: body } : (body as Record<string, unknown>);
-      response.status(statusCode).json({ code: payload.code ?? codeOfStatus(statusCode), ...payload, statusCode });
+      // One error shape for every answer: Nest's own exceptions carry `error` (the status text) and
+      // an array message for some pipes; neither belongs in `{ statusCode, code, message, details? }`.
+      const message = Array.isArray(payload.message) ? payload.message.join('; ') : String(payload.message ?? error.message);
+      response.status(statusCode).json({ statusCode, code: payload.code ?? codeOfStatus(statusCode), message, details: payload.details });
       return;
     }
     const refused = refusedBodyOf(error);

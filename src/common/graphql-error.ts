@@ -17,9 +17,10 @@ export function graphqlErrorOf(error: unknown, statusOf: (error: DomainError) =>
     const statusCode = error.getStatus();
     const body = error.getResponse();
     const payload = typeof body === 'string' ? { message: body } : (body as Record<string, unknown>);
-    const { message, code, statusCode: _s, error: _e, ...details } = payload;
+    const { message, code, statusCode: _s, error: _e, details: given, ...rest } = payload;
+    const details = given ?? (Object.keys(rest).length ? rest : undefined);
     return new GraphQLError(typeof message === 'string' ? message : error.message, {
-      extensions: { code: typeof code === 'string' ? code : codeOfStatus(statusCode), statusCode, ...(Object.keys(details).length ? { details } : {}) },
+      extensions: { code: typeof code === 'string' ? code : codeOfStatus(statusCode), statusCode, ...(details ? { details } : {}) },
     });
   }
   logger.error({ err: error }, 'unhandled error');

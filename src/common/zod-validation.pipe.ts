@@ -9,6 +9,6 @@ export class ZodValidationPipe<T> implements PipeTransform<unknown, T> {
     const parsed = this.schema.safeParse(value);
     if (parsed.success) return parsed.data;
     const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'value'}: ${i.message}`);
-    throw new BadRequestException({ code: 'invalid_input', message: problems.join('; '), problems });
+    throw new BadRequestException({ code: 'invalid_input', message: problems.join('; '), details: { problems } });
   }
 }

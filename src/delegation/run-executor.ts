@@ -91,7 +91,7 @@ export class RunExecutor {
       if (!(await turnEnded)) {
         forced = true;
         await this.commandBus
-          .execute(new DestroySession(sessionId, `run-stop:${runId}`))
+          .execute(new DestroySession(sessionId, `run-stop:${runId}`, `run ${runId} did not stop within ${this.config.runs.stopGraceMs} ms of session.abort: forced stop`))
           .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not destroy the session of a run that ignored abort'));
       }
     }

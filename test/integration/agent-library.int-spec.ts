@@ -393,7 +393,7 @@ describe('agent library: bad input is refused with 400 naming the field, and not
     await expectRefused(await api.post('/api/agents', agentBody('typed', { model: 3 })), /^model: /);
     const both = await api.post('/api/agents', agentBody('typed', { icon: 1, mcp_servers: {} }));
     await expectRefused(both, /icon: /);
-    expect(both.body.problems).toHaveLength(2);
+    expect(both.body.details.problems).toHaveLength(2);
     expect(both.body.message).toMatch(/mcp_servers: /);
     await expectRefused(await api.request('POST', '/api/agents', '[]'), /^value: /);
     await api.expectNothingStored('typed');

@@ -81,6 +81,9 @@ describe('run executor against a scripted CLI', () => {
     expect((await run(r.run_id)).stopped_by).toEqual({ actor: 'api', reason: 'stopped by api', forced: true });
     const sent = h.fake.received.filter((m) => m.params?.sessionId === `sub-agent-${r.run_id}`).map((m) => m.method);
     expect(sent.slice(-2)).toEqual(['session.abort', 'session.destroy']);
+    // The run's session records why it was destroyed, not a generic API reason.
+    const sessionEvents = (await h.http('GET', `/api/streams/session-sub-agent-${r.run_id}/events`)).body.events;
+    expect(sessionEvents.find((e: Json) => e.type === 'session.destroyed').data.reason).toMatch(new RegExp(`run ${r.run_id} did not stop within \\d+ ms of session.abort: forced stop`));
 
     const resume = await h.http('POST', `/api/runs/${r.run_id}/resume`, {});
     expect(resume.status).toBe(409);

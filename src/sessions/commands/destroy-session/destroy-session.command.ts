@@ -4,6 +4,8 @@ export class DestroySession extends Command<{ sessionId: string; status: 'destro
   constructor(
     readonly sessionId: string,
     readonly actor?: string,
+    /** Why, as recorded on `session.destroyed`. */
+    readonly reason = 'destroyed through the API',
   ) {
     super();
   }

@@ -22,7 +22,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
     private readonly sessions: LiveSessionLookup,
   ) {}
 
-  async execute({ sessionId, actor }: DestroySession) {
+  async execute({ sessionId, actor, reason }: DestroySession) {
     const session = this.sessions.get(sessionId);
     let cliError: string | undefined;
     if (session.cliGeneration === this.cli.generation && this.cli.isRunning) {
@@ -34,7 +34,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
       }
     }
     await this.store.append(sessionStreamId(sessionId), 'any', [
-      { type: SessionEvents.destroyed, data: { reason: 'destroyed through the API', cliError }, metadata: { actor } },
+      { type: SessionEvents.destroyed, data: { reason, cliError }, metadata: { actor } },
     ]);
     session.status = 'destroyed';
     this.registry.remove(sessionId);
