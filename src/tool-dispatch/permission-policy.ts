@@ -12,23 +12,18 @@ export interface PermissionDecision {
 }
 
 /**
- * The session's permissionPolicy. By default only the session's own tools are approved, and for a
- * sub-agent only those in its allowlist; shell, file writes, URLs and every other kind are denied
- * unless the policy lists the kind in `allowKinds`.
+ * The session's permissionPolicy. By default only the session's own tools are approved; shell, file
+ * writes, URLs and every other kind are denied unless the policy lists the kind in `allowKinds`.
+ * A sub-agent's allowlist is not checked here (spec: subagent-tool-dispatch, "It does not apply to
+ * permission.request"): the tool call that follows is refused by the router with the spec's
+ * `Tool '<name>' is not supported by this client instance.`, which is what the model must read.
  */
-export function decidePermission(
-  question: PermissionQuestion,
-  session: LiveSession,
-  child: { agentName: string; toolAllowed: (toolName: string) => boolean } | undefined,
-): PermissionDecision {
+export function decidePermission(question: PermissionQuestion, session: LiveSession): PermissionDecision {
   const policy = session.config.permissionPolicy;
   if (question.kind === 'custom-tool') {
     const tool = question.toolName ?? '(unnamed)';
     if (!policy.approveOwnTools) return { approved: false, reason: 'the permission policy refuses custom tools (approveOwnTools: false)' };
     if (!session.hasTool(tool)) return { approved: false, reason: `tool ${tool} is not registered on the session` };
-    if (child && !child.toolAllowed(tool)) {
-      return { approved: false, reason: `tool ${tool} is outside the allowlist of agent ${child.agentName}` };
-    }
     return { approved: true, reason: `tool ${tool} is one of the session's own tools` };
   }
   if ((policy.allowKinds as string[]).includes(question.kind)) {

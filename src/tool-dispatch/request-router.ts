@@ -302,12 +302,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private decide(routed: Routed, request: Record<string, unknown>): PermissionDecision {
-    const child = routed.childSessionId;
-    return decidePermission(
-      { kind: str(request.kind) ?? 'unknown', toolName: str(request.toolName) },
-      routed.session,
-      child ? { agentName: routed.agentName ?? 'unknown', toolAllowed: (t) => this.routing.isToolAllowedForChild(child, t) } : undefined,
-    );
+    return decidePermission({ kind: str(request.kind) ?? 'unknown', toolName: str(request.toolName) }, routed.session);
   }
 
   private audit(routed: Routed, type: string, data: Omit<RoutedRequestData, 'parentSessionId' | 'childSessionId' | 'agentName'>): void {

@@ -71,10 +71,12 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
     expect(h.webhooks.callsTo('/secret').at(-1)!.body).toMatchObject({ childSessionId: null, agentName: null });
   });
 
-  it('answers permissions by policy: own allowed tools approved, shell and out-of-allowlist tools rejected', async () => {
+  // spec: the allowlist does not apply to permission.request; the call after it gets the exact refusal (test above).
+  it('answers permissions by policy: own tools approved (inside the allowlist or not), shell and unknown tools rejected', async () => {
     const cases = [
       { requestId: 'p1', permissionRequest: { kind: 'custom-tool', toolName: 'lookup' }, expected: { kind: 'approve-once' } },
-      { requestId: 'p2', permissionRequest: { kind: 'custom-tool', toolName: 'secret' }, expected: { kind: 'reject' } },
+      { requestId: 'p2', permissionRequest: { kind: 'custom-tool', toolName: 'secret' }, expected: { kind: 'approve-once' } },
+      { requestId: 'p4', permissionRequest: { kind: 'custom-tool', toolName: 'not_a_session_tool' }, expected: { kind: 'reject' } },
       { requestId: 'p3', permissionRequest: { kind: 'shell', fullCommandText: 'rm -rf /' }, expected: { kind: 'reject' } },
     ];
     for (const c of cases) {
