@@ -1,0 +1,67 @@
+import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
+import { type Decider, type DomainEvent, foldEvents, handleCommand } from './decider';
+import { ExpectedVersionConflictError } from './event-store.errors';
+
+/** A counter with a ceiling: small enough to read, enough to show a lost race. */
+type CounterEvent = DomainEvent<'counter.added', { by: number }>;
+type Counter = { total: number };
+type Add = { by: number; max: number };
+
+const counter: Decider<Counter, Add, CounterEvent> = {
+  initialState: () => ({ total: 0 }),
+  evolve: (state, event) => ({ total: state.total + event.data.by }),
+  decide: (command, state) => {
+    if (command.by === 0) return [];
+    if (state.total + command.by > command.max) throw new Error(`over ${command.max}`);
+    return [{ type: 'counter.added', data: { by: command.by } }];
+  },
+};
+
+describe('handleCommand', () => {
+  let es: TestEventStore;
+  beforeEach(() => {
+    es = openTestEventStore();
+  });
+  afterEach(() => es.close());
+
+  it('folds the stream, appends what decide returns with the version it read, and answers the new state', async () => {
+    const first = await handleCommand(es.store, counter, 'counter-1', { by: 2, max: 10 }, { metadata: { actor: 'test' } });
+    expect(first).toEqual({ state: { total: 2 }, events: [{ type: 'counter.added', data: { by: 2 } }], version: 1 });
+    const second = await handleCommand(es.store, counter, 'counter-1', { by: 3, max: 10 });
+    expect(second.state).toEqual({ total: 5 });
+    const stored = es.store.readStream('counter-1');
+    expect(stored.map((e) => [e.streamPosition, e.data])).toEqual([[1, { by: 2 }], [2, { by: 3 }]]);
+    expect(stored[0].metadata).toMatchObject({ actor: 'test' });
+    expect(foldEvents(counter, stored as unknown as CounterEvent[])).toEqual({ total: 5 });
+  });
+
+  it('appends nothing when the command changes nothing', async () => {
+    await handleCommand(es.store, counter, 'counter-1', { by: 1, max: 10 });
+    expect(await handleCommand(es.store, counter, 'counter-1', { by: 0, max: 10 })).toEqual({ state: { total: 1 }, events: [], version: 1 });
+    expect(es.store.readStream('counter-1')).toHaveLength(1);
+  });
+
+  it('lets only one of two racing commands win against the same state: the other decides again on the new state', async () => {
+    // Both read total 0; each alone would fit under the ceiling of 5, together they would not.
+    const results = await Promise.allSettled([
+      handleCommand(es.store, counter, 'counter-1', { by: 3, max: 5 }),
+      handleCommand(es.store, counter, 'counter-1', { by: 3, max: 5 }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.message).toBe('over 5');
+    expect(es.store.readStream('counter-1')).toHaveLength(1);
+  });
+
+  it('refuses a stale expected version (If-Match) without retrying, even for a command that changes nothing', async () => {
+    await handleCommand(es.store, counter, 'counter-1', { by: 1, max: 10 });
+    await expect(handleCommand(es.store, counter, 'counter-1', { by: 0, max: 10 }, { expectedVersion: 0 })).rejects.toThrow(ExpectedVersionConflictError);
+    await expect(handleCommand(es.store, counter, 'counter-1', { by: 1, max: 10 }, { expectedVersion: 1 })).resolves.toMatchObject({ version: 2 });
+  });
+
+  it('appends to other streams in the same commit, from the state before and after', async () => {
+    await handleCommand(es.store, counter, 'counter-1', { by: 4, max: 10 }, {
+      alsoAppend: (before, after) => [{ streamId: 'audit-1', expectedVersion: 'any', events: [{ type: 'counter.moved', data: { from: before.total, to: after.total } }] }],
+    });
+    expect(es.store.readStream('audit-1').map((e) => e.data)).toEqual([{ from: 0, to: 4 }]);
+  });
+});
