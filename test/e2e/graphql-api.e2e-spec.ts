@@ -227,7 +227,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       // The row was appended, never started on the CLI: not live, so a 409 naming its status and no change.
       expect(changed.body.data).toBeNull();
       expect(changed.body.errors).toHaveLength(1);
-      expect(changed.body.errors[0]).toMatchObject({
+      expect(changed.body.errors?.[0]).toMatchObject({
         path: ['changeSessionSubAgents'],
         extensions: { code: 'invalid_state', statusCode: 409, details: { sessionId: 'listed-session', status: 'starting' } },
       });
