@@ -224,7 +224,14 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       const emptyPrompt = await gql('mutation { sendMessage(sessionId: "listed-session", prompt: "") { sessionId } }');
       expect(emptyPrompt.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_input' });
       const changed = await gql('mutation { changeSessionSubAgents(sessionId: "listed-session", subAgents: []) { sessionId subAgents } }');
-      expect(changed.body.data?.changeSessionSubAgents ?? changed.body.errors?.[0].extensions).toBeDefined();
+      // The row was appended, never started on the CLI: not live, so a 409 naming its status and no change.
+      expect(changed.body.data).toBeNull();
+      expect(changed.body.errors).toHaveLength(1);
+      expect(changed.body.errors?.[0]).toMatchObject({
+        path: ['changeSessionSubAgents'],
+        extensions: { code: 'invalid_state', statusCode: 409, details: { sessionId: 'listed-session', status: 'starting' } },
+      });
+      expect(store.readStream('session-listed-session').map((e) => e.type)).toEqual(['session.created', 'subagent.started']);
     });
 
     it('replays a session stream from a position and then goes live, each event once, for a subscription opened mid-stream', async () => {

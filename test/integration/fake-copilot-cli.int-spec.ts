@@ -9,6 +9,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import type { CliSessionEvent } from '../../src/copilot-cli/cli-protocol';
 import { FakeCopilotCli, type FakeCopilotCliOptions } from '../fixtures/fake-copilot-cli';
+import { waitUntil } from '../fixtures/wait-until';
 
 /**
  * The fake is checked with a bare vscode-jsonrpc client rather than CopilotCliConnection, so a bug in
@@ -32,15 +33,6 @@ describe('FakeCopilotCli', () => {
     events = [];
     client.onNotification('session.event', (params: CliSessionEvent) => events.push(params));
     client.listen();
-  }
-
-  /** Notifications carry no answer, so the client side can only be polled for them. */
-  async function until(check: () => boolean, timeoutMs = 1_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
   }
 
   afterEach(async () => {
@@ -84,7 +76,8 @@ describe('FakeCopilotCli', () => {
     const sent = await client.sendRequest<{ messageId: string }>('session.send', { sessionId: 's-1', prompt: 'go' });
     expect(typeof sent.messageId).toBe('string');
     await expect(waiting).resolves.toEqual({ sessionId: 's-1', prompt: 'go' });
-    await until(() => events.length === 1);
+    // Notifications carry no answer, so the client side can only be polled for them.
+    await waitUntil(() => events.length === 1, 'the session.idle notification');
     expect(events[0]).toMatchObject({ sessionId: 's-1', event: { type: 'session.idle', data: { prompt: 'go' } } });
     expect(fake.hookErrors).toEqual([]);
 
@@ -111,7 +104,7 @@ describe('FakeCopilotCli', () => {
   it('emitEvent reaches the client with id and timestamp filled in', async () => {
     await startWith();
     const sent = await fake.emitEvent('s-1', { type: 'subagent.started', data: { agentName: 'a' }, agentId: 't-1' });
-    await until(() => events.length === 1);
+    await waitUntil(() => events.length === 1, 'the emitted notification');
     expect(events[0]).toEqual(sent);
     expect(events[0].event).toMatchObject({ type: 'subagent.started', agentId: 't-1', id: expect.any(String) });
     expect(Number.isNaN(Date.parse(events[0].event.timestamp!))).toBe(false);
@@ -132,7 +125,7 @@ describe('FakeCopilotCli', () => {
       fake.sendRaw(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`),
       fake.emitEvent('b', { type: 't', data: {} }),
     ]);
-    await until(() => events.length === 3);
+    await waitUntil(() => events.length === 3, 'the three notifications');
     expect(events.map((e) => e.sessionId)).toEqual(['a', 'raw', 'b']);
   });
 
@@ -146,10 +139,10 @@ describe('FakeCopilotCli', () => {
       return new Promise(() => undefined); // the answer never comes: the CLI dies first
     });
     const outcome = fake.request('hooks.invoke', {}).catch((error: unknown) => error);
-    await until(() => asked);
+    await waitUntil(() => asked, 'the hooks.invoke request at the client');
     await fake.dropConnections();
     await expect(outcome).resolves.toBeInstanceOf(ResponseError);
-    await until(() => closed);
+    await waitUntil(() => closed, 'the client connection to close');
     expect(fake.connectionCount).toBe(0);
     await expect(fake.emitEvent('s', { type: 't', data: {} })).rejects.toThrow(/no client/);
     await expect(fake.waitFor('connect', undefined, 20)).rejects.toThrow(/no matching connect/);

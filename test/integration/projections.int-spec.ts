@@ -11,6 +11,7 @@ import { AsyncProjectionRunner } from '../../src/projections/async-projection-ru
 import { RebuildProjection } from '../../src/projections/rebuild-projection/rebuild-projection.command';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
+import { waitUntil } from '../fixtures/wait-until';
 
 async function boot(config: SwitchboardConfig): Promise<INestApplicationContext> {
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config), { logger: false });
@@ -36,14 +37,6 @@ function dump(database: SqliteDatabase, table: string): unknown[] {
   return database.connection.prepare(`SELECT * FROM ${table} ORDER BY 1`).all();
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 describe('projections', () => {
   let tmp: ReturnType<typeof makeTempDir>;
   let config: SwitchboardConfig;
@@ -66,7 +59,7 @@ describe('projections', () => {
     const first = await boot(config);
     await appendSome(first.get(EventStore), 3, 10);
     const runner = first.get(AsyncProjectionRunner);
-    await waitFor(() => runner.position('audit-log') === 30, 'audit-log to reach 30');
+    await waitUntil(() => runner.position('audit-log') === 30, 'audit-log to reach 30');
     await first.close();
 
     // Events written while no runner is up (e.g. by another process) are picked up on the next start.
@@ -74,7 +67,7 @@ describe('projections', () => {
     const store = second.get(EventStore);
     await appendSome(store, 2, 5, 'second-run');
     const runner2 = second.get(AsyncProjectionRunner);
-    await waitFor(() => runner2.position('audit-log') === 40, 'audit-log to reach 40');
+    await waitUntil(() => runner2.position('audit-log') === 40, 'audit-log to reach 40');
     const audit = dump(second.get(SqliteDatabase), 'audit_log') as Array<{ global_position: number; actor: string }>;
     expect(audit.map((r) => r.global_position)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(audit.filter((r) => r.actor === 'second-run')).toHaveLength(10);
@@ -86,7 +79,7 @@ describe('projections', () => {
     const store = app.get(EventStore);
     const database = app.get(SqliteDatabase);
     await appendSome(store, 7, 9);
-    await waitFor(() => app.get(AsyncProjectionRunner).position('audit-log') === 63, 'audit-log to catch up');
+    await waitUntil(() => app.get(AsyncProjectionRunner).position('audit-log') === 63, 'audit-log to catch up');
     const table = name === 'audit-log' ? 'audit_log' : 'stream_summaries';
     const live = dump(database, table);
     database.connection.prepare(`UPDATE ${table} SET ${name === 'audit-log' ? "actor = 'tampered'" : 'event_count = 0'}`).run();

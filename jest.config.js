@@ -1,0 +1,41 @@
+// @ts-check
+// CommonJS on purpose: Jest 30 on Node 20 loads a jest.config.ts only through ts-node or
+// esbuild-register, and neither is a dependency; JSDoc keeps the config typed all the same.
+
+/**
+ * What every tier shares: the swc transform (decorator metadata is what Nest's injection reads).
+ * @type {import('jest').Config}
+ */
+const base = {
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+          keepClassNames: true,
+        },
+        module: { type: 'commonjs' },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+  testEnvironment: 'node',
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  // The display names are what `--selectProjects unit|integration|e2e` (npm run test:*) selects.
+  projects: [
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...base,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+    },
+    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+  ],
+};
