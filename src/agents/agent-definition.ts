@@ -71,7 +71,3 @@ export function slugify(name: string): string {
       .replace(/-+$/g, '') || 'agent'
   );
 }
-
-export function agentStreamId(agentId: string): string {
-  return `agent-${agentId}`;
-}

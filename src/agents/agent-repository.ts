@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EventStore } from '../event-store/event-store';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
 import type { NewEvent, StreamAppend } from '../event-store/event-store.types';
-import { agentStreamId } from './agent-definition';
 import { type AgentCommand, type AgentState, decideAgent, evolveAgent, initialAgentState } from './agent.decider';
+import { agentStreamId } from '../event-store/stream-ids';
 
 /** Loads an agent's state by folding its stream, and turns a decision into an append at that version. */
 @Injectable()

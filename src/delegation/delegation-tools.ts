@@ -1,13 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { DomainError } from '../common/domain-error';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
 import { BuiltinToolCatalog, type ToolInvocation } from '../sessions/builtin-tool-catalog';
 import type { ToolSpec } from '../sessions/session-config';
-import { AgentOutput } from './commands/agent-output/agent-output.command';
-import { AgentRun } from './commands/agent-run/agent-run.command';
-import { AgentStop } from './commands/agent-stop/agent-stop.command';
+import { StartRun } from './commands/start-run/start-run.command';
+import { StopRun } from './commands/stop-run/stop-run.command';
+import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
 import { InvalidRunArgumentsError } from './run.errors';
 import type { RunCaller } from './run-caller';
 
@@ -58,15 +58,16 @@ const runArgs = z
 const runIdArgs = z.object({ run_id: z.string().min(1) }).strict();
 
 /**
- * The delegation commands as built-in tools of a session's main agent: the same command handlers the
- * API uses, with the calling session as the owner thread. Refusals are failure results whose text is
- * JSON with a stable code, so the model can tell an unknown agent from a policy refusal.
+ * The delegation commands and the output query as built-in tools of a session's main agent: the same
+ * handlers the API uses, with the calling session as the owner thread. Refusals are failure results
+ * whose text is JSON with a stable code, so the model can tell an unknown agent from a policy refusal.
  */
 @Injectable()
 export class DelegationTools implements OnModuleInit {
   constructor(
     private readonly catalog: BuiltinToolCatalog,
     private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
   ) {}
 
   onModuleInit(): void {
@@ -74,15 +75,15 @@ export class DelegationTools implements OnModuleInit {
     this.catalog.register('agent_run', (invocation) =>
       this.call(invocation, runArgs, (args, caller) =>
         this.commandBus.execute(
-          new AgentRun({ agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background }, caller),
+          new StartRun({ agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background }, caller),
         ),
       ),
     );
     this.catalog.register('agent_stop', (invocation) =>
-      this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new AgentStop(args.run_id, caller))),
+      this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new StopRun(args.run_id, caller))),
     );
     this.catalog.register('agent_output', (invocation) =>
-      this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new AgentOutput(args.run_id, caller))),
+      this.call(invocation, runIdArgs, (args, caller) => this.queryBus.execute(new GetRunOutput(args.run_id, caller))),
     );
   }
 

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { SessionsModule } from '../sessions/sessions.module';
-import { AgentOutputHandler } from './commands/agent-output/agent-output.handler';
-import { AgentRunHandler } from './commands/agent-run/agent-run.handler';
-import { AgentStopHandler } from './commands/agent-stop/agent-stop.handler';
+import { StartRunHandler } from './commands/start-run/start-run.handler';
+import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
 import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
+import { GetRunOutputHandler } from './queries/get-run-output/get-run-output.handler';
 import { RunExecutor } from './run-executor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
@@ -33,9 +33,9 @@ import { RunsController } from './runs.controller';
     RunReminders,
     RunsProjection,
     DelegationTools,
-    AgentRunHandler,
-    AgentStopHandler,
-    AgentOutputHandler,
+    StartRunHandler,
+    StopRunHandler,
+    GetRunOutputHandler,
     GetRunHandler,
     GetRunTreeHandler,
   ],

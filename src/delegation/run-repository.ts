@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
 import { EventStore } from '../event-store/event-store';
 import type { EventMetadata, StreamAppend } from '../event-store/event-store.types';
-import { sessionStreamId } from '../sessions/session.events';
+import { runStreamId, sessionStreamId } from '../event-store/stream-ids';
 import { decideRun, evolveRun, foldRun, type RunCommand, type RunState } from './run.decider';
 import { UnknownRunError } from './run.errors';
-import { API_THREAD, ENDED_STATUSES, type RunEndedData, RunEvents, runStreamId } from './run.events';
+import { API_THREAD, ENDED_STATUSES, type RunEndedData, RunEvents } from './run.events';
 
 /**
  * Loads a run by folding its stream and appends what the decider returns, with optimistic concurrency.

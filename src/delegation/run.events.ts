@@ -88,16 +88,3 @@ export interface RunEndedData {
   output?: string;
   error?: string;
 }
-
-export function runStreamId(runId: string): string {
-  return `run-${runId}`;
-}
-
-/** spec: each child run executes on its own thread, `sub-agent-<run_id>`; it is the run's CLI session id. */
-export function runThreadId(runId: string): string {
-  return `sub-agent-${runId}`;
-}
-
-export function runIdOfThread(threadId: string): string | undefined {
-  return threadId.startsWith('sub-agent-') ? threadId.slice('sub-agent-'.length) : undefined;
-}

@@ -4,11 +4,11 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { utcTimestampParam } from '../common/utc-timestamp';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { AgentOutput } from './commands/agent-output/agent-output.command';
-import { AgentRun } from './commands/agent-run/agent-run.command';
-import { AgentStop } from './commands/agent-stop/agent-stop.command';
+import { StartRun } from './commands/start-run/start-run.command';
+import { StopRun } from './commands/stop-run/stop-run.command';
 import { GetRun } from './queries/get-run/get-run.query';
 import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
+import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
 import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
@@ -41,7 +41,7 @@ export class RunsController {
   @ApiOperation({ summary: 'agent_run: start a run of an agent (under parent_run_id when given); 403 policy_denied, 422 unknown_agent' })
   start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>) {
     return this.commandBus.execute(
-      new AgentRun(
+      new StartRun(
         { agentId: body.agent_id, prompt: body.prompt, background: body.background, parentRunId: body.parent_run_id, policy: body.policy },
         API,
       ),
@@ -71,7 +71,7 @@ export class RunsController {
   @Get(':id/output')
   @ApiOperation({ summary: "agent_output: the run's status and, once completed, its output" })
   output(@Param('id') id: string) {
-    return this.commandBus.execute(new AgentOutput(id, API));
+    return this.queryBus.execute(new GetRunOutput(id, API));
   }
 
   @Get(':id/tree')
@@ -84,13 +84,13 @@ export class RunsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'agent_stop: stop the run and every running descendant (409 when it is not running)' })
   stop(@Param('id') id: string, @Body(new ZodValidationPipe(stopSchema)) body: z.infer<typeof stopSchema>) {
-    return this.commandBus.execute(new AgentStop(id, API, body.reason));
+    return this.commandBus.execute(new StopRun(id, API, body.reason));
   }
 
   @Post(':id/resume')
   @HttpCode(200)
   @ApiOperation({ summary: 'agent_run with run_id: resume an interrupted or stopped run (409 otherwise)' })
   resume(@Param('id') id: string, @Body(new ZodValidationPipe(resumeSchema)) body: z.infer<typeof resumeSchema>) {
-    return this.commandBus.execute(new AgentRun({ runId: id, prompt: body.prompt, background: body.background }, API));
+    return this.commandBus.execute(new StartRun({ runId: id, prompt: body.prompt, background: body.background }, API));
   }
 }

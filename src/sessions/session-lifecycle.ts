@@ -7,9 +7,10 @@ import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { sessions } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { EventStore } from '../event-store/event-store';
+import { sessionStreamId } from '../event-store/stream-ids';
 import { LiveSession } from './live-session';
 import type { SessionConfig } from './session-config';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, sessionStreamId, type SessionStatus } from './session.events';
+import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
 import { SessionRegistry } from './session-registry';
 
 /**

@@ -43,11 +43,3 @@ export interface SessionInterruptedData {
   reason: string;
   wasRunning: boolean;
 }
-
-export function sessionStreamId(sessionId: string): string {
-  return `session-${sessionId}`;
-}
-
-export function sessionIdOfStream(streamId: string): string | undefined {
-  return streamId.startsWith('session-') ? streamId.slice('session-'.length) : undefined;
-}

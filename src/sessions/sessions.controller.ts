@@ -9,11 +9,11 @@ import { CreateSession } from './commands/create-session/create-session.command'
 import { DestroySession } from './commands/destroy-session/destroy-session.command';
 import { ResumeSession } from './commands/resume-session/resume-session.command';
 import { SendMessage } from './commands/send-message/send-message.command';
+import { sessionStreamId } from '../event-store/stream-ids';
 import { GetSession } from './queries/get-session/get-session.query';
 import { ListSessions } from './queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, type CreateSessionRequest, createSessionSchema } from './session-config';
 import { ChangeSubAgents } from './commands/change-sub-agents/change-sub-agents.command';
-import { sessionStreamId } from './session.events';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
 const listSchema = z.object({

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { streamCategory } from '../../src/event-log/projections/stream-summaries.projection';
 import type { AckLine, WorkerEventData } from '../fixtures/append-worker';
 import { openTestEventStore } from '../fixtures/event-store-fixture';
+import { streamCategory } from '../../src/event-store/stream-ids';
 
 /**
  * Real crashes: a child process appends as fast as it can (16 concurrent appenders, group commit,

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { streamCategory } from '../../src/event-log/projections/stream-summaries.projection';
 import type { EventStore } from '../../src/event-store/event-store';
 import { ExpectedVersionConflictError, InvalidAppendError } from '../../src/event-store/event-store.errors';
 import type { AppendResult, NewEvent, StoredEvent } from '../../src/event-store/event-store.types';
 import type { Projection } from '../../src/event-store/projection';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
+import { streamCategory } from '../../src/event-store/stream-ids';
 
 /** Lets `turns` turns of the event loop pass, so writers interleave differently with the store's flushes. */
 async function yieldTurns(turns: number): Promise<void> {

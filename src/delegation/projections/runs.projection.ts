@@ -4,7 +4,8 @@ import { preparedPerConnection } from '../../database/sqlite-database';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, sessionIdOfStream } from '../../sessions/session.events';
+import { runIdOfThread, sessionIdOfStream } from '../../event-store/stream-ids';
+import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents } from '../../sessions/session.events';
 import {
   type RunCompletedData,
   RunEvents,
@@ -13,7 +14,6 @@ import {
   type RunResumedData,
   type RunStartedData,
   type RunStoppedData,
-  runIdOfThread,
 } from '../run.events';
 
 const USAGE = `${CLI_EVENT_PREFIX}assistant.usage`;

@@ -3,12 +3,7 @@ import { streamSummaries } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
-
-/** Category of a stream id: the part before the first '-' (`session-42` -> `session`). */
-export function streamCategory(streamId: string): string {
-  const dash = streamId.indexOf('-');
-  return dash > 0 ? streamId.slice(0, dash) : streamId;
-}
+import { streamCategory } from '../../event-store/stream-ids';
 
 /** Inline: one row per stream with its event count and latest event, always in step with the log. */
 @ReadModelProjection()

@@ -1,7 +1,7 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Args, ID, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
-import { AgentRun } from '../../delegation/commands/agent-run/agent-run.command';
-import { AgentStop } from '../../delegation/commands/agent-stop/agent-stop.command';
+import { StartRun } from '../../delegation/commands/start-run/start-run.command';
+import { StopRun } from '../../delegation/commands/stop-run/stop-run.command';
 import { UnknownRunError } from '../../delegation/run.errors';
 import type { RunCaller } from '../../delegation/run-caller';
 import { resumeRunSchema, startRunSchema, stopRunSchema } from '../../delegation/run-requests';
@@ -43,7 +43,7 @@ export class RunCommandsResolver {
         : undefined,
     });
     const summary = await this.commandBus.execute(
-      new AgentRun(
+      new StartRun(
         { agentId: body.agent_id, prompt: body.prompt, background: body.background, parentRunId: body.parent_run_id, policy: body.policy },
         API,
       ),
@@ -57,7 +57,7 @@ export class RunCommandsResolver {
     @Args('reason', { type: () => String, nullable: true }) reason?: string,
   ): Promise<RunStopResult> {
     const body = validated(stopRunSchema, { reason: reason ?? undefined });
-    const stopped = await this.commandBus.execute(new AgentStop(runId, API, body.reason));
+    const stopped = await this.commandBus.execute(new StopRun(runId, API, body.reason));
     return { run: await this.run(runId), stoppedRuns: stopped.stopped_runs };
   }
 
@@ -68,7 +68,7 @@ export class RunCommandsResolver {
     @Args('background', { type: () => Boolean, nullable: true }) background?: boolean,
   ) {
     const body = validated(resumeRunSchema, { prompt: prompt ?? undefined, background: background ?? undefined });
-    await this.commandBus.execute(new AgentRun({ runId, prompt: body.prompt, background: body.background }, API));
+    await this.commandBus.execute(new StartRun({ runId, prompt: body.prompt, background: body.background }, API));
     return this.run(runId);
   }
 

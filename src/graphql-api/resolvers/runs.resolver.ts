@@ -1,5 +1,6 @@
 import { Args, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
+import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
 import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
@@ -147,7 +148,7 @@ export class RunsResolver {
     @Args('first', { type: () => Int, defaultValue: EVENTS_FIRST.fallback, description: EVENTS_FIRST.description }) first = EVENTS_FIRST.fallback,
     @Args('includeSession', { type: () => Boolean, defaultValue: false }) includeSession = false,
   ): Promise<EventPage> {
-    const streamIds = includeSession ? [`run-${run.runId}`, `session-${run.threadId}`] : [`run-${run.runId}`];
+    const streamIds = includeSession ? [runStreamId(run.runId), sessionStreamId(run.threadId)] : [runStreamId(run.runId)];
     const events = await loaders.events.load({ streamIds, after: inRange('after', after, 0, Number.MAX_SAFE_INTEGER), limit: EVENTS_FIRST.check(first) });
     return { events, nextAfter: events.length ? events[events.length - 1].globalPosition : after };
   }

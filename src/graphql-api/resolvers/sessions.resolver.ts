@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { NotFoundError } from '../../common/domain-error';
 import { WatchStream } from '../../event-log/queries/watch-stream/watch-stream.query';
+import { sessionStreamId } from '../../event-store/stream-ids';
 import { ChangeSubAgents } from '../../sessions/commands/change-sub-agents/change-sub-agents.command';
 import { CreateSession } from '../../sessions/commands/create-session/create-session.command';
 import { DestroySession } from '../../sessions/commands/destroy-session/destroy-session.command';
@@ -11,7 +12,6 @@ import { SendMessage } from '../../sessions/commands/send-message/send-message.c
 import { GetSession } from '../../sessions/queries/get-session/get-session.query';
 import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/session-config';
-import { sessionStreamId } from '../../sessions/session.events';
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, ListSize, validated } from '../input-validation';

@@ -3,11 +3,11 @@ import { sessions } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
+import { sessionIdOfStream } from '../../event-store/stream-ids';
 import {
   CLI_EVENT_PREFIX,
   type SessionCreatedData,
   SessionEvents,
-  sessionIdOfStream,
   type RecordedCliEventData,
   type SessionInterruptedData,
   type SessionStartedData,

@@ -6,19 +6,10 @@ import { SqliteDatabase } from '../../../database/sqlite-database';
 import { EventStore } from '../../../event-store/event-store';
 import type { StoredEvent } from '../../../event-store/event-store.types';
 import { UnknownRunError } from '../../../delegation/run.errors';
-import { RunEvents, runIdOfThread, runStreamId } from '../../../delegation/run.events';
-import { sessionIdOfStream } from '../../../sessions/session.events';
+import { RunEvents } from '../../../delegation/run.events';
+import { runIdOfStream, runStreamId } from '../../../event-store/stream-ids';
 import { subtreeRange } from '../../run-lineage';
-
-const RUN_STREAM_PREFIX = runStreamId('');
 import { WatchRunEvents } from './watch-run-events.query';
-
-/** The run a stream belongs to: its own stream `run-<id>` or its thread's session stream. */
-function runIdOfStream(streamId: string): string | undefined {
-  if (streamId.startsWith(RUN_STREAM_PREFIX)) return streamId.slice(RUN_STREAM_PREFIX.length);
-  const sessionId = sessionIdOfStream(streamId);
-  return sessionId === undefined ? undefined : runIdOfThread(sessionId);
-}
 
 @QueryHandler(WatchRunEvents)
 export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Observable<StoredEvent>> {

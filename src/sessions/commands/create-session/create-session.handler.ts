@@ -10,13 +10,14 @@ import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../co
 import { EventStore } from '../../../event-store/event-store';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
+import { sessionStreamId } from '../../../event-store/stream-ids';
 import { LiveSession } from '../../live-session';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import { LiveSessionLimit, type LiveSessionSlot } from '../../live-session-limit';
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
-import { SessionEvents, sessionStreamId } from '../../session.events';
+import { SessionEvents } from '../../session.events';
 import { SessionRegistry } from '../../session-registry';
 import { CreateSession, SessionSummary } from './create-session.command';
 

@@ -1,7 +1,8 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
-import { SessionEvents, sessionStreamId } from '../../session.events';
+import { sessionStreamId } from '../../../event-store/stream-ids';
+import { SessionEvents } from '../../session.events';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError, SessionStateError } from '../../session.errors';
 import { TurnReminders, withReminders } from '../../turn-reminders';

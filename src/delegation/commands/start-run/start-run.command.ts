@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { RunCaller, RunSummary } from '../../run-caller';
 import type { RunPolicyInput } from '../../run-policy';
 
-export interface AgentRunInput {
+export interface StartRunInput {
   /** Start: the agent to run and its prompt. */
   agentId?: string;
   prompt?: string;
@@ -16,10 +16,10 @@ export interface AgentRunInput {
   policy?: RunPolicyInput;
 }
 
-/** spec: agent_run. Start a child run, or resume / check one by run_id. */
-export class AgentRun extends Command<RunSummary> {
+/** spec: agent_run (the tool keeps its name). Start a child run, or resume / check one by run_id. */
+export class StartRun extends Command<RunSummary> {
   constructor(
-    readonly input: AgentRunInput,
+    readonly input: StartRunInput,
     readonly caller: RunCaller,
   ) {
     super();

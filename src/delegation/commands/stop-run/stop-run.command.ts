@@ -6,8 +6,8 @@ export interface RunStopped extends RunSummary {
   stopped_runs: string[];
 }
 
-/** spec: agent_stop. Cancels a running run; its descendants are cancelled with it. */
-export class AgentStop extends Command<RunStopped> {
+/** spec: agent_stop (the tool keeps its name). Cancels a running run; its descendants are cancelled with it. */
+export class StopRun extends Command<RunStopped> {
   constructor(
     readonly runId: string,
     readonly caller: RunCaller,

@@ -2,16 +2,16 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { assertOwner, callerActor, toSummary } from '../../run-caller';
 import { RunRepository } from '../../run-repository';
 import { RunStopper } from '../../run-stopper';
-import { AgentStop, type RunStopped } from './agent-stop.command';
+import { StopRun, type RunStopped } from './stop-run.command';
 
-@CommandHandler(AgentStop)
-export class AgentStopHandler implements ICommandHandler<AgentStop, RunStopped> {
+@CommandHandler(StopRun)
+export class StopRunHandler implements ICommandHandler<StopRun, RunStopped> {
   constructor(
     private readonly repository: RunRepository,
     private readonly stopper: RunStopper,
   ) {}
 
-  async execute({ runId, caller, reason }: AgentStop): Promise<RunStopped> {
+  async execute({ runId, caller, reason }: StopRun): Promise<RunStopped> {
     assertOwner(this.repository.get(runId), caller);
     const actor = callerActor(caller);
     const stopped = await this.stopper.stopTree(runId, { actor, reason: reason ?? `stopped by ${actor}` });

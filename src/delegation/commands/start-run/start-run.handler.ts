@@ -8,17 +8,17 @@ import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { runs } from '../../../database/schema';
 import { SqliteDatabase } from '../../../database/sqlite-database';
 import { EventStore } from '../../../event-store/event-store';
+import { runIdOfThread, runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
 import { SessionRegistry } from '../../../sessions/session-registry';
-import { sessionStreamId } from '../../../sessions/session.events';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
-import { type RunStartedData, RunEvents, runIdOfThread, runThreadId } from '../../run.events';
+import { type RunStartedData, RunEvents } from '../../run.events';
 import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
-import { AgentRun, type AgentRunInput } from './agent-run.command';
+import { StartRun, type StartRunInput } from './start-run.command';
 
 /** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
 interface Placement {
@@ -33,9 +33,9 @@ interface Placement {
   refusalStream: string | undefined;
 }
 
-@CommandHandler(AgentRun)
-export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
-  private readonly logger = new Logger(AgentRunHandler.name);
+@CommandHandler(StartRun)
+export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
+  private readonly logger = new Logger(StartRunHandler.name);
 
   constructor(
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
@@ -48,15 +48,15 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
     private readonly store: EventStore,
   ) {}
 
-  async execute({ input, caller }: AgentRun): Promise<RunSummary> {
+  async execute({ input, caller }: StartRun): Promise<RunSummary> {
     if (input.runId) return this.continueRun(input, caller);
     if (!input.agentId || !input.prompt?.trim()) {
       throw new InvalidRunArgumentsError('Give agent_id and prompt to start a run, or run_id to resume or check one');
     }
-    return this.start(input as AgentRunInput & { agentId: string; prompt: string }, caller);
+    return this.start(input as StartRunInput & { agentId: string; prompt: string }, caller);
   }
 
-  private async start(input: AgentRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
+  private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
     const agent = this.library.find(input.agentId);
     if (!agent) throw new UnknownAgentError(input.agentId);
     const placement = this.place(input, caller);
@@ -94,7 +94,7 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
   }
 
   /** agent_run with run_id: resume an interrupted or stopped run, otherwise report (and in foreground await) it. */
-  private async continueRun(input: AgentRunInput, caller: RunCaller): Promise<RunSummary> {
+  private async continueRun(input: StartRunInput, caller: RunCaller): Promise<RunSummary> {
     const runId = input.runId as string;
     const state = this.repository.get(runId);
     assertOwner(state, caller);
@@ -128,7 +128,7 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
     }
   }
 
-  private place(input: AgentRunInput, caller: RunCaller): Placement {
+  private place(input: StartRunInput, caller: RunCaller): Placement {
     if (caller.kind === 'api') {
       if (!input.parentRunId) {
         return { parent: undefined, ownerThreadId: callerThread(caller), parentThreadId: null, callerAgentId: undefined, delegatingPolicy: undefined, depth: 0, refusalStream: undefined };
@@ -185,7 +185,7 @@ export class AgentRunHandler implements ICommandHandler<AgentRun, RunSummary> {
   }
 
   /** A refused delegation is an event with its reason, then a policy_denied error for the caller. */
-  private async refuse(placement: Placement, input: AgentRunInput, caller: RunCaller, reason: string): Promise<never> {
+  private async refuse(placement: Placement, input: StartRunInput, caller: RunCaller, reason: string): Promise<never> {
     if (placement.refusalStream) {
       await this.store.append(placement.refusalStream, 'any', [
         {

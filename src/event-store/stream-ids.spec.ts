@@ -1,0 +1,68 @@
+import {
+  agentStreamId,
+  parseStreamId,
+  RUN_THREAD_PREFIX,
+  runIdOfStream,
+  runIdOfThread,
+  runStreamId,
+  runThreadId,
+  sessionIdOfStream,
+  sessionStreamId,
+  STREAM_PREFIXES,
+  streamCategory,
+} from './stream-ids';
+
+describe('stream ids', () => {
+  it('builds the public forms session-<id>, run-<id>, agent-<id> and the run thread sub-agent-<runId>', () => {
+    expect(sessionStreamId('s1')).toBe('session-s1');
+    expect(runStreamId('r1')).toBe('run-r1');
+    expect(agentStreamId('code-reviewer')).toBe('agent-code-reviewer');
+    expect(runThreadId('r9')).toBe('sub-agent-r9');
+    expect(STREAM_PREFIXES).toEqual({ session: 'session-', run: 'run-', agent: 'agent-' });
+    expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
+  });
+
+  it.each([
+    ['session', sessionStreamId],
+    ['run', runStreamId],
+    ['agent', agentStreamId],
+  ] as const)('parses back what it builds for a %s stream, ids with dashes included', (kind, build) => {
+    for (const id of ['x', '0193a6f4-7b2c-7d1e-9f00-0123456789ab', 'code-reviewer', 'session-nested']) {
+      expect(parseStreamId(build(id))).toEqual({ kind, id });
+    }
+  });
+
+  it("reads a run's thread session stream as a session whose id is the thread, and finds the run in it", () => {
+    const stream = sessionStreamId(runThreadId('r9'));
+    expect(stream).toBe('session-sub-agent-r9');
+    expect(parseStreamId(stream)).toEqual({ kind: 'session', id: 'sub-agent-r9' });
+    expect(sessionIdOfStream(stream)).toBe('sub-agent-r9');
+    expect(runIdOfThread(sessionIdOfStream(stream) ?? '')).toBe('r9');
+    expect(runIdOfStream(stream)).toBe('r9');
+    expect(runIdOfStream(runStreamId('r9'))).toBe('r9');
+  });
+
+  it('does not read a run from a plain session, an agent stream or an unknown stream', () => {
+    expect(runIdOfStream(sessionStreamId('s1'))).toBeUndefined();
+    expect(runIdOfStream(agentStreamId('sub-agent-x'))).toBeUndefined();
+    expect(runIdOfStream('sub-agent-r9')).toBeUndefined();
+    expect(runIdOfThread('s1')).toBeUndefined();
+  });
+
+  it('refuses unknown prefixes, bare prefixes and ids that only contain a prefix later on', () => {
+    for (const streamId of ['thing-1', 'sessions-1', 'Session-1', 'runner', '', 'session-', 'run-', 'agent-', 'x-session-1']) {
+      expect(parseStreamId(streamId)).toBeUndefined();
+    }
+    expect(sessionIdOfStream('session-')).toBeUndefined();
+    expect(sessionIdOfStream(runStreamId('r1'))).toBeUndefined();
+    expect(runIdOfThread(RUN_THREAD_PREFIX)).toBeUndefined();
+  });
+
+  it("names any stream's category by the part before its first dash, known kind or not", () => {
+    expect(streamCategory(sessionStreamId(runThreadId('r1')))).toBe('session');
+    expect(streamCategory(runStreamId('r1'))).toBe('run');
+    expect(streamCategory('thing-1-2')).toBe('thing');
+    expect(streamCategory('nodash')).toBe('nodash');
+    expect(streamCategory('-lead')).toBe('-lead');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Every stream id the service writes, built and parsed in one place. The ids are public (REST
+ * `/api/events/streams/:streamId`, GraphQL, the audit log), so their form never changes: `<kind>-<id>`.
+ * This file imports nothing, so any context may use it without an arrow back.
+ */
+
+/** The prefix of each stream kind: `session-<sessionId>`, `run-<runId>`, `agent-<agentId>`. */
+export const STREAM_PREFIXES = {
+  session: 'session-',
+  run: 'run-',
+  agent: 'agent-',
+} as const;
+
+export type StreamKind = keyof typeof STREAM_PREFIXES;
+
+export interface ParsedStreamId {
+  kind: StreamKind;
+  id: string;
+}
+
+/** spec: sub-agent-delegation: each child run executes on its own thread (CLI session) `sub-agent-<run_id>`. */
+export const RUN_THREAD_PREFIX = 'sub-agent-';
+
+const STREAM_KINDS = Object.keys(STREAM_PREFIXES) as StreamKind[];
+
+/** The rest of `value` after `prefix`; undefined when it does not start so or nothing follows (a bare prefix is no id). */
+function after(prefix: string, value: string): string | undefined {
+  return value.startsWith(prefix) && value.length > prefix.length ? value.slice(prefix.length) : undefined;
+}
+
+export function sessionStreamId(sessionId: string): string {
+  return `${STREAM_PREFIXES.session}${sessionId}`;
+}
+
+export function runStreamId(runId: string): string {
+  return `${STREAM_PREFIXES.run}${runId}`;
+}
+
+export function agentStreamId(agentId: string): string {
+  return `${STREAM_PREFIXES.agent}${agentId}`;
+}
+
+/** The kind and id of a stream id; undefined for a stream no context writes (or a bare prefix). */
+export function parseStreamId(streamId: string): ParsedStreamId | undefined {
+  for (const kind of STREAM_KINDS) {
+    const id = after(STREAM_PREFIXES[kind], streamId);
+    if (id !== undefined) return { kind, id };
+  }
+  return undefined;
+}
+
+export function sessionIdOfStream(streamId: string): string | undefined {
+  return after(STREAM_PREFIXES.session, streamId);
+}
+
+/** Category of any stream id, known kind or not: the part before the first '-' (`session-42` -> `session`). */
+export function streamCategory(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash > 0 ? streamId.slice(0, dash) : streamId;
+}
+
+/** A run's thread: the session id of the CLI session it executes on. */
+export function runThreadId(runId: string): string {
+  return `${RUN_THREAD_PREFIX}${runId}`;
+}
+
+export function runIdOfThread(threadId: string): string | undefined {
+  return after(RUN_THREAD_PREFIX, threadId);
+}
+
+/** The run a stream belongs to: its own stream `run-<id>` or its thread's session stream `session-sub-agent-<id>`. */
+export function runIdOfStream(streamId: string): string | undefined {
+  const parsed = parseStreamId(streamId);
+  if (parsed?.kind === 'run') return parsed.id;
+  if (parsed?.kind === 'session') return runIdOfThread(parsed.id);
+  return undefined;
+}
