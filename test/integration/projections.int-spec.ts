@@ -1,11 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { CommandBus, EventBus, ofType } from '@nestjs/cqrs';
-import { firstValueFrom, take, toArray } from 'rxjs';
+import { CommandBus } from '@nestjs/cqrs';
 import { AppModule } from '../../src/app.module';
 import type { SwitchboardConfig } from '../../src/config/switchboard-config';
 import { SqliteDatabase } from '../../src/database/sqlite-database';
-import { EventCommitted } from '../../src/event-store/event-committed.event';
 import { EventStore } from '../../src/event-store/event-store';
 import { AsyncProjectionRunner } from '../../src/projections/async-projection-runner';
 import { RebuildProjection } from '../../src/projections/rebuild-projection/rebuild-projection.command';
@@ -97,14 +95,6 @@ describe('projections', () => {
     await expect(app.get(CommandBus).execute(new RebuildProjection('nope'))).rejects.toThrow(
       /Unknown projection nope; known projections: .*stream-summaries/,
     );
-    await app.close();
-  });
-
-  it('publishes committed events on the CQRS EventBus, in global order', async () => {
-    const app = await boot(config);
-    const published = firstValueFrom(app.get(EventBus).pipe(ofType(EventCommitted), take(3), toArray()));
-    await appendSome(app.get(EventStore), 1, 3);
-    expect((await published).map((e) => e.event.globalPosition)).toEqual([1, 2, 3]);
     await app.close();
   });
 });
