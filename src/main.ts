@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import { createSwitchboardApp } from './bootstrap';
 import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
-import { isLoopback } from './outbound/outbound-address';
+import { isLoopback } from './config/outbound-address';
 import { type ListenTarget, startupRefusal, stopOnSignals } from './service-lifecycle';
 
 async function main(): Promise<void> {

@@ -1,9 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomAgentConfig } from '../sessions/session-config';
 import type { AgentDefinition } from './agent-definition';
 import { type SubAgentProblem, subAgentProblems } from './agent-eligibility';
 import { AgentLibrary } from './agent-library';
 import { McpServerRegistry } from './mcp-server-registry';
+
+/**
+ * A team member as the SDK's CustomAgentConfig (the sessions' `customAgents` entry). Declared here so
+ * agents does not import sessions; sessions stores it as its own CustomAgentConfig, and the compiler
+ * checks there that this shape still fits.
+ */
+export interface CustomAgentConfig {
+  name: string;
+  displayName?: string;
+  description?: string;
+  prompt: string;
+  tools?: string[];
+  mcpServers?: Record<string, unknown>;
+  infer?: boolean;
+  model?: string;
+}
 
 /**
  * spec: agent-teams, Field Mapping "App Agent -> SDK CustomAgentConfig". id -> name, name ->

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isLoopback } from '../outbound/outbound-address';
-import { OutboundAllowList } from '../outbound/outbound-allow-list';
+import { isLoopback } from './outbound-address';
+import { OutboundAllowList } from './outbound-allow-list';
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
   z

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
@@ -8,6 +9,7 @@ import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
 import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
 import { GetRunOutputHandler } from './queries/get-run-output/get-run-output.handler';
+import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
 import { RunExecutor } from './run-executor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
@@ -22,7 +24,7 @@ import { RunsController } from './runs.controller';
  * over the lineage path; recovery marks cut-off runs interrupted.
  */
 @Module({
-  imports: [AgentsModule, SessionsModule],
+  imports: [AgentsModule, SessionsModule, RunLineageModule],
   controllers: [RunsController],
   providers: [
     RunHandleTable,
@@ -38,6 +40,7 @@ import { RunsController } from './runs.controller';
     GetRunOutputHandler,
     GetRunHandler,
     GetRunTreeHandler,
+    WatchRunEventsHandler,
   ],
   exports: [RunRepository, RunHandleTable],
 })

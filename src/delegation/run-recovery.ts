@@ -1,7 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { eq } from 'drizzle-orm';
-import { runs } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { RunsReadModel } from '../run-lineage/runs-read-model';
 import { RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 
@@ -16,23 +14,18 @@ export class RunRecovery implements OnApplicationBootstrap {
   private readonly logger = new Logger(RunRecovery.name);
 
   constructor(
-    private readonly database: SqliteDatabase,
+    private readonly runs: RunsReadModel,
     private readonly repository: RunRepository,
     private readonly handles: RunHandleTable,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const stale = this.database.orm
-      .select({ runId: runs.runId })
-      .from(runs)
-      .where(eq(runs.status, 'running'))
-      .all()
-      .filter((r) => !this.handles.has(r.runId));
+    const stale = this.runs.runningIds().filter((runId) => !this.handles.has(runId));
     if (stale.length === 0) return;
     const reason =
       'Switchboard restarted while the run was running; resume it with agent_run {run_id} (POST /api/runs/:id/resume) or stop it';
     // Concurrently: the appends share group commits.
-    await Promise.all(stale.map(({ runId }) => this.repository.decide(runId, { type: 'interrupt', reason }, { actor: 'switchboard' })));
+    await Promise.all(stale.map((runId) => this.repository.decide(runId, { type: 'interrupt', reason }, { actor: 'switchboard' })));
     this.logger.warn({ runs: stale.length }, 'runs without a live executor marked interrupted');
   }
 }

@@ -1,7 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { and, eq, ne, or } from 'drizzle-orm';
-import { runs } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { RunsReadModel } from '../run-lineage/runs-read-model';
 import type { TurnReminder } from '../sessions/turn-reminders';
 import { TurnReminders } from '../sessions/turn-reminders';
 
@@ -16,7 +14,7 @@ const OUTPUT_PREVIEW_CHARS = 500;
 export class RunReminders implements OnModuleInit {
   constructor(
     private readonly reminders: TurnReminders,
-    private readonly database: SqliteDatabase,
+    private readonly runs: RunsReadModel,
   ) {}
 
   onModuleInit(): void {
@@ -24,19 +22,7 @@ export class RunReminders implements OnModuleInit {
   }
 
   forSession(sessionId: string): TurnReminder | undefined {
-    const rows = this.database.orm
-      .select()
-      .from(runs)
-      .where(
-        and(
-          eq(runs.ownerThreadId, sessionId),
-          eq(runs.ownerNotified, false),
-          ne(runs.status, 'running'),
-          or(eq(runs.background, true), eq(runs.status, 'interrupted')),
-        ),
-      )
-      .orderBy(runs.endedAt)
-      .all();
+    const rows = this.runs.unnotifiedEndsOwnedBy(sessionId);
     if (rows.length === 0) return undefined;
     const lines = rows.map((r) => {
       const head = `- run ${r.runId} (agent ${r.agentId}) is ${r.status}`;

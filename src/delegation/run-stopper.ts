@@ -1,9 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import type { Subscription } from 'rxjs';
-import { runs } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
-import { subtreeRange } from '../run-lineage/run-lineage';
+import { RunsReadModel } from '../run-lineage/runs-read-model';
 import { RunStateError } from './run.errors';
 import type { StoppedBy } from './run.events';
 import { RunExecutor } from './run-executor';
@@ -25,7 +22,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly executor: RunExecutor,
     private readonly repository: RunRepository,
-    private readonly database: SqliteDatabase,
+    private readonly runs: RunsReadModel,
   ) {}
 
   onModuleInit(): void {
@@ -50,7 +47,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     }
     const stopped: string[] = [];
     for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      const running = this.runningSubtree(target.started.path);
+      const running = this.runs.runningSubtreeIds(target.started.path);
       if (running.length === 0) break;
       const results = await Promise.all(
         running.map((id) => this.executor.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })),
@@ -59,17 +56,5 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     }
     this.logger.log({ runId, stopped: stopped.length, actor: stoppedBy.actor }, 'run subtree stopped');
     return stopped;
-  }
-
-  /** Running runs under `path` (itself included), deepest first: one range scan on the path index. */
-  private runningSubtree(path: string): string[] {
-    const { from, to } = subtreeRange(path);
-    return this.database.orm
-      .select({ runId: runs.runId })
-      .from(runs)
-      .where(and(gte(runs.path, from), lt(runs.path, to), eq(runs.status, 'running')))
-      .orderBy(desc(runs.depth))
-      .all()
-      .map((r) => r.runId);
   }
 }

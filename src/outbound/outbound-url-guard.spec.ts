@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
-import { canonicalAddress, isLoopback, normaliseHost } from './outbound-address';
-import { OutboundAllowList } from './outbound-allow-list';
+import { canonicalAddress, isLoopback, normaliseHost } from '../config/outbound-address';
+import { OutboundAllowList } from '../config/outbound-allow-list';
 import { type HostResolver, OUTBOUND_REFUSED, OutboundUrlGuard, type ResolvedAddress } from './outbound-url-guard';
 
 /** A resolver answering from a table; a name not in it does not resolve (ENOTFOUND). */

@@ -1,8 +1,8 @@
 import * as dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import * as os from 'node:os';
-import { alwaysRefusedReason, canonicalAddress, isLoopback, METADATA_HOSTS, normaliseHost } from './outbound-address';
-import { OutboundAllowList } from './outbound-allow-list';
+import { alwaysRefusedReason, canonicalAddress, isLoopback, METADATA_HOSTS, normaliseHost } from '../config/outbound-address';
+import { OutboundAllowList } from '../config/outbound-allow-list';
 
 export interface ResolvedAddress {
   address: string;

@@ -6,15 +6,18 @@ import { ListRunChildrenHandler } from './queries/list-run-children/list-run-chi
 import { ListRunsHandler } from './queries/list-runs/list-runs.handler';
 import { ListThreadRequestsHandler } from './queries/list-thread-requests/list-thread-requests.handler';
 import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list-thread-subagents.handler';
-import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
+import { RunsReadModel } from './runs-read-model';
 
 /**
  * Read side of run lineage over the `runs` read model (filled by the delegation engine): lists, lookups
  * by id, children, subtrees and their usage through the materialized path index, and each run thread's
  * sub-agent launches and routed requests. Every query takes a batch, so GraphQL loaders stay O(1) statements.
+ * The only reader of `runs`: the delegation engine reads it through the exported `RunsReadModel`, and
+ * nothing here imports delegation.
  */
 @Module({
   providers: [
+    RunsReadModel,
     ListRunsHandler,
     GetRunsByIdHandler,
     ListRunChildrenHandler,
@@ -22,7 +25,7 @@ import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-even
     GetSubtreeUsageHandler,
     ListThreadSubagentsHandler,
     ListThreadRequestsHandler,
-    WatchRunEventsHandler,
   ],
+  exports: [RunsReadModel],
 })
 export class RunLineageModule {}

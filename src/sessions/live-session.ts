@@ -1,9 +1,12 @@
-import type { ParentSession } from '../child-sessions/child-session-resolver';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 import type { SessionStatus } from './session.events';
 
-/** A session Switchboard owns: its configuration (tools, agents, policy) and where it stands. */
-export class LiveSession implements ParentSession {
+/**
+ * A session Switchboard owns: its configuration (tools, agents, policy) and where it stands. It is the
+ * child-session resolver's ParentSession structurally (checked where child-sessions uses it), so sessions
+ * does not import child-sessions.
+ */
+export class LiveSession {
   private readonly toolsByName: Map<string, ToolSpec>;
 
   /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */

@@ -6,7 +6,7 @@ import { UnknownRunError } from '../../delegation/run.errors';
 import type { RunCaller } from '../../delegation/run-caller';
 import { resumeRunSchema, startRunSchema, stopRunSchema } from '../../delegation/run-requests';
 import { GetRunsById } from '../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
-import { WatchRunEvents } from '../../run-lineage/queries/watch-run-events/watch-run-events.query';
+import { WatchRunEvents } from '../../delegation/queries/watch-run-events/watch-run-events.query';
 import { inRange, validated } from '../input-validation';
 import { StoredEventModel } from '../models/event.model';
 import { AgentRunInput, RunStopResult } from '../models/run-commands.model';

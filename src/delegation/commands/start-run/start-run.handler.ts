@@ -1,14 +1,12 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { and, count, eq } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
 import { AgentLibrary } from '../../../agents/agent-library';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { runs } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
 import { EventStore } from '../../../event-store/event-store';
 import { runIdOfThread, runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
+import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
@@ -44,7 +42,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly handles: RunHandleTable,
     private readonly library: AgentLibrary,
     private readonly sessions: SessionRegistry,
-    private readonly database: SqliteDatabase,
+    private readonly runs: RunsReadModel,
     private readonly store: EventStore,
   ) {}
 
@@ -65,7 +63,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         targetAgentId: input.agentId,
         callerAgentId: placement.callerAgentId,
         depth: placement.depth,
-        runningChildren: this.runningChildren(placement.ownerThreadId),
+        runningChildren: this.runs.runningOwnedBy(placement.ownerThreadId),
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
@@ -173,15 +171,6 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     if (parent.status !== 'running' || stopping) {
       throw new RunStateError(`Run ${parent.started.runId} is ${stopping ? 'being stopped' : parent.status}; only a running run can start child runs`);
     }
-  }
-
-  private runningChildren(ownerThreadId: string): number {
-    const [row] = this.database.orm
-      .select({ n: count() })
-      .from(runs)
-      .where(and(eq(runs.ownerThreadId, ownerThreadId), eq(runs.status, 'running')))
-      .all();
-    return row?.n ?? 0;
   }
 
   /** A refused delegation is an event with its reason, then a policy_denied error for the caller. */

@@ -1,5 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
+// In config rather than outbound: loadConfig checks HOST and SWITCHBOARD_OUTBOUND_ALLOW with these,
+// and config imports no feature module (the outbound guard imports them from here).
+
 /**
  * Host names that answer with cloud instance metadata (credentials, user data). Refused by name so
  * the refusal is clear even where they do not resolve; their addresses are refused below as well.
