@@ -2,8 +2,8 @@ import { ExpectedVersionConflictError } from './event-store.errors';
 import type { EventStore } from './event-store';
 import type { EventMetadata, StreamAppend } from './event-store.types';
 
-/** A domain event as a decider sees it: a type tag and its data (metadata and positions are the store's). */
-export interface DomainEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
+/** A domain event as a decider sees it: a type tag and its data (metadata and positions are the store's). Data may be an interface (no index signature needed). */
+export interface DomainEvent<Type extends string = string, Data extends object = object> {
   type: Type;
   data: Data;
 }
