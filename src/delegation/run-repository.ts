@@ -5,7 +5,7 @@ import type { EventMetadata, StreamAppend } from '../event-store/event-store.typ
 import { runStreamId, sessionStreamId } from '../event-store/stream-ids';
 import { foldRun, type RunCommand, runDecider, type RunState } from './run.decider';
 import { UnknownRunError } from './run.errors';
-import { API_THREAD, ENDED_STATUSES, type RunEndedData, RunEvents } from './run.events';
+import { API_THREAD, ENDED_STATUSES, type RunEndedEvent, RunEvents } from './run.events';
 
 /**
  * Loads a run by folding its stream; commands go through handleCommand (optimistic concurrency, one
@@ -43,12 +43,15 @@ function ownerNotice(runId: string, before: RunState | undefined, after: RunStat
   if (!after || before?.status !== 'running' || !ENDED_STATUSES.includes(after.status)) return [];
   const owner = after.started.ownerThreadId;
   if (owner === API_THREAD) return [];
-  const ended: RunEndedData = {
-    runId,
-    agentId: after.started.agentId,
-    status: after.status,
-    ...(after.output !== null ? { output: after.output } : {}),
-    ...(after.error !== null ? { error: after.error } : {}),
+  const ended: RunEndedEvent = {
+    type: RunEvents.ended,
+    data: {
+      runId,
+      agentId: after.started.agentId,
+      status: after.status,
+      ...(after.output !== null ? { output: after.output } : {}),
+      ...(after.error !== null ? { error: after.error } : {}),
+    },
   };
-  return [{ streamId: sessionStreamId(owner), expectedVersion: 'any', events: [{ type: RunEvents.ended, data: { ...ended }, metadata }] }];
+  return [{ streamId: sessionStreamId(owner), expectedVersion: 'any', events: [{ type: ended.type, data: { ...ended.data }, metadata }] }];
 }

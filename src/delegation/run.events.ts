@@ -114,9 +114,5 @@ export function isRunEvent<E extends { type: string }>(event: E): event is E & R
   return runStreamEventTypes.has(event.type);
 }
 
-export type RunEndedEvent = DomainEvent<typeof RunEvents.ended, RunEndedData>;
-
 /** `run.ended` on an owner session's stream. */
-export function isRunEndedEvent<E extends { type: string }>(event: E): event is E & RunEndedEvent {
-  return event.type === RunEvents.ended;
-}
+export type RunEndedEvent = DomainEvent<typeof RunEvents.ended, RunEndedData>;
