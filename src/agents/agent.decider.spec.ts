@@ -1,18 +1,9 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
 import type { AgentFields } from './agent-definition';
-import {
-  type AgentCommand,
-  AgentEvents,
-  type AgentState,
-  decideAgent,
-  evolveAgent,
-  initialAgentState,
-} from './agent.decider';
+import { type AgentCommand, agentDecider, type AgentEvent, AgentEvents, type AgentFieldChanges, type AgentState, initialAgentState, isAgentEvent } from './agent.decider';
 import { PayloadTooLargeError } from '../common/domain-error';
 import { MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
-
-type Event = { type: string; data: unknown };
 
 function fields(overrides: Partial<AgentFields> = {}): AgentFields {
   return {
@@ -28,14 +19,12 @@ function fields(overrides: Partial<AgentFields> = {}): AgentFields {
   };
 }
 
-const created = (id: string, f: AgentFields = fields()): Event => ({ type: AgentEvents.created, data: { id, fields: f } });
-const updated = (id: string, changes: Partial<AgentFields>): Event => ({ type: AgentEvents.updated, data: { id, changes } });
-const deleted = (id: string): Event => ({ type: AgentEvents.deleted, data: { id } });
+const created = (id: string, f: AgentFields = fields()): AgentEvent => ({ type: AgentEvents.created, data: { id, fields: f } });
+const updated = (id: string, changes: AgentFieldChanges): AgentEvent => ({ type: AgentEvents.updated, data: { id, changes } });
+const deleted = (id: string): AgentEvent => ({ type: AgentEvents.deleted, data: { id } });
 
-const given = deciderSpec<AgentState, AgentCommand>(
-  (history) => history.reduce<AgentState>((state, event) => evolveAgent(state, event as Event), initialAgentState()),
-  (state, command) => decideAgent(command, state),
-);
+const given = deciderSpec(agentDecider);
+const { evolve: evolveAgent, decide: decideAgent } = agentDecider;
 
 describe('agent decider', () => {
   describe('CreateAgent', () => {
@@ -108,8 +97,8 @@ describe('agent decider', () => {
       const restricted = fields({ allowed_agents: ['writer'], excluded_agents: ['deployer'] });
       given(created('lead', restricted))
         .when({ type: 'UpdateAgent', id: 'lead', fields: fields() })
-        .then([updated('lead', { allowed_agents: null, excluded_agents: null } as unknown as Partial<AgentFields>)]);
-      const state = [created('lead', restricted), updated('lead', { allowed_agents: null } as unknown as Partial<AgentFields>)].reduce(
+        .then([updated('lead', { allowed_agents: null, excluded_agents: null })]);
+      const state = [created('lead', restricted), updated('lead', { allowed_agents: null })].reduce(
         evolveAgent,
         initialAgentState(),
       );
@@ -147,7 +136,7 @@ describe('agent decider', () => {
   });
 
   describe('evolve', () => {
-    const fold = (...events: Event[]) => events.reduce<AgentState>(evolveAgent, initialAgentState());
+    const fold = (...events: AgentEvent[]) => events.reduce<AgentState>(evolveAgent, initialAgentState());
 
     it('starts absent', () => {
       expect(initialAgentState()).toEqual({ status: 'absent' });
@@ -177,7 +166,8 @@ describe('agent decider', () => {
     it('ignores updates and deletions that do not apply, and unknown event types', () => {
       expect(fold(updated('ghost', { icon: 'x' }), deleted('ghost'))).toEqual({ status: 'absent' });
       expect(fold(created('a'), deleted('a'), updated('a', { icon: 'x' }), deleted('a'))).toEqual({ status: 'deleted', id: 'a' });
-      expect(fold(created('a'), { type: 'agent.renamed', data: { id: 'a' } })).toEqual({ status: 'active', id: 'a', fields: fields() });
+      const stored = [created('a'), { type: 'agent.renamed', data: { id: 'a' } }];
+      expect(fold(...stored.filter(isAgentEvent))).toEqual({ status: 'active', id: 'a', fields: fields() });
     });
 
     it('does not mutate the state it folds from', () => {

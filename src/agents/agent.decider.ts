@@ -1,5 +1,5 @@
 import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
-import type { NewEvent } from '../event-store/event-store.types';
+import type { Decider, DomainEvent } from '../event-store/decider';
 import { AGENT_FIELD_NAMES, type AgentFields, OPTIONAL_AGENT_FIELDS } from './agent-definition';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
 
@@ -14,13 +14,26 @@ export interface AgentCreatedData {
   id: string;
   fields: AgentFields;
 }
+/** Only the fields that changed, with their new values; an optional field removed is null (JSON has no undefined). */
+export type AgentFieldChanges = { [K in keyof AgentFields]?: AgentFields[K] | null };
 export interface AgentUpdatedData {
   id: string;
-  /** Only the fields that changed, with their new values. */
-  changes: Partial<AgentFields>;
+  changes: AgentFieldChanges;
 }
 export interface AgentDeletedData {
   id: string;
+}
+
+export type AgentEvent =
+  | DomainEvent<typeof AgentEvents.created, AgentCreatedData>
+  | DomainEvent<typeof AgentEvents.updated, AgentUpdatedData>
+  | DomainEvent<typeof AgentEvents.deleted, AgentDeletedData>;
+
+const agentEventTypes = new Set<string>(Object.values(AgentEvents));
+
+/** An agent-stream event (the data is trusted as the decider wrote it); a stored event keeps its other fields. */
+export function isAgentEvent<E extends { type: string }>(event: E): event is E & AgentEvent {
+  return agentEventTypes.has(event.type);
 }
 
 export type AgentState = { status: 'absent' } | { status: 'active'; id: string; fields: AgentFields } | { status: 'deleted'; id: string };
@@ -32,17 +45,12 @@ export type AgentCommand =
   | { type: 'UpdateAgent'; id: string; fields: AgentFields }
   | { type: 'DeleteAgent'; id: string };
 
-export function evolveAgent(state: AgentState, event: { type: string; data: unknown }): AgentState {
+function evolveAgent(state: AgentState, event: AgentEvent): AgentState {
   switch (event.type) {
-    case AgentEvents.created: {
-      const d = event.data as AgentCreatedData;
-      return { status: 'active', id: d.id, fields: d.fields };
-    }
-    case AgentEvents.updated: {
-      if (state.status !== 'active') return state;
-      const d = event.data as AgentUpdatedData;
-      return { ...state, fields: applyAgentChanges(state.fields, d.changes) };
-    }
+    case AgentEvents.created:
+      return { status: 'active', id: event.data.id, fields: event.data.fields };
+    case AgentEvents.updated:
+      return state.status === 'active' ? { ...state, fields: applyAgentChanges(state.fields, event.data.changes) } : state;
     case AgentEvents.deleted:
       return state.status === 'active' ? { status: 'deleted', id: state.id } : state;
     default:
@@ -54,34 +62,41 @@ export function evolveAgent(state: AgentState, event: { type: string; data: unkn
  * A deleted id may be created again (teams re-import agents); an update that changes nothing emits
  * nothing; a definition weighs at most MAX_STORED_DOCUMENT_BYTES as JSON (413 naming the agent).
  */
-export function decideAgent(command: AgentCommand, state: AgentState): NewEvent[] {
+function decideAgent(command: AgentCommand, state: AgentState): AgentEvent[] {
   if (command.type !== 'DeleteAgent') assertStorableJson(['agents', command.id], command.fields, MAX_STORED_DOCUMENT_BYTES);
   switch (command.type) {
     case 'CreateAgent':
       if (state.status === 'active') throw new AgentAlreadyExistsError(command.id);
-      return [{ type: AgentEvents.created, data: { id: command.id, fields: command.fields } satisfies AgentCreatedData }];
+      return [{ type: AgentEvents.created, data: { id: command.id, fields: command.fields } }];
     case 'UpdateAgent': {
       if (state.status !== 'active') throw new AgentNotFoundError(command.id);
       const changes = changedFields(state.fields, command.fields);
       if (Object.keys(changes).length === 0) return [];
-      return [{ type: AgentEvents.updated, data: { id: command.id, changes } satisfies AgentUpdatedData }];
+      return [{ type: AgentEvents.updated, data: { id: command.id, changes } }];
     }
     case 'DeleteAgent':
       if (state.status !== 'active') throw new AgentNotFoundError(command.id);
-      return [{ type: AgentEvents.deleted, data: { id: command.id } satisfies AgentDeletedData }];
+      return [{ type: AgentEvents.deleted, data: { id: command.id } }];
   }
 }
 
+/** An agent's stream (`agent-<id>`). */
+export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
+  initialState: initialAgentState,
+  evolve: evolveAgent,
+  decide: decideAgent,
+};
+
 /** An update's changes over the fields: the one rule both the decider and the read model apply. */
-export function applyAgentChanges(fields: AgentFields, changes: Partial<AgentFields>): AgentFields {
+export function applyAgentChanges(fields: AgentFields, changes: AgentFieldChanges): AgentFields {
   const next: Record<string, unknown> = { ...fields, ...changes };
   // An optional field an update removed is recorded as null (JSON has no undefined): unset it again.
   for (const name of OPTIONAL_AGENT_FIELDS) if (next[name] === null) delete next[name];
   return next as AgentFields;
 }
 
-function changedFields(before: AgentFields, after: AgentFields): Partial<AgentFields> {
-  const changes: Partial<AgentFields> = {};
+function changedFields(before: AgentFields, after: AgentFields): AgentFieldChanges {
+  const changes: AgentFieldChanges = {};
   for (const name of AGENT_FIELD_NAMES) {
     if (JSON.stringify(before[name]) !== JSON.stringify(after[name])) {
       // A PUT replaces the definition: a field it leaves out is removed, recorded as null so the event keeps it.

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
+import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
 import type { EventMetadata, StreamAppend } from '../event-store/event-store.types';
 import { runStreamId, sessionStreamId } from '../event-store/stream-ids';
-import { decideRun, evolveRun, foldRun, type RunCommand, type RunState } from './run.decider';
+import { foldRun, type RunCommand, runDecider, type RunState } from './run.decider';
 import { UnknownRunError } from './run.errors';
-import { API_THREAD, ENDED_STATUSES, type RunEndedData, RunEvents } from './run.events';
+import { API_THREAD, ENDED_STATUSES, type RunEndedEvent, RunEvents } from './run.events';
 
 /**
- * Loads a run by folding its stream and appends what the decider returns, with optimistic concurrency.
- * When a command ends a run, `run.ended` goes to the owner session's stream in the same commit, so the
- * owner is told exactly when the run's status changes (also after a crash: there is no gap between them).
+ * Loads a run by folding its stream; commands go through handleCommand (optimistic concurrency, one
+ * retry). When a command ends a run, `run.ended` goes to the owner session's stream in the same
+ * commit, so the owner is told exactly when the run's status changes (also after a crash: no gap).
  */
 @Injectable()
 export class RunRepository {
@@ -28,37 +28,30 @@ export class RunRepository {
 
   /** Decides against the current stream and appends; one retry when another writer got in between. */
   async decide(runId: string, command: RunCommand, metadata: EventMetadata = {}): Promise<RunState> {
-    for (let attempt = 0; ; attempt++) {
-      const events = this.store.readStream(runStreamId(runId));
-      const state = foldRun(events);
-      const decided = decideRun(state, command);
-      if (decided.length === 0) return state as RunState;
-      const next = decided.reduce<RunState | undefined>(evolveRun, state) as RunState;
-      const parts: StreamAppend[] = [
-        {
-          streamId: runStreamId(runId),
-          expectedVersion: events.length === 0 ? 'no_stream' : events.length,
-          events: decided.map((e) => ({ type: e.type, data: { ...e.data }, metadata: { correlationId: next.started.rootRunId, ...metadata } })),
-        },
-      ];
-      const owner = next.started.ownerThreadId;
-      if (state?.status === 'running' && ENDED_STATUSES.includes(next.status) && owner !== API_THREAD) {
-        const ended: RunEndedData = {
-          runId,
-          agentId: next.started.agentId,
-          status: next.status,
-          ...(next.output !== null ? { output: next.output } : {}),
-          ...(next.error !== null ? { error: next.error } : {}),
-        };
-        parts.push({ streamId: sessionStreamId(owner), expectedVersion: 'any', events: [{ type: RunEvents.ended, data: { ...ended }, metadata }] });
-      }
-      try {
-        await this.store.appendMany(parts);
-        return next;
-      } catch (error) {
-        if (error instanceof ExpectedVersionConflictError && attempt === 0) continue;
-        throw error;
-      }
-    }
+    const { state } = await handleCommand(this.store, runDecider, runStreamId(runId), command, {
+      metadata: (after) => ({ correlationId: after?.started.rootRunId, ...metadata }),
+      alsoAppend: (before, after) => ownerNotice(runId, before, after, metadata),
+    });
+    // Only `start` may decide on an absent run, and it always emits: a state is there.
+    if (!state) throw new UnknownRunError(runId);
+    return state;
   }
+}
+
+/** `run.ended` for the owner session when a running run ended (the API thread has no session to tell). */
+function ownerNotice(runId: string, before: RunState | undefined, after: RunState | undefined, metadata: EventMetadata): StreamAppend[] {
+  if (!after || before?.status !== 'running' || !ENDED_STATUSES.includes(after.status)) return [];
+  const owner = after.started.ownerThreadId;
+  if (owner === API_THREAD) return [];
+  const ended: RunEndedEvent = {
+    type: RunEvents.ended,
+    data: {
+      runId,
+      agentId: after.started.agentId,
+      status: after.status,
+      ...(after.output !== null ? { output: after.output } : {}),
+      ...(after.error !== null ? { error: after.error } : {}),
+    },
+  };
+  return [{ streamId: sessionStreamId(owner), expectedVersion: 'any', events: [{ type: ended.type, data: { ...ended.data }, metadata }] }];
 }

@@ -1,33 +1,31 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
 import { runStartedData, testRunPolicy } from '../../test/fixtures/run-fixtures';
-import { decideRun, evolveRun, foldRun, type RunCommand, type RunState } from './run.decider';
+import { foldRun, type RunCommand, runDecider, type RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import { RunEvents, type RunStartedData, type StoppedBy } from './run.events';
-
-type Event = { type: string; data: unknown };
+import { type RunEvent, RunEvents, type RunStartedData, type StoppedBy } from './run.events';
 
 const policy = testRunPolicy;
 const startData = runStartedData;
 
 const userStop: StoppedBy = { actor: 'session:s1', reason: 'no longer needed' };
 
-const started = (data: RunStartedData = startData()): Event => ({ type: RunEvents.started, data });
-const completed = (epoch: number, output: string): Event => ({ type: RunEvents.completed, data: { runId: 'r1', epoch, output } });
-const failed = (epoch: number, error: string): Event => ({ type: RunEvents.failed, data: { runId: 'r1', epoch, error } });
-const stopped = (epoch: number, stoppedBy: StoppedBy = userStop, forced = false): Event => ({
+const started = (data: RunStartedData = startData()): RunEvent => ({ type: RunEvents.started, data });
+const completed = (epoch: number, output: string): RunEvent => ({ type: RunEvents.completed, data: { runId: 'r1', epoch, output } });
+const failed = (epoch: number, error: string): RunEvent => ({ type: RunEvents.failed, data: { runId: 'r1', epoch, error } });
+const stopped = (epoch: number, stoppedBy: StoppedBy = userStop, forced = false): RunEvent => ({
   type: RunEvents.stopped,
   data: { runId: 'r1', epoch, stoppedBy, forced },
 });
-const interrupted = (epoch: number, reason = 'switchboard restarted'): Event => ({
+const interrupted = (epoch: number, reason = 'switchboard restarted'): RunEvent => ({
   type: RunEvents.interrupted,
   data: { runId: 'r1', epoch, reason },
 });
-const resumed = (epoch: number, prompt = 'carry on', resumedBy = 'api'): Event => ({
+const resumed = (epoch: number, prompt = 'carry on', resumedBy = 'api'): RunEvent => ({
   type: RunEvents.resumed,
   data: { runId: 'r1', epoch, prompt, resumedBy },
 });
 
-const given = deciderSpec<RunState | undefined, RunCommand>(foldRun, decideRun);
+const given = deciderSpec(runDecider);
 
 describe('run decider', () => {
   describe('start', () => {
@@ -102,7 +100,7 @@ describe('run decider', () => {
       const state = foldRun([started(), stopped(1), resumed(2)]);
       let thrown: unknown;
       try {
-        decideRun(state, { type: 'complete', epoch: 1, output: 'x' });
+        runDecider.decide({ type: 'complete', epoch: 1, output: 'x' }, state);
       } catch (error) {
         thrown = error;
       }
@@ -242,8 +240,7 @@ describe('run decider', () => {
     it('ignores events before started and events of other types', () => {
       expect(foldRun([completed(1, 'x'), stopped(1), resumed(2)])).toBeUndefined();
       const state = foldRun([started()]);
-      expect(evolveRun(state, { type: RunEvents.progress, data: {} })).toBe(state);
-      expect(evolveRun(state, { type: 'something.else', data: {} })).toBe(state);
+      expect(foldRun([started(), { type: RunEvents.progress, data: {} }, { type: 'something.else', data: {} }])).toEqual(state);
     });
 
     it('folds started into a running run of launch 1 with nothing else set', () => {
@@ -335,7 +332,7 @@ describe('run decider', () => {
     it('evolves the events the decider emits into the state the next command sees', () => {
       let state: RunState | undefined;
       const apply = (command: RunCommand) => {
-        for (const event of decideRun(state, command)) state = evolveRun(state, event);
+        for (const event of runDecider.decide(command, state)) state = runDecider.evolve(state, event);
       };
       apply({ type: 'start', data: startData() });
       apply({ type: 'interrupt', reason: 'restart' });

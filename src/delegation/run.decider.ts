@@ -1,15 +1,6 @@
+import { type Decider, foldEvents } from '../event-store/decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import {
-  type RunCompletedData,
-  RunEvents,
-  type RunFailedData,
-  type RunInterruptedData,
-  type RunResumedData,
-  type RunStartedData,
-  type RunStatus,
-  type RunStoppedData,
-  type StoppedBy,
-} from './run.events';
+import { type RunEvent, RunEvents, type RunStartedData, type RunStatus, type StoppedBy, isRunEvent } from './run.events';
 
 /** A run as folded from its stream: what the decider needs to accept or refuse a command. */
 export interface RunState {
@@ -30,21 +21,13 @@ export type RunCommand =
   | { type: 'interrupt'; epoch?: number; reason: string }
   | { type: 'resume'; prompt: string; resumedBy: string };
 
-export type RunEvent =
-  | { type: typeof RunEvents.started; data: RunStartedData }
-  | { type: typeof RunEvents.completed; data: RunCompletedData }
-  | { type: typeof RunEvents.failed; data: RunFailedData }
-  | { type: typeof RunEvents.stopped; data: RunStoppedData }
-  | { type: typeof RunEvents.interrupted; data: RunInterruptedData }
-  | { type: typeof RunEvents.resumed; data: RunResumedData };
-
 /**
- * Pure: given the run so far (undefined: no stream yet) and a command, the events to append, or an error.
+ * Pure: given a command and the run so far (undefined: no stream yet), the events to append, or an error.
  * running -> completed | failed | stopped | interrupted; interrupted | stopped -> running (resume, new epoch).
  * Completions carry their launch's epoch; one from an earlier launch is refused (StaleRunCompletionError).
  * Interrupting a run that is no longer running is a no-op, so recovery may repeat it safely.
  */
-export function decideRun(state: RunState | undefined, command: RunCommand): RunEvent[] {
+function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[] {
   if (command.type === 'start') {
     if (state) throw new RunStateError(`Run ${command.data.runId} already exists`);
     return [{ type: RunEvents.started, data: { ...command.data, epoch: 1 } }];
@@ -87,27 +70,33 @@ export function decideRun(state: RunState | undefined, command: RunCommand): Run
   }
 }
 
-export function evolveRun(state: RunState | undefined, event: { type: string; data: unknown }): RunState | undefined {
+function evolveRun(state: RunState | undefined, event: RunEvent): RunState | undefined {
   switch (event.type) {
-    case RunEvents.started: {
-      const data = event.data as RunStartedData;
-      return { started: data, status: 'running', epoch: data.epoch, output: null, error: null, stoppedBy: null };
-    }
+    case RunEvents.started:
+      return { started: event.data, status: 'running', epoch: event.data.epoch, output: null, error: null, stoppedBy: null };
     case RunEvents.completed:
-      return state && { ...state, status: 'completed', output: (event.data as RunCompletedData).output };
+      return state && { ...state, status: 'completed', output: event.data.output };
     case RunEvents.failed:
-      return state && { ...state, status: 'failed', error: (event.data as RunFailedData).error };
+      return state && { ...state, status: 'failed', error: event.data.error };
     case RunEvents.stopped:
-      return state && { ...state, status: 'stopped', stoppedBy: (event.data as RunStoppedData).stoppedBy };
+      return state && { ...state, status: 'stopped', stoppedBy: event.data.stoppedBy };
     case RunEvents.interrupted:
-      return state && { ...state, status: 'interrupted', error: (event.data as RunInterruptedData).reason };
+      return state && { ...state, status: 'interrupted', error: event.data.reason };
     case RunEvents.resumed:
-      return state && { ...state, status: 'running', epoch: (event.data as RunResumedData).epoch, error: null, stoppedBy: null };
+      return state && { ...state, status: 'running', epoch: event.data.epoch, error: null, stoppedBy: null };
     default:
       return state;
   }
 }
 
-export function foldRun(events: ReadonlyArray<{ type: string; data: unknown }>): RunState | undefined {
-  return events.reduce<RunState | undefined>(evolveRun, undefined);
+/** A run's stream (`run-<run_id>`): undefined until it started. */
+export const runDecider: Decider<RunState | undefined, RunCommand, RunEvent> = {
+  initialState: () => undefined,
+  evolve: evolveRun,
+  decide: decideRun,
+};
+
+/** The run as its stream's run events fold (other types are skipped). */
+export function foldRun(events: ReadonlyArray<{ type: string; data: object }>): RunState | undefined {
+  return foldEvents(runDecider, events.filter(isRunEvent));
 }

@@ -1,3 +1,4 @@
+import type { DomainEvent } from '../event-store/decider';
 import type { ResolvedRunPolicy } from './run-policy';
 
 /** Event types of a run stream (`run-<run_id>`), plus what the engine writes on its owner's session stream. */
@@ -88,3 +89,30 @@ export interface RunEndedData {
   output?: string;
   error?: string;
 }
+
+/** The events of a run stream (`run-<run_id>`), as its decider emits and folds them. */
+export type RunEvent =
+  | DomainEvent<typeof RunEvents.started, RunStartedData>
+  | DomainEvent<typeof RunEvents.completed, RunCompletedData>
+  | DomainEvent<typeof RunEvents.failed, RunFailedData>
+  | DomainEvent<typeof RunEvents.stopped, RunStoppedData>
+  | DomainEvent<typeof RunEvents.interrupted, RunInterruptedData>
+  | DomainEvent<typeof RunEvents.resumed, RunResumedData>;
+
+export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
+  RunEvents.started,
+  RunEvents.completed,
+  RunEvents.failed,
+  RunEvents.stopped,
+  RunEvents.interrupted,
+  RunEvents.resumed,
+];
+const runStreamEventTypes = new Set<string>(RUN_STREAM_EVENT_TYPES);
+
+/** A run-stream event (the data is trusted as the decider wrote it); a stored event keeps its other fields. */
+export function isRunEvent<E extends { type: string }>(event: E): event is E & RunEvent {
+  return runStreamEventTypes.has(event.type);
+}
+
+/** `run.ended` on an owner session's stream. */
+export type RunEndedEvent = DomainEvent<typeof RunEvents.ended, RunEndedData>;

@@ -1,5 +1,5 @@
 import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
-import { type Decider, type DomainEvent, foldEvents, handleCommand } from './decider';
+import { type Decider, type DomainEvent, foldEvents, handleCommand, planCommand } from './decider';
 import { ExpectedVersionConflictError } from './event-store.errors';
 
 /** A counter with a ceiling: small enough to read, enough to show a lost race. */
@@ -32,7 +32,7 @@ describe('handleCommand', () => {
     const stored = es.store.readStream('counter-1');
     expect(stored.map((e) => [e.streamPosition, e.data])).toEqual([[1, { by: 2 }], [2, { by: 3 }]]);
     expect(stored[0].metadata).toMatchObject({ actor: 'test' });
-    expect(foldEvents(counter, stored as unknown as CounterEvent[])).toEqual({ total: 5 });
+    expect(foldEvents(counter, stored.map((e): CounterEvent => ({ type: 'counter.added', data: { by: Number(e.data.by) } })))).toEqual({ total: 5 });
   });
 
   it('appends nothing when the command changes nothing', async () => {
@@ -63,5 +63,39 @@ describe('handleCommand', () => {
       alsoAppend: (before, after) => [{ streamId: 'audit-1', expectedVersion: 'any', events: [{ type: 'counter.moved', data: { from: before.total, to: after.total } }] }],
     });
     expect(es.store.readStream('audit-1').map((e) => e.data)).toEqual([{ from: 0, to: 4 }]);
+  });
+
+  it('lets the decider refuse before a stale expected version is looked at', async () => {
+    await handleCommand(es.store, counter, 'counter-1', { by: 4, max: 10 });
+    await expect(handleCommand(es.store, counter, 'counter-1', { by: 9, max: 10 }, { expectedVersion: 0 })).rejects.toThrow('over 10');
+  });
+
+  it('takes metadata from the state after the command when given a function', async () => {
+    await handleCommand(es.store, counter, 'counter-1', { by: 4, max: 10 }, { metadata: (after) => ({ correlationId: `total-${after.total}` }) });
+    expect(es.store.readStream('counter-1')[0].metadata).toMatchObject({ correlationId: 'total-4' });
+  });
+});
+
+describe('planCommand', () => {
+  let es: TestEventStore;
+  beforeEach(() => {
+    es = openTestEventStore();
+  });
+  afterEach(() => es.close());
+
+  it('says what to append, guarded by the version it read, without appending; several plans commit together', async () => {
+    await handleCommand(es.store, counter, 'counter-1', { by: 1, max: 10 });
+    const first = planCommand(es.store, counter, 'counter-1', { by: 2, max: 10 }, { metadata: { actor: 'import' } });
+    const second = planCommand(es.store, counter, 'counter-2', { by: 5, max: 10 });
+    expect(first).toMatchObject({ state: { total: 3 }, version: 2 });
+    expect(first.appends).toEqual([{ streamId: 'counter-1', expectedVersion: 1, events: [{ type: 'counter.added', data: { by: 2 }, metadata: { actor: 'import' } }] }]);
+    expect(second.appends[0]).toMatchObject({ streamId: 'counter-2', expectedVersion: 'no_stream' });
+    expect(es.store.readStream('counter-1')).toHaveLength(1);
+    await es.store.appendMany([...first.appends, ...second.appends]);
+    expect(es.store.readStream('counter-2').map((e) => e.data)).toEqual([{ by: 5 }]);
+  });
+
+  it('plans nothing for a command that changes nothing', () => {
+    expect(planCommand(es.store, counter, 'counter-1', { by: 0, max: 10 })).toEqual({ state: { total: 0 }, events: [], version: 0, appends: [] });
   });
 });

@@ -2,8 +2,8 @@ import { ExpectedVersionConflictError } from './event-store.errors';
 import type { EventStore } from './event-store';
 import type { EventMetadata, StreamAppend } from './event-store.types';
 
-/** A domain event as a decider sees it: a type tag and its data (metadata and positions are the store's). */
-export interface DomainEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
+/** A domain event as a decider sees it: a type tag and its data (metadata and positions are the store's). Data may be an interface (no index signature needed). */
+export interface DomainEvent<Type extends string = string, Data extends object = object> {
   type: Type;
   data: Data;
 }
@@ -26,7 +26,8 @@ export function foldEvents<State, Event extends DomainEvent>(decider: Pick<Decid
 }
 
 export interface HandleCommandOptions<State, Event extends DomainEvent> {
-  metadata?: EventMetadata;
+  /** The events' metadata; a function when it depends on the state after them (a run's correlation id is its root run). */
+  metadata?: EventMetadata | ((after: State) => EventMetadata);
   /** The version the caller read (an If-Match): a different current version is a conflict, never retried. */
   expectedVersion?: number;
   /** Appends to other streams in the same commit (all or nothing), from the state before and after. */
@@ -42,10 +43,48 @@ export interface CommandResult<State, Event extends DomainEvent> {
   version: number;
 }
 
+export interface CommandPlan<State, Event extends DomainEvent> extends CommandResult<State, Event> {
+  /** What to append, all in one commit: the stream's part (guarded by the version it was read at) first. [] when nothing changes. */
+  appends: StreamAppend[];
+}
+
 /**
- * The one way a command changes a stream: load and fold it, decide, append with the version it was
- * read at, and on a conflict (another writer got in between) load and decide again. Two racing
- * commands on one stream can therefore never both win against the same state.
+ * Load and fold the stream, decide, and say what to append without appending: for a caller that
+ * commits several streams' plans at once (an all-or-nothing import). The decider refuses first; a
+ * stale `expectedVersion` is then a conflict even when the command would change nothing.
+ */
+export function planCommand<State, Command, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  command: Command,
+  options: Omit<HandleCommandOptions<State, Event>, 'retries'> = {},
+): CommandPlan<State, Event> {
+  const history = store.readStream(streamId) as unknown as Event[]; // a stream holds only its decider's events, stored with type and data as decided
+  const version = history.length;
+  const before = foldEvents(decider, history);
+  const events = decider.decide(command, before);
+  if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
+    throw new ExpectedVersionConflictError(streamId, options.expectedVersion, version);
+  }
+  if (events.length === 0) return { state: before, events, version, appends: [] };
+  const after = events.reduce(decider.evolve, before);
+  const metadata = typeof options.metadata === 'function' ? options.metadata(after) : options.metadata;
+  const appends: StreamAppend[] = [
+    {
+      streamId,
+      expectedVersion: version === 0 ? 'no_stream' : version,
+      events: events.map((e) => ({ type: e.type, data: { ...e.data }, metadata })),
+    },
+    ...(options.alsoAppend?.(before, after, events) ?? []),
+  ];
+  return { state: after, events, version: version + events.length, appends };
+}
+
+/**
+ * The one way a command changes a stream: plan it (load, fold, decide), append with the version it
+ * was read at, and on a conflict (another writer got in between) plan again on the new state. Two
+ * racing commands on one stream can therefore never both win against the same state.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream' | 'appendMany'>,
@@ -56,27 +95,11 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandResult<State, Event>> {
   const retries = options.expectedVersion !== undefined ? 0 : (options.retries ?? 1);
   for (let attempt = 0; ; attempt++) {
-    const history = store.readStream(streamId) as unknown as Event[]; // stored events carry type and data as written
-    const version = history.length;
-    if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
-      // A stale If-Match is a conflict even when the command would change nothing.
-      throw new ExpectedVersionConflictError(streamId, options.expectedVersion, version);
-    }
-    const before = foldEvents(decider, history);
-    const events = decider.decide(command, before);
-    if (events.length === 0) return { state: before, events, version };
-    const after = events.reduce(decider.evolve, before);
-    const parts: StreamAppend[] = [
-      {
-        streamId,
-        expectedVersion: version === 0 ? 'no_stream' : version,
-        events: events.map((e) => ({ type: e.type, data: { ...e.data }, metadata: options.metadata })),
-      },
-      ...(options.alsoAppend?.(before, after, events) ?? []),
-    ];
+    const { appends, ...result } = planCommand(store, decider, streamId, command, options);
+    if (appends.length === 0) return result;
     try {
-      await store.appendMany(parts);
-      return { state: after, events, version: version + events.length };
+      await store.appendMany(appends);
+      return result;
     } catch (error) {
       if (error instanceof ExpectedVersionConflictError && attempt < retries) continue;
       throw error;

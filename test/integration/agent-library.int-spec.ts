@@ -441,6 +441,8 @@ describe('agent library: conflicts', () => {
   it('lets exactly one of several simultaneous creates of an id win', async () => {
     const replies = await Promise.all([1, 2, 3, 4, 5].map((n) => api.post('/api/agents', agentBody('racer', { description: `racer ${n}` }))));
     expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    // The losers decided again against the winner's agent (handleCommand's retry), so they are told why.
+    expect(replies.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual(['agent_exists', 'agent_exists', 'agent_exists', 'agent_exists']);
     const winner = replies.find((r) => r.status === 201)!.body;
     expect((await api.get('/api/agents/racer')).body.description).toBe(winner.description);
     expect((await api.events('racer')).map((e: Json) => e.type)).toEqual(['agent.created']);

@@ -4,7 +4,7 @@ import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import type { AgentFields } from '../agent-definition';
-import { type AgentCreatedData, AgentEvents, type AgentUpdatedData, applyAgentChanges } from '../agent.decider';
+import { AgentEvents, applyAgentChanges, isAgentEvent } from '../agent.decider';
 
 /** Inline: the `agents` table, never behind the agent streams. */
 @ReadModelProjection()
@@ -16,9 +16,10 @@ export class AgentsProjection implements Projection {
 
 
   apply(event: StoredEvent, orm: Orm): void {
+    if (!isAgentEvent(event)) return;
     switch (event.type) {
       case AgentEvents.created: {
-        const d = event.data as unknown as AgentCreatedData;
+        const d = event.data;
         const row = { name: d.fields.name, fields: JSON.stringify(d.fields), version: event.streamPosition, updatedAt: event.recordedAt };
         orm
           .insert(agents)
@@ -28,7 +29,7 @@ export class AgentsProjection implements Projection {
         return;
       }
       case AgentEvents.updated: {
-        const d = event.data as unknown as AgentUpdatedData;
+        const d = event.data;
         const current = orm.select({ fields: agents.fields }).from(agents).where(eq(agents.id, d.id)).get();
         if (!current) return;
         const fields = applyAgentChanges(JSON.parse(current.fields) as AgentFields, d.changes);
@@ -40,7 +41,7 @@ export class AgentsProjection implements Projection {
         return;
       }
       case AgentEvents.deleted:
-        orm.delete(agents).where(eq(agents.id, String(event.data.id))).run();
+        orm.delete(agents).where(eq(agents.id, event.data.id)).run();
         return;
     }
   }

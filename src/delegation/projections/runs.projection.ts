@@ -5,16 +5,8 @@ import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import { runIdOfThread, sessionIdOfStream } from '../../event-store/stream-ids';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents } from '../../sessions/session.events';
-import {
-  type RunCompletedData,
-  RunEvents,
-  type RunFailedData,
-  type RunInterruptedData,
-  type RunResumedData,
-  type RunStartedData,
-  type RunStoppedData,
-} from '../run.events';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../../sessions/session.events';
+import { isRunEvent, type RunEvent, RunEvents, RUN_STREAM_EVENT_TYPES, type RunStartedData } from '../run.events';
 
 const USAGE = `${CLI_EVENT_PREFIX}assistant.usage`;
 const TOOL_START = `${CLI_EVENT_PREFIX}tool.execution_start`;
@@ -30,12 +22,7 @@ export class RunsProjection implements Projection {
   readonly mode = 'inline';
   readonly tables = [runs];
   readonly eventTypes = [
-    RunEvents.started,
-    RunEvents.completed,
-    RunEvents.failed,
-    RunEvents.stopped,
-    RunEvents.interrupted,
-    RunEvents.resumed,
+    ...RUN_STREAM_EVENT_TYPES,
     SessionEvents.reminded,
     USAGE,
     TOOL_START,
@@ -55,51 +42,50 @@ export class RunsProjection implements Projection {
 
 
   apply(event: StoredEvent, orm: Orm): void {
+    if (isRunEvent(event)) return this.applyRunEvent(event, orm);
     switch (event.type) {
-      case RunEvents.started:
-        return this.started(event.data as unknown as RunStartedData, event.recordedAt, orm);
-      case RunEvents.completed:
-        return this.ended(orm, (event.data as unknown as RunCompletedData).runId, event.recordedAt, {
-          status: 'completed',
-          output: (event.data as unknown as RunCompletedData).output,
-        });
-      case RunEvents.failed:
-        return this.ended(orm, (event.data as unknown as RunFailedData).runId, event.recordedAt, {
-          status: 'failed',
-          error: (event.data as unknown as RunFailedData).error,
-        });
-      case RunEvents.stopped: {
-        const d = event.data as unknown as RunStoppedData;
-        return this.ended(orm, d.runId, event.recordedAt, { status: 'stopped', stoppedBy: JSON.stringify({ ...d.stoppedBy, forced: d.forced }) });
-      }
-      case RunEvents.interrupted: {
-        const d = event.data as unknown as RunInterruptedData;
-        return this.ended(orm, d.runId, event.recordedAt, { status: 'interrupted', error: d.reason });
-      }
-      case RunEvents.resumed: {
-        const d = event.data as unknown as RunResumedData;
-        orm
-          .update(runs)
-          .set({ status: 'running', epoch: d.epoch, error: null, stoppedBy: null, endedAt: null, launchedAt: event.recordedAt, updatedAt: event.recordedAt, ownerNotified: false })
-          .where(eq(runs.runId, d.runId))
-          .run();
-        return;
-      }
       case SessionEvents.reminded: {
-        const ids = event.data.kind === 'runs' ? (event.data.runIds as string[] | undefined) : undefined;
-        if (ids?.length) orm.update(runs).set({ ownerNotified: true }).where(inArray(runs.runId, ids)).run();
+        const ids = event.data.kind === 'runs' ? stringsOf(event.data.runIds) : [];
+        if (ids.length) orm.update(runs).set({ ownerNotified: true }).where(inArray(runs.runId, ids)).run();
         return;
       }
       case USAGE:
       case TOOL_START: {
         const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
         if (!runId) return;
-        const payload = (event.data as unknown as RecordedCliEventData).payload ?? {};
+        const payload = recordOf(event.data.payload);
         const usage =
           event.type === USAGE
             ? { input: numberOr0(payload.inputTokens), output: numberOr0(payload.outputTokens), tools: 0 }
             : { input: 0, output: 0, tools: 1 };
         this.addUsage(orm).run({ ...usage, runId });
+        return;
+      }
+    }
+  }
+
+  private applyRunEvent(event: StoredEvent & RunEvent, orm: Orm): void {
+    const at = event.recordedAt;
+    switch (event.type) {
+      case RunEvents.started:
+        return this.started(event.data, at, orm);
+      case RunEvents.completed:
+        return this.ended(orm, event.data.runId, at, { status: 'completed', output: event.data.output });
+      case RunEvents.failed:
+        return this.ended(orm, event.data.runId, at, { status: 'failed', error: event.data.error });
+      case RunEvents.stopped: {
+        const d = event.data;
+        return this.ended(orm, d.runId, at, { status: 'stopped', stoppedBy: JSON.stringify({ ...d.stoppedBy, forced: d.forced }) });
+      }
+      case RunEvents.interrupted:
+        return this.ended(orm, event.data.runId, at, { status: 'interrupted', error: event.data.reason });
+      case RunEvents.resumed: {
+        const d = event.data;
+        orm
+          .update(runs)
+          .set({ status: 'running', epoch: d.epoch, error: null, stoppedBy: null, endedAt: null, launchedAt: at, updatedAt: at, ownerNotified: false })
+          .where(eq(runs.runId, d.runId))
+          .run();
         return;
       }
     }
@@ -152,4 +138,13 @@ export class RunsProjection implements Projection {
 
 function numberOr0(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** A CLI event's payload: an object, or nothing usable. */
+function recordOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? { ...value } : {};
+}
+
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }

@@ -1,5 +1,4 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
 import { type AgentFields, agentFieldsSchema, slugify } from '../../agent-definition';
 import { subAgentProblems } from '../../agent-eligibility';
 import { AgentLibrary, type AgentView } from '../../agent-library';
@@ -12,7 +11,6 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent, AgentVie
   constructor(
     private readonly repository: AgentRepository,
     private readonly library: AgentLibrary,
-    private readonly store: EventStore,
   ) {}
 
   async execute({ input, actor }: CreateAgent): Promise<AgentView> {
@@ -21,8 +19,7 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent, AgentVie
     const id = givenId ?? slugify(fields.name);
     const problems = subAgentProblems(id, fields.sub_agents, (x) => this.library.find(x));
     if (problems.length > 0) throw new SubAgentsRejectedError(`Agent ${id}`, problems);
-    const append = this.repository.plan({ type: 'CreateAgent', id, fields }, { actor, correlationId: id });
-    if (append) await this.store.appendMany([append]);
+    await this.repository.handle({ type: 'CreateAgent', id, fields }, { actor, correlationId: id });
     const saved = this.library.find(id);
     if (!saved) throw new AgentNotFoundError(id);
     return this.library.view(saved);

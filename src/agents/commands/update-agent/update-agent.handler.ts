@@ -1,5 +1,4 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
 import { subAgentProblems } from '../../agent-eligibility';
 import { AgentLibrary, type AgentView } from '../../agent-library';
 import { AgentRepository } from '../../agent-repository';
@@ -15,15 +14,13 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgent, AgentVie
   constructor(
     private readonly repository: AgentRepository,
     private readonly library: AgentLibrary,
-    private readonly store: EventStore,
   ) {}
 
   async execute({ id, fields, expectedVersion, actor }: UpdateAgent): Promise<AgentView> {
     if (!this.library.find(id)) throw new AgentNotFoundError(id);
     const problems = subAgentProblems(id, fields.sub_agents, (x) => this.library.find(x));
     if (problems.length > 0) throw new SubAgentsRejectedError(`Agent ${id}`, problems);
-    const append = this.repository.plan({ type: 'UpdateAgent', id, fields }, { actor, correlationId: id }, expectedVersion);
-    if (append) await this.store.appendMany([append]);
+    await this.repository.handle({ type: 'UpdateAgent', id, fields }, { actor, correlationId: id }, expectedVersion);
     return this.library.view(this.library.find(id)!);
   }
 }
