@@ -1,3 +1,5 @@
+import type { DomainEvent } from '../event-store/decider';
+
 /** Domain events of the resolver, appended to the PARENT session's stream. */
 export const ChildSessionEvents = {
   subagentStarted: 'subagent.started',
@@ -36,4 +38,18 @@ export interface ChildMappedData {
   childSessionId: string;
   agentName: string;
   via: ChildIdSource;
+}
+
+/** The resolver's events on a parent session's stream, as a typed union. */
+export type ChildSessionEvent =
+  | DomainEvent<typeof ChildSessionEvents.subagentStarted, SubagentStartedData>
+  | DomainEvent<typeof ChildSessionEvents.subagentCompleted, SubagentEndedData>
+  | DomainEvent<typeof ChildSessionEvents.subagentFailed, SubagentEndedData>
+  | DomainEvent<typeof ChildSessionEvents.childMapped, ChildMappedData>;
+
+const childSessionEventTypes = new Set<string>(Object.values(ChildSessionEvents));
+
+/** One of the resolver's events (the data is trusted as the resolver wrote it); a stored event keeps its other fields. */
+export function isChildSessionEvent<E extends { type: string }>(event: E): event is E & ChildSessionEvent {
+  return childSessionEventTypes.has(event.type);
 }

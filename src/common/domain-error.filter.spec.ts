@@ -1,4 +1,5 @@
 import { ArgumentsHost, BadRequestException, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { GraphQLError } from 'graphql';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
 import { TooManyLiveSessionsError } from '../sessions/session.errors';
@@ -16,7 +17,8 @@ function hostCapturing() {
       sent.body = body;
     },
   };
-  const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  // Nest's own host over (request, response): switchToHttp().getResponse() is the capturing response.
+  const host: ArgumentsHost = new ExecutionContextHost([{}, response]);
   return { host, sent };
 }
 
@@ -74,7 +76,8 @@ describe('DomainErrorFilter', () => {
   });
 
   describe('in a GraphQL resolver', () => {
-    const graphqlHost = { getType: () => 'graphql' } as unknown as ArgumentsHost;
+    const graphqlHost = new ExecutionContextHost([]);
+    graphqlHost.setType('graphql');
 
     it('returns a GraphQLError with the same code, the status REST would answer and the details', () => {
       const error = filter.catch(new ExpectedVersionConflictError('session-1', 3, 5), graphqlHost);

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
  * each key's rows with a correlated subquery that keeps its own index and `LIMIT ?`. It must select
  * `q.key AS k` (the key's index), by which rows are grouped back. Prepared once.
  */
-export class KeyedBatch<T> {
+export class KeyedBatch<T, Row extends object = Record<string, unknown>> {
   private readonly statement: Database.Statement;
 
   constructor(
@@ -18,13 +18,14 @@ export class KeyedBatch<T> {
   }
 
   /** Rows of each item, in item order; `limit` applies to each item. */
-  run(items: readonly T[], limit: number): Array<Array<Record<string, unknown>>> {
-    const grouped: Array<Array<Record<string, unknown>>> = items.map(() => []);
+  run(items: readonly T[], limit: number): Row[][] {
+    const grouped: Row[][] = items.map(() => []);
     if (items.length === 0) return grouped;
-    const rows = this.statement.all(JSON.stringify(items.map(this.fieldsOf)), limit) as Array<Record<string, unknown>>;
+    // The statement's columns are the caller's Row plus the key index `k`.
+    const rows = this.statement.all(JSON.stringify(items.map(this.fieldsOf)), limit) as Array<Row & { k: number }>;
     for (const row of rows) {
-      const index = row.k as number;
-      delete row.k;
+      const index = row.k;
+      Reflect.deleteProperty(row, 'k');
       grouped[index].push(row);
     }
     return grouped;

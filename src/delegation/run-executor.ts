@@ -195,7 +195,7 @@ export class RunExecutor {
       const subscription = this.store.subscribeToStream(stream, after).subscribe((event) => {
         if (event.type === SessionEvents.messageSent) sent = true;
         if (!sent) return;
-        const payload = (event.data as unknown as RecordedCliEventData).payload ?? {};
+        const payload = cliEventData(event).payload;
         switch (event.type) {
           case cli('user.message'):
             if (isOwn(event)) started = true;
@@ -236,8 +236,8 @@ export class RunExecutor {
     if (background || !parentThreadId || parentThreadId === API_THREAD) return () => {};
     const target = sessionStreamId(parentThreadId);
     return (event) => {
-      const data = event.data as unknown as RecordedCliEventData;
-      const payload = data.payload ?? {};
+      const data = cliEventData(event);
+      const payload = data.payload;
       const progress =
         event.type === cli('tool.execution_start')
           ? { kind: 'tool', toolName: payload.toolName }
@@ -285,5 +285,14 @@ function launchFailure(error: unknown): Exclude<TurnOutcome, { kind: 'cancelled'
 
 /** Recorded CLI events of the session's main agent (not of a CLI-native sub-agent, which carry agentId). */
 function isOwn(event: StoredEvent): boolean {
-  return !(event.data as unknown as RecordedCliEventData).agentId;
+  return !cliEventData(event).agentId;
+}
+
+/** A recorded `cli.<type>` event's data as SessionLifecycle writes it, read without trusting its shape. */
+function cliEventData(event: StoredEvent): RecordedCliEventData {
+  const { agentId, payload } = event.data;
+  return {
+    agentId: typeof agentId === 'string' && agentId !== '' ? agentId : undefined,
+    payload: typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {},
+  };
 }

@@ -61,6 +61,7 @@ describe('EventStore', () => {
     ['no events', 's', 0, []],
     ['a negative version', 's', -1, [created]],
     ['an event without type', 's', 0, [{ type: '', data: {} }]],
+    // What a JavaScript caller could pass despite the types: the store must refuse it at run time.
     ['data that is not an object', 's', 0, [{ type: 't', data: 'x' as unknown as object }]],
   ])('rejects %s as invalid input', async (_case, streamId, version, events) => {
     const { store } = memoryStore();

@@ -29,6 +29,7 @@ const builtinTool = (handlerName: string, name = 'delegate'): ToolSpec => ({
 
 function setup() {
   const call = jest.fn<Promise<ToolResult>, [string, ToolInvocation]>();
+  // A stand-in for the one method the invoker calls (the real handler is tested over HTTP in its own spec).
   const webhooks = { call } as unknown as WebhookToolHandler;
   const builtins = new BuiltinToolCatalog();
   return { invoker: new ToolInvoker(webhooks, builtins), call, builtins };

@@ -3,7 +3,7 @@ import { childSessions, subagentInstances } from '../../database/schema';
 import type { Orm } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
-import { type ChildMappedData, ChildSessionEvents, type SubagentEndedData, type SubagentStartedData } from '../child-session.events';
+import { type ChildMappedData, ChildSessionEvents, isChildSessionEvent } from '../child-session.events';
 
 /** Inline: child -> parent/agent mappings and sub-agent launches, so they survive a restart. */
 @ReadModelProjection()
@@ -15,9 +15,10 @@ export class ChildSessionsProjection implements Projection {
 
 
   apply(event: StoredEvent, orm: Orm): void {
+    if (!isChildSessionEvent(event)) return;
     switch (event.type) {
       case ChildSessionEvents.subagentStarted: {
-        const d = event.data as unknown as SubagentStartedData;
+        const d = event.data;
         this.map(orm, { parentSessionId: d.parentSessionId, childSessionId: d.childSessionId, agentName: d.agentName, via: d.via }, event.recordedAt);
         orm
           .insert(subagentInstances)
@@ -37,11 +38,11 @@ export class ChildSessionsProjection implements Projection {
         return;
       }
       case ChildSessionEvents.childMapped:
-        this.map(orm, event.data as unknown as ChildMappedData, event.recordedAt);
+        this.map(orm, event.data, event.recordedAt);
         return;
       case ChildSessionEvents.subagentCompleted:
       case ChildSessionEvents.subagentFailed: {
-        const d = event.data as unknown as SubagentEndedData;
+        const d = event.data;
         orm
           .update(subagentInstances)
           .set({

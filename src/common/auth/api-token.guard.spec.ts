@@ -1,31 +1,26 @@
 import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { loadConfig } from '../../config/switchboard-config';
 import { ApiTokenGuard } from './api-token.guard';
 import { IS_PUBLIC } from './public.decorator';
 
+/** Nest's own ExecutionContext over an HTTP request with these headers, for a handler. */
+function httpContext(headers: Record<string, string | undefined>, handler: () => void = () => undefined): ExecutionContext {
+  return new ExecutionContextHost([{ headers }, {}], class {}, handler);
+}
+
 function contextWith(authorization: string | undefined, isPublic = false): ExecutionContext {
   const handler = () => undefined;
   if (isPublic) Reflect.defineMetadata(IS_PUBLIC, true, handler);
-  return {
-    getType: () => 'http',
-    getHandler: () => handler,
-    getClass: () => class {},
-    switchToHttp: () => ({ getRequest: () => ({ headers: { authorization } }) }),
-  } as unknown as ExecutionContext;
+  return httpContext({ authorization }, handler);
 }
 
 /** A GraphQL resolver's context: args are (root, args, context, info). */
 function graphqlContextWith(context: unknown): ExecutionContext {
-  const args = [undefined, {}, context, {}];
-  return {
-    getType: () => 'graphql',
-    getHandler: () => () => undefined,
-    getClass: () => class {},
-    getArgs: () => args,
-    getArgByIndex: (i: number) => args[i],
-    switchToHttp: () => ({ getRequest: () => undefined }),
-  } as unknown as ExecutionContext;
+  const host = new ExecutionContextHost([undefined, {}, context, {}], class {}, () => undefined);
+  host.setType('graphql');
+  return host;
 }
 
 describe('ApiTokenGuard', () => {
@@ -53,12 +48,7 @@ describe('ApiTokenGuard', () => {
   it('opens a @PublicWhen() route only when the configuration says so', () => {
     const handler = () => undefined;
     Reflect.defineMetadata(IS_PUBLIC, (config: { metrics: { public: boolean } }) => config.metrics.public, handler);
-    const context = {
-      getType: () => 'http',
-      getHandler: () => handler,
-      getClass: () => class {},
-      switchToHttp: () => ({ getRequest: () => ({ headers: {} }) }),
-    } as unknown as ExecutionContext;
+    const context = httpContext({}, handler);
     expect(() => guard.canActivate(context)).toThrow(UnauthorizedException);
     const open = new ApiTokenGuard(new Reflector(), loadConfig({ SWITCHBOARD_API_TOKEN: token, SWITCHBOARD_METRICS_PUBLIC: 'true' }));
     expect(open.canActivate(context)).toBe(true);

@@ -3,7 +3,7 @@ import { routedRequests } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
-import { RoutedRequestEvents, type RoutedRequestData } from '../routed-request.events';
+import { isRoutedRequestEvent, RoutedRequestEvents } from '../routed-request.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
 
@@ -23,7 +23,8 @@ export class RoutedRequestsProjection implements Projection {
 
 
   apply(event: StoredEvent, orm: Orm): void {
-    const d = event.data as unknown as RoutedRequestData;
+    if (!isRoutedRequestEvent(event)) return;
+    const d = event.data;
     insertFor(orm).run({
       globalPosition: event.globalPosition,
       parentSessionId: d.parentSessionId,

@@ -7,7 +7,7 @@ import { ListStreamsEvents, StreamsEventsRequest } from './list-streams-events.q
 
 @QueryHandler(ListStreamsEvents)
 export class ListStreamsEventsHandler implements IQueryHandler<ListStreamsEvents, StoredEvent[][]> {
-  private readonly batch: KeyedBatch<StreamsEventsRequest>;
+  private readonly batch: KeyedBatch<StreamsEventsRequest, EventRow>;
 
   constructor(database: SqliteDatabase) {
     this.batch = new KeyedBatch(
@@ -26,7 +26,7 @@ export class ListStreamsEventsHandler implements IQueryHandler<ListStreamsEvents
     for (const { limit, indexes } of byLimit(requests, (r) => r.limit)) {
       const grouped = this.batch.run(indexes.map((i) => requests[i]), limit);
       indexes.forEach((index, j) => {
-        results[index] = (grouped[j] as unknown as EventRow[]).map(toStoredEvent).sort((a, b) => a.globalPosition - b.globalPosition);
+        results[index] = grouped[j].map(toStoredEvent).sort((a, b) => a.globalPosition - b.globalPosition);
       });
     }
     return results;
