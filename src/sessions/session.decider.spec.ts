@@ -1,6 +1,6 @@
 import { foldEvents } from '../event-store/decider';
-import type { SessionConfig } from './session-config';
-import { type SessionCommand, type SessionEvent, sessionDecider } from './session.decider';
+import type { CustomAgentConfig, SessionConfig } from './session-config';
+import { type SessionCommand, type SessionEvent, type SessionState, sessionDecider } from './session.decider';
 import { SessionNotFoundError, SessionNotLiveError, SessionStateError } from './session.errors';
 
 /** given(past events).when(command).then(new events | error), against the Decider object itself. */
@@ -22,8 +22,8 @@ function given(...history: SessionEvent[]) {
 }
 
 const id = 's-1';
-const config: SessionConfig = { model: 'gpt-5', tools: [], customAgents: [], permissionPolicy: { mode: 'allow-all' }, subAgents: [] } as unknown as SessionConfig;
-const team = [{ name: 'reviewer', prompt: 'review' }] as unknown as SessionConfig['customAgents'];
+const config: SessionConfig = { model: 'gpt-5', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] };
+const team: CustomAgentConfig[] = [{ name: 'reviewer', prompt: 'review' }];
 const created: SessionEvent = { type: 'session.created', data: { sessionId: id, config } };
 const started: SessionEvent = { type: 'session.started', data: { protocolVersion: 3, cliVersion: '1.0', teamAgents: [] } };
 const sent: SessionEvent = { type: 'session.message_sent', data: { prompt: 'hi' } };
@@ -65,12 +65,14 @@ describe('sessionDecider', () => {
     });
 
     it('records the team, whether the CLI has it, and sub-agent changes; other contexts events change nothing', () => {
-      const state = foldEvents(sessionDecider, [
+      const history: SessionEvent[] = [
         created,
         { type: 'session.started', data: { protocolVersion: 3, teamAgents: team } },
         { type: 'session.sub_agents_changed', data: { subAgents: ['reviewer'] } },
-        { type: 'run.ended', data: { runId: 'r' } } as unknown as SessionEvent, // another context's event on the same stream
-      ]);
+      ];
+      // Another context's event on the same stream, as the store hands it over.
+      const runEnded = { type: 'run.ended', data: { runId: 'r' } };
+      const state = [runEnded].reduce<SessionState>((s, e) => sessionDecider.evolve(s, e as SessionEvent), foldEvents(sessionDecider, history));
       expect(state).toMatchObject({ status: 'active', cliCreated: true, teamAgents: team, config: { ...config, subAgents: ['reviewer'] } });
       expect(given(created).state.cliCreated).toBe(false);
     });
