@@ -1,33 +1,71 @@
+import type { DomainEvent } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
+import { type SessionState, sessionDecider } from './session.decider';
 import type { SessionStatus } from './session.events';
 
 /**
- * A session Switchboard owns: its configuration (tools, agents, policy) and where it stands. It is the
- * child-session resolver's ParentSession structurally (checked where child-sessions uses it), so sessions
- * does not import child-sessions.
+ * A session Switchboard owns: its configuration (tools, agents, policy) and where it stands. Where it
+ * stands is the session decider's state, moved only by `apply` with the events the session appends or
+ * receives, through the same `evolve` as the read model. It is the child-session resolver's
+ * ParentSession structurally (checked where child-sessions uses it), so sessions does not import
+ * child-sessions.
  */
 export class LiveSession {
   private readonly toolsByName: Map<string, ToolSpec>;
-
-  /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */
-  customAgents: CustomAgentConfig[];
-
-  /**
-   * Whether the CLI ever created it (`session.started` recorded). False when the service died between
-   * recording `session.created` and the CLI's answer: resuming then creates it from the recorded configuration.
-   */
-  cliCreated = true;
+  private state: SessionState;
+  private agents: CustomAgentConfig[];
 
   constructor(
     readonly sessionId: string,
-    public config: SessionConfig,
-    public status: SessionStatus,
-    /** The CLI generation the session was created or resumed on; another generation means it must resume. */
+    config: SessionConfig,
+    status: SessionStatus,
+    /**
+     * The CLI generation the session was created or resumed on; another generation means it must resume.
+     * A fact of this process (generation 0 after a restart), not of the stream.
+     */
     public cliGeneration: number,
     teamAgents: CustomAgentConfig[] = [],
+    /**
+     * Whether the CLI ever created it (`session.started` recorded). False when the service died between
+     * recording `session.created` and the CLI's answer: resuming then creates it from the recorded configuration.
+     */
+    cliCreated = true,
   ) {
     this.toolsByName = new Map(config.tools.map((t) => [t.name, t]));
-    this.customAgents = [...config.customAgents, ...teamAgents];
+    this.state = { status, config, teamAgents, cliCreated };
+    this.agents = [...config.customAgents, ...teamAgents];
+  }
+
+  /** A session from the decider's state (as folded from its stream), with the team it starts with. */
+  static fromState(sessionId: string, state: SessionState, cliGeneration: number, teamAgents = state.teamAgents): LiveSession {
+    if (state.status === 'absent' || !state.config) throw new Error(`Session ${sessionId} has no session.created`);
+    return new LiveSession(sessionId, state.config, state.status, cliGeneration, teamAgents, state.cliCreated);
+  }
+
+  get status(): SessionStatus {
+    return this.state.status as SessionStatus;
+  }
+
+  get config(): SessionConfig {
+    return this.state.config as SessionConfig;
+  }
+
+  get cliCreated(): boolean {
+    return this.state.cliCreated;
+  }
+
+  /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */
+  get customAgents(): CustomAgentConfig[] {
+    return this.agents;
+  }
+
+  /** Moves the session by events it appended or received (other contexts' events leave it as it is). */
+  apply(events: readonly DomainEvent[]): void {
+    const before = this.state;
+    this.state = events.reduce((state, event) => sessionDecider.evolve(state, event as Parameters<typeof sessionDecider.evolve>[1]), before);
+    if (this.state.teamAgents !== before.teamAgents || this.state.config !== before.config) {
+      this.agents = [...this.config.customAgents, ...this.state.teamAgents];
+    }
   }
 
   agentToolAllowlist(agentName: string): readonly string[] | null | undefined {

@@ -6,11 +6,13 @@ import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-c
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { sessions } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
+import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { LiveSession } from './live-session';
 import type { SessionConfig } from './session-config';
 import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
+import { SESSION_COMMAND_RETRIES, sessionDecider } from './session.decider';
 import { SessionRegistry } from './session-registry';
 
 /**
@@ -55,7 +57,6 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       this.logger.debug({ sessionId, type: event.type }, 'event for a session Switchboard does not own');
       return;
     }
-    if (event.type === 'session.idle' && event.agentId === undefined && session.status === 'running') session.status = 'idle';
     if (event.ephemeral && !KEPT_EPHEMERAL.has(event.type)) return;
     const data: RecordedCliEventData = {
       ...(typeof event.agentId === 'string' && event.agentId ? { agentId: event.agentId } : {}),
@@ -63,9 +64,12 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       ...(typeof event.timestamp === 'string' ? { timestamp: event.timestamp } : {}),
       payload: event.data ?? {},
     };
+    const recorded = { type: `${CLI_EVENT_PREFIX}${event.type}` as const, data };
+    // At once, not at the record's commit: the end of a turn is seen by the next command straight away.
+    session.apply([recorded]);
     this.store
       // Nobody awaits these records: they may wait a few ms to share a commit with the rest of the burst.
-      .append(sessionStreamId(sessionId), 'any', [{ type: `${CLI_EVENT_PREFIX}${event.type}`, data: { ...data } }], { maxDelayMs: 5 })
+      .append(sessionStreamId(sessionId), 'any', [{ type: recorded.type, data: { ...data } }], { maxDelayMs: 5 })
       .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event'));
   }
 
@@ -78,12 +82,17 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async interrupt(session: LiveSession, reason: string): Promise<void> {
-    const wasRunning = session.status === 'running';
-    session.status = 'interrupted';
-    await this.store.append(sessionStreamId(session.sessionId), 'any', [
-      { type: SessionEvents.interrupted, data: { reason, wasRunning }, metadata: { actor: 'switchboard' } },
-    ]);
-    this.logger.warn({ sessionId: session.sessionId, reason, wasRunning }, 'session interrupted');
+    // A fact the CLI's exit forces, still decided on the stream: a session destroyed meanwhile stays destroyed.
+    const { events } = await handleCommand(
+      this.store,
+      sessionDecider,
+      sessionStreamId(session.sessionId),
+      { type: 'InterruptSession', sessionId: session.sessionId, reason },
+      { metadata: { actor: 'switchboard' }, retries: SESSION_COMMAND_RETRIES },
+    );
+    session.apply(events);
+    const interrupted = events.find((e) => e.type === SessionEvents.interrupted);
+    if (interrupted) this.logger.warn({ sessionId: session.sessionId, reason, wasRunning: interrupted.data.wasRunning }, 'session interrupted');
   }
 
   private async reloadSessions(): Promise<void> {
@@ -98,9 +107,9 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       // The team as the agents are now, for late child requests' allowlists; resume checks it strictly.
       const assembly = this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
-      const session = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : []);
       // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
-      session.cliCreated = row.protocolVersion > 0;
+      const cliCreated = row.protocolVersion > 0;
+      const session = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : [], cliCreated);
       this.registry.add(session);
       if (row.status !== 'interrupted') {
         await this.interrupt(session, `Switchboard restarted while the session was ${row.status}`);

@@ -17,13 +17,13 @@ export const SessionEvents = {
 } as const;
 
 /** How a CLI `session.event` is kept in the log, as `cli.<type>`. */
-export interface RecordedCliEventData {
+export type RecordedCliEventData = {
   /** Set when a sub-agent produced it (protocol 3). */
   agentId?: string;
   cliEventId?: string;
   timestamp?: string;
   payload: Record<string, unknown>;
-}
+};
 
 export const CLI_EVENT_PREFIX = 'cli.';
 

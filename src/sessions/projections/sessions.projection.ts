@@ -4,15 +4,9 @@ import { type Orm, preparedPerConnection } from '../../database/sqlite-database'
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type Projection, ReadModelProjection } from '../../event-store/projection';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
-import {
-  CLI_EVENT_PREFIX,
-  type SessionCreatedData,
-  SessionEvents,
-  type RecordedCliEventData,
-  type SessionInterruptedData,
-  type SessionStartedData,
-  type SessionStatus,
-} from '../session.events';
+import type { SessionConfig } from '../session-config';
+import { changesSessionState, evolveSession, initialSessionState, isSessionEvent, type SessionState } from '../session.decider';
+import { SessionEvents, type SessionStatus } from '../session.events';
 
 /** Inline: the `sessions` table, one row per session, never behind its stream. */
 @ReadModelProjection()
@@ -25,15 +19,20 @@ export class SessionsProjection implements Projection {
   apply(event: StoredEvent, orm: Orm): void {
     const sessionId = sessionIdOfStream(event.streamId);
     if (!sessionId) return;
+    if (!isSessionEvent(event) || !changesSessionState(event)) {
+      // Most session events (CLI records, audit) only move the position: a prepared statement, not a built query.
+      touchFor(orm).run({ sessionId, lastPosition: event.globalPosition, updatedAt: event.recordedAt });
+      return;
+    }
     if (event.type === SessionEvents.created) {
-      const data = event.data as unknown as SessionCreatedData;
+      const state = evolveSession(initialSessionState(), event);
       orm
         .insert(sessions)
         .values({
           sessionId,
-          status: 'starting',
-          model: data.config.model,
-          config: JSON.stringify(data.config),
+          status: state.status as SessionStatus,
+          model: event.data.config.model,
+          config: JSON.stringify(event.data.config),
           protocolVersion: 0,
           lastPosition: event.globalPosition,
           createdAt: event.recordedAt,
@@ -42,27 +41,32 @@ export class SessionsProjection implements Projection {
         .run();
       return;
     }
-    if (event.type === SessionEvents.subAgentsChanged) {
-      const row = orm.select({ config: sessions.config }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
-      if (row) {
-        const config = { ...(JSON.parse(row.config) as Record<string, unknown>), subAgents: event.data.subAgents };
-        orm.update(sessions).set({ config: JSON.stringify(config) }).where(eq(sessions.sessionId, sessionId)).run();
-      }
-    }
-    const change = statusChange(event);
-    const started = event.type === SessionEvents.started ? (event.data as unknown as SessionStartedData) : undefined;
-    if (!change && !started) {
-      // Most session events (CLI records, audit) only move the position: a prepared statement, not a built query.
-      touchFor(orm).run({ sessionId, lastPosition: event.globalPosition, updatedAt: event.recordedAt });
-      return;
-    }
+    const row = orm
+      .select({ status: sessions.status, statusReason: sessions.statusReason, config: sessions.config })
+      .from(sessions)
+      .where(eq(sessions.sessionId, sessionId))
+      .get();
+    if (!row) return;
+    // The row is the session's state as the same evolve left it; config is parsed only when it can change.
+    const configChanges = event.type === SessionEvents.subAgentsChanged;
+    const before: SessionState = {
+      status: row.status as SessionStatus,
+      statusReason: row.statusReason ?? undefined,
+      config: configChanges ? (JSON.parse(row.config) as SessionConfig) : undefined,
+      teamAgents: [],
+      cliCreated: false,
+    };
+    const after = evolveSession(before, event);
     orm
       .update(sessions)
       .set({
         lastPosition: event.globalPosition,
         updatedAt: event.recordedAt,
-        ...(change ? { status: change.status, statusReason: change.reason ?? null } : {}),
-        ...(started ? { protocolVersion: started.protocolVersion } : {}),
+        ...(after.status !== before.status || after.statusReason !== before.statusReason
+          ? { status: after.status as SessionStatus, statusReason: after.statusReason ?? null }
+          : {}),
+        ...(configChanges && after.config !== before.config ? { config: JSON.stringify(after.config) } : {}),
+        ...(event.type === SessionEvents.started ? { protocolVersion: event.data.protocolVersion } : {}),
       })
       .where(eq(sessions.sessionId, sessionId))
       .run();
@@ -76,29 +80,3 @@ const touchFor = preparedPerConnection((orm: Orm) =>
     .where(eq(sessions.sessionId, sql.placeholder('sessionId')))
     .prepare(),
 );
-
-function statusChange(event: StoredEvent): { status: SessionStatus; reason?: string } | undefined {
-  switch (event.type) {
-    case SessionEvents.started:
-      return { status: 'active' };
-    case SessionEvents.startFailed:
-      return { status: 'failed', reason: String(event.data.error ?? '') };
-    case SessionEvents.messageSent:
-      return { status: 'running' };
-    case SessionEvents.messageFailed:
-      return { status: 'idle', reason: String(event.data.error ?? '') };
-    case `${CLI_EVENT_PREFIX}session.idle`:
-      // A sub-agent's idle (protocol 3 tags it with agentId) does not end the parent's turn.
-      return (event.data as unknown as RecordedCliEventData).agentId ? undefined : { status: 'idle' };
-    case SessionEvents.interrupted:
-      return { status: 'interrupted', reason: (event.data as unknown as SessionInterruptedData).reason };
-    case SessionEvents.resumed:
-      return { status: 'idle' };
-    case SessionEvents.resumeFailed:
-      return { status: 'interrupted', reason: String(event.data.error ?? '') };
-    case SessionEvents.destroyed:
-      return { status: 'destroyed', reason: String(event.data.reason ?? '') || undefined };
-    default:
-      return undefined;
-  }
-}

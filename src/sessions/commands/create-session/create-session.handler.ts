@@ -7,7 +7,9 @@ import { InvalidInputError } from '../../../common/domain-error';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
+import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
+import type { EventMetadata } from '../../../event-store/event-store.types';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
 import { sessionStreamId } from '../../../event-store/stream-ids';
@@ -17,7 +19,7 @@ import { LiveSessionLimit, type LiveSessionSlot } from '../../live-session-limit
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
-import { SessionEvents } from '../../session.events';
+import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessionDecider } from '../../session.decider';
 import { SessionRegistry } from '../../session-registry';
 import { CreateSession, SessionSummary } from './create-session.command';
 
@@ -63,25 +65,23 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     const sessionConfig = this.sessionConfig(request);
     const stream = sessionStreamId(sessionId);
     const metadata = { actor, correlationId: sessionId };
-    await this.store.append(stream, 'no_stream', [{ type: SessionEvents.created, data: { sessionId, config: sessionConfig }, metadata }]);
+    const created = await handleCommand(this.store, sessionDecider, stream, { type: 'CreateSession', sessionId, config: sessionConfig }, { metadata });
 
     const assembly = this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'start', assembly.problems);
-      await this.store.append(stream, 'any', [
-        { type: SessionEvents.startFailed, data: { error: error.message, problems: assembly.problems }, metadata },
-      ]);
+      await this.recordStartFailure(stream, { type: 'RecordStartFailure', sessionId, error: error.message, problems: assembly.problems }, metadata);
       throw error;
     }
     const clash = assembly.customAgents.find((t) => sessionConfig.customAgents.some((a) => a.name === t.name));
     if (clash) {
       const message = `customAgents defines ${clash.name}, which is also one of the session's sub-agents; rename one of them`;
-      await this.store.append(stream, 'any', [{ type: SessionEvents.startFailed, data: { error: message }, metadata }]);
+      await this.recordStartFailure(stream, { type: 'RecordStartFailure', sessionId, error: message }, metadata);
       throw new InvalidInputError(message, { sessionId });
     }
 
-    const session = new LiveSession(sessionId, sessionConfig, 'starting', this.cli.generation, assembly.customAgents);
-    session.cliCreated = false;
+    // The team is known before the CLI has the session: child requests while it creates resolve against it.
+    const session = LiveSession.fromState(sessionId, created.state, this.cli.generation, assembly.customAgents);
     try {
       await this.cli.ensureStarted();
       session.cliGeneration = this.cli.generation;
@@ -100,21 +100,25 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       }
       this.registry.remove(sessionId);
       const message = (error as Error).message;
-      await this.store.append(stream, 'any', [{ type: SessionEvents.startFailed, data: { error: message }, metadata }]);
+      session.apply(await this.recordStartFailure(stream, { type: 'RecordStartFailure', sessionId, error: message }, metadata));
       this.logger.warn({ sessionId, err: error }, 'session.create failed');
       if (error instanceof CliRequestFailedError || (error as { code?: string }).code === 'cli_unavailable') throw error;
       throw new CliRequestFailedError(`The Copilot CLI could not create the session: ${message}`, { sessionId });
     }
-    session.status = 'active';
-    session.cliCreated = true;
-    await this.store.append(stream, 'any', [
-      {
-        type: SessionEvents.started,
-        data: { protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents },
-        metadata,
-      },
-    ]);
+    const started = await handleCommand(
+      this.store,
+      sessionDecider,
+      stream,
+      { type: 'RecordStart', sessionId, protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents },
+      { metadata, retries: SESSION_COMMAND_RETRIES },
+    );
+    session.apply(started.events);
     return { sessionId, status: 'active', model: sessionConfig.model, protocolVersion: this.cli.protocolVersion };
+  }
+
+  /** CLI records may land between the read and the append: decide again on them. */
+  private async recordStartFailure(stream: string, command: SessionCommand, metadata: EventMetadata): Promise<SessionEvent[]> {
+    return (await handleCommand(this.store, sessionDecider, stream, command, { metadata, retries: SESSION_COMMAND_RETRIES })).events;
   }
 
   /** The main agent gives the defaults: its model, its system message (FR: mode honoured), its sub_agents. */

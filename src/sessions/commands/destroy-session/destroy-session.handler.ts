@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
 import { sessionStreamId } from '../../../event-store/stream-ids';
-import { SessionEvents } from '../../session.events';
+import { SESSION_COMMAND_RETRIES, sessionDecider } from '../../session.decider';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionRegistry } from '../../session-registry';
 import { DestroySession } from './destroy-session.command';
@@ -34,10 +35,15 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
         this.logger.warn({ sessionId, err: error }, 'session.destroy failed; destroying locally');
       }
     }
-    await this.store.append(sessionStreamId(sessionId), 'any', [
-      { type: SessionEvents.destroyed, data: { reason, cliError }, metadata: { actor } },
-    ]);
-    session.status = 'destroyed';
+    // Decided on the stream as it is now: of two racing destroys (or a destroy and a send) only one wins.
+    const destroyed = await handleCommand(
+      this.store,
+      sessionDecider,
+      sessionStreamId(sessionId),
+      { type: 'DestroySession', sessionId, reason, cliError },
+      { metadata: { actor }, retries: SESSION_COMMAND_RETRIES },
+    );
+    session.apply(destroyed.events);
     this.registry.remove(sessionId);
     return { sessionId, status: 'destroyed' as const };
   }

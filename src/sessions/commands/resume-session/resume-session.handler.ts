@@ -4,13 +4,14 @@ import { TeamAssembler } from '../../../agents/team-assembler';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
+import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
 import { cliSessionParams } from '../../cli-session-options';
 import { sessionStreamId } from '../../../event-store/stream-ids';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import type { LiveSession } from '../../live-session';
 import { LiveSessionLimit } from '../../live-session-limit';
-import { SessionEvents } from '../../session.events';
+import { SESSION_COMMAND_RETRIES, sessionDecider } from '../../session.decider';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
 import type { SessionSummary } from '../create-session/create-session.command';
@@ -62,9 +63,14 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'resume', assembly.problems);
-      await this.store.append(stream, 'any', [
-        { type: SessionEvents.resumeFailed, data: { error: error.message, problems: assembly.problems }, metadata: { actor } },
-      ]);
+      const failed = await handleCommand(
+        this.store,
+        sessionDecider,
+        stream,
+        { type: 'RecordResumeFailure', sessionId, error: error.message, problems: assembly.problems },
+        { metadata: { actor }, retries: SESSION_COMMAND_RETRIES },
+      );
+      session.apply(failed.events);
       throw error;
     }
     const customAgents = [...session.config.customAgents, ...assembly.customAgents];
@@ -82,22 +88,24 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
       }
       createdInCli = true;
     }
-    session.customAgents = customAgents;
-    session.cliGeneration = this.cli.generation;
-    session.cliCreated = true;
-    session.status = 'idle';
-    const metadata = { actor, correlationId: sessionId };
-    await this.store.append(stream, 'any', [
-      // What CreateSession records once the CLI has the session; the read model's protocol version comes from it.
-      ...(createdInCli
-        ? [{ type: SessionEvents.started, data: { protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents }, metadata }]
-        : []),
+    // Recorded once the CLI has it; a second resume racing this one finds it resumed on this CLI and is refused.
+    const resumed = await handleCommand(
+      this.store,
+      sessionDecider,
+      stream,
       {
-        type: SessionEvents.resumed,
-        data: { cliGeneration: this.cli.generation, teamAgents: assembly.customAgents, ...(createdInCli ? { createdInCli } : {}) },
-        metadata: { actor },
+        type: 'ResumeSession',
+        sessionId,
+        cliGeneration: this.cli.generation,
+        protocolVersion: this.cli.protocolVersion,
+        cliVersion: this.cli.cliVersion,
+        teamAgents: assembly.customAgents,
+        createdInCli,
       },
-    ]);
+      { metadata: { actor }, retries: SESSION_COMMAND_RETRIES },
+    );
+    session.cliGeneration = this.cli.generation;
+    session.apply(resumed.events);
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
   }
 

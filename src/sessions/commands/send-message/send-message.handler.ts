@@ -1,10 +1,11 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
+import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
 import { sessionStreamId } from '../../../event-store/stream-ids';
-import { SessionEvents } from '../../session.events';
+import { SESSION_COMMAND_RETRIES, sessionDecider } from '../../session.decider';
 import { LiveSessionLookup } from '../../live-session-lookup';
-import { CliRequestFailedError, SessionStateError } from '../../session.errors';
+import { CliRequestFailedError } from '../../session.errors';
 import { TurnReminders, withReminders } from '../../turn-reminders';
 import { MessageAccepted, SendMessage } from './send-message.command';
 
@@ -20,20 +21,18 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
 
   async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
     const session = this.sessions.get(sessionId);
-    if (session.status === 'interrupted' || session.cliGeneration !== this.cli.generation) {
-      throw new SessionStateError(
-        `Session ${sessionId} was interrupted (the Copilot CLI restarted); resume it with POST /api/sessions/${sessionId}/resume`,
-      );
-    }
-    if (session.status === 'starting') throw new SessionStateError(`Session ${sessionId} is still starting`);
     const stream = sessionStreamId(sessionId);
     const metadata = { actor, correlationId: sessionId };
     const reminders = this.reminders.collect(sessionId);
-    await this.store.append(stream, 'any', [
-      { type: SessionEvents.messageSent, data: { prompt }, metadata },
-      ...reminders.map((r) => ({ type: SessionEvents.reminded, data: { kind: r.kind, text: r.text, ...r.data }, metadata })),
-    ]);
-    session.status = 'running';
+    // Recorded before the CLI has it: a message the CLI takes is never missing from the log.
+    const sent = await handleCommand(
+      this.store,
+      sessionDecider,
+      stream,
+      { type: 'SendMessage', sessionId, prompt, reminders, onCurrentCli: session.cliGeneration === this.cli.generation },
+      { metadata, retries: SESSION_COMMAND_RETRIES },
+    );
+    session.apply(sent.events);
     try {
       const answer = await this.cli.request<{ messageId?: string }>('session.send', {
         sessionId,
@@ -48,9 +47,12 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
           { sessionId },
         );
       }
-      session.status = 'idle';
       const message = (error as Error).message;
-      await this.store.append(stream, 'any', [{ type: SessionEvents.messageFailed, data: { error: message }, metadata }]);
+      const failed = await handleCommand(this.store, sessionDecider, stream, { type: 'RecordMessageFailure', sessionId, error: message }, {
+        metadata,
+        retries: SESSION_COMMAND_RETRIES,
+      });
+      session.apply(failed.events);
       throw new CliRequestFailedError(`The Copilot CLI did not take the message: ${message}`, { sessionId });
     }
   }

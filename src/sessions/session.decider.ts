@@ -1,0 +1,229 @@
+import type { Decider, DomainEvent } from '../event-store/decider';
+import type { CustomAgentConfig, SessionConfig } from './session-config';
+import { SessionNotFoundError, SessionNotLiveError, SessionStateError } from './session.errors';
+import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
+
+/** spec: sessions. A session's stream (`session-<id>`) as emmett-style pure pieces: initialState, evolve, decide. */
+
+type TeamProblems = Array<{ id: string; reason: string }>;
+
+export type SessionCreated = DomainEvent<typeof SessionEvents.created, { sessionId: string; config: SessionConfig }>;
+export type SessionStarted = DomainEvent<
+  typeof SessionEvents.started,
+  { protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }
+>;
+export type SessionStartFailed = DomainEvent<typeof SessionEvents.startFailed, { error: string; problems?: TeamProblems }>;
+export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, { prompt: string }>;
+export type SessionReminded = DomainEvent<typeof SessionEvents.reminded, { kind: string; text: string; [key: string]: unknown }>;
+export type SessionMessageFailed = DomainEvent<typeof SessionEvents.messageFailed, { error: string }>;
+export type SessionInterrupted = DomainEvent<typeof SessionEvents.interrupted, { reason: string; wasRunning: boolean }>;
+export type SessionResumed = DomainEvent<
+  typeof SessionEvents.resumed,
+  { cliGeneration: number; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }
+>;
+export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed, { error: string; problems?: TeamProblems }>;
+export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
+export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;
+/** A CLI `session.event` as recorded: a fact the CLI reported, never decided here. */
+export type SessionCliEventRecorded = DomainEvent<`${typeof CLI_EVENT_PREFIX}${string}`, RecordedCliEventData>;
+
+export type SessionEvent =
+  | SessionCreated
+  | SessionStarted
+  | SessionStartFailed
+  | SessionMessageSent
+  | SessionReminded
+  | SessionMessageFailed
+  | SessionInterrupted
+  | SessionResumed
+  | SessionResumeFailed
+  | SessionDestroyed
+  | SessionSubAgentsChanged
+  | SessionCliEventRecorded;
+
+const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(SessionEvents));
+
+/** Session streams also carry other contexts' events (runs, child mappings): this tells the session's own apart. */
+export function isSessionEvent(event: { type: string; data: unknown }): event is SessionEvent {
+  return SESSION_EVENT_TYPES.has(event.type) || event.type.startsWith(CLI_EVENT_PREFIX);
+}
+
+const CLI_IDLE = `${CLI_EVENT_PREFIX}session.idle`;
+const STATE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  SessionEvents.created,
+  SessionEvents.started,
+  SessionEvents.startFailed,
+  SessionEvents.messageSent,
+  SessionEvents.messageFailed,
+  SessionEvents.interrupted,
+  SessionEvents.resumed,
+  SessionEvents.resumeFailed,
+  SessionEvents.destroyed,
+  SessionEvents.subAgentsChanged,
+]);
+
+/** Whether `evolve` can change anything for this event: most session events (CLI records) never do. */
+export function changesSessionState(event: { type: string; data: unknown }): boolean {
+  if (event.type === CLI_IDLE) return !(event.data as RecordedCliEventData).agentId;
+  return STATE_EVENT_TYPES.has(event.type);
+}
+
+export interface SessionState {
+  /** `absent` until `session.created`. */
+  status: SessionStatus | 'absent';
+  /** Why it has its status, when the event said (a failure, an interruption, a destroy reason). */
+  statusReason?: string;
+  config?: SessionConfig;
+  /** The team's sub-agents as mapped at the last start or resume (the CLI's customAgents beyond the inline ones). */
+  teamAgents: CustomAgentConfig[];
+  /** Whether the CLI ever created it (`session.started`). */
+  cliCreated: boolean;
+  /** The CLI generation of the last `session.resumed`: a second resume on it has nothing to do. */
+  resumedOnGeneration?: number;
+}
+
+export type SessionCommand =
+  | { type: 'CreateSession'; sessionId: string; config: SessionConfig }
+  | { type: 'RecordStart'; sessionId: string; protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }
+  | { type: 'RecordStartFailure'; sessionId: string; error: string; problems?: TeamProblems }
+  /** `onCurrentCli`: the live session was created or resumed on the running CLI (a runtime fact, not in the stream). */
+  | { type: 'SendMessage'; sessionId: string; prompt: string; reminders: Array<{ kind: string; text: string; data: Record<string, unknown> }>; onCurrentCli: boolean }
+  | { type: 'RecordMessageFailure'; sessionId: string; error: string }
+  | { type: 'InterruptSession'; sessionId: string; reason: string }
+  | { type: 'ResumeSession'; sessionId: string; cliGeneration: number; protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[]; createdInCli: boolean }
+  | { type: 'RecordResumeFailure'; sessionId: string; error: string; problems?: TeamProblems }
+  | { type: 'DestroySession'; sessionId: string; reason?: string; cliError?: string }
+  | { type: 'ChangeSubAgents'; sessionId: string; subAgents: string[] };
+
+const OVER: ReadonlySet<SessionState['status']> = new Set(['destroyed', 'failed']);
+
+function isOver(state: SessionState): boolean {
+  return OVER.has(state.status);
+}
+
+/** The same refusals as LiveSessionLookup: unknown is a 404, destroyed or failed a 409 naming the status. */
+function assertLive(state: SessionState, sessionId: string): void {
+  if (state.status === 'absent') throw new SessionNotFoundError(sessionId);
+  if (isOver(state)) throw new SessionNotLiveError(sessionId, state.status, state.statusReason);
+}
+
+function withStatus(state: SessionState, status: SessionStatus, reason?: string): SessionState {
+  return { ...state, status, statusReason: reason };
+}
+
+export function evolveSession(state: SessionState, event: SessionEvent): SessionState {
+  switch (event.type) {
+    case SessionEvents.created:
+      return { status: 'starting', config: event.data.config, teamAgents: [], cliCreated: false };
+    case SessionEvents.started:
+      return { ...withStatus(state, 'active'), cliCreated: true, teamAgents: event.data.teamAgents ?? state.teamAgents };
+    case SessionEvents.startFailed:
+      return withStatus(state, 'failed', String(event.data.error ?? ''));
+    case SessionEvents.messageSent:
+      return withStatus(state, 'running');
+    case SessionEvents.messageFailed:
+      return withStatus(state, 'idle', String(event.data.error ?? ''));
+    case SessionEvents.interrupted:
+      return withStatus(state, 'interrupted', event.data.reason);
+    case SessionEvents.resumed:
+      return {
+        ...withStatus(state, 'idle'),
+        cliCreated: true,
+        teamAgents: event.data.teamAgents ?? state.teamAgents,
+        resumedOnGeneration: event.data.cliGeneration,
+      };
+    case SessionEvents.resumeFailed:
+      return withStatus(state, 'interrupted', String(event.data.error ?? ''));
+    case SessionEvents.destroyed:
+      return withStatus(state, 'destroyed', String(event.data.reason ?? '') || undefined);
+    case SessionEvents.subAgentsChanged:
+      return state.config ? { ...state, config: { ...state.config, subAgents: event.data.subAgents } } : state;
+    default:
+      // The end of the main agent's turn; a sub-agent's idle (protocol 3 tags it with agentId) does not end it,
+      // and a session that is starting, interrupted or over stays so.
+      if (event.type === CLI_IDLE && !(event.data as RecordedCliEventData).agentId && ['running', 'active', 'idle'].includes(state.status)) {
+        return withStatus(state, 'idle');
+      }
+      return state;
+  }
+}
+
+export function decideSession(command: SessionCommand, state: SessionState): SessionEvent[] {
+  const { sessionId } = command;
+  switch (command.type) {
+    case 'CreateSession':
+      if (state.status !== 'absent') throw new SessionStateError(`Session ${sessionId} already exists`, { sessionId });
+      return [{ type: SessionEvents.created, data: { sessionId, config: command.config } }];
+    case 'RecordStart':
+      // Destroyed while the CLI was creating it: the destroy stands.
+      assertLive(state, sessionId);
+      return [
+        {
+          type: SessionEvents.started,
+          data: { protocolVersion: command.protocolVersion, cliVersion: command.cliVersion, teamAgents: command.teamAgents },
+        },
+      ];
+    case 'RecordStartFailure':
+      if (state.status === 'absent' || isOver(state)) return [];
+      return [{ type: SessionEvents.startFailed, data: { error: command.error, ...(command.problems ? { problems: command.problems } : {}) } }];
+    case 'SendMessage':
+      assertLive(state, sessionId);
+      if (state.status === 'interrupted' || !command.onCurrentCli) {
+        throw new SessionStateError(
+          `Session ${sessionId} was interrupted (the Copilot CLI restarted); resume it with POST /api/sessions/${sessionId}/resume`,
+        );
+      }
+      if (state.status === 'starting') throw new SessionStateError(`Session ${sessionId} is still starting`);
+      return [
+        { type: SessionEvents.messageSent, data: { prompt: command.prompt } },
+        ...command.reminders.map((r): SessionReminded => ({ type: SessionEvents.reminded, data: { kind: r.kind, text: r.text, ...r.data } })),
+      ];
+    case 'RecordMessageFailure':
+      // Destroyed while the CLI refused the message: nothing left to record on it.
+      if (state.status === 'absent' || isOver(state)) return [];
+      return [{ type: SessionEvents.messageFailed, data: { error: command.error } }];
+    case 'InterruptSession':
+      if (state.status === 'absent' || isOver(state) || state.status === 'interrupted') return [];
+      return [{ type: SessionEvents.interrupted, data: { reason: command.reason, wasRunning: state.status === 'running' } }];
+    case 'ResumeSession':
+      assertLive(state, sessionId);
+      // Another resume on this CLI got there first.
+      if (state.status !== 'interrupted' && state.resumedOnGeneration === command.cliGeneration) {
+        throw new SessionStateError(`Session ${sessionId} is ${state.status}, not interrupted; there is nothing to resume`);
+      }
+      return [
+        // What CreateSession records once the CLI has the session; the read model's protocol version comes from it.
+        ...(command.createdInCli
+          ? [{ type: SessionEvents.started, data: { protocolVersion: command.protocolVersion, cliVersion: command.cliVersion, teamAgents: command.teamAgents } } as SessionStarted]
+          : []),
+        {
+          type: SessionEvents.resumed,
+          data: { cliGeneration: command.cliGeneration, teamAgents: command.teamAgents, ...(command.createdInCli ? { createdInCli: true } : {}) },
+        },
+      ];
+    case 'RecordResumeFailure':
+      if (state.status === 'absent' || isOver(state)) return [];
+      return [{ type: SessionEvents.resumeFailed, data: { error: command.error, ...(command.problems ? { problems: command.problems } : {}) } }];
+    case 'DestroySession':
+      assertLive(state, sessionId);
+      return [{ type: SessionEvents.destroyed, data: { reason: command.reason, cliError: command.cliError } }];
+    case 'ChangeSubAgents':
+      assertLive(state, sessionId);
+      return [{ type: SessionEvents.subAgentsChanged, data: { subAgents: command.subAgents } }];
+  }
+}
+
+export const initialSessionState = (): SessionState => ({ status: 'absent', teamAgents: [], cliCreated: false });
+
+export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
+  initialState: initialSessionState,
+  // Session streams carry other contexts' events too: those leave the session as it is.
+  evolve: (state, event) => (isSessionEvent(event) ? evolveSession(state, event) : state),
+  decide: decideSession,
+};
+
+/**
+ * How many CLI records may get between a command's read and its append: CLI events are facts
+ * appended without a version, so a command on a busy session reads again and decides again.
+ */
+export const SESSION_COMMAND_RETRIES = 5;

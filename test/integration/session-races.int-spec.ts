@@ -1,0 +1,88 @@
+import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
+import { waitUntil } from '../fixtures/wait-until';
+
+/**
+ * Session commands decide on the stream as they read it and append at that version: two commands
+ * racing on one session (real app, real SQLite file, the CLI held until both are in flight) cannot
+ * both win, while the CLI's own records, appended without a version, never make a command fail.
+ */
+describe('racing commands on one session', () => {
+  let h: SessionHarness;
+  beforeEach(async () => (h = await startSessionHarness()));
+  afterEach(() => h.close());
+
+  const eventTypes = async (id: string) =>
+    ((await h.http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[]).map((e) => e.type as string);
+
+  /** Holds every `method` request until `count` of them arrived, so the commands are all past their checks. */
+  const holdUntil = (method: string, count: number, answer: unknown = {}) => {
+    let release!: () => void;
+    const all = new Promise<void>((resolve) => (release = resolve));
+    let arrived = 0;
+    h.fake.handle(method, async () => {
+      if (++arrived === count) release();
+      await all;
+      return answer;
+    });
+  };
+
+  it('two concurrent destroys: one destroys, the other is the 409 a destroyed session answers', async () => {
+    const id = await h.createTeamSession();
+    holdUntil('session.destroy', 2);
+
+    const answers = await Promise.all([
+      h.http('DELETE', `/api/sessions/${id}`),
+      h.http('DELETE', `/api/sessions/${id}`),
+    ]);
+
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    expect(refused.body).toMatchObject({ code: 'invalid_state', message: expect.stringMatching(new RegExp(`^Session ${id} is destroyed.*; create a new session$`)) });
+    expect((await eventTypes(id)).filter((t) => t === 'session.destroyed')).toHaveLength(1);
+    expect((await h.http('GET', `/api/sessions/${id}`)).body.status).toBe('destroyed');
+  });
+
+  it('a resume racing a destroy: once the destroy is recorded, the resume the CLI answered later is refused', async () => {
+    const id = await h.createTeamSession();
+    await h.fake.dropConnections();
+    await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.status === 'interrupted', 'the session to be interrupted');
+    await h.fake.waitFor('connect', undefined, 10_000);
+    let answerResume!: () => void;
+    const resumeHeld = new Promise<void>((resolve) => (answerResume = resolve));
+    h.fake.handle('session.resume', async () => {
+      await resumeHeld;
+      return {};
+    });
+
+    const resume = h.http('POST', `/api/sessions/${id}/resume`);
+    await h.fake.waitFor('session.resume', (p) => p.sessionId === id, 5_000);
+    expect((await h.http('DELETE', `/api/sessions/${id}`)).status).toBe(200);
+    answerResume();
+
+    expect(await resume).toMatchObject({ status: 409, body: { message: expect.stringMatching(new RegExp(`^Session ${id} is destroyed.*; create a new session$`)) } });
+    const types = await eventTypes(id);
+    expect(types[types.length - 1]).toBe('session.destroyed');
+    expect(types).not.toContain('session.resumed');
+    expect((await h.http('GET', `/api/sessions/${id}`)).body.status).toBe('destroyed');
+  });
+
+  it('commands still succeed while the CLI floods the session with records appended without a version', async () => {
+    const id = await h.createTeamSession();
+    let flooding = true;
+    const flood = (async () => {
+      for (let i = 0; flooding; i++) await h.fake.emitEvent(id, { type: 'assistant.message', data: { content: `chunk ${i}` } });
+    })();
+    try {
+      for (let i = 0; i < 10; i++) {
+        expect((await h.http('POST', `/api/sessions/${id}/messages`, { prompt: `message ${i}` })).status).toBe(202);
+        expect((await h.http('PATCH', `/api/sessions/${id}`, { subAgents: [] })).status).toBe(200);
+      }
+    } finally {
+      flooding = false;
+      await flood;
+    }
+    const types = await eventTypes(id);
+    expect(types.filter((t) => t === 'session.message_sent')).toHaveLength(10);
+    expect(types.filter((t) => t === 'cli.assistant.message').length).toBeGreaterThan(0);
+  });
+});
