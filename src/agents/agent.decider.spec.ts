@@ -33,7 +33,7 @@ const updated = (id: string, changes: Partial<AgentFields>): Event => ({ type: A
 const deleted = (id: string): Event => ({ type: AgentEvents.deleted, data: { id } });
 
 const given = deciderSpec<AgentState, AgentCommand>(
-  (history) => history.reduce<AgentState>((state, event) => evolveAgent(state, event as Event), initialAgentState()),
+  (history) => history.reduce<AgentState>((state, event) => evolveAgent(state, event), initialAgentState()),
   (state, command) => decideAgent(command, state),
 );
 

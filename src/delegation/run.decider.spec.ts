@@ -1,12 +1,11 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
-import { runStartedData, testRunPolicy } from '../../test/fixtures/run-fixtures';
+import { runStartedData } from '../../test/fixtures/run-fixtures';
 import { decideRun, evolveRun, foldRun, type RunCommand, type RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { RunEvents, type RunStartedData, type StoppedBy } from './run.events';
 
 type Event = { type: string; data: unknown };
 
-const policy = testRunPolicy;
 const startData = runStartedData;
 
 const userStop: StoppedBy = { actor: 'session:s1', reason: 'no longer needed' };

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { textOf } from '../../common/text-of';
 import { sessions } from '../../database/schema';
 import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -82,11 +83,11 @@ function statusChange(event: StoredEvent): { status: SessionStatus; reason?: str
     case SessionEvents.started:
       return { status: 'active' };
     case SessionEvents.startFailed:
-      return { status: 'failed', reason: String(event.data.error ?? '') };
+      return { status: 'failed', reason: textOf(event.data.error) };
     case SessionEvents.messageSent:
       return { status: 'running' };
     case SessionEvents.messageFailed:
-      return { status: 'idle', reason: String(event.data.error ?? '') };
+      return { status: 'idle', reason: textOf(event.data.error) };
     case `${CLI_EVENT_PREFIX}session.idle`:
       // A sub-agent's idle (protocol 3 tags it with agentId) does not end the parent's turn.
       return (event.data as unknown as RecordedCliEventData).agentId ? undefined : { status: 'idle' };
@@ -95,9 +96,9 @@ function statusChange(event: StoredEvent): { status: SessionStatus; reason?: str
     case SessionEvents.resumed:
       return { status: 'idle' };
     case SessionEvents.resumeFailed:
-      return { status: 'interrupted', reason: String(event.data.error ?? '') };
+      return { status: 'interrupted', reason: textOf(event.data.error) };
     case SessionEvents.destroyed:
-      return { status: 'destroyed', reason: String(event.data.reason ?? '') || undefined };
+      return { status: 'destroyed', reason: textOf(event.data.reason) || undefined };
     default:
       return undefined;
   }

@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, eq, gte, lt } from 'drizzle-orm';
 import { filter, type Observable } from 'rxjs';
+import { textOf } from '../../../common/text-of';
 import { runs } from '../../../database/schema';
 import { SqliteDatabase } from '../../../database/sqlite-database';
 import { EventStore } from '../../../event-store/event-store';
@@ -36,7 +37,7 @@ export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Obse
         const id = runIdOfStream(event.streamId);
         if (id === undefined) return false;
         // A descendant started while watching: its run.started carries its lineage path.
-        if (includeDescendants && event.type === RunEvents.started && String(event.data.path ?? '').startsWith(root.path)) members.add(id);
+        if (includeDescendants && event.type === RunEvents.started && textOf(event.data.path).startsWith(root.path)) members.add(id);
         return members.has(id);
       }),
     );
