@@ -28,6 +28,12 @@ export default tseslint.config(
     },
   },
   {
+    // The CommonJS entry points (bin/, jest.config.js) and this file: plain JavaScript on Node.
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [js.configs.recommended],
+    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+  },
+  {
     files: TEST_AND_SCRIPT_FILES,
     rules: {
       // Off: tests and scripts read JSON off the wire (`any` from res.json(), JSON.parse) and
