@@ -76,9 +76,9 @@ async function runLoad(call: Call, concurrency: number, count: number, offset: n
 
 async function measure(name: string, call: Call, concurrency: number, counters: Counter[] = []): Promise<Result> {
   await runLoad(call, concurrency, WARMUP, 1_000_000 * concurrency);
-  const before = await Promise.all(counters.map((c) => c.read()));
+  const before = await Promise.all(counters.map(async (c) => c.read()));
   const { latencies, elapsedMs } = await runLoad(call, concurrency, REQUESTS, 0);
-  const after = await Promise.all(counters.map((c) => c.read()));
+  const after = await Promise.all(counters.map(async (c) => c.read()));
   const deltas = after.map((value, i) => value - before[i]);
   latencies.sort();
   return {
@@ -175,7 +175,7 @@ async function startSwitchboard(dir: string): Promise<Routed> {
   });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const match = /LISTENING (\d+)/.exec(out);
       if (match) resolve(Number(match[1]));

@@ -17,6 +17,7 @@
  */
 import 'reflect-metadata';
 import Database from 'better-sqlite3';
+import { version as driverVersion } from 'better-sqlite3/package.json';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -252,7 +253,6 @@ function describeEnvironment(dir: string): string[] {
     const sqliteVersion = probe.prepare('SELECT sqlite_version()').pluck().get() as string;
     const synchronous = probe.pragma('synchronous', { simple: true }) as number;
     const journalMode = probe.pragma('journal_mode', { simple: true }) as string;
-    const { version: driverVersion } = require('better-sqlite3/package.json') as { version: string };
     const synchronousName = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][synchronous] ?? String(synchronous);
     const cpus = os.cpus();
     const cpu = `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown'}, load average ${os.loadavg()[0].toFixed(2)}`;

@@ -1,6 +1,7 @@
 import { type INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { apiDocsAccess } from './api-docs/api-docs-access';
 import { buildOpenApiDocument } from './api-docs/openapi-document';
@@ -26,7 +27,7 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   // First, so that every request is timed, the ones the body parser refuses included.
   app.use(app.get(HttpMetrics).middleware);
   app.use(...jsonBodyParsers());
-  answerMalformedRequestsAsJson(app.getHttpServer());
+  answerMalformedRequestsAsJson(app.getHttpServer() as Server);
   app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config));
   SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app));
   return app;

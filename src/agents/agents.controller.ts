@@ -4,7 +4,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { InvalidInputError } from '../common/domain-error';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { type AgentFields, agentFieldsSchema, type AgentInput, agentInputSchema } from './agent-definition';
+import { agentFieldsSchema, type AgentInput, agentInputSchema } from './agent-definition';
 import { CreateAgent } from './commands/create-agent/create-agent.command';
 import { DeleteAgent } from './commands/delete-agent/delete-agent.command';
 import { ImportAgents } from './commands/import-agents/import-agents.command';
@@ -93,7 +93,7 @@ export class AgentsController {
   ) {
     const { id: bodyId, created_at: _c, updated_at: _u, version: _v, composable: _k, composable_reasons: _r, sub_agent_problems: _p, ...fields } = body;
     if (bodyId !== undefined && bodyId !== id) throw new InvalidInputError(`The body's id ${bodyId} differs from the path's ${id}; ids cannot be changed`);
-    return this.commandBus.execute(new UpdateAgent(id, fields as AgentFields, expectedVersion(ifMatch)));
+    return this.commandBus.execute(new UpdateAgent(id, fields, expectedVersion(ifMatch)));
   }
 
   @Delete(':id')

@@ -87,14 +87,14 @@ function isPublic(controller: Type<unknown>, method: string): boolean {
 }
 
 function toSchema(schema: ZodType): JsonSchema {
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as JsonSchema;
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' });
 }
 
 /** @Body(new ZodValidationPipe(schema)) -> requestBody; @Query(new ZodValidationPipe(schema)) -> query parameters. */
 function describeValidatedInputs(operation: Operation, controller: Type<unknown>, method: string): void {
   const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, method) ?? {}) as Record<string, { pipes?: unknown[] }>;
   for (const [key, arg] of Object.entries(args)) {
-    const type = Number(key.split(':')[0]);
+    const type = Number(key.split(':')[0]) as RouteParamtypes; // keys are `${paramtype}:${index}`
     const pipe = arg.pipes?.find((p): p is ZodValidationPipe<unknown> => p instanceof ZodValidationPipe);
     if (!pipe) continue;
     const schema = toSchema(pipe.schema);

@@ -42,7 +42,7 @@ export class ChildSessionResolver<S extends ParentSession> {
   registerSubagentStarted(parentSessionId: string, instance: SubagentInstance): void {
     this.mapChild(instance.childSessionId, parentSessionId, instance.agentName);
     let launches = this.subagentInstances.get(parentSessionId);
-    if (!launches) this.subagentInstances.set(parentSessionId, (launches = new Map()));
+    if (!launches) this.subagentInstances.set(parentSessionId, (launches = new Map<string, SubagentInstance>()));
     launches.set(instance.toolCallId, instance);
   }
 

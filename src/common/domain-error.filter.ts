@@ -4,6 +4,7 @@ import type { GraphQLError } from 'graphql';
 import { DomainError } from './domain-error';
 import { codeOfStatus, graphqlErrorOf } from './graphql-error';
 import { refusedBodyOf } from './request-body';
+import { textOf } from './text-of';
 
 /** Stable error code -> HTTP status. Codes not listed are 422 (the request was understood but refused). */
 const STATUS_BY_CODE: Record<string, number> = {
@@ -51,7 +52,7 @@ export class DomainErrorFilter implements ExceptionFilter {
       const payload = typeof body === 'string' ? { message: body } : (body as Record<string, unknown>);
       // One error shape for every answer: Nest's own exceptions carry `error` (the status text) and
       // an array message for some pipes; neither belongs in `{ statusCode, code, message, details? }`.
-      const message = Array.isArray(payload.message) ? payload.message.join('; ') : String(payload.message ?? error.message);
+      const message = Array.isArray(payload.message) ? payload.message.join('; ') : textOf(payload.message, error.message);
       response.status(statusCode).json({ statusCode, code: payload.code ?? codeOfStatus(statusCode), message, details: payload.details });
       return;
     }

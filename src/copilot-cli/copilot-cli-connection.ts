@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as net from 'node:net';
-import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Observable, Subject } from 'rxjs';
 import {
@@ -224,7 +223,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     child.on('error', (error) => this.logger.error({ err: error, command }, 'Copilot CLI process error'));
     child.on('exit', (code, signal) => this.onProcessExit(child, code, signal));
     this.logger.log({ command, args: fullArgs, pid: child.pid }, 'Copilot CLI spawned');
-    return createMessageConnection(new StreamMessageReader(this.sizeGuarded(child.stdout!)), new StreamMessageWriter(child.stdin!));
+    return createMessageConnection(new StreamMessageReader(this.sizeGuarded(child.stdout)), new StreamMessageWriter(child.stdin));
   }
 
   private connectTcp(url: string): Promise<MessageConnection> {

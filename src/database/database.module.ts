@@ -22,6 +22,7 @@ import { SqliteDatabase } from './sqlite-database';
           connection.close();
           throw new Error(
             `Migrations failed on ${path.resolve(config.database.file)}; the database was left as it was: ${(error as Error).message}`,
+            { cause: error },
           );
         }
         logger.log({ file: config.database.file, synchronous: config.database.synchronous }, 'database ready');

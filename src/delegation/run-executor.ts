@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Subject } from 'rxjs';
+import { textOf } from '../common/text-of';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli/copilot-cli-connection';
@@ -211,13 +212,13 @@ export class RunExecutor {
             if (isOwn(event) && started) finish({ kind: 'completed', output });
             return;
           case cli('session.error'):
-            if (isOwn(event)) finish({ kind: 'failed', error: String(payload.message ?? 'the Copilot CLI reported a session error') });
+            if (isOwn(event)) finish({ kind: 'failed', error: textOf(payload.message, 'the Copilot CLI reported a session error') });
             return;
           case SessionEvents.messageFailed:
-            finish({ kind: 'failed', error: String(event.data.error ?? 'the Copilot CLI did not take the prompt') });
+            finish({ kind: 'failed', error: textOf(event.data.error, 'the Copilot CLI did not take the prompt') });
             return;
           case SessionEvents.interrupted:
-            finish({ kind: 'interrupted', reason: String(event.data.reason ?? 'the session was interrupted') });
+            finish({ kind: 'interrupted', reason: textOf(event.data.reason, 'the session was interrupted') });
             return;
           case SessionEvents.destroyed:
             finish({ kind: 'failed', error: "the run's session was destroyed" });

@@ -1,10 +1,9 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
-import { runStartedData, testRunPolicy } from '../../test/fixtures/run-fixtures';
+import { runStartedData } from '../../test/fixtures/run-fixtures';
 import { foldRun, type RunCommand, runDecider, type RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { type RunEvent, RunEvents, type RunStartedData, type StoppedBy } from './run.events';
 
-const policy = testRunPolicy;
 const startData = runStartedData;
 
 const userStop: StoppedBy = { actor: 'session:s1', reason: 'no longer needed' };

@@ -65,7 +65,7 @@ describe('EventStore', () => {
     ['data that is not an object', 's', 0, [{ type: 't', data: 'x' as unknown as object }]],
   ])('rejects %s as invalid input', async (_case, streamId, version, events) => {
     const { store } = memoryStore();
-    await expect(store.append(streamId as string, version as number, events as never)).rejects.toBeInstanceOf(
+    await expect(store.append(streamId, version, events as never)).rejects.toBeInstanceOf(
       InvalidAppendError,
     );
   });

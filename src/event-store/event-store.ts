@@ -364,7 +364,7 @@ export class EventStore implements BeforeApplicationShutdown {
         streamPosition,
         type: event.type,
         // The caller's objects, not copies: appended events are handed over and must not be mutated.
-        data: event.data as Record<string, unknown>,
+        data: event.data,
         metadata,
         recordedAt,
       };

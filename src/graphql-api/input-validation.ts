@@ -16,7 +16,7 @@ export function withoutUndefined(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUndefined(v)]));
 }
 
-const rangeMessage = (name: string, value: unknown, min: number, max: number) => `${name}: must be an integer from ${min} to ${max} (got ${value})`;
+const rangeMessage = (name: string, value: unknown, min: number, max: number) => `${name}: must be an integer from ${min} to ${max} (got ${String(value)})`;
 
 export function inRange(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new InvalidInputError(rangeMessage(name, value, min, max));

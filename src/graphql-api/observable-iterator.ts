@@ -15,8 +15,7 @@ export function observableToAsyncIterator<T>(source: Observable<T>): AsyncIterab
     subscription?.unsubscribe();
     waiting.splice(0).forEach((w) => w.resolve({ value: undefined, done: true }));
   };
-  let subscription: Subscription | undefined;
-  subscription = source.subscribe({
+  const subscription: Subscription = source.subscribe({
     next: (value) => {
       const next = waiting.shift();
       if (next) next.resolve({ value, done: false });

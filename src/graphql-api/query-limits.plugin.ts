@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { Plugin } from '@nestjs/apollo';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, OperationTypeNode } from 'graphql';
 import { checkQueryLimits } from './query-limits';
 
 export const SUBSCRIPTION_OVER_HTTP_MESSAGE = 'Subscriptions are served over WebSocket at /graphql (graphql-ws protocol), not over HTTP POST';
@@ -14,7 +14,7 @@ export class QueryLimitsPlugin implements ApolloServerPlugin {
   async requestDidStart(): Promise<GraphQLRequestListener<Record<string, unknown>>> {
     return {
       async didResolveOperation({ request, document, schema, operation }) {
-        if (operation?.operation === 'subscription') {
+        if (operation?.operation === OperationTypeNode.SUBSCRIPTION) {
           throw new GraphQLError(SUBSCRIPTION_OVER_HTTP_MESSAGE, {
             nodes: operation,
             extensions: { code: 'invalid_input', statusCode: 400, http: { status: 400 } },

@@ -121,14 +121,15 @@ export class SwitchboardMetrics implements OnModuleDestroy {
         for (const { name } of projections.async()) this.set({ projection: name }, Math.max(0, head - runner.position(name)));
       },
     });
-    const metrics = this;
+    // prom-client calls collect() with the gauge as `this`; the read models come from this class.
+    const statements = () => this.statements();
     new Gauge({
       name: 'switchboard_runs',
       help: 'Runs by status (runs read model)',
       labelNames: ['status'],
       registers: register,
       collect() {
-        setByStatus(this, RUN_STATUSES, metrics.statements().runs);
+        setByStatus(this, RUN_STATUSES, statements().runs);
       },
     });
     new Gauge({
@@ -137,7 +138,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       labelNames: ['status'],
       registers: register,
       collect() {
-        setByStatus(this, SESSION_STATUSES, metrics.statements().sessions);
+        setByStatus(this, SESSION_STATUSES, statements().sessions);
       },
     });
     new Gauge({

@@ -138,7 +138,7 @@ describe('OutboundUrlGuard', () => {
     });
 
     it('allows the same port on another host, and reads the port when it checks (a listener bound after start)', async () => {
-      let port: number | undefined;
+      let port: number | undefined = undefined; // read through ownPort before it is set
       const g = new OutboundUrlGuard({ allow: [], ownPort: () => port, localAddresses: () => [] });
       expect(await g.check('http://127.0.0.1:3000/')).toEqual({ allowed: true });
       port = 3000;

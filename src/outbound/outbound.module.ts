@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:net';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { OutboundUrlGuard } from './outbound-url-guard';
@@ -17,7 +17,7 @@ import { OutboundUrlGuard } from './outbound-url-guard';
           allow: config.security.outboundAllow,
           // The bound port (tests listen on port 0); before listen, the configured one.
           ownPort: () => {
-            const address = adapterHost.httpAdapter?.getHttpServer()?.address() as AddressInfo | string | null | undefined;
+            const address = (adapterHost.httpAdapter?.getHttpServer() as Server | undefined)?.address();
             if (address && typeof address === 'object') return address.port;
             return config.port || undefined;
           },

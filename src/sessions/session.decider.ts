@@ -141,7 +141,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     default:
       // The end of the main agent's turn; a sub-agent's idle (protocol 3 tags it with agentId) does not end it,
       // and a session that is starting, interrupted or over stays so.
-      if (event.type === CLI_IDLE && !(event.data as RecordedCliEventData).agentId && ['running', 'active', 'idle'].includes(state.status)) {
+      if (event.type === CLI_IDLE && !event.data.agentId && ['running', 'active', 'idle'].includes(state.status)) {
         return withStatus(state, 'idle');
       }
       return state;

@@ -1,4 +1,4 @@
-import { type Json, type JsonHttp } from '../fixtures/json-http';
+import { type JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { waitUntil } from '../fixtures/wait-until';

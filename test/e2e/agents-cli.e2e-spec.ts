@@ -135,7 +135,7 @@ describe('agents:import and agents:export maintenance commands', () => {
       expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
       expect(first.stdout).toContain(`imported 3 agent files from ${folder} into ${db}: 3 created, 0 updated, 0 unchanged`);
       // In the folder's order (lead.json, reviewer.json, tester.json).
-      expect(first.stdout).toMatch(/\n  created engineering-lead\n  created code-reviewer\n  created test-writer\n$/);
+      expect(first.stdout).toMatch(/\n {2}created engineering-lead\n {2}created code-reviewer\n {2}created test-writer\n$/);
 
       const stored = snapshot(db);
       expect(stored.agents.map((a: Json) => a.id)).toEqual(['code-reviewer', 'engineering-lead', 'test-writer']);

@@ -335,7 +335,7 @@ function graphqlArb(hints: SchemaHints, sessionInput: fc.Arbitrary<unknown>): fc
       const payload = { query, variables, ...(operationName === null ? {} : { operationName }) };
       if (via === 'get') {
         const search = new URLSearchParams({ query, ...(variables === undefined ? {} : { variables: JSON.stringify(variables) }) });
-        return assemble('GET /graphql', 'GET', `/graphql?${search}`, undefined, undefined, encoding, authorization, 'omit', extra, true);
+        return assemble('GET /graphql', 'GET', `/graphql?${search.toString()}`, undefined, undefined, encoding, authorization, 'omit', extra, true);
       }
       const body = Buffer.from(JSON.stringify(via === 'batch' ? [payload, payload] : payload));
       return assemble('POST /graphql', 'POST', '/graphql', body, contentType, encoding, authorization, length, extra, true);
@@ -390,7 +390,6 @@ function printSummary(): void {
   const table = rows.map(([label, row]) => ({ route: label, total: [...row.values()].reduce((a, b) => a + b, 0), ...Object.fromEntries(statuses.map((s) => [s, row.get(s) ?? 0])) }));
   const total = table.reduce((sum, r) => sum + r.total, 0);
   const codes = [...errorCodes.entries()].sort(([, a], [, b]) => b - a).map(([code, n]) => ({ 'status code': code, count: n }));
-  // eslint-disable-next-line no-console
   console.log(
     `bad-input property test, seed ${SEED}: ${total} responses over ${rows.length} routes, ${fiveHundreds(table)} of them 5xx\n${formatTable(table, columns)}\n\nerrors by code\n${formatTable(codes, ['status code', 'count'])}`,
   );
@@ -414,7 +413,6 @@ describe('bad input never gets a 5xx or a hang (property test over real HTTP, re
   let hints: SchemaHints;
 
   beforeAll(async () => {
-    // eslint-disable-next-line no-console
     console.log(`bad-input property test: seed ${SEED} (replay with BAD_INPUT_SEED=${SEED})`);
     await model.start();
     model.setScript([{ name: 'answer', answer: { text: 'OK' } }]);

@@ -98,7 +98,7 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     expect(childTurn?.systemText).not.toContain('LEAD_PROMPT');
 
     // The child's progress was forwarded to the parent's stream, and the session said LEAD_DONE.
-    const events = (await http('GET', `/api/streams/session-${session.sessionId}/events?limit=1000`)).body as Json;
+    const events = (await http('GET', `/api/streams/session-${session.sessionId}/events?limit=1000`)).body;
     const types = (events.events ?? events).map((e: Json) => e.type);
     expect(types).toContain('run.progress');
     expect(types).toContain('run.ended');

@@ -47,7 +47,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     database = running.app.get(SqliteDatabase);
   });
   afterAll(async () => {
-    await Promise.all(clients.map((c) => c.dispose()));
+    await Promise.all(clients.map(async (c) => c.dispose()));
     await running.close();
   });
 
@@ -453,7 +453,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
   it('documents every REST route in the OpenAPI document, with request and error shapes', async () => {
     const document = (await rest('GET', '/api/docs-json')).body;
     // Every route Express serves (but the docs themselves and GraphQL) is in the document.
-    const stack = (running.app.getHttpAdapter().getInstance() as Json).router.stack as Json[];
+    const stack = running.app.getHttpAdapter().getInstance().router.stack as Json[];
     const served = stack
       .filter((layer) => layer.route)
       .flatMap((layer) => Object.keys(layer.route.methods).map((method) => [method, String(layer.route.path).replace(/:(\w+)/g, '{$1}')]))

@@ -197,8 +197,8 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
       expect(cliOutlivedService).toBe(false);
 
       // The read models equal a rebuild from the log (taken with the service stopped).
-      (service as Service).child.kill('SIGTERM');
-      expect((await (service as Service).exited).code).toBe(0);
+      service.child.kill('SIGTERM');
+      expect((await service.exited).code).toBe(0);
       const projected = snapshotReadModels();
       const rebuild = await collectUntilExit(spawnTs('src/cli/rebuild-projection.cli.ts', ['--all'], { SWITCHBOARD_DB: dbFile, LOG_LEVEL: 'warn' }), 120_000);
       expect(rebuild.code).toBe(0);

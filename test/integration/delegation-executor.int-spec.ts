@@ -17,11 +17,13 @@ describe('run executor against a scripted CLI', () => {
   const answerSend = (params: Json) => {
     const marker = [...turns.keys()].find((m) => String(params.prompt).includes(m));
     if (marker) {
-      // As the real CLI: the prompt's user.message opens the turn, then whatever the script does.
-      setImmediate(async () => {
+      // As the real CLI: the prompt's user.message opens the turn, then whatever the script does,
+      // after the answer to session.send (fire and forget; a failing script surfaces as an unhandled rejection).
+      const turn = async () => {
         if (!marker.startsWith('RAW_')) await h.fake.emitEvent(String(params.sessionId), { type: 'user.message', data: { content: String(params.prompt) } });
         await turns.get(marker)?.(String(params.sessionId));
-      });
+      };
+      setImmediate(() => void turn());
     }
     return { messageId: randomUUID() };
   };

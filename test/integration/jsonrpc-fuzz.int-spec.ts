@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { RequestRouter } from '../../src/tool-dispatch/request-router';
 import { FakeCopilotCli } from '../fixtures/fake-copilot-cli';
-import { collectUntilExit, type Finished, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
@@ -84,7 +84,7 @@ class AnswerTap {
       const length = Number(/content-length:\s*(\d+)/i.exec(this.buffer.subarray(0, headerEnd).toString('ascii'))?.[1]);
       const start = headerEnd + 4;
       if (!Number.isFinite(length) || this.buffer.length < start + length) return;
-      const message = JSON.parse(this.buffer.subarray(start, start + length).toString('utf8')) as Json;
+      const message = JSON.parse(this.buffer.subarray(start, start + length).toString('utf8'));
       this.buffer = this.buffer.subarray(start + length);
       if (typeof message?.id !== 'string' || !message.id.startsWith('fuzz-') || 'method' in message) continue;
       this.answers.set(message.id, message);
@@ -101,7 +101,7 @@ class AnswerTap {
  */
 function recordHandlerRejections(h: SessionHarness): { error: unknown; event: Json }[] {
   const rejections: { error: unknown; event: Json }[] = [];
-  const router = h.app.app.get(RequestRouter) as unknown as Record<string, (event: Json) => Promise<void>>;
+  const router = h.app.app.get<RequestRouter, Record<string, (event: Json) => Promise<void>>>(RequestRouter);
   for (const name of ['onExternalToolRequested', 'onPermissionRequested']) {
     const original = router[name].bind(router);
     router[name] = (event: Json) => {
@@ -477,7 +477,7 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
     ['requestId a number', { sessionId: '$PARENT', event: { type: 'external_tool.requested', data: { requestId: 5, toolName: 'lookup' } } }],
     ['subagent.started with ill-typed names', { sessionId: '$PARENT', event: { type: 'subagent.started', id: 'ev-ill', data: { remoteSessionId: 5, toolCallId: { a: 1 }, agentName: ['keeper'] } } }],
   ])('drops or records a session.event with %s, and keeps serving', async (_name, params) => {
-    const resolved = JSON.parse(JSON.stringify(params ?? null).replaceAll('$PARENT', parent)) as Json;
+    const resolved = JSON.parse(JSON.stringify(params ?? null).replaceAll('$PARENT', parent));
     await rawEvent(resolved);
     await expectStillServing();
   });
@@ -507,8 +507,8 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
       permAnswered: true,
       handlerErrors: [],
     });
-    expect((toolAnswered as Json).result?.resultType ?? 'error').not.toBe('success');
-    expect((permAnswered as Json).result.kind).toBe('reject');
+    expect(toolAnswered.result?.resultType ?? 'error').not.toBe('success');
+    expect(permAnswered.result.kind).toBe('reject');
     expect(h.webhooks.callsTo('/secret')).toHaveLength(secretCalls);
   });
 
@@ -520,7 +520,7 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
     const answer = await answered;
     const handlerErrors = rejections.splice(0).map((r) => (r.error as Error).message);
     expect({ answered: !(answer instanceof Error), handlerErrors }).toEqual({ answered: true, handlerErrors: [] });
-    expect((answer as Json).result?.resultType ?? 'error').not.toBe('success');
+    expect(answer.result?.resultType ?? 'error').not.toBe('success');
     await expectStillServing();
   });
 
@@ -627,7 +627,7 @@ describe('JSON-RPC fuzz: the service process (src/main.ts) against a CLI sending
       COPILOT_PROVIDER_API_KEY: 'test',
       LOG_LEVEL: 'error',
     });
-    const exited = collectUntilExit(service, 40_000).catch((error: Error) => ({ code: null, signal: null, stdout: '', stderr: error.message }) as Finished);
+    const exited = collectUntilExit(service, 40_000).catch((error: Error) => ({ code: null, signal: null, stdout: '', stderr: error.message }));
     try {
       expect((await waitForHttp(`${base}/health`, service)).status).toBe(200);
       const created = await fetch(`${base}/api/sessions`, {

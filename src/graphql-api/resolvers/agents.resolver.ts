@@ -75,7 +75,7 @@ export class AgentsResolver {
 
   @Query(() => [Agent], { description: 'Agents that can be sub-agents of `exclude`', complexity: ({ childComplexity }) => 100 * childComplexity })
   async eligibleSubAgents(@Args('exclude', { type: () => String, nullable: true }) exclude?: string) {
-    const { agents } = (await this.queryBus.execute(new EligibleSubAgents(exclude ?? undefined))) as { agents: AgentView[] };
+    const { agents } = await this.queryBus.execute<EligibleSubAgents, { agents: AgentView[] }>(new EligibleSubAgents(exclude ?? undefined));
     return agents.map(agentOf);
   }
 

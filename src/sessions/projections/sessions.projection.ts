@@ -63,7 +63,7 @@ export class SessionsProjection implements Projection {
         lastPosition: event.globalPosition,
         updatedAt: event.recordedAt,
         ...(after.status !== before.status || after.statusReason !== before.statusReason
-          ? { status: after.status as SessionStatus, statusReason: after.statusReason ?? null }
+          ? { status: after.status, statusReason: after.statusReason ?? null }
           : {}),
         ...(configChanges && after.config !== before.config ? { config: JSON.stringify(after.config) } : {}),
         ...(event.type === SessionEvents.started ? { protocolVersion: event.data.protocolVersion } : {}),

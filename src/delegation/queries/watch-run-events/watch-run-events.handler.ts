@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { filter, type Observable } from 'rxjs';
+import { textOf } from '../../../common/text-of';
 import { EventStore } from '../../../event-store/event-store';
 import type { StoredEvent } from '../../../event-store/event-store.types';
 import { runIdOfStream, runStreamId } from '../../../event-store/stream-ids';
@@ -30,7 +31,7 @@ export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Obse
         const id = runIdOfStream(event.streamId);
         if (id === undefined) return false;
         // A descendant started while watching: its run.started carries its lineage path.
-        if (includeDescendants && event.type === RunEvents.started && String(event.data.path ?? '').startsWith(root.path)) members.add(id);
+        if (includeDescendants && event.type === RunEvents.started && textOf(event.data.path).startsWith(root.path)) members.add(id);
         return members.has(id);
       }),
     );

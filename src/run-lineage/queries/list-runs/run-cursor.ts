@@ -9,7 +9,7 @@ export function decodeRunCursor(cursor: string): { startedAt: string; runId: str
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'string')) {
-      return { startedAt: value[0] as string, runId: value[1] as string };
+      return { startedAt: value[0], runId: value[1] };
     }
   } catch {
     // reported below
