@@ -161,18 +161,22 @@ interface Routed {
  */
 async function startSwitchboard(dir: string): Promise<Routed> {
   const fake = await new FakeCopilotCli({ protocolVersion: 2 }).start();
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean), '-r', '@swc-node/register', path.join(__dirname, 'dispatch-service.ts')], {
-    cwd: path.resolve(__dirname, '..'),
-    env: {
-      ...process.env,
-      SWITCHBOARD_DB: path.join(dir, 'switchboard.db'),
-      LOG_LEVEL: 'silent',
-      COPILOT_CLI_URL: fake.url,
-      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
-      COPILOT_PROVIDER_API_KEY: 'bench',
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean), '-r', '@swc-node/register', path.join(__dirname, 'dispatch-service.ts')],
+    {
+      cwd: path.resolve(__dirname, '..'),
+      env: {
+        ...process.env,
+        SWITCHBOARD_DB: path.join(dir, 'switchboard.db'),
+        LOG_LEVEL: 'silent',
+        COPILOT_CLI_URL: fake.url,
+        COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
+        COPILOT_PROVIDER_API_KEY: 'bench',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -210,8 +214,10 @@ async function sessionWithChild(routed: Routed, handler: Record<string, unknown>
   if (response.status !== 201) throw new Error(`create session answered ${response.status}: ${await response.text()}`);
   const { sessionId } = (await response.json()) as { sessionId: string };
   await routed.fake.emitEvent(sessionId, { type: 'subagent.started', data: { remoteSessionId: child, toolCallId: `call_${child}`, agentName: 'keeper' } });
-  for (const deadline = Date.now() + 5000; ; ) {
-    const answer = await routed.fake.request<{ result: { resultType: string } }>('tool.call', { ...callParams(0), sessionId: child }).catch(() => undefined);
+  for (const deadline = Date.now() + 5000; ;) {
+    const answer = await routed.fake
+      .request<{ result: { resultType: string } }>('tool.call', { ...callParams(0), sessionId: child })
+      .catch(() => undefined);
     if (answer?.result.resultType === 'success') return;
     if (Date.now() > deadline) throw new Error(`child ${child} does not route: ${JSON.stringify(answer)}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -245,14 +251,16 @@ function printResults(results: Result[]): void {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   rows.forEach((row) => console.log(line(row)));
   console.log('');
-  for (const r of results.filter((x) => x.notes.length > 0)) console.log(`during ${r.name.padEnd(14)} @${String(r.concurrency).padStart(2)}: ${r.notes.join(', ')}`);
+  for (const r of results.filter((x) => x.notes.length > 0))
+    console.log(`during ${r.name.padEnd(14)} @${String(r.concurrency).padStart(2)}: ${r.notes.join(', ')}`);
   for (const name of ['routed', 'routed-builtin']) {
     for (const concurrency of CONCURRENCIES) {
       const r = results.find((x) => x.name === name && x.concurrency === concurrency);
       const raw = results.find((x) => x.name === 'raw' && x.concurrency === concurrency);
       if (!r || !raw) continue;
       const ratio = r.perSecond / raw.perSecond;
-      const verdict = name === 'routed' && concurrency === TARGET.concurrency ? `   target ${TARGET.label}: ${ratio >= TARGET.min ? 'met' : 'MISSED'}` : '';
+      const verdict =
+        name === 'routed' && concurrency === TARGET.concurrency ? `   target ${TARGET.label}: ${ratio >= TARGET.min ? 'met' : 'MISSED'}` : '';
       console.log(`${name.padEnd(14)}/raw req/s at concurrency ${String(concurrency).padStart(2)}: ${ratio.toFixed(3)}x${verdict}`);
     }
   }

@@ -103,8 +103,7 @@ function openStoreWith(file: string, withReadModel: boolean): Contender {
   const store = new EventStore(new SqliteDatabase(conn, file), registry);
   return {
     name: withReadModel ? 'store+readmodel' : 'store',
-    append: (streamId, expectedVersion) =>
-      store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion),
+    append: (streamId, expectedVersion) => store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion),
     close: () => {
       store.flushAndClose();
       conn.close();
@@ -273,17 +272,9 @@ function describeEnvironment(dir: string): string[] {
 
 function printResults(results: CaseResult[]): void {
   const header = ['case', 'appenders', 'events', 'events/s', 'p50 ms', 'p99 ms'];
-  const rows = results.map((r) => [
-    r.name,
-    String(r.appenders),
-    String(r.events),
-    r.eventsPerSecond.toFixed(0),
-    r.p50Ms.toFixed(3),
-    r.p99Ms.toFixed(3),
-  ]);
+  const rows = results.map((r) => [r.name, String(r.appenders), String(r.events), r.eventsPerSecond.toFixed(0), r.p50Ms.toFixed(3), r.p99Ms.toFixed(3)]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   rows.forEach((row) => console.log(line(row)));

@@ -202,7 +202,9 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-lineage-'));
   try {
     console.log('Lineage benchmark: 100-run subtree and 20-deep ancestors, small vs big forest');
-    console.log(`  node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, sqlite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}`);
+    console.log(
+      `  node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model.trim()}, sqlite ${String(new Database(':memory:').prepare('SELECT sqlite_version()').pluck().get())}`,
+    );
     console.log(`  median of ${ITERATIONS} queries after ${WARMUP} warm-up ones, through the real query handlers`);
     console.log('');
     const results: ForestResult[] = [];

@@ -38,7 +38,13 @@ function script(model: ScriptedModelServer): void {
       },
       usage: { prompt_tokens: 420, completion_tokens: 60 },
     },
-    { name: 'lead sums up', systemIncludes: 'DEMO_LEAD', lastIsToolResult: true, answer: { text: 'The facts are in; the tagline is on its way.' }, usage: { prompt_tokens: 610, completion_tokens: 25 } },
+    {
+      name: 'lead sums up',
+      systemIncludes: 'DEMO_LEAD',
+      lastIsToolResult: true,
+      answer: { text: 'The facts are in; the tagline is on its way.' },
+      usage: { prompt_tokens: 610, completion_tokens: 25 },
+    },
     {
       name: 'researcher',
       systemIncludes: 'DEMO_RESEARCHER',
@@ -115,7 +121,10 @@ function printTree(node: RunTreeNode, prefix = '', last = true, root = true): vo
   const mode = node.background ? 'background' : 'foreground';
   const usage = `tokens ${node.usage.total_tokens} (subtree ${node.subtree_usage.total_tokens}), tool calls ${node.usage.tool_calls}, ${(node.usage.duration_ms / 1000).toFixed(1)} s`;
   console.log(`${prefix}${branch}${node.agent_id} [${node.status}] ${root ? 'root' : mode} run ${node.run_id.slice(-8)}  ${usage}`);
-  if (node.output) console.log(`${prefix}${root ? '' : last ? '   ' : '│  '}   output: ${JSON.stringify(node.output.length > 80 ? `${node.output.slice(0, 80)}…` : node.output)}`);
+  if (node.output)
+    console.log(
+      `${prefix}${root ? '' : last ? '   ' : '│  '}   output: ${JSON.stringify(node.output.length > 80 ? `${node.output.slice(0, 80)}…` : node.output)}`,
+    );
   const childPrefix = prefix + (root ? '' : last ? '   ' : '│  ');
   node.children.forEach((child, i) => {
     const isLast = i === node.children.length - 1;

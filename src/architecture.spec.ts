@@ -75,7 +75,14 @@ describe('architecture', () => {
       ['c', new Set(['a'])],
     ]);
     expect(findCycle(graph)).toEqual(['a', 'b', 'c', 'a']);
-    expect(findCycle(new Map([['a', new Set(['b'])], ['b', new Set<string>()]]))).toBeUndefined();
+    expect(
+      findCycle(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set<string>()],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   it('resolves relative imports, type-only and re-exports included, to their context', () => {
@@ -85,7 +92,12 @@ describe('architecture', () => {
       [files[1]]: "import { V } from '../x/deep/one';\nimport { W } from '@nestjs/common';",
     };
     const graph = contextGraph(files, (file) => text[file]);
-    expect(graph).toEqual(new Map([['x', new Set(['y'])], ['y', new Set(['x'])]]));
+    expect(graph).toEqual(
+      new Map([
+        ['x', new Set(['y'])],
+        ['y', new Set(['x'])],
+      ]),
+    );
     expect(findCycle(graph)).toEqual(['x', 'y', 'x']);
   });
 

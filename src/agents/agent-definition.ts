@@ -3,11 +3,7 @@ import { z } from 'zod';
 export const MAX_AGENT_PROMPT_CHARS = 100_000;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-const slug = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(SLUG, 'must be a slug: lowercase letters, digits and single dashes (e.g. "code-reviewer")');
+const slug = z.string().min(1).max(64).regex(SLUG, 'must be a slug: lowercase letters, digits and single dashes (e.g. "code-reviewer")');
 const names = z.array(z.string().min(1).max(200)).max(256);
 
 /** spec: agent-teams, Agent JSON Schema (snake_case, as the files teams keep in git). */

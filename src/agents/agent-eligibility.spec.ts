@@ -30,15 +30,20 @@ describe('compositionProblems (FR-2 / FR-7)', () => {
     expect(compositionProblems(agent('code-reviewer'))).toEqual([]);
     // Built-in allowlist, MCP servers, a model and either prompt mode are all fine for a sub-agent.
     expect(
-      compositionProblems(agent('x', { tools: tools({ builtin: ['grep', 'view'] }), mcp_servers: ['github'], model: 'gpt-4.1', system_message: { mode: 'append', content: 'p' } })),
+      compositionProblems(
+        agent('x', {
+          tools: tools({ builtin: ['grep', 'view'] }),
+          mcp_servers: ['github'],
+          model: 'gpt-4.1',
+          system_message: { mode: 'append', content: 'p' },
+        }),
+      ),
     ).toEqual([]);
   });
 
   it('refuses custom tools, naming them and what to change', () => {
     const problems = compositionProblems(agent('x', { tools: tools({ custom: ['deploy', 'page-oncall'] }) }));
-    expect(problems).toEqual([
-      'has custom tools (deploy, page-oncall); sub-agents cannot carry custom tools, remove them from tools.custom',
-    ]);
+    expect(problems).toEqual(['has custom tools (deploy, page-oncall); sub-agents cannot carry custom tools, remove them from tools.custom']);
   });
 
   it('refuses excluded built-in tools, pointing at the allowlist instead', () => {
@@ -69,7 +74,12 @@ describe('compositionProblems (FR-2 / FR-7)', () => {
 
   it('lists every rule an agent breaks, in the FR-2 order', () => {
     const problems = compositionProblems(
-      agent('x', { tools: tools({ custom: ['c'], excluded_builtin: ['e'] }), sub_agents: ['s'], system_message: { mode: 'append', content: '' }, description: '' }),
+      agent('x', {
+        tools: tools({ custom: ['c'], excluded_builtin: ['e'] }),
+        sub_agents: ['s'],
+        system_message: { mode: 'append', content: '' },
+        description: '',
+      }),
     );
     expect(problems).toHaveLength(5);
     expect(problems.map((p) => p.split(' (')[0].split(';')[0])).toEqual([

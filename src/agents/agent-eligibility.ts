@@ -59,7 +59,10 @@ export function subAgentProblems(
       continue;
     }
     if (ownerId !== undefined && agent.sub_agents.includes(ownerId)) {
-      problems.push({ id, reason: `${id} lists ${ownerId} as its own sub-agent, so ${ownerId} -> ${id} -> ${ownerId} would be a cycle; remove one of the two links` });
+      problems.push({
+        id,
+        reason: `${id} lists ${ownerId} as its own sub-agent, so ${ownerId} -> ${id} -> ${ownerId} would be a cycle; remove one of the two links`,
+      });
       continue;
     }
     for (const reason of compositionProblems(agent)) problems.push({ id, reason: `${id} ${reason}` });

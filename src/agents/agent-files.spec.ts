@@ -31,7 +31,11 @@ describe('parseAgentFile: JSON syntax errors name the file and the line', () => 
   });
 
   it('says what is wrong and in which column, in one line', () => {
-    expect(problemOf('a.json', brokenOnLine4('  "model": claude,'))).toEqual({ file: 'a.json', line: 4, message: "invalid JSON: Unexpected token 'c' (column 12)" });
+    expect(problemOf('a.json', brokenOnLine4('  "model": claude,'))).toEqual({
+      file: 'a.json',
+      line: 4,
+      message: "invalid JSON: Unexpected token 'c' (column 12)",
+    });
     expect(problemOf('a.json', brokenOnLine4('  "model": "x"')).message).toMatch(/^invalid JSON: Expected ',' or '}' after property value \(column 15\)$/);
     expect(problemOf('a.json', '{\n  "name": "A"\n}\n{}').message).toMatch(/^invalid JSON: Unexpected non-whitespace character after JSON \(column 1\)$/);
   });
@@ -60,7 +64,11 @@ describe('parseAgentFile: JSON syntax errors name the file and the line', () => 
 describe('parseAgentFile: schema errors name the field path', () => {
   it.each([
     ['a wrong type', { name: 'A', tools: { custom: 'deploy' } }, /tools\.custom: /],
-    ['an oversized prompt', { name: 'A', system_message: { content: 'x'.repeat(100_001) } }, /system_message\.content: system_message\.content must be at most 100000 characters/],
+    [
+      'an oversized prompt',
+      { name: 'A', system_message: { content: 'x'.repeat(100_001) } },
+      /system_message\.content: system_message\.content must be at most 100000 characters/,
+    ],
     ['a bad sub-agent id', { name: 'A', sub_agents: ['ok', 'Not A Slug'] }, /sub_agents\.1: must be a slug/],
     ['a bad mode', { name: 'A', system_message: { mode: 'prepend', content: 'p' } }, /system_message\.mode: /],
     ['an empty name', { name: '  ' }, /name: name must not be empty/],
@@ -83,7 +91,12 @@ describe('parseAgentFile: schema errors name the field path', () => {
 
   it('lists every bad field of the file', () => {
     const message = problemOf('a.json', JSON.stringify({ name: 3, icon: ['x'], mcp_servers: 'github' })).message;
-    expect(message.split('; ').map((m) => m.split(':')[0]).sort()).toEqual(['icon', 'mcp_servers', 'name']);
+    expect(
+      message
+        .split('; ')
+        .map((m) => m.split(':')[0])
+        .sort(),
+    ).toEqual(['icon', 'mcp_servers', 'name']);
   });
 });
 
@@ -206,7 +219,16 @@ describe('jsonSyntaxErrorOffset', () => {
 });
 
 describe('lineOfSubAgentReference', () => {
-  const content = ['{', '  "name": "Lead",', '  "description": "mentions \\"ghost\\" and \\"sub_agents\\": early",', '  "sub_agents": [', '    "ok",', '    "ghost"', '  ]', '}'].join('\n');
+  const content = [
+    '{',
+    '  "name": "Lead",',
+    '  "description": "mentions \\"ghost\\" and \\"sub_agents\\": early",',
+    '  "sub_agents": [',
+    '    "ok",',
+    '    "ghost"',
+    '  ]',
+    '}',
+  ].join('\n');
 
   it('finds the line of the id inside the sub_agents list, not a mention elsewhere', () => {
     expect(JSON.parse(content).sub_agents).toEqual(['ok', 'ghost']);

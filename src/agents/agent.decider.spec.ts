@@ -1,6 +1,15 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
 import type { AgentFields } from './agent-definition';
-import { type AgentCommand, agentDecider, type AgentEvent, AgentEvents, type AgentFieldChanges, type AgentState, initialAgentState, isAgentEvent } from './agent.decider';
+import {
+  type AgentCommand,
+  agentDecider,
+  type AgentEvent,
+  AgentEvents,
+  type AgentFieldChanges,
+  type AgentState,
+  initialAgentState,
+  isAgentEvent,
+} from './agent.decider';
 import { PayloadTooLargeError } from '../common/domain-error';
 import { MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
@@ -29,7 +38,9 @@ const { evolve: evolveAgent, decide: decideAgent } = agentDecider;
 describe('agent decider', () => {
   describe('CreateAgent', () => {
     it('creates an absent agent with all of its fields', () => {
-      given().when({ type: 'CreateAgent', id: 'code-reviewer', fields: fields() }).then([created('code-reviewer')]);
+      given()
+        .when({ type: 'CreateAgent', id: 'code-reviewer', fields: fields() })
+        .then([created('code-reviewer')]);
     });
 
     it('creates an agent again after it was deleted', () => {
@@ -58,8 +69,12 @@ describe('agent decider', () => {
 
     it(`refuses to create or update an agent over ${MAX_STORED_DOCUMENT_BYTES} bytes as JSON, 413 naming it`, () => {
       expect(Buffer.byteLength(JSON.stringify(heavy))).toBeGreaterThan(MAX_STORED_DOCUMENT_BYTES);
-      given().when({ type: 'CreateAgent', id: 'big', fields: heavy }).thenThrows(PayloadTooLargeError, /^agents\.big is \d+ bytes as JSON; at most 1048576/);
-      given(created('big')).when({ type: 'UpdateAgent', id: 'big', fields: heavy }).thenThrows(PayloadTooLargeError, /agents\.big/);
+      given()
+        .when({ type: 'CreateAgent', id: 'big', fields: heavy })
+        .thenThrows(PayloadTooLargeError, /^agents\.big is \d+ bytes as JSON; at most 1048576/);
+      given(created('big'))
+        .when({ type: 'UpdateAgent', id: 'big', fields: heavy })
+        .thenThrows(PayloadTooLargeError, /agents\.big/);
     });
   });
 
@@ -79,7 +94,11 @@ describe('agent decider', () => {
 
     it('notices a change of a nested value or of list order', () => {
       given(created('code-reviewer'))
-        .when({ type: 'UpdateAgent', id: 'code-reviewer', fields: fields({ system_message: { mode: 'append', content: 'You review code.' }, mcp_servers: ['github'], sub_agents: [] }) })
+        .when({
+          type: 'UpdateAgent',
+          id: 'code-reviewer',
+          fields: fields({ system_message: { mode: 'append', content: 'You review code.' }, mcp_servers: ['github'], sub_agents: [] }),
+        })
         .then([updated('code-reviewer', { system_message: { mode: 'append', content: 'You review code.' } })]);
       given(created('lead', fields({ sub_agents: ['a', 'b'] })))
         .when({ type: 'UpdateAgent', id: 'lead', fields: fields({ sub_agents: ['b', 'a'] }) })
@@ -98,16 +117,15 @@ describe('agent decider', () => {
       given(created('lead', restricted))
         .when({ type: 'UpdateAgent', id: 'lead', fields: fields() })
         .then([updated('lead', { allowed_agents: null, excluded_agents: null })]);
-      const state = [created('lead', restricted), updated('lead', { allowed_agents: null })].reduce(
-        evolveAgent,
-        initialAgentState(),
-      );
+      const state = [created('lead', restricted), updated('lead', { allowed_agents: null })].reduce(evolveAgent, initialAgentState());
       expect(state).toEqual({ status: 'active', id: 'lead', fields: fields({ excluded_agents: ['deployer'] }) });
       expect(state.status === 'active' && 'allowed_agents' in state.fields).toBe(false);
     });
 
     it('refuses to update an absent agent', () => {
-      given().when({ type: 'UpdateAgent', id: 'ghost', fields: fields() }).thenThrows(AgentNotFoundError, /Agent ghost does not exist/);
+      given()
+        .when({ type: 'UpdateAgent', id: 'ghost', fields: fields() })
+        .thenThrows(AgentNotFoundError, /Agent ghost does not exist/);
     });
 
     it('refuses to update a deleted agent', () => {
@@ -125,7 +143,9 @@ describe('agent decider', () => {
     });
 
     it('refuses to delete an absent agent', () => {
-      given().when({ type: 'DeleteAgent', id: 'ghost' }).thenThrows(AgentNotFoundError, /Agent ghost does not exist/);
+      given()
+        .when({ type: 'DeleteAgent', id: 'ghost' })
+        .thenThrows(AgentNotFoundError, /Agent ghost does not exist/);
     });
 
     it('refuses to delete an agent twice', () => {
@@ -145,11 +165,7 @@ describe('agent decider', () => {
 
     it('folds created, then updates merged over the fields in order', () => {
       expect(
-        fold(
-          created('code-reviewer'),
-          updated('code-reviewer', { description: 'one', icon: 'a' }),
-          updated('code-reviewer', { description: 'two' }),
-        ),
+        fold(created('code-reviewer'), updated('code-reviewer', { description: 'one', icon: 'a' }), updated('code-reviewer', { description: 'two' })),
       ).toEqual({ status: 'active', id: 'code-reviewer', fields: fields({ description: 'two', icon: 'a' }) });
     });
 

@@ -22,10 +22,9 @@ export class SubAgentsRejectedError extends DomainError {
     ownerLabel: string,
     readonly problems: SubAgentProblem[],
   ) {
-    super(
-      `${ownerLabel} cannot use ${problems.length === 1 ? 'this sub-agent' : 'these sub-agents'}: ${problems.map((p) => p.reason).join('; ')}`,
-      { problems },
-    );
+    super(`${ownerLabel} cannot use ${problems.length === 1 ? 'this sub-agent' : 'these sub-agents'}: ${problems.map((p) => p.reason).join('; ')}`, {
+      problems,
+    });
   }
 }
 
@@ -33,9 +32,6 @@ export class SubAgentsRejectedError extends DomainError {
 export class AgentImportRejectedError extends DomainError {
   readonly code = 'invalid_agent_files';
   constructor(readonly problems: Array<{ file: string; line?: number; message: string }>) {
-    super(
-      `Nothing was imported: ${problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('; ')}`,
-      { problems },
-    );
+    super(`Nothing was imported: ${problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('; ')}`, { problems });
   }
 }

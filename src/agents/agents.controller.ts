@@ -17,7 +17,12 @@ import { ListAgents } from './queries/list-agents/list-agents.query';
 const listSchema = z.object({ composable: z.enum(['true', 'false']).optional() });
 const eligibleSchema = z.object({ exclude: z.string().max(64).optional() });
 const importSchema = z
-  .object({ files: z.array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }).strict()).min(1).max(1000) })
+  .object({
+    files: z
+      .array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }).strict())
+      .min(1)
+      .max(1000),
+  })
   .strict();
 // PUT takes the whole definition; the id in the body, when given, must be the one in the path. What GET
 // adds (version, composable...) may come back unchanged from an editor and is ignored.
@@ -86,11 +91,7 @@ export class AgentsController {
 
   @Put(':id')
   @ApiOperation({ summary: 'Replace an agent definition (If-Match: <version> to guard against lost updates)' })
-  update(
-    @Param('id') id: string,
-    @Body(new ZodValidationPipe(putSchema)) body: z.infer<typeof putSchema>,
-    @Headers('if-match') ifMatch?: string,
-  ) {
+  update(@Param('id') id: string, @Body(new ZodValidationPipe(putSchema)) body: z.infer<typeof putSchema>, @Headers('if-match') ifMatch?: string) {
     const { id: bodyId, created_at: _c, updated_at: _u, version: _v, composable: _k, composable_reasons: _r, sub_agent_problems: _p, ...fields } = body;
     if (bodyId !== undefined && bodyId !== id) throw new InvalidInputError(`The body's id ${bodyId} differs from the path's ${id}; ids cannot be changed`);
     return this.commandBus.execute(new UpdateAgent(id, fields, expectedVersion(ifMatch)));

@@ -40,9 +40,7 @@ export function toCustomAgentConfig(agent: AgentDefinition, mcpServers: Record<s
   return config;
 }
 
-export type TeamAssembly =
-  | { ok: true; mainAgent?: AgentDefinition; customAgents: CustomAgentConfig[] }
-  | { ok: false; problems: SubAgentProblem[] };
+export type TeamAssembly = { ok: true; mainAgent?: AgentDefinition; customAgents: CustomAgentConfig[] } | { ok: false; problems: SubAgentProblem[] };
 
 /** FR-4 and FR-5: checks a session's team against the agents as they are now, then maps it. */
 @Injectable()

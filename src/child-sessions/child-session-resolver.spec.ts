@@ -85,20 +85,15 @@ describe('ChildSessionResolver', () => {
     it('never lets a child reach a tool outside its allowlist (property)', () => {
       const toolName = fc.constantFrom('a', 'b', 'c', 'd', 'e');
       fc.assert(
-        fc.property(
-          fc.uniqueArray(toolName),
-          fc.option(fc.uniqueArray(toolName), { nil: undefined }),
-          toolName,
-          (registered, allowlist, requested) => {
-            const sessions = new Map<string, FakeParent>();
-            sessions.set('p', new FakeParent('p', registered, { agent: allowlist }));
-            const resolver = new ChildSessionResolver(sessions);
-            resolver.registerSubagentStarted('p', started('c', 'agent'));
-            const allowed = resolver.isToolAllowedForChild('c', requested);
-            const permitted = registered.includes(requested) && (allowlist === undefined || allowlist.includes(requested));
-            expect(allowed).toBe(permitted);
-          },
-        ),
+        fc.property(fc.uniqueArray(toolName), fc.option(fc.uniqueArray(toolName), { nil: undefined }), toolName, (registered, allowlist, requested) => {
+          const sessions = new Map<string, FakeParent>();
+          sessions.set('p', new FakeParent('p', registered, { agent: allowlist }));
+          const resolver = new ChildSessionResolver(sessions);
+          resolver.registerSubagentStarted('p', started('c', 'agent'));
+          const allowed = resolver.isToolAllowedForChild('c', requested);
+          const permitted = registered.includes(requested) && (allowlist === undefined || allowlist.includes(requested));
+          expect(allowed).toBe(permitted);
+        }),
       );
     });
   });
@@ -113,7 +108,7 @@ describe('ChildSessionResolver', () => {
       expect(resolver.isToolAllowedForChild('child-1', 'save_result')).toBe(true);
     });
 
-    it('delete/destroy of a parent removes its children and its instances, not other parents\'', () => {
+    it("delete/destroy of a parent removes its children and its instances, not other parents'", () => {
       const { resolver, sessions } = setup();
       const other = new FakeParent('parent-2', ['save_result'], { reviewer: undefined });
       sessions.set('parent-2', other);

@@ -54,7 +54,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`exported ${files.length} agent${files.length === 1 ? '' : 's'} from ${config.database.file} to ${folder}\n`);
     for (const file of files) process.stdout.write(`  ${path.join(folder, file.name)}\n`);
     const written = new Set(files.map((f) => f.name));
-    for (const other of fs.readdirSync(folder).filter((name) => name.endsWith('.json') && !written.has(name)).sort()) {
+    for (const other of fs
+      .readdirSync(folder)
+      .filter((name) => name.endsWith('.json') && !written.has(name))
+      .sort()) {
       process.stderr.write(`agents:export: ${path.join(folder, other)} is not an agent of this library; left as it is\n`);
     }
     return 0;

@@ -70,7 +70,9 @@ async function main(argv: string[]): Promise<number> {
         // One problem, one line, whatever the message holds.
         process.stderr.write(`${path.join(folder, p.file)}${p.line ? `:${p.line}` : ''}: ${p.message.replace(/\s*\n\s*/g, ' ')}\n`);
       }
-      process.stderr.write(`agents:import: nothing was imported from ${folder} (${error.problems.length} problem${error.problems.length === 1 ? '' : 's'})\n`);
+      process.stderr.write(
+        `agents:import: nothing was imported from ${folder} (${error.problems.length} problem${error.problems.length === 1 ? '' : 's'})\n`,
+      );
       return 1;
     }
     process.stdout.write(

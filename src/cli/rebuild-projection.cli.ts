@@ -16,9 +16,7 @@ async function main(argv: string[]): Promise<number> {
     const registry = app.get(ProjectionRegistry);
     const wanted = argv.includes('--all') ? registry.names() : argv.filter((a) => !a.startsWith('-'));
     if (wanted.length === 0) {
-      process.stderr.write(
-        `usage: npm run projections:rebuild -- <projection>... | --all\nprojections: ${registry.names().join(', ')}\n`,
-      );
+      process.stderr.write(`usage: npm run projections:rebuild -- <projection>... | --all\nprojections: ${registry.names().join(', ')}\n`);
       return 2;
     }
     const commandBus = app.get(CommandBus);

@@ -64,8 +64,6 @@ export class DomainErrorFilter implements ExceptionFilter {
       return;
     }
     this.logger.error({ err: error }, 'unhandled error');
-    response
-      .status(HttpStatus.INTERNAL_SERVER_ERROR)
-      .json({ statusCode: 500, code: 'internal_error', message: 'Internal error; see the service log' });
+    response.status(HttpStatus.INTERNAL_SERVER_ERROR).json({ statusCode: 500, code: 'internal_error', message: 'Internal error; see the service log' });
   }
 }

@@ -22,7 +22,11 @@ export function answerMalformedRequestsAsJson(server: Server): void {
     logger.warn({ statusCode: 417, expect: expectation.slice(0, 100) }, 'unsupported Expect header refused');
     response.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
     response.end(
-      JSON.stringify({ statusCode: 417, code: 'expectation_failed', message: `Unsupported Expect header ${JSON.stringify(expectation.slice(0, 100))}: send no Expect header, or Expect: 100-continue` }),
+      JSON.stringify({
+        statusCode: 417,
+        code: 'expectation_failed',
+        message: `Unsupported Expect header ${JSON.stringify(expectation.slice(0, 100))}: send no Expect header, or Expect: 100-continue`,
+      }),
     );
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {

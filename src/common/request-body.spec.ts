@@ -32,13 +32,17 @@ describe('refusedBodyOf', () => {
 
   it('a body that does not decompress as declared: 400', () => {
     const zlib = Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR', errno: -3 });
-    expect(refusedBodyOf(createError(400, zlib))).toMatchObject({ statusCode: 400, code: 'invalid_input', message: expect.stringContaining('incorrect header check') });
+    expect(refusedBodyOf(createError(400, zlib))).toMatchObject({
+      statusCode: 400,
+      code: 'invalid_input',
+      message: expect.stringContaining('incorrect header check'),
+    });
   });
 
   it('a body shorter than its Content-Length, or cut off: 400', () => {
-    expect(refusedBodyOf(createError(400, 'request size did not match content length', { type: 'request.size.invalid', expected: 10, received: 3 }))?.message).toMatch(
-      /3 bytes but Content-Length says 10/,
-    );
+    expect(
+      refusedBodyOf(createError(400, 'request size did not match content length', { type: 'request.size.invalid', expected: 10, received: 3 }))?.message,
+    ).toMatch(/3 bytes but Content-Length says 10/);
     expect(refusedBodyOf(createError(400, 'request aborted', { type: 'request.aborted' }))).toMatchObject({ statusCode: 400 });
   });
 

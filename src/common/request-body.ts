@@ -78,7 +78,11 @@ export function refusedBodyOf(error: unknown): RefusedBody | undefined {
         details: { encoding: e.encoding },
       };
     case 'request.aborted':
-      return { statusCode: 400, code: 'invalid_input', message: 'The request ended before its whole body arrived: send as many bytes as Content-Length says' };
+      return {
+        statusCode: 400,
+        code: 'invalid_input',
+        message: 'The request ended before its whole body arrived: send as many bytes as Content-Length says',
+      };
     case 'request.size.invalid':
       return {
         statusCode: 400,

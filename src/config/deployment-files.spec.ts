@@ -33,7 +33,10 @@ describe('deployment files', () => {
   });
 
   it('.dockerignore keeps host installs, builds, data and history out of the build context', () => {
-    const ignored = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
+    const ignored = fs
+      .readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     for (const entry of ['node_modules', 'dist', 'data', 'coverage', '.git', '*.db', 'test']) expect(ignored).toContain(entry);
     // What the Dockerfile copies must stay in it.
     for (const kept of ['src', 'migrations', 'bin', 'package.json', 'package-lock.json', 'nest-cli.json', 'tsconfig.json']) {

@@ -24,16 +24,50 @@ function blockList(entries: Array<[string, number]>): BlockList {
 
 /** Never reachable from a webhook or an inline MCP server, whatever SWITCHBOARD_OUTBOUND_ALLOW says. First match names the reason. */
 const ALWAYS_REFUSED: ReadonlyArray<{ list: BlockList; reason: string }> = [
-  { list: blockList([['169.254.169.254', 32], ['169.254.170.2', 32], ['100.100.100.200', 32], ['fd00:ec2::254', 128]]), reason: 'a cloud metadata address' },
-  { list: blockList([['169.254.0.0', 16], ['fe80::', 10]]), reason: 'a link-local address' },
-  { list: blockList([['0.0.0.0', 8], ['::', 128]]), reason: 'the unspecified address (it reaches this host)' },
-  { list: blockList([['224.0.0.0', 4], ['240.0.0.0', 4], ['ff00::', 8]]), reason: 'a multicast or reserved address' },
+  {
+    list: blockList([
+      ['169.254.169.254', 32],
+      ['169.254.170.2', 32],
+      ['100.100.100.200', 32],
+      ['fd00:ec2::254', 128],
+    ]),
+    reason: 'a cloud metadata address',
+  },
+  {
+    list: blockList([
+      ['169.254.0.0', 16],
+      ['fe80::', 10],
+    ]),
+    reason: 'a link-local address',
+  },
+  {
+    list: blockList([
+      ['0.0.0.0', 8],
+      ['::', 128],
+    ]),
+    reason: 'the unspecified address (it reaches this host)',
+  },
+  {
+    list: blockList([
+      ['224.0.0.0', 4],
+      ['240.0.0.0', 4],
+      ['ff00::', 8],
+    ]),
+    reason: 'a multicast or reserved address',
+  },
 ];
 
-const LOOPBACK = blockList([['127.0.0.0', 8], ['::1', 128]]);
+const LOOPBACK = blockList([
+  ['127.0.0.0', 8],
+  ['::1', 128],
+]);
 
 /** 32-bit IPv4 embedded in IPv6: mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`. */
-const EMBEDDING_IPV4 = blockList([['::ffff:0:0', 96], ['::', 96], ['64:ff9b::', 96]]);
+const EMBEDDING_IPV4 = blockList([
+  ['::ffff:0:0', 96],
+  ['::', 96],
+  ['64:ff9b::', 96],
+]);
 
 /** The 8 groups of an IPv6 address (any valid text form, dotted IPv4 tail included). */
 function ipv6Groups(address: string): number[] {
@@ -55,7 +89,10 @@ function ipv6Groups(address: string): number[] {
  * compressed; undefined when it is not an IP address. A zone (`fe80::1%eth0`) is dropped.
  */
 export function canonicalAddress(value: string): string | undefined {
-  const address = value.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+  const address = value
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase();
   const family = isIP(address);
   if (family === 4) return address;
   if (family !== 6) return undefined;
@@ -76,7 +113,10 @@ export function addressFamily(address: string): 'ipv4' | 'ipv6' {
  * address in canonical form. WHATWG URL has already turned `2130706433` and `0x7f.0.0.1` into 127.0.0.1.
  */
 export function normaliseHost(hostname: string): string {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '');
   return canonicalAddress(host) ?? host;
 }
 

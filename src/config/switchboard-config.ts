@@ -49,7 +49,10 @@ const list = (name: string, check: (entries: string[]) => string[]) =>
     .string()
     .optional()
     .transform((v, ctx) => {
-      const entries = (v ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+      const entries = (v ?? '')
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean);
       for (const problem of check(entries)) ctx.addIssue({ code: 'custom', message: `${name}: ${problem}` });
       return entries;
     });

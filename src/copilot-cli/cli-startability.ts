@@ -27,7 +27,10 @@ function notExecutable(command: string, what: string): string | undefined {
   // A bare name is looked up on PATH, as spawn does.
   const candidates = command.includes(path.sep)
     ? [command]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
       fs.accessSync(candidate, fs.constants.X_OK);

@@ -18,13 +18,7 @@ import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { CopilotCliConfig, SwitchboardConfig } from '../config/switchboard-config';
 import { defaultCliCommand } from './cli-binary';
 import { cliEnvironment } from './cli-environment';
-import {
-  CLI_REQUEST_METHODS,
-  type CliRequestMethod,
-  type CliSessionEvent,
-  type ProtocolVersion,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from './cli-protocol';
+import { CLI_REQUEST_METHODS, type CliRequestMethod, type CliSessionEvent, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './cli-protocol';
 import { FrameSizeGuard } from './frame-size-guard';
 
 /** The CLI cannot be started or reached, or did not answer. HTTP 503. */
@@ -154,10 +148,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     if (!connection) throw new CopilotCliUnavailableError('The Copilot CLI is not running');
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new CopilotCliUnavailableError(`The Copilot CLI did not answer ${method} within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
+      timer = setTimeout(() => reject(new CopilotCliUnavailableError(`The Copilot CLI did not answer ${method} within ${timeoutMs} ms`)), timeoutMs);
     });
     try {
       return await Promise.race([connection.sendRequest<T>(method, params), timeout]);
@@ -198,17 +189,19 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     this.generation += 1;
     this.restartAttempts = 0;
     this.lastStartFailure = undefined;
-    this.logger.log(
-      { protocolVersion: this.protocolVersion, cliVersion: this.cliVersion, generation: this.generation },
-      'Copilot CLI connected',
-    );
+    this.logger.log({ protocolVersion: this.protocolVersion, cliVersion: this.cliVersion, generation: this.generation }, 'Copilot CLI connected');
   }
 
   private spawnCli(): MessageConnection {
-    const { command, args } = this.config.path
-      ? { command: this.config.path, args: [] as string[] }
-      : defaultCliCommand();
-    const fullArgs = [...args, '--headless', '--no-auto-update', '--stdio', ...(this.config.githubToken ? [] : ['--no-auto-login']), ...this.config.extraArgs];
+    const { command, args } = this.config.path ? { command: this.config.path, args: [] as string[] } : defaultCliCommand();
+    const fullArgs = [
+      ...args,
+      '--headless',
+      '--no-auto-update',
+      '--stdio',
+      ...(this.config.githubToken ? [] : ['--no-auto-login']),
+      ...this.config.extraArgs,
+    ];
     // Its own process group, so stopping it also stops whatever it started (the npm loader, for one,
     // runs the real binary as its child).
     const env = cliEnvironment(process.env, { passthrough: this.envPassthrough, home: this.config.home, githubToken: this.config.githubToken });
@@ -235,9 +228,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
         socket.on('close', () => this.onProcessExit(socket, null, 'socket closed'));
         resolve(createMessageConnection(new StreamMessageReader(this.sizeGuarded(socket)), new SocketMessageWriter(socket)));
       });
-      socket.once('error', (error) =>
-        reject(new CopilotCliUnavailableError(`Cannot reach the Copilot CLI at ${url}: ${error.message}`)),
-      );
+      socket.once('error', (error) => reject(new CopilotCliUnavailableError(`Cannot reach the Copilot CLI at ${url}: ${error.message}`)));
     });
   }
 
@@ -316,9 +307,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     } catch (error) {
       if (!(error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound)) throw error;
       // Protocol-2 CLIs do not know `connect`; they report their version from `ping`.
-      const pong = await withTimeout(
-        connection.sendRequest<{ protocolVersion?: number }>('ping', { message: 'switchboard' }),
-      );
+      const pong = await withTimeout(connection.sendRequest<{ protocolVersion?: number }>('ping', { message: 'switchboard' }));
       version = pong?.protocolVersion;
     }
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as ProtocolVersion)) {
@@ -340,9 +329,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     const delay = Math.min(MAX_RESTART_DELAY_MS, 500 * 2 ** this.restartAttempts);
     this.restartAttempts += 1;
     this.restartTimer = setTimeout(() => {
-      this.ensureStarted().catch((error: unknown) =>
-        this.logger.error({ err: error }, 'Copilot CLI restart failed; the next request retries'),
-      );
+      this.ensureStarted().catch((error: unknown) => this.logger.error({ err: error }, 'Copilot CLI restart failed; the next request retries'));
     }, delay);
     this.restartTimer.unref();
   }

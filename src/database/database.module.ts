@@ -20,10 +20,9 @@ import { SqliteDatabase } from './sqlite-database';
           applyPendingMigrations(connection);
         } catch (error) {
           connection.close();
-          throw new Error(
-            `Migrations failed on ${path.resolve(config.database.file)}; the database was left as it was: ${(error as Error).message}`,
-            { cause: error },
-          );
+          throw new Error(`Migrations failed on ${path.resolve(config.database.file)}; the database was left as it was: ${(error as Error).message}`, {
+            cause: error,
+          });
         }
         logger.log({ file: config.database.file, synchronous: config.database.synchronous }, 'database ready');
         return new SqliteDatabase(connection, config.database.file);

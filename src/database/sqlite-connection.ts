@@ -87,10 +87,7 @@ function inspectExistingFile(file: string): boolean {
     const header = Buffer.alloc(SQLITE_HEADER.length);
     const read = fs.readSync(fd, header, 0, header.length, 0);
     if (read > 0 && (read < header.length || !header.equals(SQLITE_HEADER))) {
-      throw new DatabaseUnavailableError(
-        file,
-        'it is not a SQLite database (bad file header); refusing to start so that it is not overwritten',
-      );
+      throw new DatabaseUnavailableError(file, 'it is not a SQLite database (bad file header); refusing to start so that it is not overwritten');
     }
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) throw error;
@@ -119,10 +116,7 @@ function checkIntegrity(db: Database.Database, file: string): void {
   const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
   const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
   if (problems.length > 0) {
-    throw new DatabaseUnavailableError(
-      file,
-      `it is corrupt (quick_check: ${problems.slice(0, 3).join('; ')}); restore it from a backup`,
-    );
+    throw new DatabaseUnavailableError(file, `it is corrupt (quick_check: ${problems.slice(0, 3).join('; ')}); restore it from a backup`);
   }
 }
 

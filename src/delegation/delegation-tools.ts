@@ -74,9 +74,7 @@ export class DelegationTools implements OnModuleInit {
     this.catalog.registerGroup('delegation', DELEGATION_TOOLS);
     this.catalog.register('agent_run', (invocation) =>
       this.call(invocation, runArgs, (args, caller) =>
-        this.commandBus.execute(
-          new StartRun({ agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background }, caller),
-        ),
+        this.commandBus.execute(new StartRun({ agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background }, caller)),
       ),
     );
     this.catalog.register('agent_stop', (invocation) =>

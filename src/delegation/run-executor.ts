@@ -93,7 +93,13 @@ export class RunExecutor {
       if (!(await turnEnded)) {
         forced = true;
         await this.commandBus
-          .execute(new DestroySession(sessionId, `run-stop:${runId}`, `run ${runId} did not stop within ${this.config.runs.stopGraceMs} ms of session.abort: forced stop`))
+          .execute(
+            new DestroySession(
+              sessionId,
+              `run-stop:${runId}`,
+              `run ${runId} did not stop within ${this.config.runs.stopGraceMs} ms of session.abort: forced stop`,
+            ),
+          )
           .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not destroy the session of a run that ignored abort'));
       }
     }
@@ -247,9 +253,14 @@ export class RunExecutor {
             : undefined;
       if (!progress) return;
       this.store
-        .append(target, 'any', [{ type: RunEvents.progress, data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } }], {
-          maxDelayMs: 5,
-        })
+        .append(
+          target,
+          'any',
+          [{ type: RunEvents.progress, data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } }],
+          {
+            maxDelayMs: 5,
+          },
+        )
         .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not forward run progress'));
     };
   }

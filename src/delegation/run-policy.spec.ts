@@ -63,7 +63,9 @@ describe('resolveRunPolicy', () => {
   });
 
   it('takes each field from the first source that sets it, field by field', () => {
-    expect(resolveRunPolicy({ excluded_agents: ['a'], max_depth: 0 }, { allowed_agents: ['b'], excluded_agents: ['c'] }, defaults)).toEqual<ResolvedRunPolicy>({
+    expect(
+      resolveRunPolicy({ excluded_agents: ['a'], max_depth: 0 }, { allowed_agents: ['b'], excluded_agents: ['c'] }, defaults),
+    ).toEqual<ResolvedRunPolicy>({
       allowedAgents: ['b'],
       excludedAgents: ['a'],
       maxDepth: 0,

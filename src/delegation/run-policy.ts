@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-const agentId = z.string().min(1).max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
+const agentId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
 
 /** What a caller may set on a run; unset fields come from the agent definition, then the service defaults. */
 export const runPolicyInputSchema = z

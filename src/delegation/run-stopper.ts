@@ -29,8 +29,8 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     this.subscription = this.executor.timeouts$.subscribe(({ runId, epoch, timeoutMs }) => {
       const state = this.repository.load(runId);
       if (!state || state.status !== 'running' || state.epoch !== epoch) return;
-      this.stopTree(runId, { actor: 'switchboard', reason: `timed out after ${timeoutMs} ms (run policy timeout)` }).catch(
-        (error: unknown) => this.logger.error({ runId, err: error }, 'could not stop a run that timed out'),
+      this.stopTree(runId, { actor: 'switchboard', reason: `timed out after ${timeoutMs} ms (run policy timeout)` }).catch((error: unknown) =>
+        this.logger.error({ runId, err: error }, 'could not stop a run that timed out'),
       );
     });
   }
@@ -49,9 +49,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
       const running = this.runs.runningSubtreeIds(target.started.path);
       if (running.length === 0) break;
-      const results = await Promise.all(
-        running.map((id) => this.executor.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })),
-      );
+      const results = await Promise.all(running.map((id) => this.executor.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })));
       running.forEach((id, i) => results[i] && stopped.push(id));
     }
     this.logger.log({ runId, stopped: stopped.length, actor: stoppedBy.actor }, 'run subtree stopped');

@@ -45,15 +45,21 @@ describe('run decider', () => {
         path: 'r1/r2',
         threadId: 'sub-agent-r2',
       });
-      given().when({ type: 'start', data: child }).then([started(child)]);
+      given()
+        .when({ type: 'start', data: child })
+        .then([started(child)]);
     });
 
     it('refuses to start a run that already exists, naming it', () => {
-      given(started()).when({ type: 'start', data: startData() }).thenThrows(RunStateError, /^Run r1 already exists$/);
+      given(started())
+        .when({ type: 'start', data: startData() })
+        .thenThrows(RunStateError, /^Run r1 already exists$/);
     });
 
     it('refuses to start a run again after it ended', () => {
-      given(started(), completed(1, 'done')).when({ type: 'start', data: startData() }).thenThrows(RunStateError, /Run r1 already exists/);
+      given(started(), completed(1, 'done'))
+        .when({ type: 'start', data: startData() })
+        .thenThrows(RunStateError, /Run r1 already exists/);
     });
   });
 
@@ -65,17 +71,23 @@ describe('run decider', () => {
       { type: 'interrupt', reason: 'x' },
       { type: 'resume', prompt: 'x', resumedBy: 'api' },
     ])('refuses $type', (command) => {
-      given().when(command).thenThrows(RunStateError, /The run does not exist yet/);
+      given()
+        .when(command)
+        .thenThrows(RunStateError, /The run does not exist yet/);
     });
   });
 
   describe('complete', () => {
     it('completes a running run of the current launch with its output', () => {
-      given(started()).when({ type: 'complete', epoch: 1, output: 'LGTM' }).then([completed(1, 'LGTM')]);
+      given(started())
+        .when({ type: 'complete', epoch: 1, output: 'LGTM' })
+        .then([completed(1, 'LGTM')]);
     });
 
     it('completes the resumed launch with the new epoch', () => {
-      given(started(), interrupted(1), resumed(2)).when({ type: 'complete', epoch: 2, output: 'second' }).then([completed(2, 'second')]);
+      given(started(), interrupted(1), resumed(2))
+        .when({ type: 'complete', epoch: 2, output: 'second' })
+        .then([completed(2, 'second')]);
     });
 
     it('refuses a completion from a launch that never happened', () => {
@@ -121,11 +133,15 @@ describe('run decider', () => {
 
   describe('fail', () => {
     it('fails a running run of the current launch with its error', () => {
-      given(started()).when({ type: 'fail', epoch: 1, error: 'model quota exceeded' }).then([failed(1, 'model quota exceeded')]);
+      given(started())
+        .when({ type: 'fail', epoch: 1, error: 'model quota exceeded' })
+        .then([failed(1, 'model quota exceeded')]);
     });
 
     it('fails a resumed launch with its epoch', () => {
-      given(started(), stopped(1), resumed(2)).when({ type: 'fail', epoch: 2, error: 'boom' }).then([failed(2, 'boom')]);
+      given(started(), stopped(1), resumed(2))
+        .when({ type: 'fail', epoch: 2, error: 'boom' })
+        .then([failed(2, 'boom')]);
     });
 
     it('refuses a stale failure of launch 1 after a resume to launch 2', () => {
@@ -148,7 +164,9 @@ describe('run decider', () => {
 
   describe('stop', () => {
     it('stops a running run, naming who stopped it', () => {
-      given(started()).when({ type: 'stop', stoppedBy: userStop, forced: false }).then([stopped(1, userStop, false)]);
+      given(started())
+        .when({ type: 'stop', stoppedBy: userStop, forced: false })
+        .then([stopped(1, userStop, false)]);
     });
 
     it('records a forced stop that cascaded from a parent, at the current epoch', () => {
@@ -172,11 +190,15 @@ describe('run decider', () => {
 
   describe('interrupt', () => {
     it('interrupts a running run with the reason', () => {
-      given(started()).when({ type: 'interrupt', reason: 'switchboard restarted' }).then([interrupted(1, 'switchboard restarted')]);
+      given(started())
+        .when({ type: 'interrupt', reason: 'switchboard restarted' })
+        .then([interrupted(1, 'switchboard restarted')]);
     });
 
     it('interrupts a running run when the epoch given is the current one', () => {
-      given(started(), stopped(1), resumed(2)).when({ type: 'interrupt', epoch: 2, reason: 'lost' }).then([interrupted(2, 'lost')]);
+      given(started(), stopped(1), resumed(2))
+        .when({ type: 'interrupt', epoch: 2, reason: 'lost' })
+        .then([interrupted(2, 'lost')]);
     });
 
     it('does nothing for an epoch that is not the current one', () => {
@@ -190,8 +212,12 @@ describe('run decider', () => {
       ['stopped', [started(), stopped(1)]],
       ['interrupted', [started(), interrupted(1)]],
     ])('does nothing for a %s run, so recovery may repeat it', (_status, history) => {
-      given(...history).when({ type: 'interrupt', reason: 'again' }).then([]);
-      given(...history).when({ type: 'interrupt', epoch: 1, reason: 'again' }).then([]);
+      given(...history)
+        .when({ type: 'interrupt', reason: 'again' })
+        .then([]);
+      given(...history)
+        .when({ type: 'interrupt', epoch: 1, reason: 'again' })
+        .then([]);
     });
   });
 
@@ -203,7 +229,9 @@ describe('run decider', () => {
     });
 
     it('resumes a stopped run as launch epoch+1', () => {
-      given(started(), stopped(1)).when({ type: 'resume', prompt: 'go on', resumedBy: 'api' }).then([resumed(2, 'go on', 'api')]);
+      given(started(), stopped(1))
+        .when({ type: 'resume', prompt: 'go on', resumedBy: 'api' })
+        .then([resumed(2, 'go on', 'api')]);
     });
 
     it('counts launches across several resumes', () => {

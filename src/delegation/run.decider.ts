@@ -64,9 +64,7 @@ function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[]
           }`,
         );
       }
-      return [
-        { type: RunEvents.resumed, data: { runId, epoch: state.epoch + 1, prompt: command.prompt, resumedBy: command.resumedBy } },
-      ];
+      return [{ type: RunEvents.resumed, data: { runId, epoch: state.epoch + 1, prompt: command.prompt, resumedBy: command.resumedBy } }];
   }
 }
 

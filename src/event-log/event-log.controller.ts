@@ -27,7 +27,6 @@ const auditQuery = pageQuery.extend({
 });
 type AuditQuery = z.infer<typeof auditQuery>;
 
-
 @ApiTags('events')
 @Controller('api')
 export class EventLogController {
@@ -70,10 +69,7 @@ export class EventLogController {
   @ApiOperation({ summary: "A stream's events in order, paged by stream position" })
   @ApiQuery({ name: 'after', required: false, description: 'stream position to start after (default 0)' })
   @ApiQuery({ name: 'limit', required: false, description: '1..1000, default 100' })
-  async listStreamEvents(
-    @Param('streamId') streamId: string,
-    @Query(new ZodValidationPipe(pageQuery)) page: PageQuery,
-  ) {
+  async listStreamEvents(@Param('streamId') streamId: string, @Query(new ZodValidationPipe(pageQuery)) page: PageQuery) {
     await this.queryBus.execute(new GetStream(streamId)); // 404 for an unknown stream, not an empty page
     return this.queryBus.execute(new ListEvents(page.after, page.limit, streamId));
   }

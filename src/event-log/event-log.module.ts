@@ -11,6 +11,14 @@ import { WatchStreamHandler } from './queries/watch-stream/watch-stream.handler'
 /** Read access to the raw log and its generic read models (stream summaries, audit log with its filters). */
 @Module({
   controllers: [EventLogController],
-  providers: [StreamSummariesProjection, AuditLogProjection, ListEventsHandler, GetStreamHandler, ListAuditLogHandler, ListStreamsEventsHandler, WatchStreamHandler],
+  providers: [
+    StreamSummariesProjection,
+    AuditLogProjection,
+    ListEventsHandler,
+    GetStreamHandler,
+    ListAuditLogHandler,
+    ListStreamsEventsHandler,
+    WatchStreamHandler,
+  ],
 })
 export class EventLogModule {}

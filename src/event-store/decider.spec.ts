@@ -30,9 +30,17 @@ describe('handleCommand', () => {
     const second = await handleCommand(es.store, counter, 'counter-1', { by: 3, max: 10 });
     expect(second.state).toEqual({ total: 5 });
     const stored = es.store.readStream('counter-1');
-    expect(stored.map((e) => [e.streamPosition, e.data])).toEqual([[1, { by: 2 }], [2, { by: 3 }]]);
+    expect(stored.map((e) => [e.streamPosition, e.data])).toEqual([
+      [1, { by: 2 }],
+      [2, { by: 3 }],
+    ]);
     expect(stored[0].metadata).toMatchObject({ actor: 'test' });
-    expect(foldEvents(counter, stored.map((e): CounterEvent => ({ type: 'counter.added', data: { by: Number(e.data.by) } })))).toEqual({ total: 5 });
+    expect(
+      foldEvents(
+        counter,
+        stored.map((e): CounterEvent => ({ type: 'counter.added', data: { by: Number(e.data.by) } })),
+      ),
+    ).toEqual({ total: 5 });
   });
 
   it('appends nothing when the command changes nothing', async () => {
@@ -59,9 +67,17 @@ describe('handleCommand', () => {
   });
 
   it('appends to other streams in the same commit, from the state before and after', async () => {
-    await handleCommand(es.store, counter, 'counter-1', { by: 4, max: 10 }, {
-      alsoAppend: (before, after) => [{ streamId: 'audit-1', expectedVersion: 'any', events: [{ type: 'counter.moved', data: { from: before.total, to: after.total } }] }],
-    });
+    await handleCommand(
+      es.store,
+      counter,
+      'counter-1',
+      { by: 4, max: 10 },
+      {
+        alsoAppend: (before, after) => [
+          { streamId: 'audit-1', expectedVersion: 'any', events: [{ type: 'counter.moved', data: { from: before.total, to: after.total } }] },
+        ],
+      },
+    );
     expect(es.store.readStream('audit-1').map((e) => e.data)).toEqual([{ from: 0, to: 4 }]);
   });
 
@@ -88,7 +104,9 @@ describe('planCommand', () => {
     const first = planCommand(es.store, counter, 'counter-1', { by: 2, max: 10 }, { metadata: { actor: 'import' } });
     const second = planCommand(es.store, counter, 'counter-2', { by: 5, max: 10 });
     expect(first).toMatchObject({ state: { total: 3 }, version: 2 });
-    expect(first.appends).toEqual([{ streamId: 'counter-1', expectedVersion: 1, events: [{ type: 'counter.added', data: { by: 2 }, metadata: { actor: 'import' } }] }]);
+    expect(first.appends).toEqual([
+      { streamId: 'counter-1', expectedVersion: 1, events: [{ type: 'counter.added', data: { by: 2 }, metadata: { actor: 'import' } }] },
+    ]);
     expect(second.appends[0]).toMatchObject({ streamId: 'counter-2', expectedVersion: 'no_stream' });
     expect(es.store.readStream('counter-1')).toHaveLength(1);
     await es.store.appendMany([...first.appends, ...second.appends]);

@@ -21,7 +21,10 @@ export interface Decider<State, Command, Event extends DomainEvent> {
 }
 
 /** The state after `events`, from the decider's initial state. */
-export function foldEvents<State, Event extends DomainEvent>(decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>, events: readonly Event[]): State {
+export function foldEvents<State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  events: readonly Event[],
+): State {
   return events.reduce(decider.evolve, decider.initialState());
 }
 

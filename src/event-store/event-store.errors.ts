@@ -10,10 +10,7 @@ export class ExpectedVersionConflictError extends DomainError {
     readonly expected: ExpectedVersion,
     readonly actual: number,
   ) {
-    super(
-      `Stream ${streamId} is at version ${actual}, expected ${String(expected)}; read it again and retry`,
-      { streamId, expected, actual },
-    );
+    super(`Stream ${streamId} is at version ${actual}, expected ${String(expected)}; read it again and retry`, { streamId, expected, actual });
   }
 }
 

@@ -24,10 +24,7 @@ const renamed = { type: 'thing.renamed', data: { name: 'b' } };
 describe('EventStore', () => {
   it('appends to a new stream and reads it back in order with positions and metadata', async () => {
     const { store } = memoryStore();
-    const result = await store.append('thing-1', 'no_stream', [
-      { ...created, metadata: { actor: 'alice', correlationId: 'c-1' } },
-      renamed,
-    ]);
+    const result = await store.append('thing-1', 'no_stream', [{ ...created, metadata: { actor: 'alice', correlationId: 'c-1' } }, renamed]);
     expect(result.nextExpectedVersion).toBe(2);
     const events = store.readStream('thing-1');
     expect(events.map((e) => [e.type, e.streamPosition, e.globalPosition])).toEqual([
@@ -65,9 +62,7 @@ describe('EventStore', () => {
     ['data that is not an object', 's', 0, [{ type: 't', data: 'x' as unknown as object }]],
   ])('rejects %s as invalid input', async (_case, streamId, version, events) => {
     const { store } = memoryStore();
-    await expect(store.append(streamId, version, events as never)).rejects.toBeInstanceOf(
-      InvalidAppendError,
-    );
+    await expect(store.append(streamId, version, events as never)).rejects.toBeInstanceOf(InvalidAppendError);
   });
 
   it('commits appends of one tick together, each one atomic: a conflict or a failing projection spoils only its own', async () => {

@@ -130,11 +130,7 @@ export class EventStore implements BeforeApplicationShutdown {
   }
 
   readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): StoredEvent[] {
-    const rows = this.statements.readStream.all(
-      streamId,
-      options.fromVersion ?? 1,
-      options.limit ?? -1,
-    ) as EventRow[];
+    const rows = this.statements.readStream.all(streamId, options.fromVersion ?? 1, options.limit ?? -1) as EventRow[];
     return rows.map(toStoredEvent);
   }
 
@@ -389,9 +385,7 @@ export class EventStore implements BeforeApplicationShutdown {
         `INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
-      readStream: db.prepare(
-        `SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`,
-      ),
+      readStream: db.prepare(`SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`),
       readAll: db.prepare('SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?'),
       head: db.prepare('SELECT MAX(global_position) AS head FROM events'),
     };
@@ -420,9 +414,7 @@ function validateAppend(streamId: string, expectedVersion: ExpectedVersion, even
     !(typeof expectedVersion === 'number' && Number.isInteger(expectedVersion) && expectedVersion >= 0) &&
     !['any', 'no_stream', 'stream_exists'].includes(expectedVersion as string)
   ) {
-    throw new InvalidAppendError(
-      `expectedVersion must be a version number >= 0, 'any', 'no_stream' or 'stream_exists' (got ${String(expectedVersion)})`,
-    );
+    throw new InvalidAppendError(`expectedVersion must be a version number >= 0, 'any', 'no_stream' or 'stream_exists' (got ${String(expectedVersion)})`);
   }
   if (!Array.isArray(events) || events.length === 0) {
     throw new InvalidAppendError('An append needs at least one event');

@@ -24,8 +24,7 @@ import { RunLoaders } from './run-loaders';
 @Module({ providers: [ApiTokenGuard], exports: [ApiTokenGuard] })
 class GraphqlAuthModule {}
 
-const unauthorized = () =>
-  new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
+const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
 interface WsContext {
   connectionParams?: Record<string, unknown>;
@@ -64,7 +63,8 @@ interface WsContext {
           },
           subscriptions: {
             'graphql-ws': {
-              onConnect: (ctx) => guard.allows(authorizationOf({ connectionParams: ctx.connectionParams, req: (ctx.extra as WsContext['extra'])?.request })),
+              onConnect: (ctx) =>
+                guard.allows(authorizationOf({ connectionParams: ctx.connectionParams, req: (ctx.extra as WsContext['extra'])?.request })),
               onSubscribe: (_ctx, _id, payload) => {
                 // A WebSocket message has no HTTP body check in front of it: the same JSON input rules here.
                 const input = jsonInputProblem(payload);

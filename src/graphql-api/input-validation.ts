@@ -13,10 +13,15 @@ export function validated<T>(schema: ZodType<T>, value: unknown): T {
 export function withoutUndefined(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutUndefined);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => [k, withoutUndefined(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, withoutUndefined(v)]),
+  );
 }
 
-const rangeMessage = (name: string, value: unknown, min: number, max: number) => `${name}: must be an integer from ${min} to ${max} (got ${String(value)})`;
+const rangeMessage = (name: string, value: unknown, min: number, max: number) =>
+  `${name}: must be an integer from ${min} to ${max} (got ${String(value)})`;
 
 export function inRange(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new InvalidInputError(rangeMessage(name, value, min, max));

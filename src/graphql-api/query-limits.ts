@@ -69,7 +69,11 @@ export function checkQueryLimits(
 ): GraphQLError | undefined {
   const depth = queryDepth(document, operationName);
   if (depth > MAX_QUERY_DEPTH) {
-    return limitError(`Query is ${depth} levels deep; at most ${MAX_QUERY_DEPTH} are allowed (use run.subtree or run.ancestors instead of nesting children or parent)`, 'query_too_deep', { depth, maxDepth: MAX_QUERY_DEPTH });
+    return limitError(
+      `Query is ${depth} levels deep; at most ${MAX_QUERY_DEPTH} are allowed (use run.subtree or run.ancestors instead of nesting children or parent)`,
+      'query_too_deep',
+      { depth, maxDepth: MAX_QUERY_DEPTH },
+    );
   }
   let complexity: number;
   try {

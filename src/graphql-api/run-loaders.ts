@@ -79,7 +79,13 @@ export class RunLoaders {
     this.children = groupedLoader(
       (key) => `${key.first}:${key.runId}`,
       (key) => String(key.first),
-      (keys) => queryBus.execute(new ListRunChildren(keys.map((k) => k.runId), keys[0].first)),
+      (keys) =>
+        queryBus.execute(
+          new ListRunChildren(
+            keys.map((k) => k.runId),
+            keys[0].first,
+          ),
+        ),
     );
     this.subtree = groupedLoader(
       (key) => JSON.stringify([key.path, key.maxDepth ?? null, key.limit]),

@@ -37,7 +37,10 @@ describe('JSON scalar', () => {
 
   it('refuses text that is not well-formed Unicode, as a variable and as a literal', () => {
     expect(() => JsonScalar.parseValue({ description: 'x\ud800' })).toThrow(/^description: text that is not well-formed Unicode/);
-    const literalString = { kind: Kind.OBJECT, fields: [{ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: 'd' }, value: { kind: Kind.STRING, value: 'x\udc00' } }] } as const;
+    const literalString = {
+      kind: Kind.OBJECT,
+      fields: [{ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: 'd' }, value: { kind: Kind.STRING, value: 'x\udc00' } }],
+    } as const;
     expect(() => JsonScalar.parseLiteral(literalString, {})).toThrow(/^d: text that is not well-formed Unicode/);
   });
 });

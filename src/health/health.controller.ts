@@ -43,9 +43,7 @@ export class HealthController {
         copilotCli: this.cli.status(),
       });
     } catch (error) {
-      response
-        .status(HttpStatus.SERVICE_UNAVAILABLE)
-        .json({ status: 'error', database: { status: 'down', error: (error as Error).message } });
+      response.status(HttpStatus.SERVICE_UNAVAILABLE).json({ status: 'error', database: { status: 'down', error: (error as Error).message } });
     }
   }
 

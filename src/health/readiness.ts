@@ -102,9 +102,7 @@ export class Readiness {
         entries: Array<{ tag: string; when: number }>;
       };
       const applied = new Set(
-        (this.database.connection.prepare('SELECT created_at AS at FROM __drizzle_migrations').all() as Array<{ at: number }>).map((r) =>
-          Number(r.at),
-        ),
+        (this.database.connection.prepare('SELECT created_at AS at FROM __drizzle_migrations').all() as Array<{ at: number }>).map((r) => Number(r.at)),
       );
       const pending = journal.entries.filter((e) => !applied.has(e.when)).map((e) => e.tag);
       if (pending.length > 0) return { ok: false, reason: `migrations not applied: ${pending.join(', ')}`, pending };

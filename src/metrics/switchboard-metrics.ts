@@ -58,7 +58,11 @@ export class SwitchboardMetrics implements OnModuleDestroy {
   ) {
     const register = [this.registry];
 
-    const appends = new Counter({ name: 'switchboard_event_store_appends_total', help: 'Appends committed (or refused) by group commits', registers: register });
+    const appends = new Counter({
+      name: 'switchboard_event_store_appends_total',
+      help: 'Appends committed (or refused) by group commits',
+      registers: register,
+    });
     const commits = new Counter({
       name: 'switchboard_event_store_commits_total',
       help: 'Group commits by outcome (committed, failed)',

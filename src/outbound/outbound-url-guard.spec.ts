@@ -106,12 +106,17 @@ describe('OutboundUrlGuard', () => {
   });
 
   describe('the default allows public, private and loopback addresses (sidecars keep working)', () => {
-    it.each(['http://10.1.2.3/hook', 'http://172.16.0.5/', 'http://192.168.1.10:8080/', 'http://127.0.0.1:9/', 'https://93.184.216.34/', 'http://[::1]:8080/', 'http://[fd12::1]/'])(
-      '%s',
-      async (url) => {
-        expect(await guard().check(url)).toEqual({ allowed: true });
-      },
-    );
+    it.each([
+      'http://10.1.2.3/hook',
+      'http://172.16.0.5/',
+      'http://192.168.1.10:8080/',
+      'http://127.0.0.1:9/',
+      'https://93.184.216.34/',
+      'http://[::1]:8080/',
+      'http://[fd12::1]/',
+    ])('%s', async (url) => {
+      expect(await guard().check(url)).toEqual({ allowed: true });
+    });
 
     it('allows a name resolving to loopback on another port', async () => {
       expect(await guard([], table({ 'sidecar.local': '127.0.0.1' })).check('http://sidecar.local:8081/')).toEqual({ allowed: true });

@@ -70,7 +70,11 @@ export class OutboundUrlGuard {
       return { allowed: false, unresolved: true, reason: `${target.host} does not resolve (${code})` };
     }
     if (resolved.length === 0) return { allowed: false, unresolved: true, reason: `${target.host} does not resolve` };
-    return this.verdict(target.host, resolved.map((r) => r.address), target.port);
+    return this.verdict(
+      target.host,
+      resolved.map((r) => r.address),
+      target.port,
+    );
   }
 
   /**
@@ -95,7 +99,11 @@ export class OutboundUrlGuard {
       }
       this.resolve(hostname).then(
         (all) => {
-          const verdict = this.verdict(host, all.map((r) => r.address), port);
+          const verdict = this.verdict(
+            host,
+            all.map((r) => r.address),
+            port,
+          );
           if (!verdict.allowed) {
             callback(new OutboundConnectRefusedError(verdict.reason), '', 0);
             return;

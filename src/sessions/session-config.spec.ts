@@ -106,12 +106,9 @@ describe('createSessionSchema', () => {
       expect(parsed.customAgents[0].mcpServers).toStrictEqual(mcpServers);
     });
 
-    it.each(['http://127.0.0.1:3000/tool', 'https://hooks.example.com:8443/t?x=1', 'http://localhost/t'])(
-      'the webhook URL %s',
-      (url) => {
-        expect(createSessionSchema.safeParse({ tools: [webhookTool({ handler: { type: 'webhook', url } })] }).success).toBe(true);
-      },
-    );
+    it.each(['http://127.0.0.1:3000/tool', 'https://hooks.example.com:8443/t?x=1', 'http://localhost/t'])('the webhook URL %s', (url) => {
+      expect(createSessionSchema.safeParse({ tools: [webhookTool({ handler: { type: 'webhook', url } })] }).success).toBe(true);
+    });
 
     it('names and prompts at their maximum sizes', () => {
       const parsed = createSessionSchema.safeParse({
@@ -245,9 +242,7 @@ describe('createSessionSchema', () => {
     });
 
     it('a tool and an agent may share a name (different namespaces)', () => {
-      expect(createSessionSchema.safeParse({ tools: [webhookTool()], customAgents: [{ name: 'save_result', prompt: 'p' }] }).success).toBe(
-        true,
-      );
+      expect(createSessionSchema.safeParse({ tools: [webhookTool()], customAgents: [{ name: 'save_result', prompt: 'p' }] }).success).toBe(true);
     });
 
     it('an agent prompt over 200,000 characters', () => {
@@ -336,8 +331,6 @@ describe('sub-schemas', () => {
   it('customAgentSchema requires a prompt', () => {
     const result = customAgentSchema.safeParse({ name: 'a' });
     expect(result.success).toBe(false);
-    expect(result.error?.issues).toEqual([
-      expect.objectContaining({ path: ['prompt'], message: 'Invalid input: expected string, received undefined' }),
-    ]);
+    expect(result.error?.issues).toEqual([expect.objectContaining({ path: ['prompt'], message: 'Invalid input: expected string, received undefined' })]);
   });
 });

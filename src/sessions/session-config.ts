@@ -10,7 +10,10 @@ const name = z
 export const webhookHandlerSchema = z
   .object({
     type: z.literal('webhook'),
-    url: z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
+    url: z
+      .string()
+      .url()
+      .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL'),
   })
   .strict();
 
@@ -24,39 +27,49 @@ const toolName = z
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'use letters, digits, _ and - only (the Copilot CLI refuses other characters in tool names)');
 
-export const toolSpecSchema = z.object({
-  name: toolName,
-  description: z.string().min(1).max(4000),
-  parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
-  handler: z.discriminatedUnion('type', [webhookHandlerSchema, builtinHandlerSchema]),
-}).strict();
+export const toolSpecSchema = z
+  .object({
+    name: toolName,
+    description: z.string().min(1).max(4000),
+    parameters: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
+    handler: z.discriminatedUnion('type', [webhookHandlerSchema, builtinHandlerSchema]),
+  })
+  .strict();
 export type ToolSpec = z.infer<typeof toolSpecSchema>;
 
-export const customAgentSchema = z.object({
-  name,
-  displayName: z.string().max(200).optional(),
-  description: z.string().max(4000).optional(),
-  prompt: z.string().min(1).max(MAX_PROMPT_CHARS),
-  /** unset: every session tool; []: none; a list: those only (spec: Allowlist Enforcement). */
-  tools: z.array(name).nullable().optional(),
-  mcpServers: z.record(z.string(), z.unknown()).optional(),
-  infer: z.boolean().optional(),
-  model: z.string().min(1).max(200).optional(),
-}).strict();
+export const customAgentSchema = z
+  .object({
+    name,
+    displayName: z.string().max(200).optional(),
+    description: z.string().max(4000).optional(),
+    prompt: z.string().min(1).max(MAX_PROMPT_CHARS),
+    /** unset: every session tool; []: none; a list: those only (spec: Allowlist Enforcement). */
+    tools: z.array(name).nullable().optional(),
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    infer: z.boolean().optional(),
+    model: z.string().min(1).max(200).optional(),
+  })
+  .strict();
 export type CustomAgentConfig = z.infer<typeof customAgentSchema>;
 
 export const PERMISSION_KINDS = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 
-export const permissionPolicySchema = z.object({
-  /** Kinds approved without asking. `custom-tool` is approved for the session's own tools by default. */
-  allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
-  /** Set false to refuse even the session's own tools (the model then cannot use them). */
-  approveOwnTools: z.boolean().default(true),
-}).strict();
+export const permissionPolicySchema = z
+  .object({
+    /** Kinds approved without asking. `custom-tool` is approved for the session's own tools by default. */
+    allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
+    /** Set false to refuse even the session's own tools (the model then cannot use them). */
+    approveOwnTools: z.boolean().default(true),
+  })
+  .strict();
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
 
-const agentIdSchema = z.string().min(1).max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
+const agentIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
 
 export const changeSubAgentsSchema = z.object({ subAgents: z.array(agentIdSchema).max(64) }).strict();
 

@@ -37,7 +37,9 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
       this.logger.warn('SWITCHBOARD_ALLOW_INLINE_MCP=true: API callers can run programs on this host through inline MCP servers');
     }
     if (this.allowHostPermissions) {
-      this.logger.warn('SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true: API callers can let the model run shell commands, write files and fetch URLs on this host');
+      this.logger.warn(
+        'SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true: API callers can let the model run shell commands, write files and fetch URLs on this host',
+      );
     }
   }
 
@@ -63,9 +65,7 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     (request.tools ?? []).forEach((tool, i) => {
       if (tool.handler.type !== 'webhook') return;
       const field = `tools[${i}].handler.url`;
-      checks.push(
-        check(tool.handler.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })),
-      );
+      checks.push(check(tool.handler.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })));
     });
     const problems = (await Promise.all(checks)).filter((p): p is Problem => p !== undefined);
     if (problems.length > 0) throw new SessionEndpointRefusedError(problems);
@@ -97,7 +97,7 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
       return {
         field,
         reason:
-          'an inline MCP server that runs a command is refused: define it in the MCP config file (SWITCHBOARD_MCP_CONFIG) and name it in a library agent\'s mcp_servers, ' +
+          "an inline MCP server that runs a command is refused: define it in the MCP config file (SWITCHBOARD_MCP_CONFIG) and name it in a library agent's mcp_servers, " +
           'or have the operator set SWITCHBOARD_ALLOW_INLINE_MCP=true (lets API callers run programs on this host)',
       };
     }

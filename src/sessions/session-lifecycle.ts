@@ -74,9 +74,7 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async interruptAll(exit: CliExit): Promise<void> {
-    const affected = this.registry
-      .all()
-      .filter((s) => s.cliGeneration === exit.generation && !['interrupted', 'destroyed', 'failed'].includes(s.status));
+    const affected = this.registry.all().filter((s) => s.cliGeneration === exit.generation && !['interrupted', 'destroyed', 'failed'].includes(s.status));
     const reason = `The Copilot CLI exited (code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'})`;
     await Promise.all(affected.map((session) => this.interrupt(session, reason)));
   }

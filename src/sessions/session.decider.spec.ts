@@ -102,7 +102,13 @@ describe('sessionDecider', () => {
   describe('send message', () => {
     it('records the message and the reminders it carries', () => {
       given(created, started)
-        .when({ type: 'SendMessage', sessionId: id, prompt: 'hi', reminders: [{ kind: 'runs', text: 'run r ended', data: { runIds: ['r'] } }], onCurrentCli: true })
+        .when({
+          type: 'SendMessage',
+          sessionId: id,
+          prompt: 'hi',
+          reminders: [{ kind: 'runs', text: 'run r ended', data: { runIds: ['r'] } }],
+          onCurrentCli: true,
+        })
         .then([sent, { type: 'session.reminded', data: { kind: 'runs', text: 'run r ended', runIds: ['r'] } }]);
       given(created, started, sent).when(send()).then([sent]);
     });
@@ -119,7 +125,9 @@ describe('sessionDecider', () => {
 
     it('records a refused message, and nothing once the session is over', () => {
       const command: SessionCommand = { type: 'RecordMessageFailure', sessionId: id, error: 'refused' };
-      given(created, started, sent).when(command).then([{ type: 'session.message_failed', data: { error: 'refused' } }]);
+      given(created, started, sent)
+        .when(command)
+        .then([{ type: 'session.message_failed', data: { error: 'refused' } }]);
       given(created, started, sent, destroyed).when(command).then([]);
     });
   });
@@ -127,7 +135,9 @@ describe('sessionDecider', () => {
   describe('interrupt', () => {
     const interrupt: SessionCommand = { type: 'InterruptSession', sessionId: id, reason: 'The Copilot CLI exited' };
     it('records whether a turn was running; an interrupted or finished session stays as it is', () => {
-      given(created, started, sent).when(interrupt).then([{ type: 'session.interrupted', data: { reason: 'The Copilot CLI exited', wasRunning: true } }]);
+      given(created, started, sent)
+        .when(interrupt)
+        .then([{ type: 'session.interrupted', data: { reason: 'The Copilot CLI exited', wasRunning: true } }]);
       given(created, started).when(interrupt).then([interrupted]);
       given(created, started, interrupted).when(interrupt).then([]);
       given(created, started, destroyed).when(interrupt).then([]);
@@ -137,7 +147,9 @@ describe('sessionDecider', () => {
 
   describe('resume', () => {
     it('records the resume, with a start when the CLI had to create it', () => {
-      given(created, started, interrupted).when(resume(2)).then([resumed(2)]);
+      given(created, started, interrupted)
+        .when(resume(2))
+        .then([resumed(2)]);
       given(created, interrupted)
         .when(resume(2, true))
         .then([
@@ -150,7 +162,9 @@ describe('sessionDecider', () => {
       given(created, started, interrupted, resumed(2))
         .when(resume(2))
         .thenThrows(SessionStateError, `Session ${id} is idle, not interrupted; there is nothing to resume`);
-      given(created, started, interrupted, resumed(2), interrupted).when(resume(3)).then([resumed(3)]);
+      given(created, started, interrupted, resumed(2), interrupted)
+        .when(resume(3))
+        .then([resumed(3)]);
       given(created, started, interrupted, destroyed).when(resume(2)).thenThrows(SessionNotLiveError, `Session ${id} is destroyed (done)`);
     });
 
@@ -164,7 +178,9 @@ describe('sessionDecider', () => {
 
   describe('destroy and sub-agents', () => {
     it('destroys once: a second destroy is the 409 a destroyed session answers', () => {
-      given(created, started).when({ type: 'DestroySession', sessionId: id, reason: 'done' }).then([{ type: 'session.destroyed', data: { reason: 'done', cliError: undefined } }]);
+      given(created, started)
+        .when({ type: 'DestroySession', sessionId: id, reason: 'done' })
+        .then([{ type: 'session.destroyed', data: { reason: 'done', cliError: undefined } }]);
       given(created, started, destroyed)
         .when({ type: 'DestroySession', sessionId: id })
         .thenThrows(SessionNotLiveError, `Session ${id} is destroyed (done); create a new session`);
@@ -172,7 +188,9 @@ describe('sessionDecider', () => {
 
     it('changes the sub-agents of a live session only', () => {
       const command: SessionCommand = { type: 'ChangeSubAgents', sessionId: id, subAgents: ['reviewer'] };
-      given(created, started).when(command).then([{ type: 'session.sub_agents_changed', data: { subAgents: ['reviewer'] } }]);
+      given(created, started)
+        .when(command)
+        .then([{ type: 'session.sub_agents_changed', data: { subAgents: ['reviewer'] } }]);
       given(created, startFailed).when(command).thenThrows(SessionNotLiveError, `Session ${id} is failed (boom)`);
     });
   });

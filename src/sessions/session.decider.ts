@@ -8,19 +8,13 @@ import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type Sessio
 type TeamProblems = Array<{ id: string; reason: string }>;
 
 export type SessionCreated = DomainEvent<typeof SessionEvents.created, { sessionId: string; config: SessionConfig }>;
-export type SessionStarted = DomainEvent<
-  typeof SessionEvents.started,
-  { protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }
->;
+export type SessionStarted = DomainEvent<typeof SessionEvents.started, { protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }>;
 export type SessionStartFailed = DomainEvent<typeof SessionEvents.startFailed, { error: string; problems?: TeamProblems }>;
 export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, { prompt: string }>;
 export type SessionReminded = DomainEvent<typeof SessionEvents.reminded, { kind: string; text: string; [key: string]: unknown }>;
 export type SessionMessageFailed = DomainEvent<typeof SessionEvents.messageFailed, { error: string }>;
 export type SessionInterrupted = DomainEvent<typeof SessionEvents.interrupted, { reason: string; wasRunning: boolean }>;
-export type SessionResumed = DomainEvent<
-  typeof SessionEvents.resumed,
-  { cliGeneration: number; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }
->;
+export type SessionResumed = DomainEvent<typeof SessionEvents.resumed, { cliGeneration: number; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }>;
 export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed, { error: string; problems?: TeamProblems }>;
 export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
 export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;
@@ -87,10 +81,24 @@ export type SessionCommand =
   | { type: 'RecordStart'; sessionId: string; protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }
   | { type: 'RecordStartFailure'; sessionId: string; error: string; problems?: TeamProblems }
   /** `onCurrentCli`: the live session was created or resumed on the running CLI (a runtime fact, not in the stream). */
-  | { type: 'SendMessage'; sessionId: string; prompt: string; reminders: Array<{ kind: string; text: string; data: Record<string, unknown> }>; onCurrentCli: boolean }
+  | {
+      type: 'SendMessage';
+      sessionId: string;
+      prompt: string;
+      reminders: Array<{ kind: string; text: string; data: Record<string, unknown> }>;
+      onCurrentCli: boolean;
+    }
   | { type: 'RecordMessageFailure'; sessionId: string; error: string }
   | { type: 'InterruptSession'; sessionId: string; reason: string }
-  | { type: 'ResumeSession'; sessionId: string; cliGeneration: number; protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[]; createdInCli: boolean }
+  | {
+      type: 'ResumeSession';
+      sessionId: string;
+      cliGeneration: number;
+      protocolVersion?: number;
+      cliVersion?: string;
+      teamAgents: CustomAgentConfig[];
+      createdInCli: boolean;
+    }
   | { type: 'RecordResumeFailure'; sessionId: string; error: string; problems?: TeamProblems }
   | { type: 'DestroySession'; sessionId: string; reason?: string; cliError?: string }
   | { type: 'ChangeSubAgents'; sessionId: string; subAgents: string[] };
@@ -194,7 +202,12 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
       return [
         // What CreateSession records once the CLI has the session; the read model's protocol version comes from it.
         ...(command.createdInCli
-          ? [{ type: SessionEvents.started, data: { protocolVersion: command.protocolVersion, cliVersion: command.cliVersion, teamAgents: command.teamAgents } } as SessionStarted]
+          ? [
+              {
+                type: SessionEvents.started,
+                data: { protocolVersion: command.protocolVersion, cliVersion: command.cliVersion, teamAgents: command.teamAgents },
+              } as SessionStarted,
+            ]
           : []),
         {
           type: SessionEvents.resumed,

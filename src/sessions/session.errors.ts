@@ -61,10 +61,7 @@ export class SessionTeamInvalidError extends DomainError {
     action: 'start' | 'resume' | 'use',
     readonly problems: Array<{ id: string; reason: string }>,
   ) {
-    super(
-      `Session ${sessionId} cannot ${action} with its agents: ${problems.map((p) => p.reason).join('; ')}`,
-      { sessionId, problems },
-    );
+    super(`Session ${sessionId} cannot ${action} with its agents: ${problems.map((p) => p.reason).join('; ')}`, { sessionId, problems });
   }
 }
 

@@ -16,10 +16,7 @@ describe('TurnReminders.collect', () => {
     reminders.register(silent);
     reminders.register(last);
 
-    expect(reminders.collect('session-1')).toEqual([
-      reminder('runs', 'runs of session-1', { runIds: ['r1'] }),
-      reminder('audit', 'audit of session-1'),
-    ]);
+    expect(reminders.collect('session-1')).toEqual([reminder('runs', 'runs of session-1', { runIds: ['r1'] }), reminder('audit', 'audit of session-1')]);
     for (const source of [first, silent, last]) expect(source).toHaveBeenCalledWith('session-1');
   });
 

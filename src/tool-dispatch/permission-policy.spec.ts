@@ -29,7 +29,7 @@ describe('decidePermission', () => {
       });
     });
 
-    it("approves an own tool for a child whose allowlist contains it", () => {
+    it('approves an own tool for a child whose allowlist contains it', () => {
       expect(decidePermission({ kind: 'custom-tool', toolName: 'save_result' }, session())).toEqual({
         approved: true,
         reason: "tool save_result is one of the session's own tools",
@@ -61,7 +61,7 @@ describe('decidePermission', () => {
       });
     });
 
-    it("approves an own tool for a sub-agent whatever its allowlist: the allowlist applies to the call, not to permission.request (spec)", () => {
+    it('approves an own tool for a sub-agent whatever its allowlist: the allowlist applies to the call, not to permission.request (spec)', () => {
       // The call that follows is refused by the router with "Tool 'lookup' is not supported by this client instance."
       expect(decidePermission({ kind: 'custom-tool', toolName: 'lookup' }, session()).approved).toBe(true);
     });
@@ -84,15 +84,12 @@ describe('decidePermission', () => {
   });
 
   describe('other kinds', () => {
-    it.each(['shell', 'write', 'read', 'url', 'mcp', 'memory', 'something-new'])(
-      'denies %s by default with a reason naming the kind',
-      (kind) => {
-        expect(decidePermission({ kind }, session())).toEqual({
-          approved: false,
-          reason: `${kind} access is not allowed by the session's permission policy (allowKinds: [])`,
-        });
-      },
-    );
+    it.each(['shell', 'write', 'read', 'url', 'mcp', 'memory', 'something-new'])('denies %s by default with a reason naming the kind', (kind) => {
+      expect(decidePermission({ kind }, session())).toEqual({
+        approved: false,
+        reason: `${kind} access is not allowed by the session's permission policy (allowKinds: [])`,
+      });
+    });
 
     it('lists the allowed kinds in the denial reason', () => {
       expect(decidePermission({ kind: 'shell' }, session({ allowKinds: ['read', 'url'] }))).toEqual({

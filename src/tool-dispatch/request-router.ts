@@ -205,8 +205,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     if (!requestId) return;
     const request = (data.permissionRequest ?? {}) as Record<string, unknown>;
     const resolution = this.resolveBroadcast(parentId, event.agentId);
-    const decision: PermissionDecision =
-      'error' in resolution ? { approved: false, reason: resolution.error } : this.decide(resolution, request);
+    const decision: PermissionDecision = 'error' in resolution ? { approved: false, reason: resolution.error } : this.decide(resolution, request);
     if (!('error' in resolution)) {
       this.audit(resolution, RoutedRequestEvents.permissionDecided, {
         via: 'permission.requested',
@@ -316,9 +315,9 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   private append(sessionId: string, type: string, data: RoutedRequestData): void {
     this.store
-      .append(sessionStreamId(sessionId), 'any', [
-        { type, data: auditable(data), metadata: { actor: 'copilot-cli', correlationId: sessionId } },
-      ], { maxDelayMs: AUDIT_COMMIT_DELAY_MS })
+      .append(sessionStreamId(sessionId), 'any', [{ type, data: auditable(data), metadata: { actor: 'copilot-cli', correlationId: sessionId } }], {
+        maxDelayMs: AUDIT_COMMIT_DELAY_MS,
+      })
       .catch((error: unknown) => this.logger.error({ err: error, sessionId, type }, 'could not record routed request'));
   }
 }
@@ -329,6 +328,8 @@ function auditable(data: RoutedRequestData): Record<string, unknown> {
     return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
   } catch (error) {
     const unserialisable = `[not serialisable: ${(error as Error).message}]`;
-    return JSON.parse(JSON.stringify({ ...data, arguments: unserialisable, result: typeof data.result === 'string' ? data.result : unserialisable })) as Record<string, unknown>;
+    return JSON.parse(
+      JSON.stringify({ ...data, arguments: unserialisable, result: typeof data.result === 'string' ? data.result : unserialisable }),
+    ) as Record<string, unknown>;
   }
 }

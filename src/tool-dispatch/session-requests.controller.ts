@@ -38,11 +38,7 @@ export class SessionRequestsController {
   @Post('user-input/:requestId')
   @HttpCode(200)
   @ApiOperation({ summary: 'Answer a pending question' })
-  answer(
-    @Param('id') id: string,
-    @Param('requestId') requestId: string,
-    @Body(new ZodValidationPipe(answerSchema)) body: z.infer<typeof answerSchema>,
-  ) {
+  answer(@Param('id') id: string, @Param('requestId') requestId: string, @Body(new ZodValidationPipe(answerSchema)) body: z.infer<typeof answerSchema>) {
     return this.commandBus.execute(new AnswerUserInput(id, requestId, body));
   }
 }

@@ -55,7 +55,12 @@ describe('UserInputBroker', () => {
     const other = ask(b, question('session-2', 'elsewhere?'));
 
     expect(first.asked.requestId).not.toBe(second.asked.requestId);
-    expect(b.pendingFor('session-1').map((q) => q.question).sort()).toEqual(['first?', 'second?']);
+    expect(
+      b
+        .pendingFor('session-1')
+        .map((q) => q.question)
+        .sort(),
+    ).toEqual(['first?', 'second?']);
     expect(b.pendingFor('session-2').map((q) => q.question)).toEqual(['elsewhere?']);
     expect(b.pendingFor('session-3')).toEqual([]);
 

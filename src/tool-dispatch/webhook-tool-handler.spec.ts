@@ -49,12 +49,16 @@ class WebhookServer {
   }
 }
 
-const json = (status: number, body: unknown): Route => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-};
-const text = (status: number, body: string): Route => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
-};
+const json =
+  (status: number, body: unknown): Route =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+const text =
+  (status: number, body: string): Route =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+  };
 
 const invocation = (overrides: Partial<ToolInvocation> = {}): ToolInvocation => ({
   sessionId: 'session-1',
@@ -135,10 +139,7 @@ describe('WebhookToolHandler (real HTTP server)', () => {
     });
 
     it('sends null for a missing child and agent, and {} for missing arguments', async () => {
-      await handler().call(
-        server.url('/string'),
-        invocation({ childSessionId: undefined, agentName: undefined, arguments: undefined }),
-      );
+      await handler().call(server.url('/string'), invocation({ childSessionId: undefined, agentName: undefined, arguments: undefined }));
 
       expect(JSON.parse(server.received[0].rawBody.toString('utf8'))).toStrictEqual({
         sessionId: 'session-1',
@@ -171,9 +172,7 @@ describe('WebhookToolHandler (real HTTP server)', () => {
       // the independently computed value matches for each
       for (const [i, secret] of (['secret-one', 'secret-one', 'secret-two'] as const).entries()) {
         const raw = server.received[i].rawBody;
-        expect(server.received[i].headers['x-switchboard-signature']).toBe(
-          `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`,
-        );
+        expect(server.received[i].headers['x-switchboard-signature']).toBe(`sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`);
       }
     });
 
@@ -322,8 +321,7 @@ describe('WebhookToolHandler (real HTTP server)', () => {
 });
 
 describe('parseToolAnswer', () => {
-  const neither =
-    'Tool t failed: its webhook answered with a body that is neither {"result": ...} nor {"textResultForLlm": ..., "resultType": ...}.';
+  const neither = 'Tool t failed: its webhook answered with a body that is neither {"result": ...} nor {"textResultForLlm": ..., "resultType": ...}.';
 
   it.each([
     ['a string result', '{"result":"x"}', 'x'],

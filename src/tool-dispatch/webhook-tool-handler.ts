@@ -37,7 +37,7 @@ export class WebhookToolHandler implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     if (!this.secret) {
-      this.logger.warn('SWITCHBOARD_WEBHOOK_SECRET is not set: webhook calls are not signed, so a webhook cannot tell them from anyone else\'s');
+      this.logger.warn("SWITCHBOARD_WEBHOOK_SECRET is not set: webhook calls are not signed, so a webhook cannot tell them from anyone else's");
     }
   }
 
@@ -155,9 +155,7 @@ function post(
         if (size < MAX_RESPONSE_BYTES) chunks.push(chunk);
         size += chunk.length;
       });
-      response.on('end', () =>
-        settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8') }),
-      );
+      response.on('end', () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8') }));
       response.on('error', (error: Error & { code?: string }) => settle({ error: error.code ?? error.message }));
     });
     const timer = setTimeout(() => {

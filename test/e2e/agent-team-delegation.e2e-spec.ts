@@ -3,7 +3,6 @@ import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { waitUntil } from '../fixtures/wait-until';
 
-
 /**
  * spec: agent-teams, session flow, with the real Copilot CLI: a team's main agent delegates to the
  * sub-agent selected for the session; the de-selected one is never offered; the sub-agent's own
@@ -21,7 +20,14 @@ describe('an agent team on the real Copilot CLI', () => {
         name: 'lead delegates to the reviewer',
         who: 'parent',
         lastIsToolResult: false,
-        answer: { toolCalls: [{ name: 'task', arguments: { agent_type: 'code-reviewer', name: 'review-1', description: 'Review', prompt: 'Review the change.', mode: 'sync' } }] },
+        answer: {
+          toolCalls: [
+            {
+              name: 'task',
+              arguments: { agent_type: 'code-reviewer', name: 'review-1', description: 'Review', prompt: 'Review the change.', mode: 'sync' },
+            },
+          ],
+        },
       },
       { name: 'reviewer answers', who: 'child', answer: { text: 'REVIEW_DONE: looks good' } },
       { name: 'lead wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
@@ -36,9 +42,21 @@ describe('an agent team on the real Copilot CLI', () => {
 
   it('delegates to the selected sub-agent on its own model and never offers the de-selected one', async () => {
     const agents = [
-      { id: 'code-reviewer', name: 'Code Reviewer', description: 'Reviews code changes', system_message: { mode: 'replace', content: 'REVIEWER_PROMPT You review code.' }, model: 'reviewer-model-x' },
+      {
+        id: 'code-reviewer',
+        name: 'Code Reviewer',
+        description: 'Reviews code changes',
+        system_message: { mode: 'replace', content: 'REVIEWER_PROMPT You review code.' },
+        model: 'reviewer-model-x',
+      },
       { id: 'doc-writer', name: 'Doc Writer', description: 'Writes documentation', system_message: { mode: 'replace', content: 'You write docs.' } },
-      { id: 'engineering-lead', name: 'Engineering Lead', description: 'Leads', system_message: { mode: 'append', content: 'LEAD_RULES delegate reviews.' }, sub_agents: ['code-reviewer', 'doc-writer'] },
+      {
+        id: 'engineering-lead',
+        name: 'Engineering Lead',
+        description: 'Leads',
+        system_message: { mode: 'append', content: 'LEAD_RULES delegate reviews.' },
+        sub_agents: ['code-reviewer', 'doc-writer'],
+      },
     ];
     for (const agent of agents) expect((await http('POST', '/api/agents', agent)).status).toBe(201);
 

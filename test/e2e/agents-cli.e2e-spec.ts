@@ -178,7 +178,11 @@ describe('agents:import and agents:export maintenance commands', () => {
         'helper.json': agent('helper', { icon: 'changed' }),
         'team.json': agent('team', { sub_agents: ['helper', 'ghost'] }),
       });
-      const ghostLine = fs.readFileSync(path.join(broken, 'team.json'), 'utf8').split('\n').findIndex((l) => l.includes('"ghost"')) + 1;
+      const ghostLine =
+        fs
+          .readFileSync(path.join(broken, 'team.json'), 'utf8')
+          .split('\n')
+          .findIndex((l) => l.includes('"ghost"')) + 1;
 
       const { code, stdout, stderr } = await runCli('import', [broken], db);
       expect(code).toBe(1);
@@ -289,7 +293,10 @@ describe('agents:import and agents:export maintenance commands', () => {
     async () => {
       fs.writeFileSync(db, 'not sqlite at all'.repeat(100));
       const folder = writeFolder(path.join(tmp.dir, 'in'), { 'a.json': agent('a') });
-      for (const [command, arg] of [['import', folder], ['export', path.join(tmp.dir, 'out')]] as const) {
+      for (const [command, arg] of [
+        ['import', folder],
+        ['export', path.join(tmp.dir, 'out')],
+      ] as const) {
         const { code, stderr } = await runCli(command, [arg], db);
         expect(code).toBe(1);
         expect(stderr).toContain(`agents:${command}: `);

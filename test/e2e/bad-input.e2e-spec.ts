@@ -35,7 +35,13 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
     return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: JSON.parse(text) };
   };
   const ws = (authorization: string) =>
-    createClient({ url: `${running.baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { Authorization: authorization }, retryAttempts: 0, lazy: true });
+    createClient({
+      url: `${running.baseUrl.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: authorization },
+      retryAttempts: 0,
+      lazy: true,
+    });
 
   beforeAll(async () => {
     running = await startTestApp({ apiToken: TOKEN });
@@ -89,8 +95,21 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
     });
 
     it('Content-Length lies and bad header bytes get a JSON 400 from the HTTP layer, not a bare 400 or a hang', async () => {
-      const short = await rawHttp(running.baseUrl, { method: 'POST', target: '/api/sessions', headers: [['Content-Type', 'application/json']], body: '{"a":1}', contentLength: 100, halfClose: true });
-      const long = await rawHttp(running.baseUrl, { method: 'POST', target: '/health', headers: [['Content-Type', 'application/json']], body: '{"a":1}', contentLength: 3 });
+      const short = await rawHttp(running.baseUrl, {
+        method: 'POST',
+        target: '/api/sessions',
+        headers: [['Content-Type', 'application/json']],
+        body: '{"a":1}',
+        contentLength: 100,
+        halfClose: true,
+      });
+      const long = await rawHttp(running.baseUrl, {
+        method: 'POST',
+        target: '/health',
+        headers: [['Content-Type', 'application/json']],
+        body: '{"a":1}',
+        contentLength: 3,
+      });
       const badByte = await rawHttp(running.baseUrl, { method: 'GET', target: '/health', headers: [['Authorization', 'Bearer \u0001']] });
       for (const exchange of [short, long, badByte]) {
         expect(exchange.timedOut).toBe(false);
@@ -141,9 +160,18 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
       expect(overWs.values).toEqual([]);
       expect(JSON.stringify(overWs.errors)).toMatch(/JSON nested more than 64 levels deep/);
       // A WebSocket message has no HTTP body check: a lone surrogate in any variable is refused there too.
-      const lone = new GraphqlSubscription(ws(`Bearer ${TOKEN}`), 'mutation ($id: ID!, $p: String!) { sendMessage(sessionId: $id, prompt: $p) { sessionId } }', { id: 'x', p: 'a\ud800' }).start();
+      const lone = new GraphqlSubscription(
+        ws(`Bearer ${TOKEN}`),
+        'mutation ($id: ID!, $p: String!) { sendMessage(sessionId: $id, prompt: $p) { sessionId } }',
+        { id: 'x', p: 'a\ud800' },
+      ).start();
       await lone.waitForEnd();
-      expect(lone.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^variables\.p: text that is not well-formed Unicode/), extensions: expect.objectContaining({ code: 'invalid_input' }) })]);
+      expect(lone.errors).toEqual([
+        expect.objectContaining({
+          message: expect.stringMatching(/^variables\.p: text that is not well-formed Unicode/),
+          extensions: expect.objectContaining({ code: 'invalid_input' }),
+        }),
+      ]);
     });
 
     it('a tool schema over 64 KiB: 413 naming tools.N.parameters', async () => {
@@ -161,11 +189,18 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.data).toBeUndefined();
       expect(refused.body.errors).toEqual([
-        expect.objectContaining({ message: 'limit: must be an integer from 1 to 1000 (got -5000000)', path: ['neg'], extensions: { code: 'invalid_input', statusCode: 400 } }),
+        expect.objectContaining({
+          message: 'limit: must be an integer from 1 to 1000 (got -5000000)',
+          path: ['neg'],
+          extensions: { code: 'invalid_input', statusCode: 400 },
+        }),
       ]);
       // Over-max sizes too, as variables and nested; the thousand aliases alone are over the complexity limit.
       const nestedSize = await gql('query ($n: Int) { runs { edges { node { children(first: $n) { runId } } } } }', { n: 501 });
-      expect(nestedSize.body.errors?.[0]).toMatchObject({ message: 'first: must be an integer from 1 to 500 (got 501)', extensions: { code: 'invalid_input' } });
+      expect(nestedSize.body.errors?.[0]).toMatchObject({
+        message: 'first: must be an integer from 1 to 500 (got 501)',
+        extensions: { code: 'invalid_input' },
+      });
       expect((await gql(`{ ${aliases} }`)).body.errors?.[0].extensions.code).toBe('query_too_complex');
     });
 
@@ -173,7 +208,10 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
       const refused = await gql('subscription { sessionEvents(sessionId: "x") { type } }');
       expect(refused.status).toBe(400);
       expect(refused.body.errors).toEqual([
-        expect.objectContaining({ message: expect.stringContaining('Subscriptions are served over WebSocket at /graphql'), extensions: expect.objectContaining({ code: 'invalid_input' }) }),
+        expect.objectContaining({
+          message: expect.stringContaining('Subscriptions are served over WebSocket at /graphql'),
+          extensions: expect.objectContaining({ code: 'invalid_input' }),
+        }),
       ]);
     });
 
@@ -182,7 +220,9 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
       expect(overRest).toMatchObject({ status: 404, body: { code: 'unknown_run' } });
       const events = new GraphqlSubscription(ws(`Bearer ${TOKEN}`), 'subscription { runEvents(runId: "no-such-run") { type } }').start();
       await events.waitForEnd();
-      expect(events.errors).toEqual([expect.objectContaining({ message: overRest.body.message, extensions: expect.objectContaining({ code: 'unknown_run', statusCode: 404 }) })]);
+      expect(events.errors).toEqual([
+        expect.objectContaining({ message: overRest.body.message, extensions: expect.objectContaining({ code: 'unknown_run', statusCode: 404 }) }),
+      ]);
     });
   });
 
@@ -269,7 +309,10 @@ describe('bad input on real sessions (real Copilot CLI)', () => {
       expect(refused.body.message).toBe(`${field}: text that is not well-formed Unicode (a lone surrogate such as \\ud800); send valid UTF-8 text`);
     }
     const { sessionId } = (await running.http('POST', '/api/sessions', {})).body;
-    expect(await running.http('POST', `/api/sessions/${sessionId}/messages`, { prompt: `hello ${lone}` })).toMatchObject({ status: 400, body: { details: { path: ['prompt'] } } });
+    expect(await running.http('POST', `/api/sessions/${sessionId}/messages`, { prompt: `hello ${lone}` })).toMatchObject({
+      status: 400,
+      body: { details: { path: ['prompt'] } },
+    });
     expect(await running.http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'hello 😀 界' })).toMatchObject({ status: 202 });
   }, 60_000);
 

@@ -126,7 +126,10 @@ const bodyArb = (valid: fc.Arbitrary<unknown>, hasBody: boolean): fc.Arbitrary<B
     value: valid,
     mutation: mutationArb,
     form: hasBody
-      ? fc.oneof({ arbitrary: fc.constant('json' as const), weight: 12 }, { arbitrary: fc.constantFrom('truncated', 'bytes', 'empty', 'form', 'none' as const), weight: 3 })
+      ? fc.oneof(
+          { arbitrary: fc.constant('json' as const), weight: 12 },
+          { arbitrary: fc.constantFrom('truncated', 'bytes', 'empty', 'form', 'none' as const), weight: 3 },
+        )
       : fc.oneof({ arbitrary: fc.constant('none' as const), weight: 6 }, { arbitrary: fc.constantFrom('json', 'truncated', 'bytes' as const), weight: 1 }),
     cut: fc.nat(),
     bytes: fc.uint8Array({ maxLength: 64 }),
@@ -137,7 +140,19 @@ const headerText = fc.string({ maxLength: 30, unit: 'binary' }).map((s) => s.rep
 
 const authorizationArb = fc.oneof(
   { arbitrary: fc.constantFrom(`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER ${TOKEN}`, `Bearer  ${TOKEN}`, `Bearer ${TOKEN} `), weight: 20 },
-  { arbitrary: fc.constantFrom(undefined, '', 'Bearer', 'Bearer ', `Basic ${Buffer.from('a:b').toString('base64')}`, 'Bearer wrong-token-wrong-token', `Token ${TOKEN}`, `Bearer${TOKEN}`), weight: 3 },
+  {
+    arbitrary: fc.constantFrom(
+      undefined,
+      '',
+      'Bearer',
+      'Bearer ',
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      'Bearer wrong-token-wrong-token',
+      `Token ${TOKEN}`,
+      `Bearer${TOKEN}`,
+    ),
+    weight: 3,
+  },
   { arbitrary: headerText, weight: 1 },
 );
 
@@ -191,7 +206,18 @@ const lengthArb = fc.oneof(
 
 const extraHeadersArb = fc.array(
   fc.tuple(
-    fc.constantFrom('Accept', 'Accept-Encoding', 'Expect', 'Transfer-Encoding', 'X-Forwarded-For', 'Last-Event-ID', 'If-Match', 'Cookie', 'Origin', 'X-Requested-With'),
+    fc.constantFrom(
+      'Accept',
+      'Accept-Encoding',
+      'Expect',
+      'Transfer-Encoding',
+      'X-Forwarded-For',
+      'Last-Event-ID',
+      'If-Match',
+      'Cookie',
+      'Origin',
+      'X-Requested-With',
+    ),
     fc.oneof(headerText, fc.constantFrom('100-continue', 'chunked', '*/*', 'text/event-stream', '"3"', '-1', '99999999999999999999')),
   ),
   { maxLength: 2 },
@@ -222,7 +248,7 @@ function assemble(
   if (encoding.header && encoded !== undefined) headers.push(['Content-Encoding', encoding.header]);
   headers.push(...extra);
   const trueLength = encoded?.length;
-  const contentLength = length === 'omit' ? 'omit' : length === 'true' ? trueLength ?? 'omit' : Math.max(0, (trueLength ?? 0) + length);
+  const contentLength = length === 'omit' ? 'omit' : length === 'true' ? (trueLength ?? 'omit') : Math.max(0, (trueLength ?? 0) + length);
   // A request that promises more than it sends is ended by the client, as one that gives up would.
   const chunked = extra.some(([name, value]) => name === 'Transfer-Encoding' && /chunked/i.test(value));
   const incomplete = (typeof contentLength === 'number' && contentLength > (trueLength ?? 0)) || (chunked && contentLength === 'omit');
@@ -236,25 +262,38 @@ function restArb(routes: ApiRoute[], hints: SchemaHints): fc.Arbitrary<Generated
   const segment = fc.oneof(
     { arbitrary: fc.constantFrom(...hints.ids), weight: 4 },
     { arbitrary: fc.string({ maxLength: 30 }).map(encodeURIComponent), weight: 3 },
-    { arbitrary: fc.constantFrom('%', '%E0%A4%A', '..%2F..%2Fetc%2Fpasswd', '%00', 'x'.repeat(3000), '%F0%9F%98%80', '-1', '%20', '..', '.', 'a b'), weight: 1 },
+    {
+      arbitrary: fc.constantFrom('%', '%E0%A4%A', '..%2F..%2Fetc%2Fpasswd', '%00', 'x'.repeat(3000), '%F0%9F%98%80', '-1', '%20', '..', '.', 'a b'),
+      weight: 1,
+    },
   );
   const perRoute = routes.map((route) => {
     const queryPair = fc.oneof(
       ...(route.query.length
         ? [
-            fc.tuple(
-              fc.constantFrom(...route.query),
-              fc.oneof(fc.constant(undefined), fc.constantFrom('-1', '0', '1e309', 'NaN', '9999999999999999999999', '', 'null', 'true', '[]', '%zz', '%')),
-            ).chain(([param, bad]) =>
-              (bad === undefined ? fromSchema(param.schema, hints).map((v) => encodeURIComponent(String(v))) : fc.constant(bad)).map((v) => `${param.name}=${v}`),
-            ),
+            fc
+              .tuple(
+                fc.constantFrom(...route.query),
+                fc.oneof(
+                  fc.constant(undefined),
+                  fc.constantFrom('-1', '0', '1e309', 'NaN', '9999999999999999999999', '', 'null', 'true', '[]', '%zz', '%'),
+                ),
+              )
+              .chain(([param, bad]) =>
+                (bad === undefined ? fromSchema(param.schema, hints).map((v) => encodeURIComponent(String(v))) : fc.constant(bad)).map(
+                  (v) => `${param.name}=${v}`,
+                ),
+              ),
           ]
         : []),
       fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`),
     );
     return fc
       .record({
-        method: fc.oneof({ arbitrary: fc.constant(route.method), weight: 12 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'), weight: 1 }),
+        method: fc.oneof(
+          { arbitrary: fc.constant(route.method), weight: 12 },
+          { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'), weight: 1 },
+        ),
         params: fc.array(segment, { minLength: route.pathParams.length, maxLength: route.pathParams.length }),
         query: fc.array(queryPair, { maxLength: 4 }),
         body: bodyArb(route.body ? fromSchema(route.body, hints) : fc.jsonValue({ maxDepth: 2 }), route.body !== undefined),
@@ -290,27 +329,49 @@ function literalOf(value: unknown): string {
 }
 
 function graphqlArb(hints: SchemaHints, sessionInput: fc.Arbitrary<unknown>): fc.Arbitrary<Generated> {
-  const int = fc.oneof(fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }), fc.constantFrom(-5_000_000, -1, 0, 1, 50, 500, 501, 1000, 1001, 10_000, 10_001, 2_147_483_647)).map(String);
+  const int = fc
+    .oneof(
+      fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }),
+      fc.constantFrom(-5_000_000, -1, 0, 1, 50, 500, 501, 1000, 1001, 10_000, 10_001, 2_147_483_647),
+    )
+    .map(String);
   const size = fc.oneof({ arbitrary: int, weight: 4 }, { arbitrary: fc.constantFrom('null', '"ten"', '1.5', '$n'), weight: 1 });
   const id = fc.oneof(fc.constantFrom(...hints.ids), fc.string({ maxLength: 20 })).map((s) => JSON.stringify(s));
   const text = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('', 'x'.repeat(250_000))).map((s) => JSON.stringify(s));
   const operation = fc.oneof(
     fc.tuple(size).map(([n]) => `{ sessions(limit: ${n}) { sessionId status } }`),
-    fc.tuple(size, size, size, size).map(([a, b, c, d]) => `{ runs(first: ${a}) { edges { node { runId children(first: ${b}) { runId } subtree(limit: ${c}) { runId } events(first: ${d}) { nextAfter } } } } }`),
+    fc
+      .tuple(size, size, size, size)
+      .map(
+        ([a, b, c, d]) =>
+          `{ runs(first: ${a}) { edges { node { runId children(first: ${b}) { runId } subtree(limit: ${c}) { runId } events(first: ${d}) { nextAfter } } } } }`,
+      ),
     fc.tuple(size, text).map(([n, after]) => `{ auditLog(first: ${n}, after: ${after}) { pageInfo { hasNextPage } } }`),
     fc.tuple(id).map(([i]) => `{ agent(id: ${i}) { id } session(id: ${i}) { sessionId config } run(id: ${i}) { runId } }`),
-    fc.tuple(fc.integer({ min: 0, max: 1500 }), size).map(([n, s]) => `{ neg: sessions(limit: ${s}) { sessionId } ${Array.from({ length: n }, (_, i) => `a${i}: sessions { sessionId }`).join(' ')} }`),
+    fc
+      .tuple(fc.integer({ min: 0, max: 1500 }), size)
+      .map(([n, s]) => `{ neg: sessions(limit: ${s}) { sessionId } ${Array.from({ length: n }, (_, i) => `a${i}: sessions { sessionId }`).join(' ')} }`),
     fc.integer({ min: 1, max: 40 }).map((d) => `{ run(id: "x") { ${'parent { '.repeat(d)} runId ${'} '.repeat(d)} } }`),
     sessionInput.map((input) => `mutation { createSession(input: ${literalOf(input)}) { sessionId status } }`),
-    fc.constantFrom(10, 64, 100, 3000).map(
-      (depth) =>
-        `mutation { createSession(input: {tools: [{name: "t", description: "d", handler: {type: "builtin", name: "agent_run"}, parameters: ${'{a: '.repeat(depth)}1${'}'.repeat(depth)}}]}) { sessionId } }`,
-    ),
+    fc
+      .constantFrom(10, 64, 100, 3000)
+      .map(
+        (depth) =>
+          `mutation { createSession(input: {tools: [{name: "t", description: "d", handler: {type: "builtin", name: "agent_run"}, parameters: ${'{a: '.repeat(depth)}1${'}'.repeat(depth)}}]}) { sessionId } }`,
+      ),
     fc.tuple(id, text).map(([i, p]) => `mutation { sendMessage(sessionId: ${i}, prompt: ${p}) { sessionId } }`),
     fc.tuple(id).map(([i]) => `mutation { destroySession(sessionId: ${i}) { sessionId } resumeSession(sessionId: ${i}) { sessionId } }`),
     fc.tuple(id, text).map(([i, r]) => `mutation { agentStop(runId: ${i}, reason: ${r}) { stoppedRuns } }`),
     fc.tuple(id).map(([i]) => `subscription { sessionEvents(sessionId: ${i}) { type } }`),
-    fc.constantFrom('{ __schema { types { name } } }', '{ agents { id composable } }', 'query ($n: Int) { sessions(limit: $n) { sessionId } }', '{', '', 'mutation', '{ nope }'),
+    fc.constantFrom(
+      '{ __schema { types { name } } }',
+      '{ agents { id composable } }',
+      'query ($n: Int) { sessions(limit: $n) { sessionId } }',
+      '{',
+      '',
+      'mutation',
+      '{ nope }',
+    ),
     fc.string({ maxLength: 60 }),
   );
   const variables = fc.oneof(
@@ -369,7 +430,8 @@ function check(generated: Generated, exchange: RawExchange): void {
     count(generated.label, exchange.streaming ? `${response.status} (SSE)` : String(response.status));
     if (response.status >= 500) fail(`answered ${response.status}`);
     if (response.status < 400 || generated.request.method === 'HEAD') continue;
-    if (!/^application\/(graphql-response\+)?json/.test(response.headers['content-type'] ?? '')) fail(`error ${response.status} is not JSON (${response.headers['content-type']})`);
+    if (!/^application\/(graphql-response\+)?json/.test(response.headers['content-type'] ?? ''))
+      fail(`error ${response.status} is not JSON (${response.headers['content-type']})`);
     let body: { message?: unknown; errors?: Array<{ message?: unknown }> };
     try {
       body = JSON.parse(response.body);
@@ -387,7 +449,11 @@ function printSummary(): void {
   const statuses = [...new Set([...counts.values()].flatMap((row) => [...row.keys()]))].sort();
   const rows = [...counts.entries()].sort(([a], [b]) => a.localeCompare(b));
   const columns = ['route', 'total', ...statuses];
-  const table = rows.map(([label, row]) => ({ route: label, total: [...row.values()].reduce((a, b) => a + b, 0), ...Object.fromEntries(statuses.map((s) => [s, row.get(s) ?? 0])) }));
+  const table = rows.map(([label, row]) => ({
+    route: label,
+    total: [...row.values()].reduce((a, b) => a + b, 0),
+    ...Object.fromEntries(statuses.map((s) => [s, row.get(s) ?? 0])),
+  }));
   const total = table.reduce((sum, r) => sum + r.total, 0);
   const codes = [...errorCodes.entries()].sort(([, a], [, b]) => b - a).map(([code, n]) => ({ 'status code': code, count: n }));
   console.log(
@@ -430,7 +496,10 @@ describe('bad input never gets a 5xx or a hang (property test over real HTTP, re
     await http('DELETE', `/api/sessions/${gone.body.sessionId}`);
     const run = await http('POST', '/api/runs', { agent_id: 'prop-agent', prompt: 'Say OK.' });
     expect([agent.status, live.status, gone.status, run.status]).toEqual([201, 201, 201, 201]);
-    hints = { ids: ['prop-agent', live.body.sessionId, gone.body.sessionId, run.body.run_id, 'no-such-id'], urls: ['http://127.0.0.1:9/hook', 'https://example.com/x', 'http://169.254.169.254/latest'] };
+    hints = {
+      ids: ['prop-agent', live.body.sessionId, gone.body.sessionId, run.body.run_id, 'no-such-id'],
+      urls: ['http://127.0.0.1:9/hook', 'https://example.com/x', 'http://169.254.169.254/latest'],
+    };
     // Plus paths no route serves: body refusals and 404s must look the same there.
     const unknown = (method: string): ApiRoute => ({ method, template: '/no/such/{id}', pathParams: ['id'], query: [], body: { type: 'object' } });
     routes = [...(await listApiRoutes(running.app.baseUrl, TOKEN)), unknown('GET'), unknown('POST')];
@@ -444,12 +513,16 @@ describe('bad input never gets a 5xx or a hang (property test over real HTTP, re
 
   it('covers every route of the OpenAPI document', () => {
     expect(routes.length).toBeGreaterThanOrEqual(32);
-    expect(routes.map((r) => `${r.method} ${r.template}`)).toEqual(expect.arrayContaining(['POST /api/sessions', 'GET /health', 'POST /api/runs', 'PUT /api/agents/{id}']));
+    expect(routes.map((r) => `${r.method} ${r.template}`)).toEqual(
+      expect.arrayContaining(['POST /api/sessions', 'GET /health', 'POST /api/runs', 'PUT /api/agents/{id}']),
+    );
   });
 
   it(`REST: ${REST_RUNS} generated requests over every route`, async () => {
     await fc.assert(
-      fc.asyncProperty(restArb(routes, hints), async (generated) => check(generated, await rawHttp(running.app.baseUrl, generated.request, REQUEST_TIMEOUT_MS))),
+      fc.asyncProperty(restArb(routes, hints), async (generated) =>
+        check(generated, await rawHttp(running.app.baseUrl, generated.request, REQUEST_TIMEOUT_MS)),
+      ),
       { numRuns: REST_RUNS, seed: SEED, endOnFailure: true },
     );
   }, 600_000);
@@ -457,7 +530,9 @@ describe('bad input never gets a 5xx or a hang (property test over real HTTP, re
   it(`GraphQL: ${GRAPHQL_RUNS} generated operations`, async () => {
     const createSession = routes.find((r) => r.method === 'POST' && r.template === '/api/sessions')?.body ?? {};
     await fc.assert(
-      fc.asyncProperty(graphqlArb(hints, fromSchema(createSession, hints)), async (generated) => check(generated, await rawHttp(running.app.baseUrl, generated.request, REQUEST_TIMEOUT_MS))),
+      fc.asyncProperty(graphqlArb(hints, fromSchema(createSession, hints)), async (generated) =>
+        check(generated, await rawHttp(running.app.baseUrl, generated.request, REQUEST_TIMEOUT_MS)),
+      ),
       { numRuns: GRAPHQL_RUNS, seed: SEED, endOnFailure: true },
     );
   }, 600_000);

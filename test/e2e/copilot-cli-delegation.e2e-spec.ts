@@ -5,7 +5,6 @@ import { SseClient } from '../fixtures/sse-client';
 import { waitUntil } from '../fixtures/wait-until';
 import { WebhookRecorder } from '../fixtures/webhook-recorder';
 
-
 /**
  * The real @github/copilot binary over stdio, driven by the scripted model on 127.0.0.1: the main
  * agent delegates with the built-in `task` tool to a custom agent, which calls a webhook tool of
@@ -30,7 +29,13 @@ describe('delegation through the real Copilot CLI', () => {
           toolCalls: [
             {
               name: 'task',
-              arguments: { agent_type: 'secret-keeper', name: 'keeper-1', description: 'Look up the secret', prompt: 'Look up key alpha and report it.', mode: 'sync' },
+              arguments: {
+                agent_type: 'secret-keeper',
+                name: 'keeper-1',
+                description: 'Look up the secret',
+                prompt: 'Look up key alpha and report it.',
+                mode: 'sync',
+              },
             },
           ],
         },
@@ -58,11 +63,28 @@ describe('delegation through the real Copilot CLI', () => {
   it('records the delegation, routes the child tool call to the parent webhook, and keeps the denied tool away from its handler', async () => {
     const created = await http('POST', '/api/sessions', {
       tools: [
-        { name: 'lookup_secret', description: 'Look up a secret value by key', parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] }, handler: { type: 'webhook', url: webhooks.url('/lookup_secret') } },
-        { name: 'forbidden_tool', description: 'Must never be called by the keeper', parameters: { type: 'object', properties: {} }, handler: { type: 'webhook', url: webhooks.url('/forbidden') } },
+        {
+          name: 'lookup_secret',
+          description: 'Look up a secret value by key',
+          parameters: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+          handler: { type: 'webhook', url: webhooks.url('/lookup_secret') },
+        },
+        {
+          name: 'forbidden_tool',
+          description: 'Must never be called by the keeper',
+          parameters: { type: 'object', properties: {} },
+          handler: { type: 'webhook', url: webhooks.url('/forbidden') },
+        },
       ],
       customAgents: [
-        { name: 'secret-keeper', displayName: 'Secret Keeper', description: 'Looks up secrets with lookup_secret', prompt: 'You are the secret keeper. Use lookup_secret.', tools: ['lookup_secret'], infer: true },
+        {
+          name: 'secret-keeper',
+          displayName: 'Secret Keeper',
+          description: 'Looks up secrets with lookup_secret',
+          prompt: 'You are the secret keeper. Use lookup_secret.',
+          tools: ['lookup_secret'],
+          infer: true,
+        },
       ],
     });
     expect(created.status).toBe(201);
@@ -72,14 +94,18 @@ describe('delegation through the real Copilot CLI', () => {
     const sse = await new SseClient().open(`${running.app.baseUrl}/api/sessions/${sessionId}/events`);
     try {
       expect(sse.status).toBe(200);
-      expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'Please ask the secret keeper for the alpha secret.' })).status).toBe(202);
+      expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'Please ask the secret keeper for the alpha secret.' })).status).toBe(
+        202,
+      );
       await sse.waitFor((e) => e.event === 'cli.session.idle' && !e.data.data.agentId, 'the parent turn to end', 60_000);
 
       const started = await sse.waitFor((e) => e.event === 'subagent.started', 'subagent.started');
       expect(started.data.data).toMatchObject({ parentSessionId: sessionId, agentName: 'secret-keeper', via: 'agentId' });
       const childId = started.data.data.childSessionId as string;
       await sse.waitFor((e) => e.event === 'subagent.completed' && e.data.data.childSessionId === childId, 'subagent.completed');
-      const finalMessage = sse.events.find((e) => e.event === 'cli.assistant.message' && !e.data.data.agentId && String(e.data.data.payload.content).includes('PARENT_DONE'));
+      const finalMessage = sse.events.find(
+        (e) => e.event === 'cli.assistant.message' && !e.data.data.agentId && String(e.data.data.payload.content).includes('PARENT_DONE'),
+      );
       expect(finalMessage).toBeDefined();
       // SSE ids are stream positions, strictly increasing: a reconnect with Last-Event-ID resumes exactly.
       const ids = sse.events.map((e) => Number(e.id));
@@ -88,17 +114,30 @@ describe('delegation through the real Copilot CLI', () => {
 
       const lookups = webhooks.callsTo('/lookup_secret');
       expect(lookups).toHaveLength(1);
-      expect(lookups[0].body).toMatchObject({ sessionId, childSessionId: childId, agentName: 'secret-keeper', toolName: 'lookup_secret', arguments: { key: 'alpha' } });
+      expect(lookups[0].body).toMatchObject({
+        sessionId,
+        childSessionId: childId,
+        agentName: 'secret-keeper',
+        toolName: 'lookup_secret',
+        arguments: { key: 'alpha' },
+      });
       expect(webhooks.callsTo('/forbidden')).toHaveLength(0);
       // The CLI itself refused the child's call outside its allowlist: nothing reached Switchboard for it.
-      const refused = sse.events.find((e) => e.event === 'cli.tool.execution_complete' && e.data.data.agentId === childId && e.data.data.payload.success === false);
+      const refused = sse.events.find(
+        (e) => e.event === 'cli.tool.execution_complete' && e.data.data.agentId === childId && e.data.data.payload.success === false,
+      );
       expect(refused?.data.data.payload.error.message).toContain('forbidden_tool');
 
       const audit = await waitUntil(async () => {
         const r = await http('GET', `/api/sessions/${sessionId}/requests`);
         return r.body.requests.some((x: Json) => x.kind === 'tool_call.routed') ? r.body.requests : undefined;
       }, 'the audit');
-      expect(audit.find((x: Json) => x.kind === 'permission.decided')).toMatchObject({ childSessionId: childId, agentName: 'secret-keeper', toolName: 'lookup_secret', outcome: 'approved' });
+      expect(audit.find((x: Json) => x.kind === 'permission.decided')).toMatchObject({
+        childSessionId: childId,
+        agentName: 'secret-keeper',
+        toolName: 'lookup_secret',
+        outcome: 'approved',
+      });
       expect(audit.find((x: Json) => x.kind === 'tool_call.routed')).toMatchObject({
         childSessionId: childId,
         agentName: 'secret-keeper',

@@ -3,7 +3,6 @@ import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { waitUntil } from '../fixtures/wait-until';
 
-
 /** kill -9 of the real CLI mid-session: the session is interrupted, the CLI restarted, the session resumed. */
 describe('the real Copilot CLI dying under a session', () => {
   const model = new ScriptedModelServer();
@@ -45,10 +44,14 @@ describe('the real Copilot CLI dying under a session', () => {
     process.kill(before.pid, 'SIGKILL');
 
     await waitUntil(async () => (await http('GET', `/api/sessions/${id}`)).body.status === 'interrupted', 'the session to be interrupted', 15_000);
-    const after = await waitUntil(async () => {
-      const cli = (await http('GET', '/health')).body.copilotCli;
-      return cli.running && cli.pid !== before.pid ? cli : undefined;
-    }, 'a new CLI process', 30_000);
+    const after = await waitUntil(
+      async () => {
+        const cli = (await http('GET', '/health')).body.copilotCli;
+        return cli.running && cli.pid !== before.pid ? cli : undefined;
+      },
+      'a new CLI process',
+      30_000,
+    );
     expect(after.generation).toBe(before.generation + 1);
 
     expect((await http('POST', `/api/sessions/${id}/messages`, { prompt: 'too early' })).status).toBe(409);
@@ -62,13 +65,17 @@ describe('the real Copilot CLI dying under a session', () => {
 
     // A clean shutdown stops the CLI it started.
     await running.app.stop();
-    await waitUntil(() => {
-      try {
-        process.kill(after.pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    }, 'the CLI process to exit', 10_000);
+    await waitUntil(
+      () => {
+        try {
+          process.kill(after.pid, 0);
+          return false;
+        } catch {
+          return true;
+        }
+      },
+      'the CLI process to exit',
+      10_000,
+    );
   }, 120_000);
 });

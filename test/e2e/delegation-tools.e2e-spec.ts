@@ -40,7 +40,9 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
         systemIncludes: 'REVLEAD_P',
         who: 'parent',
         lastIsToolResult: false,
-        answer: { toolCalls: [{ name: 'task', arguments: { agent_type: 'checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } }] },
+        answer: {
+          toolCalls: [{ name: 'task', arguments: { agent_type: 'checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } }],
+        },
       },
       { name: 'checker answers', who: 'child', answer: { text: 'CHECKED' } },
       { name: 'run lead wraps up', systemIncludes: 'REVLEAD_P', who: 'parent', lastIsToolResult: true, answer: { text: 'REVIEW_OK' } },
@@ -50,7 +52,12 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     running = await startRealCliApp(model);
     for (const agent of [
       { id: 'lead', name: 'Lead', system_message: { mode: 'append', content: 'LEAD_PROMPT you delegate research.' } },
-      { id: 'researcher', name: 'Researcher', description: 'Finds facts', system_message: { mode: 'append', content: 'RESEARCHER_PROMPT you find facts.' } },
+      {
+        id: 'researcher',
+        name: 'Researcher',
+        description: 'Finds facts',
+        system_message: { mode: 'append', content: 'RESEARCHER_PROMPT you find facts.' },
+      },
       { id: 'checker', name: 'Checker', description: 'Checks work', system_message: { mode: 'replace', content: 'CHECKER_P you check.' } },
       { id: 'rev-lead', name: 'Review Lead', system_message: { mode: 'append', content: 'REVLEAD_P you review.' }, sub_agents: ['checker'] },
     ]) {

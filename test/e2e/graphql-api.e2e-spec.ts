@@ -38,7 +38,13 @@ describe('GraphQL API over HTTP and WebSocket', () => {
 
   const createSessionRow = (sessionId: string) =>
     store.append(`session-${sessionId}`, 'no_stream', [
-      { type: 'session.created', data: { sessionId, config: { model: 'gpt-4.1', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] } } },
+      {
+        type: 'session.created',
+        data: {
+          sessionId,
+          config: { model: 'gpt-4.1', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] },
+        },
+      },
     ]);
 
   beforeAll(async () => {
@@ -148,7 +154,9 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       await malformed.waitForEnd();
       expect(JSON.stringify(malformed.errors)).toContain('Syntax Error');
 
-      const wrongType = new GraphqlSubscription(ws(TOKEN), 'subscription ($a: Int) { sessionEvents(sessionId: "deep-session", after: $a) { type } }', { a: 'x' }).start();
+      const wrongType = new GraphqlSubscription(ws(TOKEN), 'subscription ($a: Int) { sessionEvents(sessionId: "deep-session", after: $a) { type } }', {
+        a: 'x',
+      }).start();
       await wrongType.waitForEnd();
       expect(JSON.stringify(wrongType.errors)).toContain('Int cannot represent');
 
@@ -159,17 +167,30 @@ describe('GraphQL API over HTTP and WebSocket', () => {
   });
 
   describe('agents', () => {
-    const fields = 'id name description systemMessage { mode content } model tools { custom builtin excludedBuiltin } subAgents version composable composableReasons subAgentProblems { id reason }';
+    const fields =
+      'id name description systemMessage { mode content } model tools { custom builtin excludedBuiltin } subAgents version composable composableReasons subAgentProblems { id reason }';
 
     it('creates, lists with composable and reasons, updates, imports and deletes agents through mutations', async () => {
-      const reviewer = await gql(
-        `mutation ($input: CreateAgentInput!) { createAgent(input: $input) { ${fields} } }`,
-        { input: { name: 'Code Reviewer', description: 'Reviews code', systemMessage: { mode: 'replace', content: 'You review code.' }, model: 'gpt-4.1-mini' } },
-      );
+      const reviewer = await gql(`mutation ($input: CreateAgentInput!) { createAgent(input: $input) { ${fields} } }`, {
+        input: {
+          name: 'Code Reviewer',
+          description: 'Reviews code',
+          systemMessage: { mode: 'replace', content: 'You review code.' },
+          model: 'gpt-4.1-mini',
+        },
+      });
       expect(reviewer.body.errors).toBeUndefined();
-      expect(reviewer.body.data.createAgent).toMatchObject({ id: 'code-reviewer', version: 1, composable: true, composableReasons: [], systemMessage: { mode: 'replace' } });
+      expect(reviewer.body.data.createAgent).toMatchObject({
+        id: 'code-reviewer',
+        version: 1,
+        composable: true,
+        composableReasons: [],
+        systemMessage: { mode: 'replace' },
+      });
 
-      const lead = await gql(`mutation { createAgent(input: { id: "lead", name: "Lead", tools: { custom: ["x"] }, subAgents: ["code-reviewer"] }) { ${fields} } }`);
+      const lead = await gql(
+        `mutation { createAgent(input: { id: "lead", name: "Lead", tools: { custom: ["x"] }, subAgents: ["code-reviewer"] }) { ${fields} } }`,
+      );
       expect(lead.body.data.createAgent).toMatchObject({ id: 'lead', composable: false, subAgents: ['code-reviewer'] });
       expect(lead.body.data.createAgent.composableReasons.join(' ')).toMatch(/custom tools/);
 
@@ -177,16 +198,23 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_sub_agents', statusCode: 422 });
       expect(refused.body.errors?.[0].extensions.details.problems[0].id).toBe('lead');
 
-      const listed = await gql('{ all: agents { id composable } composable: agents(composable: true) { id } eligible: eligibleSubAgents(exclude: "lead") { id } agent(id: "lead") { id } missing: agent(id: "nope") { id } }');
+      const listed = await gql(
+        '{ all: agents { id composable } composable: agents(composable: true) { id } eligible: eligibleSubAgents(exclude: "lead") { id } agent(id: "lead") { id } missing: agent(id: "nope") { id } }',
+      );
       expect(listed.body.data).toEqual({
-        all: [{ id: 'code-reviewer', composable: true }, { id: 'lead', composable: false }],
+        all: [
+          { id: 'code-reviewer', composable: true },
+          { id: 'lead', composable: false },
+        ],
         composable: [{ id: 'code-reviewer' }],
         eligible: [{ id: 'code-reviewer' }],
         agent: { id: 'lead' },
         missing: null,
       });
 
-      const updated = await gql('mutation { updateAgent(id: "code-reviewer", expectedVersion: 1, input: { name: "Code Reviewer", description: "" , systemMessage: { content: "You review." } }) { version composable composableReasons } }');
+      const updated = await gql(
+        'mutation { updateAgent(id: "code-reviewer", expectedVersion: 1, input: { name: "Code Reviewer", description: "" , systemMessage: { content: "You review." } }) { version composable composableReasons } }',
+      );
       expect(updated.body.data.updateAgent).toMatchObject({ version: 2, composable: false });
       const stale = await gql('mutation { updateAgent(id: "code-reviewer", expectedVersion: 1, input: { name: "X" }) { version } }');
       expect(stale.body.errors?.[0].extensions).toMatchObject({ code: 'expected_version_conflict', statusCode: 409 });
@@ -194,7 +222,9 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       expect(invalid.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_input' });
 
       const imported = await gql('mutation ($files: [AgentFileInput!]!) { importAgents(files: $files) { created updated unchanged } }', {
-        files: [{ name: 'helper.json', content: JSON.stringify({ id: 'helper', name: 'Helper', description: 'Helps', system_message: { content: 'Help.' } }) }],
+        files: [
+          { name: 'helper.json', content: JSON.stringify({ id: 'helper', name: 'Helper', description: 'Helps', system_message: { content: 'Help.' } }) },
+        ],
       });
       expect(imported.body.data.importAgents).toEqual({ created: ['helper'], updated: [], unchanged: [] });
 
@@ -208,16 +238,28 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     it('lists sessions and shows one with its sub-agent launches; session mutations answer with their codes', async () => {
       await createSessionRow('listed-session');
       await store.append('session-listed-session', 'any', [
-        { type: 'subagent.started', data: { parentSessionId: 'listed-session', childSessionId: 'c1', via: 'agentId', toolCallId: 't1', agentName: 'reviewer' } },
+        {
+          type: 'subagent.started',
+          data: { parentSessionId: 'listed-session', childSessionId: 'c1', via: 'agentId', toolCallId: 't1', agentName: 'reviewer' },
+        },
       ]);
-      const result = await gql('{ sessions { sessionId status } session(id: "listed-session") { sessionId model config subagents { toolCallId agentName status } } missing: session(id: "nope") { sessionId } }');
+      const result = await gql(
+        '{ sessions { sessionId status } session(id: "listed-session") { sessionId model config subagents { toolCallId agentName status } } missing: session(id: "nope") { sessionId } }',
+      );
       expect(result.body.data.sessions.map((s: Json) => s.sessionId)).toContain('listed-session');
-      expect(result.body.data.session).toMatchObject({ sessionId: 'listed-session', model: 'gpt-4.1', config: { model: 'gpt-4.1' }, subagents: [{ toolCallId: 't1', agentName: 'reviewer', status: 'running' }] });
+      expect(result.body.data.session).toMatchObject({
+        sessionId: 'listed-session',
+        model: 'gpt-4.1',
+        config: { model: 'gpt-4.1' },
+        subagents: [{ toolCallId: 't1', agentName: 'reviewer', status: 'running' }],
+      });
       expect(result.body.data.missing).toBeNull();
 
       const noProvider = await gql('mutation { createSession(input: { model: "gpt-4.1" }) { sessionId } }');
       expect(noProvider.body.errors?.[0].extensions).toMatchObject({ code: 'provider_not_configured', statusCode: 503 });
-      const badInput = await gql('mutation { createSession(input: { tools: [{ name: "t", description: "d", handler: { type: "webhook", url: "ftp://x" } }] }) { sessionId } }');
+      const badInput = await gql(
+        'mutation { createSession(input: { tools: [{ name: "t", description: "d", handler: { type: "webhook", url: "ftp://x" } }] }) { sessionId } }',
+      );
       expect(badInput.body.errors?.[0].extensions).toMatchObject({ code: 'invalid_input' });
       const notLive = await gql('mutation { sendMessage(sessionId: "nope", prompt: "hi") { sessionId } }');
       expect(notLive.body.errors?.[0].extensions).toMatchObject({ code: 'not_found', statusCode: 404 });
@@ -260,20 +302,80 @@ describe('GraphQL API over HTTP and WebSocket', () => {
 
   describe('runs', () => {
     const forest = new RunForest();
-    const root = forest.root({ agentId: 'lead', status: 'running', inputTokens: 100, outputTokens: 10, toolCalls: 1, durationMs: 1000, startedAt: '2026-03-01T00:00:00.000Z' });
-    const researcher = forest.child(root, { agentId: 'researcher', inputTokens: 50, outputTokens: 5, toolCalls: 2, durationMs: 500, startedAt: '2026-03-01T00:00:01.000Z' });
-    const digger = forest.child(researcher, { agentId: 'digger', status: 'failed', error: 'boom', inputTokens: 20, outputTokens: 2, toolCalls: 3, durationMs: 200, startedAt: '2026-03-01T00:00:02.000Z' });
-    const writer = forest.child(root, { agentId: 'writer', status: 'stopped', stoppedBy: JSON.stringify({ actor: 'api', reason: 'enough' }), background: true, startedAt: '2026-03-01T00:00:03.000Z' });
+    const root = forest.root({
+      agentId: 'lead',
+      status: 'running',
+      inputTokens: 100,
+      outputTokens: 10,
+      toolCalls: 1,
+      durationMs: 1000,
+      startedAt: '2026-03-01T00:00:00.000Z',
+    });
+    const researcher = forest.child(root, {
+      agentId: 'researcher',
+      inputTokens: 50,
+      outputTokens: 5,
+      toolCalls: 2,
+      durationMs: 500,
+      startedAt: '2026-03-01T00:00:01.000Z',
+    });
+    const digger = forest.child(researcher, {
+      agentId: 'digger',
+      status: 'failed',
+      error: 'boom',
+      inputTokens: 20,
+      outputTokens: 2,
+      toolCalls: 3,
+      durationMs: 200,
+      startedAt: '2026-03-01T00:00:02.000Z',
+    });
+    const writer = forest.child(root, {
+      agentId: 'writer',
+      status: 'stopped',
+      stoppedBy: JSON.stringify({ actor: 'api', reason: 'enough' }),
+      background: true,
+      startedAt: '2026-03-01T00:00:03.000Z',
+    });
     const big = forest.root({ agentId: 'fanout', startedAt: '2026-03-02T00:00:00.000Z' });
     // 999 runs below `big`: 9 levels of chains under 111 children, so the subtree has 1,000 runs.
-    for (let i = 0; i < 111; i += 1) forest.chain(forest.child(big, { inputTokens: 1, outputTokens: 1, toolCalls: 1, durationMs: 1 }), 8, { inputTokens: 1, outputTokens: 1, toolCalls: 1, durationMs: 1 });
+    for (let i = 0; i < 111; i += 1)
+      forest.chain(forest.child(big, { inputTokens: 1, outputTokens: 1, toolCalls: 1, durationMs: 1 }), 8, {
+        inputTokens: 1,
+        outputTokens: 1,
+        toolCalls: 1,
+        durationMs: 1,
+      });
 
     beforeAll(async () => {
       forest.insertInto(database.connection);
       await store.append(`session-${researcher.threadId}`, 'no_stream', [
-        { type: 'tool_call.routed', data: { via: 'external_tool.requested', parentSessionId: researcher.threadId, toolName: 'search', arguments: { q: 'x' }, outcome: 'success', result: 'found', latencyMs: 12 } },
-        { type: 'permission.decided', data: { via: 'permission.requested', parentSessionId: researcher.threadId, toolName: 'shell', outcome: 'denied', reason: 'policy', latencyMs: 1 } },
-        { type: 'subagent.started', data: { parentSessionId: researcher.threadId, childSessionId: 'native-1', via: 'agentId', toolCallId: 'tc-1', agentName: 'helper' } },
+        {
+          type: 'tool_call.routed',
+          data: {
+            via: 'external_tool.requested',
+            parentSessionId: researcher.threadId,
+            toolName: 'search',
+            arguments: { q: 'x' },
+            outcome: 'success',
+            result: 'found',
+            latencyMs: 12,
+          },
+        },
+        {
+          type: 'permission.decided',
+          data: {
+            via: 'permission.requested',
+            parentSessionId: researcher.threadId,
+            toolName: 'shell',
+            outcome: 'denied',
+            reason: 'policy',
+            latencyMs: 1,
+          },
+        },
+        {
+          type: 'subagent.started',
+          data: { parentSessionId: researcher.threadId, childSessionId: 'native-1', via: 'agentId', toolCallId: 'tc-1', agentName: 'helper' },
+        },
       ]);
       await store.append(`run-${researcher.runId}`, 'no_stream', [
         { type: 'test.run_noted', data: { runId: researcher.runId, note: 'first' } },
@@ -321,12 +423,23 @@ describe('GraphQL API over HTTP and WebSocket', () => {
         subtree: { runs: 4, inputTokens: 170, outputTokens: 17, totalTokens: 187, toolCalls: 6, durationMs: 1700 },
       });
       expect(r.parent).toEqual({ runId: root.runId });
-      expect(r.toolCalls).toEqual([{ kind: 'tool_call.routed', toolName: 'search', arguments: { q: 'x' }, result: 'found', outcome: 'success', latencyMs: 12 }]);
+      expect(r.toolCalls).toEqual([
+        { kind: 'tool_call.routed', toolName: 'search', arguments: { q: 'x' }, result: 'found', outcome: 'success', latencyMs: 12 },
+      ]);
       expect(r.permissionDecisions).toEqual([{ toolName: 'shell', outcome: 'denied', reason: 'policy' }]);
       expect(r.subagentInstances).toEqual([{ agentName: 'helper', childSessionId: 'native-1', status: 'running' }]);
-      expect(r.events.events.map((e: Json) => [e.data.note, e.streamPosition])).toEqual([['first', 1], ['second', 2]]);
+      expect(r.events.events.map((e: Json) => [e.data.note, e.streamPosition])).toEqual([
+        ['first', 1],
+        ['second', 2],
+      ]);
       expect(r.events.nextAfter).toBe(r.events.events[1].globalPosition);
-      expect(r.withSession.events.map((e: Json) => e.type)).toEqual(['tool_call.routed', 'permission.decided', 'subagent.started', 'test.run_noted', 'test.run_noted']);
+      expect(r.withSession.events.map((e: Json) => e.type)).toEqual([
+        'tool_call.routed',
+        'permission.decided',
+        'subagent.started',
+        'test.run_noted',
+        'test.run_noted',
+      ]);
       expect(d).toEqual({ ancestors: [{ runId: root.runId }, { runId: researcher.runId }], error: 'boom', usage: { subtree: { inputTokens: 20 } } });
       expect(missing).toBeNull();
     });
@@ -365,7 +478,11 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     }, 60_000);
 
     it('lists runs with filters and pages them by cursor without skipping or repeating across inserts', async () => {
-      const filtered = await gql('{ failed: runs(filter: { status: "failed" }) { edges { node { runId } } } byAgent: runs(filter: { agentId: "writer" }) { edges { node { runId } } } byRoot: runs(filter: { rootRunId: "' + root.runId + '" }) { edges { node { runId } } } window: runs(filter: { startedFrom: "2026-03-01T00:00:01Z", startedTo: "2026-03-01T00:00:03Z" }) { edges { node { runId } } } }');
+      const filtered = await gql(
+        '{ failed: runs(filter: { status: "failed" }) { edges { node { runId } } } byAgent: runs(filter: { agentId: "writer" }) { edges { node { runId } } } byRoot: runs(filter: { rootRunId: "' +
+          root.runId +
+          '" }) { edges { node { runId } } } window: runs(filter: { startedFrom: "2026-03-01T00:00:01Z", startedTo: "2026-03-01T00:00:03Z" }) { edges { node { runId } } } }',
+      );
       const idsOf = (c: Json) => c.edges.map((e: Json) => e.node.runId);
       expect(idsOf(filtered.body.data.failed)).toEqual([digger.runId]);
       expect(idsOf(filtered.body.data.byAgent)).toEqual([writer.runId]);
@@ -375,7 +492,12 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       const seen: string[] = [];
       let after: string | null = null;
       for (let page = 0; page < 10; page += 1) {
-        const response = await gql('query ($after: String) { runs(filter: { rootRunId: "' + root.runId + '" }, first: 1, after: $after) { edges { cursor node { runId } } pageInfo { hasNextPage endCursor } } }', { after });
+        const response = await gql(
+          'query ($after: String) { runs(filter: { rootRunId: "' +
+            root.runId +
+            '" }, first: 1, after: $after) { edges { cursor node { runId } } pageInfo { hasNextPage endCursor } } }',
+          { after },
+        );
         const connection = response.body.data.runs;
         seen.push(...idsOf(connection));
         const late = new RunForest();
@@ -393,14 +515,21 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     it('filters the audit log by session, run, agent, tool, decision and time, over GraphQL and REST alike', async () => {
       const before = new Date().toISOString();
       await store.append('session-audited', 'no_stream', [
-        { type: 'tool_call.routed', data: { parentSessionId: 'audited', agentName: 'audit-reviewer', toolName: 'save_result', outcome: 'success', latencyMs: 1 }, metadata: { actor: 'cli' } },
+        {
+          type: 'tool_call.routed',
+          data: { parentSessionId: 'audited', agentName: 'audit-reviewer', toolName: 'save_result', outcome: 'success', latencyMs: 1 },
+          metadata: { actor: 'cli' },
+        },
         { type: 'permission.decided', data: { parentSessionId: 'audited', toolName: 'audit-shell', outcome: 'denied', latencyMs: 1 } },
       ]);
-      await store.append('run-audited-run', 'no_stream', [{ type: 'test.run_noted', data: { runId: 'audited-run', agentId: 'lead', parentThreadId: 'audited' } }]);
+      await store.append('run-audited-run', 'no_stream', [
+        { type: 'test.run_noted', data: { runId: 'audited-run', agentId: 'lead', parentThreadId: 'audited' } },
+      ]);
       await store.append('agent-audited-agent', 'no_stream', [{ type: 'test.agent_noted', data: {} }]);
       await auditCaughtUp();
 
-      const query = 'query ($filter: AuditFilterInput) { auditLog(filter: $filter) { edges { node { streamId eventType actor sessionId runId agentId toolName decision } } } }';
+      const query =
+        'query ($filter: AuditFilterInput) { auditLog(filter: $filter) { edges { node { streamId eventType actor sessionId runId agentId toolName decision } } } }';
       const types = async (filter: Json) => (await gql(query, { filter })).body.data.auditLog.edges.map((e: Json) => e.node.eventType);
       expect(await types({ sessionId: 'audited' })).toEqual(['tool_call.routed', 'permission.decided', 'test.run_noted']);
       expect(await types({ runId: 'audited-run' })).toEqual(['test.run_noted']);
@@ -411,7 +540,16 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       expect(await types({ sessionId: 'audited', from: before, to: '2999-01-01T00:00:00Z' })).toHaveLength(3);
       expect(await types({ sessionId: 'audited', to: before })).toEqual([]);
       const first = (await gql(query, { filter: { sessionId: 'audited' } })).body.data.auditLog.edges[0].node;
-      expect(first).toEqual({ streamId: 'session-audited', eventType: 'tool_call.routed', actor: 'cli', sessionId: 'audited', runId: null, agentId: 'audit-reviewer', toolName: 'save_result', decision: 'success' });
+      expect(first).toEqual({
+        streamId: 'session-audited',
+        eventType: 'tool_call.routed',
+        actor: 'cli',
+        sessionId: 'audited',
+        runId: null,
+        agentId: 'audit-reviewer',
+        toolName: 'save_result',
+        decision: 'success',
+      });
 
       const viaRest = await rest('GET', `/api/audit?sessionId=audited&decision=denied&from=${encodeURIComponent(before)}`);
       expect(viaRest.status).toBe(200);
@@ -431,7 +569,10 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       let cursor: string | null = null;
       let after = 0;
       for (let page = 0, more = 7; page < 20; page += 1) {
-        const response = await gql('query ($after: String) { auditLog(filter: { sessionId: "paged" }, first: 3, after: $after) { edges { cursor node { position } } pageInfo { hasNextPage endCursor } } }', { after: cursor });
+        const response = await gql(
+          'query ($after: String) { auditLog(filter: { sessionId: "paged" }, first: 3, after: $after) { edges { cursor node { position } } pageInfo { hasNextPage endCursor } } }',
+          { after: cursor },
+        );
         const { edges, pageInfo } = response.body.data.auditLog;
         seen.push(...edges.map((e: Json) => e.node.position));
         const restPage = await rest('GET', `/api/audit?sessionId=paged&limit=3&after=${after}`);
@@ -464,7 +605,8 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       const operation = document.paths[path]?.[method];
       expect({ method, path, documented: operation !== undefined }).toEqual({ method, path, documented: true });
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '422', '500']));
-      if (!path.startsWith('/health')) expect(operation.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
+      if (!path.startsWith('/health'))
+        expect(operation.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorResponse');
       if (path.includes('{')) expect(operation.responses['404']).toBeDefined();
     }
     for (const open of ['/health', '/health/live', '/health/ready']) expect(document.paths[open].get.responses['401']).toBeUndefined();
@@ -472,11 +614,15 @@ describe('GraphQL API over HTTP and WebSocket', () => {
 
     // Request shapes come from the zod schemas the routes validate with.
     const createAgent = document.paths['/api/agents'].post.requestBody.content['application/json'].schema;
-    expect(createAgent.properties).toEqual(expect.objectContaining({ name: expect.anything(), sub_agents: expect.anything(), system_message: expect.anything() }));
+    expect(createAgent.properties).toEqual(
+      expect.objectContaining({ name: expect.anything(), sub_agents: expect.anything(), system_message: expect.anything() }),
+    );
     const createSession = document.paths['/api/sessions'].post.requestBody.content['application/json'].schema;
     expect(Object.keys(createSession.properties)).toEqual(expect.arrayContaining(['tools', 'customAgents', 'permissionPolicy', 'agentId']));
     const audit = document.paths['/api/audit'].get.parameters;
-    expect(audit.map((p: Json) => p.name)).toEqual(expect.arrayContaining(['sessionId', 'runId', 'agentId', 'toolName', 'decision', 'eventType', 'from', 'to', 'after', 'limit']));
+    expect(audit.map((p: Json) => p.name)).toEqual(
+      expect.arrayContaining(['sessionId', 'runId', 'agentId', 'toolName', 'decision', 'eventType', 'from', 'to', 'after', 'limit']),
+    );
     expect(audit.find((p: Json) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
   });
 });

@@ -6,7 +6,8 @@ import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { waitUntil } from '../fixtures/wait-until';
 
 const TOKEN = 'graphql-runs-token-0123456789';
-const RUN_FIELDS = 'runId agentId status background output depth parentRunId epoch stoppedBy usage { own { totalTokens toolCalls } subtree { runs totalTokens } }';
+const RUN_FIELDS =
+  'runId agentId status background output depth parentRunId epoch stoppedBy usage { own { totalTokens toolCalls } subtree { runs totalTokens } }';
 
 interface RunEvent {
   runEvents: { globalPosition: number; streamId: string; type: string };
@@ -40,7 +41,11 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
     ]);
     running = await startRealCliApp(model, { apiToken: TOKEN });
     client = graphqlWs(running.app.baseUrl, TOKEN);
-    for (const [id, marker] of [['quick', 'QUICK_P'], ['chief', 'CHIEF_P'], ['helper', 'HELPER_P']]) {
+    for (const [id, marker] of [
+      ['quick', 'QUICK_P'],
+      ['chief', 'CHIEF_P'],
+      ['helper', 'HELPER_P'],
+    ]) {
       const created = await gql('mutation ($input: CreateAgentInput!) { createAgent(input: $input) { id } }', {
         input: { id, name: id, systemMessage: { mode: 'append', content: `${marker} agent.` } },
       });
@@ -66,8 +71,9 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
   }, 60_000);
 
   it('streams a run tree opened mid-run: every later event of the root and its child, once, in order', async () => {
-    const chief = (await gql(`mutation ($input: AgentRunInput!) { agentRun(input: $input) { ${RUN_FIELDS} } }`, { input: { agentId: 'chief', prompt: 'Lead.' } })).body
-      .data.agentRun;
+    const chief = (
+      await gql(`mutation ($input: AgentRunInput!) { agentRun(input: $input) { ${RUN_FIELDS} } }`, { input: { agentId: 'chief', prompt: 'Lead.' } })
+    ).body.data.agentRun;
     expect(chief).toMatchObject({ status: 'running', background: true });
     await waitUntil(() => model.requests.some((r) => r.rule === 'helper stalls'), 'the child to be working', 60_000);
 
@@ -81,7 +87,10 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
 
     stallHelper = false;
     const stop = await gql('mutation ($id: ID!) { agentStop(runId: $id, reason: "retry it") { stoppedRuns run { status stoppedBy } } }', { id: helperId });
-    expect(stop.body.data.agentStop).toEqual({ stoppedRuns: [helperId], run: { status: 'stopped', stoppedBy: { actor: 'api', reason: 'retry it', forced: false } } });
+    expect(stop.body.data.agentStop).toEqual({
+      stoppedRuns: [helperId],
+      run: { status: 'stopped', stoppedBy: { actor: 'api', reason: 'retry it', forced: false } },
+    });
     const resumed = await gql(`mutation ($id: ID!) { resumeRun(runId: $id) { ${RUN_FIELDS} } }`, { id: helperId });
     expect(resumed.body.data.resumeRun).toMatchObject({ status: 'running', epoch: 2, parentRunId: chief.runId, depth: 1 });
     const seen = await events.waitFor(
@@ -103,7 +112,10 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(positions).toEqual(logged.filter((p) => p <= last).sort((a, b) => a - b));
     expect(seen.map((e) => e.runEvents.type)).toContain('run.resumed');
-    expect((await gql(`query ($id: ID!) { run(id: $id) { output status } }`, { id: helperId })).body.data.run).toEqual({ output: 'HELPER_OUTPUT', status: 'completed' });
+    expect((await gql(`query ($id: ID!) { run(id: $id) { output status } }`, { id: helperId })).body.data.run).toEqual({
+      output: 'HELPER_OUTPUT',
+      status: 'completed',
+    });
   }, 120_000);
 
   it('refuses bad run input and unknown runs with the REST codes', async () => {

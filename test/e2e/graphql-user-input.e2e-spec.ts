@@ -22,7 +22,8 @@ describe('GraphQL pendingUserInput and answerUserInput', () => {
     }, 'the pending question');
     expect(pending).toMatchObject({ question: 'Deploy now?', choices: ['yes', 'no'], allowFreeform: false });
 
-    const mutation = 'mutation ($s: ID!, $r: ID!) { answerUserInput(sessionId: $s, requestId: $r, answer: "yes", wasFreeform: false) { requestId answered } }';
+    const mutation =
+      'mutation ($s: ID!, $r: ID!) { answerUserInput(sessionId: $s, requestId: $r, answer: "yes", wasFreeform: false) { requestId answered } }';
     const reply = await gql(mutation, { s: sessionId, r: pending.requestId });
     expect(reply.body).toEqual({ data: { answerUserInput: { requestId: pending.requestId, answered: true } } });
     expect(await answered).toEqual({ answer: 'yes', wasFreeform: false });

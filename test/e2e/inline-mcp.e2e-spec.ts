@@ -30,7 +30,11 @@ describe('an inline MCP server that runs a command (real CLI)', () => {
     await model.start();
     // "go" makes the main agent hand the work to agent x, which makes the CLI start x's MCP servers.
     model.setScript([
-      { who: 'parent', lastIsToolResult: false, answer: { toolCalls: [{ name: 'task', arguments: { agent_type: 'x', name: 'x-1', description: 'x', prompt: 'go', mode: 'sync' } }] } },
+      {
+        who: 'parent',
+        lastIsToolResult: false,
+        answer: { toolCalls: [{ name: 'task', arguments: { agent_type: 'x', name: 'x-1', description: 'x', prompt: 'go', mode: 'sync' } }] },
+      },
       { who: 'child', answer: { text: 'CHILD_DONE' } },
       { who: 'parent', lastIsToolResult: true, answer: { text: 'DONE' } },
     ]);
@@ -51,7 +55,10 @@ describe('an inline MCP server that runs a command (real CLI)', () => {
     const created = await running.http('POST', '/api/sessions', body);
     expect(created).toMatchObject({
       status: 422,
-      body: { code: 'endpoint_refused', message: expect.stringMatching(/^customAgents\[0\]\.mcpServers\.p: an inline MCP server that runs a command is refused/) },
+      body: {
+        code: 'endpoint_refused',
+        message: expect.stringMatching(/^customAgents\[0\]\.mcpServers\.p: an inline MCP server that runs a command is refused/),
+      },
     });
     expect((await running.http('GET', '/api/sessions')).body.sessions).toEqual([]);
 
@@ -72,7 +79,11 @@ describe('an inline MCP server that runs a command (real CLI)', () => {
       expect(created.status).toBe(201);
       expect((await running.http('POST', `/api/sessions/${created.body.sessionId}/messages`, { prompt: 'go' })).status).toBe(202);
 
-      await waitUntil(() => fs.existsSync(`${marker}.env`) && fs.readFileSync(`${marker}.env`, 'utf8').includes('PATH='), 'the MCP command to run', 60_000);
+      await waitUntil(
+        () => fs.existsSync(`${marker}.env`) && fs.readFileSync(`${marker}.env`, 'utf8').includes('PATH='),
+        'the MCP command to run',
+        60_000,
+      );
       expect(fs.readFileSync(marker, 'utf8')).toMatch(/^uid=\d+/);
       const env = fs.readFileSync(`${marker}.env`, 'utf8');
       expect(env).not.toContain(secret);

@@ -40,14 +40,18 @@ describe('where the service listens, with and without a token', () => {
     return logLines(stdout);
   }
 
-  it.each(['0.0.0.0', '::', '192.0.2.10'])('refuses to start on HOST=%s without a token, naming HOST and SWITCHBOARD_API_TOKEN', async (host) => {
-    const child = spawnTs('src/main.ts', [], env({ HOST: host, PORT: String(await freePort()) }));
-    const { code, stderr } = await collectUntilExit(child);
-    expect(code).toBe(1);
-    expect(stderr).toContain(`HOST=${host} listens beyond this machine but SWITCHBOARD_API_TOKEN is not set`);
-    expect(stderr).toContain('SWITCHBOARD_ALLOW_UNAUTHENTICATED=true');
-    expect(fs.existsSync(path.join(tmp.dir, 'switchboard.db'))).toBe(false);
-  }, 60_000);
+  it.each(['0.0.0.0', '::', '192.0.2.10'])(
+    'refuses to start on HOST=%s without a token, naming HOST and SWITCHBOARD_API_TOKEN',
+    async (host) => {
+      const child = spawnTs('src/main.ts', [], env({ HOST: host, PORT: String(await freePort()) }));
+      const { code, stderr } = await collectUntilExit(child);
+      expect(code).toBe(1);
+      expect(stderr).toContain(`HOST=${host} listens beyond this machine but SWITCHBOARD_API_TOKEN is not set`);
+      expect(stderr).toContain('SWITCHBOARD_ALLOW_UNAUTHENTICATED=true');
+      expect(fs.existsSync(path.join(tmp.dir, 'switchboard.db'))).toBe(false);
+    },
+    60_000,
+  );
 
   it('listens on 127.0.0.1 by default without a token, and warns that webhook calls are unsigned', async () => {
     const lines = await startAndStop({});

@@ -79,10 +79,14 @@ describe('Prometheus metrics at /metrics', () => {
     expect(graphql.status).toBe(200);
 
     // The async audit projection catches up; its lag is read at scrape time.
-    const after = await waitUntil(async () => {
-      const s = await samples(base);
-      return sampleValue(s, 'switchboard_projection_lag_events', { projection: 'audit-log' }) === 0 ? s : undefined;
-    }, 'the audit-log projection to catch up', 10_000);
+    const after = await waitUntil(
+      async () => {
+        const s = await samples(base);
+        return sampleValue(s, 'switchboard_projection_lag_events', { projection: 'audit-log' }) === 0 ? s : undefined;
+      },
+      'the audit-log projection to catch up',
+      10_000,
+    );
 
     const appendsAfter = sampleValue(after, 'switchboard_event_store_appends_total')!;
     expect(appendsAfter).toBeGreaterThan(appendsBefore);
@@ -116,10 +120,14 @@ describe('Prometheus metrics at /metrics', () => {
     // The CLI dies: the restart is counted.
     const { pid } = (await http('GET', '/health')).body.copilotCli;
     process.kill(pid, 'SIGKILL');
-    const restarted = await waitUntil(async () => {
-      const s = await samples(base);
-      return sampleValue(s, 'switchboard_cli_restarts_total') === 1 && sampleValue(s, 'switchboard_cli_up') === 1 ? s : undefined;
-    }, 'the CLI restart to be counted', 30_000);
+    const restarted = await waitUntil(
+      async () => {
+        const s = await samples(base);
+        return sampleValue(s, 'switchboard_cli_restarts_total') === 1 && sampleValue(s, 'switchboard_cli_up') === 1 ? s : undefined;
+      },
+      'the CLI restart to be counted',
+      30_000,
+    );
     expect(sampleValue(restarted, 'switchboard_sessions', { status: 'interrupted' })).toBe(1);
   }, 120_000);
 

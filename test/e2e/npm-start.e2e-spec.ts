@@ -105,7 +105,11 @@ describe('npm start and the compiled service', () => {
     expect({ code, signal }).toEqual({ code: 0, signal: null });
     expect(stdout).toMatch(/"signal":"SIGTERM","msg":"shutting down"/);
     expect(stdout).toContain('"msg":"database closed"');
-    await waitUntil(() => started.every((p) => hasExited(p.pid)), `every process of the tree to exit: ${started.map((p) => `${p.pid} ${p.cmdline}`).join(', ')}`, 15_000);
+    await waitUntil(
+      () => started.every((p) => hasExited(p.pid)),
+      `every process of the tree to exit: ${started.map((p) => `${p.pid} ${p.cmdline}`).join(', ')}`,
+      15_000,
+    );
     await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
   }, 60_000);
 

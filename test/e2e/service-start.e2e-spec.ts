@@ -5,7 +5,6 @@ import * as path from 'node:path';
 import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 
-
 /** A start-up refusal is one line on stderr naming what to fix: no Nest stack trace, no module list. */
 function expectOneLineRefusal(stderr: string, message: RegExp | string): void {
   const lines = stderr.split('\n').filter((line) => line !== '');
@@ -42,13 +41,17 @@ describe('starting the service process (src/main.ts)', () => {
     [{ PORT: 'eighty' }, /PORT must be an integer/],
     [{ SWITCHBOARD_DB_SYNCHRONOUS: 'sometimes' }, /SWITCHBOARD_DB_SYNCHRONOUS must be one of FULL, NORMAL/],
     [{ PORT: '0', LOG_LEVEL: 'loud' }, /invalid configuration: PORT must be .*; LOG_LEVEL must be one of/],
-  ])('refuses to start on bad configuration %p, naming the variable in one line', async (env, message) => {
-    const child = spawnTs('src/main.ts', [], { ...env, SWITCHBOARD_DB: path.join(tmp.dir, 'x.db') });
-    const { code, stderr } = await collectUntilExit(child);
-    expect(code).toBe(1);
-    expectOneLineRefusal(stderr, message);
-    expect(fs.existsSync(path.join(tmp.dir, 'x.db'))).toBe(false);
-  }, 60_000);
+  ])(
+    'refuses to start on bad configuration %p, naming the variable in one line',
+    async (env, message) => {
+      const child = spawnTs('src/main.ts', [], { ...env, SWITCHBOARD_DB: path.join(tmp.dir, 'x.db') });
+      const { code, stderr } = await collectUntilExit(child);
+      expect(code).toBe(1);
+      expectOneLineRefusal(stderr, message);
+      expect(fs.existsSync(path.join(tmp.dir, 'x.db'))).toBe(false);
+    },
+    60_000,
+  );
 
   it('refuses to start on a file that is not a database, naming it, and keeps the file', async () => {
     const file = path.join(tmp.dir, 'switchboard.db');

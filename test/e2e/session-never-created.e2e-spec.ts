@@ -37,9 +37,11 @@ describe('a session recorded but never created in the real Copilot CLI', () => {
       permissionPolicy: { allowKinds: [], approveOwnTools: true },
       subAgents: [],
     };
-    await running.app.app.get(EventStore).append(`session-${sessionId}`, 'no_stream', [
-      { type: 'session.created', data: { sessionId, config }, metadata: { actor: 'test', correlationId: sessionId } },
-    ]);
+    await running.app.app
+      .get(EventStore)
+      .append(`session-${sessionId}`, 'no_stream', [
+        { type: 'session.created', data: { sessionId, config }, metadata: { actor: 'test', correlationId: sessionId } },
+      ]);
     await running.restart(); // the service "died" before session.create reached the CLI
 
     expect((await http('GET', `/api/sessions/${sessionId}`)).body.status).toBe('interrupted');
@@ -47,10 +49,14 @@ describe('a session recorded but never created in the real Copilot CLI', () => {
     expect(resumed).toMatchObject({ status: 200, body: { sessionId, status: 'idle', protocolVersion: 3 } });
 
     expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'are you there?' })).status).toBe(202);
-    const answer = await waitUntil(async () => {
-      const events = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events as Json[];
-      return events.find((e) => e.type === 'cli.assistant.message' && !e.data.agentId)?.data.payload.content;
-    }, 'the scripted model to answer', 60_000);
+    const answer = await waitUntil(
+      async () => {
+        const events = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events as Json[];
+        return events.find((e) => e.type === 'cli.assistant.message' && !e.data.agentId)?.data.payload.content;
+      },
+      'the scripted model to answer',
+      60_000,
+    );
     expect(answer).toBe('RECREATED_AND_ANSWERING');
     // The configuration it was created with is the recorded one: the model saw its system message.
     expect(model.requests.some((r) => r.systemText.includes('Answer briefly.'))).toBe(true);

@@ -102,14 +102,26 @@ describe('agent library: create, read, update, delete', () => {
     expect(await api.get('/api/agents/code-reviewer')).toEqual({ status: 200, body: created.body });
     expect((await api.get('/api/agents')).body.agents).toEqual([created.body]);
 
-    const changed = await api.put('/api/agents/code-reviewer', agentBody('code-reviewer', { description: 'Reviews pull requests', model: 'claude-sonnet-4', icon: '🔍' }));
+    const changed = await api.put(
+      '/api/agents/code-reviewer',
+      agentBody('code-reviewer', { description: 'Reviews pull requests', model: 'claude-sonnet-4', icon: '🔍' }),
+    );
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ id: 'code-reviewer', description: 'Reviews pull requests', icon: '🔍', version: 2, created_at: created.body.created_at });
+    expect(changed.body).toMatchObject({
+      id: 'code-reviewer',
+      description: 'Reviews pull requests',
+      icon: '🔍',
+      version: 2,
+      created_at: created.body.created_at,
+    });
     expect(changed.body.updated_at >= created.body.updated_at).toBe(true);
     expect((await api.get('/api/agents/code-reviewer')).body).toEqual(changed.body);
 
     expect(await api.del('/api/agents/code-reviewer')).toEqual({ status: 200, body: { id: 'code-reviewer', deleted: true } });
-    expect(await api.get('/api/agents/code-reviewer')).toMatchObject({ status: 404, body: { code: 'not_found', message: 'Agent code-reviewer does not exist' } });
+    expect(await api.get('/api/agents/code-reviewer')).toMatchObject({
+      status: 404,
+      body: { code: 'not_found', message: 'Agent code-reviewer does not exist' },
+    });
     expect(await api.ids()).not.toContain('code-reviewer');
 
     const events = await api.events('code-reviewer');
@@ -160,7 +172,10 @@ describe('agent library: create, read, update, delete', () => {
 
   it('answers 404 for an agent that does not exist, and stores nothing for it', async () => {
     expect((await api.get('/api/agents/ghost')).status).toBe(404);
-    expect(await api.put('/api/agents/ghost', agentBody('ghost'))).toMatchObject({ status: 404, body: { code: 'not_found', message: 'Agent ghost does not exist' } });
+    expect(await api.put('/api/agents/ghost', agentBody('ghost'))).toMatchObject({
+      status: 404,
+      body: { code: 'not_found', message: 'Agent ghost does not exist' },
+    });
     expect(await api.del('/api/agents/ghost')).toMatchObject({ status: 404, body: { code: 'not_found' } });
     await api.expectNothingStored('ghost');
   });
@@ -388,8 +403,14 @@ describe('agent library: bad input is refused with 400 naming the field, and not
     const head = await api.head();
     await expectRefused(await api.post('/api/agents', agentBody('typed', { name: 42 })), /^name: /);
     await expectRefused(await api.post('/api/agents', agentBody('typed', { sub_agents: 'helper' })), /^sub_agents: /);
-    await expectRefused(await api.post('/api/agents', agentBody('typed', { tools: { custom: [], builtin: [7], excluded_builtin: [] } })), /^tools\.builtin\.0: /);
-    await expectRefused(await api.post('/api/agents', agentBody('typed', { system_message: { mode: 'prepend', content: 'p' } })), /^system_message\.mode: /);
+    await expectRefused(
+      await api.post('/api/agents', agentBody('typed', { tools: { custom: [], builtin: [7], excluded_builtin: [] } })),
+      /^tools\.builtin\.0: /,
+    );
+    await expectRefused(
+      await api.post('/api/agents', agentBody('typed', { system_message: { mode: 'prepend', content: 'p' } })),
+      /^system_message\.mode: /,
+    );
     await expectRefused(await api.post('/api/agents', agentBody('typed', { model: 3 })), /^model: /);
     const both = await api.post('/api/agents', agentBody('typed', { icon: 1, mcp_servers: {} }));
     await expectRefused(both, /icon: /);
@@ -403,7 +424,10 @@ describe('agent library: bad input is refused with 400 naming the field, and not
   it('refuses unknown fields, at the top and nested', async () => {
     await expectRefused(await api.post('/api/agents', agentBody('extra', { colour: 'red' })), /colour/);
     await expectRefused(await api.post('/api/agents', agentBody('extra', { tools: { custom: [], builtin: [], allowed: ['grep'] } })), /tools.*allowed/);
-    await expectRefused(await api.post('/api/agents', agentBody('extra', { system_message: { mode: 'append', content: 'p', role: 'system' } })), /system_message.*role/);
+    await expectRefused(
+      await api.post('/api/agents', agentBody('extra', { system_message: { mode: 'append', content: 'p', role: 'system' } })),
+      /system_message.*role/,
+    );
     await api.expectNothingStored('extra');
   });
 
@@ -576,10 +600,7 @@ describe('agent library: import and export of agent files', () => {
     const before = (await api.get('/api/agents')).body;
     const head = await api.head();
     const reply = await api.post('/api/agents/import', {
-      files: [
-        file('new-two.json', agentBody('new-two')),
-        file('team.json', agentBody('team', { sub_agents: ['new-two', 'ghost', 'engineering-lead'] })),
-      ],
+      files: [file('new-two.json', agentBody('new-two')), file('team.json', agentBody('team', { sub_agents: ['new-two', 'ghost', 'engineering-lead'] }))],
     });
     expect(reply.status).toBe(422);
     const content = file('team.json', agentBody('team', { sub_agents: ['new-two', 'ghost', 'engineering-lead'] })).content;
@@ -641,7 +662,11 @@ describe('agent library: import and export of agent files', () => {
     }
 
     // Into the same library: nothing to do.
-    expect((await api.post('/api/agents/import', { files })).body).toEqual({ created: [], updated: [], unchanged: ['code-reviewer', 'engineering-lead', 'test-writer'] });
+    expect((await api.post('/api/agents/import', { files })).body).toEqual({
+      created: [],
+      updated: [],
+      unchanged: ['code-reviewer', 'engineering-lead', 'test-writer'],
+    });
 
     // Into an empty library: the same agents, and an export of it is the same text but for the timestamps.
     const other = await startTestApp();
@@ -649,7 +674,8 @@ describe('agent library: import and export of agent files', () => {
       const otherApi = client(() => other);
       expect((await otherApi.post('/api/agents/import', { files })).body.created).toEqual(['code-reviewer', 'engineering-lead', 'test-writer']);
       const again = (await otherApi.get('/api/agents/export')).body.files;
-      const withoutTimes = (fs: Json[]) => fs.map((f: Json) => ({ name: f.name, content: f.content.replace(/"(created|updated)_at": "[^"]*"/g, '"$1_at": "T"') }));
+      const withoutTimes = (fs: Json[]) =>
+        fs.map((f: Json) => ({ name: f.name, content: f.content.replace(/"(created|updated)_at": "[^"]*"/g, '"$1_at": "T"') }));
       expect(withoutTimes(again)).toEqual(withoutTimes(files));
       expect((await otherApi.get('/api/agents/engineering-lead')).body.sub_agent_problems).toEqual([]);
     } finally {

@@ -135,7 +135,9 @@ function inspect(file: string, acks: AckLine[], kills: number) {
           data.index !== i ||
           data.batchSize !== ack.batchSize
         ) {
-          misplaced.push(`${id}: acknowledged ${ack.stream}@${ack.streamPositions[i]}/#${ack.globalPositions[i]}, stored ${row.stream_id}@${row.stream_position}/#${row.global_position}`);
+          misplaced.push(
+            `${id}: acknowledged ${ack.stream}@${ack.streamPositions[i]}/#${ack.globalPositions[i]}, stored ${row.stream_id}@${row.stream_position}/#${row.global_position}`,
+          );
         }
       });
     }
@@ -186,7 +188,8 @@ function inspect(file: string, acks: AckLine[], kills: number) {
     // 4. Global positions strictly increase (in the log, and along each stream).
     const orderProblems = [...outOfOrderAcks];
     rows.forEach((row, i) => {
-      if (i > 0 && row.global_position <= rows[i - 1].global_position) orderProblems.push(`log: #${row.global_position} after #${rows[i - 1].global_position}`);
+      if (i > 0 && row.global_position <= rows[i - 1].global_position)
+        orderProblems.push(`log: #${row.global_position} after #${rows[i - 1].global_position}`);
     });
 
     // 5. The inline read model equals a recomputation from the log.
@@ -261,7 +264,9 @@ const NO_PROBLEMS = {
 
 function verdict(report: { round: number; figures: ReturnType<typeof inspect>['figures']; problems: typeof NO_PROBLEMS }): string {
   const f = report.figures;
-  const problems = Object.entries(report.problems).map(([name, n]) => `${name} ${n}`).join(', ');
+  const problems = Object.entries(report.problems)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
   return (
     `after kill ${f.kills}: acknowledged ${f.acknowledgedAppends} appends / ${f.acknowledgedEvents} events, ` +
     `found ${f.appendsFound} appends / ${f.eventsFound} events (${f.committedButUnacknowledgedAppends} committed but unacknowledged) ` +

@@ -20,9 +20,25 @@ describe('delegation: cascade, ownership and policy', () => {
     await model.start();
     model.setScript([
       // Three levels, each child started in the background, every level then kept busy.
-      { name: 'root delegates', systemIncludes: 'ROOT_P', lastIsToolResult: false, answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'mid', prompt: 'MID_TASK', background: true } }] } },
-      { name: 'mid delegates', systemIncludes: 'MID_P', lastIsToolResult: false, answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'leaf', prompt: 'LEAF_TASK', background: true } }] } },
-      { name: 'busy after delegating', lastIsToolResult: true, systemIncludes: '_P ', when: (ctx) => !ctx.systemText.includes('INTRUDER_P'), answer: { hang: true } },
+      {
+        name: 'root delegates',
+        systemIncludes: 'ROOT_P',
+        lastIsToolResult: false,
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'mid', prompt: 'MID_TASK', background: true } }] },
+      },
+      {
+        name: 'mid delegates',
+        systemIncludes: 'MID_P',
+        lastIsToolResult: false,
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'leaf', prompt: 'LEAF_TASK', background: true } }] },
+      },
+      {
+        name: 'busy after delegating',
+        lastIsToolResult: true,
+        systemIncludes: '_P ',
+        when: (ctx) => !ctx.systemText.includes('INTRUDER_P'),
+        answer: { hang: true },
+      },
       { name: 'leaf works', systemIncludes: 'LEAF_P', answer: { hang: true } },
       { name: 'worker works', systemIncludes: 'WORKER_P', answer: { hang: true } },
       { name: 'boss works', systemIncludes: 'BOSS_P', answer: { hang: true } },
@@ -43,7 +59,12 @@ describe('delegation: cascade, ownership and policy', () => {
     ]);
     const defaults = testConfig('/tmp').runs;
     running = await startRealCliApp(model, { runs: { ...defaults, stopGraceMs: 1500 } });
-    const agent = (id: string, prompt: string, extra: Json = {}) => ({ id, name: id, system_message: { mode: 'append', content: `${prompt} agent.` }, ...extra });
+    const agent = (id: string, prompt: string, extra: Json = {}) => ({
+      id,
+      name: id,
+      system_message: { mode: 'append', content: `${prompt} agent.` },
+      ...extra,
+    });
     for (const a of [
       agent('root', 'ROOT_P'),
       agent('mid', 'MID_P'),
@@ -108,7 +129,9 @@ describe('delegation: cascade, ownership and policy', () => {
 
     const events = (await http('GET', `/api/streams/session-${session.sessionId}/events?limit=1000`)).body;
     const refused = (events.events ?? events).filter((e: Json) => e.type === 'run.delegation_refused');
-    expect(refused).toEqual([expect.objectContaining({ data: expect.objectContaining({ agentId: 'intruder', reason: 'intruder cannot delegate to itself' }) })]);
+    expect(refused).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ agentId: 'intruder', reason: 'intruder cannot delegate to itself' }) }),
+    ]);
     expect((await http('POST', `/api/runs/${foreign.run_id}/stop`, {})).status).toBe(200);
   }, 120_000);
 
@@ -139,7 +162,11 @@ describe('delegation: cascade, ownership and policy', () => {
     it('refuses an excluded agent', () => refusedWith('banned', /banned is an excluded agent/));
 
     it('refuses a second running child above max_concurrent_children, then a grandchild below max_depth', async () => {
-      await waitUntil(async () => (await run(boss.run_id)).status === 'running' && model.requests.some((r) => r.rule === 'boss works'), 'boss to work', 60_000);
+      await waitUntil(
+        async () => (await run(boss.run_id)).status === 'running' && model.requests.some((r) => r.rule === 'boss works'),
+        'boss to work',
+        60_000,
+      );
       const first = await start({ agent_id: 'worker', prompt: 'WORKER_ONE', parent_run_id: boss.run_id });
       expect(first.status).toBe(201);
       await refusedWith('worker', /already has 1 running child runs, the maximum is 1/);
@@ -149,10 +176,14 @@ describe('delegation: cascade, ownership and policy', () => {
 
     it('stops a run that outlives its timeout, naming the timeout', async () => {
       const slow = (await start({ agent_id: 'worker', prompt: 'WORKER_SLOW', policy: { timeout_ms: 1000 } })).body;
-      const ended = await waitUntil(async () => {
-        const r = await run(slow.run_id);
-        return r.status !== 'running' && r;
-      }, 'the timeout', 30_000);
+      const ended = await waitUntil(
+        async () => {
+          const r = await run(slow.run_id);
+          return r.status !== 'running' && r;
+        },
+        'the timeout',
+        30_000,
+      );
       expect(ended.status).toBe('stopped');
       expect(ended.stopped_by).toMatchObject({ actor: 'switchboard', reason: 'timed out after 1000 ms (run policy timeout)' });
     }, 60_000);

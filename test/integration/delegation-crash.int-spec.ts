@@ -102,10 +102,14 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
 
   /** SIGKILL once `enough` says so; the CLI it spawned gets EOF on stdin and should follow it. */
   async function killWhen(enough: (runs: Json[]) => boolean): Promise<{ runs: Json[]; cliOutlivedService: boolean }> {
-    const runs = await waitUntil(async () => {
-      const now = await allRuns();
-      return enough(now) && now;
-    }, 'the moment to kill', 120_000);
+    const runs = await waitUntil(
+      async () => {
+        const now = await allRuns();
+        return enough(now) && now;
+      },
+      'the moment to kill',
+      120_000,
+    );
     const cliPid = (await http('GET', '/health')).body.copilotCli?.pid as number | undefined;
     (service as Service).child.kill('SIGKILL');
     await (service as Service).exited;
@@ -159,7 +163,9 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
   it('keeps every acknowledged run, completed with its output or interrupted, and completes them on resume', async () => {
     const rounds: KillRound[] = [];
     service = await startService();
-    expect((await http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'CRASH_WORKER answers.' } })).status).toBe(201);
+    expect(
+      (await http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'CRASH_WORKER answers.' } })).status,
+    ).toBe(201);
 
     const acknowledged = new Map<string, number>();
     for (let batch = 0; batch < RUNS; batch += 10) {
@@ -186,7 +192,8 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
       expect(figures).toEqual({ lost: 0, duplicatedEvents: 0, wrongOutputs: 0 });
       const completedBefore = before.filter((r) => r.status === 'completed').map((r) => r.run_id);
       // A run acknowledged as completed stays completed, with the same output.
-      for (const id of completedBefore) expect(after.find((r) => r.run_id === id)).toMatchObject({ status: 'completed', output: `RESULT-${acknowledged.get(id)}` });
+      for (const id of completedBefore)
+        expect(after.find((r) => r.run_id === id)).toMatchObject({ status: 'completed', output: `RESULT-${acknowledged.get(id)}` });
       rounds.push({
         completedBeforeKill: completedBefore.length,
         runningBeforeKill: count(before, 'running'),
@@ -200,7 +207,10 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
       service.child.kill('SIGTERM');
       expect((await service.exited).code).toBe(0);
       const projected = snapshotReadModels();
-      const rebuild = await collectUntilExit(spawnTs('src/cli/rebuild-projection.cli.ts', ['--all'], { SWITCHBOARD_DB: dbFile, LOG_LEVEL: 'warn' }), 120_000);
+      const rebuild = await collectUntilExit(
+        spawnTs('src/cli/rebuild-projection.cli.ts', ['--all'], { SWITCHBOARD_DB: dbFile, LOG_LEVEL: 'warn' }),
+        120_000,
+      );
       expect(rebuild.code).toBe(0);
       expect(snapshotReadModels()).toEqual(projected);
       service = await startService();
@@ -212,10 +222,14 @@ describe('delegation crash recovery: 50 background runs, SIGKILL, restart', () =
       }
     }
 
-    const final = await waitUntil(async () => {
-      const now = await allRuns();
-      return count(now, 'completed') === RUNS && now;
-    }, 'every resumed run to complete', 180_000);
+    const final = await waitUntil(
+      async () => {
+        const now = await allRuns();
+        return count(now, 'completed') === RUNS && now;
+      },
+      'every resumed run to complete',
+      180_000,
+    );
     expect(checkLog(acknowledged, final)).toEqual({ lost: 0, duplicatedEvents: 0, wrongOutputs: 0 });
     const resumedRuns = final.filter((r) => r.epoch > 1).length;
     expect(resumedRuns).toBeGreaterThan(0);

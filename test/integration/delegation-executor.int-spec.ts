@@ -20,7 +20,8 @@ describe('run executor against a scripted CLI', () => {
       // As the real CLI: the prompt's user.message opens the turn, then whatever the script does,
       // after the answer to session.send (fire and forget; a failing script surfaces as an unhandled rejection).
       const turn = async () => {
-        if (!marker.startsWith('RAW_')) await h.fake.emitEvent(String(params.sessionId), { type: 'user.message', data: { content: String(params.prompt) } });
+        if (!marker.startsWith('RAW_'))
+          await h.fake.emitEvent(String(params.sessionId), { type: 'user.message', data: { content: String(params.prompt) } });
         await turns.get(marker)?.(String(params.sessionId));
       };
       setImmediate(() => void turn());
@@ -55,7 +56,11 @@ describe('run executor against a scripted CLI', () => {
       await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
     });
     const r = await ended((await start('MARK_OUTPUT')).run_id);
-    expect(r).toMatchObject({ status: 'completed', output: 'FINAL_ANSWER', usage: { input_tokens: 11, output_tokens: 4, total_tokens: 15, tool_calls: 1 } });
+    expect(r).toMatchObject({
+      status: 'completed',
+      output: 'FINAL_ANSWER',
+      usage: { input_tokens: 11, output_tokens: 4, total_tokens: 15, tool_calls: 1 },
+    });
   });
 
   it('does not end a turn on a late idle of an earlier turn that arrives before the prompt is taken', async () => {
@@ -69,14 +74,19 @@ describe('run executor against a scripted CLI', () => {
   });
 
   it('fails a run whose session reports an error, with the error', async () => {
-    turns.set('MARK_ERROR', (sessionId) => h.fake.emitEvent(sessionId, { type: 'session.error', data: { message: 'model quota exhausted' } }).then(() => undefined));
+    turns.set('MARK_ERROR', (sessionId) =>
+      h.fake.emitEvent(sessionId, { type: 'session.error', data: { message: 'model quota exhausted' } }).then(() => undefined),
+    );
     const r = await ended((await start('MARK_ERROR')).run_id);
     expect(r).toMatchObject({ status: 'failed', error: 'model quota exhausted' });
   });
 
   it('forces a stop the CLI does not honour: destroys the session after the grace period, and the run cannot be resumed', async () => {
     const r = await start('MARK_NOTHING_HAPPENS');
-    await waitUntil(() => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`), 'the prompt to be sent');
+    await waitUntil(
+      () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`),
+      'the prompt to be sent',
+    );
     const stop = await h.http('POST', `/api/runs/${r.run_id}/stop`, {});
     expect(stop.status).toBe(200);
     expect(stop.body).toMatchObject({ status: 'stopped', stopped_runs: [r.run_id] });
@@ -85,7 +95,9 @@ describe('run executor against a scripted CLI', () => {
     expect(sent.slice(-2)).toEqual(['session.abort', 'session.destroy']);
     // The run's session records why it was destroyed, not a generic API reason.
     const sessionEvents = (await h.http('GET', `/api/streams/session-sub-agent-${r.run_id}/events`)).body.events;
-    expect(sessionEvents.find((e: Json) => e.type === 'session.destroyed').data.reason).toMatch(new RegExp(`run ${r.run_id} did not stop within \\d+ ms of session.abort: forced stop`));
+    expect(sessionEvents.find((e: Json) => e.type === 'session.destroyed').data.reason).toMatch(
+      new RegExp(`run ${r.run_id} did not stop within \\d+ ms of session.abort: forced stop`),
+    );
 
     const resume = await h.http('POST', `/api/runs/${r.run_id}/resume`, {});
     expect(resume.status).toBe(409);
@@ -94,7 +106,10 @@ describe('run executor against a scripted CLI', () => {
 
   it('interrupts a running run when the CLI connection drops, and completes it on resume with a new epoch', async () => {
     const r = await start('MARK_DROP');
-    await waitUntil(() => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`), 'the prompt to be sent');
+    await waitUntil(
+      () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`),
+      'the prompt to be sent',
+    );
     await h.fake.dropConnections();
     const interrupted = await ended(r.run_id);
     expect(interrupted).toMatchObject({ status: 'interrupted', epoch: 1 });
@@ -117,7 +132,10 @@ describe('run executor against a scripted CLI', () => {
     h.fake.handle('session.send', (params) => (String(params.prompt).includes('HANG_SEND') ? new Promise(() => undefined) : answerSend(params)));
     try {
       const r = await start('HANG_SEND');
-      await waitUntil(() => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`), 'the prompt to be sent');
+      await waitUntil(
+        () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`),
+        'the prompt to be sent',
+      );
       await h.fake.dropConnections();
       expect(await ended(r.run_id)).toMatchObject({ status: 'interrupted', epoch: 1 });
       const session = (await h.http('GET', `/api/sessions/sub-agent-${r.run_id}`)).body;

@@ -41,10 +41,7 @@ function expectedSummary(events: StoredEvent[]) {
   };
 }
 
-const writerPlan = fc.array(
-  fc.record({ size: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 2 }) }),
-  { minLength: 1, maxLength: 4 },
-);
+const writerPlan = fc.array(fc.record({ size: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 4 });
 
 describe('EventStore under concurrent writers (one SQLite file, group commit)', () => {
   let fixture: TestEventStore;
@@ -61,75 +58,69 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
   it('optimistic concurrency: exactly one append wins each version, the rest conflict, acknowledgements = stream content', async () => {
     let conflictsSeen = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 0, max: 3 }),
-        fc.array(writerPlan, { minLength: 2, maxLength: 6 }),
-        async (initial, writers) => {
-          const stream = `race-${++runs}`;
-          if (initial > 0) await store.append(stream, 0, newEvents(-1, 0, initial));
+      fc.asyncProperty(fc.integer({ min: 0, max: 3 }), fc.array(writerPlan, { minLength: 2, maxLength: 6 }), async (initial, writers) => {
+        const stream = `race-${++runs}`;
+        if (initial > 0) await store.append(stream, 0, newEvents(-1, 0, initial));
 
-          const acks: Array<{ writer: number; expected: number; result: AppendResult }> = [];
-          const conflicts: Array<{ writer: number; expected: number; actual: number }> = [];
-          const unexpected: unknown[] = [];
+        const acks: Array<{ writer: number; expected: number; result: AppendResult }> = [];
+        const conflicts: Array<{ writer: number; expected: number; actual: number }> = [];
+        const unexpected: unknown[] = [];
 
-          await Promise.all(
-            writers.map(async (attempts, writer) => {
-              // Every writer reads the version once, then trusts what its own appends tell it.
-              let believed = store.streamVersion(stream);
-              for (const [attempt, { size, delay }] of attempts.entries()) {
-                await yieldTurns(delay);
-                const expected = believed;
-                try {
-                  const result = await store.append(stream, expected, newEvents(writer, attempt, size));
-                  acks.push({ writer, expected, result });
-                  believed = result.nextExpectedVersion;
-                } catch (error) {
-                  if (!(error instanceof ExpectedVersionConflictError)) {
-                    unexpected.push(error);
-                    return;
-                  }
-                  conflicts.push({ writer, expected, actual: error.actual });
-                  believed = error.actual;
+        await Promise.all(
+          writers.map(async (attempts, writer) => {
+            // Every writer reads the version once, then trusts what its own appends tell it.
+            let believed = store.streamVersion(stream);
+            for (const [attempt, { size, delay }] of attempts.entries()) {
+              await yieldTurns(delay);
+              const expected = believed;
+              try {
+                const result = await store.append(stream, expected, newEvents(writer, attempt, size));
+                acks.push({ writer, expected, result });
+                believed = result.nextExpectedVersion;
+              } catch (error) {
+                if (!(error instanceof ExpectedVersionConflictError)) {
+                  unexpected.push(error);
+                  return;
                 }
+                conflicts.push({ writer, expected, actual: error.actual });
+                believed = error.actual;
               }
-            }),
-          );
+            }
+          }),
+        );
 
-          expect(unexpected).toEqual([]);
-          const attempts = writers.reduce((n, w) => n + w.length, 0);
-          expect(acks.length + conflicts.length).toBe(attempts);
+        expect(unexpected).toEqual([]);
+        const attempts = writers.reduce((n, w) => n + w.length, 0);
+        expect(acks.length + conflicts.length).toBe(attempts);
 
-          // In acknowledgement order the wins chain up from the initial version: one winner per version.
-          let version = initial;
-          for (const ack of acks) {
-            expect(ack.expected).toBe(version);
-            expect(ack.result.events.map((e) => e.streamPosition)).toEqual(
-              ack.result.events.map((_, i) => version + i + 1),
-            );
-            version = ack.result.nextExpectedVersion;
-          }
-          expect(store.streamVersion(stream)).toBe(version);
+        // In acknowledgement order the wins chain up from the initial version: one winner per version.
+        let version = initial;
+        for (const ack of acks) {
+          expect(ack.expected).toBe(version);
+          expect(ack.result.events.map((e) => e.streamPosition)).toEqual(ack.result.events.map((_, i) => version + i + 1));
+          version = ack.result.nextExpectedVersion;
+        }
+        expect(store.streamVersion(stream)).toBe(version);
 
-          // Every version anyone bet on was won exactly once; the losers were told the stream had moved on.
-          const wins = new Map<number, number>();
-          for (const ack of acks) wins.set(ack.expected, (wins.get(ack.expected) ?? 0) + 1);
-          for (const conflict of conflicts) {
-            expect(conflict.actual).toBeGreaterThan(conflict.expected);
-            expect(wins.get(conflict.expected)).toBe(1);
-          }
+        // Every version anyone bet on was won exactly once; the losers were told the stream had moved on.
+        const wins = new Map<number, number>();
+        for (const ack of acks) wins.set(ack.expected, (wins.get(ack.expected) ?? 0) + 1);
+        for (const conflict of conflicts) {
+          expect(conflict.actual).toBeGreaterThan(conflict.expected);
+          expect(wins.get(conflict.expected)).toBe(1);
+        }
 
-          // Never lost, never duplicated, in acknowledgement order: the stream is exactly the acknowledged events.
-          const content = store.readStream(stream).slice(initial);
-          const acknowledged = acks.flatMap((a) => a.result.events);
-          expect(content.map((e) => [e.eventId, e.globalPosition, e.streamPosition])).toEqual(
-            acknowledged.map((e) => [e.eventId, e.globalPosition, e.streamPosition]),
-          );
-          const globalOrder = acknowledged.map((e) => e.globalPosition);
-          expect(globalOrder).toEqual([...globalOrder].sort((a, b) => a - b));
-          expect(summaryRow(fixture, stream)).toEqual(expectedSummary(store.readStream(stream)));
-          conflictsSeen += conflicts.length;
-        },
-      ),
+        // Never lost, never duplicated, in acknowledgement order: the stream is exactly the acknowledged events.
+        const content = store.readStream(stream).slice(initial);
+        const acknowledged = acks.flatMap((a) => a.result.events);
+        expect(content.map((e) => [e.eventId, e.globalPosition, e.streamPosition])).toEqual(
+          acknowledged.map((e) => [e.eventId, e.globalPosition, e.streamPosition]),
+        );
+        const globalOrder = acknowledged.map((e) => e.globalPosition);
+        expect(globalOrder).toEqual([...globalOrder].sort((a, b) => a - b));
+        expect(summaryRow(fixture, stream)).toEqual(expectedSummary(store.readStream(stream)));
+        conflictsSeen += conflicts.length;
+      }),
       { numRuns: 100 },
     );
     expect(conflictsSeen).toBeGreaterThan(0);

@@ -1,12 +1,5 @@
 import * as net from 'node:net';
-import {
-  createMessageConnection,
-  ErrorCodes,
-  MessageConnection,
-  ResponseError,
-  SocketMessageReader,
-  SocketMessageWriter,
-} from 'vscode-jsonrpc/node';
+import { createMessageConnection, ErrorCodes, MessageConnection, ResponseError, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
 import type { CliSessionEvent } from '../../src/copilot-cli/cli-protocol';
 import { FakeCopilotCli, type FakeCopilotCliOptions } from '../fixtures/fake-copilot-cli';
 import { waitUntil } from '../fixtures/wait-until';

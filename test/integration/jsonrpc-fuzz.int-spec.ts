@@ -212,7 +212,11 @@ describe('JSON-RPC fuzz, protocol 2: frames and requests from the CLI (fake CLI 
       'answer to the probe tool.call',
     );
     expect(answer).toEqual({ result: { textResultForLlm: 'ok:lookup', resultType: 'success' } });
-    expect(h.webhooks.calls.find((c) => c.body.toolCallId === toolCallId)?.body).toMatchObject({ sessionId: parent, childSessionId: CHILD, agentName: 'keeper' });
+    expect(h.webhooks.calls.find((c) => c.body.toolCallId === toolCallId)?.body).toMatchObject({
+      sessionId: parent,
+      childSessionId: CHILD,
+      agentName: 'keeper',
+    });
     const denied = await h.fake.request<Json>('tool.call', { sessionId: CHILD, toolCallId: `${toolCallId}-s`, toolName: 'secret', arguments: {} });
     expect(denied.result.textResultForLlm).toBe(NOT_SUPPORTED('secret'));
     expectNoHandlerRejections(rejections);
@@ -237,7 +241,20 @@ describe('JSON-RPC fuzz, protocol 2: frames and requests from the CLI (fake CLI 
 
   it('answers params of the wrong JSON type with InvalidParams', async () => {
     // vscode-jsonrpc spreads by-position params, so [] hands the handler its cancellation token: still refused.
-    for (const params of [null, 0, -1.5, 'child', true, [], [null], [1, 2, 3], ['fuzz-child-7d1c'], [[{ sessionId: CHILD }]], { sessionId: ['x'] }, { sessionId: { $ne: null } }]) {
+    for (const params of [
+      null,
+      0,
+      -1.5,
+      'child',
+      true,
+      [],
+      [null],
+      [1, 2, 3],
+      ['fuzz-child-7d1c'],
+      [[{ sessionId: CHILD }]],
+      { sessionId: ['x'] },
+      { sessionId: { $ne: null } },
+    ]) {
       for (const method of REQUEST_METHODS) {
         const answer = await rawRequest(method, params);
         expect({ method, params, error: answer.error?.code }).toEqual({ method, params, error: -32602 });
@@ -270,14 +287,21 @@ describe('JSON-RPC fuzz, protocol 2: frames and requests from the CLI (fake CLI 
       { jsonrpc: '2.0', id: 'fuzz-method-not-string', method: 42, params: {} },
       // JSON-RPC batches: vscode-jsonrpc does not implement them (no answer is sent); they must not hurt either.
       [
-        { jsonrpc: '2.0', id: 'fuzz-batch-1', method: 'tool.call', params: { sessionId: CHILD, toolName: 'lookup', toolCallId: 'batch-1', arguments: {} } },
+        {
+          jsonrpc: '2.0',
+          id: 'fuzz-batch-1',
+          method: 'tool.call',
+          params: { sessionId: CHILD, toolName: 'lookup', toolCallId: 'batch-1', arguments: {} },
+        },
         { jsonrpc: '2.0', method: 'session.event', params: { sessionId: parent, event: { type: 'x', data: {} } } },
       ],
     ];
     for (const message of noise) await h.fake.sendRaw(frame(JSON.stringify(message)));
     await expectStillServing();
     // Notifications named like requests are not requests: nothing ran.
-    expect(h.webhooks.calls.slice(callsBefore).map((c) => c.body.toolCallId)).not.toEqual(expect.arrayContaining(['as-notification', 'null-id', 'batch-1']));
+    expect(h.webhooks.calls.slice(callsBefore).map((c) => c.body.toolCallId)).not.toEqual(
+      expect.arrayContaining(['as-notification', 'null-id', 'batch-1']),
+    );
     // A request Switchboard cannot recognise as one gets no answer (JSON-RPC would want -32600); the CLI sent nothing it waits on.
     expect(tap.has('fuzz-method-not-string')).toBe(false);
   });
@@ -297,7 +321,9 @@ describe('JSON-RPC fuzz, protocol 2: frames and requests from the CLI (fake CLI 
     for (const body of bodies) {
       // The garbage and the next request in one write: the reader must not wait for more bytes to go on.
       const id = `fuzz-${++seq}`;
-      const next = frame(JSON.stringify({ jsonrpc: '2.0', id, method: 'tool.call', params: { sessionId: CHILD, toolCallId: id, toolName: 'lookup', arguments: {} } }));
+      const next = frame(
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tool.call', params: { sessionId: CHILD, toolCallId: id, toolName: 'lookup', arguments: {} } }),
+      );
       const answered = tap.wait(id, 2_000);
       await h.fake.sendRaw(Buffer.concat([frame(body), next]));
       expect({ body: body.subarray(0, 40).toString('latin1'), answer: (await answered).result }).toEqual({
@@ -376,12 +402,24 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
     expect((await h.http('GET', '/health')).status).toBe(200);
     const requestId = `probe-${++seq}`;
     const answered = toolAnswer(requestId, 3_000);
-    await h.fake.emitEvent(parent, { type: 'external_tool.requested', agentId: TASK, data: { requestId, toolCallId: requestId, toolName: 'lookup', arguments: { key: 'p' } } });
+    await h.fake.emitEvent(parent, {
+      type: 'external_tool.requested',
+      agentId: TASK,
+      data: { requestId, toolCallId: requestId, toolName: 'lookup', arguments: { key: 'p' } },
+    });
     expect((await answered).result).toEqual({ textResultForLlm: 'ok:lookup', resultType: 'success' });
     // A well-formed tool.call from the known child (by its task id) still routes too.
-    const direct = await within(h.fake.request<Json>('tool.call', { sessionId: TASK, toolCallId: `${requestId}-d`, toolName: 'lookup', arguments: {} }), 3_000, 'tool.call answer');
+    const direct = await within(
+      h.fake.request<Json>('tool.call', { sessionId: TASK, toolCallId: `${requestId}-d`, toolName: 'lookup', arguments: {} }),
+      3_000,
+      'tool.call answer',
+    );
     expect(direct.result.textResultForLlm).toBe('ok:lookup');
-    expect(h.webhooks.calls.find((c) => c.body.toolCallId === requestId)?.body).toMatchObject({ sessionId: parent, childSessionId: TASK, agentName: 'keeper' });
+    expect(h.webhooks.calls.find((c) => c.body.toolCallId === requestId)?.body).toMatchObject({
+      sessionId: parent,
+      childSessionId: TASK,
+      agentName: 'keeper',
+    });
     const deniedId = `${requestId}-s`;
     const denied = toolAnswer(deniedId, 3_000);
     await h.fake.emitEvent(parent, { type: 'external_tool.requested', agentId: TASK, data: { requestId: deniedId, toolName: 'secret', arguments: {} } });
@@ -425,16 +463,28 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
           const n = ++seq;
           const requestId = `fuzz-ev-${n}`;
           // subagent.started gets a fresh task id: re-registering TASK under another agent would be legitimate, not a bug.
-          const agentId = type === 'subagent.started' ? (who === 'main' ? undefined : `task-new-${n}`) : { main: undefined, child: TASK, unknown: `task-ghost-${n}` }[who];
+          const agentId =
+            type === 'subagent.started'
+              ? who === 'main'
+                ? undefined
+                : `task-new-${n}`
+              : { main: undefined, child: TASK, unknown: `task-ghost-${n}` }[who];
           const isObject = fuzzed !== null && typeof fuzzed === 'object' && !Array.isArray(fuzzed);
           const payload = withRequestId && isObject ? { ...fuzzed, requestId } : fuzzed;
-          const expectsAnswer = payload === fuzzed ? undefined : type === 'external_tool.requested' ? toolAnswer(requestId) : type === 'permission.requested' ? permissionAnswer(requestId) : undefined;
+          const expectsAnswer =
+            payload === fuzzed
+              ? undefined
+              : type === 'external_tool.requested'
+                ? toolAnswer(requestId)
+                : type === 'permission.requested'
+                  ? permissionAnswer(requestId)
+                  : undefined;
           const sent = await h.fake.emitEvent(parent, { type, ...(agentId ? { agentId } : {}), data: payload as Json });
           // Data that is no object may be dropped as malformed (it carries no requestId to answer); the rest is kept.
           if (isObject) recordable.push(sent.event.id!);
           if (expectsAnswer) {
             const answer = await expectsAnswer;
-            answered.push(`${type} ${answer.error ? 'error' : answer.result.kind ?? answer.result.resultType}`);
+            answered.push(`${type} ${answer.error ? 'error' : (answer.result.kind ?? answer.result.resultType)}`);
             if (type === 'external_tool.requested') expect('result' in answer || typeof answer.error === 'string').toBe(true);
             else expect(['approve-once', 'reject']).toContain(answer.result.kind);
             // An unknown requester is never routed as if the main agent asked.
@@ -446,7 +496,9 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
       { numRuns: 250 },
     );
     // The generator reaches every outcome: routed to the webhook, refused, denied by policy.
-    expect([...new Set(answered)]).toEqual(expect.arrayContaining(['external_tool.requested success', 'external_tool.requested error', 'permission.requested reject']));
+    expect([...new Set(answered)]).toEqual(
+      expect.arrayContaining(['external_tool.requested success', 'external_tool.requested error', 'permission.requested reject']),
+    );
     await expectStillServing();
     // Every well-formed event of a session Switchboard owns is in its stream, once.
     const recorded = await waitUntil(async () => {
@@ -473,9 +525,18 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
     ['data null', { sessionId: '$PARENT', event: { type: 'permission.requested', data: null } }],
     ['data a string', { sessionId: '$PARENT', event: { type: 'external_tool.requested', data: 'requestId' } }],
     ['data an array', { sessionId: '$PARENT', event: { type: 'subagent.started', data: ['agentName', 'keeper'] } }],
-    ['id, timestamp and ephemeral ill-typed', { sessionId: '$PARENT', event: { type: 'assistant.message', id: { x: 1 }, timestamp: 5, ephemeral: 'yes', data: {} } }],
+    [
+      'id, timestamp and ephemeral ill-typed',
+      { sessionId: '$PARENT', event: { type: 'assistant.message', id: { x: 1 }, timestamp: 5, ephemeral: 'yes', data: {} } },
+    ],
     ['requestId a number', { sessionId: '$PARENT', event: { type: 'external_tool.requested', data: { requestId: 5, toolName: 'lookup' } } }],
-    ['subagent.started with ill-typed names', { sessionId: '$PARENT', event: { type: 'subagent.started', id: 'ev-ill', data: { remoteSessionId: 5, toolCallId: { a: 1 }, agentName: ['keeper'] } } }],
+    [
+      'subagent.started with ill-typed names',
+      {
+        sessionId: '$PARENT',
+        event: { type: 'subagent.started', id: 'ev-ill', data: { remoteSessionId: 5, toolCallId: { a: 1 }, agentName: ['keeper'] } },
+      },
+    ],
   ])('drops or records a session.event with %s, and keeps serving', async (_name, params) => {
     const resolved = JSON.parse(JSON.stringify(params ?? null).replaceAll('$PARENT', parent));
     await rawEvent(resolved);
@@ -498,8 +559,19 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
     // Answers take milliseconds; a second is plenty and keeps a failing run short.
     const tool = toolAnswer(toolId, 1_000).catch((e: Error) => e);
     const perm = permissionAnswer(permId, 1_000).catch((e: Error) => e);
-    await rawEvent({ sessionId: parent, event: { id: `ev-${toolId}`, type: 'external_tool.requested', agentId, data: { requestId: toolId, toolName: 'secret', arguments: {} } } });
-    await rawEvent({ sessionId: parent, event: { id: `ev-${permId}`, type: 'permission.requested', agentId, data: { requestId: permId, permissionRequest: { kind: 'custom-tool', toolName: 'secret' } } } });
+    await rawEvent({
+      sessionId: parent,
+      event: { id: `ev-${toolId}`, type: 'external_tool.requested', agentId, data: { requestId: toolId, toolName: 'secret', arguments: {} } },
+    });
+    await rawEvent({
+      sessionId: parent,
+      event: {
+        id: `ev-${permId}`,
+        type: 'permission.requested',
+        agentId,
+        data: { requestId: permId, permissionRequest: { kind: 'custom-tool', toolName: 'secret' } },
+      },
+    });
     const [toolAnswered, permAnswered] = await Promise.all([tool, perm]);
     const handlerErrors = rejections.splice(0).map((r) => (r.error as Error).message);
     expect({ toolAnswered: !(toolAnswered instanceof Error), permAnswered: !(permAnswered instanceof Error), handlerErrors }).toEqual({
@@ -527,7 +599,11 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
   it('routes a 5 MB external_tool.requested and records it', async () => {
     const requestId = `fuzz-huge-${++seq}`;
     const answered = toolAnswer(requestId, 10_000);
-    const sent = await h.fake.emitEvent(parent, { type: 'external_tool.requested', agentId: TASK, data: { requestId, toolCallId: requestId, toolName: 'lookup', arguments: { key: 'b'.repeat(FIVE_MB) } } });
+    const sent = await h.fake.emitEvent(parent, {
+      type: 'external_tool.requested',
+      agentId: TASK,
+      data: { requestId, toolCallId: requestId, toolName: 'lookup', arguments: { key: 'b'.repeat(FIVE_MB) } },
+    });
     expect((await answered).result.resultType).toBe('success');
     await waitUntil(async () => (await streamEvents(h, parent)).some((e) => e.data.cliEventId === sent.event.id), 'the 5 MB event in the stream');
     await expectStillServing();
@@ -565,47 +641,55 @@ describe('JSON-RPC fuzz: header-level garbage on the CLI connection (fake CLI ov
     ['a header block without Content-Length', 'Content-Type: application/json\r\n\r\n'],
     ['a header line without a colon, then a blank line', 'garbage\r\n\r\n'],
     ['a Content-Length that is not a number', 'Content-Length: twelve\r\n\r\n'],
-  ])('after %s: the next request is answered, or the connection is re-established and the session interrupted', async (_name, garbage) => {
-    const tap = new AnswerTap(h.fake);
-    const socket = (h.fake['clients'] as { socket: net.Socket }[])[0].socket;
-    const dropped = new Promise<{ dropped: true }>((resolve) => socket.once('close', () => resolve({ dropped: true })));
-    h.fake.received.length = 0;
-    // The garbage and the next request in ONE write, as a stray stdout line right before a frame arrives.
-    const request = { jsonrpc: '2.0', id: 'fuzz-after-garbage', method: 'tool.call', params: { sessionId: CHILD, toolCallId: 'after-garbage', toolName: 'lookup', arguments: {} } };
-    await h.fake.sendRaw(Buffer.concat([Buffer.from(garbage, 'latin1'), frame(JSON.stringify(request))]));
-    const outcome = await Promise.race([
-      tap.wait('fuzz-after-garbage', 1_500).then(
-        (answer: Json) => ({ answered: answer?.result }),
-        () => ({ hung: 'neither answered nor dropped within 1.5 s: the connection looks alive but the request is lost' }),
-      ),
-      dropped,
-    ]);
-    tap.close();
-    if ('answered' in outcome) {
-      expect(outcome.answered).toEqual({ result: { textResultForLlm: 'ok:lookup', resultType: 'success' } });
-    } else {
-      expect(outcome).toEqual({ dropped: true });
-      await h.fake.waitFor('ping', undefined, 5_000); // reconnected: protocol 2 answers connect MethodNotFound, then ping
-      const session = await waitUntil(async () => {
-        const s = (await h.http('GET', `/api/sessions/${parent}`)).body;
-        return s.status === 'interrupted' && s;
-      }, 'the session to be interrupted');
-      expect(session.statusReason).toMatch(/Copilot CLI/);
-      expect((await h.http('POST', `/api/sessions/${parent}/resume`)).status).toBe(200);
-      const again = await h.fake.request<Json>('tool.call', { sessionId: CHILD, toolCallId: 'after-reconnect', toolName: 'lookup', arguments: {} });
-      expect(again.result.textResultForLlm).toBe('ok:lookup');
-    }
-    // Either way the connection is usable afterwards, and the service serves HTTP.
-    const later = await within(
-      h.fake.request<Json>('tool.call', { sessionId: CHILD, toolCallId: 'later', toolName: 'lookup', arguments: {} }),
-      3_000,
-      'answer to a later tool.call',
-    );
-    expect(later.result.textResultForLlm).toBe('ok:lookup');
-    expect((await h.http('GET', '/health')).status).toBe(200);
-  }, 15_000);
+  ])(
+    'after %s: the next request is answered, or the connection is re-established and the session interrupted',
+    async (_name, garbage) => {
+      const tap = new AnswerTap(h.fake);
+      const socket = (h.fake['clients'] as { socket: net.Socket }[])[0].socket;
+      const dropped = new Promise<{ dropped: true }>((resolve) => socket.once('close', () => resolve({ dropped: true })));
+      h.fake.received.length = 0;
+      // The garbage and the next request in ONE write, as a stray stdout line right before a frame arrives.
+      const request = {
+        jsonrpc: '2.0',
+        id: 'fuzz-after-garbage',
+        method: 'tool.call',
+        params: { sessionId: CHILD, toolCallId: 'after-garbage', toolName: 'lookup', arguments: {} },
+      };
+      await h.fake.sendRaw(Buffer.concat([Buffer.from(garbage, 'latin1'), frame(JSON.stringify(request))]));
+      const outcome = await Promise.race([
+        tap.wait('fuzz-after-garbage', 1_500).then(
+          (answer: Json) => ({ answered: answer?.result }),
+          () => ({ hung: 'neither answered nor dropped within 1.5 s: the connection looks alive but the request is lost' }),
+        ),
+        dropped,
+      ]);
+      tap.close();
+      if ('answered' in outcome) {
+        expect(outcome.answered).toEqual({ result: { textResultForLlm: 'ok:lookup', resultType: 'success' } });
+      } else {
+        expect(outcome).toEqual({ dropped: true });
+        await h.fake.waitFor('ping', undefined, 5_000); // reconnected: protocol 2 answers connect MethodNotFound, then ping
+        const session = await waitUntil(async () => {
+          const s = (await h.http('GET', `/api/sessions/${parent}`)).body;
+          return s.status === 'interrupted' && s;
+        }, 'the session to be interrupted');
+        expect(session.statusReason).toMatch(/Copilot CLI/);
+        expect((await h.http('POST', `/api/sessions/${parent}/resume`)).status).toBe(200);
+        const again = await h.fake.request<Json>('tool.call', { sessionId: CHILD, toolCallId: 'after-reconnect', toolName: 'lookup', arguments: {} });
+        expect(again.result.textResultForLlm).toBe('ok:lookup');
+      }
+      // Either way the connection is usable afterwards, and the service serves HTTP.
+      const later = await within(
+        h.fake.request<Json>('tool.call', { sessionId: CHILD, toolCallId: 'later', toolName: 'lookup', arguments: {} }),
+        3_000,
+        'answer to a later tool.call',
+      );
+      expect(later.result.textResultForLlm).toBe('ok:lookup');
+      expect((await h.http('GET', '/health')).status).toBe(200);
+    },
+    15_000,
+  );
 });
-
 
 /**
  * The in-process suites above see a rejected CLI-event handler as a recorded failure; this is what it
@@ -643,24 +727,37 @@ describe('JSON-RPC fuzz: the service process (src/main.ts) against a CLI sending
       await fake.emitEvent(sessionId, { type: 'subagent.started', agentId: 'task-1', data: { toolCallId: 'call_1', agentName: 'keeper' } });
 
       const cases: [string, string][] = [
-        ['agentId true', `{"id":"e-bad-agent","type":"external_tool.requested","agentId":true,"data":{"requestId":"bad-agent","toolName":"lookup","arguments":{}}}`],
-        ['arguments nested 20000 deep', `{"id":"e-deep","type":"external_tool.requested","agentId":"task-1","data":{"requestId":"deep","toolName":"lookup","arguments":${deeplyNested(DEEP)}}}`],
+        [
+          'agentId true',
+          `{"id":"e-bad-agent","type":"external_tool.requested","agentId":true,"data":{"requestId":"bad-agent","toolName":"lookup","arguments":{}}}`,
+        ],
+        [
+          'arguments nested 20000 deep',
+          `{"id":"e-deep","type":"external_tool.requested","agentId":"task-1","data":{"requestId":"deep","toolName":"lookup","arguments":${deeplyNested(DEEP)}}}`,
+        ],
       ];
       const problems: string[] = [];
       for (const [name, event] of cases) {
         const requestId = /"requestId":"([^"]+)"/.exec(event)![1];
         if (service.exitCode !== null) break;
-        const answered = fake.waitFor('session.tools.handlePendingToolCall', (p) => p.requestId === requestId, 3_000).then(
-          () => 'answered',
-          () => 'not answered',
-        );
+        const answered = fake
+          .waitFor('session.tools.handlePendingToolCall', (p) => p.requestId === requestId, 3_000)
+          .then(
+            () => 'answered',
+            () => 'not answered',
+          );
         await fake.sendRaw(frame(`{"jsonrpc":"2.0","method":"session.event","params":{"sessionId":"${sessionId}","event":${event}}}`));
         const outcome = await Promise.race([answered, exited.then((f) => `process exited (code ${f.code})`)]);
         if (outcome !== 'answered') problems.push(`${name}: ${outcome}`);
       }
       if (service.exitCode !== null) {
         const { stderr, stdout } = await exited;
-        const lastWords = `${stderr}\n${stdout}`.split('\n').filter((l) => /Error|error/.test(l)).slice(0, 3).join('\n').slice(0, 600);
+        const lastWords = `${stderr}\n${stdout}`
+          .split('\n')
+          .filter((l) => /Error|error/.test(l))
+          .slice(0, 3)
+          .join('\n')
+          .slice(0, 600);
         problems.push(`the service process exited with code ${service.exitCode}:\n${lastWords}`);
       } else {
         expect((await fetch(`${base}/health`)).status).toBe(200);

@@ -5,9 +5,7 @@ import { applyPendingMigrations, defaultMigrationsFolder } from '../../src/datab
 import { makeTempDir } from '../fixtures/temp-dir';
 
 function tables(db: Database.Database): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
-    (r) => r.name,
-  );
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
 }
 
 /** A copy of the real migrations plus one more whose second statement fails. */

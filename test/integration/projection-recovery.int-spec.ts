@@ -42,8 +42,7 @@ describe('an async projection whose writes fail for a while (real SQLite file, r
   const createAgent = async (id: string) =>
     expect((await http('POST', '/api/agents', { id, name: id, system_message: { mode: 'append', content: 'Work.' } })).status).toBe(201);
   const auditLog = async (): Promise<Json> => (await http('GET', '/api/audit?limit=1000')).body;
-  const auditProjection = async (): Promise<Json> =>
-    (await http('GET', '/health')).body.projections.find((p: Json) => p.name === 'audit-log');
+  const auditProjection = async (): Promise<Json> => (await http('GET', '/health')).body.projections.find((p: Json) => p.name === 'audit-log');
 
   it('is ready once caught up', async () => {
     await createAgent('before-fault');

@@ -25,7 +25,15 @@ describe('run lineage queries on a real SQLite file', () => {
   let database: SqliteDatabase;
   const forest = new RunForest();
   // root -> a -> (a1 -> a1x, a2); root -> b; other root -> c
-  const root = forest.root({ agentId: 'lead', status: 'running', inputTokens: 10, outputTokens: 1, toolCalls: 1, durationMs: 100, startedAt: '2026-01-01T00:00:00.000Z' });
+  const root = forest.root({
+    agentId: 'lead',
+    status: 'running',
+    inputTokens: 10,
+    outputTokens: 1,
+    toolCalls: 1,
+    durationMs: 100,
+    startedAt: '2026-01-01T00:00:00.000Z',
+  });
   const a = forest.child(root, { inputTokens: 20, outputTokens: 2, toolCalls: 2, durationMs: 200, startedAt: '2026-01-01T00:00:01.000Z' });
   const a1 = forest.child(a, { inputTokens: 40, outputTokens: 4, toolCalls: 4, durationMs: 400, status: 'failed', startedAt: '2026-01-01T00:00:02.000Z' });
   const a1x = forest.child(a1, { inputTokens: 80, outputTokens: 8, toolCalls: 8, durationMs: 800, startedAt: '2026-01-01T00:00:03.000Z' });

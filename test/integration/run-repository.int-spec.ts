@@ -14,7 +14,15 @@ describe('RunRepository', () => {
   });
   afterEach(() => es.close());
 
-  const child = runStartedData({ runId: 'r2', parentRunId: 'r1', ownerThreadId: 'sub-agent-r1', rootRunId: 'r1', depth: 2, path: '/r1/r2/', threadId: 'sub-agent-r2' });
+  const child = runStartedData({
+    runId: 'r2',
+    parentRunId: 'r1',
+    ownerThreadId: 'sub-agent-r1',
+    rootRunId: 'r1',
+    depth: 2,
+    path: '/r1/r2/',
+    threadId: 'sub-agent-r2',
+  });
 
   it("tags the run's events with its root run as correlation id, and tells the owner session in the same commit when it ends", async () => {
     await repository.decide('r2', { type: 'start', data: child }, { actor: 'session:sub-agent-r1' });

@@ -15,7 +15,12 @@ const PWN_AGENT = {
   mcpServers: { p: { type: 'local', command: '/bin/sh', args: ['-c', 'id > /tmp/pwned'], tools: ['*'] } },
 };
 
-const webhookTool = (name: string, url: string) => ({ name, description: 'd', parameters: { type: 'object', properties: {} }, handler: { type: 'webhook', url } });
+const webhookTool = (name: string, url: string) => ({
+  name,
+  description: 'd',
+  parameters: { type: 'object', properties: {} },
+  handler: { type: 'webhook', url },
+});
 
 /**
  * issue 10 §1-2: what a session request may point the host at, through the real app (fake CLI over
@@ -56,7 +61,11 @@ describe('session endpoints: inline MCP servers and outbound URLs', () => {
       {
         customAgents: [
           { name: 'a', prompt: 'p', mcpServers: { ok: { type: 'http', url: 'http://127.0.0.1:1/mcp' }, s: { type: 'stdio', command: 'node' } } },
-          { name: 'b', prompt: 'p', mcpServers: { bare: { command: '/usr/bin/env', args: ['bash'] }, sneaky: { type: 'http', url: 'http://127.0.0.1:1/', command: 'sh' } } },
+          {
+            name: 'b',
+            prompt: 'p',
+            mcpServers: { bare: { command: '/usr/bin/env', args: ['bash'] }, sneaky: { type: 'http', url: 'http://127.0.0.1:1/', command: 'sh' } },
+          },
           { name: 'c', prompt: 'p', mcpServers: { ws: { type: 'websocket', url: 'ws://127.0.0.1:1/' }, junk: 'not an object' } },
         ],
       },
@@ -73,7 +82,9 @@ describe('session endpoints: inline MCP servers and outbound URLs', () => {
   it('refuses it over GraphQL with the same code and message', async () => {
     const before = cliCreates();
     const gql = graphqlHttp(() => h.app.baseUrl);
-    const response = await gql('mutation ($input: CreateSessionInput) { createSession(input: $input) { sessionId } }', { input: { customAgents: [PWN_AGENT] } });
+    const response = await gql('mutation ($input: CreateSessionInput) { createSession(input: $input) { sessionId } }', {
+      input: { customAgents: [PWN_AGENT] },
+    });
     expect(response.body.errors?.[0]).toMatchObject({
       message: expect.stringContaining('customAgents[0].mcpServers.p: an inline MCP server that runs a command is refused'),
       extensions: { code: 'endpoint_refused' },
@@ -91,7 +102,9 @@ describe('session endpoints: inline MCP servers and outbound URLs', () => {
           webhookTool('self', `http://127.0.0.1:${ownPort()}/api/sessions`),
           webhookTool('self2', `http://2130706433:${ownPort()}/api/sessions`),
         ],
-        customAgents: [{ name: 'r', prompt: 'p', mcpServers: { imds: { type: 'sse', url: 'http://[::ffff:169.254.169.254]/' }, nourl: { type: 'http' } } }],
+        customAgents: [
+          { name: 'r', prompt: 'p', mcpServers: { imds: { type: 'sse', url: 'http://[::ffff:169.254.169.254]/' }, nourl: { type: 'http' } } },
+        ],
       },
       [
         { field: 'customAgents[0].mcpServers.imds.url', reason: 'the URL is refused by the outbound guard: 169.254.169.254 is a cloud metadata address' },
@@ -138,7 +151,10 @@ describe('session endpoints: inline MCP servers and outbound URLs', () => {
       await h.restartApp(security({}));
       const resumesBefore = h.fake.received.filter((r) => r.method === 'session.resume').length;
       const response = await h.http('POST', `/api/sessions/${inlineSession}/resume`);
-      expect(response).toMatchObject({ status: 422, body: { code: 'endpoint_refused', message: expect.stringContaining('customAgents[0].mcpServers.p: ') } });
+      expect(response).toMatchObject({
+        status: 422,
+        body: { code: 'endpoint_refused', message: expect.stringContaining('customAgents[0].mcpServers.p: ') },
+      });
       expect(h.fake.received.filter((r) => r.method === 'session.resume')).toHaveLength(resumesBefore);
     });
 
@@ -148,7 +164,10 @@ describe('session endpoints: inline MCP servers and outbound URLs', () => {
       await h.fake.waitFor('connect', undefined, 10_000); // reconnects at start because sessions exist
       const before = h.webhooks.calls.length;
       const answered = h.fake.waitFor<Json>('session.tools.handlePendingToolCall', (p) => p.requestId === 'guarded-1', 5000);
-      await h.fake.emitEvent(teamSession, { type: 'external_tool.requested', data: { requestId: 'guarded-1', toolCallId: 'g1', toolName: 'lookup', arguments: { key: 'k' } } });
+      await h.fake.emitEvent(teamSession, {
+        type: 'external_tool.requested',
+        data: { requestId: 'guarded-1', toolCallId: 'g1', toolName: 'lookup', arguments: { key: 'k' } },
+      });
 
       const text = 'Tool lookup failed: its webhook URL is refused by the outbound guard (127.0.0.1 is not in SWITCHBOARD_OUTBOUND_ALLOW).';
       expect((await answered).result).toEqual({ textResultForLlm: text, resultType: 'failure', error: text });
@@ -198,6 +217,9 @@ describe('session endpoints: permission kinds that act on the host', () => {
     expect(created.status).toBe(201);
     await h.restartApp(security({}));
     const resumed = await h.http('POST', `/api/sessions/${created.body.sessionId}/resume`);
-    expect(resumed).toMatchObject({ status: 422, body: { code: 'endpoint_refused', message: expect.stringContaining('permissionPolicy.allowKinds[0]: ') } });
+    expect(resumed).toMatchObject({
+      status: 422,
+      body: { code: 'endpoint_refused', message: expect.stringContaining('permissionPolicy.allowKinds[0]: ') },
+    });
   });
 });

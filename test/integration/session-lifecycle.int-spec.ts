@@ -48,10 +48,18 @@ describe('session lifecycle against a CLI that dies and a service that restarts'
     await h.fake.waitFor('connect', undefined, 10_000); // reconnects at start because sessions exist
 
     const answered = h.fake.waitFor<Json>('session.tools.handlePendingToolCall', (p) => p.requestId === 'late-1', 5000);
-    await h.fake.emitEvent(id, { type: 'external_tool.requested', agentId: 'task-9', data: { requestId: 'late-1', toolCallId: 'c', toolName: 'lookup', arguments: { key: 'late' } } });
+    await h.fake.emitEvent(id, {
+      type: 'external_tool.requested',
+      agentId: 'task-9',
+      data: { requestId: 'late-1', toolCallId: 'c', toolName: 'lookup', arguments: { key: 'late' } },
+    });
     expect((await answered).result.textResultForLlm).toBe('ok:lookup');
     const denied = h.fake.waitFor<Json>('session.tools.handlePendingToolCall', (p) => p.requestId === 'late-2', 5000);
-    await h.fake.emitEvent(id, { type: 'external_tool.requested', agentId: 'task-9', data: { requestId: 'late-2', toolCallId: 'd', toolName: 'secret', arguments: {} } });
+    await h.fake.emitEvent(id, {
+      type: 'external_tool.requested',
+      agentId: 'task-9',
+      data: { requestId: 'late-2', toolCallId: 'd', toolName: 'secret', arguments: {} },
+    });
     expect((await denied).result.textResultForLlm).toBe("Tool 'secret' is not supported by this client instance.");
   });
 
@@ -60,7 +68,12 @@ describe('session lifecycle against a CLI that dies and a service that restarts'
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/tools\.0\.name/);
     expect(bad.body.message).toMatch(/tools\.0\.handler\.url/);
-    const dup = await h.http('POST', '/api/sessions', { customAgents: [{ name: 'a', prompt: 'p' }, { name: 'a', prompt: 'q' }] });
+    const dup = await h.http('POST', '/api/sessions', {
+      customAgents: [
+        { name: 'a', prompt: 'p' },
+        { name: 'a', prompt: 'q' },
+      ],
+    });
     expect(dup).toMatchObject({ status: 400, body: { message: expect.stringContaining('agent a is defined twice') } });
     const builtin = await h.http('POST', '/api/sessions', { tools: [{ name: 't', description: 'd', handler: { type: 'builtin', name: 'nope' } }] });
     expect(builtin).toMatchObject({ status: 400, body: { message: expect.stringContaining('Unknown built-in tool handler: t -> nope') } });

@@ -30,14 +30,14 @@ describe('racing commands on one session', () => {
     const id = await h.createTeamSession();
     holdUntil('session.destroy', 2);
 
-    const answers = await Promise.all([
-      h.http('DELETE', `/api/sessions/${id}`),
-      h.http('DELETE', `/api/sessions/${id}`),
-    ]);
+    const answers = await Promise.all([h.http('DELETE', `/api/sessions/${id}`), h.http('DELETE', `/api/sessions/${id}`)]);
 
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
     const refused = answers.find((a) => a.status === 409)!;
-    expect(refused.body).toMatchObject({ code: 'invalid_state', message: expect.stringMatching(new RegExp(`^Session ${id} is destroyed.*; create a new session$`)) });
+    expect(refused.body).toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringMatching(new RegExp(`^Session ${id} is destroyed.*; create a new session$`)),
+    });
     expect((await eventTypes(id)).filter((t) => t === 'session.destroyed')).toHaveLength(1);
     expect((await h.http('GET', `/api/sessions/${id}`)).body.status).toBe('destroyed');
   });
@@ -59,7 +59,10 @@ describe('racing commands on one session', () => {
     expect((await h.http('DELETE', `/api/sessions/${id}`)).status).toBe(200);
     answerResume();
 
-    expect(await resume).toMatchObject({ status: 409, body: { message: expect.stringMatching(new RegExp(`^Session ${id} is destroyed.*; create a new session$`)) } });
+    expect(await resume).toMatchObject({
+      status: 409,
+      body: { message: expect.stringMatching(new RegExp(`^Session ${id} is destroyed.*; create a new session$`)) },
+    });
     const types = await eventTypes(id);
     expect(types[types.length - 1]).toBe('session.destroyed');
     expect(types).not.toContain('session.resumed');

@@ -26,7 +26,11 @@ describe('sessions with an agent team', () => {
       h.http('POST', '/api/agents', agent('writer')),
     ]);
     expect(created.map((r) => r.status)).toEqual([201, 201, 201]);
-    const lead = await h.http('POST', '/api/agents', agent('lead', { system_message: { mode: 'replace', content: 'You lead.' }, model: 'lead-model', sub_agents: ['reviewer', 'tester'] }));
+    const lead = await h.http(
+      'POST',
+      '/api/agents',
+      agent('lead', { system_message: { mode: 'replace', content: 'You lead.' }, model: 'lead-model', sub_agents: ['reviewer', 'tester'] }),
+    );
     expect(lead.status).toBe(201);
   });
   afterAll(async () => {
@@ -58,7 +62,7 @@ describe('sessions with an agent team', () => {
     ]);
   });
 
-  it('uses the sub-agents selected for the session; de-selected ones and the session\'s own agent are not sent', async () => {
+  it("uses the sub-agents selected for the session; de-selected ones and the session's own agent are not sent", async () => {
     const response = await h.http('POST', '/api/sessions', { agentId: 'lead', subAgents: ['writer'] });
     const params = await createParams(response.body.sessionId);
     expect(params.customAgents.map((a: Json) => a.name)).toEqual(['writer']);

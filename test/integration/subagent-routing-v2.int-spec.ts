@@ -28,7 +28,10 @@ describe('child-session routing, protocol 2 (fake CLI over TCP, real app, real S
       tools: [{ name: 'other_tool', description: 'Only on the other session', handler: { type: 'webhook', url: h.webhooks.url('/other') } }],
       customAgents: [{ name: 'keeper', description: 'x', prompt: 'y' }],
     });
-    await h.fake.emitEvent(parent, { type: 'subagent.started', data: { remoteSessionId: child, toolCallId: 'call_1', agentName: 'keeper', agentDisplayName: 'Keeper' } });
+    await h.fake.emitEvent(parent, {
+      type: 'subagent.started',
+      data: { remoteSessionId: child, toolCallId: 'call_1', agentName: 'keeper', agentDisplayName: 'Keeper' },
+    });
     await h.fake.emitEvent(other, { type: 'subagent.started', data: { remoteSessionId: otherChild, toolCallId: 'call_2', agentName: 'keeper' } });
     for (const id of [parent, other]) {
       await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.subagents.length === 1, `the child mapping of ${id}`);
@@ -80,7 +83,12 @@ describe('child-session routing, protocol 2 (fake CLI over TCP, real app, real S
     });
     expect(await h.fake.request('hooks.invoke', { sessionId: child, hookType: 'preToolUse', input: { toolName: 'secret' } })).toEqual({});
 
-    const answered = h.fake.request<Json>('userInput.request', { sessionId: child, question: 'Which colour?', choices: ['red', 'blue'], allowFreeform: false });
+    const answered = h.fake.request<Json>('userInput.request', {
+      sessionId: child,
+      question: 'Which colour?',
+      choices: ['red', 'blue'],
+      allowFreeform: false,
+    });
     const pending = await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}/user-input`)).body.pending[0], 'the pending question');
     expect(pending).toMatchObject({ sessionId: parent, childSessionId: child, agentName: 'keeper', question: 'Which colour?', choices: ['red', 'blue'] });
     const reply = await h.http('POST', `/api/sessions/${parent}/user-input/${pending.requestId}`, { answer: 'blue', wasFreeform: false });
@@ -97,7 +105,10 @@ describe('child-session routing, protocol 2 (fake CLI over TCP, real app, real S
       message: `unknown session ${otherChild}`,
     });
     // It still exists (GET answers it), so a message is refused for its status, not as unknown (issue 10).
-    expect(await h.http('POST', `/api/sessions/${other}/messages`, { prompt: 'hi' })).toMatchObject({ status: 409, body: { code: 'invalid_state', details: { status: 'destroyed' } } });
+    expect(await h.http('POST', `/api/sessions/${other}/messages`, { prompt: 'hi' })).toMatchObject({
+      status: 409,
+      body: { code: 'invalid_state', details: { status: 'destroyed' } },
+    });
   });
 
   it('rejects malformed requests from the CLI with a JSON-RPC error, and keeps serving', async () => {

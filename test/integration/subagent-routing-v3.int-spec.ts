@@ -15,8 +15,7 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
   });
   afterAll(() => h.close());
 
-  const pendingToolAnswer = (requestId: string) =>
-    h.fake.waitFor<Json>('session.tools.handlePendingToolCall', (p) => p.requestId === requestId, 5000);
+  const pendingToolAnswer = (requestId: string) => h.fake.waitFor<Json>('session.tools.handlePendingToolCall', (p) => p.requestId === requestId, 5000);
   const pendingPermissionAnswer = (requestId: string) =>
     h.fake.waitFor<Json>('session.permissions.handlePendingPermissionRequest', (p) => p.requestId === requestId, 5000);
 
@@ -36,7 +35,11 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
   });
 
   it("routes a sub-agent's tool call to the parent's webhook and answers through handlePendingToolCall", async () => {
-    await h.fake.emitEvent(sessionId, { type: 'subagent.started', agentId: 'task-1', data: { toolCallId: 'call_task_1', agentName: 'keeper', agentDisplayName: 'Keeper' } });
+    await h.fake.emitEvent(sessionId, {
+      type: 'subagent.started',
+      agentId: 'task-1',
+      data: { toolCallId: 'call_task_1', agentName: 'keeper', agentDisplayName: 'Keeper' },
+    });
     const answered = pendingToolAnswer('r1');
     await h.fake.emitEvent(sessionId, {
       type: 'external_tool.requested',
@@ -45,7 +48,14 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
     });
     expect((await answered).result).toMatchObject({ textResultForLlm: 'ok:lookup', resultType: 'success' });
     const call = h.webhooks.callsTo('/lookup').at(-1)!;
-    expect(call.body).toEqual({ sessionId, childSessionId: 'task-1', agentName: 'keeper', toolCallId: 'call_lookup_1', toolName: 'lookup', arguments: { key: 'alpha' } });
+    expect(call.body).toEqual({
+      sessionId,
+      childSessionId: 'task-1',
+      agentName: 'keeper',
+      toolCallId: 'call_lookup_1',
+      toolName: 'lookup',
+      arguments: { key: 'alpha' },
+    });
   });
 
   it('denies a tool outside the allowlist with the exact text, without calling its handler', async () => {
@@ -63,7 +73,11 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
   it('lets an agent without an allowlist use every session tool, and the main agent too', async () => {
     await h.fake.emitEvent(sessionId, { type: 'subagent.started', agentId: 'task-2', data: { toolCallId: 'call_task_2', agentName: 'free' } });
     const byChild = pendingToolAnswer('r3');
-    await h.fake.emitEvent(sessionId, { type: 'external_tool.requested', agentId: 'task-2', data: { requestId: 'r3', toolCallId: 'c3', toolName: 'secret', arguments: {} } });
+    await h.fake.emitEvent(sessionId, {
+      type: 'external_tool.requested',
+      agentId: 'task-2',
+      data: { requestId: 'r3', toolCallId: 'c3', toolName: 'secret', arguments: {} },
+    });
     expect((await byChild).result.textResultForLlm).toBe('ok:secret');
     const byMain = pendingToolAnswer('r4');
     await h.fake.emitEvent(sessionId, { type: 'external_tool.requested', data: { requestId: 'r4', toolCallId: 'c4', toolName: 'secret', arguments: {} } });
@@ -81,26 +95,46 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
     ];
     for (const c of cases) {
       const answered = pendingPermissionAnswer(c.requestId);
-      await h.fake.emitEvent(sessionId, { type: 'permission.requested', agentId: 'task-1', data: { requestId: c.requestId, permissionRequest: c.permissionRequest, ownerSessionId: 'native-1' } });
+      await h.fake.emitEvent(sessionId, {
+        type: 'permission.requested',
+        agentId: 'task-1',
+        data: { requestId: c.requestId, permissionRequest: c.permissionRequest, ownerSessionId: 'native-1' },
+      });
       expect((await answered).result).toMatchObject(c.expected);
     }
   });
 
   it('keeps the mappings after subagent.completed: a late request still resolves', async () => {
-    await h.fake.emitEvent(sessionId, { type: 'subagent.completed', agentId: 'task-1', data: { toolCallId: 'call_task_1', agentName: 'keeper', totalTokens: 30, totalToolCalls: 1, durationMs: 57 } });
+    await h.fake.emitEvent(sessionId, {
+      type: 'subagent.completed',
+      agentId: 'task-1',
+      data: { toolCallId: 'call_task_1', agentName: 'keeper', totalTokens: 30, totalToolCalls: 1, durationMs: 57 },
+    });
     const session = await waitUntil(async () => {
       const r = await h.http('GET', `/api/sessions/${sessionId}`);
       return r.body.subagents.find((s: Json) => s.toolCallId === 'call_task_1' && s.status === 'completed') ? r.body : undefined;
     }, 'the instance to complete');
-    expect(session.subagents.find((s: Json) => s.toolCallId === 'call_task_1')).toMatchObject({ agentName: 'keeper', childSessionId: 'task-1', totalTokens: 30 });
+    expect(session.subagents.find((s: Json) => s.toolCallId === 'call_task_1')).toMatchObject({
+      agentName: 'keeper',
+      childSessionId: 'task-1',
+      totalTokens: 30,
+    });
     const late = pendingToolAnswer('r5');
-    await h.fake.emitEvent(sessionId, { type: 'external_tool.requested', agentId: 'task-1', data: { requestId: 'r5', toolCallId: 'c5', toolName: 'lookup', arguments: { key: 'late' } } });
+    await h.fake.emitEvent(sessionId, {
+      type: 'external_tool.requested',
+      agentId: 'task-1',
+      data: { requestId: 'r5', toolCallId: 'c5', toolName: 'lookup', arguments: { key: 'late' } },
+    });
     expect((await late).result.textResultForLlm).toBe('ok:lookup');
   });
 
   it('answers a request of a sub-agent it never saw start with "unknown session"', async () => {
     const answered = pendingToolAnswer('r6');
-    await h.fake.emitEvent(sessionId, { type: 'external_tool.requested', agentId: 'task-ghost', data: { requestId: 'r6', toolCallId: 'c6', toolName: 'lookup', arguments: {} } });
+    await h.fake.emitEvent(sessionId, {
+      type: 'external_tool.requested',
+      agentId: 'task-ghost',
+      data: { requestId: 'r6', toolCallId: 'c6', toolName: 'lookup', arguments: {} },
+    });
     expect(await answered).toMatchObject({ error: 'unknown session task-ghost' });
   });
 
@@ -110,9 +144,23 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
       return r.body.requests.length >= 8 ? r.body.requests : undefined;
     }, 'the audit rows');
     const denied = audit.find((r: Json) => r.kind === 'tool_call.denied');
-    expect(denied).toMatchObject({ parentSessionId: sessionId, childSessionId: 'task-1', agentName: 'keeper', toolName: 'secret', outcome: 'denied', result: NOT_SUPPORTED('secret') });
+    expect(denied).toMatchObject({
+      parentSessionId: sessionId,
+      childSessionId: 'task-1',
+      agentName: 'keeper',
+      toolName: 'secret',
+      outcome: 'denied',
+      result: NOT_SUPPORTED('secret'),
+    });
     const routed = audit.find((r: Json) => r.kind === 'tool_call.routed');
-    expect(routed).toMatchObject({ childSessionId: 'task-1', agentName: 'keeper', toolName: 'lookup', arguments: { key: 'alpha' }, result: 'ok:lookup', outcome: 'success' });
+    expect(routed).toMatchObject({
+      childSessionId: 'task-1',
+      agentName: 'keeper',
+      toolName: 'lookup',
+      arguments: { key: 'alpha' },
+      result: 'ok:lookup',
+      outcome: 'success',
+    });
     expect(typeof routed.latencyMs).toBe('number');
     const shell = audit.find((r: Json) => r.kind === 'permission.decided' && r.arguments.kind === 'shell');
     expect(shell).toMatchObject({ outcome: 'denied', reason: expect.stringContaining('shell access is not allowed') });
@@ -121,7 +169,16 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
   it('records the sub-agent lineage and the raw CLI events in the session stream', async () => {
     const events = await h.http('GET', `/api/streams/session-${sessionId}/events?limit=1000`);
     const types = events.body.events.map((e: Json) => e.type);
-    expect(types).toEqual(expect.arrayContaining(['session.created', 'session.started', 'subagent.started', 'subagent.completed', 'child_session.mapped', 'cli.subagent.started']));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        'session.created',
+        'session.started',
+        'subagent.started',
+        'subagent.completed',
+        'child_session.mapped',
+        'cli.subagent.started',
+      ]),
+    );
     const mapped = events.body.events.find((e: Json) => e.type === 'child_session.mapped');
     expect(mapped.data).toMatchObject({ childSessionId: 'native-1', agentName: 'keeper', via: 'ownerNativeSessionId' });
   });

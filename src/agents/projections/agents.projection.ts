@@ -14,7 +14,6 @@ export class AgentsProjection implements Projection {
   readonly tables = [agents];
   readonly eventTypes = Object.values(AgentEvents);
 
-
   apply(event: StoredEvent, orm: Orm): void {
     if (!isAgentEvent(event)) return;
     switch (event.type) {

@@ -13,7 +13,6 @@ export class ChildSessionsProjection implements Projection {
   readonly tables = [childSessions, subagentInstances];
   readonly eventTypes = Object.values(ChildSessionEvents);
 
-
   apply(event: StoredEvent, orm: Orm): void {
     if (!isChildSessionEvent(event)) return;
     switch (event.type) {

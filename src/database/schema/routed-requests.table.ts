@@ -20,8 +20,5 @@ export const routedRequests = sqliteTable(
     latencyMs: integer('latency_ms'),
     recordedAt: text('recorded_at').notNull(),
   },
-  (t) => [
-    index('routed_requests_session_idx').on(t.parentSessionId, t.globalPosition),
-    index('routed_requests_child_idx').on(t.childSessionId),
-  ],
+  (t) => [index('routed_requests_session_idx').on(t.parentSessionId, t.globalPosition), index('routed_requests_child_idx').on(t.childSessionId)],
 );

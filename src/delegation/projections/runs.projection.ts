@@ -21,12 +21,7 @@ export class RunsProjection implements Projection {
   readonly name = 'runs';
   readonly mode = 'inline';
   readonly tables = [runs];
-  readonly eventTypes = [
-    ...RUN_STREAM_EVENT_TYPES,
-    SessionEvents.reminded,
-    USAGE,
-    TOOL_START,
-  ];
+  readonly eventTypes = [...RUN_STREAM_EVENT_TYPES, SessionEvents.reminded, USAGE, TOOL_START];
 
   private readonly addUsage = preparedPerConnection((orm) =>
     orm
@@ -39,7 +34,6 @@ export class RunsProjection implements Projection {
       .where(eq(runs.runId, sql.placeholder('runId')))
       .prepare(),
   );
-
 
   apply(event: StoredEvent, orm: Orm): void {
     if (isRunEvent(event)) return this.applyRunEvent(event, orm);
@@ -117,12 +111,7 @@ export class RunsProjection implements Projection {
   }
 
   /** Ends the current launch: its time since `launched_at` is added to the run's duration. */
-  private ended(
-    orm: Orm,
-    runId: string,
-    at: string,
-    set: { status: string; output?: string; error?: string; stoppedBy?: string },
-  ): void {
+  private ended(orm: Orm, runId: string, at: string, set: { status: string; output?: string; error?: string; stoppedBy?: string }): void {
     orm
       .update(runs)
       .set({

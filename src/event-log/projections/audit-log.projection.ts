@@ -17,7 +17,6 @@ export class AuditLogProjection implements Projection {
   readonly mode = 'async';
   readonly tables = [auditLog];
 
-
   apply(event: StoredEvent, orm: Orm): void {
     insertFor(orm).run({
       globalPosition: event.globalPosition,

@@ -12,7 +12,6 @@ export class StreamSummariesProjection implements Projection {
   readonly mode = 'inline';
   readonly tables = [streamSummaries];
 
-
   apply(event: StoredEvent, orm: Orm): void {
     upsertFor(orm).run({
       streamId: event.streamId,

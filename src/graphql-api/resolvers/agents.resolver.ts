@@ -14,7 +14,10 @@ import { NotFoundError } from '../../common/domain-error';
 import { validated } from '../input-validation';
 import { Agent, AgentFieldsInput, AgentFileInput, CreateAgentInput, DeletedAgent, ImportedAgents } from '../models/agent.model';
 
-const importSchema = z.array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) })).min(1).max(1000);
+const importSchema = z
+  .array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }))
+  .min(1)
+  .max(1000);
 
 export function agentOf(view: AgentView): Agent {
   return {
@@ -57,8 +60,14 @@ export class AgentsResolver {
     private readonly queryBus: QueryBus,
   ) {}
 
-  @Query(() => [Agent], { description: 'The agent library, each with composable and its reasons', complexity: ({ childComplexity }) => 100 * childComplexity })
-  async agents(@Args('composable', { type: () => Boolean, nullable: true, description: 'Only agents that can (true) or cannot (false) be sub-agents' }) composable?: boolean) {
+  @Query(() => [Agent], {
+    description: 'The agent library, each with composable and its reasons',
+    complexity: ({ childComplexity }) => 100 * childComplexity,
+  })
+  async agents(
+    @Args('composable', { type: () => Boolean, nullable: true, description: 'Only agents that can (true) or cannot (false) be sub-agents' })
+    composable?: boolean,
+  ) {
     const { agents } = await this.queryBus.execute(new ListAgents(composable ?? undefined));
     return agents.map(agentOf);
   }

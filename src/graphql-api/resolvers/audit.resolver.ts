@@ -10,7 +10,10 @@ const AUDIT_FIRST = new ListSize('first', 1, 1000, 100);
 /** Audit cursors are global positions: they only grow, so paging is stable across new entries. */
 function positionOf(cursor: string | undefined): number {
   if (cursor === undefined || cursor === null) return 0;
-  if (!/^\d{1,15}$/.test(cursor)) throw new InvalidInputError(`after: ${JSON.stringify(cursor)} is not a cursor this API gave out (pass the previous page's next_cursor over REST, pageInfo.endCursor over GraphQL)`);
+  if (!/^\d{1,15}$/.test(cursor))
+    throw new InvalidInputError(
+      `after: ${JSON.stringify(cursor)} is not a cursor this API gave out (pass the previous page's next_cursor over REST, pageInfo.endCursor over GraphQL)`,
+    );
   return Number(cursor);
 }
 

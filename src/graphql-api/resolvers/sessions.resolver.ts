@@ -62,7 +62,8 @@ export class SessionsResolver {
 
   @Query(() => [SessionSummary], { description: 'Sessions, newest first', complexity: SESSIONS_LIMIT.complexity })
   async sessions(
-    @Args('status', { type: () => String, nullable: true, description: 'starting, active, running, idle, interrupted, failed or destroyed' }) status?: string,
+    @Args('status', { type: () => String, nullable: true, description: 'starting, active, running, idle, interrupted, failed or destroyed' })
+    status?: string,
     @Args('limit', { type: () => Int, defaultValue: SESSIONS_LIMIT.fallback, description: SESSIONS_LIMIT.description }) limit = SESSIONS_LIMIT.fallback,
   ) {
     const { sessions } = await this.queryBus.execute(new ListSessions(status ?? undefined, SESSIONS_LIMIT.check(limit)));
@@ -130,10 +131,7 @@ export class SessionsResolver {
     description: "A session's events after a stream position, replayed then live, each once",
     resolve: (event: StoredEventModel) => event,
   })
-  async sessionEvents(
-    @Args('sessionId', { type: () => ID }) sessionId: string,
-    @Args('after', { type: () => Int, defaultValue: 0 }) after = 0,
-  ) {
+  async sessionEvents(@Args('sessionId', { type: () => ID }) sessionId: string, @Args('after', { type: () => Int, defaultValue: 0 }) after = 0) {
     inRange('after', after, 0, Number.MAX_SAFE_INTEGER);
     await this.queryBus.execute(new GetSession(sessionId)); // not_found before the subscription starts
     const events = await this.queryBus.execute(new WatchStream(sessionStreamId(sessionId), after));

@@ -24,9 +24,7 @@ export class RebuildProjectionHandler implements ICommandHandler<RebuildProjecti
   async execute({ projectionName, onProgress }: RebuildProjection): Promise<RebuildProjectionResult> {
     const projection = this.registry.get(projectionName);
     if (!projection) {
-      throw new NotFoundError(
-        `Unknown projection ${projectionName}; known projections: ${this.registry.names().join(', ')}`,
-      );
+      throw new NotFoundError(`Unknown projection ${projectionName}; known projections: ${this.registry.names().join(', ')}`);
     }
     const { orm, connection } = this.database;
     return connection

@@ -15,7 +15,6 @@ export class SessionsProjection implements Projection {
   readonly mode = 'inline';
   readonly tables = [sessions];
 
-
   apply(event: StoredEvent, orm: Orm): void {
     const sessionId = sessionIdOfStream(event.streamId);
     if (!sessionId) return;

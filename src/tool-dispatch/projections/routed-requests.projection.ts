@@ -21,7 +21,6 @@ export class RoutedRequestsProjection implements Projection {
     RoutedRequestEvents.userInputAnswered,
   ];
 
-
   apply(event: StoredEvent, orm: Orm): void {
     if (!isRoutedRequestEvent(event)) return;
     const d = event.data;

@@ -50,10 +50,10 @@ export class ImportAgentsHandler implements ICommandHandler<ImportAgents, Import
     for (const { agent } of incoming.values()) {
       const { id, created_at: _c, updated_at: _u, ...fields } = agent;
       const exists = this.library.find(id) !== undefined;
-      const append = this.repository.plan(
-        exists ? { type: 'UpdateAgent', id, fields } : { type: 'CreateAgent', id, fields },
-        { actor, correlationId: 'import' },
-      );
+      const append = this.repository.plan(exists ? { type: 'UpdateAgent', id, fields } : { type: 'CreateAgent', id, fields }, {
+        actor,
+        correlationId: 'import',
+      });
       if (!append) result.unchanged.push(id);
       else {
         appends.push(append);

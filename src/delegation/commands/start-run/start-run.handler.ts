@@ -129,7 +129,15 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   private place(input: StartRunInput, caller: RunCaller): Placement {
     if (caller.kind === 'api') {
       if (!input.parentRunId) {
-        return { parent: undefined, ownerThreadId: callerThread(caller), parentThreadId: null, callerAgentId: undefined, delegatingPolicy: undefined, depth: 0, refusalStream: undefined };
+        return {
+          parent: undefined,
+          ownerThreadId: callerThread(caller),
+          parentThreadId: null,
+          callerAgentId: undefined,
+          delegatingPolicy: undefined,
+          depth: 0,
+          refusalStream: undefined,
+        };
       }
       const parent = this.repository.get(input.parentRunId);
       this.assertCanParent(parent);

@@ -24,7 +24,10 @@ export class ListStreamsEventsHandler implements IQueryHandler<ListStreamsEvents
   async execute({ requests }: ListStreamsEvents): Promise<StoredEvent[][]> {
     const results: StoredEvent[][] = requests.map(() => []);
     for (const { limit, indexes } of byLimit(requests, (r) => r.limit)) {
-      const grouped = this.batch.run(indexes.map((i) => requests[i]), limit);
+      const grouped = this.batch.run(
+        indexes.map((i) => requests[i]),
+        limit,
+      );
       indexes.forEach((index, j) => {
         results[index] = grouped[j].map(toStoredEvent).sort((a, b) => a.globalPosition - b.globalPosition);
       });

@@ -27,7 +27,10 @@ export class GetRunSubtreesHandler implements IQueryHandler<GetRunSubtrees, RunR
   async execute({ requests }: GetRunSubtrees): Promise<RunRow[][]> {
     const results: RunRow[][] = requests.map(() => []);
     for (const { limit, indexes } of byLimit(requests, (r) => r.limit)) {
-      const grouped = this.batch.run(indexes.map((i) => requests[i]), limit);
+      const grouped = this.batch.run(
+        indexes.map((i) => requests[i]),
+        limit,
+      );
       indexes.forEach((index, j) => (results[index] = grouped[j].map(toRunRow).sort(byPath)));
     }
     return results;

@@ -10,9 +10,7 @@ export class GetRunsByIdHandler implements IQueryHandler<GetRunsById, RunRow[]> 
 
   constructor(database: SqliteDatabase) {
     // One JSON array parameter: any number of ids, one prepared statement, primary-key lookups.
-    this.statement = database.connection.prepare(
-      `SELECT ${RUN_COLUMNS_SQL} FROM json_each(?) AS ids JOIN runs AS r ON r.run_id = ids.value`,
-    );
+    this.statement = database.connection.prepare(`SELECT ${RUN_COLUMNS_SQL} FROM json_each(?) AS ids JOIN runs AS r ON r.run_id = ids.value`);
   }
 
   async execute({ runIds }: GetRunsById): Promise<RunRow[]> {

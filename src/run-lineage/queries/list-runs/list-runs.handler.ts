@@ -17,9 +17,7 @@ export class ListRunsHandler implements IQueryHandler<ListRuns, RunPage> {
       filter.rootRunId === undefined ? undefined : eq(runs.rootRunId, filter.rootRunId),
       filter.startedFrom === undefined ? undefined : gte(runs.startedAt, filter.startedFrom),
       filter.startedTo === undefined ? undefined : lt(runs.startedAt, filter.startedTo),
-      cursor === undefined
-        ? undefined
-        : or(lt(runs.startedAt, cursor.startedAt), and(eq(runs.startedAt, cursor.startedAt), lt(runs.runId, cursor.runId))),
+      cursor === undefined ? undefined : or(lt(runs.startedAt, cursor.startedAt), and(eq(runs.startedAt, cursor.startedAt), lt(runs.runId, cursor.runId))),
     ];
     const rows = this.database.orm
       .select()

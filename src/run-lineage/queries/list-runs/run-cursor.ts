@@ -14,5 +14,7 @@ export function decodeRunCursor(cursor: string): { startedAt: string; runId: str
   } catch {
     // reported below
   }
-  throw new InvalidInputError(`after: ${JSON.stringify(cursor)} is not a cursor this API gave out (pass the previous page's next_cursor over REST, pageInfo.endCursor over GraphQL)`);
+  throw new InvalidInputError(
+    `after: ${JSON.stringify(cursor)} is not a cursor this API gave out (pass the previous page's next_cursor over REST, pageInfo.endCursor over GraphQL)`,
+  );
 }

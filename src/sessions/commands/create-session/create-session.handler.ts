@@ -125,9 +125,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
   private sessionConfig(request: CreateSessionRequest): SessionConfig {
     const main = request.agentId ? this.library.find(request.agentId) : undefined;
     const agentMessage =
-      main && main.system_message.content.trim().length > 0
-        ? { mode: main.system_message.mode, content: main.system_message.content }
-        : undefined;
+      main && main.system_message.content.trim().length > 0 ? { mode: main.system_message.mode, content: main.system_message.content } : undefined;
     const systemMessage = request.systemMessage ?? agentMessage;
     const delegationTools = request.delegation ? this.builtins.group('delegation') : [];
     const clash = delegationTools.find((t) => request.tools.some((own) => own.name === t.name));

@@ -112,10 +112,9 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
   /** A CLI that went away keeps its 503 (the session stays interrupted); anything the CLI answered is a 502. */
   private failure(sessionId: string, action: 'resume' | 'create', error: unknown): Error {
     if (error instanceof CopilotCliConnectionLostError) {
-      return new CopilotCliConnectionLostError(
-        `The Copilot CLI went away while resuming session ${sessionId}; it is still interrupted: resume it again`,
-        { sessionId },
-      );
+      return new CopilotCliConnectionLostError(`The Copilot CLI went away while resuming session ${sessionId}; it is still interrupted: resume it again`, {
+        sessionId,
+      });
     }
     return new CliRequestFailedError(`The Copilot CLI could not ${action} session ${sessionId}: ${(error as Error).message}`, { sessionId });
   }

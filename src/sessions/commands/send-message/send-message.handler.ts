@@ -48,10 +48,16 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
         );
       }
       const message = (error as Error).message;
-      const failed = await handleCommand(this.store, sessionDecider, stream, { type: 'RecordMessageFailure', sessionId, error: message }, {
-        metadata,
-        retries: SESSION_COMMAND_RETRIES,
-      });
+      const failed = await handleCommand(
+        this.store,
+        sessionDecider,
+        stream,
+        { type: 'RecordMessageFailure', sessionId, error: message },
+        {
+          metadata,
+          retries: SESSION_COMMAND_RETRIES,
+        },
+      );
       session.apply(failed.events);
       throw new CliRequestFailedError(`The Copilot CLI did not take the message: ${message}`, { sessionId });
     }
