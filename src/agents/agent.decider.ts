@@ -1,5 +1,5 @@
 import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
-import type { Decider, DomainEvent } from '../event-store/decider';
+import { type Decider, type DomainEvent, eventGuard } from '../event-store/decider';
 import { AGENT_FIELD_NAMES, type AgentFields, OPTIONAL_AGENT_FIELDS } from './agent-definition';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
 
@@ -29,12 +29,7 @@ export type AgentEvent =
   | DomainEvent<typeof AgentEvents.updated, AgentUpdatedData>
   | DomainEvent<typeof AgentEvents.deleted, AgentDeletedData>;
 
-const agentEventTypes = new Set<string>(Object.values(AgentEvents));
-
-/** An agent-stream event (the data is trusted as the decider wrote it); a stored event keeps its other fields. */
-export function isAgentEvent<E extends { type: string }>(event: E): event is E & AgentEvent {
-  return agentEventTypes.has(event.type);
-}
+export const isAgentEvent = eventGuard<AgentEvent>(Object.values(AgentEvents));
 
 export type AgentState = { status: 'absent' } | { status: 'active'; id: string; fields: AgentFields } | { status: 'deleted'; id: string };
 

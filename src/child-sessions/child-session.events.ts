@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../event-store/decider';
+import { type DomainEvent, eventGuard } from '../event-store/decider';
 
 /** Domain events of the resolver, appended to the PARENT session's stream. */
 export const ChildSessionEvents = {
@@ -47,9 +47,4 @@ export type ChildSessionEvent =
   | DomainEvent<typeof ChildSessionEvents.subagentFailed, SubagentEndedData>
   | DomainEvent<typeof ChildSessionEvents.childMapped, ChildMappedData>;
 
-const childSessionEventTypes = new Set<string>(Object.values(ChildSessionEvents));
-
-/** One of the resolver's events (the data is trusted as the resolver wrote it); a stored event keeps its other fields. */
-export function isChildSessionEvent<E extends { type: string }>(event: E): event is E & ChildSessionEvent {
-  return childSessionEventTypes.has(event.type);
-}
+export const isChildSessionEvent = eventGuard<ChildSessionEvent>(Object.values(ChildSessionEvents));

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../event-store/decider';
+import { type DomainEvent, eventGuard } from '../event-store/decider';
 import type { ResolvedRunPolicy } from './run-policy';
 
 /** Event types of a run stream (`run-<run_id>`), plus what the engine writes on its owner's session stream. */
@@ -107,12 +107,7 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.interrupted,
   RunEvents.resumed,
 ];
-const runStreamEventTypes = new Set<string>(RUN_STREAM_EVENT_TYPES);
-
-/** A run-stream event (the data is trusted as the decider wrote it); a stored event keeps its other fields. */
-export function isRunEvent<E extends { type: string }>(event: E): event is E & RunEvent {
-  return runStreamEventTypes.has(event.type);
-}
+export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
 
 /** `run.ended` on an owner session's stream. */
 export type RunEndedEvent = DomainEvent<typeof RunEvents.ended, RunEndedData>;

@@ -1,5 +1,5 @@
 import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
-import { type Decider, type DomainEvent, foldEvents, handleCommand, planCommand } from './decider';
+import { type Decider, type DomainEvent, eventGuard, foldEvents, handleCommand, planCommand } from './decider';
 import { ExpectedVersionConflictError } from './event-store.errors';
 
 /** A counter with a ceiling: small enough to read, enough to show a lost race. */
@@ -115,5 +115,15 @@ describe('planCommand', () => {
 
   it('plans nothing for a command that changes nothing', () => {
     expect(planCommand(es.store, counter, 'counter-1', { by: 0, max: 10 })).toEqual({ state: { total: 0 }, events: [], version: 0, appends: [] });
+  });
+});
+
+describe('eventGuard', () => {
+  it("tells a stream's own events by type and keeps a stored event's other fields", () => {
+    const isCounterEvent = eventGuard<CounterEvent>(['counter.added']);
+    const stored = { type: 'counter.added', data: { by: 2 } as Record<string, unknown>, streamPosition: 7 };
+    expect(isCounterEvent(stored)).toBe(true);
+    if (isCounterEvent(stored)) expect(stored.data.by + stored.streamPosition).toBe(9);
+    expect(isCounterEvent({ type: 'run.started' })).toBe(false);
   });
 });

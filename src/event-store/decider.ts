@@ -9,6 +9,15 @@ export interface DomainEvent<Type extends string = string, Data extends object =
 }
 
 /**
+ * A type guard for one stream's event union, by type tag: the data is trusted as its decider wrote it,
+ * and a stored event keeps its other fields (positions, metadata).
+ */
+export function eventGuard<Ev extends DomainEvent>(types: Iterable<string>): <E extends { type: string }>(event: E) => event is E & Ev {
+  const known = new Set<string>(types);
+  return <E extends { type: string }>(event: E): event is E & Ev => known.has(event.type);
+}
+
+/**
  * A stream's behaviour as three pure pieces (emmett's Decider): no framework in them, so each is a
  * plain unit test (`given(events).when(command).then(events)`). Live in-memory state, where a context
  * needs it, is the same fold; projections use the same `evolve` where they mirror the state.

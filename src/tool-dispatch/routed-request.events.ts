@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../event-store/decider';
+import { type DomainEvent, eventGuard } from '../event-store/decider';
 
 /** Audit events of routed requests, appended to the parent session's stream. */
 export const RoutedRequestEvents = {
@@ -30,9 +30,4 @@ export interface RoutedRequestData {
 /** Every routed-request event has the common data shape. */
 export type RoutedRequestEvent = DomainEvent<(typeof RoutedRequestEvents)[keyof typeof RoutedRequestEvents], RoutedRequestData>;
 
-const routedRequestEventTypes = new Set<string>(Object.values(RoutedRequestEvents));
-
-/** A routed-request audit event (the data is trusted as the router wrote it); a stored event keeps its other fields. */
-export function isRoutedRequestEvent<E extends { type: string }>(event: E): event is E & RoutedRequestEvent {
-  return routedRequestEventTypes.has(event.type);
-}
+export const isRoutedRequestEvent = eventGuard<RoutedRequestEvent>(Object.values(RoutedRequestEvents));
