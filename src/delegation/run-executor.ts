@@ -9,7 +9,6 @@ import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { CreateSession } from '../sessions/commands/create-session/create-session.command';
-import { DestroySession } from '../sessions/commands/destroy-session/destroy-session.command';
 import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../sessions/commands/send-message/send-message.command';
 import { createSessionSchema } from '../sessions/session-config';
@@ -17,7 +16,7 @@ import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents } from '../s
 import { SessionRegistry } from '../sessions/session-registry';
 import type { RunCommand, RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import { API_THREAD, RunEvents, type StoppedBy } from './run.events';
+import { API_THREAD, RunEvents } from './run.events';
 import { RunHandle, RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 
@@ -67,52 +66,18 @@ export class RunExecutor {
   }
 
   /**
-   * Stops one run: cancels its handle, asks the CLI to abort the turn, waits the grace period for the
-   * turn to end, destroys the session when it did not (forced), and records who stopped it.
-   * Returns false when the run was no longer running.
+   * Resolves true when the session's current turn ends (its main agent's `session.idle` or `abort`, or
+   * the session interrupted) within `timeoutMs`, false otherwise. Watches from the stream as it is now:
+   * call it before asking the CLI to abort, so the turn's end cannot slip past.
    */
-  async stopOne(runId: string, stoppedBy: StoppedBy): Promise<boolean> {
-    const state = this.repository.load(runId);
-    if (!state || state.status !== 'running') return false;
-    const handle = this.handles.get(runId);
-    handle?.cancel(stoppedBy.reason);
-    const sessionId = state.started.threadId;
-    const session = this.sessions.get(sessionId);
-    let forced = false;
-    if (session && session.status === 'running' && session.cliGeneration === this.cliConnection.generation && this.cliConnection.isRunning) {
-      const stream = sessionStreamId(sessionId);
-      const turnEnded = this.waitFor(
-        stream,
-        this.store.streamVersion(stream),
-        (e) => (isOwn(e) && (e.type === cli('session.idle') || e.type === cli('abort'))) || e.type === SessionEvents.interrupted,
-        this.config.runs.stopGraceMs,
-      );
-      await this.cliConnection
-        .request('session.abort', { sessionId }, Math.max(this.config.runs.stopGraceMs, 1000))
-        .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'session.abort failed'));
-      if (!(await turnEnded)) {
-        forced = true;
-        await this.commandBus
-          .execute(
-            new DestroySession(
-              sessionId,
-              `run-stop:${runId}`,
-              `run ${runId} did not stop within ${this.config.runs.stopGraceMs} ms of session.abort: forced stop`,
-            ),
-          )
-          .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not destroy the session of a run that ignored abort'));
-      }
-    }
-    try {
-      await this.repository.decide(runId, { type: 'stop', stoppedBy, forced }, { actor: stoppedBy.actor });
-      this.logger.log({ runId, stoppedBy, forced }, 'run stopped');
-    } catch (error) {
-      if (!(error instanceof RunStateError)) throw error;
-      // It ended on its own while the abort was on its way: its own outcome stands.
-    } finally {
-      if (handle) this.handles.close(handle);
-    }
-    return true;
+  turnEnd(sessionId: string, timeoutMs: number): Promise<boolean> {
+    const stream = sessionStreamId(sessionId);
+    return this.waitFor(
+      stream,
+      this.store.streamVersion(stream),
+      (e) => (isOwn(e) && (e.type === cli('session.idle') || e.type === cli('abort'))) || e.type === SessionEvents.interrupted,
+      timeoutMs,
+    );
   }
 
   private async execute(state: RunState, prompt: string, mode: 'start' | 'resume', handle: RunHandle): Promise<void> {

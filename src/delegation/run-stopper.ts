@@ -1,9 +1,17 @@
-import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
+import { AbortSession } from '../sessions/commands/abort-session/abort-session.command';
+import { DestroySession } from '../sessions/commands/destroy-session/destroy-session.command';
+import { SessionRegistry } from '../sessions/session-registry';
 import { RunStateError } from './run.errors';
 import type { StoppedBy } from './run.events';
 import { RunExecutor } from './run-executor';
+import { RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 
 /** How many times the subtree is swept: a child may start a grandchild while the first sweep is on. */
@@ -20,9 +28,14 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
   private subscription?: Subscription;
 
   constructor(
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly commandBus: CommandBus,
     private readonly executor: RunExecutor,
+    private readonly handles: RunHandleTable,
     private readonly repository: RunRepository,
     private readonly runs: RunsReadModel,
+    private readonly sessions: SessionRegistry,
+    private readonly cliConnection: CopilotCliConnection,
   ) {}
 
   onModuleInit(): void {
@@ -49,10 +62,48 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
       const running = this.runs.runningSubtreeIds(target.started.path);
       if (running.length === 0) break;
-      const results = await Promise.all(running.map((id) => this.executor.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })));
+      const results = await Promise.all(running.map((id) => this.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })));
       running.forEach((id, i) => results[i] && stopped.push(id));
     }
     this.logger.log({ runId, stopped: stopped.length, actor: stoppedBy.actor }, 'run subtree stopped');
     return stopped;
+  }
+
+  /**
+   * Stops one run: cancels its handle, asks the CLI to abort the turn, waits the grace period for the
+   * turn to end, destroys the session when it did not (forced), and records who stopped it.
+   * Returns false when the run was no longer running.
+   */
+  private async stopOne(runId: string, stoppedBy: StoppedBy): Promise<boolean> {
+    const state = this.repository.load(runId);
+    if (!state || state.status !== 'running') return false;
+    const handle = this.handles.get(runId);
+    handle?.cancel(stoppedBy.reason);
+    const sessionId = state.started.threadId;
+    const session = this.sessions.get(sessionId);
+    const graceMs = this.config.runs.stopGraceMs;
+    let forced = false;
+    if (session && session.status === 'running' && session.cliGeneration === this.cliConnection.generation && this.cliConnection.isRunning) {
+      const turnEnded = this.executor.turnEnd(sessionId, graceMs);
+      await this.commandBus
+        .execute(new AbortSession(sessionId, graceMs))
+        .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'session.abort failed'));
+      if (!(await turnEnded)) {
+        forced = true;
+        await this.commandBus
+          .execute(new DestroySession(sessionId, `run-stop:${runId}`, `run ${runId} did not stop within ${graceMs} ms of session.abort: forced stop`))
+          .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not destroy the session of a run that ignored abort'));
+      }
+    }
+    try {
+      await this.repository.decide(runId, { type: 'stop', stoppedBy, forced }, { actor: stoppedBy.actor });
+      this.logger.log({ runId, stoppedBy, forced }, 'run stopped');
+    } catch (error) {
+      if (!(error instanceof RunStateError)) throw error;
+      // It ended on its own while the abort was on its way: its own outcome stands.
+    } finally {
+      if (handle) this.handles.close(handle);
+    }
+    return true;
   }
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { AbortSessionHandler } from './commands/abort-session/abort-session.handler';
 import { ChangeSubAgentsHandler } from './commands/change-sub-agents/change-sub-agents.handler';
 import { BuiltinToolCatalog } from './builtin-tool-catalog';
 import { CreateSessionHandler } from './commands/create-session/create-session.handler';
@@ -34,6 +35,7 @@ import { TurnReminders } from './turn-reminders';
     SendMessageHandler,
     ResumeSessionHandler,
     DestroySessionHandler,
+    AbortSessionHandler,
     ChangeSubAgentsHandler,
     GetSessionHandler,
     ListSessionsHandler,
