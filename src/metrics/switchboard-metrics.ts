@@ -7,8 +7,8 @@ import { SqliteDatabase } from '../database/sqlite-database';
 import { RUN_STATUSES } from '../delegation/run.events';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
-import { ProjectionRegistry } from '../event-store/projection-registry';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
+import { RunsReadModel } from '../run-lineage/runs-read-model';
 import type { SessionStatus } from '../sessions/session.events';
 import { RoutedRequestEvents } from '../tool-dispatch/routed-request.events';
 
@@ -47,12 +47,12 @@ function processMetrics(): Registry {
 export class SwitchboardMetrics implements OnModuleDestroy {
   readonly registry = new Registry();
   private readonly subscriptions = new Subscription();
-  private countByStatus?: { runs: Database.Statement; sessions: Database.Statement };
+  private sessionsByStatus?: Database.Statement;
 
   constructor(
     store: EventStore,
     runner: AsyncProjectionRunner,
-    projections: ProjectionRegistry,
+    runsReadModel: RunsReadModel,
     private readonly database: SqliteDatabase,
     cli: CopilotCliConnection,
   ) {
@@ -121,19 +121,18 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       labelNames: ['projection'],
       registers: register,
       collect() {
-        const head = store.headPosition();
-        for (const { name } of projections.async()) this.set({ projection: name }, Math.max(0, head - runner.position(name)));
+        for (const { name, lag } of runner.status()) this.set({ projection: name }, lag);
       },
     });
     // prom-client calls collect() with the gauge as `this`; the read models come from this class.
-    const statements = () => this.statements();
+    const sessionCounts = () => this.sessionCounts();
     new Gauge({
       name: 'switchboard_runs',
       help: 'Runs by status (runs read model)',
       labelNames: ['status'],
       registers: register,
       collect() {
-        setByStatus(this, RUN_STATUSES, statements().runs);
+        setByStatus(this, RUN_STATUSES, runsReadModel.countByStatus());
       },
     });
     new Gauge({
@@ -142,7 +141,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       labelNames: ['status'],
       registers: register,
       collect() {
-        setByStatus(this, SESSION_STATUSES, statements().sessions);
+        setByStatus(this, SESSION_STATUSES, sessionCounts());
       },
     });
     new Gauge({
@@ -165,19 +164,16 @@ export class SwitchboardMetrics implements OnModuleDestroy {
     this.subscriptions.unsubscribe();
   }
 
-  private statements(): { runs: Database.Statement; sessions: Database.Statement } {
-    this.countByStatus ??= {
-      runs: this.database.connection.prepare('SELECT status, COUNT(*) AS count FROM runs GROUP BY status'),
-      sessions: this.database.connection.prepare('SELECT status, COUNT(*) AS count FROM sessions GROUP BY status'),
-    };
-    return this.countByStatus;
+  private sessionCounts(): Array<{ status: string; count: number }> {
+    this.sessionsByStatus ??= this.database.connection.prepare('SELECT status, COUNT(*) AS count FROM sessions GROUP BY status');
+    return this.sessionsByStatus.all() as Array<{ status: string; count: number }>;
   }
 }
 
 /** One statement per scrape; every known status is shown, 0 when none. */
-function setByStatus(gauge: Gauge<'status'>, known: readonly string[], statement: Database.Statement): void {
+function setByStatus(gauge: Gauge<'status'>, known: readonly string[], rows: Array<{ status: string; count: number }>): void {
   const counts = new Map<string, number>(known.map((status) => [status, 0]));
-  for (const row of statement.all() as Array<{ status: string; count: number }>) counts.set(row.status, row.count);
+  for (const row of rows) counts.set(row.status, row.count);
   gauge.reset();
   for (const [status, count] of counts) gauge.set({ status }, count);
 }

@@ -13,6 +13,11 @@ import { type RunRow, subtreeRange } from './run-lineage';
 export class RunsReadModel {
   constructor(private readonly database: SqliteDatabase) {}
 
+  /** How many runs are in each status (one GROUP BY; the metrics gauge reads it at scrape). */
+  countByStatus(): Array<{ status: string; count: number }> {
+    return this.database.orm.select({ status: runs.status, count: count() }).from(runs).groupBy(runs.status).all();
+  }
+
   find(runId: string): RunRow | undefined {
     return this.database.orm.select().from(runs).where(eq(runs.runId, runId)).get();
   }
