@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { apiDocsAccess } from './api-docs/api-docs-access';
 import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { AppModule } from './app.module';
+import { consoleBundle, serveConsole } from './console/serve-console';
 import { answerMalformedRequestsAsJson } from './common/malformed-http';
 import { jsonBodyParsers } from './common/request-body';
 import type { SwitchboardConfig } from './config/switchboard-config';
@@ -30,6 +31,10 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   answerMalformedRequestsAsJson(app.getHttpServer() as Server);
   app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config));
   SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app));
+  const bundle = consoleBundle(config.console.dir);
+  const handlers = serveConsole(bundle);
+  if (handlers.length > 0) app.use(...handlers);
+  if (bundle.state === 'missing') app.get(Logger).warn({ dir: bundle.dir }, 'the web console is not built: / explains how (npm run build:web)');
   return app;
 }
 

@@ -13,6 +13,8 @@ export interface AgentView extends AgentDefinition {
   composable_reasons: string[];
   /** FR-6: its own sub-agents that are unknown or no longer eligible (changed or deleted since it was saved). */
   sub_agent_problems: SubAgentProblem[];
+  /** FR-7's reverse map: the agents whose team includes this one (their sub_agents list it), by id. */
+  included_in: string[];
 }
 
 /** Read side of the agent library, over the `agents` read model. Other contexts (sessions) ask it too. */
@@ -29,22 +31,56 @@ export class AgentLibrary {
     return this.database.orm.select().from(agents).orderBy(asc(agents.id)).all().map(toDefinition);
   }
 
-  view(agent: AgentDefinition & { version: number }, lookup: (id: string) => AgentDefinition | undefined = (id) => this.find(id)): AgentView {
-    const reasons = compositionProblems(agent);
-    return {
-      ...agent,
-      composable: reasons.length === 0,
-      composable_reasons: reasons,
-      sub_agent_problems: subAgentProblems(agent.id, agent.sub_agents, lookup),
-    };
+  view(agent: AgentDefinition & { version: number }): AgentView {
+    const all = this.all();
+    return viewOf(agent, lookupIn(all), teamsIncluding(all));
   }
 
   /** Every agent's view, with one read of the table (no query per sub-agent). */
   views(): AgentView[] {
     const all = this.all();
-    const byId = new Map(all.map((a) => [a.id, a]));
-    return all.map((a) => this.view(a, (id) => byId.get(id)));
+    const lookup = lookupIn(all);
+    const teams = teamsIncluding(all);
+    return all.map((a) => viewOf(a, lookup, teams));
   }
+
+  /**
+   * What the library would say of a definition not saved yet (an editor's draft): the same rule set as
+   * saving, so a console never carries a second copy of it.
+   */
+  checkDraft(id: string | undefined, fields: AgentFields): Pick<AgentView, 'composable' | 'composable_reasons' | 'sub_agent_problems'> {
+    const reasons = compositionProblems(fields);
+    return {
+      composable: reasons.length === 0,
+      composable_reasons: reasons,
+      sub_agent_problems: subAgentProblems(id, fields.sub_agents, lookupIn(this.all())),
+    };
+  }
+}
+
+function viewOf(agent: AgentDefinition & { version: number }, lookup: (id: string) => AgentDefinition | undefined, teams: Map<string, string[]>): AgentView {
+  const reasons = compositionProblems(agent);
+  return {
+    ...agent,
+    composable: reasons.length === 0,
+    composable_reasons: reasons,
+    sub_agent_problems: subAgentProblems(agent.id, agent.sub_agents, lookup),
+    included_in: teams.get(agent.id) ?? [],
+  };
+}
+
+function lookupIn(all: readonly AgentDefinition[]): (id: string) => AgentDefinition | undefined {
+  const byId = new Map(all.map((a) => [a.id, a]));
+  return (id) => byId.get(id);
+}
+
+/** sub-agent id -> the ids of the agents that list it, in library order. */
+function teamsIncluding(all: readonly AgentDefinition[]): Map<string, string[]> {
+  const teams = new Map<string, string[]>();
+  for (const agent of all) {
+    for (const member of new Set(agent.sub_agents)) teams.set(member, [...(teams.get(member) ?? []), agent.id]);
+  }
+  return teams;
 }
 
 function toDefinition(row: typeof agents.$inferSelect): AgentDefinition & { version: number } {

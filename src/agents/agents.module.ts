@@ -9,10 +9,13 @@ import { UpdateAgentHandler } from './commands/update-agent/update-agent.handler
 import { McpServerRegistry } from './mcp-server-registry';
 import { AgentsProjection } from './projections/agents.projection';
 import { TeamAssembler } from './team-assembler';
+import { CheckAgentDraftHandler } from './queries/check-agent-draft/check-agent-draft.handler';
 import { EligibleSubAgentsHandler } from './queries/eligible-sub-agents/eligible-sub-agents.handler';
 import { ExportAgentsHandler } from './queries/export-agents/export-agents.handler';
 import { GetAgentHandler } from './queries/get-agent/get-agent.handler';
 import { ListAgentsHandler } from './queries/list-agents/list-agents.handler';
+import { ListMcpServersHandler } from './queries/list-mcp-servers/list-mcp-servers.handler';
+import { WatchAgentLibraryHandler } from './queries/watch-agent-library/watch-agent-library.handler';
 
 /** spec: agent-teams. The agent library: event-sourced agents, eligibility, import/export. */
 @Module({
@@ -31,6 +34,9 @@ import { ListAgentsHandler } from './queries/list-agents/list-agents.handler';
     GetAgentHandler,
     EligibleSubAgentsHandler,
     ExportAgentsHandler,
+    CheckAgentDraftHandler,
+    ListMcpServersHandler,
+    WatchAgentLibraryHandler,
   ],
   exports: [AgentLibrary, TeamAssembler],
 })

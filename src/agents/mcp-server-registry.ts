@@ -42,6 +42,18 @@ export class McpServerRegistry {
     return { servers, missing };
   }
 
+  /** Each configured server's name and kind, by name; a file that cannot be read is a problem, not an error. */
+  entries(): { servers: Array<{ name: string; type: string }>; problem?: string } {
+    let all: Record<string, unknown>;
+    try {
+      all = this.load();
+    } catch (error) {
+      return { servers: [], problem: `${this.file}: ${(error as Error).message}` };
+    }
+    const servers = Object.entries(all).map(([name, config]) => ({ name, type: kindOf(config) }));
+    return { servers: servers.sort((a, b) => a.name.localeCompare(b.name)) };
+  }
+
   describeSource(): string {
     return this.file;
   }
@@ -62,4 +74,11 @@ export class McpServerRegistry {
     this.cache = { mtimeMs: stat.mtimeMs, servers: servers as Record<string, unknown> };
     return this.cache.servers;
   }
+}
+
+function kindOf(config: unknown): string {
+  const entry = (config ?? {}) as { type?: unknown; command?: unknown; url?: unknown };
+  if (typeof entry.type === 'string') return entry.type;
+  if (entry.command !== undefined) return 'local';
+  return entry.url !== undefined ? 'http' : 'unknown';
 }

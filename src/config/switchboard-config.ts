@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { z } from 'zod';
 import { isLoopback } from './outbound-address';
 import { OutboundAllowList } from './outbound-allow-list';
@@ -134,6 +135,10 @@ const environmentSchema = z.object({
   SWITCHBOARD_MAX_LIVE_SESSIONS: integer('SWITCHBOARD_MAX_LIVE_SESSIONS', 1, 100_000, 100),
   SWITCHBOARD_PROJECTION_RETRY_MAX_MS: integer('SWITCHBOARD_PROJECTION_RETRY_MAX_MS', 100, 3_600_000, 30_000),
   SWITCHBOARD_READY_MAX_PROJECTION_LAG: integer('SWITCHBOARD_READY_MAX_PROJECTION_LAG', 0, 100_000_000, 1_000),
+
+  // The web console (issue 12): served at / from the built bundle.
+  SWITCHBOARD_CONSOLE: flag('SWITCHBOARD_CONSOLE', true),
+  SWITCHBOARD_CONSOLE_DIR: z.string().optional(),
 });
 
 /** The name of every variable above: docker-compose.yml passes each of them through (a spec checks it). */
@@ -200,6 +205,9 @@ export interface SwitchboardConfig {
     /** /health/ready fails while an async projection is more than this many events behind the log. */
     readyMaxProjectionLag: number;
   };
+
+  /** The web console: the built bundle's folder, or undefined when SWITCHBOARD_CONSOLE=false. */
+  console: { dir: string | undefined };
 }
 
 export interface CopilotCliConfig {
@@ -289,8 +297,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       projectionRetryMaxMs: e.SWITCHBOARD_PROJECTION_RETRY_MAX_MS,
       readyMaxProjectionLag: e.SWITCHBOARD_READY_MAX_PROJECTION_LAG,
     },
+    console: { dir: e.SWITCHBOARD_CONSOLE ? path.resolve(e.SWITCHBOARD_CONSOLE_DIR || DEFAULT_CONSOLE_DIR) : undefined },
   };
 }
+
+/** web/dist of this checkout: src/config (tests) and dist/config (npm start) are both two levels down. */
+const DEFAULT_CONSOLE_DIR = path.join(__dirname, '..', '..', 'web', 'dist');
 
 /**
  * Without a token the API is open, so by default it is reachable from this host only: HOST defaults

@@ -20,6 +20,9 @@ import { RunsResolver, RunUsageResolver } from './resolvers/runs.resolver';
 import { SessionsResolver } from './resolvers/sessions.resolver';
 import { RunLoaders } from './run-loaders';
 
+/** Every resolver of the schema: the module provides them, and the console's schema file is printed from them. */
+export const GRAPHQL_RESOLVERS = [AgentsResolver, SessionsResolver, RunsResolver, RunUsageResolver, RunCommandsResolver, AuditResolver];
+
 /** Lets the GraphQL module's factory check tokens the way the REST guard does. */
 @Module({ providers: [ApiTokenGuard], exports: [ApiTokenGuard] })
 class GraphqlAuthModule {}
@@ -93,6 +96,6 @@ interface WsContext {
       },
     }),
   ],
-  providers: [QueryLimitsPlugin, AgentsResolver, SessionsResolver, RunsResolver, RunUsageResolver, RunCommandsResolver, AuditResolver],
+  providers: [QueryLimitsPlugin, ...GRAPHQL_RESOLVERS],
 })
 export class GraphqlApiModule {}

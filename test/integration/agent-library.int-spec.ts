@@ -96,6 +96,7 @@ describe('agent library: create, read, update, delete', () => {
       composable: true,
       composable_reasons: [],
       sub_agent_problems: [],
+      included_in: [],
     });
     expect(new Date(created.body.created_at).toISOString()).toBe(created.body.created_at);
 

@@ -30,6 +30,10 @@ export class Agent {
   @Field(() => AgentTools) tools!: AgentTools;
   @Field(() => [String]) mcpServers!: string[];
   @Field(() => [String]) subAgents!: string[];
+  @Field(() => [String], { nullable: true, description: 'Delegation policy: the only agents its runs may start (unset: any)' })
+  allowedAgents!: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'Delegation policy: agents its runs may not start' })
+  excludedAgents!: string[] | null;
   @Field(() => Int) version!: number;
   @Field() createdAt!: string;
   @Field() updatedAt!: string;
@@ -37,6 +41,41 @@ export class Agent {
   @Field(() => [String], { description: 'Why not, each saying what to change' }) composableReasons!: string[];
   @Field(() => [SubAgentProblem], { description: 'Its own sub-agents that are unknown or no longer eligible' })
   subAgentProblems!: SubAgentProblem[];
+  @Field(() => [String], { description: 'The agents whose team includes this one (their subAgents list it)' })
+  includedIn!: string[];
+}
+
+@ObjectType({ description: "What the library says of an editor's draft before it is saved (the rules of saving)" })
+export class AgentDraftCheck {
+  @Field() composable!: boolean;
+  @Field(() => [String]) composableReasons!: string[];
+  @Field(() => [SubAgentProblem]) subAgentProblems!: SubAgentProblem[];
+}
+
+@ObjectType({ description: "An MCP server of the operator's registry (SWITCHBOARD_MCP_CONFIG), by name; its config stays on the server" })
+export class McpServer {
+  @Field() name!: string;
+  @Field({ description: 'local, stdio, http, sse (as configured)' }) type!: string;
+}
+
+@ObjectType()
+export class McpServerList {
+  @Field(() => [McpServer]) servers!: McpServer[];
+  @Field(() => String, { nullable: true, description: 'Set when the registry file cannot be read' }) problem!: string | null;
+}
+
+@ObjectType()
+export class AgentFile {
+  @Field({ description: '<id>.json' }) name!: string;
+  @Field({ description: 'The agent JSON format' }) content!: string;
+}
+
+@ObjectType({ description: 'A change to the agent library, whoever made it' })
+export class AgentLibraryChange {
+  @Field(() => ID) agentId!: string;
+  @Field({ description: 'created, updated or deleted' }) change!: string;
+  @Field(() => Int, { description: "The agent's version after the change" }) version!: number;
+  @Field(() => Int) position!: number;
 }
 
 @ObjectType()
@@ -76,6 +115,8 @@ export class AgentFieldsInput {
   @Field(() => AgentToolsInput, { nullable: true }) tools?: AgentToolsInput;
   @Field(() => [String], { nullable: true }) mcpServers?: string[];
   @Field(() => [String], { nullable: true }) subAgents?: string[];
+  @Field(() => [String], { nullable: true, description: 'Unset or null: any agent' }) allowedAgents?: string[] | null;
+  @Field(() => [String], { nullable: true }) excludedAgents?: string[] | null;
 }
 
 @InputType()

@@ -1,4 +1,4 @@
-import { Args, ID, Int, Mutation, Query, Resolver } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { agentFieldsSchema, agentInputSchema } from '../../agents/agent-definition';
@@ -10,9 +10,26 @@ import { UpdateAgent } from '../../agents/commands/update-agent/update-agent.com
 import { EligibleSubAgents } from '../../agents/queries/eligible-sub-agents/eligible-sub-agents.query';
 import { GetAgent } from '../../agents/queries/get-agent/get-agent.query';
 import { ListAgents } from '../../agents/queries/list-agents/list-agents.query';
+import { CheckAgentDraft } from '../../agents/queries/check-agent-draft/check-agent-draft.query';
+import { ExportAgents } from '../../agents/queries/export-agents/export-agents.query';
+import { ListMcpServers } from '../../agents/queries/list-mcp-servers/list-mcp-servers.query';
+import { WatchAgentLibrary } from '../../agents/queries/watch-agent-library/watch-agent-library.query';
+import { KNOWN_BUILTIN_TOOLS } from '../../copilot-cli/builtin-tools';
+import { observableToAsyncIterator } from '../observable-iterator';
 import { NotFoundError } from '../../common/domain-error';
 import { validated } from '../input-validation';
-import { Agent, AgentFieldsInput, AgentFileInput, CreateAgentInput, DeletedAgent, ImportedAgents } from '../models/agent.model';
+import {
+  Agent,
+  AgentDraftCheck,
+  AgentFieldsInput,
+  AgentFile,
+  AgentFileInput,
+  AgentLibraryChange,
+  CreateAgentInput,
+  DeletedAgent,
+  ImportedAgents,
+  McpServerList,
+} from '../models/agent.model';
 
 const importSchema = z
   .array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }))
@@ -30,12 +47,15 @@ export function agentOf(view: AgentView): Agent {
     tools: { custom: view.tools.custom, builtin: view.tools.builtin, excludedBuiltin: view.tools.excluded_builtin },
     mcpServers: view.mcp_servers,
     subAgents: view.sub_agents,
+    allowedAgents: view.allowed_agents ?? null,
+    excludedAgents: view.excluded_agents ?? null,
     version: view.version,
     createdAt: view.created_at,
     updatedAt: view.updated_at,
     composable: view.composable,
     composableReasons: view.composable_reasons,
     subAgentProblems: view.sub_agent_problems,
+    includedIn: view.included_in,
   };
 }
 
@@ -50,6 +70,8 @@ function agentFields(input: AgentFieldsInput) {
     tools: input.tools && { custom: input.tools.custom, builtin: input.tools.builtin, excluded_builtin: input.tools.excludedBuiltin },
     mcp_servers: input.mcpServers,
     sub_agents: input.subAgents,
+    allowed_agents: input.allowedAgents ?? undefined,
+    excluded_agents: input.excludedAgents ?? undefined,
   };
 }
 
@@ -86,6 +108,39 @@ export class AgentsResolver {
   async eligibleSubAgents(@Args('exclude', { type: () => String, nullable: true }) exclude?: string) {
     const { agents } = await this.queryBus.execute<EligibleSubAgents, { agents: AgentView[] }>(new EligibleSubAgents(exclude ?? undefined));
     return agents.map(agentOf);
+  }
+
+  @Query(() => AgentDraftCheck, {
+    description: "Whether a draft could be a sub-agent and what is wrong with the sub-agents it selects, by the rules of saving; id: the agent being edited",
+  })
+  async agentDraftCheck(@Args('id', { type: () => ID, nullable: true }) id: string | undefined, @Args('input') input: AgentFieldsInput) {
+    const fields = validated(agentFieldsSchema, agentFields(input));
+    const check = await this.queryBus.execute(new CheckAgentDraft(id ?? undefined, fields));
+    return { composable: check.composable, composableReasons: check.composable_reasons, subAgentProblems: check.sub_agent_problems };
+  }
+
+  @Query(() => McpServerList, { description: "The MCP server names agents may use (the operator's SWITCHBOARD_MCP_CONFIG)" })
+  async mcpServers() {
+    const { servers, problem } = await this.queryBus.execute(new ListMcpServers());
+    return { servers, problem: problem ?? null };
+  }
+
+  @Query(() => [String], { description: "The Copilot CLI's built-in tool names, as suggestions for an agent's tools allowlist" })
+  knownBuiltinTools() {
+    return KNOWN_BUILTIN_TOOLS;
+  }
+
+  @Query(() => [AgentFile], { description: 'Every agent as a <id>.json file in the agent JSON format (GET /api/agents/export)' })
+  async agentFiles() {
+    return (await this.queryBus.execute(new ExportAgents())).files;
+  }
+
+  @Subscription(() => AgentLibraryChange, {
+    description: 'Changes to the agent library from now on, whoever made them (another tab, the API, agents:import)',
+    resolve: (change: AgentLibraryChange) => change,
+  })
+  async agentLibraryChanged() {
+    return observableToAsyncIterator(await this.queryBus.execute(new WatchAgentLibrary()));
   }
 
   @Mutation(() => Agent, { description: 'Create an agent (invalid_sub_agents when its sub-agents are unknown or cannot be sub-agents)' })

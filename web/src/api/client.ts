@@ -1,0 +1,109 @@
+import { createClient, type Client } from 'graphql-ws';
+import type { TypedDocumentString } from '../gql/graphql';
+import { currentToken, tokenRequired } from './token';
+
+/** An error the API answered, with its stable code and, for bad input, the problems per field. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly statusCode: number,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** `field: reason` problems (422/400) as a map from the field's path to its reasons. */
+  fieldProblems(): Map<string, string[]> {
+    const byField = new Map<string, string[]>();
+    const problems = this.details?.problems;
+    if (!Array.isArray(problems)) return byField;
+    for (const problem of problems) {
+      if (typeof problem === 'string') {
+        const at = problem.indexOf(': ');
+        const field = at > 0 ? problem.slice(0, at) : '';
+        byField.set(field, [...(byField.get(field) ?? []), at > 0 ? problem.slice(at + 2) : problem]);
+      } else if (problem && typeof problem === 'object' && 'id' in problem && 'reason' in problem) {
+        const key = `sub_agents.${String(problem.id)}`;
+        byField.set(key, [...(byField.get(key) ?? []), String(problem.reason)]);
+      }
+    }
+    return byField;
+  }
+}
+
+interface GraphqlResponse<T> {
+  data?: T | null;
+  errors?: Array<{ message: string; extensions?: { code?: string; statusCode?: number; details?: Record<string, unknown> } }>;
+}
+
+function authorization(): Record<string, string> {
+  const token = currentToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+/** One GraphQL operation over HTTP; its first error becomes an ApiError, a 401 asks for the token. */
+export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: V extends Record<string, never> ? [] : [V]): Promise<R> {
+  let response: Response;
+  try {
+    response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authorization() },
+      body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
+    });
+  } catch {
+    throw new ApiError('The service cannot be reached; check that it is running', 'unreachable', 0);
+  }
+  const body = (await response.json().catch(() => ({}))) as GraphqlResponse<R>;
+  const first = body.errors?.[0];
+  if (response.status === 401 || first?.extensions?.code === 'unauthorized') {
+    const message = first?.message ?? 'The service needs its API token';
+    tokenRequired(message);
+    throw new ApiError(message, 'unauthorized', 401);
+  }
+  if (first) throw new ApiError(first.message, first.extensions?.code ?? 'error', first.extensions?.statusCode ?? response.status, first.extensions?.details);
+  if (!response.ok || !body.data) throw new ApiError(`The service answered HTTP ${response.status}`, 'http_error', response.status);
+  return body.data;
+}
+
+let socket: Client | undefined;
+
+/** The one graphql-ws connection, opened on first use; it sends the token when it connects. */
+function subscriptions(): Client {
+  socket ??= createClient({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    connectionParams: () => authorization(),
+    lazy: true,
+    retryAttempts: Infinity,
+    shouldRetry: () => true,
+    on: {
+      closed: (event) => {
+        // 4403: the service refused the token at connection_init.
+        if ((event as CloseEvent).code === 4403) tokenRequired('The live connection was refused: the API token is missing or wrong');
+      },
+    },
+  });
+  return socket;
+}
+
+/** Reconnects with the current token (after the prompt saved a new one). */
+export function reconnect(): void {
+  const old = socket;
+  socket = undefined;
+  void old?.dispose();
+}
+
+/** A subscription; returns the function that ends it. */
+export function subscribe<R, V>(document: TypedDocumentString<R, V>, variables: V, onData: (data: R) => void): () => void {
+  return subscriptions().subscribe<R>(
+    { query: document.toString(), variables: variables as Record<string, unknown> },
+    {
+      next: (result) => {
+        if (result.data) onData(result.data);
+      },
+      error: () => undefined, // graphql-ws retries; the token case is handled on close
+      complete: () => undefined,
+    },
+  );
+}

@@ -1,0 +1,27 @@
+// The API token, asked for once and kept for this tab only (sessionStorage): closing the tab forgets it.
+const KEY = 'switchboard.apiToken';
+
+type Listener = (reason: string | undefined) => void;
+const listeners = new Set<Listener>();
+
+export function currentToken(): string | undefined {
+  return sessionStorage.getItem(KEY) ?? undefined;
+}
+
+export function saveToken(token: string): void {
+  sessionStorage.setItem(KEY, token);
+}
+
+export function forgetToken(): void {
+  sessionStorage.removeItem(KEY);
+}
+
+/** Raised by a 401 (HTTP) or a refused WebSocket: the app shows the token prompt with the reason. */
+export function tokenRequired(reason: string): void {
+  for (const listener of listeners) listener(reason);
+}
+
+export function onTokenRequired(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
