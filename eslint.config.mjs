@@ -1,12 +1,13 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 // Specs beside the code, the test tiers and their fixtures, and the bench/demo scripts.
 const TEST_AND_SCRIPT_FILES = ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'migrations/', 'data/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'migrations/', 'data/', 'web/dist/', 'web/src/gql/', 'web/test-results/'] },
   {
     files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'demo/**/*.ts'],
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
@@ -25,6 +26,21 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // Rejecting with what was caught (unknown) passes an error on as it came, which is the intent.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
+    },
+  },
+  {
+    // The console (React in the browser; its tests and bench run on Node).
+    files: ['web/**/*.{ts,tsx,mts}'],
+    extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/require-await': 'off',
     },
   },
   {

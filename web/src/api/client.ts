@@ -24,9 +24,10 @@ export class ApiError extends Error {
         const at = problem.indexOf(': ');
         const field = at > 0 ? problem.slice(0, at) : '';
         byField.set(field, [...(byField.get(field) ?? []), at > 0 ? problem.slice(at + 2) : problem]);
-      } else if (problem && typeof problem === 'object' && 'id' in problem && 'reason' in problem) {
-        const key = `sub_agents.${String(problem.id)}`;
-        byField.set(key, [...(byField.get(key) ?? []), String(problem.reason)]);
+      } else if (problem && typeof problem === 'object') {
+        const { id, reason } = problem as { id?: unknown; reason?: unknown };
+        if (typeof id !== 'string' || typeof reason !== 'string') continue;
+        byField.set(`sub_agents.${id}`, [...(byField.get(`sub_agents.${id}`) ?? []), reason]);
       }
     }
     return byField;
@@ -62,7 +63,8 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
     tokenRequired(message);
     throw new ApiError(message, 'unauthorized', 401);
   }
-  if (first) throw new ApiError(first.message, first.extensions?.code ?? 'error', first.extensions?.statusCode ?? response.status, first.extensions?.details);
+  if (first)
+    throw new ApiError(first.message, first.extensions?.code ?? 'error', first.extensions?.statusCode ?? response.status, first.extensions?.details);
   if (!response.ok || !body.data) throw new ApiError(`The service answered HTTP ${response.status}`, 'http_error', response.status);
   return body.data;
 }

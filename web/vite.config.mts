@@ -7,7 +7,7 @@ import { defineConfig } from 'vite';
 const service = process.env.SWITCHBOARD_URL ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  root: __dirname,
+  root: import.meta.dirname,
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, target: 'es2022' },
   server: {

@@ -1,0 +1,100 @@
+import { useEffect, useState } from 'react';
+import { reconnect } from '../api/client';
+import { currentToken, forgetToken, onTokenRequired } from '../api/token';
+import { AgentEditorPage } from '../agents/AgentEditorPage';
+import { AgentLibraryPage } from '../agents/AgentLibraryPage';
+import { linkHandler, routeOf, usePath } from './router';
+import { useTheme } from './theme';
+import { TokenDialog } from './TokenDialog';
+
+export function App() {
+  const path = usePath();
+  const route = routeOf(path);
+  const [theme, toggleTheme] = useTheme();
+  const [tokenReason, setTokenReason] = useState<string | undefined>();
+  const [askingToken, setAskingToken] = useState(false);
+  // Bumped when a new token is saved: every page reloads its data and subscriptions with it.
+  const [generation, setGeneration] = useState(0);
+
+  useEffect(
+    () =>
+      onTokenRequired((reason) => {
+        setTokenReason(currentToken() ? `${reason} (the saved token was refused)` : reason);
+        setAskingToken(true);
+      }),
+    [],
+  );
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <a className="brand" href="/agents" onClick={linkHandler('/agents')}>
+          <img src="/favicon.svg" alt="" width={22} height={22} />
+          Switchboard
+        </a>
+        <nav aria-label="Main">
+          <a href="/agents" onClick={linkHandler('/agents')} aria-current={route.page !== 'not-found' ? 'page' : undefined}>
+            Agents
+          </a>
+        </nav>
+        <div className="topbar-actions">
+          <a href="/api/docs" className="quiet-link">
+            API docs
+          </a>
+          {currentToken() && (
+            <button
+              type="button"
+              className="ghost"
+              onClick={() => {
+                forgetToken();
+                reconnect();
+                setTokenReason('Signed out. Enter the API token to continue.');
+                setAskingToken(true);
+              }}
+            >
+              Sign out
+            </button>
+          )}
+          <button
+            type="button"
+            className="ghost icon-button"
+            onClick={toggleTheme}
+            aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
+          >
+            {theme === 'dark' ? '☀' : '☾'}
+          </button>
+        </div>
+      </header>
+      <main id="main" key={generation}>
+        {route.page === 'library' && <AgentLibraryPage />}
+        {route.page === 'new-agent' && <AgentEditorPage />}
+        {route.page === 'edit-agent' && <AgentEditorPage key={route.id} agentId={route.id} />}
+        {route.page === 'not-found' && (
+          <section className="page">
+            <h1>Page not found</h1>
+            <p>
+              Nothing lives at <code>{route.path}</code>.{' '}
+              <a href="/agents" onClick={linkHandler('/agents')}>
+                Go to the agent library
+              </a>
+              .
+            </p>
+          </section>
+        )}
+      </main>
+      {askingToken && (
+        <TokenDialog
+          reason={tokenReason}
+          onSaved={() => {
+            setAskingToken(false);
+            reconnect();
+            setGeneration((g) => g + 1);
+          }}
+        />
+      )}
+    </>
+  );
+}
