@@ -30,7 +30,7 @@ const base = {
 module.exports = {
   // The display names are what `--selectProjects unit|integration|e2e` (npm run test:*) selects.
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'] },
     {
       ...base,
       displayName: 'integration',

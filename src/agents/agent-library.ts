@@ -58,7 +58,11 @@ export class AgentLibrary {
   }
 }
 
-function viewOf(agent: AgentDefinition & { version: number }, lookup: (id: string) => AgentDefinition | undefined, teams: Map<string, string[]>): AgentView {
+function viewOf(
+  agent: AgentDefinition & { version: number },
+  lookup: (id: string) => AgentDefinition | undefined,
+  teams: Map<string, string[]>,
+): AgentView {
   const reasons = compositionProblems(agent);
   return {
     ...agent,

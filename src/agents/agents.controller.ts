@@ -93,7 +93,17 @@ export class AgentsController {
   @Put(':id')
   @ApiOperation({ summary: 'Replace an agent definition (If-Match: <version> to guard against lost updates)' })
   update(@Param('id') id: string, @Body(new ZodValidationPipe(putSchema)) body: z.infer<typeof putSchema>, @Headers('if-match') ifMatch?: string) {
-    const { id: bodyId, created_at: _c, updated_at: _u, version: _v, composable: _k, composable_reasons: _r, sub_agent_problems: _p, included_in: _i, ...fields } = body;
+    const {
+      id: bodyId,
+      created_at: _c,
+      updated_at: _u,
+      version: _v,
+      composable: _k,
+      composable_reasons: _r,
+      sub_agent_problems: _p,
+      included_in: _i,
+      ...fields
+    } = body;
     if (bodyId !== undefined && bodyId !== id) throw new InvalidInputError(`The body's id ${bodyId} differs from the path's ${id}; ids cannot be changed`);
     return this.commandBus.execute(new UpdateAgent(id, fields, expectedVersion(ifMatch)));
   }

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { InvalidConfigurationError, loadConfig } from './switchboard-config';
 
 describe('loadConfig', () => {
@@ -26,6 +27,7 @@ describe('loadConfig', () => {
       metrics: { public: false },
       apiDocs: { public: false },
       resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
+      console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
     });
   });
 
@@ -179,5 +181,11 @@ describe('loadConfig', () => {
         expect(() => loadConfig({ SWITCHBOARD_CLI_ENV_PASSTHROUGH: `PATH,${name}` })).toThrow(/never reach the Copilot CLI/);
       },
     );
+  });
+
+  it('serves the console from web/dist, another folder, or not at all', () => {
+    expect(loadConfig({ SWITCHBOARD_CONSOLE_DIR: '/srv/console' }).console).toEqual({ dir: '/srv/console' });
+    expect(loadConfig({ SWITCHBOARD_CONSOLE: 'false', SWITCHBOARD_CONSOLE_DIR: '/srv/console' }).console).toEqual({ dir: undefined });
+    expect(() => loadConfig({ SWITCHBOARD_CONSOLE: 'maybe' })).toThrow(/SWITCHBOARD_CONSOLE/);
   });
 });

@@ -59,7 +59,8 @@ export function serveConsole(bundle: ConsoleBundle): RequestHandler[] {
 /** A GET for a page (a browser navigating, Accept: text/html) outside the service's own paths. */
 function pageRequest(answer: (request: Request, response: Response) => void): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !SERVICE_PATHS.test(request.path) && request.accepts(['json', 'html']) === 'html';
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !SERVICE_PATHS.test(request.path) && request.accepts(['json', 'html']) === 'html';
     if (isPage) answer(request, response);
     else next();
   };

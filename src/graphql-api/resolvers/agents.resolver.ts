@@ -111,7 +111,8 @@ export class AgentsResolver {
   }
 
   @Query(() => AgentDraftCheck, {
-    description: "Whether a draft could be a sub-agent and what is wrong with the sub-agents it selects, by the rules of saving; id: the agent being edited",
+    description:
+      'Whether a draft could be a sub-agent and what is wrong with the sub-agents it selects, by the rules of saving; id: the agent being edited',
   })
   async agentDraftCheck(@Args('id', { type: () => ID, nullable: true }) id: string | undefined, @Args('input') input: AgentFieldsInput) {
     const fields = validated(agentFieldsSchema, agentFields(input));

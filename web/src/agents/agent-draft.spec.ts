@@ -1,0 +1,50 @@
+import { draftOf, fieldOfProblem, inputOf } from './agent-draft';
+
+const loaded = {
+  id: 'lead',
+  name: 'Lead',
+  description: 'Leads',
+  icon: '🧭',
+  model: null,
+  systemMessage: { mode: 'replace', content: 'You lead.' },
+  tools: { custom: [], builtin: ['view'], excludedBuiltin: [] },
+  mcpServers: ['github'],
+  subAgents: ['reviewer'],
+  allowedAgents: ['reviewer'],
+  excludedAgents: null,
+  includedIn: [],
+  composable: false,
+  composableReasons: [],
+  version: 3,
+};
+
+describe('the editor draft', () => {
+  it('sends back every field it loaded, the delegation policy it does not show included', () => {
+    expect(inputOf(draftOf(loaded))).toEqual({
+      name: 'Lead',
+      description: 'Leads',
+      icon: '🧭',
+      systemMessage: { mode: 'replace', content: 'You lead.' },
+      model: null,
+      tools: { builtin: ['view'], custom: [], excludedBuiltin: [] },
+      mcpServers: ['github'],
+      subAgents: ['reviewer'],
+      allowedAgents: ['reviewer'],
+      excludedAgents: null,
+    });
+  });
+
+  it('sends a blank model as unset (the service default)', () => {
+    expect(inputOf({ ...draftOf(loaded), model: '  ' }).model).toBeNull();
+    expect(inputOf({ ...draftOf(loaded), model: ' gpt-5 ' }).model).toBe('gpt-5');
+  });
+
+  it("puts the service's problem paths on the form's fields", () => {
+    expect(fieldOfProblem('name')).toBe('name');
+    expect(fieldOfProblem('system_message.content')).toBe('content');
+    expect(fieldOfProblem('tools.custom.0')).toBe('custom');
+    expect(fieldOfProblem('tools.excluded_builtin')).toBe('excludedBuiltin');
+    expect(fieldOfProblem('sub_agents.2')).toBe('subAgents');
+    expect(fieldOfProblem('id')).toBe('id');
+  });
+});
