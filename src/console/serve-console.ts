@@ -47,7 +47,10 @@ export function serveConsole(bundle: ConsoleBundle): RequestHandler[] {
     },
   });
   return [
-    (request, response, next) => (SERVICE_PATHS.test(request.path) ? next() : files(request, response, next)),
+    (request, response, next) => {
+      if (SERVICE_PATHS.test(request.path)) next();
+      else void files(request, response, next);
+    },
     pageRequest((_request, response) => {
       securityHeaders(response);
       response.setHeader('Cache-Control', 'no-cache');
