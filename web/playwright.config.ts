@@ -4,8 +4,18 @@ import { assertChromiumInstalled, CHROMIUM_ARGS } from './e2e/chromium';
 
 // The console's browser tests (npm run test:console): the built bundle (web/dist) served by the real
 // service on a real SQLite file, driven in Debian's Chromium. Checked here, at config load, so a
-// missing browser fails the whole run with how to install one instead of failing (or skipping) each test.
-const executablePath = assertChromiumInstalled();
+// missing browser fails the whole run with how to install one instead of failing (or skipping) each test:
+// one line on stderr and exit code 1, not a stack trace through Playwright's config loader.
+const executablePath = chromiumOrExit();
+
+function chromiumOrExit(): string {
+  try {
+    return assertChromiumInstalled();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}
 
 export default defineConfig({
   testDir: path.join(__dirname, 'e2e'),

@@ -16,8 +16,9 @@
  * Nothing fails on a figure: timings depend on the machine; each is printed beside its target.
  */
 import { type Browser, chromium, type Page } from '@playwright/test';
-import { performance } from 'node:perf_hooks';
 import * as zlib from 'node:zlib';
+// No import of node:perf_hooks: `performance` must stay the global one, since the functions passed to
+// page.evaluate run in the browser and an imported binding would be renamed by the TypeScript transform.
 import { assertChromiumInstalled, CHROMIUM_ARGS } from '../e2e/chromium';
 import { type RunningService, startService } from '../e2e/service';
 
@@ -107,7 +108,10 @@ async function openLibrary(browser: Browser, url: string): Promise<{ page: Page;
   });
   await page.goto(`${url}/agents`);
   await page.getByRole('list', { name: 'Agent library' }).getByRole('article').first().waitFor();
-  await page.getByRole('status').filter({ hasText: `of ${TOTAL} agents` }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: `Showing ${TOTAL} of ${TOTAL} agents` })
+    .waitFor();
   await page.waitForLoadState('networkidle');
   return { page, render: await firstRenderMs(page), scripts: await Promise.all(scriptBodies) };
 }
@@ -119,8 +123,8 @@ async function openLibrary(browser: Browser, url: string): Promise<{ page: Page;
 async function timeToResult(page: Page, act: 'search' | 'click', argument: string): Promise<number> {
   return page.evaluate(
     async ({ act, argument, timeoutMs }) => {
-      const status = document.querySelector('[role="status"]');
-      if (!status) throw new Error('no role=status element');
+      const status = [...document.querySelectorAll('[role="status"]')].find((s) => /^Showing \d+ of \d+ agents$/.test(s.textContent?.trim() ?? ''));
+      if (!status) throw new Error('no role=status element saying "Showing N of M agents"');
       const before = status.textContent;
       const changed = new Promise<boolean>((resolve) => {
         const observer = new MutationObserver(() => {
@@ -197,13 +201,22 @@ async function main(): Promise<void> {
 
     // Search: type a digit, two, three, then clear, for several digits; every step changes the count.
     const search: number[] = [];
+    const steps: Array<{ what: string; ms: number }> = [];
     for (const digit of ['7', '3', '5', '8', '2']) {
-      for (const value of [digit, digit + digit, digit + digit + digit, '']) search.push(await timeToResult(page, 'search', value));
+      for (const value of [digit, digit + digit, digit + digit + digit, '']) {
+        const ms = await timeToResult(page, 'search', value);
+        search.push(ms);
+        steps.push({ what: `search "${value}"`, ms });
+      }
     }
     // Filters: each button in turn, back to All.
     const filters: number[] = [];
     for (let round = 0; round < SAMPLES / 4; round++) {
-      for (const name of ['Teams', 'Composable', 'Standalone', 'All']) filters.push(await timeToResult(page, 'click', name));
+      for (const name of ['Teams', 'Composable', 'Standalone', 'All']) {
+        const ms = await timeToResult(page, 'click', name);
+        filters.push(ms);
+        steps.push({ what: `filter ${name}`, ms });
+      }
     }
 
     const rawJs = scripts.reduce((sum, body) => sum + body.length, 0);
@@ -240,7 +253,11 @@ async function main(): Promise<void> {
     console.log(line(['metric', 'value', 'target', 'result']));
     console.log(line(widths.map((w) => '-'.repeat(w)).concat('------')));
     for (const row of rows) console.log(line(row));
-    console.log('\nInteraction times are measured in the page: input event or click, to the second animation frame after the status changed; PASS is on p95.');
+    const slowest = [...steps].sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(`\nSlowest interactions: ${slowest.map((s) => `${s.what} ${fmt(s.ms)}`).join(', ')}`);
+    console.log(
+      'Interaction times are measured in the page: input event or click, to the second animation frame after the status changed; PASS is on p95.',
+    );
   } finally {
     await browser?.close();
     await service.stop();

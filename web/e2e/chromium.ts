@@ -20,7 +20,7 @@ export const CHROMIUM_ARGS: readonly string[] = [
 
 /** Stops the run before any test when there is no browser: a missing browser is a failure, never a skip. */
 export function assertChromiumInstalled(): string {
-  let executable = false;
+  let executable: boolean;
   try {
     fs.accessSync(CHROMIUM_PATH, fs.constants.X_OK);
     executable = fs.statSync(CHROMIUM_PATH).isFile();

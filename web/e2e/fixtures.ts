@@ -24,14 +24,16 @@ interface TestFixtures {
   emptyLibrary: void;
 }
 
+// Fixture bodies name their callback `provide`, not Playwright's usual `use`: the console's lint runs the
+// React hooks rules on web/, which take any call to `use` for React's hook.
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiToken: [undefined, { option: true, scope: 'worker' }],
 
   service: [
-    async ({ apiToken }, use) => {
+    async ({ apiToken }, provide) => {
       const service = await startService({ apiToken });
       try {
-        await use(service);
+        await provide(service);
       } finally {
         await service.stop();
       }
@@ -39,14 +41,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker', timeout: 90_000 },
   ],
 
-  baseURL: async ({ service }, use) => use(service.url),
+  baseURL: async ({ service }, provide) => provide(service.url),
 
-  api: async ({ service }, use) => use(service.api),
+  api: async ({ service }, provide) => provide(service.api),
 
   emptyLibrary: [
-    async ({ service }, use, testInfo) => {
+    async ({ service }, provide, testInfo) => {
       await service.api.deleteAllAgents();
-      await use();
+      await provide();
       // What the service logged (warn and up) beside a failure's trace and screenshot.
       if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('service-output.txt', { body: service.output(), contentType: 'text/plain' });
     },

@@ -67,7 +67,7 @@ export class AgentsApi {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -77,8 +77,8 @@ export class AgentsApi {
     return parsed as T;
   }
 
-  listAgents(): Promise<AgentView[]> {
-    return this.call('GET', '/api/agents');
+  async listAgents(): Promise<AgentView[]> {
+    return (await this.call<{ agents: AgentView[] }>('GET', '/api/agents')).agents;
   }
 
   getAgent(id: string): Promise<AgentView> {
@@ -162,7 +162,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   } catch (error) {
     await stopChild(child, exited);
     tmp.cleanup();
-    throw new Error(`${(error as Error).message}\n${output}`);
+    throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
   }
   return {
     url,

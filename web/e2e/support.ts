@@ -15,7 +15,8 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    at ${n.target.map(String).join(' ')}: ${n.failureSummary?.split('\n').join(' ') ?? ''}`).join('\n')}`,
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    at ${n.target.map(String).join(' ')}: ${n.failureSummary?.split('\n').join(' ') ?? ''}`).join('\n')}`,
   );
   expect(report, `serious or critical accessibility violations on ${page.url()}:\n${report.join('\n')}`).toEqual([]);
 }

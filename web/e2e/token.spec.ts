@@ -7,6 +7,8 @@ import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './suppo
 test.use({ apiToken: TEST_API_TOKEN });
 
 const tokenDialog = (page: Page) => page.getByRole('dialog', { name: 'API token' });
+/** The library's "Showing N of M agents" line (the page has other status messages, e.g. after an import). */
+const resultCount = (page: Page) => page.getByRole('status').filter({ hasText: /^Showing \d+ of \d+ agents$/ });
 
 async function signIn(page: Page, token: string): Promise<void> {
   const dialog = tokenDialog(page);
@@ -69,6 +71,6 @@ test('with the token, the library updates live over the WebSocket when the API c
   // Created behind the console's back: it appears without a reload.
   await api.createAgent({ id: 'planner', name: 'Planner', description: 'Breaks work down', system_message: { content: 'Plan the work.' } });
   await expect(page.getByRole('article', { name: 'Planner' })).toBeVisible();
-  await expect(page.getByRole('status')).toContainText('Showing 2 of 2 agents');
+  await expect(resultCount(page)).toHaveText('Showing 2 of 2 agents');
   await expect(tokenDialog(page)).toHaveCount(0);
 });
