@@ -37,6 +37,8 @@ export async function setTheme(page: Page, theme: Theme): Promise<void> {
     await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
   } else {
     await page.getByRole('button', { name: `Switch to ${theme} theme` }).click();
+    // The click leaves focus (and its ring) on the button: screenshots show the page as a reader sees it.
+    await page.getByRole('button', { name: /^Switch to (light|dark) theme$/ }).blur();
   }
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 }
