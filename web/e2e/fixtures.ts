@@ -1,0 +1,60 @@
+import { test as base } from '@playwright/test';
+import { type AgentsApi, type RunningService, startService } from './service';
+
+export { expect } from '@playwright/test';
+export { ApiCallError, type AgentView, MCP_SERVERS } from './service';
+
+interface WorkerFixtures {
+  /**
+   * SWITCHBOARD_API_TOKEN for this file's service (`test.use({ apiToken: '...' })`, 16+ characters);
+   * undefined: the API is open. A file with another value gets its own worker, so its own service.
+   */
+  apiToken: string | undefined;
+  /** The real service on a fresh SQLite file, started once per worker and stopped (SIGTERM) after. */
+  service: RunningService;
+}
+
+interface TestFixtures {
+  /** The REST API with the token: scenarios change agents through it "behind the console's back". */
+  api: AgentsApi;
+  /**
+   * Every test starts on an empty agent library (automatic), so counts and filters a scenario checks
+   * are its own, whatever ran before it on the same service.
+   */
+  emptyLibrary: void;
+}
+
+// Fixture bodies name their callback `provide`, not Playwright's usual `use`: the console's lint runs the
+// React hooks rules on web/, which take any call to `use` for React's hook.
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  apiToken: [undefined, { option: true, scope: 'worker' }],
+
+  service: [
+    async ({ apiToken }, provide) => {
+      const service = await startService({ apiToken });
+      try {
+        await provide(service);
+      } finally {
+        await service.stop();
+      }
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+
+  baseURL: async ({ service }, provide) => provide(service.url),
+
+  api: async ({ service }, provide) => provide(service.api),
+
+  emptyLibrary: [
+    async ({ service }, provide, testInfo) => {
+      await service.api.deleteAllAgents();
+      await provide();
+      // What the service logged (warn and up) beside a failure's trace and screenshot.
+      if (testInfo.status !== testInfo.expectedStatus) await testInfo.attach('service-output.txt', { body: service.output(), contentType: 'text/plain' });
+    },
+    { auto: true },
+  ],
+});
+
+/** A token long enough for the service (it wants 16+ characters). */
+export const TEST_API_TOKEN = 'console-e2e-token-0123456789abcdef';

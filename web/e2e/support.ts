@@ -1,0 +1,64 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import * as path from 'node:path';
+
+export type Theme = 'light' | 'dark';
+
+/** Where screenshot() writes: web/test-results/screenshots/<name>-<theme>.png (docs/ keeps a few, committed by hand). */
+export const SCREENSHOT_DIR = path.join(__dirname, '..', 'test-results', 'screenshots');
+
+/**
+ * axe-core on the page as it is now (WCAG 2.x A/AA and best-practice rules): fails listing every
+ * serious or critical violation with its rule id, what it means and the elements it found.
+ */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = serious.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    at ${n.target.map(String).join(' ')}: ${n.failureSummary?.split('\n').join(' ') ?? ''}`).join('\n')}`,
+  );
+  expect(report, `serious or critical accessibility violations on ${page.url()}:\n${report.join('\n')}`).toEqual([]);
+}
+
+export async function currentTheme(page: Page): Promise<Theme> {
+  await expect(page.locator('html')).toHaveAttribute('data-theme', /^(light|dark)$/);
+  return (await page.locator('html').getAttribute('data-theme')) as Theme;
+}
+
+/**
+ * Switches the console to `theme` the way a user does, with the top bar's theme button; while a modal
+ * dialog makes the page behind it inert (the token prompt), by setting what the button sets, data-theme.
+ */
+export async function setTheme(page: Page, theme: Theme): Promise<void> {
+  if ((await currentTheme(page)) === theme) return;
+  const modalOpen = await page.evaluate(() => document.querySelector('dialog[open]') !== null);
+  if (modalOpen) {
+    await page.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+  } else {
+    await page.getByRole('button', { name: `Switch to ${theme} theme` }).click();
+    // The click leaves focus (and its ring) on the button: screenshots show the page as a reader sees it.
+    await page.getByRole('button', { name: /^Switch to (light|dark) theme$/ }).blur();
+  }
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+}
+
+/** Runs `check` in the page's current theme, then in the other, and leaves the page in the theme it had. */
+export async function inBothThemes(page: Page, check: (theme: Theme) => Promise<void>): Promise<void> {
+  const first = await currentTheme(page);
+  const second: Theme = first === 'light' ? 'dark' : 'light';
+  await check(first);
+  await setTheme(page, second);
+  try {
+    await check(second);
+  } finally {
+    await setTheme(page, first);
+  }
+}
+
+/** Saves web/test-results/screenshots/<name>-light.png and <name>-dark.png of the whole page. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await inBothThemes(page, async (theme) => {
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${theme}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+  });
+}
