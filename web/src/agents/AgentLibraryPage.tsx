@@ -9,7 +9,7 @@ import { AgentLibraryChangedSubscription, LibraryQuery } from './operations';
 import { downloadLibrary, importAgentFiles } from './transfer';
 
 /** Cards rendered at first; more as the list scrolls into view, so a keystroke never re-renders 1,000 cards. */
-const BATCH = 120;
+const BATCH = 48;
 
 type ImportOutcome =
   { kind: 'done'; text: string } | { kind: 'refused'; error: ApiError; problems: Array<{ file: string; line?: number; message: string }> };

@@ -60,7 +60,7 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   const first = body.errors?.[0];
   if (response.status === 401 || first?.extensions?.code === 'unauthorized') {
     const message = first?.message ?? 'The service needs its API token';
-    tokenRequired(message);
+    tokenRequired(message, 'http');
     throw new ApiError(message, 'unauthorized', 401);
   }
   if (first)
@@ -82,7 +82,7 @@ function subscriptions(): Client {
     on: {
       closed: (event) => {
         // 4403: the service refused the token at connection_init.
-        if ((event as CloseEvent).code === 4403) tokenRequired('The live connection was refused: the API token is missing or wrong');
+        if ((event as CloseEvent).code === 4403) tokenRequired('The live connection was refused: the API token is missing or wrong', 'socket');
       },
     },
   });

@@ -1,7 +1,9 @@
 // The API token, asked for once and kept for this tab only (sessionStorage): closing the tab forgets it.
 const KEY = 'switchboard.apiToken';
 
-type Listener = (reason: string | undefined) => void;
+/** http: the service's own 401 message; socket: the live connection was refused (no message of the service's). */
+export type RefusedBy = 'http' | 'socket';
+type Listener = (reason: string, by: RefusedBy) => void;
 const listeners = new Set<Listener>();
 
 export function currentToken(): string | undefined {
@@ -17,8 +19,8 @@ export function forgetToken(): void {
 }
 
 /** Raised by a 401 (HTTP) or a refused WebSocket: the app shows the token prompt with the reason. */
-export function tokenRequired(reason: string): void {
-  for (const listener of listeners) listener(reason);
+export function tokenRequired(reason: string, by: RefusedBy): void {
+  for (const listener of listeners) listener(reason, by);
 }
 
 export function onTokenRequired(listener: Listener): () => void {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { reconnect } from '../api/client';
+import { useLatest } from '../api/hooks';
 import { currentToken, forgetToken, onTokenRequired } from '../api/token';
 import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
@@ -13,16 +14,19 @@ export function App() {
   const [theme, toggleTheme] = useTheme();
   const [tokenReason, setTokenReason] = useState<string | undefined>();
   const [askingToken, setAskingToken] = useState(false);
+  const askingRef = useLatest(askingToken);
   // Bumped when a new token is saved: every page reloads its data and subscriptions with it.
   const [generation, setGeneration] = useState(0);
 
   useEffect(
     () =>
-      onTokenRequired((reason) => {
-        setTokenReason(currentToken() ? `${reason} (the saved token was refused)` : reason);
+      onTokenRequired((reason, by) => {
+        const text = currentToken() ? `${reason} (the saved token was refused)` : reason;
+        // The service's own 401 message wins over the socket's generic one, whichever arrives first.
+        setTokenReason((shown) => (by === 'socket' && shown !== undefined && askingRef.current ? shown : text));
         setAskingToken(true);
       }),
-    [],
+    [askingRef],
   );
 
   return (
