@@ -99,6 +99,29 @@ describe('the GraphQL API the console uses', () => {
     expect(saved.body).toEqual({ data: { updateAgent: { version: 2, allowedAgents: ['reviewer'] } } });
   });
 
+  it('takes null for an unset field, as GraphQL clients send it: the id is then made from the name', async () => {
+    const created = await gql(
+      `mutation($input: CreateAgentInput!) { createAgent(input: $input) { id description icon model subAgents systemMessage { mode content } } }`,
+      {
+        input: {
+          id: null,
+          name: 'Null Fields',
+          description: null,
+          icon: null,
+          model: null,
+          systemMessage: { mode: null, content: 'Hi.' },
+          subAgents: null,
+        },
+      },
+    );
+    expect(created.body).toEqual({
+      data: {
+        createAgent: { id: 'null-fields', description: '', icon: '', model: null, subAgents: [], systemMessage: { mode: 'append', content: 'Hi.' } },
+      },
+    });
+    expect((await rest.del('/api/agents/null-fields')).status).toBe(200);
+  });
+
   it("checks an editor's draft by the rules of saving, before it is saved", async () => {
     const check = (id: string | null, input: Record<string, unknown>) =>
       gql(

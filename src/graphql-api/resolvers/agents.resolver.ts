@@ -59,17 +59,22 @@ export function agentOf(view: AgentView): Agent {
   };
 }
 
-/** camelCase input -> the agent JSON format's snake_case fields. */
+/**
+ * camelCase input -> the agent JSON format's snake_case fields. GraphQL clients send null for a field
+ * they leave unset: that is the default (absent), except `model`, where null means "the default model".
+ */
 function agentFields(input: AgentFieldsInput) {
   return {
     name: input.name,
-    description: input.description,
-    icon: input.icon,
-    system_message: input.systemMessage,
+    description: input.description ?? undefined,
+    icon: input.icon ?? undefined,
+    system_message: input.systemMessage ? { mode: input.systemMessage.mode ?? undefined, content: input.systemMessage.content ?? undefined } : undefined,
     model: input.model,
-    tools: input.tools && { custom: input.tools.custom, builtin: input.tools.builtin, excluded_builtin: input.tools.excludedBuiltin },
-    mcp_servers: input.mcpServers,
-    sub_agents: input.subAgents,
+    tools: input.tools
+      ? { custom: input.tools.custom ?? undefined, builtin: input.tools.builtin ?? undefined, excluded_builtin: input.tools.excludedBuiltin ?? undefined }
+      : undefined,
+    mcp_servers: input.mcpServers ?? undefined,
+    sub_agents: input.subAgents ?? undefined,
     allowed_agents: input.allowedAgents ?? undefined,
     excluded_agents: input.excludedAgents ?? undefined,
   };
@@ -146,7 +151,7 @@ export class AgentsResolver {
 
   @Mutation(() => Agent, { description: 'Create an agent (invalid_sub_agents when its sub-agents are unknown or cannot be sub-agents)' })
   async createAgent(@Args('input') input: CreateAgentInput) {
-    const body = validated(agentInputSchema, { ...agentFields(input), id: input.id });
+    const body = validated(agentInputSchema, { ...agentFields(input), id: input.id ?? undefined });
     return agentOf(await this.commandBus.execute(new CreateAgent(body)));
   }
 

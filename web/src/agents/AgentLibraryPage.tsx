@@ -4,7 +4,7 @@ import { useCoalesced, useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { AgentCard } from './AgentCard';
-import { FILTERS, filterCounts, type LibraryFilter, matchesFilter, matchesSearch } from './library-filter';
+import { FILTERS, filterCounts, type LibraryFilter, matchesFilter, searchIn, searchIndex } from './library-filter';
 import { AgentLibraryChangedSubscription, LibraryQuery } from './operations';
 import { downloadLibrary, importAgentFiles } from './transfer';
 
@@ -33,8 +33,10 @@ export function AgentLibraryPage() {
 
   const agents = useMemo(() => library.data?.agents ?? [], [library.data]);
   const names = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), [agents]);
-  const counts = useMemo(() => filterCounts(agents, deferredSearch), [agents, deferredSearch]);
-  const visible = useMemo(() => agents.filter((a) => matchesFilter(a, filter) && matchesSearch(a, deferredSearch)), [agents, filter, deferredSearch]);
+  const index = useMemo(() => searchIndex(agents), [agents]);
+  const matched = useMemo(() => searchIn(index, deferredSearch), [index, deferredSearch]);
+  const counts = useMemo(() => filterCounts(matched), [matched]);
+  const visible = useMemo(() => matched.filter((a) => matchesFilter(a, filter)), [matched, filter]);
 
   // A new filter or search starts again from the first batch.
   const pageKey = `${filter}\n${deferredSearch}`;

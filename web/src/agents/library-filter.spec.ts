@@ -1,4 +1,4 @@
-import { filterCounts, type LibraryAgent, matchesFilter, matchesSearch, shortReason } from './library-filter';
+import { filterCounts, type LibraryAgent, matchesFilter, matchesSearch, searchIn, searchIndex, shortReason } from './library-filter';
 
 const agent = (id: string, over: Partial<LibraryAgent> = {}): LibraryAgent => ({
   id,
@@ -34,8 +34,10 @@ describe('library filters', () => {
   });
 
   it('counts each filter within the current search', () => {
-    expect(filterCounts([lead, reviewer, loner, tooled], '')).toEqual({ all: 4, teams: 1, composable: 2, standalone: 2 });
-    expect(filterCounts([lead, reviewer, loner, tooled], 'review')).toEqual({ all: 1, teams: 0, composable: 1, standalone: 0 });
+    const index = searchIndex([lead, reviewer, loner, tooled]);
+    expect(filterCounts(searchIn(index, ''))).toEqual({ all: 4, teams: 1, composable: 2, standalone: 2 });
+    expect(searchIn(index, 'Review')).toEqual([reviewer]);
+    expect(filterCounts(searchIn(index, 'review'))).toEqual({ all: 1, teams: 0, composable: 1, standalone: 0 });
   });
 
   it("shortens the service's reason to what a card has room for", () => {

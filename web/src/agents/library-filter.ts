@@ -32,18 +32,30 @@ export function matchesFilter(agent: LibraryAgent, filter: LibraryFilter): boole
   }
 }
 
+const searchText = (agent: LibraryAgent) => `${agent.name}\n${agent.id}\n${agent.description}`.toLowerCase();
+const wordsOf = (search: string) => search.toLowerCase().split(/\s+/).filter(Boolean);
+
 /** Case-insensitive, every word must appear in the name, the id or the description. */
 export function matchesSearch(agent: LibraryAgent, search: string): boolean {
-  const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return true;
-  const text = `${agent.name}\n${agent.id}\n${agent.description}`.toLowerCase();
-  return words.every((word) => text.includes(word));
+  const text = searchText(agent);
+  return wordsOf(search).every((word) => text.includes(word));
 }
 
-export function filterCounts(agents: readonly LibraryAgent[], search: string): Record<LibraryFilter, number> {
+/** The library's text, lower-cased once per load, so a keystroke only scans it. */
+export function searchIndex<A extends LibraryAgent>(agents: readonly A[]): Array<{ agent: A; text: string }> {
+  return agents.map((agent) => ({ agent, text: searchText(agent) }));
+}
+
+export function searchIn<A extends LibraryAgent>(index: ReadonlyArray<{ agent: A; text: string }>, search: string): A[] {
+  const words = wordsOf(search);
+  if (words.length === 0) return index.map((entry) => entry.agent);
+  return index.filter((entry) => words.every((word) => entry.text.includes(word))).map((entry) => entry.agent);
+}
+
+/** How many of the agents (those the search matched) each filter shows. */
+export function filterCounts(agents: readonly LibraryAgent[]): Record<LibraryFilter, number> {
   const counts: Record<LibraryFilter, number> = { all: 0, teams: 0, composable: 0, standalone: 0 };
   for (const agent of agents) {
-    if (!matchesSearch(agent, search)) continue;
     for (const { value } of FILTERS) if (matchesFilter(agent, value)) counts[value]++;
   }
   return counts;

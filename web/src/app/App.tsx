@@ -1,6 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { reconnect } from '../api/client';
-import { useLatest } from '../api/hooks';
 import { currentToken, forgetToken, onTokenRequired } from '../api/token';
 import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
@@ -14,7 +13,8 @@ export function App() {
   const [theme, toggleTheme] = useTheme();
   const [tokenReason, setTokenReason] = useState<string | undefined>();
   const [askingToken, setAskingToken] = useState(false);
-  const askingRef = useLatest(askingToken);
+  // Set when the service itself refused the token, until a new one is saved.
+  const refusedByService = useRef(false);
   // Bumped when a new token is saved: every page reloads its data and subscriptions with it.
   const [generation, setGeneration] = useState(0);
 
@@ -23,10 +23,12 @@ export function App() {
       onTokenRequired((reason, by) => {
         const text = currentToken() ? `${reason} (the saved token was refused)` : reason;
         // The service's own 401 message wins over the socket's generic one, whichever arrives first.
-        setTokenReason((shown) => (by === 'socket' && shown !== undefined && askingRef.current ? shown : text));
+        if (by === 'http') refusedByService.current = true;
+        else if (refusedByService.current) return;
+        setTokenReason(text);
         setAskingToken(true);
       }),
-    [askingRef],
+    [],
   );
 
   return (
@@ -93,6 +95,7 @@ export function App() {
         <TokenDialog
           reason={tokenReason}
           onSaved={() => {
+            refusedByService.current = false;
             setAskingToken(false);
             reconnect();
             setGeneration((g) => g + 1);
