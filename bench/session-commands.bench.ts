@@ -43,7 +43,7 @@ function cliRecord(i: number): NewEvent {
 async function seed(store: EventStore, streamId: string, size: number): Promise<void> {
   const config = { model: 'gpt-4.1', ...createSessionSchema.parse({}), subAgents: [] };
   await store.append(streamId, 'no_stream', [{ type: 'session.created', data: { sessionId: 'bench', config } }]);
-  for (let written = 1; written < size; ) {
+  for (let written = 1; written < size;) {
     const batch = Array.from({ length: Math.min(500, size - written) }, (_, i) => cliRecord(written + i));
     await store.append(streamId, 'any', batch);
     written += batch.length;
