@@ -1,24 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import type { CustomAgentConfig } from '../copilot-cli/cli-protocol';
 import type { AgentDefinition } from './agent-definition';
 import { type SubAgentProblem, subAgentProblems } from './agent-eligibility';
 import { AgentLibrary } from './agent-library';
 import { McpServerRegistry } from './mcp-server-registry';
-
-/**
- * A team member as the SDK's CustomAgentConfig (the sessions' `customAgents` entry). Declared here so
- * agents does not import sessions; sessions stores it as its own CustomAgentConfig, and the compiler
- * checks there that this shape still fits.
- */
-export interface CustomAgentConfig {
-  name: string;
-  displayName?: string;
-  description?: string;
-  prompt: string;
-  tools?: string[];
-  mcpServers?: Record<string, unknown>;
-  infer?: boolean;
-  model?: string;
-}
 
 /**
  * spec: agent-teams, Field Mapping "App Agent -> SDK CustomAgentConfig". id -> name, name ->
@@ -26,6 +11,7 @@ export interface CustomAgentConfig {
  * non-empty), mcp_servers -> full configs, infer always true. Beyond the spec: `model`, which the
  * real CLI honours per agent (the sub-agent's turns go to that model).
  */
+/** A team member as the CLI's CustomAgentConfig (the wire type lives with the CLI protocol). */
 export function toCustomAgentConfig(agent: AgentDefinition, mcpServers: Record<string, unknown>): CustomAgentConfig {
   const config: CustomAgentConfig = {
     name: agent.id,

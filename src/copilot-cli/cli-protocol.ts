@@ -25,17 +25,25 @@ export interface ToolDefinition {
   parameters: Record<string, unknown>;
 }
 
-/** CustomAgentConfig as the CLI takes it in session.create / session.resume. */
-export interface CliCustomAgent {
+/**
+ * The SDK's CustomAgentConfig: one `customAgents` entry of session.create / session.resume. The one
+ * declaration of this wire shape: agents maps team members to it, sessions stores and sends it.
+ */
+export interface CustomAgentConfig {
   name: string;
   displayName?: string;
   description?: string;
   prompt: string;
+  /** unset: every session tool; []: none; a list: those only. */
   tools?: string[] | null;
-  toolDefinitions?: ToolDefinition[];
   mcpServers?: Record<string, unknown>;
   infer?: boolean;
   model?: string;
+}
+
+/** CustomAgentConfig as Switchboard sends it: with the full definitions of the session tools it may call. */
+export interface CliCustomAgent extends CustomAgentConfig {
+  toolDefinitions?: ToolDefinition[];
 }
 
 export interface ToolResult {

@@ -8,6 +8,7 @@ import type { ToolSpec } from '../sessions/session-config';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
+import { FORK_CONTEXT_LIMITS } from './fork-context';
 import { InvalidRunArgumentsError } from './run.errors';
 import type { RunCaller } from './run-caller';
 
@@ -29,6 +30,12 @@ export const DELEGATION_TOOLS: ToolSpec[] = [
         prompt: { type: 'string', description: 'The task for the agent, self-contained.' },
         run_id: runIdProperty,
         background: { type: 'boolean', description: 'true: do not wait for the run to finish.' },
+        fork_context: {
+          type: 'boolean',
+          description:
+            `true: the agent starts with a copy of this conversation so far (the last ${FORK_CONTEXT_LIMITS.maxMessages} messages at most), ` +
+            'before your prompt. Default false: it sees only your prompt.',
+        },
       },
     },
     handler: { type: 'builtin', name: 'agent_run' },
@@ -53,6 +60,7 @@ const runArgs = z
     prompt: z.string().optional(),
     run_id: z.string().min(1).optional(),
     background: z.boolean().optional().default(false),
+    fork_context: z.boolean().optional().default(false),
   })
   .strict();
 const runIdArgs = z.object({ run_id: z.string().min(1) }).strict();
@@ -74,7 +82,12 @@ export class DelegationTools implements OnModuleInit {
     this.catalog.registerGroup('delegation', DELEGATION_TOOLS);
     this.catalog.register('agent_run', (invocation) =>
       this.call(invocation, runArgs, (args, caller) =>
-        this.commandBus.execute(new StartRun({ agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background }, caller)),
+        this.commandBus.execute(
+          new StartRun(
+            { agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background, forkContext: args.fork_context },
+            caller,
+          ),
+        ),
       ),
     );
     this.catalog.register('agent_stop', (invocation) =>

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Subject } from 'rxjs';
-import { textOf } from '../common/text-of';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli/copilot-cli-connection';
@@ -12,20 +11,17 @@ import { CreateSession } from '../sessions/commands/create-session/create-sessio
 import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../sessions/commands/send-message/send-message.command';
 import { createSessionSchema } from '../sessions/session-config';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents } from '../sessions/session.events';
+import { CLI_EVENT_PREFIX } from '../sessions/session.events';
 import { SessionRegistry } from '../sessions/session-registry';
 import type { RunCommand, RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { API_THREAD, RunEvents } from './run.events';
 import { RunHandle, RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
+import { cliEventData, endsCurrentTurn, evolveTurn, initialTurnState, isProgress, type TurnOutcome, turnOutcome } from './turn-detection';
 
-type TurnOutcome =
-  | { kind: 'completed'; output: string }
-  | { kind: 'failed'; error: string }
-  | { kind: 'interrupted'; reason: string }
-  /** The handle was cancelled: whoever stopped the run records it. */
-  | { kind: 'cancelled' };
+/** How a launch ends: its turn's outcome, or cancelled (whoever stopped the run records that). */
+type LaunchOutcome = TurnOutcome | { kind: 'cancelled' };
 
 export interface RunTimeout {
   runId: string;
@@ -72,12 +68,7 @@ export class RunExecutor {
    */
   turnEnd(sessionId: string, timeoutMs: number): Promise<boolean> {
     const stream = sessionStreamId(sessionId);
-    return this.waitFor(
-      stream,
-      this.store.streamVersion(stream),
-      (e) => (isOwn(e) && (e.type === cli('session.idle') || e.type === cli('abort'))) || e.type === SessionEvents.interrupted,
-      timeoutMs,
-    );
+    return this.waitFor(stream, this.store.streamVersion(stream), endsCurrentTurn, timeoutMs);
   }
 
   private async execute(state: RunState, prompt: string, mode: 'start' | 'resume', handle: RunHandle): Promise<void> {
@@ -121,7 +112,7 @@ export class RunExecutor {
     }
   }
 
-  private async record(runId: string, handle: RunHandle, outcome: Exclude<TurnOutcome, { kind: 'cancelled' }>): Promise<void> {
+  private async record(runId: string, handle: RunHandle, outcome: TurnOutcome): Promise<void> {
     const command: RunCommand =
       outcome.kind === 'completed'
         ? { type: 'complete', epoch: handle.epoch, output: outcome.output }
@@ -140,22 +131,14 @@ export class RunExecutor {
     }
   }
 
-  /**
-   * The main agent's turn on the run's session, from the recorded stream: its last assistant message is
-   * the output, `session.idle` after the prompt's own `user.message` ends it. Only events after our
-   * `session.message_sent` count, so an idle left over from creating, resuming or aborting cannot end it.
-   */
+  /** The main agent's turn on the run's session: the recorded stream fed to the turn-detection fold. */
   private watchTurn(state: RunState, stream: string, after: number, handle: RunHandle) {
     let cancel = () => {};
-    const outcome = new Promise<TurnOutcome>((resolve) => {
-      let sent = false;
-      // The CLI works a session's messages in order: our prompt's user.message comes after the idle of
-      // any earlier turn (one just aborted by a stop, say), so only an idle after it ends our turn.
-      let started = false;
-      let output = '';
+    const outcome = new Promise<LaunchOutcome>((resolve) => {
+      let turn = initialTurnState();
       let finished = false;
       const forward = this.progressForwarder(state);
-      const finish = (result: TurnOutcome) => {
+      const finish = (result: LaunchOutcome) => {
         if (finished) return;
         finished = true;
         queueMicrotask(() => subscription.unsubscribe());
@@ -165,36 +148,10 @@ export class RunExecutor {
       const onAbort = () => finish({ kind: 'cancelled' });
       cancel = () => finish({ kind: 'cancelled' });
       const subscription = this.store.subscribeToStream(stream, after).subscribe((event) => {
-        if (event.type === SessionEvents.messageSent) sent = true;
-        if (!sent) return;
-        const payload = cliEventData(event).payload;
-        switch (event.type) {
-          case cli('user.message'):
-            if (isOwn(event)) started = true;
-            return;
-          case cli('assistant.message'):
-            if (isOwn(event) && typeof payload.content === 'string' && payload.content.trim()) output = payload.content;
-            forward(event);
-            return;
-          case cli('tool.execution_start'):
-            forward(event);
-            return;
-          case cli('session.idle'):
-            if (isOwn(event) && started) finish({ kind: 'completed', output });
-            return;
-          case cli('session.error'):
-            if (isOwn(event)) finish({ kind: 'failed', error: textOf(payload.message, 'the Copilot CLI reported a session error') });
-            return;
-          case SessionEvents.messageFailed:
-            finish({ kind: 'failed', error: textOf(event.data.error, 'the Copilot CLI did not take the prompt') });
-            return;
-          case SessionEvents.interrupted:
-            finish({ kind: 'interrupted', reason: textOf(event.data.reason, 'the session was interrupted') });
-            return;
-          case SessionEvents.destroyed:
-            finish({ kind: 'failed', error: "the run's session was destroyed" });
-            return;
-        }
+        turn = evolveTurn(turn, event);
+        if (turn.promptSent && isProgress(event)) forward(event);
+        const ended = turnOutcome(turn);
+        if (ended) finish(ended);
       });
       if (handle.stopping) finish({ kind: 'cancelled' });
       else handle.cancellation.signal.addEventListener('abort', onAbort, { once: true });
@@ -253,23 +210,9 @@ export class RunExecutor {
  * A create, resume or send that lost its CLI connection did not fail: the CLI went away (its sessions
  * are interrupted) before it answered, and the run is resumable like any run whose CLI died mid-turn.
  */
-function launchFailure(error: unknown): Exclude<TurnOutcome, { kind: 'cancelled' | 'completed' }> {
+function launchFailure(error: unknown): Exclude<TurnOutcome, { kind: 'completed' }> {
   if (error instanceof CopilotCliConnectionLostError) {
     return { kind: 'interrupted', reason: "The Copilot CLI went away before it answered the run's session; resume the run to continue" };
   }
   return { kind: 'failed', error: (error as Error).message };
-}
-
-/** Recorded CLI events of the session's main agent (not of a CLI-native sub-agent, which carry agentId). */
-function isOwn(event: StoredEvent): boolean {
-  return !cliEventData(event).agentId;
-}
-
-/** A recorded `cli.<type>` event's data as SessionLifecycle writes it, read without trusting its shape. */
-function cliEventData(event: StoredEvent): RecordedCliEventData {
-  const { agentId, payload } = event.data;
-  return {
-    agentId: typeof agentId === 'string' && agentId !== '' ? agentId : undefined,
-    payload: typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {},
-  };
 }

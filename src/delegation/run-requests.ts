@@ -11,6 +11,8 @@ export const startRunSchema = z
     background: z.boolean().default(true),
     parent_run_id: z.string().min(1).max(64).optional(),
     policy: runPolicyInputSchema.optional(),
+    /** Start the child with a copy of the parent run's conversation (needs parent_run_id). */
+    fork_context: z.boolean().default(false),
   })
   .strict();
 export const resumeRunSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();

@@ -39,6 +39,10 @@ export interface RunStartedData {
   threadId: string;
   epoch: number;
   policy: ResolvedRunPolicy;
+  /** Set when the child's first prompt began with a copy of its caller's conversation (`fork_context`). */
+  forkContext?: true;
+  /** How many of the caller's messages were copied (the text itself is in the child session's first message). */
+  forkedMessages?: number;
 }
 
 export interface RunCompletedData {

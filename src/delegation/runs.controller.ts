@@ -42,7 +42,14 @@ export class RunsController {
   start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>) {
     return this.commandBus.execute(
       new StartRun(
-        { agentId: body.agent_id, prompt: body.prompt, background: body.background, parentRunId: body.parent_run_id, policy: body.policy },
+        {
+          agentId: body.agent_id,
+          prompt: body.prompt,
+          background: body.background,
+          parentRunId: body.parent_run_id,
+          policy: body.policy,
+          forkContext: body.fork_context,
+        },
         API,
       ),
     );

@@ -86,6 +86,37 @@ describe('handleCommand', () => {
     await expect(handleCommand(es.store, counter, 'counter-1', { by: 9, max: 10 }, { expectedVersion: 0 })).rejects.toThrow('over 10');
   });
 
+  it('starts from a cached state and version, reading and folding only the events after it', async () => {
+    const first = await handleCommand(es.store, counter, 'counter-1', { by: 2, max: 100 });
+    await es.store.append('counter-1', 1, [{ type: 'counter.added', data: { by: 5 } }]); // another writer
+    const reads: Array<number | undefined> = [];
+    const store = {
+      readStream: (id: string, options?: { fromVersion?: number }) => (reads.push(options?.fromVersion), es.store.readStream(id, options)),
+      appendMany: es.store.appendMany.bind(es.store),
+    };
+    const next = await handleCommand(store, counter, 'counter-1', { by: 1, max: 100 }, { from: { state: first.state, version: first.version } });
+    expect(reads).toStrictEqual([2]);
+    expect(next).toMatchObject({ state: { total: 8 }, version: 3 });
+    expect(es.store.readStream('counter-1').map((e) => e.data.by)).toEqual([2, 5, 1]);
+  });
+
+  it('falls back to a full load when the append from a cached state meets a conflict', async () => {
+    const first = await handleCommand(es.store, counter, 'counter-1', { by: 2, max: 100 });
+    const reads: Array<number | undefined> = [];
+    const store = {
+      readStream: (id: string, options?: { fromVersion?: number }) => {
+        // Another writer gets in between the first read and its append.
+        if (reads.length === 0) void es.store.append('counter-1', 'any', [{ type: 'counter.added', data: { by: 5 } }]);
+        reads.push(options?.fromVersion);
+        return es.store.readStream(id, options);
+      },
+      appendMany: es.store.appendMany.bind(es.store),
+    };
+    const next = await handleCommand(store, counter, 'counter-1', { by: 1, max: 100 }, { from: { state: first.state, version: first.version } });
+    expect(reads).toStrictEqual([2, undefined]);
+    expect(next).toMatchObject({ state: { total: 8 }, version: 3 });
+  });
+
   it('takes metadata from the state after the command when given a function', async () => {
     await handleCommand(es.store, counter, 'counter-1', { by: 4, max: 10 }, { metadata: (after) => ({ correlationId: `total-${after.total}` }) });
     expect(es.store.readStream('counter-1')[0].metadata).toMatchObject({ correlationId: 'total-4' });

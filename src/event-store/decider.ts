@@ -46,6 +46,11 @@ export interface HandleCommandOptions<State, Event extends DomainEvent> {
   alsoAppend?: (before: State, after: State, events: Event[]) => StreamAppend[];
   /** Conflicts retried by reloading and deciding again (default 1); with `expectedVersion`, none. */
   retries?: number;
+  /**
+   * The stream's state at `version`, as an earlier command on it left it (a live session keeps it):
+   * only the events after that version are read and folded on top. A conflict falls back to a full load.
+   */
+  from?: { state: State; version: number };
 }
 
 export interface CommandResult<State, Event extends DomainEvent> {
@@ -72,9 +77,11 @@ export function planCommand<State, Command, Event extends DomainEvent>(
   command: Command,
   options: Omit<HandleCommandOptions<State, Event>, 'retries'> = {},
 ): CommandPlan<State, Event> {
-  const history = store.readStream(streamId) as unknown as Event[]; // a stream holds only its decider's events, stored with type and data as decided
-  const version = history.length;
-  const before = foldEvents(decider, history);
+  const base = options.from;
+  // a stream holds only its decider's events, stored with type and data as decided
+  const history = store.readStream(streamId, base ? { fromVersion: base.version + 1 } : {}) as unknown as Event[];
+  const version = (base?.version ?? 0) + history.length;
+  const before = base ? history.reduce(decider.evolve, base.state) : foldEvents(decider, history);
   const events = decider.decide(command, before);
   if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
     throw new ExpectedVersionConflictError(streamId, options.expectedVersion, version);
@@ -107,7 +114,8 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
 ): Promise<CommandResult<State, Event>> {
   const retries = options.expectedVersion !== undefined ? 0 : (options.retries ?? 1);
   for (let attempt = 0; ; attempt++) {
-    const { appends, ...result } = planCommand(store, decider, streamId, command, options);
+    // A retry reads the whole stream again rather than trusting the cached state a second time.
+    const { appends, ...result } = planCommand(store, decider, streamId, command, attempt === 0 ? options : { ...options, from: undefined });
     if (appends.length === 0) return result;
     try {
       await store.appendMany(appends);

@@ -143,6 +143,81 @@ describe('EventStore', () => {
     ).rejects.toBeInstanceOf(InvalidAppendError);
   });
 
+  describe('a version conflict inside a group commit', () => {
+    /** Counts inline applies: a group replayed with savepoints applies its events a second time. */
+    function countingStore() {
+      const applied: string[] = [];
+      const counting: Projection = { name: 'counting', mode: 'inline', tables: [], apply: (event) => void applied.push(event.streamId) };
+      return { ...memoryStore([counting]), applied };
+    }
+
+    it('found before anything of its append was written, fails that append alone and the group is written once', async () => {
+      const { store, applied } = countingStore();
+      await store.append('b', 'no_stream', [created]);
+      applied.length = 0;
+      const results = await Promise.allSettled([
+        store.append('a', 'no_stream', [created]),
+        store.append('b', 'no_stream', [renamed]),
+        store.append('c', 'no_stream', [created]),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
+      expect((results[1] as PromiseRejectedResult).reason).not.toHaveProperty('afterWrite');
+      // No replay with savepoints: each committed event was applied exactly once.
+      expect(applied).toEqual(['a', 'c']);
+      expect(store.stats()).toEqual({ commits: 2, appends: 4 });
+    });
+
+    it('found after an earlier part of its appendMany wrote, rolls back that appendMany alone while the group commits', async () => {
+      const { store, applied } = countingStore();
+      await store.append('b', 'no_stream', [created]);
+      const results = await Promise.allSettled([
+        store.append('a', 'no_stream', [created]),
+        store.appendMany([
+          { streamId: 'x', expectedVersion: 'no_stream', events: [created] },
+          { streamId: 'b', expectedVersion: 'no_stream', events: [renamed] },
+        ]),
+        store.append('c', 'no_stream', [created]),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      const conflict = (results[1] as PromiseRejectedResult).reason as ExpectedVersionConflictError;
+      expect(conflict).toBeInstanceOf(ExpectedVersionConflictError);
+      expect(conflict).toMatchObject({ streamId: 'b', expected: 'no_stream', actual: 1 });
+      expect(conflict).not.toHaveProperty('afterWrite');
+      expect(store.streamVersion('x')).toBe(0);
+      expect(store.readStream('x')).toEqual([]);
+      expect([store.streamVersion('a'), store.streamVersion('b'), store.streamVersion('c')]).toEqual([1, 1, 1]);
+      // The committed appends' events reached committed$ in order, and the group is one commit.
+      expect(store.readAll().map((e) => e.streamId)).toEqual(['b', 'a', 'c']);
+      expect(store.stats()).toEqual({ commits: 2, appends: 4 });
+      // The savepoint-free attempt stopped at b and was rolled back; the replay rolled back x's savepoint alone.
+      expect(applied).toEqual(['b', 'a', 'x', 'a', 'x', 'c']);
+    });
+
+    it('found at the insert (another writer took the position after the version was read) rolls back the stream row it wrote', async () => {
+      const { store, database } = memoryStore();
+      // What a second writer leaves between our version read and our insert: an event at position 1
+      // while the stream row still says the stream does not exist.
+      database.connection
+        .prepare(
+          `INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
+           VALUES ('other-writer', 'raced', 1, 'thing.created', '{}', '{}', '2020-01-01T00:00:00.000Z')`,
+        )
+        .run();
+      const results = await Promise.allSettled([
+        store.append('a', 'no_stream', [created]),
+        store.append('raced', 'no_stream', [created]),
+        store.append('c', 'no_stream', [created]),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
+      expect((results[1] as PromiseRejectedResult).reason).not.toHaveProperty('afterWrite');
+      const streamRows = database.connection.prepare('SELECT stream_id FROM streams ORDER BY stream_id').all();
+      expect(streamRows).toEqual([{ stream_id: 'a' }, { stream_id: 'c' }]);
+      expect(store.readStream('raced').map((e) => e.eventId)).toEqual(['other-writer']);
+    });
+  });
+
   it('flushes queued appends on shutdown and then refuses new ones', async () => {
     const { store } = memoryStore();
     const queued = store.append('s', 'no_stream', [created]);

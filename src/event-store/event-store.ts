@@ -18,6 +18,12 @@ interface PendingAppend {
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
+/**
+ * What writing one request or one stream did: its results, or the version conflict that stopped it.
+ * `afterWrite` says something was written before the conflict was found, so only a rollback undoes it.
+ */
+type WriteAttempt<T> = { ok: T } | { conflict: ExpectedVersionConflictError; afterWrite: boolean };
+
 /** One group commit as metrics see it: how many appends it carried, how long the transaction took. */
 export interface CommitRecord {
   appends: number;
@@ -79,22 +85,14 @@ export class EventStore implements BeforeApplicationShutdown {
   ) {
     this.db = database.connection;
     this.statements = this.prepareStatements();
-    this.appendOne = this.db.transaction((request: PendingAppend) => this.writeAppend(request));
+    // In its own savepoint: throwing, the conflict included, rolls back this request alone.
+    this.appendOne = this.db.transaction((request: PendingAppend) => {
+      const attempt = this.writeAppend(request);
+      if ('conflict' in attempt) throw attempt.conflict;
+      return attempt.ok;
+    });
     this.commitBatch = this.db.transaction((batch: PendingAppend[], isolated: boolean) =>
-      batch.map((request): AppendOutcome => {
-        try {
-          return { ok: isolated ? this.appendOne(request) : this.writeAppend(request) };
-        } catch (error) {
-          // SQLite itself rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR...): the savepoint
-          // is gone and later appends would autocommit one by one. Fail the whole group instead.
-          if (!this.db.inTransaction) throw error;
-          // A version conflict is found before anything is written, so it needs no savepoint.
-          if (isolated || (error instanceof ExpectedVersionConflictError && !(error as ConflictAfterWrite).afterWrite)) {
-            return { error };
-          }
-          throw new NeedsIsolation();
-        }
-      }),
+      batch.map((request) => (isolated ? this.commitIsolated(request) : this.commitUnisolated(request))),
     );
   }
 
@@ -307,31 +305,62 @@ export class EventStore implements BeforeApplicationShutdown {
     }
   }
 
-  /** One queued request, part by part; a conflict after an earlier part wrote needs the savepoint. */
-  private writeAppend(request: PendingAppend): AppendResult[] {
-    return request.parts.map((part, i) => {
-      try {
-        return this.writeStreamAppend(part);
-      } catch (error) {
-        if (i > 0 && error instanceof ExpectedVersionConflictError) Object.assign(error, { afterWrite: true });
-        throw error;
-      }
-    });
+  /**
+   * Savepoint-free: a conflict found before this request wrote anything is its own (there is nothing to
+   * undo); any other failure rolls the group back to be replayed with savepoints.
+   */
+  private commitUnisolated(request: PendingAppend): AppendOutcome {
+    let attempt: WriteAttempt<AppendResult[]>;
+    try {
+      attempt = this.writeAppend(request);
+    } catch (error) {
+      if (!this.db.inTransaction) throw error; // see commitIsolated
+      throw new NeedsIsolation();
+    }
+    if ('ok' in attempt) return attempt;
+    if (attempt.afterWrite) throw new NeedsIsolation();
+    return { error: attempt.conflict };
   }
 
-  /** One stream: version check, stream row, events, inline projections. */
-  private writeStreamAppend(part: StreamAppend): AppendResult {
+  /** In a savepoint: whatever this request fails with is rolled back and reported as its own. */
+  private commitIsolated(request: PendingAppend): AppendOutcome {
+    try {
+      return { ok: this.appendOne(request) };
+    } catch (error) {
+      // SQLite itself rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR...): the savepoint
+      // is gone and later appends would autocommit one by one. Fail the whole group instead.
+      if (!this.db.inTransaction) throw error;
+      return { error };
+    }
+  }
+
+  /** One queued request, part by part; a conflict after an earlier part wrote is after a write. */
+  private writeAppend(request: PendingAppend): WriteAttempt<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const part of request.parts) {
+      const attempt = this.writeStreamAppend(part);
+      if ('conflict' in attempt) return { conflict: attempt.conflict, afterWrite: attempt.afterWrite || results.length > 0 };
+      results.push(attempt.ok);
+    }
+    return { ok: results };
+  }
+
+  /** One stream: version check, stream row, events, inline projections. Other failures throw. */
+  private writeStreamAppend(part: StreamAppend): WriteAttempt<AppendResult> {
     const { streamId, expectedVersion, events } = part;
     const row = this.statements.streamVersion.get(streamId) as { version: number } | undefined;
     const current = row?.version ?? 0;
-    assertExpectedVersion(streamId, expectedVersion, current, row !== undefined);
+    if (!matchesExpectedVersion(expectedVersion, current, row !== undefined)) {
+      return { conflict: new ExpectedVersionConflictError(streamId, expectedVersion, current), afterWrite: false };
+    }
 
     const recordedAt = new Date().toISOString();
     const nextVersion = current + events.length;
     if (row) this.statements.updateStream.run(nextVersion, recordedAt, streamId);
     else this.statements.insertStream.run(streamId, nextVersion, recordedAt, recordedAt);
 
-    const stored = events.map((event, i): StoredEvent => {
+    const stored: StoredEvent[] = [];
+    for (const [i, event] of events.entries()) {
       const metadata: EventMetadata = event.metadata ?? {};
       // Time-ordered ids keep inserts into the event_id index at its right edge (fewer pages per commit).
       const eventId = event.eventId ?? uuidv7();
@@ -346,14 +375,13 @@ export class EventStore implements BeforeApplicationShutdown {
           throw new InvalidAppendError(`Event id ${eventId} is already in the log`);
         }
         if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-          // Another writer took this position between our read and our insert (another process).
-          throw Object.assign(new ExpectedVersionConflictError(streamId, expectedVersion, this.streamVersion(streamId)), {
-            afterWrite: true,
-          });
+          // Another writer took this position between our read and our insert (another process); the
+          // stream row is already written.
+          return { conflict: new ExpectedVersionConflictError(streamId, expectedVersion, this.streamVersion(streamId)), afterWrite: true };
         }
         throw error;
       }
-      return {
+      stored.push({
         globalPosition: Number(info.lastInsertRowid),
         eventId,
         streamId,
@@ -363,8 +391,8 @@ export class EventStore implements BeforeApplicationShutdown {
         data: event.data,
         metadata,
         recordedAt,
-      };
-    });
+      });
+    }
 
     const inline = this.projections.inline();
     for (const event of stored) {
@@ -372,7 +400,7 @@ export class EventStore implements BeforeApplicationShutdown {
         if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
       }
     }
-    return { streamId, nextExpectedVersion: nextVersion, events: stored };
+    return { ok: { streamId, nextExpectedVersion: nextVersion, events: stored } };
   }
 
   private prepareStatements() {
@@ -392,18 +420,16 @@ export class EventStore implements BeforeApplicationShutdown {
   }
 }
 
-/** Aborts the savepoint-free attempt of a group; never leaves the store. */
+/** Rolls back the savepoint-free attempt of a group so it is replayed with savepoints; never leaves the store. */
 class NeedsIsolation extends Error {}
 
-type ConflictAfterWrite = ExpectedVersionConflictError & { afterWrite?: boolean };
-
-function assertExpectedVersion(streamId: string, expected: ExpectedVersion, current: number, exists: boolean): void {
-  const ok =
+function matchesExpectedVersion(expected: ExpectedVersion, current: number, exists: boolean): boolean {
+  return (
     expected === 'any' ||
     (expected === 'no_stream' && !exists) ||
     (expected === 'stream_exists' && exists) ||
-    (typeof expected === 'number' && expected === current);
-  if (!ok) throw new ExpectedVersionConflictError(streamId, expected, current);
+    (typeof expected === 'number' && expected === current)
+  );
 }
 
 function validateAppend(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): void {

@@ -14,6 +14,11 @@ export class LiveSession {
   private readonly toolsByName: Map<string, ToolSpec>;
   private state: SessionState;
   private agents: CustomAgentConfig[];
+  /**
+   * The stream as the decider folded it at the session's last command, and its version then: the next
+   * command reads only what was recorded after it. Unset (a full load) until a command ran in this process.
+   */
+  commandBase?: { state: SessionState; version: number };
 
   constructor(
     readonly sessionId: string,

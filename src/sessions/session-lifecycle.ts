@@ -6,13 +6,12 @@ import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-c
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { sessions } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
-import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { LiveSession } from './live-session';
 import type { SessionConfig } from './session-config';
+import { decideOnSession } from './session-command';
 import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
-import { SESSION_COMMAND_RETRIES, sessionDecider } from './session.decider';
 import { SessionRegistry } from './session-registry';
 
 /**
@@ -81,14 +80,7 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
 
   private async interrupt(session: LiveSession, reason: string): Promise<void> {
     // A fact the CLI's exit forces, still decided on the stream: a session destroyed meanwhile stays destroyed.
-    const { events } = await handleCommand(
-      this.store,
-      sessionDecider,
-      sessionStreamId(session.sessionId),
-      { type: 'InterruptSession', sessionId: session.sessionId, reason },
-      { metadata: { actor: 'switchboard' }, retries: SESSION_COMMAND_RETRIES },
-    );
-    session.apply(events);
+    const events = await decideOnSession(this.store, session, { type: 'InterruptSession', sessionId: session.sessionId, reason }, 'switchboard');
     const interrupted = events.find((e) => e.type === SessionEvents.interrupted);
     if (interrupted) this.logger.warn({ sessionId: session.sessionId, reason, wasRunning: interrupted.data.wasRunning }, 'session interrupted');
   }

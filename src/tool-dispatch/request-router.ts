@@ -1,19 +1,19 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Subscription } from 'rxjs';
-import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
 import { ChildSessionRouting } from '../child-sessions/child-session-routing';
 import { resolverErrors } from '../child-sessions/child-session-resolver';
 import type { CliSessionEvent, ToolResult } from '../copilot-cli/cli-protocol';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../event-store/event-store';
-import { sessionStreamId } from '../event-store/stream-ids';
 import type { LiveSession } from '../sessions/live-session';
 import { SessionRegistry } from '../sessions/session-registry';
+import type { PermissionRequest, ToolCallRequest } from './cli-request';
 import { decidePermission, type PermissionDecision } from './permission-policy';
-import { RoutedRequestEvents, type RoutedRequestData } from './routed-request.events';
+import * as v2 from './protocol-v2-adapter';
+import * as v3 from './protocol-v3-adapter';
+import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
 import { ToolInvoker } from './tool-invoker';
-import { UserInputBroker, UserInputTimeoutError } from './user-input-broker';
+import { UserInputBroker } from './user-input-broker';
 
 /** A resolved request: the parent session that owns the handlers, and the child when a sub-agent asked. */
 interface Routed {
@@ -21,11 +21,6 @@ interface Routed {
   childSessionId?: string;
   agentName?: string;
 }
-
-/** Audit records are not awaited by anyone: they may wait this long to share a commit. */
-const AUDIT_COMMIT_DELAY_MS = 5;
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
 /** spec's failure result for a tool a child may not call, or one that is not registered. */
 export function unsupportedToolResult(toolName: string): ToolResult {
@@ -40,7 +35,8 @@ export function unsupportedToolResult(toolName: string): ToolResult {
  * spec: subagent-tool-dispatch, Handler Dispatch. Every request of the CLI, the four protocol-2
  * requests and protocol 3's `external_tool.requested` / `permission.requested` broadcasts, goes
  * through one resolveSession; the allowlist applies to tool calls only. Resolution is synchronous;
- * handlers (webhooks, user answers) are awaited after it, holding nothing.
+ * handlers (webhooks, user answers) are awaited after it, holding nothing. The wire shapes are the
+ * adapters' (`protocol-v2-adapter`, `protocol-v3-adapter`); what is recorded is `request-audit`'s.
  */
 @Injectable()
 export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
@@ -53,7 +49,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly registry: SessionRegistry,
     private readonly tools: ToolInvoker,
     private readonly userInput: UserInputBroker,
-    private readonly store: EventStore,
+    private readonly audit: RequestAuditLog,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -76,167 +72,91 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async onToolCall(params: Record<string, unknown>): Promise<{ result: ToolResult }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params.sessionId);
-    const toolName = str(params.toolName) ?? '';
-    const toolCallId = str(params.toolCallId) ?? '';
-    const result = await this.runTool(routed, { via: 'tool.call', toolName, toolCallId, args: params.arguments, started });
-    return { result };
+    const routed = this.resolveOrThrow(params);
+    return v2.toolCallAnswer(await this.runTool(routed, v2.toolCall(params), started));
   }
 
   private async onPermissionRequest(params: Record<string, unknown>): Promise<{ result: { kind: string } }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params.sessionId);
-    const request = (params.permissionRequest ?? {}) as Record<string, unknown>;
+    const routed = this.resolveOrThrow(params);
+    const request = v2.permissionRequest(params);
     const decision = this.decide(routed, request);
-    this.audit(routed, RoutedRequestEvents.permissionDecided, {
-      via: 'permission.request',
-      toolName: str(request.toolName),
-      toolCallId: str(request.toolCallId),
-      arguments: request,
-      outcome: decision.approved ? 'approved' : 'denied',
-      reason: decision.reason,
-      latencyMs: performance.now() - started,
-    });
-    return { result: { kind: decision.approved ? 'approved' : 'denied-by-rules' } };
+    this.audit.record(auditRecords.permissionDecided(requesters(routed), request, decision, performance.now() - started));
+    return v2.permissionAnswer(decision);
   }
 
   private async onHooksInvoke(params: Record<string, unknown>): Promise<Record<string, never>> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params.sessionId);
-    const input = (params.input ?? {}) as Record<string, unknown>;
+    const routed = this.resolveOrThrow(params);
+    const hook = v2.hookInvocation(params);
     // Protocol 3 sends the parent id at top level; a child's hook names the child inside input.
-    const childId = routed.childSessionId ?? (str(input.agentId) && input.agentId !== routed.session.sessionId ? str(input.agentId) : undefined);
-    this.audit(
-      { ...routed, childSessionId: childId, agentName: routed.agentName ?? (childId ? this.routing.agentOf(childId) : undefined) },
-      RoutedRequestEvents.hookInvoked,
-      {
-        via: 'hooks.invoke',
-        toolName: str(input.toolName),
-        arguments: { hookType: params.hookType, input },
-        outcome: 'continued',
-        latencyMs: performance.now() - started,
-      },
-    );
-    return {};
+    const childId = routed.childSessionId ?? (hook.agentId !== undefined && hook.agentId !== routed.session.sessionId ? hook.agentId : undefined);
+    const agentName = routed.agentName ?? (childId ? this.routing.agentOf(childId) : undefined);
+    this.audit.record(auditRecords.hookInvoked(requesters({ ...routed, childSessionId: childId, agentName }), hook, performance.now() - started));
+    return v2.hookAnswer();
   }
 
   private async onUserInputRequest(params: Record<string, unknown>): Promise<{ answer: string; wasFreeform: boolean }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params.sessionId);
-    const question = str(params.question) ?? '';
+    const routed = this.resolveOrThrow(params);
+    const who = requesters(routed);
+    const { question, choices, allowFreeform } = v2.userInputRequest(params);
     try {
       const answer = await this.userInput.ask(
-        {
-          sessionId: routed.session.sessionId,
-          childSessionId: routed.childSessionId,
-          agentName: routed.agentName,
-          question,
-          choices: Array.isArray(params.choices) ? params.choices.map(String) : [],
-          allowFreeform: params.allowFreeform !== false,
-        },
-        (asked) =>
-          this.append(routed.session.sessionId, RoutedRequestEvents.userInputRequested, {
-            via: 'userInput.request',
-            parentSessionId: routed.session.sessionId,
-            childSessionId: routed.childSessionId,
-            agentName: routed.agentName,
-            requestId: asked.requestId,
-            arguments: { question, choices: asked.choices, allowFreeform: asked.allowFreeform },
-            outcome: 'pending',
-            latencyMs: 0,
-          }),
+        { sessionId: routed.session.sessionId, childSessionId: routed.childSessionId, agentName: routed.agentName, question, choices, allowFreeform },
+        (asked) => this.audit.record(auditRecords.userInputRequested(who, asked)),
       );
-      this.audit(routed, RoutedRequestEvents.userInputAnswered, {
-        via: 'userInput.request',
-        arguments: { question },
-        outcome: 'answered',
-        result: answer,
-        latencyMs: performance.now() - started,
-      });
-      return answer;
+      this.audit.record(auditRecords.userInputAnswered(who, question, answer, performance.now() - started));
+      return v2.userInputAnswer(answer);
     } catch (error) {
-      const outcome = error instanceof UserInputTimeoutError ? 'timed_out' : 'cancelled';
-      this.audit(routed, RoutedRequestEvents.userInputAnswered, {
-        via: 'userInput.request',
-        arguments: { question },
-        outcome,
-        reason: (error as Error).message,
-        latencyMs: performance.now() - started,
-      });
-      throw new ResponseError(ErrorCodes.InternalError, (error as Error).message);
+      this.audit.record(auditRecords.userInputAnswered(who, question, { error }, performance.now() - started));
+      throw v2.userInputFailure(error);
     }
   }
 
   // ---- protocol 3: broadcasts on the parent's stream, answered by a request back ----
 
-  private async onExternalToolRequested({ sessionId: parentId, event }: CliSessionEvent): Promise<void> {
+  private async onExternalToolRequested(event: CliSessionEvent): Promise<void> {
     const started = performance.now();
-    const data = event.data ?? {};
-    const requestId = str(data.requestId);
-    if (!requestId) {
+    const parentId = event.sessionId;
+    const call = v3.toolCall(event);
+    if (!call) {
       this.logger.warn({ parentId }, 'external_tool.requested without requestId dropped');
       return;
     }
-    const toolName = str(data.toolName) ?? '';
-    const answer = (body: { result: ToolResult } | { error: string }) =>
-      this.cli
-        .request('session.tools.handlePendingToolCall', { sessionId: parentId, requestId, ...body })
-        .catch((error: unknown) => this.logger.warn({ err: error, requestId }, 'handlePendingToolCall failed'));
-    const resolution = this.resolveBroadcast(parentId, event.agentId);
+    const answer = (body: { result: ToolResult } | { error: string }) => {
+      const { method, params } = v3.toolCallAnswer(parentId, call.requestId, body);
+      return this.cli
+        .request(method, params)
+        .catch((error: unknown) => this.logger.warn({ err: error, requestId: call.requestId }, 'handlePendingToolCall failed'));
+    };
+    const resolution = this.resolveRequester(v3.requesterOf(event));
     if ('error' in resolution) {
       await answer({ error: resolution.error });
       return;
     }
-    const result = await this.runTool(resolution, {
-      via: 'external_tool.requested',
-      toolName,
-      toolCallId: str(data.toolCallId) ?? '',
-      requestId,
-      args: data.arguments,
-      started,
-    });
-    await answer({ result });
+    await answer({ result: await this.runTool(resolution, call, started) });
   }
 
-  private async onPermissionRequested({ sessionId: parentId, event }: CliSessionEvent): Promise<void> {
+  private async onPermissionRequested(event: CliSessionEvent): Promise<void> {
     const started = performance.now();
-    const data = event.data ?? {};
-    const requestId = str(data.requestId);
-    if (!requestId) return;
-    const request = (data.permissionRequest ?? {}) as Record<string, unknown>;
-    const resolution = this.resolveBroadcast(parentId, event.agentId);
+    const request = v3.permissionRequest(event);
+    if (!request) return;
+    const resolution = this.resolveRequester(v3.requesterOf(event));
     const decision: PermissionDecision = 'error' in resolution ? { approved: false, reason: resolution.error } : this.decide(resolution, request);
     if (!('error' in resolution)) {
-      this.audit(resolution, RoutedRequestEvents.permissionDecided, {
-        via: 'permission.requested',
-        requestId,
-        toolName: str(request.toolName),
-        toolCallId: str(request.toolCallId),
-        arguments: request,
-        outcome: decision.approved ? 'approved' : 'denied',
-        reason: decision.reason,
-        latencyMs: performance.now() - started,
-      });
+      this.audit.record(auditRecords.permissionDecided(requesters(resolution), request, decision, performance.now() - started));
     }
+    const { method, params } = v3.permissionAnswer(event.sessionId, request.requestId, decision);
     await this.cli
-      .request('session.permissions.handlePendingPermissionRequest', {
-        sessionId: parentId,
-        requestId,
-        result: decision.approved ? { kind: 'approve-once' } : { kind: 'reject', feedback: decision.reason },
-      })
-      .catch((error: unknown) => this.logger.warn({ err: error, requestId }, 'handlePendingPermissionRequest failed'));
+      .request(method, params)
+      .catch((error: unknown) => this.logger.warn({ err: error, requestId: request.requestId }, 'handlePendingPermissionRequest failed'));
   }
 
   // ---- shared ----
 
-  /**
-   * Protocol 3: a sub-agent's request carries its task id on the envelope; without one it is the main
-   * agent's. An agentId that is present but not a usable id is refused, never taken as the main agent.
-   */
-  private resolveBroadcast(parentId: string, agentId: unknown): Routed | { error: string } {
-    if (agentId === undefined) return this.resolve(parentId);
-    if (typeof agentId !== 'string' || agentId.length === 0) return { error: resolverErrors.unknownSession(JSON.stringify(agentId)) };
-    return this.resolve(agentId);
+  private resolveRequester(requester: v3.Requester): Routed | { error: string } {
+    return 'error' in requester ? requester : this.resolve(requester.id);
   }
 
   /** The one resolveSession of every request kind. */
@@ -247,35 +167,19 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     return { session: resolution.session, childSessionId: id, agentName: this.routing.agentOf(id) };
   }
 
-  private resolveOrThrow(sessionId: unknown): Routed {
-    if (typeof sessionId !== 'string' || sessionId.length === 0) {
-      throw new ResponseError(ErrorCodes.InvalidParams, 'sessionId must be a non-empty string');
-    }
-    const resolution = this.resolve(sessionId);
-    if ('error' in resolution) throw new ResponseError(ErrorCodes.InvalidParams, resolution.error);
+  private resolveOrThrow(params: Record<string, unknown>): Routed {
+    const resolution = this.resolve(v2.sessionIdOf(params));
+    if ('error' in resolution) throw v2.unresolved(resolution.error);
     return resolution;
   }
 
-  private async runTool(
-    routed: Routed,
-    call: { via: string; toolName: string; toolCallId: string; requestId?: string; args: unknown; started: number },
-  ): Promise<ToolResult> {
+  private async runTool(routed: Routed, call: ToolCallRequest, started: number): Promise<ToolResult> {
     const { session, childSessionId, agentName } = routed;
     const tool = session.tool(call.toolName);
     const allowed = tool !== undefined && (!childSessionId || this.routing.isToolAllowedForChild(childSessionId, call.toolName));
     if (!allowed) {
       const result = unsupportedToolResult(call.toolName);
-      this.audit(routed, RoutedRequestEvents.toolCallDenied, {
-        via: call.via,
-        requestId: call.requestId,
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        arguments: call.args,
-        outcome: 'denied',
-        result: result.textResultForLlm,
-        reason: tool ? `not in the allowlist of agent ${agentName}` : 'not registered on the session',
-        latencyMs: performance.now() - call.started,
-      });
+      this.audit.record(auditRecords.toolCallDenied(requesters(routed), call, result, tool !== undefined, performance.now() - started));
       return result;
     }
     const result = await this.tools.invoke(tool, {
@@ -284,52 +188,17 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       agentName,
       toolCallId: call.toolCallId,
       toolName: call.toolName,
-      arguments: call.args,
+      arguments: call.arguments,
     });
-    this.audit(routed, RoutedRequestEvents.toolCallRouted, {
-      via: call.via,
-      requestId: call.requestId,
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      arguments: call.args,
-      outcome: result.resultType,
-      result: result.textResultForLlm,
-      reason: result.resultType === 'success' ? undefined : result.error,
-      latencyMs: performance.now() - call.started,
-    });
+    this.audit.record(auditRecords.toolCallRouted(requesters(routed), call, result, performance.now() - started));
     return result;
   }
 
-  private decide(routed: Routed, request: Record<string, unknown>): PermissionDecision {
-    return decidePermission({ kind: str(request.kind) ?? 'unknown', toolName: str(request.toolName) }, routed.session);
-  }
-
-  private audit(routed: Routed, type: string, data: Omit<RoutedRequestData, 'parentSessionId' | 'childSessionId' | 'agentName'>): void {
-    this.append(routed.session.sessionId, type, {
-      ...data,
-      parentSessionId: routed.session.sessionId,
-      childSessionId: routed.childSessionId,
-      agentName: routed.agentName,
-    });
-  }
-
-  private append(sessionId: string, type: string, data: RoutedRequestData): void {
-    this.store
-      .append(sessionStreamId(sessionId), 'any', [{ type, data: auditable(data), metadata: { actor: 'copilot-cli', correlationId: sessionId } }], {
-        maxDelayMs: AUDIT_COMMIT_DELAY_MS,
-      })
-      .catch((error: unknown) => this.logger.error({ err: error, sessionId, type }, 'could not record routed request'));
+  private decide(routed: Routed, request: PermissionRequest): PermissionDecision {
+    return decidePermission(request.question, routed.session);
   }
 }
 
-/** A JSON copy of the audit record; arguments too deep or cyclic to serialise are recorded as such, not lost with the rest. */
-function auditable(data: RoutedRequestData): Record<string, unknown> {
-  try {
-    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
-  } catch (error) {
-    const unserialisable = `[not serialisable: ${(error as Error).message}]`;
-    return JSON.parse(
-      JSON.stringify({ ...data, arguments: unserialisable, result: typeof data.result === 'string' ? data.result : unserialisable }),
-    ) as Record<string, unknown>;
-  }
+function requesters(routed: Routed): Requesters {
+  return { parentSessionId: routed.session.sessionId, childSessionId: routed.childSessionId, agentName: routed.agentName };
 }

@@ -5,6 +5,7 @@ import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user
 import { ListPendingUserInputHandler } from './queries/list-pending-user-input/list-pending-user-input.handler';
 import { RoutedRequestsProjection } from './projections/routed-requests.projection';
 import { ListRoutedRequestsHandler } from './queries/list-routed-requests/list-routed-requests.handler';
+import { RequestAuditLog } from './request-audit';
 import { RequestRouter } from './request-router';
 import { SessionRequestsController } from './session-requests.controller';
 import { ToolInvoker } from './tool-invoker';
@@ -17,6 +18,7 @@ import { WebhookToolHandler } from './webhook-tool-handler';
   controllers: [SessionRequestsController],
   providers: [
     RequestRouter,
+    RequestAuditLog,
     ToolInvoker,
     WebhookToolHandler,
     UserInputBroker,

@@ -61,8 +61,10 @@ describe('a session recorded but never created in the real Copilot CLI', () => {
     // The configuration it was created with is the recorded one: the model saw its system message.
     expect(model.requests.some((r) => r.systemText.includes('Answer briefly.'))).toBe(true);
 
-    const types = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events.map((e: Json) => e.type);
-    expect(types.slice(0, 4)).toEqual(['session.created', 'session.interrupted', 'session.started', 'session.resumed']);
+    const recorded = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events as Json[];
+    expect(recorded.slice(0, 4).map((e) => e.type)).toEqual(['session.created', 'session.interrupted', 'session.started', 'session.resumed']);
+    // The resume's session.started and session.resumed are correlated with the session, like its create.
+    expect(recorded.slice(0, 4).map((e) => e.metadata.correlationId)).toEqual([sessionId, sessionId, sessionId, sessionId]);
     await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 30_000);
 
     // Resumed later (another restart), it is an ordinary resume: the CLI has it now.

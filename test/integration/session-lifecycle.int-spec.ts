@@ -35,6 +35,15 @@ describe('session lifecycle against a CLI that dies and a service that restarts'
     expect(params.customAgents[0].toolDefinitions.map((t: Json) => t.name)).toEqual(['lookup']);
     expect((await h.http('POST', `/api/sessions/${id}/messages`, { prompt: 'after resume' })).status).toBe(202);
     expect((await h.http('POST', `/api/sessions/${id}/resume`)).status).toBe(409);
+
+    // Every event a session command recorded (interrupt and resume included) carries the session as correlation id.
+    expect((await h.http('DELETE', `/api/sessions/${id}`)).status).toBe(200);
+    const recorded = (await h.http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[];
+    const decided = recorded.filter((e) => String(e.type).startsWith('session.'));
+    expect(decided.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['session.created', 'session.started', 'session.interrupted', 'session.resumed', 'session.destroyed']),
+    );
+    expect(decided.filter((e) => e.metadata.correlationId !== id).map((e) => e.type)).toEqual([]);
   });
 
   it('after its own restart, reloads sessions as interrupted and still resolves a late child request', async () => {

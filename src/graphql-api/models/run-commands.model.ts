@@ -17,6 +17,8 @@ export class AgentRunInput {
   @Field({ nullable: true, description: 'Default true: answer at once; false: answer when the run ended' }) background?: boolean;
   @Field(() => ID, { nullable: true, description: 'Start it as a child of this (running) run' }) parentRunId?: string;
   @Field(() => RunPolicyInput, { nullable: true }) policy?: RunPolicyInput;
+  @Field({ nullable: true, description: "Default false; true: the run starts with a copy of its parent run's conversation (needs parentRunId)" })
+  forkContext?: boolean;
 }
 
 @ObjectType()

@@ -32,6 +32,7 @@ export class RunCommandsResolver {
       prompt: input.prompt,
       background: input.background ?? undefined,
       parent_run_id: input.parentRunId ?? undefined,
+      fork_context: input.forkContext ?? undefined,
       policy: input.policy
         ? {
             allowed_agents: input.policy.allowedAgents ?? undefined,
@@ -44,7 +45,14 @@ export class RunCommandsResolver {
     });
     const summary = await this.commandBus.execute(
       new StartRun(
-        { agentId: body.agent_id, prompt: body.prompt, background: body.background, parentRunId: body.parent_run_id, policy: body.policy },
+        {
+          agentId: body.agent_id,
+          prompt: body.prompt,
+          background: body.background,
+          parentRunId: body.parent_run_id,
+          policy: body.policy,
+          forkContext: body.fork_context,
+        },
         API,
       ),
     );

@@ -14,6 +14,8 @@ export interface StartRunInput {
   parentRunId?: string;
   /** API only: the run's own policy; unset fields come from its agent definition, then the defaults. */
   policy?: RunPolicyInput;
+  /** Start only: the child's first prompt begins with the caller session's conversation (bounded, see fork-context.ts). */
+  forkContext?: boolean;
 }
 
 /** spec: agent_run (the tool keeps its name). Start a child run, or resume / check one by run_id. */

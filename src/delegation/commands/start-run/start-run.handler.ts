@@ -16,6 +16,7 @@ import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
+import { forkedPrompt, forkTranscript } from '../../fork-context';
 import { StartRun, type StartRunInput } from './start-run.command';
 
 /** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
@@ -67,6 +68,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
+    const fork = input.forkContext ? this.forkFrom(placement) : undefined;
     const runId = uuidv7();
     const data: RunStartedData = {
       runId,
@@ -82,10 +84,14 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       threadId: runThreadId(runId),
       epoch: 1,
       policy: this.childPolicy(resolveRunPolicy(input.policy, agent, this.config.runs), placement.parent),
+      ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
     };
     const state = await this.repository.decide(runId, { type: 'start', data }, { actor: callerActor(caller) });
-    this.logger.log({ runId, agentId: input.agentId, parentRunId: data.parentRunId, background: input.background }, 'run started');
-    const handle = this.executor.launch(state, input.prompt, 'start');
+    this.logger.log(
+      { runId, agentId: input.agentId, parentRunId: data.parentRunId, background: input.background, forkedMessages: data.forkedMessages },
+      'run started',
+    );
+    const handle = this.executor.launch(state, fork ? forkedPrompt(fork, input.prompt) : input.prompt, 'start');
     if (input.background) return toSummary(state);
     await handle.settled;
     return toSummary(this.repository.get(runId));
@@ -94,6 +100,9 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   /** agent_run with run_id: resume an interrupted or stopped run, otherwise report (and in foreground await) it. */
   private async continueRun(input: StartRunInput, caller: RunCaller): Promise<RunSummary> {
     const runId = input.runId as string;
+    if (input.forkContext) {
+      throw new InvalidRunArgumentsError('fork_context applies when a run starts; a resumed run continues its own conversation');
+    }
     const state = this.repository.get(runId);
     assertOwner(state, caller);
     if (input.agentId && input.agentId !== state.started.agentId) {
@@ -167,6 +176,17 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       depth: parent ? parent.started.depth + 1 : 1,
       refusalStream: sessionStreamId(caller.sessionId),
     };
+  }
+
+  /**
+   * The conversation a forked child starts with: the calling session's (the tool's caller, or over the
+   * API the parent run's session), as recorded on its stream. A root run started over the API has none.
+   */
+  private forkFrom(placement: Placement) {
+    if (!placement.parentThreadId) {
+      throw new InvalidRunArgumentsError('fork_context needs a conversation to fork: give parent_run_id (over the API) or call agent_run from a session');
+    }
+    return forkTranscript(this.store.readStream(sessionStreamId(placement.parentThreadId)));
   }
 
   /** Depth is a limit on the whole tree: a child never gets a deeper limit than its parent had. */

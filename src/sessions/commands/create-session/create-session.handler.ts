@@ -18,6 +18,7 @@ import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import { LiveSessionLimit, type LiveSessionSlot } from '../../live-session-limit';
 import type { CreateSessionRequest, SessionConfig } from '../../session-config';
 import { assertStorableSessionRequest } from '../../session-config-limits';
+import { decideOnSession, sessionCommandMetadata } from '../../session-command';
 import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidError } from '../../session.errors';
 import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessionDecider } from '../../session.decider';
 import { SessionRegistry } from '../../session-registry';
@@ -64,7 +65,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     const sessionId = givenId ?? randomUUID();
     const sessionConfig = this.sessionConfig(request);
     const stream = sessionStreamId(sessionId);
-    const metadata = { actor, correlationId: sessionId };
+    const metadata = sessionCommandMetadata(sessionId, actor);
     const created = await handleCommand(this.store, sessionDecider, stream, { type: 'CreateSession', sessionId, config: sessionConfig }, { metadata });
 
     const assembly = this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents);
@@ -82,6 +83,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
 
     // The team is known before the CLI has the session: child requests while it creates resolve against it.
     const session = LiveSession.fromState(sessionId, created.state, this.cli.generation, assembly.customAgents);
+    session.commandBase = { state: created.state, version: created.version };
     try {
       await this.cli.ensureStarted();
       session.cliGeneration = this.cli.generation;
@@ -100,19 +102,17 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       }
       this.registry.remove(sessionId);
       const message = (error as Error).message;
-      session.apply(await this.recordStartFailure(stream, { type: 'RecordStartFailure', sessionId, error: message }, metadata));
+      await decideOnSession(this.store, session, { type: 'RecordStartFailure', sessionId, error: message }, actor);
       this.logger.warn({ sessionId, err: error }, 'session.create failed');
       if (error instanceof CliRequestFailedError || (error as { code?: string }).code === 'cli_unavailable') throw error;
       throw new CliRequestFailedError(`The Copilot CLI could not create the session: ${message}`, { sessionId });
     }
-    const started = await handleCommand(
+    await decideOnSession(
       this.store,
-      sessionDecider,
-      stream,
+      session,
       { type: 'RecordStart', sessionId, protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents },
-      { metadata, retries: SESSION_COMMAND_RETRIES },
+      actor,
     );
-    session.apply(started.events);
     return { sessionId, status: 'active', model: sessionConfig.model, protocolVersion: this.cli.protocolVersion };
   }
 

@@ -1,10 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
-import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
-import { sessionStreamId } from '../../../event-store/stream-ids';
-import { SESSION_COMMAND_RETRIES, sessionDecider } from '../../session.decider';
+import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionRegistry } from '../../session-registry';
 import { DestroySession } from './destroy-session.command';
@@ -36,14 +34,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
       }
     }
     // Decided on the stream as it is now: of two racing destroys (or a destroy and a send) only one wins.
-    const destroyed = await handleCommand(
-      this.store,
-      sessionDecider,
-      sessionStreamId(sessionId),
-      { type: 'DestroySession', sessionId, reason, cliError },
-      { metadata: { actor }, retries: SESSION_COMMAND_RETRIES },
-    );
-    session.apply(destroyed.events);
+    await decideOnSession(this.store, session, { type: 'DestroySession', sessionId, reason, cliError }, actor);
     this.registry.remove(sessionId);
     return { sessionId, status: 'destroyed' as const };
   }

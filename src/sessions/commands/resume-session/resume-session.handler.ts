@@ -4,14 +4,12 @@ import { TeamAssembler } from '../../../agents/team-assembler';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
-import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
 import { cliSessionParams } from '../../cli-session-options';
-import { sessionStreamId } from '../../../event-store/stream-ids';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import type { LiveSession } from '../../live-session';
 import { LiveSessionLimit } from '../../live-session-limit';
-import { SESSION_COMMAND_RETRIES, sessionDecider } from '../../session.decider';
+import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
 import type { SessionSummary } from '../create-session/create-session.command';
@@ -59,18 +57,10 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
 
   private async resume(session: LiveSession, actor: string | undefined): Promise<SessionSummary> {
     const { sessionId } = session;
-    const stream = sessionStreamId(sessionId);
     const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'resume', assembly.problems);
-      const failed = await handleCommand(
-        this.store,
-        sessionDecider,
-        stream,
-        { type: 'RecordResumeFailure', sessionId, error: error.message, problems: assembly.problems },
-        { metadata: { actor }, retries: SESSION_COMMAND_RETRIES },
-      );
-      session.apply(failed.events);
+      await decideOnSession(this.store, session, { type: 'RecordResumeFailure', sessionId, error: error.message, problems: assembly.problems }, actor);
       throw error;
     }
     const customAgents = [...session.config.customAgents, ...assembly.customAgents];
@@ -89,10 +79,10 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
       createdInCli = true;
     }
     // Recorded once the CLI has it; a second resume racing this one finds it resumed on this CLI and is refused.
-    const resumed = await handleCommand(
+    session.cliGeneration = this.cli.generation;
+    await decideOnSession(
       this.store,
-      sessionDecider,
-      stream,
+      session,
       {
         type: 'ResumeSession',
         sessionId,
@@ -102,10 +92,8 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
         teamAgents: assembly.customAgents,
         createdInCli,
       },
-      { metadata: { actor }, retries: SESSION_COMMAND_RETRIES },
+      actor,
     );
-    session.cliGeneration = this.cli.generation;
-    session.apply(resumed.events);
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
   }
 

@@ -1,9 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
-import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
-import { sessionStreamId } from '../../../event-store/stream-ids';
-import { SESSION_COMMAND_RETRIES, sessionDecider } from '../../session.decider';
+import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError } from '../../session.errors';
 import { TurnReminders, withReminders } from '../../turn-reminders';
@@ -21,18 +19,14 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
 
   async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
     const session = this.sessions.get(sessionId);
-    const stream = sessionStreamId(sessionId);
-    const metadata = { actor, correlationId: sessionId };
     const reminders = this.reminders.collect(sessionId);
     // Recorded before the CLI has it: a message the CLI takes is never missing from the log.
-    const sent = await handleCommand(
+    await decideOnSession(
       this.store,
-      sessionDecider,
-      stream,
+      session,
       { type: 'SendMessage', sessionId, prompt, reminders, onCurrentCli: session.cliGeneration === this.cli.generation },
-      { metadata, retries: SESSION_COMMAND_RETRIES },
+      actor,
     );
-    session.apply(sent.events);
     try {
       const answer = await this.cli.request<{ messageId?: string }>('session.send', {
         sessionId,
@@ -48,17 +42,7 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
         );
       }
       const message = (error as Error).message;
-      const failed = await handleCommand(
-        this.store,
-        sessionDecider,
-        stream,
-        { type: 'RecordMessageFailure', sessionId, error: message },
-        {
-          metadata,
-          retries: SESSION_COMMAND_RETRIES,
-        },
-      );
-      session.apply(failed.events);
+      await decideOnSession(this.store, session, { type: 'RecordMessageFailure', sessionId, error: message }, actor);
       throw new CliRequestFailedError(`The Copilot CLI did not take the message: ${message}`, { sessionId });
     }
   }

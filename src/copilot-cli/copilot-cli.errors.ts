@@ -1,0 +1,12 @@
+import { DomainError } from '../common/domain-error';
+
+/** The CLI cannot be started or reached, or did not answer. HTTP 503. */
+export class CopilotCliUnavailableError extends DomainError {
+  readonly code = 'cli_unavailable';
+}
+
+/**
+ * The connection went away while a request waited for its answer (the CLI died, the socket dropped):
+ * whether the CLI acted on it is unknown, and the sessions on it are being interrupted. HTTP 503.
+ */
+export class CopilotCliConnectionLostError extends CopilotCliUnavailableError {}

@@ -1,0 +1,35 @@
+import { handleCommand } from '../event-store/decider';
+import type { EventStore } from '../event-store/event-store';
+import type { EventMetadata } from '../event-store/event-store.types';
+import { sessionStreamId } from '../event-store/stream-ids';
+import type { LiveSession } from './live-session';
+import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessionDecider } from './session.decider';
+
+/**
+ * The metadata of every event a session command records: who asked, and the session as correlation id,
+ * so create, message, resume, destroy and interrupt of one session are found together in the audit log.
+ */
+export function sessionCommandMetadata(sessionId: string, actor: string | undefined): EventMetadata {
+  return { actor, correlationId: sessionId };
+}
+
+/**
+ * A command on a live session: decided from the state and version its previous command left (only the
+ * events recorded since are read, so a long session does not reread its whole stream), appended at the
+ * version read, then applied to the live session.
+ */
+export async function decideOnSession(
+  store: Pick<EventStore, 'readStream' | 'appendMany'>,
+  session: LiveSession,
+  command: SessionCommand,
+  actor: string | undefined,
+): Promise<SessionEvent[]> {
+  const result = await handleCommand(store, sessionDecider, sessionStreamId(session.sessionId), command, {
+    metadata: sessionCommandMetadata(session.sessionId, actor),
+    retries: SESSION_COMMAND_RETRIES,
+    from: session.commandBase,
+  });
+  session.commandBase = { state: result.state, version: result.version };
+  session.apply(result.events);
+  return result.events;
+}

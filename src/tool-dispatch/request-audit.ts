@@ -1,0 +1,152 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { ToolResult } from '../copilot-cli/cli-protocol';
+import { EventStore } from '../event-store/event-store';
+import type { NewEvent } from '../event-store/event-store.types';
+import { sessionStreamId } from '../event-store/stream-ids';
+import type { HookInvocation, PermissionRequest, ToolCallRequest } from './cli-request';
+import type { PermissionDecision } from './permission-policy';
+import { type RoutedRequestData, type RoutedRequestEvent, RoutedRequestEvents } from './routed-request.events';
+import { type PendingUserInput, type UserInputAnswer, UserInputTimeoutError } from './user-input-broker';
+
+/** Who asked: the parent session that owns the handlers, and the child and its agent when a sub-agent asked. */
+export interface Requesters {
+  parentSessionId: string;
+  childSessionId?: string;
+  agentName?: string;
+}
+
+/** Audit records are not awaited by anyone: they may wait this long to share a commit. */
+const AUDIT_COMMIT_DELAY_MS = 5;
+
+/** What is recorded of each routed request and its answer (pure: the router measures, this shapes). */
+export const auditRecords = {
+  toolCallRouted(who: Requesters, call: ToolCallRequest, result: ToolResult, latencyMs: number): RoutedRequestEvent {
+    return attributed(who, RoutedRequestEvents.toolCallRouted, {
+      via: call.via,
+      requestId: call.requestId,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      arguments: call.arguments,
+      outcome: result.resultType,
+      result: result.textResultForLlm,
+      reason: result.resultType === 'success' ? undefined : result.error,
+      latencyMs,
+    });
+  },
+
+  /** Refused before any handler ran: outside the child's allowlist, or no such tool on the session. */
+  toolCallDenied(who: Requesters, call: ToolCallRequest, result: ToolResult, registered: boolean, latencyMs: number): RoutedRequestEvent {
+    return attributed(who, RoutedRequestEvents.toolCallDenied, {
+      via: call.via,
+      requestId: call.requestId,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      arguments: call.arguments,
+      outcome: 'denied',
+      result: result.textResultForLlm,
+      reason: registered ? `not in the allowlist of agent ${who.agentName}` : 'not registered on the session',
+      latencyMs,
+    });
+  },
+
+  permissionDecided(who: Requesters, request: PermissionRequest, decision: PermissionDecision, latencyMs: number): RoutedRequestEvent {
+    return attributed(who, RoutedRequestEvents.permissionDecided, {
+      via: request.via,
+      requestId: request.requestId,
+      toolName: request.question.toolName,
+      toolCallId: request.toolCallId,
+      arguments: request.asSent,
+      outcome: decision.approved ? 'approved' : 'denied',
+      reason: decision.reason,
+      latencyMs,
+    });
+  },
+
+  hookInvoked(who: Requesters, hook: HookInvocation, latencyMs: number): RoutedRequestEvent {
+    return attributed(who, RoutedRequestEvents.hookInvoked, {
+      via: 'hooks.invoke',
+      toolName: hook.toolName,
+      arguments: { hookType: hook.hookType, input: hook.input },
+      outcome: 'continued',
+      latencyMs,
+    });
+  },
+
+  /** The question as it waits for an answer (the API lists it by this requestId). */
+  userInputRequested(who: Requesters, asked: PendingUserInput): RoutedRequestEvent {
+    return {
+      type: RoutedRequestEvents.userInputRequested,
+      data: {
+        via: 'userInput.request',
+        parentSessionId: who.parentSessionId,
+        childSessionId: who.childSessionId,
+        agentName: who.agentName,
+        requestId: asked.requestId,
+        arguments: { question: asked.question, choices: asked.choices, allowFreeform: asked.allowFreeform },
+        outcome: 'pending',
+        latencyMs: 0,
+      },
+    };
+  },
+
+  /** The answer, or why none came (timed out, or cancelled with its session). */
+  userInputAnswered(who: Requesters, question: string, answer: UserInputAnswer | { error: unknown }, latencyMs: number): RoutedRequestEvent {
+    if ('error' in answer) {
+      return attributed(who, RoutedRequestEvents.userInputAnswered, {
+        via: 'userInput.request',
+        arguments: { question },
+        outcome: answer.error instanceof UserInputTimeoutError ? 'timed_out' : 'cancelled',
+        reason: (answer.error as Error).message,
+        latencyMs,
+      });
+    }
+    return attributed(who, RoutedRequestEvents.userInputAnswered, {
+      via: 'userInput.request',
+      arguments: { question },
+      outcome: 'answered',
+      result: answer,
+      latencyMs,
+    });
+  },
+};
+
+function attributed(
+  who: Requesters,
+  type: RoutedRequestEvent['type'],
+  data: Omit<RoutedRequestData, 'parentSessionId' | 'childSessionId' | 'agentName'>,
+): RoutedRequestEvent {
+  return { type, data: { ...data, parentSessionId: who.parentSessionId, childSessionId: who.childSessionId, agentName: who.agentName } };
+}
+
+/** The event appended to the parent session's stream: a JSON copy of the record, attributed to the CLI. */
+export function auditEvent(record: RoutedRequestEvent): NewEvent {
+  const sessionId = record.data.parentSessionId;
+  return { type: record.type, data: auditable(record.data), metadata: { actor: 'copilot-cli', correlationId: sessionId } };
+}
+
+/** A JSON copy of the audit record; arguments too deep or cyclic to serialise are recorded as such, not lost with the rest. */
+export function auditable(data: RoutedRequestData): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  } catch (error) {
+    const unserialisable = `[not serialisable: ${(error as Error).message}]`;
+    return JSON.parse(
+      JSON.stringify({ ...data, arguments: unserialisable, result: typeof data.result === 'string' ? data.result : unserialisable }),
+    ) as Record<string, unknown>;
+  }
+}
+
+/** Appends audit records to the parent session's stream; nobody awaits them, a failure is logged. */
+@Injectable()
+export class RequestAuditLog {
+  private readonly logger = new Logger(RequestAuditLog.name);
+
+  constructor(private readonly store: EventStore) {}
+
+  record(record: RoutedRequestEvent): void {
+    const sessionId = record.data.parentSessionId;
+    this.store
+      .append(sessionStreamId(sessionId), 'any', [auditEvent(record)], { maxDelayMs: AUDIT_COMMIT_DELAY_MS })
+      .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: record.type }, 'could not record routed request'));
+  }
+}
