@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StartRunInput } from './commands/start-run/start-run.command';
 import { runPolicyInputSchema } from './run-policy';
 
 /** Bodies of the run commands, shared by REST and GraphQL so both check the same rules. */
@@ -17,3 +18,15 @@ export const startRunSchema = z
   .strict();
 export const resumeRunSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
 export const stopRunSchema = z.object({ reason: z.string().min(1).max(2000).optional() }).strict();
+
+/** A checked start body (REST's, or GraphQL's input mapped to it) as the StartRun command's input. */
+export function startRunInput(body: z.infer<typeof startRunSchema>): StartRunInput {
+  return {
+    agentId: body.agent_id,
+    prompt: body.prompt,
+    background: body.background,
+    parentRunId: body.parent_run_id,
+    policy: body.policy,
+    forkContext: body.fork_context,
+  };
+}

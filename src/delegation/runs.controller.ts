@@ -13,7 +13,7 @@ import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
 import type { RunCaller } from './run-caller';
-import { resumeRunSchema as resumeSchema, startRunSchema as startSchema, stopRunSchema as stopSchema } from './run-requests';
+import { resumeRunSchema as resumeSchema, startRunInput, startRunSchema as startSchema, stopRunSchema as stopSchema } from './run-requests';
 
 const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
@@ -40,19 +40,7 @@ export class RunsController {
   @Post()
   @ApiOperation({ summary: 'agent_run: start a run of an agent (under parent_run_id when given); 403 policy_denied, 422 unknown_agent' })
   start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>) {
-    return this.commandBus.execute(
-      new StartRun(
-        {
-          agentId: body.agent_id,
-          prompt: body.prompt,
-          background: body.background,
-          parentRunId: body.parent_run_id,
-          policy: body.policy,
-          forkContext: body.fork_context,
-        },
-        API,
-      ),
-    );
+    return this.commandBus.execute(new StartRun(startRunInput(body), API));
   }
 
   @Get()

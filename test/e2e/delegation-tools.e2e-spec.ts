@@ -1,6 +1,7 @@
 import { type Json, type JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { sendTurn } from '../fixtures/session-turns';
 import { waitUntil } from '../fixtures/wait-until';
 
 /**
@@ -70,10 +71,7 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     await model.stop();
   });
 
-  async function turn(sessionId: string, prompt: string): Promise<void> {
-    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt })).status).toBe(202);
-    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
-  }
+  const turn = (sessionId: string, prompt: string) => sendTurn(http, sessionId, prompt);
 
   async function runsOf(sessionId: string): Promise<Json[]> {
     const all = (await http('GET', '/api/runs')).body.runs as Json[];

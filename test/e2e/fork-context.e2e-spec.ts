@@ -2,6 +2,7 @@ import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { sendTurn } from '../fixtures/session-turns';
 import { waitUntil } from '../fixtures/wait-until';
 
 /**
@@ -49,10 +50,7 @@ describe('agent_run fork_context on the real Copilot CLI', () => {
     await model.stop();
   });
 
-  async function turn(sessionId: string, prompt: string): Promise<void> {
-    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt })).status).toBe(202);
-    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
-  }
+  const turn = (sessionId: string, prompt: string) => sendTurn(http, sessionId, prompt);
 
   async function runStarted(sessionId: string, n: number): Promise<Json> {
     const runs = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.owner_thread_id === sessionId);

@@ -4,7 +4,7 @@ import { StartRun } from '../../delegation/commands/start-run/start-run.command'
 import { StopRun } from '../../delegation/commands/stop-run/stop-run.command';
 import { UnknownRunError } from '../../delegation/run.errors';
 import type { RunCaller } from '../../delegation/run-caller';
-import { resumeRunSchema, startRunSchema, stopRunSchema } from '../../delegation/run-requests';
+import { resumeRunSchema, startRunInput, startRunSchema, stopRunSchema } from '../../delegation/run-requests';
 import { GetRunsById } from '../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
 import { WatchRunEvents } from '../../delegation/queries/watch-run-events/watch-run-events.query';
 import { inRange, validated } from '../input-validation';
@@ -43,19 +43,7 @@ export class RunCommandsResolver {
           }
         : undefined,
     });
-    const summary = await this.commandBus.execute(
-      new StartRun(
-        {
-          agentId: body.agent_id,
-          prompt: body.prompt,
-          background: body.background,
-          parentRunId: body.parent_run_id,
-          policy: body.policy,
-          forkContext: body.fork_context,
-        },
-        API,
-      ),
-    );
+    const summary = await this.commandBus.execute(new StartRun(startRunInput(body), API));
     return this.run(summary.run_id);
   }
 
