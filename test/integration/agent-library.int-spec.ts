@@ -657,7 +657,7 @@ describe('agent library: import and export of agent files', () => {
       expect(f.content.endsWith('}\n')).toBe(true);
       const json = JSON.parse(f.content);
       const view = (await api.get(`/api/agents/${json.id}`)).body;
-      const { version: _v, composable: _c, composable_reasons: _r, sub_agent_problems: _p, ...definition } = view;
+      const { version: _v, composable: _c, composable_reasons: _r, sub_agent_problems: _p, included_in: _i, ...definition } = view;
       expect(json).toEqual(definition);
       expect(f.name).toBe(`${json.id}.json`);
     }
