@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
 import { useCoalesced, useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
@@ -9,7 +9,7 @@ import { AgentLibraryChangedSubscription, LibraryQuery } from './operations';
 import { downloadLibrary, importAgentFiles } from './transfer';
 
 /** Cards rendered at first; more as the list scrolls into view, so a keystroke never re-renders 1,000 cards. */
-const BATCH = 48;
+const BATCH = 24;
 
 type ImportOutcome =
   { kind: 'done'; text: string } | { kind: 'refused'; error: ApiError; problems: Array<{ file: string; line?: number; message: string }> };
@@ -25,7 +25,8 @@ export function AgentLibraryPage() {
   const [exportError, setExportError] = useState<ApiError | undefined>();
   const fileInput = useRef<HTMLInputElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const deferredSearch = useDeferredValue(search);
+  // Not deferred: at 1,000 agents a search renders in one frame, and a deferred render would add one.
+  const deferredSearch = search;
 
   // Changes from elsewhere (another tab, the API, agents:import): reload once per burst.
   const reloadSoon = useCoalesced(library.reload, 150);
