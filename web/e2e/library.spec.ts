@@ -150,3 +150,30 @@ test('changes made elsewhere appear without a reload: created, made ineligible, 
   await api.deleteAgent('reviewer');
   await expect(card(page, 'Reviewer')).toHaveCount(0);
 });
+
+test('a change made while the live connection was down appears once it is back', async ({ page, api }) => {
+  // Every WebSocket to /graphql goes through this route; while `dropping`, what the service sends is lost.
+  let dropping = false;
+  const pageSides: Array<{ close: (options?: { code?: number; reason?: string }) => Promise<void> }> = [];
+  await page.routeWebSocket(/\/graphql$/, (ws) => {
+    const server = ws.connectToServer();
+    pageSides.push(ws);
+    ws.onMessage((message) => server.send(message));
+    server.onMessage((message) => {
+      if (!dropping) ws.send(message);
+    });
+  });
+  await api.createAgent({ id: 'reviewer', name: 'Reviewer', description: 'Reviews', system_message: { content: 'Review.' } });
+  await page.goto('/agents');
+  await expect(card(page, 'Reviewer')).toBeVisible();
+  await expect.poll(() => pageSides.length).toBe(1);
+
+  dropping = true;
+  await api.createAgent({ id: 'planner', name: 'Planner', description: 'Plans', system_message: { content: 'Plan.' } });
+  // The change was sent while nothing reached the page: the connection drops (a restart, say) and comes back.
+  await pageSides[0].close({ code: 1012, reason: 'service restart' });
+  dropping = false;
+  await expect.poll(() => pageSides.length, { timeout: 15_000 }).toBe(2);
+  await expect(card(page, 'Planner')).toBeVisible();
+  await expect(resultCount(page)).toHaveText('Showing 2 of 2 agents');
+});

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ApiError, request, subscribe } from '../api/client';
+import { ApiError, onLiveConnection, request, subscribe } from '../api/client';
 import { useCoalesced, useLatest, useLoad } from '../api/hooks';
 import { linkHandler, navigate } from '../app/router';
 import type { DraftCheckQuery } from '../gql/graphql';
@@ -72,6 +72,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
     choices.reload();
     void checkNow(draftRef.current);
   }, 150);
+  useEffect(() => onLiveConnection(refreshChoices), [refreshChoices]);
   useEffect(
     () =>
       subscribe(AgentLibraryChangedSubscription, {}, ({ agentLibraryChanged: change }) => {

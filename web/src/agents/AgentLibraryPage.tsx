@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, request, subscribe } from '../api/client';
+import { ApiError, onLiveConnection, request, subscribe } from '../api/client';
 import { useCoalesced, useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -31,6 +31,7 @@ export function AgentLibraryPage() {
   // Changes from elsewhere (another tab, the API, agents:import): reload once per burst.
   const reloadSoon = useCoalesced(library.reload, 150);
   useEffect(() => subscribe(AgentLibraryChangedSubscription, {}, reloadSoon), [reloadSoon]);
+  useEffect(() => onLiveConnection(reloadSoon), [reloadSoon]);
 
   const agents = useMemo(() => library.data?.agents ?? [], [library.data]);
   const names = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), [agents]);

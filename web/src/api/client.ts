@@ -70,6 +70,16 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
 }
 
 let socket: Client | undefined;
+const connectedListeners = new Set<() => void>();
+
+/**
+ * Called each time the live connection is (re)established: what changed while it was down (or before the
+ * first subscription was in place) reaches no subscription, so a page reloads its data then.
+ */
+export function onLiveConnection(listener: () => void): () => void {
+  connectedListeners.add(listener);
+  return () => connectedListeners.delete(listener);
+}
 
 /** The one graphql-ws connection, opened on first use; it sends the token when it connects. */
 function subscriptions(): Client {
@@ -80,6 +90,9 @@ function subscriptions(): Client {
     retryAttempts: Infinity,
     shouldRetry: () => true,
     on: {
+      connected: () => {
+        for (const listener of connectedListeners) listener();
+      },
       closed: (event) => {
         // 4403: the service refused the token at connection_init.
         if ((event as CloseEvent).code === 4403) tokenRequired('The live connection was refused: the API token is missing or wrong', 'socket');
