@@ -276,6 +276,33 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       expect(store.readStream('session-listed-session').map((e) => e.type)).toEqual(['session.created', 'subagent.started']);
     });
 
+    it("lists each session's agent, sub-agents (after a change), status reason and last activity, as the session query shows them", async () => {
+      const config = { model: 'gpt-4.1', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true } };
+      await store.append('session-team-session', 'no_stream', [
+        { type: 'session.created', data: { sessionId: 'team-session', config: { ...config, agentId: 'lead', subAgents: ['coder', 'tester'] } } },
+      ]);
+      await store.append('session-team-session', 'any', [{ type: 'session.sub_agents_changed', data: { subAgents: ['coder'] } }]);
+      await store.append('session-team-session', 'any', [{ type: 'session.interrupted', data: { reason: 'The Copilot CLI exited', wasRunning: false } }]);
+      await createSessionRow('plain-session');
+      const lastEvent = store.readStream('session-team-session').at(-1)!;
+
+      const result = await gql(
+        '{ sessions(limit: 1000) { sessionId status statusReason agentId subAgents updatedAt } session(id: "team-session") { agentId subAgents statusReason } }',
+      );
+      expect(result.body.errors).toBeUndefined();
+      const listed = result.body.data.sessions as Json[];
+      expect(listed.find((s) => s.sessionId === 'team-session')).toEqual({
+        sessionId: 'team-session',
+        status: 'interrupted',
+        statusReason: 'The Copilot CLI exited',
+        agentId: 'lead',
+        subAgents: ['coder'],
+        updatedAt: lastEvent.recordedAt,
+      });
+      expect(listed.find((s) => s.sessionId === 'plain-session')).toMatchObject({ agentId: null, subAgents: [] });
+      expect(result.body.data.session).toEqual({ agentId: 'lead', subAgents: ['coder'], statusReason: 'The Copilot CLI exited' });
+    });
+
     it('replays a session stream from a position and then goes live, each event once, for a subscription opened mid-stream', async () => {
       await createSessionRow('streaming');
       const append = (n: number) => store.append('session-streaming', 'any', [{ type: 'test.tick', data: { n } }]);

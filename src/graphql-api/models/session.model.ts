@@ -19,14 +19,16 @@ export class SubagentInstance {
 export class SessionSummary {
   @Field(() => ID) sessionId!: string;
   @Field() status!: string;
+  @Field(() => String, { nullable: true, description: 'Why it is interrupted or failed' }) statusReason!: string | null;
   @Field() model!: string;
+  @Field(() => String, { nullable: true, description: 'The library agent it runs as (null: an inline config)' }) agentId!: string | null;
+  @Field(() => [String], { description: 'The library agents its main agent may delegate to' }) subAgents!: string[];
   @Field() createdAt!: string;
-  @Field() updatedAt!: string;
+  @Field({ description: 'Its last event: the last activity' }) updatedAt!: string;
 }
 
 @ObjectType()
 export class Session extends SessionSummary {
-  @Field(() => String, { nullable: true }) statusReason!: string | null;
   @Field(() => Int) protocolVersion!: number;
   @Field(() => JsonScalar, { description: 'What the session was created with' }) config!: unknown;
   @Field(() => Int, { description: 'Stream position of its latest event' }) lastPosition!: number;

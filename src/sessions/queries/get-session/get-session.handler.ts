@@ -2,6 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { asc, eq } from 'drizzle-orm';
 import { sessions, subagentInstances } from '../../../database/schema';
 import { SqliteDatabase } from '../../../database/sqlite-database';
+import type { SessionConfig } from '../../session-config';
 import { SessionNotFoundError } from '../../session.errors';
 import { GetSession, SessionView } from './get-session.query';
 
@@ -20,6 +21,7 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
       .orderBy(asc(subagentInstances.startedAt))
       .all()
       .map(({ parentSessionId: _parent, ...rest }) => rest);
-    return { ...row, config: JSON.parse(row.config), subagents };
+    const config = JSON.parse(row.config) as SessionConfig;
+    return { ...row, config, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
   }
 }

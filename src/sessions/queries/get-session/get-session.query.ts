@@ -7,6 +7,8 @@ export interface SessionView {
   model: string;
   protocolVersion: number;
   config: unknown;
+  agentId: string | null;
+  subAgents: string[];
   lastPosition: number;
   createdAt: string;
   updatedAt: string;
