@@ -51,7 +51,7 @@ describe('audit export over HTTP', () => {
   async function apiPages(filter: string, limit = 100): Promise<Json[]> {
     const entries: Json[] = [];
     for (let after = 0; ;) {
-      const page = await (await get(`/api/audit?${filter}&after=${after}&limit=${limit}`)).json();
+      const page: Json = await (await get(`/api/audit?${filter}&after=${after}&limit=${limit}`)).json();
       entries.push(...page.entries);
       if (!page.hasMore) return entries;
       after = page.nextAfter;
@@ -90,7 +90,7 @@ describe('audit export over HTTP', () => {
     for (const query of ['', 'format=xml', 'format=csv&from=yesterday']) {
       const response = await get(`/api/audit/export?${query}`);
       expect(response.status).toBe(400);
-      const body = await response.json();
+      const body: Json = await response.json();
       expect(body.code).toBe('invalid_input');
       expect(body.message).toMatch(/^(format|from):/);
     }
@@ -173,7 +173,7 @@ describe('audit export over HTTP', () => {
     expect(rows).toHaveLength(BULK);
     const positions = rows.map((r) => r.position);
     expect(positions.every((p, i) => i === 0 || p > positions[i - 1])).toBe(true);
-    const firstPage = await (await get('/api/audit?eventType=bulk.noted&limit=1000')).json();
+    const firstPage: Json = await (await get('/api/audit?eventType=bulk.noted&limit=1000')).json();
     expect(rows.slice(0, 1000)).toEqual(firstPage.entries);
     const csv = await (await get('/api/audit/export?format=csv&eventType=bulk.noted')).text();
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(BULK + 1);
