@@ -1,9 +1,11 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Logger, Param, Query, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { z } from 'zod';
 import { utcTimestampParam } from '../common/utc-timestamp';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { AUDIT_EXPORT_CONTENT_TYPES, EXPORT_PAGE_SIZE, writeAuditExport } from './queries/export-audit-log/audit-export';
 import { GetStream } from './queries/get-stream/get-stream.query';
 import { ListAuditLog } from './queries/list-audit-log/list-audit-log.query';
 import { ListEvents } from './queries/list-events/list-events.query';
@@ -26,10 +28,14 @@ const auditQuery = pageQuery.extend({
   to: utcTimestampParam.optional(),
 });
 type AuditQuery = z.infer<typeof auditQuery>;
+const exportQuery = auditQuery.omit({ after: true, limit: true }).extend({ format: z.enum(['jsonl', 'csv']) });
+type ExportQuery = z.infer<typeof exportQuery>;
 
 @ApiTags('events')
 @Controller('api')
 export class EventLogController {
+  private readonly logger = new Logger(EventLogController.name);
+
   constructor(private readonly queryBus: QueryBus) {}
 
   @Get('events')
@@ -57,6 +63,41 @@ export class EventLogController {
   listAudit(@Query(new ZodValidationPipe(auditQuery)) query: AuditQuery) {
     const { after, limit, ...filter } = query;
     return this.queryBus.execute(new ListAuditLog(filter, after, limit));
+  }
+
+  @Get('audit/export')
+  @ApiOperation({
+    summary: 'Everything GET /api/audit selects with the same filters, as a JSONL or CSV download, streamed page by page',
+  })
+  @ApiQuery({
+    name: 'format',
+    required: true,
+    enum: ['jsonl', 'csv'],
+    description: 'jsonl: one /api/audit entry per line; csv: a header row, then one row per entry',
+  })
+  @ApiQuery({ name: 'sessionId', required: false })
+  @ApiQuery({ name: 'runId', required: false })
+  @ApiQuery({ name: 'agentId', required: false })
+  @ApiQuery({ name: 'toolName', required: false })
+  @ApiQuery({ name: 'decision', required: false })
+  @ApiQuery({ name: 'eventType', required: false })
+  @ApiQuery({ name: 'from', required: false, description: 'ISO timestamp, inclusive' })
+  @ApiQuery({ name: 'to', required: false, description: 'ISO timestamp, exclusive' })
+  async exportAudit(@Query(new ZodValidationPipe(exportQuery)) query: ExportQuery, @Res() response: Response): Promise<void> {
+    const { format, ...filter } = query;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    response.status(200);
+    response.setHeader('Content-Type', AUDIT_EXPORT_CONTENT_TYPES[format]);
+    response.setHeader('Content-Disposition', `attachment; filename="switchboard-audit-${stamp}.${format}"`);
+    response.setHeader('Cache-Control', 'no-store');
+    try {
+      await writeAuditExport((after) => this.queryBus.execute(new ListAuditLog(filter, after, EXPORT_PAGE_SIZE)), response, format);
+      response.end();
+    } catch (error) {
+      // The status is sent: cut the body short so the client sees a failed download, never a complete-looking file.
+      this.logger.error(`audit export failed: ${(error as Error).message}`);
+      response.destroy(error as Error);
+    }
   }
 
   @Get('streams/:streamId')

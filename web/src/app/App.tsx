@@ -3,6 +3,8 @@ import { reconnect } from '../api/client';
 import { currentToken, forgetToken, onTokenRequired } from '../api/token';
 import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
+import { AuditPage } from '../audit/AuditPage';
+import { HealthPage } from '../health/HealthPage';
 import { linkHandler, routeOf, usePath } from './router';
 import { useTheme } from './theme';
 import { TokenDialog } from './TokenDialog';
@@ -42,8 +44,18 @@ export function App() {
           Switchboard
         </a>
         <nav aria-label="Main">
-          <a href="/agents" onClick={linkHandler('/agents')} aria-current={route.page !== 'not-found' ? 'page' : undefined}>
+          <a
+            href="/agents"
+            onClick={linkHandler('/agents')}
+            aria-current={['library', 'new-agent', 'edit-agent'].includes(route.page) ? 'page' : undefined}
+          >
             Agents
+          </a>
+          <a href="/audit" onClick={linkHandler('/audit')} aria-current={route.page === 'audit' ? 'page' : undefined}>
+            Audit
+          </a>
+          <a href="/health-status" onClick={linkHandler('/health-status')} aria-current={route.page === 'health' ? 'page' : undefined}>
+            Health
           </a>
         </nav>
         <div className="topbar-actions">
@@ -78,6 +90,8 @@ export function App() {
         {route.page === 'library' && <AgentLibraryPage />}
         {route.page === 'new-agent' && <AgentEditorPage />}
         {route.page === 'edit-agent' && <AgentEditorPage key={route.id} agentId={route.id} />}
+        {route.page === 'audit' && <AuditPage />}
+        {route.page === 'health' && <HealthPage />}
         {route.page === 'not-found' && (
           <section className="page">
             <h1>Page not found</h1>

@@ -24,11 +24,19 @@ export function usePath(): string {
   return path;
 }
 
-export type Route = { page: 'library' } | { page: 'new-agent' } | { page: 'edit-agent'; id: string } | { page: 'not-found'; path: string };
+export type Route =
+  | { page: 'library' }
+  | { page: 'new-agent' }
+  | { page: 'edit-agent'; id: string }
+  | { page: 'audit' }
+  | { page: 'health' }
+  | { page: 'not-found'; path: string };
 
 export function routeOf(path: string): Route {
   if (path === '/' || path === '/agents' || path === '/agents/') return { page: 'library' };
   if (path === '/agents/new') return { page: 'new-agent' };
+  if (path === '/audit') return { page: 'audit' };
+  if (path === '/health-status') return { page: 'health' };
   const edit = /^\/agents\/([a-z0-9-]+)$/.exec(path);
   if (edit) return { page: 'edit-agent', id: edit[1] };
   return { page: 'not-found', path };

@@ -1,0 +1,202 @@
+import { Fragment, useState, type FormEvent } from 'react';
+import { ApiError, request } from '../api/client';
+import { useLoad } from '../api/hooks';
+import { ErrorNote } from '../ui/ErrorNote';
+import { type AuditFilterFields, downloadAudit, type ExportFormat } from './audit-export';
+import { AuditLogQuery } from './operations';
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const FIELDS: Array<{ name: keyof AuditFilterFields; label: string; hint?: string }> = [
+  { name: 'sessionId', label: 'Session' },
+  { name: 'runId', label: 'Run' },
+  { name: 'agentId', label: 'Agent' },
+  { name: 'toolName', label: 'Tool' },
+  { name: 'decision', label: 'Decision', hint: 'approved, denied, success, failure, answered…' },
+];
+
+/** Only the fields with a value: an empty box is no filter. */
+function presentOnly(filter: AuditFilterFields): AuditFilterFields {
+  return Object.fromEntries(
+    Object.entries(filter)
+      .filter(([, v]) => v && v.trim() !== '')
+      .map(([k, v]) => [k, v.trim()]),
+  );
+}
+
+export function AuditPage() {
+  const [draft, setDraft] = useState<AuditFilterFields>({});
+  const [filter, setFilter] = useState<AuditFilterFields>({});
+  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [exporting, setExporting] = useState<ExportFormat | undefined>();
+  const [exportError, setExportError] = useState<ApiError | undefined>();
+  const after = cursors[cursors.length - 1];
+
+  const page = useLoad(() => request(AuditLogQuery, { filter, first: AUDIT_PAGE_SIZE, after }), JSON.stringify({ filter, after }));
+  const edges = page.data?.auditLog.edges ?? [];
+  const pageInfo = page.data?.auditLog.pageInfo;
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFilter(presentOnly(draft));
+    setCursors([null]);
+    setExpanded(new Set());
+  };
+  const clear = () => {
+    setDraft({});
+    setFilter({});
+    setCursors([null]);
+    setExpanded(new Set());
+  };
+  const toggle = (position: number) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(position)) next.add(position);
+      return next;
+    });
+  const onExport = async (format: ExportFormat) => {
+    setExporting(format);
+    setExportError(undefined);
+    try {
+      await downloadAudit(format, filter);
+    } catch (error) {
+      setExportError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+    } finally {
+      setExporting(undefined);
+    }
+  };
+
+  const pageNumber = cursors.length;
+  return (
+    <section className="page" aria-labelledby="audit-title">
+      <div className="page-head">
+        <div>
+          <h1 id="audit-title">Audit</h1>
+          <p className="muted">Every event of the log: who caused it and what it concerns, oldest first.</p>
+        </div>
+        <div className="page-actions">
+          <button type="button" onClick={() => void onExport('jsonl')} disabled={exporting !== undefined}>
+            {exporting === 'jsonl' ? 'Exporting…' : 'Export JSONL'}
+          </button>
+          <button type="button" onClick={() => void onExport('csv')} disabled={exporting !== undefined}>
+            {exporting === 'csv' ? 'Exporting…' : 'Export CSV'}
+          </button>
+        </div>
+      </div>
+      <ErrorNote error={exportError} title="Export failed" />
+      <form className="audit-filters" onSubmit={apply} aria-label="Audit filters">
+        {FIELDS.map((field) => (
+          <div className="field" key={field.name}>
+            <label htmlFor={`audit-${field.name}`}>{field.label}</label>
+            <input
+              id={`audit-${field.name}`}
+              value={draft[field.name] ?? ''}
+              placeholder={field.hint}
+              onChange={(e) => setDraft((d) => ({ ...d, [field.name]: e.target.value }))}
+            />
+          </div>
+        ))}
+        <div className="audit-filter-actions">
+          <button type="submit" className="button primary">
+            Apply filters
+          </button>
+          <button type="button" className="ghost" onClick={clear}>
+            Clear
+          </button>
+          <button type="button" className="ghost" onClick={page.reload}>
+            Refresh
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={page.error} title="Cannot load the audit log" />
+      <p className="result-count" role="status">
+        {page.data
+          ? `Page ${pageNumber}: ${edges.length} entr${edges.length === 1 ? 'y' : 'ies'}${Object.keys(filter).length ? ' matching the filters' : ''}`
+          : 'Loading…'}
+      </p>
+      {page.data && edges.length === 0 ? (
+        <div className="empty">
+          <h2>No entries</h2>
+          <p className="muted">Nothing in the audit log matches{Object.keys(filter).length ? ' these filters' : ' yet'}.</p>
+        </div>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table audit-table">
+            <caption className="visually-hidden">Audit log entries</caption>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">Recorded</th>
+                <th scope="col">Event</th>
+                <th scope="col">Session</th>
+                <th scope="col">Run</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Tool</th>
+                <th scope="col">Decision</th>
+                <th scope="col">
+                  <span className="visually-hidden">Details</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {edges.map(({ node }) => {
+                const open = expanded.has(node.position);
+                return (
+                  <Fragment key={node.position}>
+                    <tr>
+                      <td>{node.position}</td>
+                      <td>
+                        <time dateTime={node.recordedAt}>{new Date(node.recordedAt).toLocaleString()}</time>
+                      </td>
+                      <td className="mono">{node.eventType}</td>
+                      <td className="mono">{node.sessionId ?? ''}</td>
+                      <td className="mono">{node.runId ?? ''}</td>
+                      <td className="mono">{node.agentId ?? ''}</td>
+                      <td className="mono">{node.toolName ?? ''}</td>
+                      <td>{node.decision && <span className={`decision decision-${node.decision}`}>{node.decision}</span>}</td>
+                      <td>
+                        <button
+                          type="button"
+                          className="link-button"
+                          aria-expanded={open}
+                          aria-controls={`audit-entry-${node.position}`}
+                          aria-label={`${open ? 'Hide' : 'Show'} entry ${node.position}`}
+                          onClick={() => toggle(node.position)}
+                        >
+                          {open ? 'Hide' : 'Show'}
+                        </button>
+                      </td>
+                    </tr>
+                    {open && (
+                      <tr id={`audit-entry-${node.position}`} className="audit-detail">
+                        <td colSpan={9}>
+                          <pre className="mono" aria-label={`Entry ${node.position}`}>
+                            {JSON.stringify(node, null, 2)}
+                          </pre>
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Audit pages">
+        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.loading}>
+          Previous
+        </button>
+        <button
+          type="button"
+          onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
+          disabled={!pageInfo?.hasNextPage || page.loading}
+        >
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}

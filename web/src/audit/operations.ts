@@ -1,0 +1,31 @@
+import { graphql } from '../gql';
+
+// The audit page's GraphQL operation: codegen types it from the service's schema.
+
+export const AuditLogQuery = graphql(`
+  query AuditLog($filter: AuditFilterInput, $first: Int!, $after: String) {
+    auditLog(filter: $filter, first: $first, after: $after) {
+      edges {
+        cursor
+        node {
+          position
+          streamId
+          eventType
+          actor
+          correlationId
+          causationId
+          recordedAt
+          sessionId
+          runId
+          agentId
+          toolName
+          decision
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);

@@ -1,0 +1,137 @@
+import { useEffect, type ReactNode } from 'react';
+import { useLoad } from '../api/hooks';
+import { ErrorNote } from '../ui/ErrorNote';
+import { type CheckName, loadHealth } from './health-api';
+
+/** How often the page asks again: often enough to watch a projection catch up. */
+export const HEALTH_REFRESH_MS = 3000;
+
+const TITLES: Record<CheckName, string> = {
+  database: 'Database',
+  migrations: 'Migrations',
+  projections: 'Projections',
+  copilotCli: 'Copilot CLI',
+  provider: 'Model provider',
+};
+
+export function HealthPage() {
+  const health = useLoad(loadHealth, 'health');
+  const { reload } = health;
+  useEffect(() => {
+    const timer = setInterval(reload, HEALTH_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  const data = health.data;
+  const checks = data?.readiness.checks;
+  const cli = data?.detail.copilotCli;
+  const database = data?.detail.database;
+  const provider = checks?.provider;
+
+  const details: Record<CheckName, ReactNode> = {
+    database: database && (
+      <dl className="facts">
+        <Fact term="File" value={database.file} mono />
+        <Fact term="Journal" value={database.journalMode} />
+        <Fact term="Synchronous" value={database.synchronous} />
+        <Fact term="Events in the log" value={database.headPosition} />
+      </dl>
+    ),
+    migrations: checks?.migrations.ok && (
+      <dl className="facts">
+        <Fact term="Applied" value={checks.migrations.applied as number | undefined} />
+      </dl>
+    ),
+    projections: data?.detail.projections && (
+      <table className="data-table">
+        <caption className="visually-hidden">Async projections</caption>
+        <thead>
+          <tr>
+            <th scope="col">Projection</th>
+            <th scope="col">State</th>
+            <th scope="col">Position</th>
+            <th scope="col">Lag (events)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.detail.projections.map((p) => (
+            <tr key={p.name}>
+              <th scope="row" className="mono">
+                {p.name}
+              </th>
+              <td>
+                <span className={`state state-${p.state}`}>{p.state}</span>
+                {p.lastError && <div className="problem-text">{p.lastError}</div>}
+              </td>
+              <td>{p.position}</td>
+              <td>{p.lag}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    ),
+    copilotCli: cli && (
+      <dl className="facts">
+        <Fact term="Running" value={cli.running ? `yes${cli.pid ? ` (pid ${cli.pid})` : ''}` : 'no (starts with the first session)'} />
+        <Fact term="Transport" value={cli.transport} />
+        <Fact term="Version" value={cli.version} />
+        <Fact term="Exits in the last minute" value={cli.exitsLastMinute} />
+      </dl>
+    ),
+    provider: provider?.ok && (
+      <dl className="facts">
+        <Fact term="Configured" value={provider.kind === 'provider' ? `provider (${String(provider.type)})` : 'GitHub token'} />
+      </dl>
+    ),
+  };
+
+  return (
+    <section className="page" aria-labelledby="health-title">
+      <div className="page-head">
+        <div>
+          <h1 id="health-title">Health</h1>
+          <p className="muted">
+            What <code>/health</code> and <code>/health/ready</code> answer, refreshed every {HEALTH_REFRESH_MS / 1000} seconds.
+          </p>
+        </div>
+      </div>
+      <ErrorNote error={health.error} title="Cannot read the service's health" />
+      {data && (
+        <>
+          <p role="status" className={`readiness ${data.readiness.status === 'ready' ? 'ready' : 'not-ready'}`}>
+            {data.readiness.status === 'ready'
+              ? 'Ready: the service can take work.'
+              : `Not ready: ${data.readiness.failing.length} failing check${data.readiness.failing.length === 1 ? '' : 's'}.`}{' '}
+            <span className="muted">Checked at {data.at.toLocaleTimeString()}.</span>
+          </p>
+          <ul className="health-checks">
+            {(Object.keys(TITLES) as CheckName[]).map((name) => {
+              const check = checks?.[name];
+              if (!check) return null;
+              return (
+                <li key={name} className={`health-check ${check.ok ? 'ok' : 'failing'}`} aria-labelledby={`check-${name}`}>
+                  <h2 id={`check-${name}`}>
+                    <span aria-hidden="true">{check.ok ? '✓' : '✕'}</span> {TITLES[name]}
+                    <span className="check-state">{check.ok ? 'OK' : 'Failing'}</span>
+                  </h2>
+                  {!check.ok && <p className="check-reason">{check.reason ?? 'failing'}</p>}
+                  {details[name]}
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Fact({ term, value, mono }: { term: string; value: string | number | undefined; mono?: boolean }) {
+  if (value === undefined) return null;
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd className={mono ? 'mono' : undefined}>{value}</dd>
+    </>
+  );
+}
