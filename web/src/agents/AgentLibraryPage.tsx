@@ -25,8 +25,6 @@ export function AgentLibraryPage() {
   const [exportError, setExportError] = useState<ApiError | undefined>();
   const fileInput = useRef<HTMLInputElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  // Not deferred: at 1,000 agents a search renders in one frame, and a deferred render would add one.
-  const deferredSearch = search;
 
   // Changes from elsewhere (another tab, the API, agents:import): reload once per burst.
   const reloadSoon = useCoalesced(library.reload, 150);
@@ -36,12 +34,12 @@ export function AgentLibraryPage() {
   const agents = useMemo(() => library.data?.agents ?? [], [library.data]);
   const names = useMemo(() => new Map(agents.map((a) => [a.id, a.name])), [agents]);
   const index = useMemo(() => searchIndex(agents), [agents]);
-  const matched = useMemo(() => searchIn(index, deferredSearch), [index, deferredSearch]);
+  const matched = useMemo(() => searchIn(index, search), [index, search]);
   const counts = useMemo(() => filterCounts(matched), [matched]);
   const visible = useMemo(() => matched.filter((a) => matchesFilter(a, filter)), [matched, filter]);
 
   // A new filter or search starts again from the first batch.
-  const pageKey = `${filter}\n${deferredSearch}`;
+  const pageKey = `${filter}\n${search}`;
   const shown = paging.for === pageKey ? paging.shown : BATCH;
   const showMore = useCallback(() => setPaging({ for: pageKey, shown: shown + BATCH }), [pageKey, shown]);
   useEffect(() => {
@@ -199,7 +197,7 @@ export function AgentLibraryPage() {
       {library.data && agents.length > 0 && visible.length === 0 && (
         <div className="empty">
           <h2>No agent matches</h2>
-          <p>Nothing matches “{deferredSearch}” in this filter. Clear the search or pick All.</p>
+          <p>Nothing matches “{search}” in this filter. Clear the search or pick All.</p>
           <button
             type="button"
             onClick={() => {

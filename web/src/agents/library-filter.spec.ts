@@ -1,4 +1,6 @@
-import { filterCounts, type LibraryAgent, matchesFilter, matchesSearch, searchIn, searchIndex, shortReason } from './library-filter';
+import { filterCounts, type LibraryAgent, matchesFilter, searchIn, searchIndex, shortReason } from './library-filter';
+
+const matchesSearch = (agent: LibraryAgent, search: string) => searchIn(searchIndex([agent]), search).length === 1;
 
 const agent = (id: string, over: Partial<LibraryAgent> = {}): LibraryAgent => ({
   id,

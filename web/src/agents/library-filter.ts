@@ -35,17 +35,12 @@ export function matchesFilter(agent: LibraryAgent, filter: LibraryFilter): boole
 const searchText = (agent: LibraryAgent) => `${agent.name}\n${agent.id}\n${agent.description}`.toLowerCase();
 const wordsOf = (search: string) => search.toLowerCase().split(/\s+/).filter(Boolean);
 
-/** Case-insensitive, every word must appear in the name, the id or the description. */
-export function matchesSearch(agent: LibraryAgent, search: string): boolean {
-  const text = searchText(agent);
-  return wordsOf(search).every((word) => text.includes(word));
-}
-
 /** The library's text, lower-cased once per load, so a keystroke only scans it. */
 export function searchIndex<A extends LibraryAgent>(agents: readonly A[]): Array<{ agent: A; text: string }> {
   return agents.map((agent) => ({ agent, text: searchText(agent) }));
 }
 
+/** Case-insensitive, every word must appear in the name, the id or the description. */
 export function searchIn<A extends LibraryAgent>(index: ReadonlyArray<{ agent: A; text: string }>, search: string): A[] {
   const words = wordsOf(search);
   if (words.length === 0) return index.map((entry) => entry.agent);
