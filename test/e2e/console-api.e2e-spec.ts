@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { printGraphqlSchema } from '../../src/graphql-api/schema-printer';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { graphqlHttp, GraphqlSubscription, graphqlWs } from '../fixtures/graphql-client';
-import { jsonHttp } from '../fixtures/json-http';
+import { jsonHttp, jsonVerbs } from '../fixtures/json-http';
 import { makeTempDir } from '../fixtures/temp-dir';
 
 const TOKEN = 'console-api-token-0123456789';
@@ -22,13 +22,7 @@ const agent = (id: string, extra: Record<string, unknown> = {}) => ({
 describe('the GraphQL API the console uses', () => {
   let running: RunningApp;
   const gql = graphqlHttp(() => running.baseUrl, TOKEN);
-  const http = jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` });
-  const rest = {
-    get: (p: string) => http('GET', p),
-    post: (p: string, body: unknown) => http('POST', p, body),
-    put: (p: string, body: unknown) => http('PUT', p, body),
-    del: (p: string) => http('DELETE', p),
-  };
+  const rest = jsonVerbs(jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` }));
   const clients: Client[] = [];
 
   beforeAll(async () => {
