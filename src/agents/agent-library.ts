@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { agents } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
 import type { AgentDefinition, AgentFields } from './agent-definition';
@@ -31,9 +31,20 @@ export class AgentLibrary {
     return this.database.orm.select().from(agents).orderBy(asc(agents.id)).all().map(toDefinition);
   }
 
+  /** One agent's view: its sub-agents looked up by id and its teams found by SQLite, not a read of the whole library. */
   view(agent: AgentDefinition & { version: number }): AgentView {
-    const all = this.all();
-    return viewOf(agent, lookupIn(all), teamsIncluding(all));
+    return viewOf(agent, (id) => this.find(id), new Map([[agent.id, this.teamsIncluding(agent.id)]]));
+  }
+
+  /** The ids of the agents whose sub_agents list `id`, in library order. */
+  private teamsIncluding(id: string): string[] {
+    return this.database.orm
+      .select({ id: agents.id })
+      .from(agents)
+      .where(sql`exists (select 1 from json_each(${agents.fields}, '$.sub_agents') where value = ${id})`)
+      .orderBy(asc(agents.id))
+      .all()
+      .map((row) => row.id);
   }
 
   /** Every agent's view, with one read of the table (no query per sub-agent). */
@@ -53,7 +64,7 @@ export class AgentLibrary {
     return {
       composable: reasons.length === 0,
       composable_reasons: reasons,
-      sub_agent_problems: subAgentProblems(id, fields.sub_agents, lookupIn(this.all())),
+      sub_agent_problems: subAgentProblems(id, fields.sub_agents, (subAgentId) => this.find(subAgentId)),
     };
   }
 }
