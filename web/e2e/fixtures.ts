@@ -1,4 +1,5 @@
 import { test as base } from '@playwright/test';
+import { ScriptedModelServer } from '../../test/fixtures/scripted-model-server';
 import { type AgentsApi, type RunningService, startService } from './service';
 
 export { expect } from '@playwright/test';
@@ -10,6 +11,11 @@ interface WorkerFixtures {
    * undefined: the API is open. A file with another value gets its own worker, so its own service.
    */
   apiToken: string | undefined;
+  /**
+   * The scripted OpenAI-compatible model server the service's real Copilot CLI talks to (the only fake:
+   * the model's answers are the outside world's). A scenario sets its script with `model.setScript`.
+   */
+  modelServer: ScriptedModelServer;
   /** The real service on a fresh SQLite file, started once per worker and stopped (SIGTERM) after. */
   service: RunningService;
 }
@@ -17,6 +23,8 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** The REST API with the token: scenarios change agents through it "behind the console's back". */
   api: AgentsApi;
+  /** The worker's model server with no script and an empty request log, for this test alone. */
+  model: ScriptedModelServer;
   /**
    * Every test starts on an empty agent library (automatic), so counts and filters a scenario checks
    * are its own, whatever ran before it on the same service.
@@ -29,9 +37,25 @@ interface TestFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiToken: [undefined, { option: true, scope: 'worker' }],
 
+  modelServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, provide) => {
+      const server = await new ScriptedModelServer().start();
+      try {
+        await provide(server);
+      } finally {
+        await server.stop();
+      }
+    },
+    { scope: 'worker' },
+  ],
+
   service: [
-    async ({ apiToken }, provide) => {
-      const service = await startService({ apiToken });
+    async ({ apiToken, modelServer }, provide) => {
+      const service = await startService({
+        apiToken,
+        env: { COPILOT_PROVIDER_BASE_URL: modelServer.baseUrl, COPILOT_PROVIDER_API_KEY: 'scripted' },
+      });
       try {
         await provide(service);
       } finally {
@@ -44,6 +68,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   baseURL: async ({ service }, provide) => provide(service.url),
 
   api: async ({ service }, provide) => provide(service.api),
+
+  model: async ({ modelServer }, provide) => {
+    modelServer.setScript([]);
+    modelServer.requests.length = 0;
+    await provide(modelServer);
+  },
 
   emptyLibrary: [
     async ({ service }, provide, testInfo) => {

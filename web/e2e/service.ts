@@ -149,6 +149,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     SWITCHBOARD_MCP_CONFIG: mcpConfig,
     LOG_LEVEL: 'warn',
     SWITCHBOARD_API_TOKEN: options.apiToken ?? '',
+    // The Copilot CLI (started on the first session) keeps its state in this service's own folder.
+    COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
     ...options.env,
   });
   let output = '';
