@@ -5,6 +5,7 @@ import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
 import { AuditPage } from '../audit/AuditPage';
 import { HealthPage } from '../health/HealthPage';
+import { SessionsPage } from '../sessions/SessionsPage';
 import { linkHandler, routeOf, usePath } from './router';
 import { useTheme } from './theme';
 import { TokenDialog } from './TokenDialog';
@@ -51,6 +52,9 @@ export function App() {
           >
             Agents
           </a>
+          <a href="/sessions" onClick={linkHandler('/sessions')} aria-current={route.page === 'sessions' ? 'page' : undefined}>
+            Sessions
+          </a>
           <a href="/audit" onClick={linkHandler('/audit')} aria-current={route.page === 'audit' ? 'page' : undefined}>
             Audit
           </a>
@@ -92,6 +96,7 @@ export function App() {
         {route.page === 'edit-agent' && <AgentEditorPage key={route.id} agentId={route.id} />}
         {route.page === 'audit' && <AuditPage />}
         {route.page === 'health' && <HealthPage />}
+        {route.page === 'sessions' && <SessionsPage />}
         {route.page === 'not-found' && (
           <section className="page">
             <h1>Page not found</h1>

@@ -28,6 +28,7 @@ export type Route =
   | { page: 'library' }
   | { page: 'new-agent' }
   | { page: 'edit-agent'; id: string }
+  | { page: 'sessions' }
   | { page: 'audit' }
   | { page: 'health' }
   | { page: 'not-found'; path: string };
@@ -37,6 +38,7 @@ export function routeOf(path: string): Route {
   if (path === '/agents/new') return { page: 'new-agent' };
   if (path === '/audit') return { page: 'audit' };
   if (path === '/health-status') return { page: 'health' };
+  if (path === '/sessions' || path === '/sessions/') return { page: 'sessions' };
   const edit = /^\/agents\/([a-z0-9-]+)$/.exec(path);
   if (edit) return { page: 'edit-agent', id: edit[1] };
   return { page: 'not-found', path };
