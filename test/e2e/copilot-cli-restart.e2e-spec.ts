@@ -22,6 +22,7 @@ describe('the real Copilot CLI dying under a session', () => {
       { name: 'before crash', who: 'parent', lastMessageIncludes: 'first', answer: { text: 'ANSWER_ONE' } },
       // Sees the whole conversation after resume: proves the CLI kept its history on disk.
       { name: 'after resume', who: 'parent', messagesInclude: 'ANSWER_ONE', answer: { text: 'ANSWER_TWO' } },
+      { name: 'unused session', who: 'parent', lastMessageIncludes: 'unused until now', answer: { text: 'FRESH_ANSWER' } },
     ]);
     running = await startRealCliApp(model);
   }, 60_000);
@@ -30,6 +31,32 @@ describe('the real Copilot CLI dying under a session', () => {
     await running?.close();
     await model.stop();
   });
+
+  // The CLI writes a session to disk with its first message: after a restart it has never heard of one that
+  // got none, and answers session.resume with "Session not found". Nothing was lost, so resume creates it.
+  it('resumes a session that never got a message by creating it again in the new CLI', async () => {
+    const created = await http('POST', '/api/sessions', { systemMessage: { mode: 'append', content: 'UNUSED_SESSION_RULES' } });
+    const id = created.body.sessionId as string;
+    const before = (await http('GET', '/health')).body.copilotCli;
+    process.kill(before.pid, 'SIGKILL');
+    await waitUntil(async () => (await http('GET', `/api/sessions/${id}`)).body.status === 'interrupted', 'the session to be interrupted', 15_000);
+
+    expect(await http('POST', `/api/sessions/${id}/resume`)).toMatchObject({ status: 200, body: { status: 'idle' } });
+    await http('POST', `/api/sessions/${id}/messages`, { prompt: 'unused until now' });
+    await waitUntil(async () => (await lastAnswer(id)) === 'FRESH_ANSWER', 'the answer after resume', 30_000);
+    // Created from its recorded configuration: the model sees its system message.
+    expect(model.requests.some((r) => r.systemText.includes('UNUSED_SESSION_RULES'))).toBe(true);
+    const events = (await http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[];
+    const own = events.filter((e) => e.type.startsWith('session.'));
+    // Recorded as the never-created case is: started again on the new CLI, then resumed.
+    expect(own.slice(0, 5).map((e) => e.type)).toEqual([
+      'session.created',
+      'session.started',
+      'session.interrupted',
+      'session.started',
+      'session.resumed',
+    ]);
+  }, 120_000);
 
   it('marks the session interrupted, restarts the CLI, and resumes the conversation', async () => {
     const created = await http('POST', '/api/sessions', {});

@@ -5,25 +5,30 @@ import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
+import { sessionStreamId } from '../../../event-store/stream-ids';
 import { cliSessionParams } from '../../cli-session-options';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import type { LiveSession } from '../../live-session';
 import { LiveSessionLimit } from '../../live-session-limit';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
+import { SessionEvents } from '../../session.events';
 import { CliRequestFailedError, SessionStateError, SessionTeamInvalidError } from '../../session.errors';
 import type { SessionSummary } from '../create-session/create-session.command';
 import { ResumeSession } from './resume-session.command';
 
-/** How the CLI answers session.resume for an id it never created. */
+/** How the CLI answers session.resume for an id it has no history of. */
 const SESSION_NOT_FOUND = /session not found/i;
 
 /**
  * `session.resume` on the current CLI with the full configuration again: the CLI keeps the
  * conversation on disk but forgets tools, agents and the model provider when it restarts. The team
  * is checked and mapped again from the agents as they are now (FR-5); a failure sends nothing.
- * A session the CLI never created (the service died between recording `session.created` and the
- * CLI's answer) is created now from its recorded configuration, instead of failing every resume.
+ * A session the CLI has no history of, where none was lost, is created now from its recorded
+ * configuration instead of failing every resume: one the CLI never created (the service died between
+ * recording `session.created` and the CLI's answer), and one that never got a message (the CLI writes a
+ * session to disk with its first message, so a CLI restart forgets an unused one). A session that had a
+ * conversation the CLI lost stays a 502: recreating it would carry on without its context, silently.
  */
 @CommandHandler(ResumeSession)
 export class ResumeSessionHandler implements ICommandHandler<ResumeSession, SessionSummary> {
@@ -69,8 +74,11 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     try {
       await this.cli.request('session.resume', params);
     } catch (error) {
-      if (!(!session.cliCreated && SESSION_NOT_FOUND.test((error as Error).message))) throw this.failure(sessionId, 'resume', error);
-      this.logger.warn({ sessionId }, 'the CLI never created this session; creating it from its recorded configuration');
+      if (!SESSION_NOT_FOUND.test((error as Error).message) || this.hadConversation(session)) throw this.failure(sessionId, 'resume', error);
+      this.logger.warn(
+        { sessionId, cliCreated: session.cliCreated },
+        'the CLI has no history of this session and it never had a message; creating it from its recorded configuration',
+      );
       try {
         await this.cli.request('session.create', params);
       } catch (createError) {
@@ -95,6 +103,11 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
       actor,
     );
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
+  }
+
+  /** Read from the log only on this rare path: whether any prompt ever reached the CLI for the session. */
+  private hadConversation(session: LiveSession): boolean {
+    return session.cliCreated && this.store.readStream(sessionStreamId(session.sessionId)).some((event) => event.type === SessionEvents.messageSent);
   }
 
   /** A CLI that went away keeps its 503 (the session stays interrupted); anything the CLI answered is a 502. */
