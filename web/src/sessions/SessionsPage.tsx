@@ -127,7 +127,7 @@ export function SessionsPage() {
                         <div className="muted small">{session.model}</div>
                       </td>
                       <td>
-                        <span className={`badge status-${statusTone(session.status)}`}>{session.status}</span>
+                        <span className={`badge session-status status-${statusTone(session.status)}`}>{session.status}</span>
                         {session.statusReason && <div className="muted small status-reason">{session.statusReason}</div>}
                       </td>
                       <td>
