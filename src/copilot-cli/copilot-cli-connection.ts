@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { storage } from 'nestjs-pino/storage';
 import { Observable, Subject } from 'rxjs';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { CopilotCliConfig, SwitchboardConfig } from '../config/switchboard-config';
@@ -92,7 +93,10 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   ensureStarted(): Promise<void> {
     if (this.stopping) return Promise.reject(new CopilotCliUnavailableError('Switchboard is shutting down'));
     if (this.transport && !this.starting) return Promise.resolve();
-    this.starting ??= this.start()
+    // Started outside the caller's log context: the CLI outlives the HTTP request that happened to need it
+    // first, and its exit, restarts and events must not be logged as that request's.
+    this.starting ??= storage
+      .exit(() => this.start())
       .catch((error: unknown) => {
         this.lastStartFailure = (error as Error).message;
         throw error;

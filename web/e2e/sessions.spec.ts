@@ -8,7 +8,7 @@ import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './suppo
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-test('lists sessions with status, agent and sub-agents; resumes an interrupted one and destroys another', async ({ page, api }) => {
+test('lists sessions with status, agent and sub-agents; resumes an interrupted one and destroys another', async ({ page, api, service }) => {
   await api.createAgent({
     id: 'researcher',
     name: 'Researcher',
@@ -36,6 +36,13 @@ test('lists sessions with status, agent and sub-agents; resumes an interrupted o
   process.kill(cli.copilotCli.pid, 'SIGKILL');
   for (const id of [first.sessionId, second.sessionId]) await expect(rowOf(id)).toContainText('interrupted', { timeout: 20_000 });
   await expect(rowOf(first.sessionId).locator('.status-reason')).toContainText('SIGKILL');
+  // The log says so on its own line, not as part of the HTTP request that happened to start the CLI.
+  const exitLine = service
+    .output()
+    .split('\n')
+    .find((line) => line.includes('Copilot CLI exited unexpectedly'));
+  expect(exitLine && JSON.parse(exitLine)).toMatchObject({ signal: 'SIGKILL' });
+  expect(JSON.parse(exitLine!)).not.toHaveProperty('req');
 
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'sessions');
