@@ -480,7 +480,12 @@ const EventRow = memo(function EventRow({ event }: { event: RunStreamEvent }) {
           {open ? 'Hide JSON' : 'JSON'}
         </button>
       </div>
-      {open && <pre className="mono event-json">{JSON.stringify(event, null, 2)}</pre>}
+      {open && (
+        // Focusable: a long event scrolls, and a keyboard must be able to scroll it.
+        <pre className="mono event-json" tabIndex={0} aria-label={`JSON of event ${event.globalPosition}`}>
+          {JSON.stringify(event, null, 2)}
+        </pre>
+      )}
     </li>
   );
 });
