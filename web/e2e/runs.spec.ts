@@ -142,6 +142,16 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await listed.filter({ hasText: scout }).getByRole('link', { name: late.run_id }).click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText(late.run_id);
   await expect(page.getByTestId('stop-reason')).toContainText(`when run ${root.run_id} was stopped`);
+
+  // Resume launches it again on its own thread; the page follows it back to running.
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Resumed: it is running \(launch 2\)\.$/ })).toBeVisible();
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect(page.getByTestId('stop-reason')).toBeHidden();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Stop this run?' }).getByTestId('stop-count')).toContainText('nothing below it is running');
+  await page.getByRole('dialog', { name: 'Stop this run?' }).getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('stopped', { timeout: 30_000 });
 });
 
 test('the runs list follows a status change without a reload, and an unknown run says so', async ({ page, api, model }) => {

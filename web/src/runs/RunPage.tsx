@@ -84,9 +84,10 @@ export function RunPage({ runId }: { runId: string }) {
     );
   }
 
-  const output = root?.output ?? loaded?.output ?? undefined;
-  const error = root?.error ?? loaded?.error ?? undefined;
-  const stoppedBy = root?.stoppedBy ?? (loaded?.stoppedBy as StopReason | null | undefined) ?? undefined;
+  // Once the run's events are folded they are the truth (the loaded header may predate a stop or resume).
+  const output = root ? root.output : (loaded?.output ?? undefined);
+  const error = root ? root.error : (loaded?.error ?? undefined);
+  const stoppedBy = root ? root.stoppedBy : ((loaded?.stoppedBy as StopReason | null | undefined) ?? undefined);
   const policy = loaded?.policy as { timeoutMs?: number; maxDepth?: number; maxConcurrentChildren?: number } | undefined;
 
   return (
