@@ -279,6 +279,7 @@ interface TreeRowProps {
   onSelect: (id: string) => void;
 }
 
+// Run ids are UUIDv7 (time first): their tail, not their head, tells siblings apart.
 // Memoized: a frame's events replace only the runs they touch, so only those rows (and the running
 // ones, whose bars grow with the clock) render again.
 const TreeRowView = memo(function TreeRowView({
@@ -317,7 +318,7 @@ const TreeRowView = memo(function TreeRowView({
         <button type="button" className="link-button" aria-pressed={selected} onClick={() => onSelect(run.runId)} title={run.runId}>
           {run.agentId}
         </button>
-        <span className="muted small mono"> {run.runId.slice(0, 8)}</span>
+        <span className="muted small mono"> {run.runId.slice(-8)}</span>
       </th>
       <td>
         <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>

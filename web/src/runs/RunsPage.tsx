@@ -151,7 +151,7 @@ export function RunsPage() {
                       <>
                         depth {node.depth}, root{' '}
                         <a className="mono" href={`/runs/${node.rootRunId}`} onClick={linkHandler(`/runs/${node.rootRunId}`)}>
-                          {node.rootRunId.slice(0, 8)}
+                          {node.rootRunId.slice(-8)}
                         </a>
                       </>
                     ) : (
