@@ -54,3 +54,19 @@ export function useCoalesced(fn: () => void, ms: number): () => void {
     }, ms);
   }, [ms, latest]);
 }
+
+/** Calls `tick` every `ms` while the tab is visible, and at once when it becomes visible again. */
+export function usePolling(tick: () => void, ms: number): void {
+  const latest = useLatest(tick);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') latest.current();
+    }, ms);
+    const onVisible = () => document.visibilityState === 'visible' && latest.current();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [ms, latest]);
+}

@@ -5,6 +5,8 @@ import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
 import { AuditPage } from '../audit/AuditPage';
 import { HealthPage } from '../health/HealthPage';
+import { RunPage } from '../runs/RunPage';
+import { RunsPage } from '../runs/RunsPage';
 import { SessionsPage } from '../sessions/SessionsPage';
 import { linkHandler, routeOf, usePath } from './router';
 import { useTheme } from './theme';
@@ -55,6 +57,9 @@ export function App() {
           <a href="/sessions" onClick={linkHandler('/sessions')} aria-current={route.page === 'sessions' ? 'page' : undefined}>
             Sessions
           </a>
+          <a href="/runs" onClick={linkHandler('/runs')} aria-current={route.page === 'runs' || route.page === 'run' ? 'page' : undefined}>
+            Runs
+          </a>
           <a href="/audit" onClick={linkHandler('/audit')} aria-current={route.page === 'audit' ? 'page' : undefined}>
             Audit
           </a>
@@ -97,6 +102,8 @@ export function App() {
         {route.page === 'audit' && <AuditPage />}
         {route.page === 'health' && <HealthPage />}
         {route.page === 'sessions' && <SessionsPage />}
+        {route.page === 'runs' && <RunsPage />}
+        {route.page === 'run' && <RunPage key={route.id} runId={route.id} />}
         {route.page === 'not-found' && (
           <section className="page">
             <h1>Page not found</h1>

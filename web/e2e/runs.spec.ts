@@ -1,0 +1,173 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './support';
+
+// The run page and the runs list on the real service, the real Copilot CLI and the scripted model: a
+// root run whose agent delegates two background children with agent_run (they work until stopped: their
+// model calls hang), watched live, then stopped from the page with its whole subtree.
+
+interface RunSummary {
+  run_id: string;
+  status: string;
+}
+
+function treeRow(page: Page, runId: string) {
+  return page.locator(`.run-tree tbody tr[data-run="${runId}"]`);
+}
+
+async function barWidth(page: Page, runId: string): Promise<number> {
+  return parseFloat((await page.locator(`[data-bar="${runId}"]`).getAttribute('style'))?.match(/width:\s*([\d.]+)%/)?.[1] ?? '0');
+}
+
+test('a run tree grows live, Stop names the running descendants and stops them all, and the runs list filters them', async ({ page, api, model }) => {
+  test.setTimeout(180_000);
+  const s = Date.now().toString(36);
+  const chief = `chief-${s}`;
+  const worker = `worker-${s}`;
+  const scout = `scout-${s}`;
+  model.setScript([
+    {
+      name: 'chief delegates twice in the background',
+      systemIncludes: `CHIEF_${s}`,
+      lastIsToolResult: false,
+      answer: {
+        toolCalls: [
+          { name: 'agent_run', arguments: { agent_id: worker, prompt: 'Work on PART_ONE.', background: true } },
+          { name: 'agent_run', arguments: { agent_id: worker, prompt: 'Work on PART_TWO.', background: true } },
+        ],
+      },
+    },
+    // Everyone keeps working until stopped: the root and its children stay running while the page watches.
+    { name: 'chief waits', systemIncludes: `CHIEF_${s}`, lastIsToolResult: true, answer: { hang: true } },
+    { name: 'worker works', systemIncludes: `WORKER_${s}`, answer: { hang: true } },
+    { name: 'scout works', systemIncludes: `SCOUT_${s}`, answer: { hang: true } },
+  ]);
+  for (const [id, marker] of [
+    [chief, `CHIEF_${s}`],
+    [worker, `WORKER_${s}`],
+    [scout, `SCOUT_${s}`],
+  ]) {
+    await api.createAgent({ id, name: id, description: `The ${id}`, system_message: { mode: 'append', content: `${marker} you work.` } });
+  }
+
+  const root = await api.call<RunSummary>('POST', '/api/runs', { agent_id: chief, prompt: 'Lead the work.', background: true });
+  await page.goto(`/runs/${root.run_id}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(root.run_id);
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect(treeRow(page, root.run_id)).toBeVisible();
+  // Nothing below reloads the page: what appears comes through its live subscription.
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  // The chief's two background children appear under it, running.
+  const rows = page.locator('.run-tree tbody tr');
+  await expect(rows).toHaveCount(3, { timeout: 60_000 });
+  await expect(rows.filter({ hasText: worker })).toHaveCount(2);
+  for (const row of await rows.filter({ hasText: worker }).all()) await expect(row.locator('.badge')).toHaveText('running');
+  await expect(page.getByRole('status').filter({ hasText: /^3 runs, [1-9]\d* tokens, 2 tool calls in the subtree$/ })).toBeVisible();
+
+  // A run started under the root while the page is open joins the tree, and its bar grows with the clock.
+  const late = await api.call<RunSummary>('POST', '/api/runs', { agent_id: scout, prompt: 'Scout ahead.', background: true, parent_run_id: root.run_id });
+  await expect(rows).toHaveCount(4);
+  await expect(treeRow(page, late.run_id).locator('.badge')).toHaveText('running');
+  const first = await barWidth(page, late.run_id);
+  await expect.poll(() => barWidth(page, late.run_id), { timeout: 15_000 }).toBeGreaterThan(first);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+
+  // Collapse and expand; a click opens a node's details.
+  await page.getByRole('button', { name: new RegExp(`^Collapse the runs under ${chief} `) }).click();
+  await expect(rows).toHaveCount(1);
+  await page.getByRole('button', { name: new RegExp(`^Expand the runs under ${chief} `) }).click();
+  await expect(rows).toHaveCount(4);
+  await treeRow(page, late.run_id).getByRole('button', { name: scout }).click();
+  const details = page.getByRole('complementary', { name: scout });
+  await expect(details).toContainText('Scout ahead.');
+  await expect(details).toContainText(late.run_id);
+
+  // The event history: filtered by type, an event's JSON expanded.
+  const history = page.getByRole('list', { name: /^Events of the run/ });
+  await page.getByLabel('Type').selectOption('run.started');
+  await expect(history.getByRole('listitem')).toHaveCount(4);
+  await history
+    .getByRole('button', { name: /^Show the JSON of event/ })
+    .last()
+    .click();
+  await expect(history.locator('pre')).toContainText(`"runId": "${late.run_id}"`);
+  await page.getByLabel('Type').selectOption('');
+
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  await screenshot(page, 'run-page');
+
+  // Stop says what it will stop before it does.
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Stop this run?' });
+  await expect(dialog.getByTestId('stop-count')).toContainText('This stops the run and 3 running descendants.');
+  await dialog.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  for (const row of await rows.all()) await expect(row.locator('.badge')).toHaveText('stopped', { timeout: 30_000 });
+  await expect(page.getByTestId('run-status')).toHaveText('stopped');
+  await expect(page.getByTestId('stop-reason')).toHaveText('Stopped by an operator (API): stopped from the console');
+  await expect(page.getByRole('status').filter({ hasText: /^Stopped 4 runs\.$/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+  // The service agrees: every run of the tree is stopped, the children by the cascade from the root.
+  for (const id of [root.run_id, late.run_id]) expect((await api.call<RunSummary>('GET', `/api/runs/${id}`)).status).toBe('stopped');
+
+  // The runs list: the tree's runs, filtered by root run, status and agent; a time range with none.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible();
+  const listed = page.locator('.run-table tbody tr');
+  await page.getByLabel('Root run').fill(root.run_id);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(listed).toHaveCount(4);
+  for (const row of await listed.all()) await expect(row.locator('.badge')).toHaveText('stopped');
+  await page.getByLabel('Agent').selectOption(worker);
+  await page.getByLabel('Status').selectOption('stopped');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(listed).toHaveCount(2);
+  await expect(listed.filter({ hasText: worker })).toHaveCount(2);
+  await page.getByLabel('Status').selectOption('running');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('heading', { name: 'No runs' })).toBeVisible();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Started from').fill('2099-01-01T00:00');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('heading', { name: 'No runs' })).toBeVisible();
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('Root run').fill(root.run_id);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(listed).toHaveCount(4);
+
+  // A row opens its run's page.
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  await screenshot(page, 'runs');
+  await listed.filter({ hasText: scout }).getByRole('link', { name: late.run_id }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(late.run_id);
+  await expect(page.getByTestId('stop-reason')).toContainText(`when run ${root.run_id} was stopped`);
+
+  // Resume launches it again on its own thread; the page follows it back to running.
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Resumed: it is running \(launch 2\)\.$/ })).toBeVisible();
+  await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect(page.getByTestId('stop-reason')).toBeHidden();
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Stop this run?' }).getByTestId('stop-count')).toContainText('nothing below it is running');
+  await page.getByRole('dialog', { name: 'Stop this run?' }).getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('stopped', { timeout: 30_000 });
+});
+
+test('the runs list follows a status change without a reload, and an unknown run says so', async ({ page, api, model }) => {
+  test.setTimeout(120_000);
+  const s = Date.now().toString(36);
+  const solo = `solo-${s}`;
+  model.setScript([{ name: 'solo works', systemIncludes: `SOLO_${s}`, answer: { hang: true } }]);
+  await api.createAgent({ id: solo, name: solo, description: 'Works alone', system_message: { mode: 'append', content: `SOLO_${s} you work.` } });
+  const run = await api.call<RunSummary>('POST', '/api/runs', { agent_id: solo, prompt: 'Work alone.', background: true });
+
+  await page.goto('/runs');
+  const row = page.locator(`.run-table tbody tr[data-run="${run.run_id}"]`);
+  await expect(row.locator('.badge')).toHaveText('running');
+  await api.call('POST', `/api/runs/${run.run_id}/stop`, { reason: 'enough' });
+  await expect(row.locator('.badge')).toHaveText('stopped', { timeout: 15_000 });
+
+  await page.goto('/runs/no-such-run');
+  await expect(page.getByRole('heading', { level: 1, name: 'Run not found' })).toBeVisible();
+});

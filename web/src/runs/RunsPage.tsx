@@ -1,0 +1,189 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import { request } from '../api/client';
+import { useLoad, usePolling } from '../api/hooks';
+import { linkHandler } from '../app/router';
+import { ErrorNote } from '../ui/ErrorNote';
+import { RunListQuery } from './operations';
+import { formatDuration } from './run-tree';
+import { RUN_STATUSES, type RunFilterFields, runFilterOf, runStatusTone } from './run-list';
+
+export const RUNS_PAGE_SIZE = 50;
+/**
+ * No subscription reports status changes across all runs (runEvents follows one tree): the list asks
+ * again this often while the tab is visible, one page of at most 50 runs, as the sessions list does.
+ */
+const POLL_MS = 3000;
+
+export function RunsPage() {
+  const [draft, setDraft] = useState<RunFilterFields>(() => ({ rootRunId: new URLSearchParams(location.search).get('root') ?? '' }));
+  const [fields, setFields] = useState<RunFilterFields>(draft);
+  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const [now, setNow] = useState(() => Date.now());
+  const filter = useMemo(() => runFilterOf(fields), [fields]);
+  const after = cursors[cursors.length - 1];
+
+  const page = useLoad(() => request(RunListQuery, { filter, first: RUNS_PAGE_SIZE, after }), JSON.stringify({ filter, after }));
+  usePolling(() => {
+    page.reload();
+    setNow(Date.now());
+  }, POLL_MS);
+
+  const edges = page.data?.runs.edges ?? [];
+  const pageInfo = page.data?.runs.pageInfo;
+  const agents = useMemo(() => new Map((page.data?.agents ?? []).map((a) => [a.id, a])), [page.data]);
+  const filtered = Object.keys(filter).length > 0;
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setFields(draft);
+    setCursors([null]);
+  };
+  const clear = () => {
+    setDraft({});
+    setFields({});
+    setCursors([null]);
+  };
+  const set = (name: keyof RunFilterFields) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
+  const agentLabel = (id: string) => {
+    const agent = agents.get(id);
+    return agent ? `${agent.icon ? `${agent.icon} ` : ''}${agent.name}` : id;
+  };
+
+  return (
+    <section className="page" aria-labelledby="runs-title">
+      <div className="page-head">
+        <div>
+          <h1 id="runs-title">Runs</h1>
+          <p className="muted">
+            Every delegation run, newest first: who ran it, under which run, and what it cost. Statuses follow the service as they change.
+          </p>
+        </div>
+      </div>
+      <form className="audit-filters run-filters" onSubmit={apply} aria-label="Run filters">
+        <div className="field">
+          <label htmlFor="runs-status">Status</label>
+          <select id="runs-status" value={draft.status ?? ''} onChange={set('status')}>
+            <option value="">Any</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="runs-agent">Agent</label>
+          <select id="runs-agent" value={draft.agentId ?? ''} onChange={set('agentId')}>
+            <option value="">Any</option>
+            {[...agents.values()].map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.id})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="runs-root">Root run</label>
+          <input id="runs-root" value={draft.rootRunId ?? ''} onChange={set('rootRunId')} placeholder="a run id" />
+        </div>
+        <div className="field">
+          <label htmlFor="runs-from">Started from</label>
+          <input id="runs-from" type="datetime-local" value={draft.startedFrom ?? ''} onChange={set('startedFrom')} />
+        </div>
+        <div className="field">
+          <label htmlFor="runs-to">Started before</label>
+          <input id="runs-to" type="datetime-local" value={draft.startedTo ?? ''} onChange={set('startedTo')} />
+        </div>
+        <div className="audit-filter-actions">
+          <button type="submit" className="button primary">
+            Apply filters
+          </button>
+          <button type="button" className="ghost" onClick={clear}>
+            Clear
+          </button>
+        </div>
+      </form>
+      <ErrorNote error={page.error} title="The runs could not be loaded" />
+      <p className="result-count" role="status">
+        {page.data ? `Page ${cursors.length}: ${edges.length} run${edges.length === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}` : 'Loading…'}
+      </p>
+      {page.data && edges.length === 0 ? (
+        <div className="empty">
+          <h2>No runs</h2>
+          <p className="muted">
+            {filtered
+              ? 'No run matches these filters.'
+              : 'A run starts when an agent delegates with agent_run in a session, or through POST /api/runs (the agentRun mutation).'}
+          </p>
+        </div>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table run-table">
+            <caption className="visually-hidden">Runs, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Agent</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Lineage</th>
+                <th scope="col">Started</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Tokens (own / subtree)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {edges.map(({ node }) => (
+                <tr key={node.runId} data-run={node.runId}>
+                  <td>
+                    <a className="mono" href={`/runs/${node.runId}`} onClick={linkHandler(`/runs/${node.runId}`)}>
+                      {node.runId}
+                    </a>
+                  </td>
+                  <td>
+                    <span className={`badge status-${runStatusTone(node.status)}`}>{node.status}</span>
+                  </td>
+                  <td>{agentLabel(node.agentId)}</td>
+                  <td>{node.background ? 'background' : 'foreground'}</td>
+                  <td className="small">
+                    {node.parentRunId ? (
+                      <>
+                        depth {node.depth}, root{' '}
+                        <a className="mono" href={`/runs/${node.rootRunId}`} onClick={linkHandler(`/runs/${node.rootRunId}`)}>
+                          {node.rootRunId.slice(-8)}
+                        </a>
+                      </>
+                    ) : (
+                      'root'
+                    )}
+                  </td>
+                  <td>
+                    <time dateTime={node.startedAt}>{new Date(node.startedAt).toLocaleString()}</time>
+                  </td>
+                  <td>{formatDuration(Math.max(0, (node.endedAt ? Date.parse(node.endedAt) : now) - Date.parse(node.startedAt)))}</td>
+                  <td>
+                    {node.usage.own.totalTokens} / {node.usage.subtree.totalTokens}
+                    {node.usage.subtree.runs > 1 && <span className="muted small"> ({node.usage.subtree.runs} runs)</span>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Run pages">
+        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.loading}>
+          Previous
+        </button>
+        <button
+          type="button"
+          onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
+          disabled={!pageInfo?.hasNextPage || page.loading}
+        >
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+import { graphql } from '../gql';
+
+// Every GraphQL operation of the runs list and the run page: codegen types them from the service's schema.
+
+export const RunListQuery = graphql(`
+  query RunList($filter: RunFilterInput, $first: Int!, $after: String) {
+    runs(filter: $filter, first: $first, after: $after) {
+      edges {
+        cursor
+        node {
+          runId
+          agentId
+          status
+          background
+          depth
+          parentRunId
+          rootRunId
+          startedAt
+          endedAt
+          usage {
+            own {
+              totalTokens
+              toolCalls
+            }
+            subtree {
+              totalTokens
+              runs
+            }
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+    agents {
+      id
+      name
+      icon
+    }
+  }
+`);
+
+export const RunHeaderQuery = graphql(`
+  query RunHeader($id: ID!) {
+    run(id: $id) {
+      runId
+      agentId
+      status
+      prompt
+      output
+      error
+      stoppedBy
+      policy
+      background
+      depth
+      parentRunId
+      rootRunId
+      ownerThreadId
+      epoch
+      startedAt
+      endedAt
+    }
+  }
+`);
+
+export const StopRunMutation = graphql(`
+  mutation StopRun($runId: ID!, $reason: String) {
+    agentStop(runId: $runId, reason: $reason) {
+      stoppedRuns
+      run {
+        runId
+        status
+      }
+    }
+  }
+`);
+
+export const ResumeRunMutation = graphql(`
+  mutation ResumeRun($runId: ID!) {
+    resumeRun(runId: $runId) {
+      runId
+      status
+      epoch
+    }
+  }
+`);
+
+export const RunEventsSubscription = graphql(`
+  subscription RunEvents($runId: ID!, $after: Int) {
+    runEvents(runId: $runId, includeDescendants: true, after: $after) {
+      globalPosition
+      streamId
+      streamPosition
+      type
+      recordedAt
+      data
+      eventId
+    }
+  }
+`);
