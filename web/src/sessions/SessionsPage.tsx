@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { useLatest, useLoad } from '../api/hooks';
+import { useLoad, usePolling } from '../api/hooks';
 import { linkHandler } from '../app/router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { DestroySessionMutation, ResumeSessionMutation, SessionListQuery } from './operations';
@@ -244,22 +244,6 @@ function ConfirmAction({ pending, onCancel, onConfirm }: { pending: Pending; onC
       </div>
     </dialog>
   );
-}
-
-/** Calls `tick` every `ms` while the tab is visible, and at once when it becomes visible again. */
-function usePolling(tick: () => void, ms: number): void {
-  const latest = useLatest(tick);
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') latest.current();
-    }, ms);
-    const onVisible = () => document.visibilityState === 'visible' && latest.current();
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [ms, latest]);
 }
 
 function without<K, V>(map: ReadonlyMap<K, V>, key: K): ReadonlyMap<K, V> {
