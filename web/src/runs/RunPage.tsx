@@ -3,6 +3,7 @@ import { ApiError, request } from '../api/client';
 import { useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { useRowWindow } from '../ui/row-window';
 import { ResumeRunMutation, RunHeaderQuery, StopRunMutation } from './operations';
 import { runActionsFor, runStatusTone } from './run-list';
 import { describeStop, durationMs, formatDuration, type RunNode, runningDescendants, type RunStreamEvent, type StopReason, treeRows } from './run-tree';
@@ -35,6 +36,9 @@ export function RunPage({ runId }: { runId: string }) {
     [rows, now],
   );
   const ticks = useMemo(() => ticksOf(axis), [axis]);
+  // Only the rows in view are rendered: an event or a clock tick lays out a few dozen rows, not the whole tree.
+  const treeScroll = useRef<HTMLDivElement>(null);
+  const shown = useRowWindow(treeScroll, TREE_ROW_HEIGHT, rows.length);
 
   const loaded = header.data?.run;
   const root = store.runs.get(runId);
@@ -201,8 +205,8 @@ export function RunPage({ runId }: { runId: string }) {
           : `${rows[0].subtree.runs} run${rows[0].subtree.runs === 1 ? '' : 's'}, ${rows[0].subtree.tokens} tokens, ${rows[0].subtree.toolCalls} tool calls in the subtree`}
       </p>
       <div className="run-layout">
-        <div className="table-scroll run-tree-wrap">
-          <table className="data-table run-tree" aria-labelledby="tree-title">
+        <div className="table-scroll run-tree-wrap" ref={treeScroll}>
+          <table className="data-table run-tree" aria-labelledby="tree-title" aria-rowcount={rows.length + 1}>
             <thead>
               <tr>
                 <th scope="col">Run</th>
@@ -218,9 +222,11 @@ export function RunPage({ runId }: { runId: string }) {
               </tr>
             </thead>
             <tbody>
-              {rows.map((row) => (
+              {shown.above > 0 && <SpacerRow height={shown.above} />}
+              {rows.slice(shown.first, shown.end).map((row, i) => (
                 <TreeRowView
                   key={row.run.runId}
+                  rowIndex={shown.first + i + 2}
                   run={row.run}
                   level={row.level}
                   hasChildren={row.hasChildren}
@@ -235,6 +241,7 @@ export function RunPage({ runId }: { runId: string }) {
                   onSelect={setSelected}
                 />
               ))}
+              {shown.below > 0 && <SpacerRow height={shown.below} />}
             </tbody>
           </table>
         </div>
@@ -262,7 +269,21 @@ function TimelineTicks({ ticks }: { ticks: Array<{ at: number; label: string }> 
   );
 }
 
+/** The tree's row height in px; styles.css gives `.run-tree tbody tr` the same (windowing needs it fixed). */
+const TREE_ROW_HEIGHT = 36;
+
+/** Stands in for the rows scrolled out of view, so the scrollbar keeps the whole tree's length. */
+function SpacerRow({ height }: { height: number }) {
+  return (
+    <tr className="spacer-row" aria-hidden="true" style={{ height }}>
+      <td colSpan={7} />
+    </tr>
+  );
+}
+
 interface TreeRowProps {
+  /** aria-rowindex: its place in the whole tree, since only the rows in view are in the DOM. */
+  rowIndex: number;
   run: RunNode;
   level: number;
   hasChildren: boolean;
@@ -283,6 +304,7 @@ interface TreeRowProps {
 // Memoized: a frame's events replace only the runs they touch, so only those rows (and the running
 // ones, whose bars grow with the clock) render again.
 const TreeRowView = memo(function TreeRowView({
+  rowIndex,
   run,
   level,
   hasChildren,
@@ -300,7 +322,7 @@ const TreeRowView = memo(function TreeRowView({
   const bar = barOf(run, { start: axisStart, end: axisEnd }, now);
   const duration = formatDuration(durationMs(run, now));
   return (
-    <tr data-run={run.runId} className={selected ? 'selected' : undefined}>
+    <tr data-run={run.runId} aria-rowindex={rowIndex} className={selected ? 'selected' : undefined}>
       <th scope="row" className="tree-cell" style={{ paddingLeft: `${8 + level * 18}px` }}>
         {hasChildren ? (
           <button
