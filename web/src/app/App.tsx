@@ -5,6 +5,8 @@ import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
 import { AuditPage } from '../audit/AuditPage';
 import { HealthPage } from '../health/HealthPage';
+import { ChatPage } from '../sessions/ChatPage';
+import { NewSessionPage } from '../sessions/NewSessionPage';
 import { SessionsPage } from '../sessions/SessionsPage';
 import { linkHandler, routeOf, usePath } from './router';
 import { useTheme } from './theme';
@@ -52,7 +54,11 @@ export function App() {
           >
             Agents
           </a>
-          <a href="/sessions" onClick={linkHandler('/sessions')} aria-current={route.page === 'sessions' ? 'page' : undefined}>
+          <a
+            href="/sessions"
+            onClick={linkHandler('/sessions')}
+            aria-current={['sessions', 'new-session', 'chat'].includes(route.page) ? 'page' : undefined}
+          >
             Sessions
           </a>
           <a href="/audit" onClick={linkHandler('/audit')} aria-current={route.page === 'audit' ? 'page' : undefined}>
@@ -97,6 +103,8 @@ export function App() {
         {route.page === 'audit' && <AuditPage />}
         {route.page === 'health' && <HealthPage />}
         {route.page === 'sessions' && <SessionsPage />}
+        {route.page === 'new-session' && <NewSessionPage />}
+        {route.page === 'chat' && <ChatPage key={route.id} sessionId={route.id} />}
         {route.page === 'not-found' && (
           <section className="page">
             <h1>Page not found</h1>

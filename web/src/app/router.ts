@@ -29,6 +29,8 @@ export type Route =
   | { page: 'new-agent' }
   | { page: 'edit-agent'; id: string }
   | { page: 'sessions' }
+  | { page: 'new-session' }
+  | { page: 'chat'; id: string }
   | { page: 'audit' }
   | { page: 'health' }
   | { page: 'not-found'; path: string };
@@ -39,6 +41,9 @@ export function routeOf(path: string): Route {
   if (path === '/audit') return { page: 'audit' };
   if (path === '/health-status') return { page: 'health' };
   if (path === '/sessions' || path === '/sessions/') return { page: 'sessions' };
+  if (path === '/sessions/new') return { page: 'new-session' };
+  const chat = /^\/sessions\/([A-Za-z0-9_.:-]+)$/.exec(path);
+  if (chat) return { page: 'chat', id: chat[1] };
   const edit = /^\/agents\/([a-z0-9-]+)$/.exec(path);
   if (edit) return { page: 'edit-agent', id: edit[1] };
   return { page: 'not-found', path };
