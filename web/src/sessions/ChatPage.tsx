@@ -37,7 +37,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const reloadQuestions = useCoalesced(questions.reload, 100);
 
   useEffect(() => {
-    setEvents([]);
+    // The page is keyed by the session id (App), so its events start empty for each session.
     // graphql-ws re-subscribes with the same variables after a reconnect: the replay is deduplicated by
     // stream position, so nothing shows twice and nothing committed meanwhile is missed.
     return subscribe(SessionEventsSubscription, { sessionId, after: 0 }, ({ sessionEvents: event }) => {
