@@ -33,6 +33,8 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const [sendError, setSendError] = useState<ApiError | undefined>();
   const [teamError, setTeamError] = useState<ApiError | undefined>();
   const [teamSaved, setTeamSaved] = useState<string | undefined>();
+  // A toggle shows at once; the session's next load (after the save) is the truth again.
+  const [pendingTeam, setPendingTeam] = useState<{ for: unknown; subAgents: string[] } | undefined>();
   const reloadSession = useCoalesced(session.reload, 200);
   const reloadQuestions = useCoalesced(questions.reload, 100);
 
@@ -53,6 +55,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const info = session.data?.session;
   const agent = agentId ? known.get(agentId) : undefined;
   const status = events.length > 0 ? conversation.status : (info?.status ?? 'starting');
+  const team = pendingTeam && pendingTeam.for === session.data ? pendingTeam.subAgents : (info?.subAgents ?? []);
   const working = status === 'running' || status === 'starting';
 
   const send = async (prompt: string) => {
@@ -70,12 +73,14 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   };
 
   const changeTeam = async (next: string[]) => {
+    setPendingTeam({ for: session.data, subAgents: next });
     setTeamError(undefined);
     setTeamSaved(undefined);
     try {
       await request(ChangeSessionSubAgentsMutation, { sessionId, subAgents: next });
       setTeamSaved('Saved: the session uses them from its next resume.');
     } catch (error) {
+      setPendingTeam(undefined);
       setTeamError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
     } finally {
       session.reload();
@@ -164,12 +169,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
                 choices={subAgentChoices({
                   ownAgentId: agentId,
                   team: agent?.subAgents ?? [],
-                  selected: info.subAgents,
+                  selected: team,
                   eligible: eligible.data?.eligibleSubAgents ?? [],
                   problems: agent?.subAgentProblems ?? [],
                   known,
                 })}
-                selected={info.subAgents}
+                selected={team}
                 onChange={(next) => void changeTeam(next)}
                 empty="No other agent can be a sub-agent."
               />

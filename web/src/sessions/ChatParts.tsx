@@ -9,18 +9,20 @@ import { argumentsLine, type ConversationItem, duration, type PermissionStep, ty
 
 export function ConversationView({ items, working }: { items: readonly ConversationItem[]; working: boolean }) {
   return (
-    <ol className="conversation" aria-label="Conversation">
-      {items.map((item) => (
-        <li key={item.key} className={`turn turn-${item.kind}`}>
-          <Item item={item} />
-        </li>
-      ))}
+    <>
+      <ol className="conversation" aria-label="Conversation">
+        {items.map((item) => (
+          <li key={item.key} className={`turn turn-${item.kind}`}>
+            <Item item={item} />
+          </li>
+        ))}
+      </ol>
       {working && (
-        <li className="turn turn-working" role="status">
+        <p className="turn-working" role="status">
           <span className="working-dot" aria-hidden="true" /> Working…
-        </li>
+        </p>
       )}
-    </ol>
+    </>
   );
 }
 

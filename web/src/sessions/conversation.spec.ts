@@ -154,9 +154,19 @@ describe('conversation of a session (events to bubbles and steps)', () => {
     const { items } = conversationOf([
       cli('tool.execution_start', { toolCallId: 'q', toolName: 'ask_user', arguments: { question: 'Ship?' } }),
       event('user_input.requested', { requestId: 'r1', agentName: 'keeper', arguments: { question: 'Ship?', choices: ['yes'] }, outcome: 'pending' }),
-      event('user_input.answered', { requestId: 'r1', outcome: 'answered', result: { answer: 'yes', wasFreeform: false } }),
+      event('user_input.requested', { requestId: 'r2', agentName: 'keeper', arguments: { question: 'Ship?', choices: ['yes'] }, outcome: 'pending' }),
+      // As the service records it: the question and who asked, no request id.
+      event('user_input.answered', {
+        agentName: 'keeper',
+        arguments: { question: 'Ship?' },
+        outcome: 'answered',
+        result: { answer: 'yes', wasFreeform: false },
+      }),
     ]);
-    expect(items).toEqual([expect.objectContaining({ kind: 'question', agent: 'keeper', question: 'Ship?', outcome: 'answered', answer: 'yes' })]);
+    expect(items).toEqual([
+      expect.objectContaining({ kind: 'question', requestId: 'r1', agent: 'keeper', question: 'Ship?', outcome: 'answered', answer: 'yes' }),
+      expect.objectContaining({ kind: 'question', requestId: 'r2', outcome: 'pending' }),
+    ]);
   });
 
   it('notes interruptions, resumes, team changes and the end of the session', () => {

@@ -347,7 +347,13 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         break;
       }
       case 'user_input.answered': {
-        const item = questions.get(asString(data.requestId) ?? '');
+        // The service records the answer without its request id: it answers the oldest open question of
+        // the same text from the same agent.
+        const item =
+          questions.get(asString(data.requestId) ?? '') ??
+          [...questions.values()].find(
+            (q) => q.outcome === 'pending' && q.question === asString(asObject(data.arguments).question) && q.agent === asString(data.agentName),
+          );
         if (!item) break;
         item.outcome = asString(data.outcome) ?? 'answered';
         item.answer = asString(asObject(data.result).answer);
