@@ -101,15 +101,19 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const routed = this.resolveOrThrow(params);
     const who = requesters(routed);
     const { question, choices, allowFreeform } = v2.userInputRequest(params);
+    let requestId: string | undefined;
     try {
       const answer = await this.userInput.ask(
         { sessionId: routed.session.sessionId, childSessionId: routed.childSessionId, agentName: routed.agentName, question, choices, allowFreeform },
-        (asked) => this.audit.record(auditRecords.userInputRequested(who, asked)),
+        (asked) => {
+          requestId = asked.requestId;
+          this.audit.record(auditRecords.userInputRequested(who, asked));
+        },
       );
-      this.audit.record(auditRecords.userInputAnswered(who, question, answer, performance.now() - started));
+      this.audit.record(auditRecords.userInputAnswered(who, question, answer, performance.now() - started, requestId));
       return v2.userInputAnswer(answer);
     } catch (error) {
-      this.audit.record(auditRecords.userInputAnswered(who, question, { error }, performance.now() - started));
+      this.audit.record(auditRecords.userInputAnswered(who, question, { error }, performance.now() - started, requestId));
       throw v2.userInputFailure(error);
     }
   }
