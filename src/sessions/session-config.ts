@@ -89,6 +89,14 @@ export const createSessionSchema = z
     subAgents: z.array(agentIdSchema).max(64).optional(),
     /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
     delegation: z.boolean().default(false),
+    /**
+     * spec: agent-teams FR-3 (the chat's Tools and MCP selectors). The main agent's built-in tool allowlist
+     * and exclusions, and the operator's MCP servers (by name) it may use. Default: the agent's own
+     * `tools.builtin`, `tools.excluded_builtin` and `mcp_servers`; without an agent, every built-in and none.
+     */
+    availableTools: z.array(toolName).max(128).optional(),
+    excludedTools: z.array(toolName).max(128).optional(),
+    mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()
@@ -113,4 +121,9 @@ export interface SessionConfig {
   permissionPolicy: PermissionPolicy;
   agentId?: string;
   subAgents: string[];
+  /** Built-in tools the main agent may use (unset: all); the session's own tools always stay. */
+  availableTools?: string[];
+  excludedTools?: string[];
+  /** Names in the operator's MCP registry, resolved at each start and resume. */
+  mcpServers?: string[];
 }

@@ -99,4 +99,10 @@ export class CreateSessionInput {
   @Field({ nullable: true, description: 'The library agent the session runs as' }) agentId?: string;
   @Field(() => [String], { nullable: true, description: "Default: the agent's sub_agents" }) subAgents?: string[];
   @Field({ nullable: true, description: 'Give the main agent the agent_run, agent_stop and agent_output tools' }) delegation?: boolean;
+  @Field(() => [String], { nullable: true, description: "Built-in tools the main agent may use; default: the agent's tools.builtin (empty there: all)" })
+  availableTools?: string[];
+  @Field(() => [String], { nullable: true, description: "Built-in tools it may not use; default: the agent's tools.excluded_builtin" })
+  excludedTools?: string[];
+  @Field(() => [String], { nullable: true, description: "MCP servers (names in the operator's registry) it may use; default: the agent's mcp_servers" })
+  mcpServers?: string[];
 }
