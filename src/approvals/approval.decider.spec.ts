@@ -30,20 +30,38 @@ describe('approvalDecider', () => {
       .then([
         {
           type: ApprovalEvents.decided,
-          data: { approvalId: 'a1', sessionId: 's1', kind: 'shell', toolName: undefined, decision: 'approve', scope: 'session', reason: 'fine', decidedBy: 'api' },
+          data: {
+            approvalId: 'a1',
+            sessionId: 's1',
+            kind: 'shell',
+            toolName: undefined,
+            decision: 'approve',
+            scope: 'session',
+            reason: 'fine',
+            decidedBy: 'api',
+          },
         },
       ]);
   });
 
   it('refuses an unknown approval (404)', () => {
-    given().when(decide).thenThrows(ApprovalNotFoundError, /Approval a1 does not exist/);
+    given()
+      .when(decide)
+      .thenThrows(ApprovalNotFoundError, /Approval a1 does not exist/);
   });
 
   it('refuses a second decision, naming the state (409)', () => {
-    const decided: ApprovalEvent = { type: ApprovalEvents.decided, data: { approvalId: 'a1', sessionId: 's1', kind: 'shell', decision: 'deny', scope: 'once', decidedBy: 'timeout' } };
-    given(askedEvent, decided).when(decide).thenThrows(ApprovalSettledError, /already decided/);
+    const decided: ApprovalEvent = {
+      type: ApprovalEvents.decided,
+      data: { approvalId: 'a1', sessionId: 's1', kind: 'shell', decision: 'deny', scope: 'once', decidedBy: 'timeout' },
+    };
+    given(askedEvent, decided)
+      .when(decide)
+      .thenThrows(ApprovalSettledError, /already decided/);
     const expired: ApprovalEvent = { type: ApprovalEvents.expired, data: { approvalId: 'a1', sessionId: 's1', reason: 'restart' } };
-    given(askedEvent, expired).when(decide).thenThrows(ApprovalSettledError, /already expired/);
+    given(askedEvent, expired)
+      .when(decide)
+      .thenThrows(ApprovalSettledError, /already expired/);
   });
 
   it('expires a pending request, and nothing else', () => {
@@ -51,7 +69,10 @@ describe('approvalDecider', () => {
       .when({ type: 'expire', approvalId: 'a1', reason: 'session destroyed' })
       .then([{ type: ApprovalEvents.expired, data: { approvalId: 'a1', sessionId: 's1', reason: 'session destroyed' } }]);
     given().when({ type: 'expire', approvalId: 'a1', reason: 'x' }).then([]);
-    const decided: ApprovalEvent = { type: ApprovalEvents.decided, data: { approvalId: 'a1', sessionId: 's1', kind: 'shell', decision: 'approve', scope: 'once', decidedBy: 'api' } };
+    const decided: ApprovalEvent = {
+      type: ApprovalEvents.decided,
+      data: { approvalId: 'a1', sessionId: 's1', kind: 'shell', decision: 'approve', scope: 'once', decidedBy: 'api' },
+    };
     given(askedEvent, decided).when({ type: 'expire', approvalId: 'a1', reason: 'x' }).then([]);
   });
 });

@@ -1,12 +1,6 @@
 import type { Decider } from '../event-store/decider';
 import { ApprovalNotFoundError, ApprovalSettledError } from './approval.errors';
-import {
-  type ApprovalDecision,
-  type ApprovalEvent,
-  ApprovalEvents,
-  type ApprovalScope,
-  type PermissionAskedData,
-} from './approval.events';
+import { type ApprovalDecision, type ApprovalEvent, ApprovalEvents, type ApprovalScope, type PermissionAskedData } from './approval.events';
 
 export type ApprovalStatus = 'absent' | 'pending' | 'decided' | 'expired';
 

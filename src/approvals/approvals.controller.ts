@@ -32,7 +32,11 @@ export class ApprovalsController {
   @ApiOperation({ summary: 'Approvals, newest first, a page at a time (after=next_cursor); filters: status, session_id, root_run_id, agent_id' })
   async list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
     const page = await this.queryBus.execute(
-      new ListApprovals({ status: query.status, sessionId: query.session_id, rootRunId: query.root_run_id, agentName: query.agent_id }, query.limit, query.after),
+      new ListApprovals(
+        { status: query.status, sessionId: query.session_id, rootRunId: query.root_run_id, agentName: query.agent_id },
+        query.limit,
+        query.after,
+      ),
     );
     return { approvals: page.approvals.map(toApprovalView), next_cursor: page.hasNextPage ? page.endCursor : null };
   }

@@ -143,8 +143,12 @@ describe('decidePermission', () => {
     });
 
     it('askTools makes a tool of an allowed kind wait (an MCP tool under allowKinds mcp)', () => {
-      expect(permissionVerdict({ kind: 'mcp', toolName: 'deploy' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({ ask: true });
-      expect(permissionVerdict({ kind: 'mcp', toolName: 'status' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({ approved: true });
+      expect(permissionVerdict({ kind: 'mcp', toolName: 'deploy' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({
+        ask: true,
+      });
+      expect(permissionVerdict({ kind: 'mcp', toolName: 'status' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({
+        approved: true,
+      });
     });
 
     it('a custom tool the session does not have is denied, never asked', () => {
@@ -155,7 +159,9 @@ describe('decidePermission', () => {
     });
 
     it('asks for an own tool even when approveOwnTools is false: asked is not "neither allowed nor asked"', () => {
-      expect(permissionVerdict({ kind: 'custom-tool', toolName: 'save_result' }, session({ approveOwnTools: false, askKinds: ['custom-tool'] }), none)).toMatchObject({
+      expect(
+        permissionVerdict({ kind: 'custom-tool', toolName: 'save_result' }, session({ approveOwnTools: false, askKinds: ['custom-tool'] }), none),
+      ).toMatchObject({
         ask: true,
       });
     });

@@ -22,7 +22,11 @@ export const mustAsk = (verdict: PermissionVerdict): verdict is { ask: true; rea
  * `scope: "session"` already approved it (`grantedFor`); then `allowKinds` / own tools approve;
  * anything neither allowed nor asked is denied.
  */
-export function permissionVerdict(question: PermissionQuestion, session: LiveSession, grantedFor: (q: PermissionQuestion) => string | undefined): PermissionVerdict {
+export function permissionVerdict(
+  question: PermissionQuestion,
+  session: LiveSession,
+  grantedFor: (q: PermissionQuestion) => string | undefined,
+): PermissionVerdict {
   if (question.kind === 'custom-tool' && !session.hasTool(question.toolName ?? '(unnamed)')) return decidePermission(question, session);
   const policy = session.config.permissionPolicy;
   const askKinds: string[] = policy.askKinds ?? [];
@@ -34,7 +38,9 @@ export function permissionVerdict(question: PermissionQuestion, session: LiveSes
   if (grant !== undefined) return { approved: true, reason: grant };
   return {
     ask: true,
-    reason: byKind ? `the permission policy asks a person for ${question.kind} (askKinds)` : `the permission policy asks a person for tool ${question.toolName} (askTools)`,
+    reason: byKind
+      ? `the permission policy asks a person for ${question.kind} (askKinds)`
+      : `the permission policy asks a person for tool ${question.toolName} (askTools)`,
   };
 }
 
