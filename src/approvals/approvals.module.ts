@@ -5,6 +5,7 @@ import { ApprovalsController } from './approvals.controller';
 import { DecideApprovalHandler } from './commands/decide-approval/decide-approval.handler';
 import { ApprovalsProjection } from './projections/approvals.projection';
 import { ListApprovalsHandler } from './queries/list-approvals/list-approvals.handler';
+import { WatchApprovalsHandler } from './queries/watch-approvals/watch-approvals.handler';
 
 /**
  * issue 14: a human in the loop. Permission requests the session's policy must ask about wait here
@@ -13,7 +14,7 @@ import { ListApprovalsHandler } from './queries/list-approvals/list-approvals.ha
 @Module({
   imports: [SessionsModule],
   controllers: [ApprovalsController],
-  providers: [ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, DecideApprovalHandler],
+  providers: [ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, WatchApprovalsHandler, DecideApprovalHandler],
   exports: [ApprovalBroker],
 })
 export class ApprovalsModule {}
