@@ -74,7 +74,7 @@ describe('approvals through the real Copilot CLI', () => {
       waitUntil(
         async () => {
           const r = await http('GET', `/api/approvals?session_id=${sessionId}&status=pending`);
-          return r.body.approvals.length === 1 && r.body.approvals[0] ? (r.body.approvals[0]) : undefined;
+          return r.body.approvals.length === 1 && r.body.approvals[0] ? r.body.approvals[0] : undefined;
         },
         `pending approval ${n}`,
         60_000,
