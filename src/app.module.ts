@@ -19,6 +19,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OutboundModule } from './outbound/outbound.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { ToolDispatchModule } from './tool-dispatch/tool-dispatch.module';
 
@@ -50,6 +51,7 @@ export class AppModule {
         SessionsModule,
         ChildSessionsModule,
         ToolDispatchModule,
+        ApprovalsModule,
         DelegationModule,
         RunLineageModule,
         GraphqlApiModule,

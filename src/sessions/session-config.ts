@@ -61,6 +61,10 @@ export const permissionPolicySchema = z
     allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
     /** Set false to refuse even the session's own tools (the model then cannot use them). */
     approveOwnTools: z.boolean().default(true),
+    /** Kinds that wait for a person (GET/POST /api/approvals). Ask beats allow. Unset in sessions recorded before issue 14. */
+    askKinds: z.array(z.enum(PERMISSION_KINDS)).optional(),
+    /** Tool names that wait for a person even when their kind is allowed. */
+    askTools: z.array(name).max(128).optional(),
   })
   .strict();
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;

@@ -80,6 +80,8 @@ export class CustomAgentInput {
 export class PermissionPolicyInput {
   @Field(() => [String], { nullable: true, description: 'shell, write, read, url, mcp, custom-tool, memory' }) allowKinds?: string[];
   @Field({ nullable: true }) approveOwnTools?: boolean;
+  @Field(() => [String], { nullable: true, description: 'kinds that wait for a person (ask beats allow)' }) askKinds?: string[];
+  @Field(() => [String], { nullable: true, description: 'tool names that wait for a person even when their kind is allowed' }) askTools?: string[];
 }
 
 @InputType()
