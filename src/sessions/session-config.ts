@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
 
 const MAX_PROMPT_CHARS = 200_000;
 const name = z
@@ -89,6 +90,8 @@ export const createSessionSchema = z
     subAgents: z.array(agentIdSchema).max(64).optional(),
     /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
     delegation: z.boolean().default(false),
+    /** Hook handlers: webhooks the CLI's hooks.invoke calls for this session and its sub-agents are sent to. */
+    hooks: hookListSchema.default([]),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()
@@ -113,4 +116,6 @@ export interface SessionConfig {
   permissionPolicy: PermissionPolicy;
   agentId?: string;
   subAgents: string[];
+  /** The main agent's hooks, then the request's; unset in sessions recorded before hooks existed. */
+  hooks?: HookSpec[];
 }

@@ -51,7 +51,8 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(command.request.tools);
     // Before anything is recorded: a refused request leaves no session behind.
-    await this.endpoints.assertAllowed(command.request);
+    const main = command.request.agentId ? this.library.find(command.request.agentId) : undefined;
+    await this.endpoints.assertAllowed({ ...command.request, hooks: [...(main?.hooks ?? []), ...command.request.hooks] });
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
@@ -138,6 +139,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       permissionPolicy: request.permissionPolicy,
       ...(request.agentId ? { agentId: request.agentId } : {}),
       subAgents: request.subAgents ?? main?.sub_agents ?? [],
+      hooks: [...(main?.hooks ?? []), ...request.hooks],
     };
   }
 }
