@@ -44,3 +44,17 @@ export const hookListSchema = z.array(hookSpecSchema).max(MAX_HOOKS);
 export function failureModeOf(hook: HookSpec): HookFailureMode {
   return hook.failure ?? (hook.type === 'preToolUse' ? 'closed' : 'open');
 }
+
+/**
+ * The outbound guard's verdict on an agent's hook URLs, at registration: a refused address is a
+ * problem; a host that does not resolve yet is left to the guard at call time (as for tool webhooks).
+ */
+export async function hookUrlProblems(
+  hooks: readonly HookSpec[] | undefined,
+  check: (url: string) => Promise<{ allowed: boolean; unresolved?: boolean; reason?: string }>,
+): Promise<Array<{ field: string; reason: string }>> {
+  const verdicts = await Promise.all((hooks ?? []).map((hook) => check(hook.url)));
+  return verdicts.flatMap((v, i) =>
+    v.allowed || v.unresolved ? [] : [{ field: `hooks[${i}].url`, reason: `the URL is refused by the outbound guard: ${v.reason ?? 'refused'}` }],
+  );
+}
