@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -196,4 +197,19 @@ describe('hook webhooks through the real Copilot CLI', () => {
     expect(toolResultSeenBy('SCENARIO_AGENT')).toContain('NOTES_ARE_FROZEN');
     expect(await hookAudit(sessionId, 'preToolUse')).toMatchObject({ outcome: 'denied' });
   }, 90_000);
+
+  it('GraphQL: an agent keeps its hooks through createAgent, and createSession refuses a metadata hook URL', async () => {
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const agent = await gql('mutation ($input: CreateAgentInput!) { createAgent(input: $input) { id hooks { type url failure } } }', {
+      input: { id: 'gql-hooked', name: 'GQL hooked', hooks: [{ type: 'postToolUse', url: webhooks.url('/hook/observe'), failure: 'closed' }] },
+    });
+    expect(agent.body.errors).toBeUndefined();
+    expect(agent.body.data.createAgent.hooks).toEqual([{ type: 'postToolUse', url: webhooks.url('/hook/observe'), failure: 'closed' }]);
+
+    const refused = await gql('mutation ($input: CreateSessionInput) { createSession(input: $input) { sessionId } }', {
+      input: { hooks: [{ type: 'preToolUse', url: 'http://169.254.169.254/' }] },
+    });
+    expect(refused.body.errors?.[0].extensions?.code).toBe('endpoint_refused');
+    expect(refused.body.errors?.[0].message).toContain('hooks[0].url');
+  });
 });
