@@ -9,6 +9,17 @@ export interface HookCaller {
   sessionId: string;
   childSessionId?: string;
   agentName?: string;
+  /** When the session is a run's thread: where that run sits in its delegation tree. */
+  lineage?: HookLineage;
+}
+
+/** A run's place in its tree: `path` is `/<root>/…/<run>/`, the agents the ids name are in the run tree. */
+export interface HookLineage {
+  runId: string;
+  agentId: string;
+  rootRunId: string;
+  parentRunId: string | null;
+  path: string;
 }
 
 /** One webhook's part in a hook call, for the audit. */
@@ -89,6 +100,7 @@ export class HookDispatcher {
         sessionId: caller.sessionId,
         childSessionId: caller.childSessionId ?? null,
         agentName: caller.agentName ?? null,
+        lineage: caller.lineage ?? null,
         input,
       });
     } catch (error) {

@@ -38,6 +38,27 @@ describe('hook webhooks through the real Copilot CLI', () => {
     webhooks.answer('/hook/observe', { body: {} });
     model.setScript([
       {
+        name: 'the run calls a tool',
+        lastIsToolResult: false,
+        messagesInclude: 'RUN_TASK_Q',
+        when: (ctx) => !ctx.allText.includes('SCENARIO_RUN'),
+        answer: { toolCalls: [{ name: 'agent_output', arguments: { run_id: 'no-such-run' } }] },
+      },
+      {
+        name: 'the run reports',
+        lastIsToolResult: true,
+        messagesInclude: 'RUN_TASK_Q',
+        when: (ctx) => !ctx.allText.includes('SCENARIO_RUN'),
+        answer: { text: 'RUN_DONE' },
+      },
+      {
+        name: 'the lead delegates with agent_run',
+        who: 'parent',
+        lastIsToolResult: false,
+        messagesInclude: 'SCENARIO_RUN',
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'researcher', prompt: 'RUN_TASK_Q look it up' } }] },
+      },
+      {
         name: 'parent delegates to the scribe',
         who: 'parent',
         lastIsToolResult: false,
@@ -212,4 +233,25 @@ describe('hook webhooks through the real Copilot CLI', () => {
     expect(refused.body.errors?.[0].extensions?.code).toBe('endpoint_refused');
     expect(refused.body.errors?.[0].message).toContain('hooks[0].url');
   });
+
+  it("a run started with agent_run inherits its owner's hooks; its calls are sent and audited with the run's lineage", async () => {
+    expect((await http('POST', '/api/agents', { id: 'researcher', name: 'Researcher' })).status).toBe(201);
+    const sessionId = await session([{ type: 'preToolUse', url: webhooks.url('/hook/observe') }], { delegation: true });
+    await sendTurn(http, sessionId, 'SCENARIO_RUN delegate it');
+
+    const runs = (await http('GET', '/api/runs?agent_id=researcher')).body;
+    const run = (runs.items ?? runs.runs ?? runs).find((r: Json) => (r.agent_id ?? r.agentId) === 'researcher');
+    const runId = (run.run_id ?? run.runId) as string;
+    const thread = `sub-agent-${runId}`;
+    const fromRun = webhooks.callsTo('/hook/observe').find((c) => c.body.sessionId === thread && (c.body.input as Json).toolName === 'agent_output');
+    expect(fromRun?.body).toMatchObject({
+      hookType: 'preToolUse',
+      lineage: { runId, agentId: 'researcher', rootRunId: runId, parentRunId: null, path: `/${runId}/` },
+    });
+    const audit = await waitUntil(async () => {
+      const r = await http('GET', `/api/sessions/${thread}/requests`);
+      return r.body.requests?.find((x: Json) => x.kind === 'hook.invoked' && x.toolName === 'agent_output');
+    }, "the run's hook audit record");
+    expect(audit.arguments.lineage).toMatchObject({ runId, rootRunId: runId, path: `/${runId}/` });
+  }, 120_000);
 });

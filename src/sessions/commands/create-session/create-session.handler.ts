@@ -1,6 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import type { HookSpec } from '../../../agents/agent-hooks';
 import { AgentLibrary } from '../../../agents/agent-library';
 import { TeamAssembler } from '../../../agents/team-assembler';
 import { InvalidInputError } from '../../../common/domain-error';
@@ -52,7 +53,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     this.builtins.assertKnown(command.request.tools);
     // Before anything is recorded: a refused request leaves no session behind.
     const main = command.request.agentId ? this.library.find(command.request.agentId) : undefined;
-    await this.endpoints.assertAllowed({ ...command.request, hooks: [...(main?.hooks ?? []), ...command.request.hooks] });
+    await this.endpoints.assertAllowed({ ...command.request, hooks: mergedHooks(main?.hooks, command.request.hooks) });
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
@@ -139,7 +140,18 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       permissionPolicy: request.permissionPolicy,
       ...(request.agentId ? { agentId: request.agentId } : {}),
       subAgents: request.subAgents ?? main?.sub_agents ?? [],
-      hooks: [...(main?.hooks ?? []), ...request.hooks],
+      hooks: mergedHooks(main?.hooks, request.hooks),
     };
   }
+}
+
+/** The main agent's hooks, then the request's (a run's: its owner's), each (type, url) once. */
+function mergedHooks(agentHooks: readonly HookSpec[] | undefined, requestHooks: readonly HookSpec[]): HookSpec[] {
+  const seen = new Set<string>();
+  return [...(agentHooks ?? []), ...requestHooks].filter((hook) => {
+    const key = `${hook.type} ${hook.url}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
