@@ -12,9 +12,8 @@ import { decidePermission, type PermissionDecision } from './permission-policy';
 import * as v2 from './protocol-v2-adapter';
 import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
-import { HookDispatcher, type HookLineage, isHookType } from './hook-dispatcher';
-import { runIdOfThread } from '../event-store/stream-ids';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
+import { HookDispatcher, isHookType } from './hook-dispatcher';
+import { SessionLineages } from '../sessions/session-lineage';
 import { ToolInvoker } from './tool-invoker';
 import { UserInputBroker } from './user-input-broker';
 
@@ -54,7 +53,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly userInput: UserInputBroker,
     private readonly audit: RequestAuditLog,
     private readonly hooks: HookDispatcher,
-    private readonly runs: RunsReadModel,
+    private readonly lineages: SessionLineages,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -108,7 +107,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       this.audit.record(auditRecords.hookInvoked(who, hook, performance.now() - started));
       return v2.hookAnswer();
     }
-    const lineage = this.lineageOf(routed.session.sessionId);
+    const lineage = this.lineages.of(routed.session.sessionId);
     const verdict = await this.hooks.invoke(handlers, hook.hookType, hook.input, {
       sessionId: routed.session.sessionId,
       childSessionId: childId,
@@ -178,13 +177,6 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   // ---- shared ----
-
-  /** A run thread's place in its delegation tree (a plain session has none). */
-  private lineageOf(sessionId: string): HookLineage | undefined {
-    const runId = runIdOfThread(sessionId);
-    const run = runId ? this.runs.find(runId) : undefined;
-    return run ? { runId: run.runId, agentId: run.agentId, rootRunId: run.rootRunId, parentRunId: run.parentRunId, path: run.path } : undefined;
-  }
 
   private resolveRequester(requester: v3.Requester): Routed | { error: string } {
     return 'error' in requester ? requester : this.resolve(requester.id);

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
 import { SessionsModule } from '../sessions/sessions.module';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user-input.handler';
 import { ListPendingUserInputHandler } from './queries/list-pending-user-input/list-pending-user-input.handler';
 import { RoutedRequestsProjection } from './projections/routed-requests.projection';
@@ -17,7 +16,7 @@ import { HookDispatcher } from './hook-dispatcher';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
-  imports: [SessionsModule, ChildSessionsModule, RunLineageModule],
+  imports: [SessionsModule, ChildSessionsModule],
   controllers: [SessionRequestsController],
   providers: [
     RequestRouter,
