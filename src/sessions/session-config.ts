@@ -62,6 +62,10 @@ export const permissionPolicySchema = z
     allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
     /** Set false to refuse even the session's own tools (the model then cannot use them). */
     approveOwnTools: z.boolean().default(true),
+    /** Kinds that wait for a person (GET/POST /api/approvals). Ask beats allow. Unset in sessions recorded before issue 14. */
+    askKinds: z.array(z.enum(PERMISSION_KINDS)).optional(),
+    /** Tool names that wait for a person even when their kind is allowed. */
+    askTools: z.array(name).max(128).optional(),
   })
   .strict();
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
@@ -92,6 +96,14 @@ export const createSessionSchema = z
     delegation: z.boolean().default(false),
     /** Hook handlers: webhooks the CLI's hooks.invoke calls for this session and its sub-agents are sent to. */
     hooks: hookListSchema.default([]),
+    /**
+     * spec: agent-teams FR-3 (the chat's Tools and MCP selectors). The main agent's built-in tool allowlist
+     * and exclusions, and the operator's MCP servers (by name) it may use. Default: the agent's own
+     * `tools.builtin`, `tools.excluded_builtin` and `mcp_servers`; without an agent, every built-in and none.
+     */
+    availableTools: z.array(toolName).max(128).optional(),
+    excludedTools: z.array(toolName).max(128).optional(),
+    mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()
@@ -118,4 +130,9 @@ export interface SessionConfig {
   subAgents: string[];
   /** The main agent's hooks, then the request's; unset in sessions recorded before hooks existed. */
   hooks?: HookSpec[];
+  /** Built-in tools the main agent may use (unset: all); the session's own tools always stay. */
+  availableTools?: string[];
+  excludedTools?: string[];
+  /** Names in the operator's MCP registry, resolved at each start and resume. */
+  mcpServers?: string[];
 }

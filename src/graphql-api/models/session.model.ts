@@ -81,6 +81,8 @@ export class CustomAgentInput {
 export class PermissionPolicyInput {
   @Field(() => [String], { nullable: true, description: 'shell, write, read, url, mcp, custom-tool, memory' }) allowKinds?: string[];
   @Field({ nullable: true }) approveOwnTools?: boolean;
+  @Field(() => [String], { nullable: true, description: 'kinds that wait for a person (ask beats allow)' }) askKinds?: string[];
+  @Field(() => [String], { nullable: true, description: 'tool names that wait for a person even when their kind is allowed' }) askTools?: string[];
 }
 
 @InputType()
@@ -102,4 +104,10 @@ export class CreateSessionInput {
   @Field({ nullable: true, description: 'Give the main agent the agent_run, agent_stop and agent_output tools' }) delegation?: boolean;
   @Field(() => [AgentHookInput], { nullable: true, description: "Hook webhooks for the session and its sub-agents (after the agent's own)" })
   hooks?: AgentHookInput[];
+  @Field(() => [String], { nullable: true, description: "Built-in tools the main agent may use; default: the agent's tools.builtin (empty there: all)" })
+  availableTools?: string[];
+  @Field(() => [String], { nullable: true, description: "Built-in tools it may not use; default: the agent's tools.excluded_builtin" })
+  excludedTools?: string[];
+  @Field(() => [String], { nullable: true, description: "MCP servers (names in the operator's registry) it may use; default: the agent's mcp_servers" })
+  mcpServers?: string[];
 }
