@@ -14,6 +14,7 @@ import { RunExecutor } from './run-executor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
 import { RunReminders } from './run-reminders';
+import { RunSessionLineage } from './run-session-lineage';
 import { RunRepository } from './run-repository';
 import { RunStopper } from './run-stopper';
 import { RunsController } from './runs.controller';
@@ -33,6 +34,7 @@ import { RunsController } from './runs.controller';
     RunStopper,
     RunRecovery,
     RunReminders,
+    RunSessionLineage,
     RunsProjection,
     DelegationTools,
     StartRunHandler,

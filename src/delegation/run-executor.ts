@@ -78,7 +78,9 @@ export class RunExecutor {
     timer.unref();
     try {
       if (mode === 'start' || !this.store.streamVersion(sessionStreamId(sessionId))) {
-        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true }), actor, sessionId));
+        // The owner's hooks cover its runs too: delegating must not step around a pre-tool-use veto.
+        const hooks = this.sessions.get(state.started.ownerThreadId)?.config.hooks ?? [];
+        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true, hooks }), actor, sessionId));
       } else {
         await this.reopen(sessionId, actor);
       }
