@@ -54,7 +54,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ apiToken, modelServer }, provide) => {
       const service = await startService({
         apiToken,
-        env: { COPILOT_PROVIDER_BASE_URL: modelServer.baseUrl, COPILOT_PROVIDER_API_KEY: 'scripted' },
+        env: {
+          COPILOT_PROVIDER_BASE_URL: modelServer.baseUrl,
+          COPILOT_PROVIDER_API_KEY: 'scripted',
+          // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
+          SWITCHBOARD_ALLOW_HOST_PERMISSIONS: 'true',
+        },
       });
       try {
         await provide(service);

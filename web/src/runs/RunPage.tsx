@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request } from '../api/client';
 import { useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
+import { approvalHref, usePendingApprovals, WaitingApprovals } from '../approvals/WaitingApprovals';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useRowWindow } from '../ui/row-window';
 import { ResumeRunMutation, RunHeaderQuery, StopRunMutation } from './operations';
@@ -41,6 +42,11 @@ export function RunPage({ runId }: { runId: string }) {
   const shown = useRowWindow(treeScroll, TREE_ROW_HEIGHT, rows.length);
 
   const loaded = header.data?.run;
+  // Requests of this tree that wait for a person: flagged on their run's row, listed above the tree.
+  const treeRoot = loaded ? (loaded.rootRunId ?? loaded.runId) : undefined;
+  const waiting = usePendingApprovals(useMemo(() => (treeRoot ? { rootRunId: treeRoot } : undefined), [treeRoot]));
+  const waitingByRun = useMemo(() => new Map(waiting.filter((a) => a.runId).map((a) => [a.runId!, a.id])), [waiting]);
+  const inThisTree = waiting.filter((a) => a.runId && store.runs.has(a.runId));
   const root = store.runs.get(runId);
   const status = root?.status ?? loaded?.status;
   const selectedRun = selected ? store.runs.get(selected) : undefined;
@@ -204,6 +210,7 @@ export function RunPage({ runId }: { runId: string }) {
           ? 'Waiting for the run’s events…'
           : `${rows[0].subtree.runs} run${rows[0].subtree.runs === 1 ? '' : 's'}, ${rows[0].subtree.tokens} tokens, ${rows[0].subtree.toolCalls} tool calls in the subtree`}
       </p>
+      <WaitingApprovals approvals={inThisTree} />
       <div className="run-layout">
         <div className="table-scroll run-tree-wrap" ref={treeScroll}>
           <table className="data-table run-tree" aria-labelledby="tree-title" aria-rowcount={rows.length + 1}>
@@ -232,6 +239,7 @@ export function RunPage({ runId }: { runId: string }) {
                   hasChildren={row.hasChildren}
                   open={!collapsed.has(row.run.runId)}
                   selected={selected === row.run.runId}
+                  waitingApproval={waitingByRun.get(row.run.runId)}
                   subtreeTokens={row.subtree.tokens}
                   subtreeRuns={row.subtree.runs}
                   now={row.run.endedAt ? 0 : now}
@@ -289,6 +297,8 @@ interface TreeRowProps {
   hasChildren: boolean;
   open: boolean;
   selected: boolean;
+  /** The id of a request of this run that waits for a person. */
+  waitingApproval?: string;
   subtreeTokens: number;
   subtreeRuns: number;
   /** 0 for an ended run, so its row does not re-render with the clock. */
@@ -310,6 +320,7 @@ const TreeRowView = memo(function TreeRowView({
   hasChildren,
   open,
   selected,
+  waitingApproval,
   subtreeTokens,
   subtreeRuns,
   now,
@@ -343,7 +354,13 @@ const TreeRowView = memo(function TreeRowView({
         <span className="muted small mono"> {run.runId.slice(-8)}</span>
       </th>
       <td>
-        <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
+        {waitingApproval && run.status === 'running' ? (
+          <a className="badge status-waiting" href={approvalHref(waitingApproval)} onClick={linkHandler(approvalHref(waitingApproval))}>
+            waiting for approval
+          </a>
+        ) : (
+          <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
+        )}
       </td>
       <td>{run.background ? 'bg' : 'fg'}</td>
       <td>

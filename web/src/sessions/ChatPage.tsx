@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
 import { useCoalesced, useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
+import { usePendingApprovals, WaitingApprovals } from '../approvals/WaitingApprovals';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Composer, ConversationView, QuestionCard, SessionSetup } from './ChatParts';
@@ -29,6 +30,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const agentId = session.data?.session?.agentId ?? undefined;
   const eligible = useLoad(() => request(EligibleSubAgentsQuery, { exclude: agentId }), `eligible:${agentId ?? ''}`);
   const questions = useLoad(() => request(PendingUserInputQuery, { sessionId }), `questions:${sessionId}`);
+  const waiting = usePendingApprovals(useMemo(() => ({ sessionId }), [sessionId]));
   const [events, setEvents] = useState<SessionEventLike[]>([]);
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<ApiError | undefined>();
@@ -142,6 +144,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
               }}
             />
           ))}
+          <WaitingApprovals approvals={waiting} />
           <ErrorNote error={sendError} title="The message was not sent" />
           <Composer
             disabled={!acceptsMessages(status)}

@@ -1,0 +1,121 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './support';
+
+// The approvals inbox (issue 14) on the real service and the real Copilot CLI: a session's policy asks a
+// person for `shell`, so a sub-agent's command waits; the chat and the run page say so and link to the
+// inbox, where a person approves (the command runs) or denies with a reason (the model reads it).
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const card = (page: Page, text: string) => page.locator('.approval-card').filter({ hasText: text });
+
+test('a sub-agent’s shell command waits in the inbox, counted on every page, and runs once approved', async ({ page, api, model }) => {
+  const s = Date.now().toString(36);
+  model.setScript([
+    {
+      name: 'parent delegates',
+      who: 'parent',
+      lastIsToolResult: false,
+      answer: {
+        toolCalls: [
+          { name: 'task', arguments: { agent_type: 'operator', name: 'op-1', description: 'Run it', prompt: 'Run the command.', mode: 'sync' } },
+        ],
+      },
+    },
+    {
+      name: 'child runs a command',
+      who: 'child',
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'bash', arguments: { command: `echo APPROVED_${s}_$((40+2))`, description: 'print a number' } }] },
+    },
+    { name: 'child reports', who: 'child', lastIsToolResult: true, answer: { text: 'CHILD_DONE' } },
+    { name: 'parent wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'PARENT_DONE' } },
+  ]);
+  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', {
+    customAgents: [{ name: 'operator', displayName: 'Operator', description: 'Runs shell commands', prompt: 'You run shell commands.', infer: true }],
+    permissionPolicy: { askKinds: ['shell'] },
+  });
+  await page.goto(`/sessions/${sessionId}`);
+  await page.getByRole('textbox', { name: 'Message' }).fill('Ask the operator to run it.');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  // The chat says what waits, and the count beside Approvals follows it live.
+  const waiting = page.getByRole('list', { name: 'Waiting for approval' });
+  await expect(waiting).toContainText(`shell: echo APPROVED_${s}_$((40+2))`);
+  await expect(waiting).toContainText('asked by main → operator');
+  await expect(nav(page).getByTestId('approvals-count')).toHaveText('1 pending');
+  expect(model.requests.some((r) => r.allText.includes(`APPROVED_${s}_42`))).toBe(false);
+
+  await waiting.getByRole('link', { name: 'Decide in Approvals' }).click();
+  await expect(page).toHaveURL(/\/approvals#approval-/);
+  const pending = card(page, `APPROVED_${s}`);
+  await expect(pending).toContainText('Asked by main → operator');
+  await expect(pending.getByRole('heading')).toHaveText(`shell: echo APPROVED_${s}_$((40+2))`);
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  await screenshot(page, 'approvals');
+
+  await pending.getByRole('button', { name: 'Approve' }).click();
+  await expect(pending).toHaveCount(0);
+  await expect(nav(page).getByTestId('approvals-count')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Decided' }).click();
+  const row = page.getByRole('row').filter({ hasText: `APPROVED_${s}` });
+  await expect(row).toContainText('approved');
+  await expect(row).toContainText('api');
+
+  // Approved, the command ran: its output is what the sub-agent read, and the session finished.
+  await page.goto(`/sessions/${sessionId}`);
+  await expect(page.getByRole('list', { name: 'Conversation' }).getByLabel('Assistant')).toHaveText('PARENT_DONE');
+  await expect(waiting).toHaveCount(0);
+  expect(model.requests.some((r) => r.who === 'child' && r.lastIsToolResult && JSON.stringify(r.lastMessage).includes(`APPROVED_${s}_42`))).toBe(true);
+  await api.call('DELETE', `/api/sessions/${sessionId}`);
+});
+
+test('a run waiting for approval is flagged in its tree; denied from the inbox, the run’s model reads the reason', async ({ page, api, model }) => {
+  const s = Date.now().toString(36);
+  const operator = `operator-${s}`;
+  model.setScript([
+    {
+      name: 'the run runs a command',
+      systemIncludes: `OPERATOR_${s}`,
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'bash', arguments: { command: `echo DENIED_${s}`, description: 'print' } }] },
+    },
+    { name: 'the run reports', systemIncludes: `OPERATOR_${s}`, lastIsToolResult: true, answer: { text: 'RUN_REPORTED' } },
+    {
+      name: 'the lead delegates with agent_run',
+      messagesInclude: `SCENARIO_${s}`,
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: operator, prompt: 'Run the command.' } }] },
+    },
+    { name: 'the lead wraps up', messagesInclude: `SCENARIO_${s}`, lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
+  ]);
+  await api.createAgent({ id: operator, name: 'Operator', system_message: { content: `OPERATOR_${s} You run commands.` } });
+  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', { delegation: true, permissionPolicy: { askKinds: ['shell'] } });
+  // The lead delegates with agent_run: the run's session takes its owner's policy, so its command waits too.
+  await api.call('POST', `/api/sessions/${sessionId}/messages`, { prompt: `SCENARIO_${s} have the operator run it` });
+  let runId = '';
+  await expect
+    .poll(async () => {
+      const { runs } = await api.call<{ runs: Array<{ run_id: string }> }>('GET', `/api/runs?agent_id=${operator}`);
+      runId = runs[0]?.run_id ?? '';
+      return runId;
+    })
+    .not.toBe('');
+
+  await page.goto(`/runs/${runId}`);
+  const flag = page.locator(`.run-tree tbody tr[data-run="${runId}"]`).getByRole('link', { name: 'waiting for approval' });
+  await expect(flag).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Waiting for approval' })).toContainText(`asked by`);
+  await flag.click();
+
+  const pending = card(page, `DENIED_${s}`);
+  await pending.getByLabel('Reason').fill(`NOT_ON_FRIDAYS_${s}`);
+  await pending.getByRole('button', { name: 'Deny' }).click();
+  await expect(pending).toHaveCount(0);
+
+  await page.goto(`/runs/${runId}`);
+  await expect(page.getByTestId('run-status')).toHaveText('completed');
+  expect(model.requests.some((r) => r.lastIsToolResult && JSON.stringify(r.lastMessage).includes(`NOT_ON_FRIDAYS_${s}`))).toBe(true);
+  expect(model.requests.some((r) => r.allText.includes(`DENIED_${s}\\n`))).toBe(false);
+  await api.call('DELETE', `/api/sessions/${sessionId}`);
+});
