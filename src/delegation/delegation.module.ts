@@ -3,6 +3,8 @@ import { AgentsModule } from '../agents/agents.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
+import { BudgetGuard } from './budget-guard';
+import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
@@ -33,6 +35,8 @@ import { RunsController } from './runs.controller';
     RunStopper,
     RunRecovery,
     RunReminders,
+    BudgetGuard,
+    BudgetReminders,
     RunsProjection,
     DelegationTools,
     StartRunHandler,
