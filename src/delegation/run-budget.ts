@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const limitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(Number.MAX_SAFE_INTEGER);
+/** Positive 32-bit integers: GraphQL's Int carries them as they are. */
+const limitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(2_147_483_647);
 
 /**
  * What a caller may set as a run's budget (any subset, at least one). It covers the run and every

@@ -1,3 +1,4 @@
+import { graphqlHttp } from '../fixtures/graphql-client';
 import type { Json, JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -237,6 +238,33 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     expect((await subtree(rootRunId)).map((r) => r.run_id)).toEqual([rootRunId]);
     expect((await getRun(rootRunId)).status).toBe('running');
     await http('POST', `/api/runs/${rootRunId}/stop`, {});
+  }, 150_000);
+
+  it('takes a budget in the agentRun mutation and shows limits, use and what is left as Run.budget', async () => {
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const budgetFields =
+      'budget { limits { maxTokens maxToolCalls maxRuns maxDurationMs } used { tokens toolCalls runs durationMs } remaining { maxTokens maxToolCalls } }';
+    const started = await gql(`mutation ($input: AgentRunInput!) { agentRun(input: $input) { runId ${budgetFields} } }`, {
+      input: { agentId: 'spender', prompt: 'Go MODE_GRAPHQL.', budget: { maxToolCalls: 6 } },
+    });
+    expect(started.body.errors).toBeUndefined();
+    const runId = started.body.data?.agentRun.runId as string;
+    expect(started.body.data?.agentRun.budget.limits).toEqual({ maxTokens: null, maxToolCalls: 6, maxRuns: null, maxDurationMs: null });
+    await expectStoppedByBudget(runId, 'max_tool_calls', 6);
+    const read = await gql(`query ($id: ID!) { run(id: $id) { status stoppedBy ${budgetFields} } }`, { id: runId });
+    const rest = await getRun(runId);
+    expect(read.body.data?.run).toMatchObject({
+      status: 'stopped',
+      stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls', allowed: 6 },
+      budget: {
+        used: { tokens: rest.budget.used.tokens, toolCalls: rest.budget.used.tool_calls, runs: rest.budget.used.runs },
+        remaining: { maxTokens: null, maxToolCalls: 0 },
+      },
+    });
+    const refused = await gql(`mutation ($input: AgentRunInput!) { agentRun(input: $input) { runId } }`, {
+      input: { agentId: 'spender', prompt: 'x', budget: { maxRuns: 0 } },
+    });
+    expect(refused.body.errors?.[0].extensions?.code).toBe('invalid_input');
   }, 150_000);
 
   it('refuses a budget that is not positive integers (400)', async () => {
