@@ -5,6 +5,8 @@ import { runIdOfThread, sessionIdOfStream } from '../event-store/stream-ids';
 import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
 import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
 import { CLI_EVENT_PREFIX } from '../sessions/session.events';
+import { SessionRegistry } from '../sessions/session-registry';
+import { API_THREAD, type StoppedBy } from './run.events';
 import { type BudgetBreach, breachOf, type BudgetUse, type CoveringBudget, newWarnings, type RunBudget } from './run-budget';
 import { RunStateError } from './run.errors';
 import { RunHandleTable } from './run-handle-table';
@@ -47,6 +49,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     private readonly stopper: RunStopper,
     private readonly repository: RunRepository,
     private readonly handles: RunHandleTable,
+    private readonly sessions: SessionRegistry,
   ) {}
 
   onModuleInit(): void {
@@ -56,6 +59,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     });
     this.timer = setInterval(() => {
       for (const row of this.runs.runningBudgeted()) this.check(row);
+      for (const sessionId of this.runs.sessionsWithRunningRuns()) this.checkSession(sessionId);
     }, SWEEP_MS);
     this.timer.unref();
   }
@@ -65,22 +69,36 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
-  /** The budgets that cover a new run under `parentPath` (the parent's and its ancestors'), with their use so far. */
-  covering(parentPath: string | undefined): CoveringBudget[] {
-    if (!parentPath) return [];
+  /**
+   * The budgets that cover a new run under `parentPath` (the parent's and its ancestors'), with their use
+   * so far, after the budget of the session that started the tree (`sessionId`: the root's owner thread).
+   */
+  covering(parentPath: string | undefined, sessionId: string | undefined): CoveringBudget[] {
+    const session = this.sessionBudget(sessionId);
+    if (!parentPath) return session ? [session] : [];
     const ids = [...ancestorIdsOf(parentPath), ...parentPath.split('/').filter(Boolean).slice(-1)];
-    return this.runs
+    const runBudgets = this.runs
       .budgetedAmong(ids)
       .sort((a, b) => a.depth - b.depth)
       .map((row) => ({ runId: row.runId, budget: budgetOf(row) as RunBudget, used: budgetUseOf(this.runs.subtreeSpend(row.path)) }));
+    return session ? [session, ...runBudgets] : runBudgets;
+  }
+
+  /** A session's budget (set at its creation) with what the runs it started spent so far. */
+  sessionBudget(sessionId: string | undefined): CoveringBudget | undefined {
+    if (!sessionId || sessionId === API_THREAD) return undefined;
+    const budget = this.sessions.get(sessionId)?.config.budget;
+    return budget ? { sessionId, budget, used: budgetUseOf(this.runs.sessionSpend(sessionId)) } : undefined;
   }
 
   /**
    * A run was refused because a budget had no run left: asking for one more passes `max_runs`, so the
    * budgeted subtree is stopped like any other budget that was passed.
    */
-  runsLimitPassed(budgetRunId: string, breach: BudgetBreach): void {
-    this.stop(budgetRunId, { ...breach, used: breach.used + 1 });
+  runsLimitPassed(owner: { runId?: string; sessionId?: string }, breach: BudgetBreach): void {
+    const passed = { ...breach, used: breach.used + 1 };
+    if (owner.runId) this.stop(owner.runId, passed);
+    else if (owner.sessionId) this.stopSession(owner.sessionId, passed);
   }
 
   /** Checks the budgets of a run that spent and of its ancestors. */
@@ -88,6 +106,32 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     const row = this.runs.find(runId);
     if (!row) return;
     for (const budgeted of this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId])) this.check(budgeted);
+    const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
+    if (root && root.parentRunId === null) this.checkSession(root.ownerThreadId);
+  }
+
+  /** A session's budget over every run it started: past a limit, each of its running runs' subtrees is stopped. */
+  private checkSession(sessionId: string): void {
+    if (this.stopping.has(`session:${sessionId}`)) return;
+    const covering = this.sessionBudget(sessionId);
+    if (!covering) return;
+    const breach = breachOf(covering.budget, covering.used);
+    if (breach) this.stopSession(sessionId, breach);
+  }
+
+  private stopSession(sessionId: string, breach: BudgetBreach): void {
+    const key = `session:${sessionId}`;
+    if (this.stopping.has(key)) return;
+    this.stopping.add(key);
+    this.logger.warn({ sessionId, ...breach }, 'session budget exceeded: stopping every run it started');
+    const stoppedBy: StoppedBy = { actor: 'budget', reason: 'budget_exceeded', ...breach, budgetSessionId: sessionId };
+    void Promise.all(
+      this.runs.runningRootsOwnedBy(sessionId).map((runId) =>
+        this.stopper.stopTree(runId, stoppedBy).catch((error: unknown) => {
+          if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its session budget');
+        }),
+      ),
+    ).finally(() => this.stopping.delete(key));
   }
 
   private check(row: RunRow): void {
@@ -103,6 +147,9 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
   /** A run whose subtree (its own or an ancestor's) is already being stopped is left to that stop. */
   private underStop(row: RunRow): boolean {
     if (this.handles.get(row.runId)?.stopping) return true;
+    if (this.stopping.size === 0) return false;
+    const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
+    if (root && this.stopping.has(`session:${root.ownerThreadId}`)) return true;
     return [...ancestorIdsOf(row.path), row.runId].some((id) => this.stopping.has(id));
   }
 

@@ -19,6 +19,8 @@ import { RunReminders } from './run-reminders';
 import { RunRepository } from './run-repository';
 import { RunStopper } from './run-stopper';
 import { RunsController } from './runs.controller';
+import { GetSessionBudgetHandler } from './queries/get-session-budget/get-session-budget.handler';
+import { SessionBudgetController } from './session-budget.controller';
 
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
@@ -27,7 +29,7 @@ import { RunsController } from './runs.controller';
  */
 @Module({
   imports: [AgentsModule, SessionsModule, RunLineageModule],
-  controllers: [RunsController],
+  controllers: [RunsController, SessionBudgetController],
   providers: [
     RunHandleTable,
     RunRepository,
@@ -43,6 +45,7 @@ import { RunsController } from './runs.controller';
     StopRunHandler,
     GetRunOutputHandler,
     GetRunHandler,
+    GetSessionBudgetHandler,
     GetRunTreeHandler,
     WatchRunEventsHandler,
   ],

@@ -35,6 +35,14 @@ describe('run budgets', () => {
     expect(breachOf({ max_duration_ms: 1000 }, use({ duration_ms: 1001 }))).toEqual({ limit: 'max_duration_ms', allowed: 1000, used: 1001 });
   });
 
+  it("counts a session's budget first: its runs are narrowed by it and refused once it has nothing left", () => {
+    const session = { sessionId: 's1', budget: { max_tool_calls: 10, max_runs: 2 }, used: use({ tool_calls: 4, runs: 1 }) };
+    expect(narrowBudget(undefined, [session])).toEqual({ max_tool_calls: 6, max_runs: 1 });
+    const spent = { ...session, used: use({ tool_calls: 4, runs: 2 }) };
+    const run = { runId: 'r', budget: { max_runs: 1 }, used: use({ runs: 1 }) };
+    expect(exhaustion([spent, run])).toEqual({ sessionId: 's1', limit: 'max_runs', allowed: 2, used: 2 });
+  });
+
   it('warns once per limit from 80% on', () => {
     const budget = { max_tokens: 100, max_tool_calls: 10 };
     expect(newWarnings(budget, use({ tokens: 79, tool_calls: 8 }), [])).toEqual([{ limit: 'max_tool_calls', allowed: 10, used: 8 }]);

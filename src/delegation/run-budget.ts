@@ -1,30 +1,12 @@
-import { z } from 'zod';
+import { BUDGET_LIMITS, type Budget, type BudgetInput, budgetInputSchema, type BudgetLimit, toBudget } from '../sessions/session-budget';
 
-/** Positive 32-bit integers: GraphQL's Int carries them as they are. */
-const limitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(2_147_483_647);
-
-/**
- * What a caller may set as a run's budget (any subset, at least one). It covers the run and every
- * run under it; the limits are checked against the usage summed over that subtree.
- */
-export const runBudgetInputSchema = z
-  .object({
-    max_tokens: limitValue.optional(),
-    max_tool_calls: limitValue.optional(),
-    max_runs: limitValue.optional(),
-    max_duration_ms: limitValue.optional(),
-  })
-  .strict()
-  .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'give at least one of max_tokens, max_tool_calls, max_runs, max_duration_ms',
-  });
-export type RunBudgetInput = z.infer<typeof runBudgetInputSchema>;
-
-export type BudgetLimit = 'max_tokens' | 'max_tool_calls' | 'max_runs' | 'max_duration_ms';
-export const BUDGET_LIMITS: readonly BudgetLimit[] = ['max_tokens', 'max_tool_calls', 'max_runs', 'max_duration_ms'];
-
+export { BUDGET_LIMITS, type BudgetLimit };
+/** What a caller may set as a run's budget: it covers the run and every run under it. */
+export const runBudgetInputSchema = budgetInputSchema;
+export type RunBudgetInput = BudgetInput;
 /** A run's budget as stored with it (already narrowed by its ancestors' remaining budgets at start). */
-export type RunBudget = Partial<Record<BudgetLimit, number>>;
+export type RunBudget = Budget;
+export const toRunBudget = toBudget;
 
 /** Usage summed over a subtree (the run included); a running run counts its time so far. */
 export interface BudgetUse {
@@ -51,17 +33,11 @@ export interface BudgetBreach {
 /** Below this share of a limit nobody is told; at or past it the owner's next turn is. */
 export const BUDGET_WARNING_SHARE = 0.8;
 
-export function toRunBudget(input: RunBudgetInput | undefined): RunBudget | undefined {
-  if (!input) return undefined;
-  const budget: RunBudget = {};
-  for (const limit of BUDGET_LIMITS) if (input[limit] !== undefined) budget[limit] = input[limit];
-  return budget;
-}
-
 /** An ancestor's (or a session's) budget with what its subtree used so far, before the new run starts. */
 export interface CoveringBudget {
-  /** The budgeted run (absent for a budget that is not a run's). */
+  /** The budgeted run, or the session whose budget it is. */
   runId?: string;
+  sessionId?: string;
   budget: RunBudget;
   used: BudgetUse;
 }
@@ -85,11 +61,13 @@ export function narrowBudget(own: RunBudget | undefined, covering: readonly Cove
 }
 
 /** The first covering budget with nothing left (used >= allowed): a new run under it is refused. */
-export function exhaustion(covering: readonly CoveringBudget[]): (BudgetBreach & { runId?: string }) | undefined {
-  for (const { runId, budget, used } of covering) {
+export function exhaustion(covering: readonly CoveringBudget[]): (BudgetBreach & { runId?: string; sessionId?: string }) | undefined {
+  for (const { runId, sessionId, budget, used } of covering) {
     for (const limit of BUDGET_LIMITS) {
       const allowed = budget[limit];
-      if (allowed !== undefined && used[USE_OF[limit]] >= allowed) return { runId, limit, allowed, used: used[USE_OF[limit]] };
+      if (allowed !== undefined && used[USE_OF[limit]] >= allowed) {
+        return { ...(runId ? { runId } : {}), ...(sessionId ? { sessionId } : {}), limit, allowed, used: used[USE_OF[limit]] };
+      }
     }
   }
   return undefined;

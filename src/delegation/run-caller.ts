@@ -52,11 +52,9 @@ export function toSummary(state: RunState): RunSummary {
     };
   }
   if (state.status === 'stopped' && state.stoppedBy?.actor === 'budget') {
-    const { limit, allowed, used, cascadeFrom } = state.stoppedBy;
-    summary.error = {
-      code: 'budget_exceeded',
-      message: `stopped: the budget ${cascadeFrom ? `of run ${cascadeFrom} ` : ''}was exceeded (${limit} allowed ${allowed}, used ${used})`,
-    };
+    const { limit, allowed, used, cascadeFrom, budgetSessionId } = state.stoppedBy;
+    const whose = budgetSessionId ? `of session ${budgetSessionId} ` : cascadeFrom ? `of run ${cascadeFrom} ` : '';
+    summary.error = { code: 'budget_exceeded', message: `stopped: the budget ${whose}was exceeded (${limit} allowed ${allowed}, used ${used})` };
   } else if (state.status === 'stopped' && state.stoppedBy) {
     summary.error = { code: 'run_stopped', message: `stopped by ${state.stoppedBy.actor}: ${state.stoppedBy.reason}` };
   }

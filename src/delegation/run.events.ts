@@ -72,6 +72,8 @@ export interface StoppedBy {
   limit?: BudgetLimit;
   allowed?: number;
   used?: number;
+  /** actor `budget`, when the budget passed was a session's (over every run it started). */
+  budgetSessionId?: string;
 }
 
 export interface RunStoppedData {

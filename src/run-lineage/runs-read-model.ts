@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq, gte, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { runs } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { type RunRow, subtreeRange } from './run-lineage';
@@ -19,6 +20,8 @@ export interface SubtreeSpend {
  */
 @Injectable()
 export class RunsReadModel {
+  private sessionsWithRunning?: Database.Statement;
+
   constructor(private readonly database: SqliteDatabase) {}
 
   /** How many runs are in each status (one GROUP BY; the metrics gauge reads it at scrape). */
@@ -105,14 +108,7 @@ export class RunsReadModel {
       .from(runs)
       .where(and(gte(runs.path, from), lt(runs.path, to)))
       .all();
-    const spend: SubtreeSpend = { runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 };
-    for (const row of rows) {
-      spend.runs += 1;
-      spend.tokens += row.inputTokens + row.outputTokens;
-      spend.toolCalls += row.toolCalls;
-      spend.durationMs += row.durationMs + (row.status === 'running' ? Math.max(0, now - Date.parse(row.launchedAt)) : 0);
-    }
-    return spend;
+    return spendOf(rows, now);
   }
 
   /** The runs among `ids` that have a budget. */
@@ -144,4 +140,66 @@ export class RunsReadModel {
       )
       .all();
   }
+
+  /**
+   * Usage summed over every run a session started (its runs with no parent run) and their subtrees:
+   * what a session's budget covers. One statement on the owner and root indexes.
+   */
+  sessionSpend(sessionId: string, now = Date.now()): SubtreeSpend {
+    const rows = this.database.orm
+      .select({
+        status: runs.status,
+        inputTokens: runs.inputTokens,
+        outputTokens: runs.outputTokens,
+        toolCalls: runs.toolCalls,
+        durationMs: runs.durationMs,
+        launchedAt: runs.launchedAt,
+      })
+      .from(runs)
+      .where(
+        inArray(
+          runs.rootRunId,
+          this.database.orm
+            .select({ runId: runs.runId })
+            .from(runs)
+            .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId))),
+        ),
+      )
+      .all();
+    return spendOf(rows, now);
+  }
+
+  /** Sessions that own a root of some running run: the ones whose budget time can still grow. */
+  sessionsWithRunningRuns(): string[] {
+    this.sessionsWithRunning ??= this.database.connection.prepare(
+      `SELECT DISTINCT root.owner_thread_id AS owner FROM runs AS r JOIN runs AS root ON root.run_id = r.root_run_id
+       WHERE r.status = 'running' AND root.parent_run_id IS NULL AND root.owner_thread_id != 'api'`,
+    );
+    const rows = this.sessionsWithRunning.all() as Array<{ owner: string }>;
+    return rows.map((r) => r.owner);
+  }
+
+  /** Running runs a session started (no parent run): where a stop of everything it started begins. */
+  runningRootsOwnedBy(sessionId: string): string[] {
+    return this.database.orm
+      .select({ runId: runs.runId })
+      .from(runs)
+      .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId), eq(runs.status, 'running')))
+      .all()
+      .map((r) => r.runId);
+  }
+}
+
+function spendOf(
+  rows: ReadonlyArray<Pick<RunRow, 'status' | 'inputTokens' | 'outputTokens' | 'toolCalls' | 'durationMs' | 'launchedAt'>>,
+  now: number,
+): SubtreeSpend {
+  const spend: SubtreeSpend = { runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 };
+  for (const row of rows) {
+    spend.runs += 1;
+    spend.tokens += row.inputTokens + row.outputTokens;
+    spend.toolCalls += row.toolCalls;
+    spend.durationMs += row.durationMs + (row.status === 'running' ? Math.max(0, now - Date.parse(row.launchedAt)) : 0);
+  }
+  return spend;
 }

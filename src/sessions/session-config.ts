@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Budget, budgetInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
 const name = z
@@ -89,6 +90,8 @@ export const createSessionSchema = z
     subAgents: z.array(agentIdSchema).max(64).optional(),
     /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
     delegation: z.boolean().default(false),
+    /** Limits over every run the session starts and their runs (enforced by the delegation engine). */
+    budget: budgetInputSchema.optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()
@@ -113,4 +116,6 @@ export interface SessionConfig {
   permissionPolicy: PermissionPolicy;
   agentId?: string;
   subAgents: string[];
+  /** The budget over the runs the session starts (session-budget.ts). */
+  budget?: Budget;
 }

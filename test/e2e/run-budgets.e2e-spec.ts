@@ -89,6 +89,17 @@ describe('budgets per subtree on the real Copilot CLI', () => {
         answer: { text: 'OWNER_WAITS' },
       },
       {
+        name: 'owner starts two runs under its session budget',
+        systemIncludes: 'OWNER_P',
+        lastMessageIncludes: 'MODE_SESSION',
+        answer: {
+          toolCalls: [
+            { name: 'agent_run', arguments: { agent_id: 'worker', prompt: 'Work WORK_LOOP one.', background: true } },
+            { name: 'agent_run', arguments: { agent_id: 'worker', prompt: 'Work WORK_LOOP two.', background: true } },
+          ],
+        },
+      },
+      {
         name: 'owner starts a budgeted run',
         systemIncludes: 'OWNER_P',
         lastMessageIncludes: 'MODE_WARN',
@@ -266,6 +277,64 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     });
     expect(refused.body.errors?.[0].extensions?.code).toBe('invalid_input');
   }, 150_000);
+
+  it("stops every run a session started once together they passed the session's budget, refuses more, and shows it in REST and GraphQL", async () => {
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const created = await gql('mutation ($input: CreateSessionInput) { createSession(input: $input) { sessionId } }', {
+      input: { agentId: 'owner', delegation: true, budget: { maxToolCalls: 10 } },
+    });
+    expect(created.body.errors).toBeUndefined();
+    const sessionId = created.body.data?.createSession.sessionId as string;
+    const sessionBudget = async (): Promise<Json> => (await http('GET', `/api/sessions/${sessionId}/budget`)).body;
+    expect(await sessionBudget()).toMatchObject({ session_id: sessionId, limits: { max_tool_calls: 10 }, remaining: { max_tool_calls: 10 } });
+
+    await sendTurn(http, sessionId, 'Start them MODE_SESSION.');
+    const owned = async () => ((await http('GET', '/api/runs?limit=500')).body.runs as Json[]).filter((r) => r.owner_thread_id === sessionId);
+    expect(await owned()).toHaveLength(2);
+    // Each run alone was narrowed to the session's 10 tool calls; together they pass it first.
+    const runs = await waitUntil(
+      async () => {
+        const all = await owned();
+        return all.every((r) => r.status !== 'running') && all;
+      },
+      'both runs the session started to be stopped',
+      90_000,
+    );
+    for (const run of runs) {
+      expect(run).toMatchObject({
+        status: 'stopped',
+        budget: { limits: { max_tool_calls: 10 } },
+        stopped_by: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls' },
+      });
+    }
+    expect(runs.filter((r) => r.stopped_by.budgetSessionId === sessionId).length).toBeGreaterThanOrEqual(1);
+    const view = await sessionBudget();
+    expect(view).toMatchObject({ limits: { max_tool_calls: 10 }, used: { runs: 2 }, remaining: { max_tool_calls: 0 } });
+    expect(view.used.tool_calls).toBeGreaterThan(10);
+    const stoppedAt = runs.find((r) => r.stopped_by.budgetSessionId === sessionId).stopped_by.used as number;
+    overshoot.push(`  max_tool_calls (session, 2 root runs): allowed 10, used ${stoppedAt} when the stop began, ${view.used.tool_calls} once both ended`);
+
+    // Asking for more under the spent session budget is refused; the owner's model reads why.
+    await sendTurn(http, sessionId, 'Again MODE_SESSION.');
+    expect(await owned()).toHaveLength(2);
+    const refusedSeen = model.requests.filter((r) => r.rule === 'owner waits' && r.allText.includes(`session ${sessionId}`));
+    expect(JSON.stringify(refusedSeen.at(-1)?.lastMessage)).toContain('budget_exceeded');
+
+    const read = await gql(
+      'query ($id: ID!) { session(id: $id) { budget { limits { maxToolCalls maxTokens } used { toolCalls runs } remaining { maxToolCalls } } } }',
+      {
+        id: sessionId,
+      },
+    );
+    expect(read.body.data?.session.budget).toEqual({
+      limits: { maxToolCalls: 10, maxTokens: null },
+      used: { toolCalls: view.used.tool_calls, runs: 2 },
+      remaining: { maxToolCalls: 0 },
+    });
+    expect((await http('POST', '/api/sessions', { agentId: 'owner', budget: { max_tool_calls: 0 } })).status).toBe(400);
+    const plain = (await http('POST', '/api/sessions', { agentId: 'owner' })).body.sessionId as string;
+    expect((await http('GET', `/api/sessions/${plain}/budget`)).status).toBe(404);
+  }, 180_000);
 
   it('refuses a budget that is not positive integers (400)', async () => {
     for (const budget of [{}, { max_tokens: 0 }, { max_tokens: 1.5 }, { max_runs: -2 }, { max_cost: 3 }]) {

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { JsonScalar } from '../scalars';
+import { RunBudgetInput } from './run-commands.model';
 
 @ObjectType({ description: 'A CLI-native sub-agent launch inside a session (or a run thread)' })
 export class SubagentInstance {
@@ -99,4 +100,5 @@ export class CreateSessionInput {
   @Field({ nullable: true, description: 'The library agent the session runs as' }) agentId?: string;
   @Field(() => [String], { nullable: true, description: "Default: the agent's sub_agents" }) subAgents?: string[];
   @Field({ nullable: true, description: 'Give the main agent the agent_run, agent_stop and agent_output tools' }) delegation?: boolean;
+  @Field(() => RunBudgetInput, { nullable: true, description: 'Limits over every run the session starts and their runs' }) budget?: RunBudgetInput;
 }

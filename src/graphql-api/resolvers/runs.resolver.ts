@@ -5,7 +5,7 @@ import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
 import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
 import { budgetUseOf } from '../../delegation/budget-guard';
-import { budgetView, type RunBudget } from '../../delegation/run-budget';
+import { type BudgetView, budgetView, type RunBudget } from '../../delegation/run-budget';
 import type { GraphqlContext } from '../graphql-context';
 import { inRange, ListSize, presentFields } from '../input-validation';
 import { EventPage } from '../models/event.model';
@@ -32,6 +32,12 @@ const limitsOf = (b: RunBudget): BudgetLimits => ({
   maxRuns: b.max_runs ?? null,
   maxDurationMs: b.max_duration_ms ?? null,
 });
+
+/** A budget view (limits, use, what is left) as the GraphQL type; Run.budget and Session.budget share it. */
+export function budgetModelOf(view: BudgetView): RunBudgetModel {
+  const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs } = view.used!;
+  return { limits: limitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: limitsOf(view.remaining ?? {}) };
+}
 
 const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
 
@@ -120,9 +126,7 @@ export class RunsResolver {
   @ResolveField(() => RunBudgetModel, { nullable: true, description: 'Its budget over its subtree: limits, use and what is left; null without one' })
   async budget(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext): Promise<RunBudgetModel | null> {
     if (!run.budget) return null;
-    const view = budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(await loaders.subtreeSpend.load(run.path)));
-    const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs } = view.used!;
-    return { limits: limitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: limitsOf(view.remaining ?? {}) };
+    return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(await loaders.subtreeSpend.load(run.path))));
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })

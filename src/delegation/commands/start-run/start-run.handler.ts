@@ -71,7 +71,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
-    const covering = this.budgets.covering(placement.parent?.started.path);
+    const covering = this.budgets.covering(placement.parent?.started.path, this.treeOwner(placement));
     this.assertBudgetLeft(covering, input.agentId);
     const budget = narrowBudget(toRunBudget(input.budget), covering);
     const fork = input.forkContext ? this.forkFrom(placement) : undefined;
@@ -129,7 +129,10 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       case 'stopped': {
         const { threadId } = state.started;
         // A resumed run adds no run: only the other limits can refuse it.
-        const covering = this.budgets.covering(state.started.path).map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({ ...c, budget: rest }));
+        const owner = state.started.parentRunId ? this.repository.load(state.started.rootRunId)?.started.ownerThreadId : state.started.ownerThreadId;
+        const covering = this.budgets
+          .covering(state.started.path, owner)
+          .map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({ ...c, budget: rest }));
         this.assertBudgetLeft(covering, state.started.agentId);
         if (this.store.streamVersion(sessionStreamId(threadId)) > 0 && !this.sessions.get(threadId)) {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
@@ -204,6 +207,13 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     return parent ? { ...policy, maxDepth: Math.min(policy.maxDepth, parent.started.policy.maxDepth) } : policy;
   }
 
+  /** The session whose budget covers the new run's tree: the tree root's owner (none for the API). */
+  private treeOwner(placement: Placement): string | undefined {
+    if (!placement.parent) return placement.ownerThreadId;
+    const { rootRunId, runId, ownerThreadId } = placement.parent.started;
+    return rootRunId === runId ? ownerThreadId : this.repository.load(rootRunId)?.started.ownerThreadId;
+  }
+
   /**
    * agent_run under a budget with nothing left is refused (budget_exceeded). Asking for a run past
    * max_runs passes that limit, so the budgeted subtree is also stopped.
@@ -211,11 +221,12 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   private assertBudgetLeft(covering: CoveringBudget[], agentId: string): void {
     const spent = exhaustion(covering);
     if (!spent) return;
-    const { runId, ...breach } = spent;
-    if (breach.limit === 'max_runs' && runId) this.budgets.runsLimitPassed(runId, breach);
-    this.logger.warn({ agentId, budgetRunId: runId, ...breach }, 'run refused: budget exhausted');
-    throw new BudgetExceededError(`Run of ${agentId} refused: the budget of run ${runId} has nothing left (${describeBreach(breach)})`, {
-      budgetRunId: runId,
+    const { runId, sessionId, ...breach } = spent;
+    if (breach.limit === 'max_runs') this.budgets.runsLimitPassed({ runId, sessionId }, breach);
+    const whose = runId ? `run ${runId}` : `session ${sessionId}`;
+    this.logger.warn({ agentId, budgetRunId: runId, budgetSessionId: sessionId, ...breach }, 'run refused: budget exhausted');
+    throw new BudgetExceededError(`Run of ${agentId} refused: the budget of ${whose} has nothing left (${describeBreach(breach)})`, {
+      ...(runId ? { budgetRunId: runId } : { budgetSessionId: sessionId }),
       ...breach,
     });
   }

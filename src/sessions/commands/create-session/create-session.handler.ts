@@ -23,6 +23,7 @@ import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidEr
 import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessionDecider } from '../../session.decider';
 import { SessionRegistry } from '../../session-registry';
 import { CreateSession, SessionSummary } from './create-session.command';
+import { toBudget } from '../../session-budget';
 
 /**
  * Records the intent (`session.created`) before asking the CLI, so events the CLI emits while
@@ -138,6 +139,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       permissionPolicy: request.permissionPolicy,
       ...(request.agentId ? { agentId: request.agentId } : {}),
       subAgents: request.subAgents ?? main?.sub_agents ?? [],
+      ...(request.budget ? { budget: toBudget(request.budget) } : {}),
     };
   }
 }
