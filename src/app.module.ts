@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
@@ -14,16 +14,26 @@ import { DelegationModule } from './delegation/delegation.module';
 import { EventLogModule } from './event-log/event-log.module';
 import { EventStoreModule } from './event-store/event-store.module';
 import { GraphqlApiModule } from './graphql-api/graphql-api.module';
+import { LifecycleModule } from './lifecycle/lifecycle.module';
+import { ServiceStopping } from './lifecycle/service-stopping';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OutboundModule } from './outbound/outbound.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
+import { ApprovalsModule } from './approvals/approvals.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { ToolDispatchModule } from './tool-dispatch/tool-dispatch.module';
 
 @Module({})
-export class AppModule {
+export class AppModule implements OnModuleDestroy {
+  constructor(private readonly serviceStopping: ServiceStopping) {}
+
+  /** The first destroy hook Nest runs (the root module's): open streams end before any drain. */
+  onModuleDestroy(): void {
+    this.serviceStopping.begin();
+  }
+
   /** The whole service for a configuration; tests pass theirs (own SQLite file, own token). */
   static forRoot(config: SwitchboardConfig = loadConfig()): DynamicModule {
     return {
@@ -39,6 +49,7 @@ export class AppModule {
           },
         }),
         CqrsModule.forRoot(),
+        LifecycleModule,
         DatabaseModule,
         EventStoreModule,
         ProjectionsModule.forServer(),
@@ -50,6 +61,7 @@ export class AppModule {
         SessionsModule,
         ChildSessionsModule,
         ToolDispatchModule,
+        ApprovalsModule,
         DelegationModule,
         RunLineageModule,
         GraphqlApiModule,

@@ -38,6 +38,6 @@ import { WatchAgentLibraryHandler } from './queries/watch-agent-library/watch-ag
     ListMcpServersHandler,
     WatchAgentLibraryHandler,
   ],
-  exports: [AgentLibrary, TeamAssembler],
+  exports: [AgentLibrary, TeamAssembler, McpServerRegistry],
 })
 export class AgentsModule {}

@@ -26,7 +26,9 @@ export function toCustomAgentConfig(agent: AgentDefinition, mcpServers: Record<s
   return config;
 }
 
-export type TeamAssembly = { ok: true; mainAgent?: AgentDefinition; customAgents: CustomAgentConfig[] } | { ok: false; problems: SubAgentProblem[] };
+export type TeamAssembly =
+  | { ok: true; mainAgent?: AgentDefinition; customAgents: CustomAgentConfig[]; mcpServers: Record<string, unknown> }
+  | { ok: false; problems: SubAgentProblem[] };
 
 /** FR-4 and FR-5: checks a session's team against the agents as they are now, then maps it. */
 @Injectable()
@@ -36,7 +38,8 @@ export class TeamAssembler {
     private readonly mcp: McpServerRegistry,
   ) {}
 
-  assemble(agentId: string | undefined, subAgentIds: readonly string[]): TeamAssembly {
+  /** `sessionMcpServers`: the session's own MCP server names (FR-3's MCP selector), resolved with the team. */
+  assemble(agentId: string | undefined, subAgentIds: readonly string[], sessionMcpServers: readonly string[] = []): TeamAssembly {
     const problems: SubAgentProblem[] = [];
     const mainAgent = agentId === undefined ? undefined : this.library.find(agentId);
     if (agentId !== undefined && !mainAgent) {
@@ -56,8 +59,17 @@ export class TeamAssembler {
       }
       customAgents.push(toCustomAgentConfig(agent, servers));
     }
+    const session = this.mcp.resolve(sessionMcpServers);
+    if (session.fileProblem)
+      problems.push({ id: agentId ?? 'session', reason: `the session uses MCP servers but the MCP config cannot be read (${session.fileProblem})` });
+    else if (session.missing.length > 0) {
+      problems.push({
+        id: agentId ?? 'session',
+        reason: `the session uses MCP server${session.missing.length > 1 ? 's' : ''} ${session.missing.join(', ')} that ${this.mcp.describeSource()} no longer defines; add ${session.missing.length > 1 ? 'them' : 'it'} there or start a session without ${session.missing.length > 1 ? 'them' : 'it'}`,
+      });
+    }
     if (problems.length > 0) return { ok: false, problems: dedupe(problems) };
-    return { ok: true, mainAgent, customAgents };
+    return { ok: true, mainAgent, customAgents, mcpServers: session.servers };
   }
 }
 

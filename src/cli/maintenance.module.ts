@@ -11,6 +11,7 @@ import { ChildSessionsProjection } from '../child-sessions/projections/child-ses
 import { SessionsProjection } from '../sessions/projections/sessions.projection';
 import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
 import { RunsProjection } from '../delegation/projections/runs.projection';
+import { ApprovalsProjection } from '../approvals/projections/approvals.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
 @Module({})
@@ -28,7 +29,7 @@ export class MaintenanceModule {
         AgentsModule,
       ],
       // The read models of the session contexts, without their CLI-facing services.
-      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection, RunsProjection],
+      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection, RunsProjection, ApprovalsProjection],
     };
   }
 }

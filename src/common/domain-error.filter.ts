@@ -25,6 +25,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
   unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   too_many_live_sessions: HttpStatus.TOO_MANY_REQUESTS,
+  approval_settled: HttpStatus.CONFLICT,
 };
 
 export function httpStatusOf(error: DomainError): number {

@@ -28,7 +28,13 @@ describe('loadConfig', () => {
       apiDocs: { public: false },
       resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
+      approvals: { timeoutMs: 600_000 },
     });
+  });
+
+  it('reads the approval timeout and refuses one below 100 ms naming the variable (issue 14)', () => {
+    expect(loadConfig({ SWITCHBOARD_APPROVAL_TIMEOUT_MS: '2500' }).approvals).toEqual({ timeoutMs: 2500 });
+    expect(() => loadConfig({ SWITCHBOARD_APPROVAL_TIMEOUT_MS: '5' })).toThrow(/SWITCHBOARD_APPROVAL_TIMEOUT_MS/);
   });
 
   it('reads the resilience bounds (issue 10 §4-5)', () => {

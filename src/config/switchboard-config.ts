@@ -139,6 +139,9 @@ const environmentSchema = z.object({
   // The web console (issue 12): served at / from the built bundle.
   SWITCHBOARD_CONSOLE: flag('SWITCHBOARD_CONSOLE', true),
   SWITCHBOARD_CONSOLE_DIR: z.string().optional(),
+
+  // ---- Approvals (issue 14) ----
+  SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
 });
 
 /** The name of every variable above: docker-compose.yml passes each of them through (a spec checks it). */
@@ -208,6 +211,12 @@ export interface SwitchboardConfig {
 
   /** The web console: the built bundle's folder, or undefined when SWITCHBOARD_CONSOLE=false. */
   console: { dir: string | undefined };
+
+  // ---- Approvals (issue 14) ----
+  approvals: {
+    /** A permission request waiting for a person is denied after this long, with that reason. */
+    timeoutMs: number;
+  };
 }
 
 export interface CopilotCliConfig {
@@ -298,6 +307,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       readyMaxProjectionLag: e.SWITCHBOARD_READY_MAX_PROJECTION_LAG,
     },
     console: { dir: e.SWITCHBOARD_CONSOLE ? path.resolve(e.SWITCHBOARD_CONSOLE_DIR || DEFAULT_CONSOLE_DIR) : undefined },
+
+    // ---- Approvals (issue 14) ----
+    approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },
   };
 }
 

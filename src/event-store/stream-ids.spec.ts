@@ -1,5 +1,6 @@
 import {
   agentStreamId,
+  approvalStreamId,
   parseStreamId,
   RUN_THREAD_PREFIX,
   runIdOfStream,
@@ -18,7 +19,7 @@ describe('stream ids', () => {
     expect(runStreamId('r1')).toBe('run-r1');
     expect(agentStreamId('code-reviewer')).toBe('agent-code-reviewer');
     expect(runThreadId('r9')).toBe('sub-agent-r9');
-    expect(STREAM_PREFIXES).toEqual({ session: 'session-', run: 'run-', agent: 'agent-' });
+    expect(STREAM_PREFIXES).toEqual({ session: 'session-', run: 'run-', agent: 'agent-', approval: 'approval-' });
     expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
   });
 
@@ -26,6 +27,7 @@ describe('stream ids', () => {
     ['session', sessionStreamId],
     ['run', runStreamId],
     ['agent', agentStreamId],
+    ['approval', approvalStreamId],
   ] as const)('parses back what it builds for a %s stream, ids with dashes included', (kind, build) => {
     for (const id of ['x', '0193a6f4-7b2c-7d1e-9f00-0123456789ab', 'code-reviewer', 'session-nested']) {
       expect(parseStreamId(build(id))).toEqual({ kind, id });

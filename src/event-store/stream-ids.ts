@@ -9,6 +9,7 @@ export const STREAM_PREFIXES = {
   session: 'session-',
   run: 'run-',
   agent: 'agent-',
+  approval: 'approval-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -38,6 +39,11 @@ export function runStreamId(runId: string): string {
 
 export function agentStreamId(agentId: string): string {
   return `${STREAM_PREFIXES.agent}${agentId}`;
+}
+
+/** issue 14: one stream per permission request that waits for a person. */
+export function approvalStreamId(approvalId: string): string {
+  return `${STREAM_PREFIXES.approval}${approvalId}`;
 }
 
 /** The kind and id of a stream id; undefined for a stream no context writes (or a bare prefix). */

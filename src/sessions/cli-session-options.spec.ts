@@ -237,4 +237,37 @@ describe('cliSessionParams', () => {
     expect(params.model).toBe('gpt-4.1');
     expect(params.sessionId).toBe('s');
   });
+
+  describe("the main agent's tools and MCP servers (agent-teams FR-3)", () => {
+    const cli = loadConfig({});
+
+    it('sends no allowlist, exclusions or MCP servers when the session sets none', () => {
+      const params = cliSessionParams('s', config, cli.cli);
+      expect(params).not.toHaveProperty('availableTools');
+      expect(params).not.toHaveProperty('excludedTools');
+      expect(params).not.toHaveProperty('mcpServers');
+    });
+
+    it("keeps the session's own tools and the sub-agent tool inside a built-in allowlist", () => {
+      const params = cliSessionParams('s', { ...config, availableTools: ['view', 'grep'] }, cli.cli);
+      expect(params.availableTools).toEqual(['view', 'grep', 'save_result', 'lookup', 'notify', 'task']);
+    });
+
+    it('adds no sub-agent tool for a session without a team', () => {
+      const params = cliSessionParams('s', { ...config, customAgents: [], availableTools: ['view'] }, cli.cli, []);
+      expect(params.availableTools).toEqual(['view', 'save_result', 'lookup', 'notify']);
+    });
+
+    it('an empty allowlist leaves only what the session brought', () => {
+      const params = cliSessionParams('s', { ...config, tools: [], customAgents: [], availableTools: [] }, cli.cli, []);
+      expect(params.availableTools).toEqual([]);
+    });
+
+    it('passes exclusions and the resolved MCP servers', () => {
+      const servers = { github: { type: 'http', url: 'https://api.githubcopilot.com/mcp/' } };
+      const params = cliSessionParams('s', { ...config, excludedTools: ['shell'], mcpServers: ['github'] }, cli.cli, config.customAgents, servers);
+      expect(params.excludedTools).toEqual(['shell']);
+      expect(params.mcpServers).toEqual(servers);
+    });
+  });
 });

@@ -36,6 +36,7 @@ export function cliSessionParams(
   config: SessionConfig,
   cli: CopilotCliConfig,
   customAgents: readonly CustomAgentConfig[] = config.customAgents,
+  mcpServers: Record<string, unknown> = {},
 ): Record<string, unknown> {
   const params: Record<string, unknown> = {
     sessionId,
@@ -50,6 +51,9 @@ export function cliSessionParams(
     streaming: true,
   };
   if (config.systemMessage) params.systemMessage = config.systemMessage;
+  if (config.availableTools) params.availableTools = availableTools(config, customAgents);
+  if (config.excludedTools && config.excludedTools.length > 0) params.excludedTools = [...config.excludedTools];
+  if (Object.keys(mcpServers).length > 0) params.mcpServers = mcpServers;
   if (cli.provider) {
     params.provider = {
       type: cli.provider.type,
@@ -58,4 +62,18 @@ export function cliSessionParams(
     };
   }
   return params;
+}
+
+/** The CLI's tool that launches a custom agent: a team lead needs it whatever its built-in allowlist says. */
+export const CLI_SUB_AGENT_TOOL = 'task';
+
+/**
+ * The CLI's `availableTools` is an allowlist over every tool, the session's own included: the built-ins
+ * chosen, plus the session's own tools (webhooks, delegation) and, when it has a team, the sub-agent tool,
+ * so narrowing the built-ins never takes away what the session was given.
+ */
+function availableTools(config: SessionConfig, customAgents: readonly CustomAgentConfig[]): string[] {
+  const names = [...(config.availableTools ?? []), ...config.tools.map((t) => t.name)];
+  if (customAgents.length > 0) names.push(CLI_SUB_AGENT_TOOL);
+  return [...new Set(names)];
 }

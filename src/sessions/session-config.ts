@@ -62,6 +62,10 @@ export const permissionPolicySchema = z
     allowKinds: z.array(z.enum(PERMISSION_KINDS)).default([]),
     /** Set false to refuse even the session's own tools (the model then cannot use them). */
     approveOwnTools: z.boolean().default(true),
+    /** Kinds that wait for a person (GET/POST /api/approvals). Ask beats allow. Unset in sessions recorded before issue 14. */
+    askKinds: z.array(z.enum(PERMISSION_KINDS)).optional(),
+    /** Tool names that wait for a person even when their kind is allowed. */
+    askTools: z.array(name).max(128).optional(),
   })
   .strict();
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
@@ -90,6 +94,14 @@ export const createSessionSchema = z
     subAgents: z.array(agentIdSchema).max(64).optional(),
     /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
     delegation: z.boolean().default(false),
+    /**
+     * spec: agent-teams FR-3 (the chat's Tools and MCP selectors). The main agent's built-in tool allowlist
+     * and exclusions, and the operator's MCP servers (by name) it may use. Default: the agent's own
+     * `tools.builtin`, `tools.excluded_builtin` and `mcp_servers`; without an agent, every built-in and none.
+     */
+    availableTools: z.array(toolName).max(128).optional(),
+    excludedTools: z.array(toolName).max(128).optional(),
+    mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
     /** Limits over every run the session starts and their runs (enforced by the delegation engine). */
     budget: budgetInputSchema.optional(),
   })
@@ -116,6 +128,11 @@ export interface SessionConfig {
   permissionPolicy: PermissionPolicy;
   agentId?: string;
   subAgents: string[];
+  /** Built-in tools the main agent may use (unset: all); the session's own tools always stay. */
+  availableTools?: string[];
+  excludedTools?: string[];
+  /** Names in the operator's MCP registry, resolved at each start and resume. */
+  mcpServers?: string[];
   /** The budget over the runs the session starts (session-budget.ts). */
   budget?: Budget;
 }

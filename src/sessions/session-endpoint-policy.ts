@@ -71,21 +71,26 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     if (problems.length > 0) throw new SessionEndpointRefusedError(problems);
   }
 
-  /** Approving shell, write or url lets the model act on this host as the service's user: the operator decides. */
+  /**
+   * Approving shell, write or url lets the model act on this host as the service's user: the operator
+   * decides. Asking for them is refused alike: a caller who can ask can also approve over the API.
+   */
   private permissionProblems(policy: PermissionPolicy | undefined): Problem[] {
     if (this.allowHostPermissions || !policy) return [];
-    return policy.allowKinds.flatMap((kind, i) =>
-      HOST_PERMISSION_KINDS.includes(kind)
-        ? [
-            {
-              field: `permissionPolicy.allowKinds[${i}]`,
-              reason:
-                `approving ${kind} requests lets the model act on this host (run programs, write files or fetch any URL): ` +
-                'refused unless the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true',
-            },
-          ]
-        : [],
-    );
+    const refused = (list: 'allowKinds' | 'askKinds', verb: string) =>
+      (policy[list] ?? []).flatMap((kind, i) =>
+        HOST_PERMISSION_KINDS.includes(kind)
+          ? [
+              {
+                field: `permissionPolicy.${list}[${i}]`,
+                reason:
+                  `${verb} ${kind} requests lets the model act on this host (run programs, write files or fetch any URL): ` +
+                  'refused unless the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true',
+              },
+            ]
+          : [],
+      );
+    return [...refused('allowKinds', 'approving'), ...refused('askKinds', 'asking a person to approve (any API caller can approve)')];
   }
 
   private async mcpServerProblem(field: string, server: unknown, check: (url: string) => Promise<OutboundVerdict>): Promise<Problem | undefined> {

@@ -1,10 +1,11 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, OnModuleDestroy, Param, Patch, Post, Query, Sse } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Sse } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { map, Observable, ReplaySubject, takeUntil } from 'rxjs';
+import { map, Observable, takeUntil } from 'rxjs';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { EventStore } from '../event-store/event-store';
+import { ServiceStopping } from '../lifecycle/service-stopping';
 import { CreateSession } from './commands/create-session/create-session.command';
 import { DestroySession } from './commands/destroy-session/destroy-session.command';
 import { ResumeSession } from './commands/resume-session/resume-session.command';
@@ -30,14 +31,12 @@ interface SseMessage {
 
 @ApiTags('sessions')
 @Controller('api/sessions')
-export class SessionsController implements OnModuleDestroy {
-  /** Emits once at shutdown; replayed, so a stream opened during the drain ends at once too. */
-  private readonly closing = new ReplaySubject<void>(1);
-
+export class SessionsController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
     private readonly store: EventStore,
+    private readonly serviceStopping: ServiceStopping,
   ) {}
 
   @Post()
@@ -99,19 +98,13 @@ export class SessionsController implements OnModuleDestroy {
     const resumeFrom = Number.parseInt(lastEventId ?? '', 10);
     const after = query.after ?? (Number.isFinite(resumeFrom) ? resumeFrom : 0);
     return this.store.subscribeToStream(sessionStreamId(id), after).pipe(
-      // Ends with the service: the HTTP drain (Apollo's, in GraphQLModule's own destroy hook, after
-      // this one) would otherwise wait its 10 s for open streams. Clients resume with Last-Event-ID.
-      takeUntil(this.closing),
+      // Ends with the service, before the HTTP drain would cut it. Clients resume with Last-Event-ID.
+      takeUntil(this.serviceStopping.signal),
       map((event) => ({
         id: String(event.streamPosition),
         type: event.type,
         data: { position: event.streamPosition, globalPosition: event.globalPosition, type: event.type, data: event.data, recordedAt: event.recordedAt },
       })),
     );
-  }
-
-  onModuleDestroy(): void {
-    this.closing.next();
-    this.closing.complete();
   }
 }

@@ -11,6 +11,39 @@ export interface PermissionDecision {
   reason: string;
 }
 
+/** The policy's answer when a person may be asked: approve, deny, or wait for a decision. */
+export type PermissionVerdict = PermissionDecision | { ask: true; reason: string };
+
+export const mustAsk = (verdict: PermissionVerdict): verdict is { ask: true; reason: string } => 'ask' in verdict;
+
+/**
+ * Precedence (issue 14): a custom tool the session does not have is denied; then ask beats allow:
+ * a kind in `askKinds` or a tool in `askTools` waits for a person, unless a decision with
+ * `scope: "session"` already approved it (`grantedFor`); then `allowKinds` / own tools approve;
+ * anything neither allowed nor asked is denied.
+ */
+export function permissionVerdict(
+  question: PermissionQuestion,
+  session: LiveSession,
+  grantedFor: (q: PermissionQuestion) => string | undefined,
+): PermissionVerdict {
+  if (question.kind === 'custom-tool' && !session.hasTool(question.toolName ?? '(unnamed)')) return decidePermission(question, session);
+  const policy = session.config.permissionPolicy;
+  const askKinds: string[] = policy.askKinds ?? [];
+  const askTools: string[] = policy.askTools ?? [];
+  const byKind = askKinds.includes(question.kind);
+  const byTool = question.toolName !== undefined && askTools.includes(question.toolName);
+  if (!byKind && !byTool) return decidePermission(question, session);
+  const grant = grantedFor(question);
+  if (grant !== undefined) return { approved: true, reason: grant };
+  return {
+    ask: true,
+    reason: byKind
+      ? `the permission policy asks a person for ${question.kind} (askKinds)`
+      : `the permission policy asks a person for tool ${question.toolName} (askTools)`,
+  };
+}
+
 /**
  * The session's permissionPolicy. By default only the session's own tools are approved; shell, file
  * writes, URLs and every other kind are denied unless the policy lists the kind in `allowKinds`.

@@ -79,11 +79,13 @@ describe('request audit (what is recorded of each routed request)', () => {
         latencyMs: 0,
       },
     });
-    expect(auditRecords.userInputAnswered(child, 'Which?', { answer: 'a', wasFreeform: false }, 9).data).toMatchObject({
+    expect(auditRecords.userInputAnswered(child, 'Which?', { answer: 'a', wasFreeform: false }, 9, 'q1').data).toMatchObject({
+      requestId: 'q1',
       outcome: 'answered',
       result: { answer: 'a', wasFreeform: false },
     });
-    expect(auditRecords.userInputAnswered(child, 'Which?', { error: new UserInputTimeoutError('too late') }, 9).data).toMatchObject({
+    expect(auditRecords.userInputAnswered(child, 'Which?', { error: new UserInputTimeoutError('too late') }, 9, 'q1').data).toMatchObject({
+      requestId: 'q1',
       outcome: 'timed_out',
       reason: 'too late',
     });

@@ -90,10 +90,19 @@ export const auditRecords = {
   },
 
   /** The answer, or why none came (timed out, or cancelled with its session). */
-  userInputAnswered(who: Requesters, question: string, answer: UserInputAnswer | { error: unknown }, latencyMs: number): RoutedRequestEvent {
+  /** `requestId`: the id `user_input.requested` recorded, so a reader pairs the answer with its question. */
+  userInputAnswered(
+    who: Requesters,
+    question: string,
+    answer: UserInputAnswer | { error: unknown },
+    latencyMs: number,
+    requestId?: string,
+  ): RoutedRequestEvent {
+    const ids = requestId ? { requestId } : {};
     if ('error' in answer) {
       return attributed(who, RoutedRequestEvents.userInputAnswered, {
         via: 'userInput.request',
+        ...ids,
         arguments: { question },
         outcome: answer.error instanceof UserInputTimeoutError ? 'timed_out' : 'cancelled',
         reason: (answer.error as Error).message,
@@ -102,6 +111,7 @@ export const auditRecords = {
     }
     return attributed(who, RoutedRequestEvents.userInputAnswered, {
       via: 'userInput.request',
+      ...ids,
       arguments: { question },
       outcome: 'answered',
       result: answer,

@@ -8,7 +8,8 @@ import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import type { LiveSession } from '../sessions/live-session';
 import { SessionRegistry } from '../sessions/session-registry';
 import type { PermissionRequest, ToolCallRequest } from './cli-request';
-import { decidePermission, type PermissionDecision } from './permission-policy';
+import { ApprovalBroker } from '../approvals/approval-broker';
+import { mustAsk, type PermissionDecision, permissionVerdict } from './permission-policy';
 import * as v2 from './protocol-v2-adapter';
 import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
@@ -50,6 +51,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly tools: ToolInvoker,
     private readonly userInput: UserInputBroker,
     private readonly audit: RequestAuditLog,
+    private readonly approvals: ApprovalBroker,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -80,7 +82,8 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const started = performance.now();
     const routed = this.resolveOrThrow(params);
     const request = v2.permissionRequest(params);
-    const decision = this.decide(routed, request);
+    // An asked request holds this JSON-RPC request open until a person decides (issue 14).
+    const decision = await this.decide(routed, request);
     this.audit.record(auditRecords.permissionDecided(requesters(routed), request, decision, performance.now() - started));
     return v2.permissionAnswer(decision);
   }
@@ -101,15 +104,19 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const routed = this.resolveOrThrow(params);
     const who = requesters(routed);
     const { question, choices, allowFreeform } = v2.userInputRequest(params);
+    let requestId: string | undefined;
     try {
       const answer = await this.userInput.ask(
         { sessionId: routed.session.sessionId, childSessionId: routed.childSessionId, agentName: routed.agentName, question, choices, allowFreeform },
-        (asked) => this.audit.record(auditRecords.userInputRequested(who, asked)),
+        (asked) => {
+          requestId = asked.requestId;
+          this.audit.record(auditRecords.userInputRequested(who, asked));
+        },
       );
-      this.audit.record(auditRecords.userInputAnswered(who, question, answer, performance.now() - started));
+      this.audit.record(auditRecords.userInputAnswered(who, question, answer, performance.now() - started, requestId));
       return v2.userInputAnswer(answer);
     } catch (error) {
-      this.audit.record(auditRecords.userInputAnswered(who, question, { error }, performance.now() - started));
+      this.audit.record(auditRecords.userInputAnswered(who, question, { error }, performance.now() - started, requestId));
       throw v2.userInputFailure(error);
     }
   }
@@ -143,7 +150,8 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const request = v3.permissionRequest(event);
     if (!request) return;
     const resolution = this.resolveRequester(v3.requesterOf(event));
-    const decision: PermissionDecision = 'error' in resolution ? { approved: false, reason: resolution.error } : this.decide(resolution, request);
+    // An asked request is answered later, with the same answer call, once a person decides (issue 14).
+    const decision: PermissionDecision = 'error' in resolution ? { approved: false, reason: resolution.error } : await this.decide(resolution, request);
     if (!('error' in resolution)) {
       this.audit.record(auditRecords.permissionDecided(requesters(resolution), request, decision, performance.now() - started));
     }
@@ -194,8 +202,26 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     return result;
   }
 
-  private decide(routed: Routed, request: PermissionRequest): PermissionDecision {
-    return decidePermission(request.question, routed.session);
+  /** The policy's verdict; a request it must ask about waits for a person, the timeout, or the session's end. */
+  private async decide(routed: Routed, request: PermissionRequest): Promise<PermissionDecision> {
+    const sessionId = routed.session.sessionId;
+    const verdict = permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q));
+    if (!mustAsk(verdict)) return verdict;
+    try {
+      return await this.approvals.ask({
+        sessionId,
+        childSessionId: routed.childSessionId,
+        agentName: routed.agentName,
+        kind: request.question.kind,
+        toolName: request.question.toolName,
+        arguments: request.asSent,
+        via: request.via,
+        requestId: request.requestId,
+      });
+    } catch (error) {
+      this.logger.error({ err: error, sessionId }, 'could not hold the permission request for approval; denied');
+      return { approved: false, reason: 'the request could not be recorded for approval' };
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApprovalsModule } from '../approvals/approvals.module';
 import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user-input.handler';
@@ -14,7 +15,7 @@ import { WebhookToolHandler } from './webhook-tool-handler';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
-  imports: [SessionsModule, ChildSessionsModule],
+  imports: [SessionsModule, ChildSessionsModule, ApprovalsModule],
   controllers: [SessionRequestsController],
   providers: [
     RequestRouter,

@@ -27,6 +27,12 @@ describe('GraphQL pendingUserInput and answerUserInput', () => {
     const reply = await gql(mutation, { s: sessionId, r: pending.requestId });
     expect(reply.body).toEqual({ data: { answerUserInput: { requestId: pending.requestId, answered: true } } });
     expect(await answered).toEqual({ answer: 'yes', wasFreeform: false });
+    // The recorded answer names the question it answers (a reader pairs them by requestId, not by text).
+    const recorded = await waitUntil(async () => {
+      const page = (await (await fetch(`${h.app.baseUrl}/api/streams/session-${sessionId}/events?limit=1000`)).json()) as { events: Json[] };
+      return page.events.find((e) => e.type === 'user_input.answered');
+    }, 'the recorded answer');
+    expect(recorded.data).toMatchObject({ requestId: pending.requestId, outcome: 'answered' });
 
     const again = await gql(mutation, { s: sessionId, r: pending.requestId });
     expect(again.body.errors?.[0].extensions).toMatchObject({ code: 'not_found', statusCode: 404 });

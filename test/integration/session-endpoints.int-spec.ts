@@ -211,6 +211,23 @@ describe('session endpoints: permission kinds that act on the host', () => {
     expect(accepted.status).toBe(201);
   });
 
+  it('refuses askKinds shell, write and url alike (issue 14: whoever can ask can approve over the API); asking for read passes', async () => {
+    const refused = await h.http('POST', '/api/sessions', { permissionPolicy: { askKinds: ['shell', 'read', 'url'] } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: {
+        code: 'endpoint_refused',
+        details: {
+          problems: [
+            { field: 'permissionPolicy.askKinds[0]', reason: expect.stringContaining('SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true') },
+            { field: 'permissionPolicy.askKinds[2]', reason: expect.stringContaining('url requests') },
+          ],
+        },
+      },
+    });
+    expect((await h.http('POST', '/api/sessions', { permissionPolicy: { askKinds: ['read'], askTools: ['save_result'] } })).status).toBe(201);
+  });
+
   it('accepts them once the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true, and refuses to resume such a session after it is unset', async () => {
     await h.restartApp(security({ allowHostPermissions: true }));
     const created = await h.http('POST', '/api/sessions', { permissionPolicy: { allowKinds: ['shell'] } });

@@ -95,7 +95,7 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await page.getByLabel('Type').selectOption('');
 
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
-  await screenshot(page, 'run-page');
+  await screenshot(page, 'run-page', { fullPage: false });
 
   // Stop says what it will stop before it does.
   await page.getByRole('button', { name: 'Stop', exact: true }).click();

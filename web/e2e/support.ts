@@ -56,9 +56,13 @@ export async function inBothThemes(page: Page, check: (theme: Theme) => Promise<
   }
 }
 
-/** Saves web/test-results/screenshots/<name>-light.png and <name>-dark.png of the whole page. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Saves web/test-results/screenshots/<name>-light.png and <name>-dark.png, scrolled to the top (a sticky
+ * top bar would otherwise show mid-image): the whole page, or only the viewport for a page that runs long.
+ */
+export async function screenshot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await inBothThemes(page, async (theme) => {
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${theme}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${theme}.png`), fullPage, animations: 'disabled', caret: 'hide' });
   });
 }

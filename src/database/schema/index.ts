@@ -7,3 +7,4 @@ export * from './child-sessions.table';
 export * from './routed-requests.table';
 export * from './agents.table';
 export * from './runs.table';
+export * from './approvals.table';

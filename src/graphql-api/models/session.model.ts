@@ -81,6 +81,8 @@ export class CustomAgentInput {
 export class PermissionPolicyInput {
   @Field(() => [String], { nullable: true, description: 'shell, write, read, url, mcp, custom-tool, memory' }) allowKinds?: string[];
   @Field({ nullable: true }) approveOwnTools?: boolean;
+  @Field(() => [String], { nullable: true, description: 'kinds that wait for a person (ask beats allow)' }) askKinds?: string[];
+  @Field(() => [String], { nullable: true, description: 'tool names that wait for a person even when their kind is allowed' }) askTools?: string[];
 }
 
 @InputType()
@@ -100,5 +102,11 @@ export class CreateSessionInput {
   @Field({ nullable: true, description: 'The library agent the session runs as' }) agentId?: string;
   @Field(() => [String], { nullable: true, description: "Default: the agent's sub_agents" }) subAgents?: string[];
   @Field({ nullable: true, description: 'Give the main agent the agent_run, agent_stop and agent_output tools' }) delegation?: boolean;
+  @Field(() => [String], { nullable: true, description: "Built-in tools the main agent may use; default: the agent's tools.builtin (empty there: all)" })
+  availableTools?: string[];
+  @Field(() => [String], { nullable: true, description: "Built-in tools it may not use; default: the agent's tools.excluded_builtin" })
+  excludedTools?: string[];
+  @Field(() => [String], { nullable: true, description: "MCP servers (names in the operator's registry) it may use; default: the agent's mcp_servers" })
+  mcpServers?: string[];
   @Field(() => RunBudgetInput, { nullable: true, description: 'Limits over every run the session starts and their runs' }) budget?: RunBudgetInput;
 }

@@ -50,6 +50,9 @@ export const AgentCard = memo(function AgentCard({ agent, names }: { agent: Libr
         </p>
       )}
       {agent.includedIn.length > 0 && <p className="included-in">In the team of {agent.includedIn.map((id) => names.get(id) ?? id).join(', ')}</p>}
+      <a className="start-session" href={`/sessions/new?agent=${agent.id}`} onClick={linkHandler(`/sessions/new?agent=${agent.id}`)}>
+        Start session
+      </a>
     </article>
   );
 });

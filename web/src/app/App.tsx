@@ -7,6 +7,8 @@ import { AuditPage } from '../audit/AuditPage';
 import { HealthPage } from '../health/HealthPage';
 import { RunPage } from '../runs/RunPage';
 import { RunsPage } from '../runs/RunsPage';
+import { ChatPage } from '../sessions/ChatPage';
+import { NewSessionPage } from '../sessions/NewSessionPage';
 import { SessionsPage } from '../sessions/SessionsPage';
 import { linkHandler, routeOf, usePath } from './router';
 import { useTheme } from './theme';
@@ -54,7 +56,11 @@ export function App() {
           >
             Agents
           </a>
-          <a href="/sessions" onClick={linkHandler('/sessions')} aria-current={route.page === 'sessions' ? 'page' : undefined}>
+          <a
+            href="/sessions"
+            onClick={linkHandler('/sessions')}
+            aria-current={['sessions', 'new-session', 'chat'].includes(route.page) ? 'page' : undefined}
+          >
             Sessions
           </a>
           <a href="/runs" onClick={linkHandler('/runs')} aria-current={route.page === 'runs' || route.page === 'run' ? 'page' : undefined}>
@@ -104,6 +110,8 @@ export function App() {
         {route.page === 'sessions' && <SessionsPage />}
         {route.page === 'runs' && <RunsPage />}
         {route.page === 'run' && <RunPage key={route.id} runId={route.id} />}
+        {route.page === 'new-session' && <NewSessionPage />}
+        {route.page === 'chat' && <ChatPage key={route.id} sessionId={route.id} />}
         {route.page === 'not-found' && (
           <section className="page">
             <h1>Page not found</h1>

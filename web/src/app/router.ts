@@ -31,6 +31,8 @@ export type Route =
   | { page: 'sessions' }
   | { page: 'runs' }
   | { page: 'run'; id: string }
+  | { page: 'new-session' }
+  | { page: 'chat'; id: string }
   | { page: 'audit' }
   | { page: 'health' }
   | { page: 'not-found'; path: string };
@@ -44,6 +46,9 @@ export function routeOf(path: string): Route {
   if (path === '/runs' || path === '/runs/') return { page: 'runs' };
   const run = /^\/runs\/([^/]+)$/.exec(path);
   if (run) return { page: 'run', id: decodeURIComponent(run[1]) };
+  if (path === '/sessions/new') return { page: 'new-session' };
+  const chat = /^\/sessions\/([A-Za-z0-9_.:-]+)$/.exec(path);
+  if (chat) return { page: 'chat', id: chat[1] };
   const edit = /^\/agents\/([a-z0-9-]+)$/.exec(path);
   if (edit) return { page: 'edit-agent', id: edit[1] };
   return { page: 'not-found', path };

@@ -67,6 +67,11 @@ export function SessionsPage() {
           <h1 id="sessions-title">Sessions</h1>
           <p className="muted">Every Copilot session, newest first, with its agent and team. Statuses follow the service as they change.</p>
         </div>
+        <div className="page-actions">
+          <a className="button primary" href="/sessions/new" onClick={linkHandler('/sessions/new')}>
+            New session
+          </a>
+        </div>
       </div>
 
       {done && (
@@ -123,7 +128,9 @@ export function SessionsPage() {
                   <Fragment key={session.sessionId}>
                     <tr data-session={session.sessionId}>
                       <td>
-                        <code className="session-id">{session.sessionId}</code>
+                        <a href={`/sessions/${session.sessionId}`} onClick={linkHandler(`/sessions/${session.sessionId}`)}>
+                          <code className="session-id">{session.sessionId}</code>
+                        </a>
                         <div className="muted small">{session.model}</div>
                       </td>
                       <td>

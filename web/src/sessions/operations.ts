@@ -39,3 +39,128 @@ export const DestroySessionMutation = graphql(`
     }
   }
 `);
+
+// The chat: start a session as a library agent, follow its events, send, answer questions, change its team.
+
+export const NewSessionQuery = graphql(`
+  query NewSession {
+    agents {
+      id
+      name
+      icon
+      description
+      model
+      subAgents
+      subAgentProblems {
+        id
+        reason
+      }
+      mcpServers
+      tools {
+        builtin
+        excludedBuiltin
+      }
+    }
+  }
+`);
+
+export const EligibleSubAgentsQuery = graphql(`
+  query EligibleSubAgents($exclude: String) {
+    eligibleSubAgents(exclude: $exclude) {
+      id
+      name
+      icon
+      description
+    }
+  }
+`);
+
+export const CreateSessionMutation = graphql(`
+  mutation CreateSession($input: CreateSessionInput!) {
+    createSession(input: $input) {
+      sessionId
+      status
+      model
+    }
+  }
+`);
+
+export const SendMessageMutation = graphql(`
+  mutation SendMessage($sessionId: ID!, $prompt: String!) {
+    sendMessage(sessionId: $sessionId, prompt: $prompt) {
+      sessionId
+      messageId
+    }
+  }
+`);
+
+export const ChatSessionQuery = graphql(`
+  query ChatSession($id: ID!) {
+    session(id: $id) {
+      sessionId
+      status
+      statusReason
+      model
+      agentId
+      subAgents
+    }
+    agents {
+      id
+      name
+      icon
+      model
+      subAgents
+      mcpServers
+      subAgentProblems {
+        id
+        reason
+      }
+      tools {
+        builtin
+        excludedBuiltin
+      }
+    }
+  }
+`);
+
+export const SessionEventsSubscription = graphql(`
+  subscription SessionEvents($sessionId: ID!, $after: Int!) {
+    sessionEvents(sessionId: $sessionId, after: $after) {
+      type
+      streamPosition
+      recordedAt
+      data
+    }
+  }
+`);
+
+export const PendingUserInputQuery = graphql(`
+  query PendingUserInput($sessionId: ID!) {
+    pendingUserInput(sessionId: $sessionId) {
+      requestId
+      question
+      choices
+      allowFreeform
+      agentName
+      askedAt
+    }
+  }
+`);
+
+export const AnswerUserInputMutation = graphql(`
+  mutation AnswerUserInput($sessionId: ID!, $requestId: ID!, $answer: String!, $wasFreeform: Boolean) {
+    answerUserInput(sessionId: $sessionId, requestId: $requestId, answer: $answer, wasFreeform: $wasFreeform) {
+      requestId
+      answered
+    }
+  }
+`);
+
+export const ChangeSessionSubAgentsMutation = graphql(`
+  mutation ChangeSessionSubAgents($sessionId: ID!, $subAgents: [String!]!) {
+    changeSessionSubAgents(sessionId: $sessionId, subAgents: $subAgents) {
+      sessionId
+      subAgents
+    }
+  }
+`);

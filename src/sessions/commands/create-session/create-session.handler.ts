@@ -2,6 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { AgentLibrary } from '../../../agents/agent-library';
+import { McpServerRegistry } from '../../../agents/mcp-server-registry';
 import { TeamAssembler } from '../../../agents/team-assembler';
 import { InvalidInputError } from '../../../common/domain-error';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
@@ -45,6 +46,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly team: TeamAssembler,
     private readonly endpoints: SessionEndpointPolicy,
     private readonly liveSessions: LiveSessionLimit,
+    private readonly mcp: McpServerRegistry,
   ) {}
 
   async execute(command: CreateSession): Promise<SessionSummary> {
@@ -69,7 +71,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     const metadata = sessionCommandMetadata(sessionId, actor);
     const created = await handleCommand(this.store, sessionDecider, stream, { type: 'CreateSession', sessionId, config: sessionConfig }, { metadata });
 
-    const assembly = this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents);
+    const assembly = this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents, sessionConfig.mcpServers);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'start', assembly.problems);
       await this.recordStartFailure(stream, { type: 'RecordStartFailure', sessionId, error: error.message, problems: assembly.problems }, metadata);
@@ -90,7 +92,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       session.cliGeneration = this.cli.generation;
       this.registry.add(session);
       slot.release(); // counted by its own status from here
-      await this.cli.request('session.create', cliSessionParams(sessionId, sessionConfig, this.config.cli, session.customAgents));
+      await this.cli.request('session.create', cliSessionParams(sessionId, sessionConfig, this.config.cli, session.customAgents, assembly.mcpServers));
     } catch (error) {
       if (error instanceof CopilotCliConnectionLostError) {
         // The CLI went away with the request: the session stays, interrupted like every session on that
@@ -122,7 +124,10 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     return (await handleCommand(this.store, sessionDecider, stream, command, { metadata, retries: SESSION_COMMAND_RETRIES })).events;
   }
 
-  /** The main agent gives the defaults: its model, its system message (FR: mode honoured), its sub_agents. */
+  /**
+   * The main agent gives the defaults: its model, its system message (FR: mode honoured), its sub_agents,
+   * its built-in tool allowlist and exclusions, and its MCP servers (FR-3's selectors change them).
+   */
   private sessionConfig(request: CreateSessionRequest): SessionConfig {
     const main = request.agentId ? this.library.find(request.agentId) : undefined;
     const agentMessage =
@@ -139,7 +144,30 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       permissionPolicy: request.permissionPolicy,
       ...(request.agentId ? { agentId: request.agentId } : {}),
       subAgents: request.subAgents ?? main?.sub_agents ?? [],
+      ...optionalList('availableTools', request.availableTools ?? (main && main.tools.builtin.length > 0 ? main.tools.builtin : undefined)),
+      ...optionalList('excludedTools', request.excludedTools ?? main?.tools.excluded_builtin),
+      ...optionalList('mcpServers', this.knownMcpServers(request.mcpServers) ?? main?.mcp_servers),
       ...(request.budget ? { budget: toBudget(request.budget) } : {}),
     };
   }
+
+  /** Names picked for the session must be in the operator's registry now: refused before anything is recorded. */
+  private knownMcpServers(names: string[] | undefined): string[] | undefined {
+    if (names === undefined) return undefined;
+    const { missing, fileProblem } = this.mcp.resolve(names);
+    if (fileProblem) throw new InvalidInputError(`mcpServers: the MCP config cannot be read (${fileProblem})`);
+    if (missing.length > 0) {
+      const known = this.mcp.entries().servers.map((s) => s.name);
+      throw new InvalidInputError(
+        `mcpServers: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not in ${this.mcp.describeSource()}; it has ${known.length > 0 ? known.join(', ') : 'none'}`,
+      );
+    }
+    return names;
+  }
+}
+
+/** `{ [key]: list }` for a list worth storing; an empty exclusion or server list is the same as none. */
+function optionalList<K extends string>(key: K, list: readonly string[] | undefined): Partial<Record<K, string[]>> {
+  if (list === undefined || (key !== 'availableTools' && list.length === 0)) return {};
+  return { [key]: [...list] } as Partial<Record<K, string[]>>;
 }

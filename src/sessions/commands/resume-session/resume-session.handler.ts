@@ -62,14 +62,14 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
 
   private async resume(session: LiveSession, actor: string | undefined): Promise<SessionSummary> {
     const { sessionId } = session;
-    const assembly = this.team.assemble(session.config.agentId, session.config.subAgents);
+    const assembly = this.team.assemble(session.config.agentId, session.config.subAgents, session.config.mcpServers);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'resume', assembly.problems);
       await decideOnSession(this.store, session, { type: 'RecordResumeFailure', sessionId, error: error.message, problems: assembly.problems }, actor);
       throw error;
     }
     const customAgents = [...session.config.customAgents, ...assembly.customAgents];
-    const params = cliSessionParams(sessionId, session.config, this.config.cli, customAgents);
+    const params = cliSessionParams(sessionId, session.config, this.config.cli, customAgents, assembly.mcpServers);
     let createdInCli = false;
     try {
       await this.cli.request('session.resume', params);

@@ -1,0 +1,205 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { and, eq, isNull } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { Subscription } from 'rxjs';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { approvals } from '../database/schema';
+import { SqliteDatabase } from '../database/sqlite-database';
+import { handleCommand } from '../event-store/decider';
+import { EventStore } from '../event-store/event-store';
+import { approvalStreamId, runIdOfThread, runStreamId, sessionIdOfStream } from '../event-store/stream-ids';
+import { SessionRegistry } from '../sessions/session-registry';
+import { approvalDecider, type ApprovalCommand } from './approval.decider';
+import { ApprovalSettledError } from './approval.errors';
+import type { ApprovalDecision, ApprovalScope, PermissionAskedData } from './approval.events';
+
+/** What the router knows of a request that must be asked. */
+export interface ApprovalQuestion {
+  sessionId: string;
+  childSessionId?: string;
+  agentName?: string;
+  kind: string;
+  toolName?: string;
+  arguments: unknown;
+  via: string;
+  requestId?: string;
+}
+
+/** The answer the CLI gets: the model reads `reason` when it is denied. */
+export interface ApprovalAnswer {
+  approved: boolean;
+  reason: string;
+}
+
+export interface ApprovalDecisionInput {
+  decision: ApprovalDecision;
+  scope: ApprovalScope;
+  reason?: string;
+  decidedBy: string;
+}
+
+const SESSION_ENDED = new Set(['session.interrupted', 'session.destroyed']);
+
+/** What a run stream's first event (`run.started`) says of its place in the tree; read from the shared log. */
+interface RunPlace {
+  runId: string;
+  agentId: string;
+  rootRunId: string;
+  ownerThreadId: string;
+  path: string;
+}
+
+/**
+ * issue 14: permission requests that wait for a person. `ask` records `permission.asked` on the
+ * request's own `approval-<id>` stream and holds the CLI's request (its promise) until a decision
+ * through the API, the timeout (denied, with that reason), or the session ending (expired). At
+ * start, requests a previous process left pending are expired: the CLI that asked is gone.
+ */
+@Injectable()
+export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(ApprovalBroker.name);
+  private readonly waiting = new Map<string, { sessionId: string; settle: (answer: ApprovalAnswer) => void; timer: NodeJS.Timeout }>();
+  private readonly timeoutMs: number;
+  private subscription?: Subscription;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly database: SqliteDatabase,
+    private readonly registry: SessionRegistry,
+    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+  ) {
+    this.timeoutMs = config.approvals.timeoutMs;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = this.registry.removed$.subscribe((sessionId) => void this.expireFor(sessionId, `session ${sessionId} was destroyed`));
+    this.subscription.add(
+      this.store.committed$.subscribe((event) => {
+        const sessionId = SESSION_ENDED.has(event.type) ? sessionIdOfStream(event.streamId) : undefined;
+        if (sessionId) void this.expireFor(sessionId, `session ${sessionId} ended (${event.type}) before a decision`);
+      }),
+    );
+    const left = this.database.orm.select({ approvalId: approvals.approvalId }).from(approvals).where(eq(approvals.status, 'pending')).all();
+    for (const { approvalId } of left) {
+      await this.run(approvalId, { type: 'expire', approvalId, reason: 'the service restarted while the request waited; the CLI no longer holds it' });
+    }
+    if (left.length > 0) this.logger.warn({ approvals: left.length }, 'approvals left pending by the previous process recorded as expired');
+  }
+
+  onModuleDestroy(): void {
+    this.subscription?.unsubscribe();
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+  }
+
+  /**
+   * The reason an earlier `scope: "session"` approval answers this request, if one does: the same
+   * kind on the same session (and, for custom tools, the same tool). Read from the projection, so it
+   * holds after a restart.
+   */
+  grantFor(sessionId: string, question: { kind: string; toolName?: string }): string | undefined {
+    const row = this.database.orm
+      .select({ decidedBy: approvals.decidedBy, approvalId: approvals.approvalId })
+      .from(approvals)
+      .where(
+        and(
+          eq(approvals.sessionId, sessionId),
+          eq(approvals.status, 'decided'),
+          eq(approvals.decision, 'approve'),
+          eq(approvals.scope, 'session'),
+          eq(approvals.kind, question.kind),
+          // A custom tool is granted by name; any other kind as a whole (the issue's "that kind").
+          question.kind !== 'custom-tool'
+            ? undefined
+            : question.toolName === undefined
+              ? isNull(approvals.toolName)
+              : eq(approvals.toolName, question.toolName),
+        ),
+      )
+      .get();
+    return row ? `approved for the rest of the session by ${row.decidedBy} (approval ${row.approvalId})` : undefined;
+  }
+
+  /** Records the request and resolves once it is decided, timed out or expired. */
+  async ask(question: ApprovalQuestion): Promise<ApprovalAnswer> {
+    const approvalId = randomUUID();
+    const answered = new Promise<ApprovalAnswer>((resolve) => {
+      const timer = setTimeout(() => {
+        const reason = `no decision within ${this.timeoutMs} ms (SWITCHBOARD_APPROVAL_TIMEOUT_MS)`;
+        this.decide(approvalId, { decision: 'deny', scope: 'once', reason, decidedBy: 'timeout' }).catch((error: unknown) => {
+          if (!(error instanceof ApprovalSettledError)) this.logger.error({ err: error, approvalId }, 'could not record the approval timeout');
+        });
+      }, this.timeoutMs);
+      timer.unref();
+      this.waiting.set(approvalId, { sessionId: question.sessionId, settle: resolve, timer });
+    });
+    const asked: PermissionAskedData = { approvalId, ...question, ...this.lineageOf(question) };
+    try {
+      await this.run(approvalId, { type: 'ask', asked });
+    } catch (error) {
+      this.settle(approvalId, { approved: false, reason: 'the request could not be recorded for approval' });
+      throw error;
+    }
+    return answered;
+  }
+
+  /** A person's decision (or the timeout's). Throws 404 / 409 through the decider. */
+  async decide(approvalId: string, input: ApprovalDecisionInput): Promise<void> {
+    await this.run(approvalId, { type: 'decide', approvalId, ...input });
+    const by = input.decidedBy === 'timeout' ? 'denied' : `${input.decision === 'approve' ? 'approved' : 'denied'} by ${input.decidedBy}`;
+    this.settle(approvalId, {
+      approved: input.decision === 'approve',
+      reason: input.decidedBy === 'timeout' ? `${by}: ${input.reason}` : input.reason ? `${by}: ${input.reason}` : by,
+    });
+  }
+
+  /** Every request still waiting on a session that ended. */
+  async expireFor(sessionId: string, reason: string): Promise<void> {
+    for (const [approvalId, entry] of [...this.waiting]) {
+      if (entry.sessionId !== sessionId) continue;
+      try {
+        await this.run(approvalId, { type: 'expire', approvalId, reason });
+      } catch (error) {
+        this.logger.error({ err: error, approvalId }, 'could not record the approval as expired');
+      }
+      this.settle(approvalId, { approved: false, reason: `expired: ${reason}` });
+    }
+  }
+
+  private settle(approvalId: string, answer: ApprovalAnswer): void {
+    const entry = this.waiting.get(approvalId);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.waiting.delete(approvalId);
+    entry.settle(answer);
+  }
+
+  private run(approvalId: string, command: ApprovalCommand) {
+    return handleCommand(this.store, approvalDecider, approvalStreamId(approvalId), command, {
+      retries: 3,
+      metadata: (state) => ({ actor: command.type === 'decide' ? command.decidedBy : 'switchboard', correlationId: state.asked?.sessionId }),
+    });
+  }
+
+  /**
+   * Run, root run and the agents from the root down to the one that asked. Read from each run's
+   * `run.started` in the log (one small read per ancestor), so approvals imports neither the
+   * delegation engine nor run-lineage (which sits above tool-dispatch).
+   */
+  private lineageOf(question: ApprovalQuestion): Pick<PermissionAskedData, 'runId' | 'rootRunId' | 'lineagePath'> {
+    const child = question.agentName ? [question.agentName] : [];
+    const runId = runIdOfThread(question.sessionId);
+    const run = runId ? this.runPlace(runId) : undefined;
+    if (!run) return { lineagePath: [this.registry.get(question.sessionId)?.config.agentId ?? 'main', ...child] };
+    const ids = run.path.split('/').filter(Boolean);
+    const agents = ids.map((id) => (id === run.runId ? run.agentId : (this.runPlace(id)?.agentId ?? id)));
+    const root = ids[0] === run.runId ? run : this.runPlace(ids[0]);
+    const owner = root && root.ownerThreadId !== 'api' ? this.registry.get(root.ownerThreadId)?.config.agentId : undefined;
+    return { runId: run.runId, rootRunId: run.rootRunId, lineagePath: [...(owner ? [owner] : []), ...agents, ...child] };
+  }
+
+  private runPlace(runId: string): RunPlace | undefined {
+    const [first] = this.store.readStream(runStreamId(runId), { limit: 1 });
+    return first?.type === 'run.started' ? (first.data as unknown as RunPlace) : undefined;
+  }
+}

@@ -1,0 +1,48 @@
+import type { approvals } from '../database/schema';
+
+export type ApprovalRow = typeof approvals.$inferSelect;
+
+/** An approval as the APIs return it (REST's snake_case item of issue 14). */
+export interface ApprovalView {
+  id: string;
+  status: string;
+  kind: string;
+  tool_name: string | null;
+  arguments: unknown;
+  session_id: string;
+  child_session_id: string | null;
+  agent_name: string | null;
+  run_id: string | null;
+  root_run_id: string | null;
+  lineage_path: string[];
+  requested_at: string;
+  decided_at: string | null;
+  decision: string | null;
+  scope: string | null;
+  decided_by: string | null;
+  reason: string | null;
+}
+
+const parsed = (text: string | null): unknown => (text === null ? null : (JSON.parse(text) as unknown));
+
+export function toApprovalView(row: ApprovalRow): ApprovalView {
+  return {
+    id: row.approvalId,
+    status: row.status,
+    kind: row.kind,
+    tool_name: row.toolName,
+    arguments: parsed(row.arguments),
+    session_id: row.sessionId,
+    child_session_id: row.childSessionId,
+    agent_name: row.agentName,
+    run_id: row.runId,
+    root_run_id: row.rootRunId,
+    lineage_path: parsed(row.lineagePath) as string[],
+    requested_at: row.requestedAt,
+    decided_at: row.decidedAt,
+    decision: row.decision,
+    scope: row.scope,
+    decided_by: row.decidedBy,
+    reason: row.reason,
+  };
+}

@@ -1,0 +1,57 @@
+import { type DomainEvent, eventGuard } from '../event-store/decider';
+
+/** issue 14: the events of an `approval-<id>` stream, one stream per permission request that waits for a person. */
+export const ApprovalEvents = {
+  asked: 'permission.asked',
+  decided: 'approval.decided',
+  expired: 'approval.expired',
+} as const;
+
+export type ApprovalDecision = 'approve' | 'deny';
+export type ApprovalScope = 'once' | 'session';
+
+/** Who asked and what: the request as the CLI sent it, with the lineage of the agent that caused it. */
+export interface PermissionAskedData {
+  approvalId: string;
+  /** The session that owns the handlers (a run's own thread `sub-agent-<runId>` for a delegated run). */
+  sessionId: string;
+  /** Set when a sub-agent (the CLI's `task` tool) asked. */
+  childSessionId?: string;
+  agentName?: string;
+  runId?: string;
+  rootRunId?: string;
+  /** Agent names from the root of the team to the one that asked: lead → researcher → …. */
+  lineagePath: string[];
+  kind: string;
+  toolName?: string;
+  arguments: unknown;
+  /** permission.request (protocol 2) or permission.requested (protocol 3). */
+  via: string;
+  requestId?: string;
+}
+
+export interface ApprovalDecidedData {
+  approvalId: string;
+  sessionId: string;
+  kind: string;
+  toolName?: string;
+  decision: ApprovalDecision;
+  scope: ApprovalScope;
+  reason?: string;
+  /** The API caller (`api`), or `timeout` when nobody decided in time. */
+  decidedBy: string;
+}
+
+/** The request can no longer be answered: its session ended, or the service restarted while it waited. */
+export interface ApprovalExpiredData {
+  approvalId: string;
+  sessionId: string;
+  reason: string;
+}
+
+export type PermissionAsked = DomainEvent<typeof ApprovalEvents.asked, PermissionAskedData>;
+export type ApprovalDecided = DomainEvent<typeof ApprovalEvents.decided, ApprovalDecidedData>;
+export type ApprovalExpired = DomainEvent<typeof ApprovalEvents.expired, ApprovalExpiredData>;
+export type ApprovalEvent = PermissionAsked | ApprovalDecided | ApprovalExpired;
+
+export const isApprovalEvent = eventGuard<ApprovalEvent>(Object.values(ApprovalEvents));

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { SessionsModule } from '../sessions/sessions.module';
+import { ApprovalBroker } from './approval-broker';
+import { ApprovalsController } from './approvals.controller';
+import { DecideApprovalHandler } from './commands/decide-approval/decide-approval.handler';
+import { ApprovalsProjection } from './projections/approvals.projection';
+import { ListApprovalsHandler } from './queries/list-approvals/list-approvals.handler';
+import { WatchApprovalsHandler } from './queries/watch-approvals/watch-approvals.handler';
+
+/**
+ * issue 14: a human in the loop. Permission requests the session's policy must ask about wait here
+ * (`ApprovalBroker`, fed by the tool-dispatch router) until a person decides over REST or GraphQL.
+ */
+@Module({
+  imports: [SessionsModule],
+  controllers: [ApprovalsController],
+  providers: [ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, WatchApprovalsHandler, DecideApprovalHandler],
+  exports: [ApprovalBroker],
+})
+export class ApprovalsModule {}

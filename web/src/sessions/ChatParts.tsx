@@ -1,0 +1,365 @@
+import { useState } from 'react';
+import { ApiError } from '../api/client';
+import { linkHandler } from '../app/router';
+import { ErrorNote } from '../ui/ErrorNote';
+import { argumentsLine, type ConversationItem, duration, type PermissionStep, type SubAgentStep, type TeamProblem, type ToolStep } from './conversation';
+
+// The pieces the new-session page and the chat page share: the conversation, the FR-5 error bubble,
+// a question card, the prompt box and the agent's setup beside it.
+
+export function ConversationView({ items, working }: { items: readonly ConversationItem[]; working: boolean }) {
+  return (
+    <>
+      <ol className="conversation" aria-label="Conversation">
+        {items.map((item) => (
+          <li key={item.key} className={`turn turn-${item.kind}`}>
+            <Item item={item} />
+          </li>
+        ))}
+      </ol>
+      {working && (
+        <p className="turn-working" role="status">
+          <span className="working-dot" aria-hidden="true" /> Working…
+        </p>
+      )}
+    </>
+  );
+}
+
+function Item({ item }: { item: ConversationItem }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div className="bubble user" aria-label="You">
+          {item.text}
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className="bubble assistant" aria-label="Assistant" aria-busy={item.streaming || undefined}>
+          {item.text}
+        </div>
+      );
+    case 'tool':
+      return <ToolStepView step={item} />;
+    case 'permission':
+      return <PermissionStepView step={item} />;
+    case 'subagent':
+      return <SubAgentStepView step={item} />;
+    case 'question':
+      return (
+        <div className="step question-step">
+          <span className="step-kind">❓ Question{item.agent ? ` from ${item.agent}` : ''}</span> {item.question}
+          {item.outcome === 'answered' ? (
+            <div className="muted">Answered: {item.answer}</div>
+          ) : item.outcome === 'pending' ? (
+            <div className="muted">Waiting for your answer</div>
+          ) : (
+            <div className="muted">{item.outcome.replace('_', ' ')}</div>
+          )}
+        </div>
+      );
+    case 'error':
+      return <ErrorBubble text={item.text} problems={item.problems} action={item.action} />;
+    case 'notice':
+      return <p className="chat-notice muted">{item.text}</p>;
+  }
+}
+
+const STATUS_LABEL: Record<string, string> = { running: 'running', succeeded: 'done', failed: 'failed', denied: 'refused', completed: 'done' };
+
+function StepHead({ icon, title, status, latency }: { icon: string; title: React.ReactNode; status: string; latency?: number }) {
+  return (
+    <span className="step-head">
+      <span aria-hidden="true">{icon}</span> <span className="step-title">{title}</span>{' '}
+      <span className={`badge step-${status}`}>{STATUS_LABEL[status] ?? status}</span>
+      {latency !== undefined && <span className="muted small"> {duration(latency)}</span>}
+    </span>
+  );
+}
+
+function Json({ label, value }: { label: string; value: unknown }) {
+  if (value === undefined) return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <pre className="step-json">{typeof value === 'string' ? value : JSON.stringify(value, null, 2)}</pre>
+      </dd>
+    </>
+  );
+}
+
+function ToolStepView({ step }: { step: ToolStep }) {
+  return (
+    <details className={`step tool-step status-${step.status}`}>
+      <summary>
+        <StepHead
+          icon="🔧"
+          title={
+            <>
+              {step.agent && <span className="step-agent">{step.agent} · </span>}
+              <code>{step.toolName}</code> <span className="muted small">{argumentsLine(step.arguments, 80)}</span>
+            </>
+          }
+          status={step.status}
+          latency={step.latencyMs}
+        />
+        {step.status === 'denied' && step.reason && <span className="step-reason problem-text">Refused: {step.reason}</span>}
+      </summary>
+      <dl className="step-details">
+        <Json label="Arguments" value={step.arguments} />
+        <Json label="Result" value={step.result} />
+        {step.reason && <Json label="Reason" value={step.reason} />}
+      </dl>
+    </details>
+  );
+}
+
+function PermissionStepView({ step }: { step: PermissionStep }) {
+  const status = step.approved ? 'succeeded' : 'denied';
+  return (
+    <details className={`step permission-step status-${status}`}>
+      <summary>
+        <StepHead
+          icon="🛡"
+          title={
+            <>
+              {step.agent && <span className="step-agent">{step.agent} · </span>}
+              Permission <code>{step.permission}</code> {step.approved ? 'approved' : 'denied'}
+            </>
+          }
+          status={status}
+          latency={step.latencyMs}
+        />
+        {!step.approved && step.reason && <span className="step-reason problem-text">{step.reason}</span>}
+      </summary>
+      <dl className="step-details">
+        <Json label="Request" value={step.request} />
+        {step.reason && <Json label="Reason" value={step.reason} />}
+      </dl>
+    </details>
+  );
+}
+
+function SubAgentStepView({ step }: { step: SubAgentStep }) {
+  return (
+    <details className={`step subagent-step status-${step.status}`} open={step.status === 'running' || undefined}>
+      <summary>
+        <StepHead
+          icon="👥"
+          title={
+            <>
+              Sub-agent <strong>{step.displayName ?? step.agentName}</strong> <span className="muted small">({step.agentName})</span>
+            </>
+          }
+          status={step.status}
+          latency={step.durationMs}
+        />
+        {step.totalToolCalls !== undefined && (
+          <span className="muted small">
+            {' '}
+            · {step.totalToolCalls} tool call{step.totalToolCalls === 1 ? '' : 's'}
+          </span>
+        )}
+      </summary>
+      <dl className="step-details">
+        {step.prompt && <Json label="Task" value={step.prompt} />}
+        {step.answer && <Json label="Answer" value={step.answer} />}
+        {step.error && <Json label="Error" value={step.error} />}
+      </dl>
+      {step.steps.length > 0 && (
+        <ol className="substeps" aria-label={`Steps of ${step.agentName}`}>
+          {step.steps.map((s) => (
+            <li key={s.key}>{s.kind === 'tool' ? <ToolStepView step={s} /> : <PermissionStepView step={s} />}</li>
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}
+
+/**
+ * FR-5: a session that cannot start or resume because of its team: which agent, why, and where to fix
+ * it (the agent's editor), or, before the first message, unselect it.
+ */
+export function ErrorBubble({ text, problems, action }: { text: string; problems: readonly TeamProblem[]; action: string }) {
+  const title = action === 'start' ? 'The session could not start' : action === 'resume' ? 'The session could not resume' : 'Something went wrong';
+  return (
+    <div className="bubble error" role="alert">
+      <strong>{title}</strong>
+      {problems.length === 0 ? (
+        <p>{text}</p>
+      ) : (
+        <ul className="team-problems">
+          {problems.map((p) => (
+            <li key={`${p.id}:${p.reason}`}>
+              Sub-agent <strong>{p.id}</strong>: {p.reason}.{' '}
+              <a href={`/agents/${p.id}`} onClick={linkHandler(`/agents/${p.id}`)}>
+                Fix {p.id} in the agent editor
+              </a>{' '}
+              or unselect it in Sub-Agents.
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** The team problems of an API error (invalid_sub_agents), for the FR-5 bubble. */
+export function teamProblemsOf(error: ApiError): TeamProblem[] {
+  const problems = error.details?.problems;
+  if (!Array.isArray(problems)) return [];
+  return problems.flatMap((p: unknown) => {
+    const { id, reason } = (p ?? {}) as { id?: unknown; reason?: unknown };
+    return typeof id === 'string' && typeof reason === 'string' ? [{ id, reason }] : [];
+  });
+}
+
+export interface PendingQuestion {
+  requestId: string;
+  question: string;
+  choices: string[];
+  allowFreeform: boolean;
+  agentName?: string | null;
+}
+
+/** A question an agent waits on, answered in place: a choice, or free text when the agent allows it. */
+export function QuestionCard({ question, onAnswer }: { question: PendingQuestion; onAnswer: (answer: string, freeform: boolean) => Promise<void> }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>();
+  const titleId = `question-${question.requestId}`;
+  const answer = async (value: string, freeform: boolean) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onAnswer(value, freeform);
+    } catch (e) {
+      setError(e instanceof ApiError ? e : new ApiError(String(e), 'error', 0));
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="question-card" aria-labelledby={titleId}>
+      <h2 id={titleId} className="question-title">
+        ❓ {question.agentName ? `${question.agentName} asks` : 'The agent asks'}: {question.question}
+      </h2>
+      {question.choices.length > 0 && (
+        <div className="question-choices" role="group" aria-label="Answers">
+          {question.choices.map((choice) => (
+            <button key={choice} type="button" disabled={busy} onClick={() => void answer(choice, false)}>
+              {choice}
+            </button>
+          ))}
+        </div>
+      )}
+      {(question.allowFreeform || question.choices.length === 0) && (
+        <form
+          className="question-freeform"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (text.trim()) void answer(text.trim(), true);
+          }}
+        >
+          <label htmlFor={`${titleId}-answer`}>Your answer</label>
+          <input id={`${titleId}-answer`} value={text} onChange={(e) => setText(e.target.value)} disabled={busy} />
+          <button type="submit" className="primary" disabled={busy || !text.trim()}>
+            Answer
+          </button>
+        </form>
+      )}
+      <ErrorNote error={error} title="The answer was not taken" />
+    </section>
+  );
+}
+
+/** The prompt box: Enter sends, Shift+Enter adds a line. */
+export function Composer({
+  disabled,
+  busy,
+  hint,
+  onSend,
+}: {
+  disabled: boolean;
+  busy: boolean;
+  hint?: string;
+  onSend: (prompt: string) => Promise<boolean>;
+}) {
+  const [prompt, setPrompt] = useState('');
+  const send = async () => {
+    const text = prompt.trim();
+    if (!text || disabled || busy) return;
+    if (await onSend(text)) setPrompt('');
+  };
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+    >
+      <label htmlFor="chat-prompt" className="visually-hidden">
+        Message
+      </label>
+      <textarea
+        id="chat-prompt"
+        rows={3}
+        value={prompt}
+        placeholder="Message the agent…"
+        aria-describedby={hint ? 'chat-prompt-hint' : undefined}
+        onChange={(e) => setPrompt(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey) {
+            e.preventDefault();
+            void send();
+          }
+        }}
+      />
+      <div className="composer-actions">
+        {hint && (
+          <span id="chat-prompt-hint" className="muted small">
+            {hint}
+          </span>
+        )}
+        <button type="submit" className="primary" disabled={disabled || busy || !prompt.trim()}>
+          {busy ? 'Sending…' : 'Send'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The agent's tools and MCP servers: read-only here, they belong to the agent (its editor changes them). */
+export function AgentSetup({
+  agent,
+}: {
+  agent: { id: string; mcpServers: readonly string[]; tools: { builtin: readonly string[]; excludedBuiltin: readonly string[] } } | undefined;
+}) {
+  if (!agent) return null;
+  const href = `/agents/${agent.id}`;
+  return (
+    <div className="agent-setup">
+      <div>
+        <h3>Tools</h3>
+        <p className="small">
+          {agent.tools.builtin.length ? agent.tools.builtin.join(', ') : 'Every built-in tool'}
+          {agent.tools.excludedBuiltin.length > 0 && <> · without {agent.tools.excludedBuiltin.join(', ')}</>}
+        </p>
+      </div>
+      <div>
+        <h3>MCP servers</h3>
+        <p className="small">{agent.mcpServers.length ? agent.mcpServers.join(', ') : 'None'}</p>
+      </div>
+      <p className="muted small">
+        Tools and MCP servers are the agent&apos;s:{' '}
+        <a href={href} onClick={linkHandler(href)}>
+          change them in its editor
+        </a>
+        .
+      </p>
+    </div>
+  );
+}

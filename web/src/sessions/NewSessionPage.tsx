@@ -1,0 +1,170 @@
+import { useMemo, useState } from 'react';
+import { ApiError, request } from '../api/client';
+import { useLoad } from '../api/hooks';
+import { linkHandler, navigate } from '../app/router';
+import { ChoiceList } from '../ui/ChoiceList';
+import { ErrorNote } from '../ui/ErrorNote';
+import { AgentSetup, Composer, ConversationView, teamProblemsOf } from './ChatParts';
+import type { TeamProblem } from './conversation';
+import { CreateSessionMutation, EligibleSubAgentsQuery, NewSessionQuery, SendMessageMutation } from './operations';
+import { subAgentChoices } from './team-choices';
+
+interface Failure {
+  prompt: string;
+  error: ApiError;
+  problems: TeamProblem[];
+  /** Set when the session was created but the prompt was not taken. */
+  sessionId?: string;
+}
+
+/**
+ * Start a session as a library agent (FR-3). Until the first message the choices live in the page; the
+ * first message creates the session with them, sends the prompt and opens the chat.
+ */
+export function NewSessionPage() {
+  const [agentId, setAgentId] = useState(() => new URLSearchParams(location.search).get('agent') ?? '');
+  const library = useLoad(() => request(NewSessionQuery), 'new-session');
+  const eligible = useLoad(() => request(EligibleSubAgentsQuery, { exclude: agentId || undefined }), `eligible:${agentId}`);
+  const agents = useMemo(() => library.data?.agents ?? [], [library.data]);
+  const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
+  const agent = known.get(agentId);
+
+  // The page's choices for the agent picked; reset when another agent is picked.
+  const [choices, setChoices] = useState<{ for: string; model: string; subAgents: string[] } | undefined>();
+  const current = choices?.for === agentId ? choices : { for: agentId, model: agent?.model ?? '', subAgents: [...(agent?.subAgents ?? [])] };
+  const [sending, setSending] = useState(false);
+  const [failure, setFailure] = useState<Failure | undefined>();
+
+  const pick = (id: string) => {
+    setAgentId(id);
+    setFailure(undefined);
+    history.replaceState(null, '', id ? `/sessions/new?agent=${encodeURIComponent(id)}` : '/sessions/new');
+  };
+
+  const send = async (prompt: string): Promise<boolean> => {
+    if (!agent) return false;
+    setSending(true);
+    setFailure(undefined);
+    let sessionId: string | undefined;
+    try {
+      const model = current.model.trim();
+      const { createSession } = await request(CreateSessionMutation, {
+        input: { agentId: agent.id, subAgents: current.subAgents, ...(model && model !== agent.model ? { model } : {}) },
+      });
+      sessionId = createSession.sessionId;
+      await request(SendMessageMutation, { sessionId, prompt });
+      navigate(`/sessions/${sessionId}`);
+      return true;
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
+      setFailure({ prompt, error: apiError, problems: teamProblemsOf(apiError), sessionId });
+      setSending(false);
+      return false;
+    }
+  };
+
+  const subAgentList = subAgentChoices({
+    ownAgentId: agent?.id,
+    team: agent?.subAgents ?? [],
+    selected: current.subAgents,
+    eligible: eligible.data?.eligibleSubAgents ?? [],
+    problems: agent?.subAgentProblems ?? [],
+    known,
+  });
+
+  return (
+    <section className="page chat-page" aria-labelledby="new-session-title">
+      <div className="page-head">
+        <div>
+          <p className="breadcrumb">
+            <a href="/sessions" onClick={linkHandler('/sessions')}>
+              Sessions
+            </a>{' '}
+            /
+          </p>
+          <h1 id="new-session-title">New session</h1>
+          <p className="muted">Pick an agent, choose its team for this session, and send the first message: that starts the session.</p>
+        </div>
+      </div>
+      <ErrorNote error={library.error} title="The agents could not be loaded" />
+
+      <div className="chat-layout">
+        <div className="chat-main">
+          <div className="field">
+            <label htmlFor="session-agent">Agent</label>
+            <select id="session-agent" value={agentId} onChange={(e) => pick(e.target.value)} disabled={sending}>
+              <option value="">Choose an agent…</option>
+              {agents.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.icon ? `${a.icon} ` : ''}
+                  {a.name} ({a.id})
+                </option>
+              ))}
+            </select>
+            {library.data && agents.length === 0 && (
+              <p className="muted small">
+                The library is empty.{' '}
+                <a href="/agents/new" onClick={linkHandler('/agents/new')}>
+                  Create an agent
+                </a>{' '}
+                first.
+              </p>
+            )}
+            {agent?.description && <p className="muted small">{agent.description}</p>}
+          </div>
+
+          {failure && (
+            <ConversationView
+              items={[
+                { kind: 'user', key: 'prompt', text: failure.prompt, at: '' },
+                {
+                  kind: 'error',
+                  key: 'error',
+                  action: failure.sessionId ? 'message' : 'start',
+                  text: failure.error.message,
+                  problems: failure.problems,
+                },
+              ]}
+              working={false}
+            />
+          )}
+          {failure?.sessionId && (
+            <p>
+              The session was created:{' '}
+              <a href={`/sessions/${failure.sessionId}`} onClick={linkHandler(`/sessions/${failure.sessionId}`)}>
+                open it
+              </a>
+              .
+            </p>
+          )}
+
+          <Composer disabled={!agent} busy={sending} hint={agent ? `Starts a session as ${agent.name}` : 'Pick an agent first'} onSend={send} />
+        </div>
+
+        {agent && (
+          <aside className="chat-side" aria-label="Session settings">
+            <div className="field">
+              <label htmlFor="session-model">Model</label>
+              <input
+                id="session-model"
+                value={current.model}
+                placeholder="The service's default"
+                onChange={(e) => setChoices({ ...current, model: e.target.value })}
+                disabled={sending}
+              />
+            </div>
+            <AgentSetup agent={agent} />
+            <ErrorNote error={eligible.error} title="The eligible sub-agents could not be loaded" />
+            <ChoiceList
+              legend="Sub-Agents"
+              choices={subAgentList}
+              selected={current.subAgents}
+              onChange={(next) => setChoices({ ...current, subAgents: next })}
+              empty="No other agent can be a sub-agent."
+            />
+          </aside>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,388 @@
+// A session's event stream (replayed from the start, then live) as the conversation the chat page shows:
+// messages as bubbles, tool calls, permission decisions and sub-agent launches as steps, failures as
+// error bubbles. Pure: the page folds every event it has received through conversationOf.
+
+/** What the page keeps of each event of the session's stream (the sessionEvents subscription). */
+export interface SessionEventLike {
+  type: string;
+  streamPosition: number;
+  recordedAt: string;
+  data: unknown;
+}
+
+export interface TeamProblem {
+  id: string;
+  reason: string;
+}
+
+export type StepStatus = 'running' | 'succeeded' | 'failed' | 'denied';
+
+export interface ToolStep {
+  kind: 'tool';
+  key: string;
+  toolCallId: string;
+  toolName: string;
+  /** The sub-agent that called it; unset: the main agent. */
+  agent?: string;
+  arguments: unknown;
+  status: StepStatus;
+  result?: string;
+  /** Why it failed or was refused (an allowlist refusal says so). */
+  reason?: string;
+  latencyMs?: number;
+}
+
+export interface SubAgentStep {
+  kind: 'subagent';
+  key: string;
+  toolCallId: string;
+  agentName: string;
+  displayName?: string;
+  childSessionId?: string;
+  /** What the main agent asked it (the task tool's prompt). */
+  prompt?: string;
+  status: 'running' | 'completed' | 'failed';
+  /** Its last answer. */
+  answer?: string;
+  error?: string;
+  durationMs?: number;
+  totalToolCalls?: number;
+  /** Tool calls and permission decisions made by the sub-agent, in order. */
+  steps: Array<ToolStep | PermissionStep>;
+}
+
+export interface PermissionStep {
+  kind: 'permission';
+  key: string;
+  agent?: string;
+  /** shell, write, read, url, mcp… */
+  permission: string;
+  request: unknown;
+  approved: boolean;
+  reason?: string;
+  latencyMs?: number;
+}
+
+export type ConversationItem =
+  | { kind: 'user'; key: string; text: string; at: string }
+  | { kind: 'assistant'; key: string; text: string; at: string; streaming: boolean }
+  | ToolStep
+  | SubAgentStep
+  | PermissionStep
+  | { kind: 'question'; key: string; requestId: string; agent?: string; question: string; answer?: string; outcome: string }
+  | { kind: 'error'; key: string; action: 'start' | 'resume' | 'message' | 'cli'; text: string; problems: TeamProblem[] }
+  | { kind: 'notice'; key: string; text: string };
+
+export interface Conversation {
+  items: ConversationItem[];
+  /** The session's status as its events tell it (the service's rules: see the session decider). */
+  status: string;
+  /** The stream position of the last event folded in: a replay after a reconnect skips what is already here. */
+  lastPosition: number;
+}
+
+type Json = Record<string, unknown>;
+
+const asObject = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
+const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+function problemsOf(value: unknown): TeamProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((p) => {
+    const { id, reason } = asObject(p);
+    return typeof id === 'string' && typeof reason === 'string' ? [{ id, reason }] : [];
+  });
+}
+
+/** The text of a tool result as the CLI records it ({ content }, a string, or anything else as JSON). */
+function resultText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  const content = asObject(value).content;
+  if (typeof content === 'string') return content;
+  return JSON.stringify(value);
+}
+
+function timeOf(event: SessionEventLike): number {
+  return Date.parse(asString(asObject(event.data).timestamp) ?? event.recordedAt);
+}
+
+/** Folds a session's events, in stream order, into its conversation. */
+export function conversationOf(events: readonly SessionEventLike[]): Conversation {
+  const items: ConversationItem[] = [];
+  const tools = new Map<string, ToolStep>();
+  const toolStarted = new Map<string, number>();
+  // Sub-agent launches by the task tool call that made them, and by the child's id in the CLI's events.
+  const launches = new Map<string, SubAgentStep>();
+  const byChild = new Map<string, SubAgentStep>();
+  const streaming = new Map<string, { kind: 'assistant'; key: string; text: string; at: string; streaming: boolean }>();
+  const questions = new Map<string, Extract<ConversationItem, { kind: 'question' }>>();
+  let status = 'starting';
+  let lastPosition = 0;
+
+  /** A step goes under its sub-agent when the event names one we know, else in the main conversation. */
+  const place = (step: ToolStep | PermissionStep, childSessionId: string | undefined) => {
+    const parent = childSessionId ? byChild.get(childSessionId) : undefined;
+    if (parent) parent.steps.push(step);
+    else items.push(step);
+  };
+
+  for (const event of events) {
+    lastPosition = Math.max(lastPosition, event.streamPosition);
+    const data = asObject(event.data);
+    const key = `e${event.streamPosition}`;
+    const childId = asString(data.agentId);
+    const payload = asObject(data.payload);
+
+    switch (event.type) {
+      case 'session.created':
+        status = 'starting';
+        break;
+      case 'session.started':
+      case 'session.resumed':
+        status = 'active';
+        if (event.type === 'session.resumed') items.push({ kind: 'notice', key, text: 'Session resumed.' });
+        break;
+      case 'session.message_sent':
+        status = 'running';
+        items.push({ kind: 'user', key, text: asString(data.prompt) ?? '', at: event.recordedAt });
+        break;
+      case 'session.start_failed':
+      case 'session.resume_failed': {
+        const action = event.type === 'session.start_failed' ? 'start' : 'resume';
+        status = action === 'start' ? 'failed' : 'interrupted';
+        items.push({ kind: 'error', key, action, text: asString(data.error) ?? `The session could not ${action}`, problems: problemsOf(data.problems) });
+        break;
+      }
+      case 'session.message_failed':
+        status = 'idle';
+        items.push({ kind: 'error', key, action: 'message', text: asString(data.error) ?? 'The message failed', problems: [] });
+        break;
+      case 'session.interrupted':
+        status = 'interrupted';
+        items.push({ kind: 'notice', key, text: `Interrupted: ${asString(data.reason) ?? 'the Copilot CLI went away'}` });
+        break;
+      case 'session.destroyed':
+        status = 'destroyed';
+        items.push({ kind: 'notice', key, text: 'Session destroyed.' });
+        break;
+      case 'session.sub_agents_changed': {
+        const ids = Array.isArray(data.subAgents) ? data.subAgents.filter((id): id is string => typeof id === 'string') : [];
+        items.push({ kind: 'notice', key, text: `Sub-agents changed to ${ids.length ? ids.join(', ') : 'none'} (in effect from the next resume).` });
+        break;
+      }
+      case 'cli.session.idle':
+        if (!childId && ['running', 'active', 'idle'].includes(status)) status = 'idle';
+        break;
+      case 'cli.session.error':
+        if (!childId)
+          items.push({ kind: 'error', key, action: 'cli', text: asString(payload.message) ?? 'The Copilot CLI reported an error', problems: [] });
+        break;
+      case 'cli.assistant.message_delta': {
+        if (childId) break;
+        const messageId = asString(payload.messageId);
+        const delta = asString(payload.deltaContent);
+        if (!messageId || !delta) break;
+        let bubble = streaming.get(messageId);
+        if (!bubble) {
+          bubble = { kind: 'assistant', key: `m-${messageId}`, text: '', at: event.recordedAt, streaming: true };
+          streaming.set(messageId, bubble);
+          items.push(bubble);
+        }
+        bubble.text += delta;
+        break;
+      }
+      case 'cli.assistant.message': {
+        const text = asString(payload.content) ?? '';
+        if (childId) {
+          const launch = byChild.get(childId);
+          if (launch && text.trim()) launch.answer = text;
+          break;
+        }
+        const messageId = asString(payload.messageId);
+        const bubble = messageId ? streaming.get(messageId) : undefined;
+        if (bubble) {
+          bubble.text = text;
+          bubble.streaming = false;
+          if (!text.trim()) items.splice(items.indexOf(bubble), 1);
+        } else if (text.trim()) {
+          items.push({ kind: 'assistant', key, text, at: event.recordedAt, streaming: false });
+        }
+        break;
+      }
+      case 'cli.tool.execution_start': {
+        const toolCallId = asString(payload.toolCallId) ?? key;
+        const toolName = asString(payload.toolName) ?? 'tool';
+        toolStarted.set(toolCallId, timeOf(event));
+        // A question (ask_user) is shown as the question it asks (user_input.* events), not as a tool call.
+        if (toolName === 'ask_user') break;
+        if (toolName === 'task' && !childId) {
+          // The launch of a sub-agent: one step for it, filled in by subagent.* and the tool's result.
+          const args = asObject(payload.arguments);
+          const launch: SubAgentStep = {
+            kind: 'subagent',
+            key,
+            toolCallId,
+            agentName: asString(args.agent_type) ?? 'sub-agent',
+            prompt: asString(args.prompt),
+            status: 'running',
+            steps: [],
+          };
+          launches.set(toolCallId, launch);
+          items.push(launch);
+          break;
+        }
+        const existing = tools.get(toolCallId);
+        if (existing) break;
+        const step: ToolStep = { kind: 'tool', key, toolCallId, toolName, arguments: payload.arguments, status: 'running' };
+        if (childId) step.agent = byChild.get(childId)?.agentName;
+        tools.set(toolCallId, step);
+        place(step, childId);
+        break;
+      }
+      case 'cli.tool.execution_complete': {
+        const toolCallId = asString(payload.toolCallId) ?? '';
+        const started = toolStarted.get(toolCallId);
+        const latencyMs = started === undefined ? undefined : Math.max(0, timeOf(event) - started);
+        const launch = launches.get(toolCallId);
+        if (launch) {
+          if (launch.durationMs === undefined && latencyMs !== undefined) launch.durationMs = latencyMs;
+          if (payload.success === false) {
+            launch.status = 'failed';
+            launch.error ??= asString(asObject(payload.error).message);
+          } else if (launch.status === 'running') launch.status = 'completed';
+          launch.answer ??= resultText(payload.result);
+          break;
+        }
+        const step = tools.get(toolCallId);
+        if (!step) break;
+        step.latencyMs ??= latencyMs;
+        if (step.status === 'running') step.status = payload.success === false ? 'failed' : 'succeeded';
+        step.result ??= resultText(payload.result);
+        if (payload.success === false) step.reason ??= asString(asObject(payload.error).message);
+        break;
+      }
+      case 'subagent.started': {
+        const toolCallId = asString(data.toolCallId) ?? key;
+        let launch = launches.get(toolCallId);
+        if (!launch) {
+          launch = { kind: 'subagent', key, toolCallId, agentName: asString(data.agentName) ?? 'sub-agent', status: 'running', steps: [] };
+          launches.set(toolCallId, launch);
+          items.push(launch);
+        }
+        launch.agentName = asString(data.agentName) ?? launch.agentName;
+        launch.displayName = asString(data.agentDisplayName);
+        launch.childSessionId = asString(data.childSessionId);
+        if (launch.childSessionId) byChild.set(launch.childSessionId, launch);
+        break;
+      }
+      case 'child_session.mapped': {
+        const child = asString(data.childSessionId);
+        const launch = [...launches.values()].find((l) => l.agentName === data.agentName && !l.childSessionId);
+        if (child && launch) {
+          launch.childSessionId = child;
+          byChild.set(child, launch);
+        }
+        break;
+      }
+      case 'subagent.completed':
+      case 'subagent.failed': {
+        const launch = launches.get(asString(data.toolCallId) ?? '');
+        if (!launch) break;
+        launch.status = event.type === 'subagent.completed' ? 'completed' : 'failed';
+        launch.error = asString(data.error) ?? launch.error;
+        launch.durationMs = asNumber(data.durationMs) ?? launch.durationMs;
+        launch.totalToolCalls = asNumber(data.totalToolCalls) ?? launch.totalToolCalls;
+        break;
+      }
+      case 'tool_call.routed':
+      case 'tool_call.denied': {
+        // Custom tools routed by Switchboard: the same call as the CLI's tool events, with the latency and
+        // outcome measured here, and the allowlist refusals.
+        const toolCallId = asString(data.toolCallId) ?? key;
+        const child = asString(data.childSessionId);
+        let step = tools.get(toolCallId);
+        if (!step) {
+          step = { kind: 'tool', key, toolCallId, toolName: asString(data.toolName) ?? 'tool', arguments: data.arguments, status: 'running' };
+          tools.set(toolCallId, step);
+          place(step, child);
+        }
+        step.agent = asString(data.agentName) ?? step.agent;
+        step.latencyMs = asNumber(data.latencyMs) ?? step.latencyMs;
+        const outcome = asString(data.outcome);
+        step.status = event.type === 'tool_call.denied' || outcome === 'denied' ? 'denied' : outcome === 'success' ? 'succeeded' : 'failed';
+        step.result = resultText(data.result) ?? step.result;
+        step.reason = asString(data.reason) ?? step.reason;
+        break;
+      }
+      case 'permission.decided': {
+        const request = asObject(data.arguments);
+        const step: PermissionStep = {
+          kind: 'permission',
+          key,
+          agent: asString(data.agentName),
+          permission: asString(request.kind) ?? 'permission',
+          request: data.arguments,
+          approved: data.outcome === 'approved',
+          reason: asString(data.reason),
+          latencyMs: asNumber(data.latencyMs),
+        };
+        place(step, asString(data.childSessionId));
+        break;
+      }
+      case 'user_input.requested': {
+        const args = asObject(data.arguments);
+        const requestId = asString(data.requestId) ?? key;
+        const item = {
+          kind: 'question' as const,
+          key,
+          requestId,
+          agent: asString(data.agentName),
+          question: asString(args.question) ?? '',
+          outcome: 'pending',
+        };
+        questions.set(requestId, item);
+        items.push(item);
+        break;
+      }
+      case 'user_input.answered': {
+        // The service records the answer without its request id: it answers the oldest open question of
+        // the same text from the same agent.
+        const item =
+          questions.get(asString(data.requestId) ?? '') ??
+          [...questions.values()].find(
+            (q) => q.outcome === 'pending' && q.question === asString(asObject(data.arguments).question) && q.agent === asString(data.agentName),
+          );
+        if (!item) break;
+        item.outcome = asString(data.outcome) ?? 'answered';
+        item.answer = asString(asObject(data.result).answer);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { items, status, lastPosition };
+}
+
+/** Whether a session in this status takes a new message now. */
+export function acceptsMessages(status: string): boolean {
+  return status === 'active' || status === 'idle';
+}
+
+/** Arguments as one short line for a step's summary (the full JSON is in its details). */
+export function argumentsLine(value: unknown, max = 120): string {
+  if (value === undefined || value === null) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** "230 ms", "4.2 s", "3 min 5 s". */
+export function duration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
