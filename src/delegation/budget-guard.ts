@@ -6,7 +6,7 @@ import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
 import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
 import { CLI_EVENT_PREFIX } from '../sessions/session.events';
 import { SessionRegistry } from '../sessions/session-registry';
-import { API_THREAD, type StoppedBy } from './run.events';
+import { API_THREAD, RunEvents, type StoppedBy } from './run.events';
 import { type BudgetBreach, breachOf, type BudgetUse, type CoveringBudget, newWarnings, type RunBudget } from './run-budget';
 import { RunStateError } from './run.errors';
 import { RunHandleTable } from './run-handle-table';
@@ -37,6 +37,12 @@ export function budgetOf(row: Pick<RunRow, 'budget'>): RunBudget | undefined {
 export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(BudgetGuard.name);
   private subscription?: Subscription;
+  private startedSubscription?: Subscription;
+  /**
+   * Whether a budgeted run may be running (true at start: runs recovered after a restart). The sweep reads
+   * the runs table only while it is, so an idle service spends no SQL on budgets every 250 ms.
+   */
+  private budgetedRunsMayRun = true;
   private timer?: NodeJS.Timeout;
   /** Budgeted runs whose subtree is being stopped for their budget. */
   private readonly stopping = new Set<string>();
@@ -57,15 +63,17 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
       const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
       if (runId) this.checkCovering(runId);
     });
-    this.timer = setInterval(() => {
-      for (const row of this.runs.runningBudgeted()) this.check(row);
-      for (const sessionId of this.runs.sessionsWithRunningRuns()) this.checkSession(sessionId);
-    }, SWEEP_MS);
+    this.startedSubscription = this.store.committed$
+      // A resumed run keeps the budget it started with.
+      .pipe(filter((event) => (event.type === RunEvents.started && event.data.budget !== undefined) || event.type === RunEvents.resumed))
+      .subscribe(() => (this.budgetedRunsMayRun = true));
+    this.timer = setInterval(() => this.sweep(), SWEEP_MS);
     this.timer.unref();
   }
 
   onModuleDestroy(): void {
     this.subscription?.unsubscribe();
+    this.startedSubscription?.unsubscribe();
     clearInterval(this.timer);
   }
 
@@ -108,6 +116,17 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     for (const budgeted of this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId])) this.check(budgeted);
     const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
     if (root && root.parentRunId === null) this.checkSession(root.ownerThreadId);
+  }
+
+  /** Time spends without events: budgeted runs, and sessions with a budget that have runs going, are checked anyway. */
+  private sweep(): void {
+    if (this.budgetedRunsMayRun) {
+      const running = this.runs.runningBudgeted();
+      this.budgetedRunsMayRun = running.length > 0;
+      for (const row of running) this.check(row);
+    }
+    if (!this.sessions.all().some((session) => session.config.budget)) return;
+    for (const sessionId of this.runs.sessionsWithRunningRuns()) this.checkSession(sessionId);
   }
 
   /** A session's budget over every run it started: past a limit, each of its running runs' subtrees is stopped. */
