@@ -9,7 +9,7 @@ const config: CodegenConfig = {
   generates: {
     'web/src/gql/': {
       preset: 'client',
-      config: { documentMode: 'string', useTypeImports: true, enumsAsTypes: true, scalars: { JSON: 'unknown' } },
+      config: { documentMode: 'string', useTypeImports: true, enumsAsTypes: true, scalars: { JSON: 'unknown', Timestamp: 'string' } },
       presetConfig: { fragmentMasking: false },
     },
   },

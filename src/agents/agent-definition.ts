@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hookListSchema } from './agent-hooks';
 
 export const MAX_AGENT_PROMPT_CHARS = 100_000;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -29,6 +30,8 @@ export const agentFieldsSchema = z
     /** Delegation policy (spec: sub-agent-delegation): which agents its runs may start; unset: any. */
     allowed_agents: z.array(slug).max(256).optional(),
     excluded_agents: z.array(slug).max(256).optional(),
+    /** Hook handlers (webhooks) for sessions and runs this agent is the main agent of; unset: none. */
+    hooks: hookListSchema.optional(),
   })
   .strict();
 
@@ -52,7 +55,7 @@ export interface AgentDefinition extends AgentFields {
 export const AGENT_FIELD_NAMES = Object.keys(agentFieldsSchema.shape) as Array<keyof AgentFields>;
 
 /** Fields an agent may leave unset (unset means "no restriction", which differs from an empty list). */
-export const OPTIONAL_AGENT_FIELDS = ['allowed_agents', 'excluded_agents'] as const satisfies ReadonlyArray<keyof AgentFields>;
+export const OPTIONAL_AGENT_FIELDS = ['allowed_agents', 'excluded_agents', 'hooks'] as const satisfies ReadonlyArray<keyof AgentFields>;
 
 /** "Engineering Lead" -> "engineering-lead". */
 export function slugify(name: string): string {

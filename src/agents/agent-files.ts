@@ -190,6 +190,7 @@ export function toAgentFile(agent: AgentDefinition): AgentFile {
     // The delegation policy only when set: unset means "any agent", an empty list means "none".
     ...(agent.allowed_agents !== undefined && { allowed_agents: agent.allowed_agents }),
     ...(agent.excluded_agents !== undefined && { excluded_agents: agent.excluded_agents }),
+    ...(agent.hooks !== undefined && { hooks: agent.hooks }),
     created_at: agent.created_at,
     updated_at: agent.updated_at,
   };

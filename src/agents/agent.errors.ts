@@ -35,3 +35,11 @@ export class AgentImportRejectedError extends DomainError {
     super(`Nothing was imported: ${problems.map((p) => `${p.file}${p.line ? `:${p.line}` : ''}: ${p.message}`).join('; ')}`, { problems });
   }
 }
+
+/** A hook webhook URL the outbound guard refuses (metadata, link-local, outside SWITCHBOARD_OUTBOUND_ALLOW). HTTP 422. */
+export class AgentEndpointRefusedError extends DomainError {
+  readonly code = 'endpoint_refused';
+  constructor(readonly problems: Array<{ field: string; reason: string }>) {
+    super(problems.map((p) => `${p.field}: ${p.reason}`).join('; '), { problems });
+  }
+}

@@ -16,6 +16,7 @@ import { RunExecutor } from './run-executor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
 import { RunReminders } from './run-reminders';
+import { RunSessionLineage } from './run-session-lineage';
 import { RunRepository } from './run-repository';
 import { RunStopper } from './run-stopper';
 import { RunsController } from './runs.controller';
@@ -37,6 +38,7 @@ import { SessionBudgetController } from './session-budget.controller';
     RunStopper,
     RunRecovery,
     RunReminders,
+    RunSessionLineage,
     BudgetGuard,
     BudgetReminders,
     RunsProjection,

@@ -78,7 +78,11 @@ export class RunExecutor {
     timer.unref();
     try {
       if (mode === 'start' || !this.store.streamVersion(sessionStreamId(sessionId))) {
-        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true }), actor, sessionId));
+        // The owner's hooks and permission policy cover its runs too: delegating must neither step
+        // around a pre-tool-use veto or a person's approval, nor gain what the owner was not allowed.
+        const owner = this.sessions.get(state.started.ownerThreadId)?.config;
+        const inherited = { hooks: owner?.hooks ?? [], ...(owner ? { permissionPolicy: owner.permissionPolicy } : {}) };
+        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited }), actor, sessionId));
       } else {
         await this.reopen(sessionId, actor);
       }

@@ -186,6 +186,15 @@ describe('cliSessionParams', () => {
     });
   });
 
+  it('turns the CLI hooks on only when the session registered a hook, and never sends the hook URLs', () => {
+    const cli = loadConfig({}).cli;
+    expect(cliSessionParams('s', config, cli).hooks).toBe(false);
+    expect(cliSessionParams('s', { ...config, hooks: [] }, cli).hooks).toBe(false);
+    const hooked = cliSessionParams('s', { ...config, hooks: [{ type: 'preToolUse', url: 'https://hook-secret.example.com/pre' }] }, cli);
+    expect(hooked.hooks).toBe(true);
+    expect(JSON.stringify(hooked)).not.toContain('hook-secret.example.com');
+  });
+
   it('advertises session tools as definitions, never with their handlers (URLs stay private)', () => {
     const params = cliSessionParams('s', config, loadConfig({}).cli);
     expect(params.tools).toStrictEqual(sessionTools.map(def));

@@ -45,7 +45,8 @@ export function cliSessionParams(
     customAgents: customAgents.map((a) => toCliCustomAgent(a, config.tools)),
     requestPermission: true,
     requestUserInput: true,
-    hooks: false,
+    // The CLI sends hooks.invoke only to a session created with hooks on: on when a handler is registered.
+    hooks: (config.hooks ?? []).length > 0,
     includeSubAgentStreamingEvents: true,
     // Without it the CLI 1.0.x asks the provider for non-streaming completions and chokes on SSE answers.
     streaming: true,

@@ -46,6 +46,10 @@ describe('createSessionSchema', () => {
         ],
         permissionPolicy: { allowKinds: ['read', 'url'], approveOwnTools: false },
         delegation: true,
+        hooks: [
+          { type: 'preToolUse', url: 'https://hooks.example.com/pre', failure: 'open' },
+          { type: 'sessionEnd', url: 'http://127.0.0.1:9000/end' },
+        ],
       };
       const result = createSessionSchema.safeParse(request);
       expect(result.success).toBe(true);
@@ -58,7 +62,20 @@ describe('createSessionSchema', () => {
         customAgents: [],
         permissionPolicy: { allowKinds: [], approveOwnTools: true },
         delegation: false,
+        hooks: [],
       });
+    });
+
+    it('refuses a hook of a type the CLI does not send, a non-http URL and an unknown failure mode', () => {
+      const result = createSessionSchema.safeParse({
+        hooks: [
+          { type: 'beforeEverything', url: 'https://x.example.com' },
+          { type: 'preToolUse', url: 'file:///etc/passwd' },
+          { type: 'preToolUse', url: 'https://x.example.com', failure: 'maybe' },
+        ],
+      });
+      expect(result.success).toBe(false);
+      expect(result.error!.issues.map((i) => i.path.join('.'))).toEqual(['hooks.0.type', 'hooks.1.url', 'hooks.2.failure']);
     });
 
     it('defaults a tool without parameters to an empty object schema', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
 import { type Budget, budgetInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
@@ -94,6 +95,8 @@ export const createSessionSchema = z
     subAgents: z.array(agentIdSchema).max(64).optional(),
     /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
     delegation: z.boolean().default(false),
+    /** Hook handlers: webhooks the CLI's hooks.invoke calls for this session and its sub-agents are sent to. */
+    hooks: hookListSchema.default([]),
     /**
      * spec: agent-teams FR-3 (the chat's Tools and MCP selectors). The main agent's built-in tool allowlist
      * and exclusions, and the operator's MCP servers (by name) it may use. Default: the agent's own
@@ -128,6 +131,8 @@ export interface SessionConfig {
   permissionPolicy: PermissionPolicy;
   agentId?: string;
   subAgents: string[];
+  /** The main agent's hooks, then the request's; unset in sessions recorded before hooks existed. */
+  hooks?: HookSpec[];
   /** Built-in tools the main agent may use (unset: all); the session's own tools always stay. */
   availableTools?: string[];
   excludedTools?: string[];

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
+import type { HookSpec } from '../agents/agent-hooks';
 import { type OutboundVerdict, OutboundUrlGuard } from '../outbound/outbound-url-guard';
 import type { CustomAgentConfig, PermissionKind, PermissionPolicy, ToolSpec } from './session-config';
 import { SessionEndpointRefusedError } from './session.errors';
@@ -48,6 +49,7 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     customAgents: readonly CustomAgentConfig[];
     tools?: readonly ToolSpec[];
     permissionPolicy?: PermissionPolicy;
+    hooks?: readonly HookSpec[];
   }): Promise<void> {
     // One resolution per origin: a request may list 128 tools on the same webhook host.
     const verdicts = new Map<string, Promise<OutboundVerdict>>();
@@ -66,6 +68,10 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
       if (tool.handler.type !== 'webhook') return;
       const field = `tools[${i}].handler.url`;
       checks.push(check(tool.handler.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })));
+    });
+    (request.hooks ?? []).forEach((hook, i) => {
+      const field = `hooks[${i}].url`;
+      checks.push(check(hook.url).then((v) => (v.allowed || v.unresolved ? undefined : { field, reason: refusedUrl(v.reason) })));
     });
     const problems = (await Promise.all(checks)).filter((p): p is Problem => p !== undefined);
     if (problems.length > 0) throw new SessionEndpointRefusedError(problems);

@@ -17,6 +17,7 @@ import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
 import { TurnReminders } from './turn-reminders';
+import { SessionLineages } from './session-lineage';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
@@ -29,6 +30,7 @@ import { TurnReminders } from './turn-reminders';
     LiveSessionLimit,
     BuiltinToolCatalog,
     TurnReminders,
+    SessionLineages,
     SessionLifecycle,
     SessionsProjection,
     CreateSessionHandler,
@@ -40,6 +42,6 @@ import { TurnReminders } from './turn-reminders';
     GetSessionHandler,
     ListSessionsHandler,
   ],
-  exports: [SessionRegistry, BuiltinToolCatalog, TurnReminders],
+  exports: [SessionRegistry, BuiltinToolCatalog, TurnReminders, SessionLineages],
 })
 export class SessionsModule {}

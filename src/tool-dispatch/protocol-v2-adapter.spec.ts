@@ -90,6 +90,7 @@ describe('protocol 2 adapter (JSON-RPC requests from the CLI and their answers)'
 
     it('answers an empty object (the CLI continues)', () => {
       expect(v2.hookAnswer()).toEqual({});
+      expect(v2.hookAnswer({ permissionDecision: 'deny' })).toEqual({ output: { permissionDecision: 'deny' } });
     });
   });
 

@@ -63,9 +63,14 @@ export function hookInvocation(params: Params): HookInvocation {
   };
 }
 
-/** A hook is observed, never vetoed: the CLI continues. */
-export function hookAnswer(): Record<string, never> {
-  return {};
+/** No handler: `{}` (the CLI continues); else the hooks' output, as the SDK answers (`{ output }`). */
+export function hookAnswer(output?: Record<string, unknown>): { output?: Record<string, unknown> } {
+  return output === undefined ? {} : { output };
+}
+
+/** A hook that failed closed and has nothing to deny: the CLI gets an error naming why. */
+export function hookStopped(reason: string): ResponseError<undefined> {
+  return new ResponseError(ErrorCodes.InternalError, reason);
 }
 
 export function userInputRequest(params: Params): UserInputRequest {

@@ -4,6 +4,7 @@ import { EventStore } from '../event-store/event-store';
 import type { NewEvent } from '../event-store/event-store.types';
 import { sessionStreamId } from '../event-store/stream-ids';
 import type { HookInvocation, PermissionRequest, ToolCallRequest } from './cli-request';
+import type { HookLineage, HookVerdict } from './hook-dispatcher';
 import type { PermissionDecision } from './permission-policy';
 import { type RoutedRequestData, type RoutedRequestEvent, RoutedRequestEvents } from './routed-request.events';
 import { type PendingUserInput, type UserInputAnswer, UserInputTimeoutError } from './user-input-broker';
@@ -68,6 +69,19 @@ export const auditRecords = {
       toolName: hook.toolName,
       arguments: { hookType: hook.hookType, input: hook.input },
       outcome: 'continued',
+      latencyMs,
+    });
+  },
+
+  /** What the session's hook webhooks answered: the output the CLI got, and each handler's part. */
+  hookDecided(who: Requesters, hook: HookInvocation, verdict: HookVerdict, lineage: HookLineage | undefined, latencyMs: number): RoutedRequestEvent {
+    return attributed(who, RoutedRequestEvents.hookInvoked, {
+      via: 'hooks.invoke',
+      toolName: hook.toolName,
+      arguments: { hookType: hook.hookType, input: hook.input, ...(lineage ? { lineage } : {}) },
+      outcome: verdict.outcome,
+      result: { output: verdict.stop === undefined ? verdict.output : null, handlers: verdict.handlers },
+      reason: verdict.reason,
       latencyMs,
     });
   },

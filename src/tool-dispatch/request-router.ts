@@ -13,6 +13,8 @@ import { mustAsk, type PermissionDecision, permissionVerdict } from './permissio
 import * as v2 from './protocol-v2-adapter';
 import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
+import { HookDispatcher, isHookType } from './hook-dispatcher';
+import { SessionLineages } from '../sessions/session-lineage';
 import { ToolInvoker } from './tool-invoker';
 import { UserInputBroker } from './user-input-broker';
 
@@ -51,6 +53,8 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly tools: ToolInvoker,
     private readonly userInput: UserInputBroker,
     private readonly audit: RequestAuditLog,
+    private readonly hooks: HookDispatcher,
+    private readonly lineages: SessionLineages,
     private readonly approvals: ApprovalBroker,
   ) {}
 
@@ -88,15 +92,34 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     return v2.permissionAnswer(decision);
   }
 
-  private async onHooksInvoke(params: Record<string, unknown>): Promise<Record<string, never>> {
+  /**
+   * The session's hook webhooks decide (a child's hook goes to its parent's handlers); without a
+   * handler for the type the hook is only recorded. A closed failure of a hook with nothing to deny
+   * answers the CLI with an error.
+   */
+  private async onHooksInvoke(params: Record<string, unknown>): Promise<{ output?: Record<string, unknown> }> {
     const started = performance.now();
     const routed = this.resolveOrThrow(params);
     const hook = v2.hookInvocation(params);
     // Protocol 3 sends the parent id at top level; a child's hook names the child inside input.
     const childId = routed.childSessionId ?? (hook.agentId !== undefined && hook.agentId !== routed.session.sessionId ? hook.agentId : undefined);
     const agentName = routed.agentName ?? (childId ? this.routing.agentOf(childId) : undefined);
-    this.audit.record(auditRecords.hookInvoked(requesters({ ...routed, childSessionId: childId, agentName }), hook, performance.now() - started));
-    return v2.hookAnswer();
+    const who = requesters({ ...routed, childSessionId: childId, agentName });
+    const handlers = isHookType(hook.hookType) ? (routed.session.config.hooks ?? []).filter((h) => h.type === hook.hookType) : [];
+    if (!isHookType(hook.hookType) || handlers.length === 0) {
+      this.audit.record(auditRecords.hookInvoked(who, hook, performance.now() - started));
+      return v2.hookAnswer();
+    }
+    const lineage = this.lineages.of(routed.session.sessionId);
+    const verdict = await this.hooks.invoke(handlers, hook.hookType, hook.input, {
+      sessionId: routed.session.sessionId,
+      childSessionId: childId,
+      agentName,
+      lineage,
+    });
+    this.audit.record(auditRecords.hookDecided(who, hook, verdict, lineage, performance.now() - started));
+    if (verdict.stop !== undefined) throw v2.hookStopped(verdict.stop);
+    return v2.hookAnswer(verdict.output);
   }
 
   private async onUserInputRequest(params: Record<string, unknown>): Promise<{ answer: string; wasFreeform: boolean }> {

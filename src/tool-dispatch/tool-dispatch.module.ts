@@ -12,6 +12,8 @@ import { SessionRequestsController } from './session-requests.controller';
 import { ToolInvoker } from './tool-invoker';
 import { UserInputBroker } from './user-input-broker';
 import { WebhookToolHandler } from './webhook-tool-handler';
+import { SignedWebhook } from './signed-webhook';
+import { HookDispatcher } from './hook-dispatcher';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
@@ -21,7 +23,9 @@ import { WebhookToolHandler } from './webhook-tool-handler';
     RequestRouter,
     RequestAuditLog,
     ToolInvoker,
+    SignedWebhook,
     WebhookToolHandler,
+    HookDispatcher,
     UserInputBroker,
     RoutedRequestsProjection,
     ListRoutedRequestsHandler,

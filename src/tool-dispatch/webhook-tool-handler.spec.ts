@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../config/switchboard-config';
 import { type HostResolver, OutboundUrlGuard } from '../outbound/outbound-url-guard';
 import type { ToolInvocation } from '../sessions/builtin-tool-catalog';
+import { SignedWebhook } from './signed-webhook';
 import { parseToolAnswer, SIGNATURE_HEADER, signBody, WebhookToolHandler } from './webhook-tool-handler';
 
 interface ReceivedRequest {
@@ -114,7 +115,7 @@ describe('WebhookToolHandler (real HTTP server)', () => {
 
   const handler = (env: NodeJS.ProcessEnv = {}, resolve?: HostResolver) => {
     const config = loadConfig(env);
-    return new WebhookToolHandler(config, new OutboundUrlGuard({ allow: config.security.outboundAllow, resolve }));
+    return new WebhookToolHandler(new SignedWebhook(config, new OutboundUrlGuard({ allow: config.security.outboundAllow, resolve })));
   };
 
   describe('request', () => {
@@ -308,7 +309,7 @@ describe('WebhookToolHandler (real HTTP server)', () => {
       const answers = ['127.0.0.1', '169.254.169.254'];
       const resolve: HostResolver = async () => [{ address: answers.shift() ?? '169.254.169.254', family: 4 }];
       const guard = new OutboundUrlGuard({ allow: [], resolve });
-      const webhooks = new WebhookToolHandler(loadConfig({}), guard);
+      const webhooks = new WebhookToolHandler(new SignedWebhook(loadConfig({}), guard));
       const url = `http://rebind.test:${port}/string`;
 
       expect(await guard.check(url)).toEqual({ allowed: true }); // what session create saw

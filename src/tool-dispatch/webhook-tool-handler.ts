@@ -1,20 +1,9 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { createHmac } from 'node:crypto';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { Injectable } from '@nestjs/common';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { OUTBOUND_REFUSED, OutboundUrlGuard } from '../outbound/outbound-url-guard';
 import type { ToolInvocation } from '../sessions/builtin-tool-catalog';
+import { SignedWebhook } from './signed-webhook';
 
-export const SIGNATURE_HEADER = 'x-switchboard-signature';
-const MAX_RESPONSE_BYTES = 1_000_000;
-
-export function signBody(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-}
+export { SIGNATURE_HEADER, signBody } from './signed-webhook';
 
 /**
  * Calls a tool's webhook. Every way it can go wrong (timeout, refused connection, non-2xx,
@@ -22,24 +11,8 @@ export function signBody(secret: string, body: string): string {
  * nothing throws, nothing hangs.
  */
 @Injectable()
-export class WebhookToolHandler implements OnApplicationBootstrap {
-  private readonly logger = new Logger(WebhookToolHandler.name);
-  private readonly timeoutMs: number;
-  private readonly secret?: string;
-
-  constructor(
-    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
-    private readonly outbound: OutboundUrlGuard,
-  ) {
-    this.timeoutMs = config.tools.webhookTimeoutMs;
-    this.secret = config.tools.webhookSecret;
-  }
-
-  onApplicationBootstrap(): void {
-    if (!this.secret) {
-      this.logger.warn("SWITCHBOARD_WEBHOOK_SECRET is not set: webhook calls are not signed, so a webhook cannot tell them from anyone else's");
-    }
-  }
+export class WebhookToolHandler {
+  constructor(private readonly webhook: SignedWebhook) {}
 
   async call(url: string, invocation: ToolInvocation): Promise<ToolResult> {
     let body: string;
@@ -55,17 +28,9 @@ export class WebhookToolHandler implements OnApplicationBootstrap {
     } catch (error) {
       return failure(`Tool ${invocation.toolName} failed: its arguments cannot be sent as JSON (${(error as Error).message}).`);
     }
-    // An IP address is checked here; a host name when the connection resolves it (lookupFor).
-    const verdict = this.outbound.checkWithoutDns(url);
-    if (!verdict.allowed) return refused(invocation.toolName, verdict.reason);
-    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
-    if (this.secret) headers[SIGNATURE_HEADER] = signBody(this.secret, body);
-    const answer = await post(url, headers, body, this.timeoutMs, (port) => this.outbound.lookupFor(port));
+    const answer = await this.webhook.post(url, body);
     if ('refused' in answer) return refused(invocation.toolName, answer.refused);
-    if ('error' in answer) {
-      const why = answer.error === 'timeout' ? `did not answer within ${this.timeoutMs} ms` : `could not be reached (${answer.error})`;
-      return failure(`Tool ${invocation.toolName} failed: its webhook ${why}.`);
-    }
+    if ('error' in answer) return failure(`Tool ${invocation.toolName} failed: its webhook ${this.webhook.describeError(answer.error)}.`);
     const raw = answer.body;
     if (answer.status < 200 || answer.status > 299) {
       return failure(`Tool ${invocation.toolName} failed: its webhook answered HTTP ${answer.status}.`, raw.slice(0, 500));
@@ -108,63 +73,4 @@ function failure(text: string, detail?: string): ToolResult {
 /** The guard's reason is also what the audit records (the routed request's `reason` is the result's error). */
 function refused(toolName: string, reason: string): ToolResult {
   return failure(`Tool ${toolName} failed: its webhook URL is refused by the outbound guard (${reason}).`);
-}
-
-/**
- * node:http with keep-alive agents rather than fetch: a webhook is called once per tool call, and
- * fetch's WHATWG request/stream machinery costs ~3-4x the CPU of http.request per small POST
- * (bench:dispatch, routed vs routed-builtin). Connections are kept alive either way.
- */
-const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
-};
-
-type PostOutcome = { status: number; body: string } | { error: string } | { refused: string };
-
-/** One POST with one deadline for the whole exchange (connect, headers, body); never rejects. */
-function post(
-  url: string,
-  headers: Record<string, string | number>,
-  body: string,
-  timeoutMs: number,
-  lookupFor: (port: number) => LookupFunction,
-): Promise<PostOutcome> {
-  return new Promise((resolve) => {
-    let target: URL;
-    try {
-      target = new URL(url);
-    } catch (error) {
-      resolve({ error: (error as Error).message });
-      return;
-    }
-    let settled = false;
-    const settle = (outcome: PostOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(outcome);
-    };
-    const client = target.protocol === 'https:' ? https : http;
-    const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
-    const options = { method: 'POST', headers, agent: agents[target.protocol as 'http:' | 'https:'], lookup: lookupFor(port) };
-    const request = client.request(target, options, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (size < MAX_RESPONSE_BYTES) chunks.push(chunk);
-        size += chunk.length;
-      });
-      response.on('end', () => settle({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8') }));
-      response.on('error', (error: Error & { code?: string }) => settle({ error: error.code ?? error.message }));
-    });
-    const timer = setTimeout(() => {
-      settle({ error: 'timeout' });
-      request.destroy();
-    }, timeoutMs);
-    request.on('error', (error: Error & { code?: string }) =>
-      settle(error.code === OUTBOUND_REFUSED ? { refused: error.message } : { error: error.code ?? error.message }),
-    );
-    request.end(body);
-  });
 }

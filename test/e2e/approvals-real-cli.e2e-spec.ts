@@ -20,6 +20,29 @@ describe('approvals through the real Copilot CLI', () => {
   beforeAll(async () => {
     await model.start();
     model.setScript([
+      // A run started with agent_run (its own CLI session) runs a shell command: marked by its task.
+      {
+        name: 'the run runs a command',
+        lastIsToolResult: false,
+        messagesInclude: 'RUN_TASK_SHELL',
+        when: (ctx) => !ctx.allText.includes('SCENARIO_RUN'),
+        answer: { toolCalls: [{ name: 'bash', arguments: { command: 'echo RUN_$((20+1))', description: 'print a number' } }] },
+      },
+      {
+        name: 'the run reports',
+        lastIsToolResult: true,
+        messagesInclude: 'RUN_TASK_SHELL',
+        when: (ctx) => !ctx.allText.includes('SCENARIO_RUN'),
+        answer: { text: 'RUN_DONE' },
+      },
+      {
+        name: 'the lead delegates with agent_run',
+        who: 'parent',
+        lastIsToolResult: false,
+        messagesInclude: 'SCENARIO_RUN',
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'operator-agent', prompt: 'RUN_TASK_SHELL run it' } }] },
+      },
+      { name: 'the lead wraps up', who: 'parent', lastIsToolResult: true, messagesInclude: 'SCENARIO_RUN', answer: { text: 'LEAD_DONE' } },
       {
         name: 'parent delegates',
         who: 'parent',
@@ -113,6 +136,41 @@ describe('approvals through the real Copilot CLI', () => {
       ['decided', 'deny'],
       ['decided', 'approve'],
     ]);
+    expect((await http('DELETE', `/api/sessions/${sessionId}`)).status).toBe(200);
+  }, 180_000);
+
+  it("holds a request of a run started with agent_run under its owner's policy, with the run's lineage", async () => {
+    expect((await http('POST', '/api/agents', { id: 'operator-agent', name: 'Operator', system_message: { content: 'You run commands.' } })).status).toBe(
+      201,
+    );
+    const created = await http('POST', '/api/sessions', { delegation: true, permissionPolicy: { askKinds: ['shell'] } });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.sessionId as string;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'SCENARIO_RUN have the operator run it' })).status).toBe(202);
+
+    // Without the owner's policy the run's session would deny shell outright: nothing would wait.
+    const asked = await waitUntil(
+      async () => (await http('GET', '/api/approvals?status=pending')).body.approvals.find((a: Json) => a.run_id),
+      "the run's pending approval",
+      60_000,
+    );
+    const runId = asked.run_id as string;
+    expect(asked).toMatchObject({ kind: 'shell', session_id: `sub-agent-${runId}`, root_run_id: runId });
+    expect(asked.lineage_path[asked.lineage_path.length - 1]).toBe('operator-agent');
+    expect(model.requests.some((r) => r.allText.includes('RUN_21'))).toBe(false);
+    expect((await http('GET', `/api/runs/${runId}`)).body.status).toBe('running');
+
+    await http('POST', `/api/approvals/${asked.id}`, { decision: 'approve', reason: 'fine' });
+    const run = await waitUntil(
+      async () => {
+        const r = (await http('GET', `/api/runs/${runId}`)).body;
+        return r.status === 'completed' ? r : undefined;
+      },
+      'the run to complete',
+      60_000,
+    );
+    expect(run.output).toContain('RUN_DONE');
+    expect(model.requests.some((r) => r.lastIsToolResult && lastText(r).includes('RUN_21'))).toBe(true);
     expect((await http('DELETE', `/api/sessions/${sessionId}`)).status).toBe(200);
   }, 180_000);
 });

@@ -146,3 +146,41 @@ test('a question from the agent is answered in place and the answer reaches it',
   expect(last?.lastIsToolResult).toBe(true);
   expect(JSON.stringify(last?.lastMessage)).toContain('not yet');
 });
+
+test('the Tools and MCP selectors start from the agent’s settings, and the session runs with what is checked', async ({ page, api, model }) => {
+  await api.createAgent({
+    id: 'shell-free',
+    name: 'Shell-free Helper',
+    icon: '🧰',
+    description: 'Works without fetching the web',
+    system_message: { content: 'You help.' },
+    tools: { excluded_builtin: ['web_fetch'] },
+    mcp_servers: ['github'],
+  });
+  model.setScript([{ name: 'answer', who: 'parent', answer: { text: 'TOOLS_OK' } }]);
+
+  await page.goto('/sessions/new?agent=shell-free');
+  const tools = page.getByRole('group', { name: /^Tools \(/ });
+  const mcp = page.getByRole('group', { name: /^MCP servers \(/ });
+  // The agent's own settings, checked to start with: every built-in tool but the one it excludes, its MCP server.
+  await expect(tools.getByRole('checkbox', { name: 'web_fetch' })).not.toBeChecked();
+  await expect(tools.getByRole('checkbox', { name: 'bash', exact: true })).toBeChecked();
+  await expect(mcp.getByRole('checkbox', { name: /github/ })).toBeChecked();
+  await expect(mcp.getByRole('checkbox', { name: /files/ })).not.toBeChecked();
+
+  await tools.getByRole('checkbox', { name: 'bash', exact: true }).uncheck();
+  await mcp.getByRole('checkbox', { name: /github/ }).uncheck();
+  await expect(mcp).toContainText('(0 selected)');
+  await page.getByRole('textbox', { name: 'Message' }).fill('Which tools do you have?');
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
+  await expect(conversation(page).getByLabel('Assistant')).toHaveText('TOOLS_OK');
+  await expect(page.getByTestId('session-tools')).toHaveText('Every built-in tool · without bash, web_fetch');
+  await expect(page.getByTestId('session-mcp-servers')).toHaveText('None');
+  // What the CLI was told shows in what the model is offered.
+  const [first] = await model.waitForRequests((r) => JSON.stringify(r.lastMessage).includes('Which tools do you have?'));
+  expect(first.toolNames).toContain('view');
+  expect(first.toolNames).not.toContain('bash');
+  expect(first.toolNames).not.toContain('web_fetch');
+});

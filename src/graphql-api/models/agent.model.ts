@@ -13,6 +13,18 @@ export class AgentTools {
   @Field(() => [String]) excludedBuiltin!: string[];
 }
 
+@ObjectType({ description: 'A hook handler: the webhook a hooks.invoke of this type is sent to' })
+export class AgentHook {
+  @Field({
+    description:
+      'preToolUse, postToolUse, postToolUseFailure, userPromptSubmitted, sessionStart, sessionEnd, errorOccurred, agentStop, subagentStart, subagentStop',
+  })
+  type!: string;
+  @Field() url!: string;
+  @Field(() => String, { nullable: true, description: 'open or closed; unset: closed for preToolUse, open for the others' })
+  failure!: string | null;
+}
+
 @ObjectType()
 export class SubAgentProblem {
   @Field() id!: string;
@@ -34,6 +46,8 @@ export class Agent {
   allowedAgents!: string[] | null;
   @Field(() => [String], { nullable: true, description: 'Delegation policy: agents its runs may not start' })
   excludedAgents!: string[] | null;
+  @Field(() => [AgentHook], { nullable: true, description: 'Hook webhooks for sessions and runs it is the main agent of (unset: none)' })
+  hooks!: AgentHook[] | null;
   @Field(() => Int) version!: number;
   @Field() createdAt!: string;
   @Field() updatedAt!: string;
@@ -98,6 +112,13 @@ export class SystemMessageInput {
 }
 
 @InputType()
+export class AgentHookInput {
+  @Field() type!: string;
+  @Field() url!: string;
+  @Field(() => String, { nullable: true }) failure?: string | null;
+}
+
+@InputType()
 export class AgentToolsInput {
   @Field(() => [String], { nullable: true }) custom?: string[];
   @Field(() => [String], { nullable: true }) builtin?: string[];
@@ -117,6 +138,7 @@ export class AgentFieldsInput {
   @Field(() => [String], { nullable: true }) subAgents?: string[];
   @Field(() => [String], { nullable: true, description: 'Unset or null: any agent' }) allowedAgents?: string[] | null;
   @Field(() => [String], { nullable: true }) excludedAgents?: string[] | null;
+  @Field(() => [AgentHookInput], { nullable: true, description: 'Unset or null: no hooks' }) hooks?: AgentHookInput[] | null;
 }
 
 @InputType()

@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { AgentHookInput } from './agent.model';
 import { JsonScalar } from '../scalars';
 import { RunBudgetInput } from './run-commands.model';
 
@@ -102,6 +103,8 @@ export class CreateSessionInput {
   @Field({ nullable: true, description: 'The library agent the session runs as' }) agentId?: string;
   @Field(() => [String], { nullable: true, description: "Default: the agent's sub_agents" }) subAgents?: string[];
   @Field({ nullable: true, description: 'Give the main agent the agent_run, agent_stop and agent_output tools' }) delegation?: boolean;
+  @Field(() => [AgentHookInput], { nullable: true, description: "Hook webhooks for the session and its sub-agents (after the agent's own)" })
+  hooks?: AgentHookInput[];
   @Field(() => [String], { nullable: true, description: "Built-in tools the main agent may use; default: the agent's tools.builtin (empty there: all)" })
   availableTools?: string[];
   @Field(() => [String], { nullable: true, description: "Built-in tools it may not use; default: the agent's tools.excluded_builtin" })

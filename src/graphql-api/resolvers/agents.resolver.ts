@@ -49,6 +49,7 @@ export function agentOf(view: AgentView): Agent {
     subAgents: view.sub_agents,
     allowedAgents: view.allowed_agents ?? null,
     excludedAgents: view.excluded_agents ?? null,
+    hooks: view.hooks?.map((h) => ({ type: h.type, url: h.url, failure: h.failure ?? null })) ?? null,
     version: view.version,
     createdAt: view.created_at,
     updatedAt: view.updated_at,
@@ -77,6 +78,7 @@ function agentFields(input: AgentFieldsInput) {
     sub_agents: input.subAgents ?? undefined,
     allowed_agents: input.allowedAgents ?? undefined,
     excluded_agents: input.excludedAgents ?? undefined,
+    hooks: input.hooks?.map((h) => ({ type: h.type, url: h.url, ...(h.failure ? { failure: h.failure } : {}) })) ?? undefined,
   };
 }
 

@@ -3,6 +3,8 @@ import { reconnect } from '../api/client';
 import { currentToken, forgetToken, onTokenRequired } from '../api/token';
 import { AgentEditorPage } from '../agents/AgentEditorPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
+import { ApprovalsBadge } from '../approvals/ApprovalsBadge';
+import { ApprovalsPage } from '../approvals/ApprovalsPage';
 import { AuditPage } from '../audit/AuditPage';
 import { HealthPage } from '../health/HealthPage';
 import { RunPage } from '../runs/RunPage';
@@ -66,6 +68,10 @@ export function App() {
           <a href="/runs" onClick={linkHandler('/runs')} aria-current={route.page === 'runs' || route.page === 'run' ? 'page' : undefined}>
             Runs
           </a>
+          <a href="/approvals" onClick={linkHandler('/approvals')} aria-current={route.page === 'approvals' ? 'page' : undefined}>
+            Approvals
+            <ApprovalsBadge key={generation} />
+          </a>
           <a href="/audit" onClick={linkHandler('/audit')} aria-current={route.page === 'audit' ? 'page' : undefined}>
             Audit
           </a>
@@ -106,6 +112,7 @@ export function App() {
         {route.page === 'new-agent' && <AgentEditorPage />}
         {route.page === 'edit-agent' && <AgentEditorPage key={route.id} agentId={route.id} />}
         {route.page === 'audit' && <AuditPage />}
+        {route.page === 'approvals' && <ApprovalsPage />}
         {route.page === 'health' && <HealthPage />}
         {route.page === 'sessions' && <SessionsPage />}
         {route.page === 'runs' && <RunsPage />}

@@ -34,6 +34,7 @@ export type Route =
   | { page: 'new-session' }
   | { page: 'chat'; id: string }
   | { page: 'audit' }
+  | { page: 'approvals' }
   | { page: 'health' }
   | { page: 'not-found'; path: string };
 
@@ -41,6 +42,7 @@ export function routeOf(path: string): Route {
   if (path === '/' || path === '/agents' || path === '/agents/') return { page: 'library' };
   if (path === '/agents/new') return { page: 'new-agent' };
   if (path === '/audit') return { page: 'audit' };
+  if (path === '/approvals' || path === '/approvals/') return { page: 'approvals' };
   if (path === '/health-status') return { page: 'health' };
   if (path === '/sessions' || path === '/sessions/') return { page: 'sessions' };
   if (path === '/runs' || path === '/runs/') return { page: 'runs' };

@@ -4,7 +4,7 @@ import { useCoalesced, useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
-import { AgentSetup, Composer, ConversationView, QuestionCard } from './ChatParts';
+import { Composer, ConversationView, QuestionCard, SessionSetup } from './ChatParts';
 import { acceptsMessages, conversationOf, type SessionEventLike } from './conversation';
 import {
   AnswerUserInputMutation,
@@ -17,6 +17,7 @@ import {
 } from './operations';
 import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
+import { sessionToolsOf } from './tool-choices';
 
 /** The events that change what the side panel or the question cards show: reload those then. */
 const RELOADS_SESSION = /^session\.(sub_agents_changed|resumed|interrupted|destroyed|start_failed|resume_failed)$/;
@@ -161,7 +162,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             <span className="field-label">Model</span>
             <p>{info?.model ?? '…'}</p>
           </div>
-          <AgentSetup agent={agent} />
+          {info && <SessionSetup tools={sessionToolsOf(info.config)} agentId={agentId} />}
           {info && agentId && (
             <>
               <ChoiceList

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import { linkHandler } from '../app/router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { argumentsLine, type ConversationItem, duration, type PermissionStep, type SubAgentStep, type TeamProblem, type ToolStep } from './conversation';
+import type { SessionTools } from './tool-choices';
 
 // The pieces the new-session page and the chat page share: the conversation, the FR-5 error bubble,
 // a question card, the prompt box and the agent's setup beside it.
@@ -332,34 +333,36 @@ export function Composer({
   );
 }
 
-/** The agent's tools and MCP servers: read-only here, they belong to the agent (its editor changes them). */
-export function AgentSetup({
-  agent,
-}: {
-  agent: { id: string; mcpServers: readonly string[]; tools: { builtin: readonly string[]; excludedBuiltin: readonly string[] } } | undefined;
-}) {
-  if (!agent) return null;
-  const href = `/agents/${agent.id}`;
+/**
+ * What a running session has: its built-in tools and MCP servers, as created (FR-3's Tools and MCP
+ * selectors are choices for a new session; the CLI takes them at create and resume).
+ */
+export function SessionSetup({ tools, agentId }: { tools: SessionTools; agentId?: string }) {
+  const href = agentId ? `/agents/${agentId}` : undefined;
   return (
     <div className="agent-setup">
       <div>
         <h3>Tools</h3>
-        <p className="small">
-          {agent.tools.builtin.length ? agent.tools.builtin.join(', ') : 'Every built-in tool'}
-          {agent.tools.excludedBuiltin.length > 0 && <> · without {agent.tools.excludedBuiltin.join(', ')}</>}
+        <p className="small" data-testid="session-tools">
+          {tools.availableTools ? (tools.availableTools.length ? tools.availableTools.join(', ') : 'No built-in tools') : 'Every built-in tool'}
+          {tools.excludedTools.length > 0 && <> · without {tools.excludedTools.join(', ')}</>}
         </p>
       </div>
       <div>
         <h3>MCP servers</h3>
-        <p className="small">{agent.mcpServers.length ? agent.mcpServers.join(', ') : 'None'}</p>
+        <p className="small" data-testid="session-mcp-servers">
+          {tools.mcpServers.length ? tools.mcpServers.join(', ') : 'None'}
+        </p>
       </div>
-      <p className="muted small">
-        Tools and MCP servers are the agent&apos;s:{' '}
-        <a href={href} onClick={linkHandler(href)}>
-          change them in its editor
-        </a>
-        .
-      </p>
+      {href && (
+        <p className="muted small">
+          Chosen when the session started. The agent&apos;s defaults:{' '}
+          <a href={href} onClick={linkHandler(href)}>
+            its editor
+          </a>
+          .
+        </p>
+      )}
     </div>
   );
 }

@@ -4,10 +4,21 @@ import { useLoad } from '../api/hooks';
 import { linkHandler, navigate } from '../app/router';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
-import { AgentSetup, Composer, ConversationView, teamProblemsOf } from './ChatParts';
+import { Composer, ConversationView, teamProblemsOf } from './ChatParts';
 import type { TeamProblem } from './conversation';
 import { CreateSessionMutation, EligibleSubAgentsQuery, NewSessionQuery, SendMessageMutation } from './operations';
 import { subAgentChoices } from './team-choices';
+import { builtinToolChoices, defaultBuiltinTools, mcpServerChoices, sessionToolOverrides } from './tool-choices';
+
+/** What the person chose on this page for the agent in `for`. */
+interface Choices {
+  for: string;
+  model: string;
+  subAgents: string[];
+  /** Built-in tools checked. */
+  tools: string[];
+  mcpServers: string[];
+}
 
 interface Failure {
   prompt: string;
@@ -29,9 +40,21 @@ export function NewSessionPage() {
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
   const agent = known.get(agentId);
 
-  // The page's choices for the agent picked; reset when another agent is picked.
-  const [choices, setChoices] = useState<{ for: string; model: string; subAgents: string[] } | undefined>();
-  const current = choices?.for === agentId ? choices : { for: agentId, model: agent?.model ?? '', subAgents: [...(agent?.subAgents ?? [])] };
+  const knownTools = useMemo(() => library.data?.knownBuiltinTools ?? [], [library.data]);
+  const agentTools = agent?.tools ?? { builtin: [], excludedBuiltin: [] };
+
+  // The page's choices for the agent picked, starting from the agent's own; reset when another agent is picked.
+  const [choices, setChoices] = useState<Choices | undefined>();
+  const current: Choices =
+    choices?.for === agentId
+      ? choices
+      : {
+          for: agentId,
+          model: agent?.model ?? '',
+          subAgents: [...(agent?.subAgents ?? [])],
+          tools: defaultBuiltinTools(knownTools, agentTools),
+          mcpServers: [...(agent?.mcpServers ?? [])],
+        };
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | undefined>();
 
@@ -49,7 +72,18 @@ export function NewSessionPage() {
     try {
       const model = current.model.trim();
       const { createSession } = await request(CreateSessionMutation, {
-        input: { agentId: agent.id, subAgents: current.subAgents, ...(model && model !== agent.model ? { model } : {}) },
+        input: {
+          agentId: agent.id,
+          subAgents: current.subAgents,
+          ...(model && model !== agent.model ? { model } : {}),
+          ...sessionToolOverrides({
+            known: knownTools,
+            tools: agent.tools,
+            agentMcpServers: agent.mcpServers,
+            checkedTools: current.tools,
+            checkedMcpServers: current.mcpServers,
+          }),
+        },
       });
       sessionId = createSession.sessionId;
       await request(SendMessageMutation, { sessionId, prompt });
@@ -153,7 +187,28 @@ export function NewSessionPage() {
                 disabled={sending}
               />
             </div>
-            <AgentSetup agent={agent} />
+            <ChoiceList
+              legend="Tools"
+              compact
+              choices={builtinToolChoices(knownTools, agent.tools)}
+              selected={current.tools}
+              onChange={(next) => setChoices({ ...current, tools: next })}
+              empty="No built-in tools are known."
+            />
+            <ChoiceList
+              legend="MCP servers"
+              choices={mcpServerChoices(library.data?.mcpServers.servers ?? [], current.mcpServers)}
+              selected={current.mcpServers}
+              onChange={(next) => setChoices({ ...current, mcpServers: next })}
+              empty={library.data?.mcpServers.problem ?? 'No MCP servers are configured (SWITCHBOARD_MCP_CONFIG).'}
+            />
+            <p className="muted small">
+              Checked to start with: the agent&apos;s own settings.{' '}
+              <a href={`/agents/${agent.id}`} onClick={linkHandler(`/agents/${agent.id}`)}>
+                Change them in its editor
+              </a>
+              .
+            </p>
             <ErrorNote error={eligible.error} title="The eligible sub-agents could not be loaded" />
             <ChoiceList
               legend="Sub-Agents"

@@ -61,6 +61,14 @@ export const NewSessionQuery = graphql(`
         excludedBuiltin
       }
     }
+    mcpServers {
+      servers {
+        name
+        type
+      }
+      problem
+    }
+    knownBuiltinTools
   }
 `);
 
@@ -103,6 +111,7 @@ export const ChatSessionQuery = graphql(`
       model
       agentId
       subAgents
+      config
     }
     agents {
       id

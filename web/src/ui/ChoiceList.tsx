@@ -21,6 +21,7 @@ export function ChoiceList({
   onChange,
   empty,
   describedBy,
+  compact = false,
 }: {
   legend: string;
   choices: Choice[];
@@ -28,13 +29,15 @@ export function ChoiceList({
   onChange: (next: string[]) => void;
   empty: React.ReactNode;
   describedBy?: string;
+  /** Short labels in columns (built-in tool names): a long list stays short. */
+  compact?: boolean;
 }) {
   const id = useId();
   const pickable = choices.filter((c) => !c.disabledReason);
   const chosen = new Set(selected);
   const set = (value: string, on: boolean) => onChange(on ? [...selected, value] : selected.filter((v) => v !== value));
   return (
-    <fieldset className="choice-list" aria-describedby={describedBy}>
+    <fieldset className={compact ? 'choice-list compact' : 'choice-list'} aria-describedby={describedBy}>
       <legend>
         {legend} <span className="count">({selected.length} selected)</span>
       </legend>

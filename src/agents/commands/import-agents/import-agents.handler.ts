@@ -1,4 +1,7 @@
+import { Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { OutboundUrlGuard } from '../../../outbound/outbound-url-guard';
+import { hookUrlProblems } from '../../agent-hooks';
 import { EventStore } from '../../../event-store/event-store';
 import type { StreamAppend } from '../../../event-store/event-store.types';
 import type { AgentDefinition } from '../../agent-definition';
@@ -19,6 +22,8 @@ export class ImportAgentsHandler implements ICommandHandler<ImportAgents, Import
     private readonly repository: AgentRepository,
     private readonly library: AgentLibrary,
     private readonly store: EventStore,
+    /** Absent in the maintenance commands (the operator's files); present for the API's import. */
+    @Optional() private readonly outbound?: OutboundUrlGuard,
   ) {}
 
   async execute({ files, actor }: ImportAgents): Promise<ImportAgentsResult> {
@@ -41,6 +46,12 @@ export class ImportAgentsHandler implements ICommandHandler<ImportAgents, Import
     for (const { file, content, agent } of incoming.values()) {
       for (const p of subAgentProblems(agent.id, agent.sub_agents, lookup)) {
         problems.push({ file, line: lineOfSubAgentReference(content, p.id), message: `sub_agents: ${p.reason}` });
+      }
+    }
+    const outbound = this.outbound;
+    if (outbound) {
+      for (const { file, agent } of incoming.values()) {
+        for (const p of await hookUrlProblems(agent.hooks, (url) => outbound.check(url))) problems.push({ file, message: `${p.field}: ${p.reason}` });
       }
     }
     if (problems.length > 0) throw new AgentImportRejectedError(problems);

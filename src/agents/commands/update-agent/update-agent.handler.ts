@@ -1,8 +1,12 @@
+import { Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { OutboundUrlGuard } from '../../../outbound/outbound-url-guard';
+import { hookUrlProblems } from '../../agent-hooks';
+import type { AgentFields } from '../../agent-definition';
 import { subAgentProblems } from '../../agent-eligibility';
 import { AgentLibrary, type AgentView } from '../../agent-library';
 import { AgentRepository } from '../../agent-repository';
-import { AgentNotFoundError, SubAgentsRejectedError } from '../../agent.errors';
+import { AgentEndpointRefusedError, AgentNotFoundError, SubAgentsRejectedError } from '../../agent.errors';
 import { UpdateAgent } from './update-agent.command';
 
 /**
@@ -14,13 +18,23 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgent, AgentVie
   constructor(
     private readonly repository: AgentRepository,
     private readonly library: AgentLibrary,
+    /** Absent in the maintenance commands (operator files); present wherever an API caller saves an agent. */
+    @Optional() private readonly outbound?: OutboundUrlGuard,
   ) {}
 
   async execute({ id, fields, expectedVersion, actor }: UpdateAgent): Promise<AgentView> {
     if (!this.library.find(id)) throw new AgentNotFoundError(id);
+    await this.assertHookUrls(fields.hooks);
     const problems = subAgentProblems(id, fields.sub_agents, (x) => this.library.find(x));
     if (problems.length > 0) throw new SubAgentsRejectedError(`Agent ${id}`, problems);
     await this.repository.handle({ type: 'UpdateAgent', id, fields }, { actor, correlationId: id }, expectedVersion);
     return this.library.view(this.library.find(id)!);
+  }
+
+  private async assertHookUrls(hooks: AgentFields['hooks']): Promise<void> {
+    if (!this.outbound) return;
+    const outbound = this.outbound;
+    const problems = await hookUrlProblems(hooks, (url) => outbound.check(url));
+    if (problems.length > 0) throw new AgentEndpointRefusedError(problems);
   }
 }

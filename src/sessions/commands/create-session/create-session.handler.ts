@@ -1,6 +1,7 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
+import type { HookSpec } from '../../../agents/agent-hooks';
 import { AgentLibrary } from '../../../agents/agent-library';
 import { McpServerRegistry } from '../../../agents/mcp-server-registry';
 import { TeamAssembler } from '../../../agents/team-assembler';
@@ -54,7 +55,8 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(command.request.tools);
     // Before anything is recorded: a refused request leaves no session behind.
-    await this.endpoints.assertAllowed(command.request);
+    const main = command.request.agentId ? this.library.find(command.request.agentId) : undefined;
+    await this.endpoints.assertAllowed({ ...command.request, hooks: mergedHooks(main?.hooks, command.request.hooks) });
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
@@ -144,6 +146,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       permissionPolicy: request.permissionPolicy,
       ...(request.agentId ? { agentId: request.agentId } : {}),
       subAgents: request.subAgents ?? main?.sub_agents ?? [],
+      hooks: mergedHooks(main?.hooks, request.hooks),
       ...optionalList('availableTools', request.availableTools ?? (main && main.tools.builtin.length > 0 ? main.tools.builtin : undefined)),
       ...optionalList('excludedTools', request.excludedTools ?? main?.tools.excluded_builtin),
       ...optionalList('mcpServers', this.knownMcpServers(request.mcpServers) ?? main?.mcp_servers),
@@ -170,4 +173,15 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
 function optionalList<K extends string>(key: K, list: readonly string[] | undefined): Partial<Record<K, string[]>> {
   if (list === undefined || (key !== 'availableTools' && list.length === 0)) return {};
   return { [key]: [...list] } as Partial<Record<K, string[]>>;
+}
+
+/** The main agent's hooks, then the request's (a run's: its owner's), each (type, url) once. */
+function mergedHooks(agentHooks: readonly HookSpec[] | undefined, requestHooks: readonly HookSpec[]): HookSpec[] {
+  const seen = new Set<string>();
+  return [...(agentHooks ?? []), ...requestHooks].filter((hook) => {
+    const key = `${hook.type} ${hook.url}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

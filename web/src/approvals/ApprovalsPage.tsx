@@ -1,0 +1,245 @@
+import { useEffect, useId, useState } from 'react';
+import { ApiError, request } from '../api/client';
+import { useLoad } from '../api/hooks';
+import { linkHandler } from '../app/router';
+import { ErrorNote } from '../ui/ErrorNote';
+import { groupByRootRun, lineageOf, requestLine } from './approval-inbox';
+import { ApprovalsQuery, DecideApprovalMutation } from './operations';
+import { useApprovalsLive } from './use-approvals-live';
+
+const STATUSES = ['pending', 'decided', 'expired'] as const;
+type Status = (typeof STATUSES)[number];
+const PAGE_SIZE = 100;
+
+type ApprovalItem = Awaited<ReturnType<typeof loadApprovals>>['approvals']['edges'][number]['node'];
+
+function loadApprovals(status: Status, after: string | null) {
+  return request(ApprovalsQuery, { filter: { status }, first: PAGE_SIZE, after });
+}
+
+function statusFromUrl(): Status {
+  const asked = new URLSearchParams(location.search).get('status');
+  return STATUSES.find((s) => s === asked) ?? 'pending';
+}
+
+/**
+ * One inbox for the permission requests of every session and every team: pending ones grouped by the
+ * root run they came from, with who asked (the lineage path) and what the request would do; decided
+ * and expired ones with who decided and when. Live: asked, decided and expired reload the list.
+ */
+export function ApprovalsPage() {
+  const [status, setStatus] = useState<Status>(statusFromUrl);
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const after = cursors[cursors.length - 1];
+  const list = useLoad(() => loadApprovals(status, after), `approvals:${status}:${after ?? ''}`);
+  useApprovalsLive(list.reload);
+
+  // A link to one request (#approval-<id>, from the chat or the run page) scrolls to it once it shows.
+  const items = list.data?.approvals.edges.map((e) => e.node) ?? [];
+  const hash = location.hash;
+  const shown = items.some((a) => `#approval-${a.id}` === hash);
+  useEffect(() => {
+    if (shown) document.getElementById(hash.slice(1))?.scrollIntoView({ block: 'center' });
+  }, [shown, hash]);
+
+  const show = (next: Status) => {
+    setStatus(next);
+    setCursors([null]);
+    history.replaceState(null, '', next === 'pending' ? '/approvals' : `/approvals?status=${next}`);
+  };
+  const pageInfo = list.data?.approvals.pageInfo;
+
+  return (
+    <section className="page" aria-labelledby="approvals-title">
+      <div className="page-head">
+        <div>
+          <h1 id="approvals-title">Approvals</h1>
+          <p className="muted">
+            Permission requests that wait for a person (a session&apos;s <code>askKinds</code> / <code>askTools</code>), from every agent of every team.
+            The agent waits until you decide, the request times out, or its session ends.
+          </p>
+        </div>
+      </div>
+
+      <div className="segmented" role="group" aria-label="Show">
+        {STATUSES.map((s) => (
+          <button key={s} type="button" aria-pressed={s === status} onClick={() => show(s)}>
+            {s[0].toUpperCase() + s.slice(1)}
+          </button>
+        ))}
+      </div>
+
+      <ErrorNote error={list.error} title="The approvals could not be loaded" />
+      {list.data && items.length === 0 && <p className="empty">{status === 'pending' ? 'Nothing waits for a decision.' : `No ${status} requests.`}</p>}
+
+      {status === 'pending' ? (
+        groupByRootRun(items).map((group) => (
+          <section key={group.key} className="approval-group" aria-label={group.rootRunId ? `Run ${group.rootRunId}` : `Session ${group.sessionId}`}>
+            <h2>
+              {group.rootRunId ? (
+                <>
+                  Run{' '}
+                  <a href={`/runs/${group.rootRunId}`} onClick={linkHandler(`/runs/${group.rootRunId}`)} className="mono">
+                    {group.rootRunId.slice(0, 8)}
+                  </a>
+                </>
+              ) : (
+                <>
+                  Session{' '}
+                  <a href={`/sessions/${group.sessionId}`} onClick={linkHandler(`/sessions/${group.sessionId}`)} className="mono">
+                    {group.sessionId.slice(0, 8)}
+                  </a>
+                </>
+              )}{' '}
+              <span className="muted small">{group.approvals.length} waiting</span>
+            </h2>
+            <ul className="approval-list">
+              {group.approvals.map((approval) => (
+                <li key={approval.id}>
+                  <PendingApproval approval={approval} onDecided={list.reload} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))
+      ) : (
+        <SettledApprovals items={items} />
+      )}
+
+      {(cursors.length > 1 || pageInfo?.hasNextPage) && (
+        <div className="pager">
+          <button type="button" className="ghost" disabled={cursors.length <= 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
+            Previous
+          </button>
+          <button
+            type="button"
+            className="ghost"
+            disabled={!pageInfo?.hasNextPage}
+            onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor ?? null])}
+          >
+            Next
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDecided: () => void }) {
+  const id = useId();
+  const [reason, setReason] = useState('');
+  const [scope, setScope] = useState<'once' | 'session'>('once');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>();
+
+  const decide = async (decision: 'approve' | 'deny') => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await request(DecideApprovalMutation, { id: approval.id, input: { decision, scope, ...(reason.trim() ? { reason: reason.trim() } : {}) } });
+      onDecided();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(String(caught), 'error', 0));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <article id={`approval-${approval.id}`} className="approval-card" aria-labelledby={`${id}-title`}>
+      <header>
+        <h3 id={`${id}-title`}>{requestLine(approval)}</h3>
+        <p className="small">
+          Asked by <strong>{lineageOf(approval)}</strong>
+          {approval.runId && (
+            <>
+              {' '}
+              in run{' '}
+              <a href={`/runs/${approval.runId}`} onClick={linkHandler(`/runs/${approval.runId}`)} className="mono">
+                {approval.runId.slice(0, 8)}
+              </a>
+            </>
+          )}{' '}
+          · session{' '}
+          <a href={`/sessions/${approval.sessionId}`} onClick={linkHandler(`/sessions/${approval.sessionId}`)} className="mono">
+            {approval.sessionId.slice(0, 8)}
+          </a>{' '}
+          · <time dateTime={approval.requestedAt}>{new Date(approval.requestedAt).toLocaleTimeString()}</time>
+        </p>
+      </header>
+      <details>
+        <summary>The request as the CLI sent it</summary>
+        <pre className="mono small">{JSON.stringify(approval.arguments, null, 2)}</pre>
+      </details>
+      <div className="approval-decide">
+        <div className="field">
+          <label htmlFor={`${id}-reason`}>Reason</label>
+          <input
+            id={`${id}-reason`}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            placeholder="The agent reads it when you deny"
+            disabled={busy}
+            maxLength={1000}
+          />
+        </div>
+        <fieldset className="radio-row scope-options" disabled={busy}>
+          <legend className="visually-hidden">Scope</legend>
+          <label>
+            <input type="radio" name={`${id}-scope`} checked={scope === 'once'} onChange={() => setScope('once')} /> This request
+          </label>
+          <label>
+            <input type="radio" name={`${id}-scope`} checked={scope === 'session'} onChange={() => setScope('session')} /> The rest of the session
+          </label>
+        </fieldset>
+        <div className="approval-actions">
+          <button type="button" className="primary" onClick={() => void decide('approve')} disabled={busy}>
+            Approve
+          </button>
+          <button type="button" className="danger" onClick={() => void decide('deny')} disabled={busy}>
+            Deny
+          </button>
+        </div>
+      </div>
+      <ErrorNote error={error} title="The decision was not recorded" />
+    </article>
+  );
+}
+
+function SettledApprovals({ items }: { items: ApprovalItem[] }) {
+  if (items.length === 0) return null;
+  return (
+    <table className="data-table">
+      <thead>
+        <tr>
+          <th scope="col">Request</th>
+          <th scope="col">Asked by</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">By</th>
+          <th scope="col">When</th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((a) => (
+          <tr key={a.id} id={`approval-${a.id}`}>
+            <td className="mono small">{requestLine(a)}</td>
+            <td>
+              {lineageOf(a)}{' '}
+              <a href={`/sessions/${a.sessionId}`} onClick={linkHandler(`/sessions/${a.sessionId}`)} className="muted small">
+                session
+              </a>
+            </td>
+            <td>
+              <span className={`badge ${a.status === 'expired' ? '' : a.decision === 'approve' ? 'status-live' : 'status-attention'}`}>
+                {a.status === 'expired' ? 'expired' : a.decision === 'approve' ? 'approved' : 'denied'}
+              </span>
+              {a.scope === 'session' && <span className="muted small"> for the session</span>}
+              {a.reason && <div className="small">{a.reason}</div>}
+            </td>
+            <td>{a.decidedBy ?? (a.status === 'expired' ? 'its session ended' : '')}</td>
+            <td>{a.decidedAt && <time dateTime={a.decidedAt}>{new Date(a.decidedAt).toLocaleString()}</time>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,48 @@
+import { type ApprovalLike, countLabel, groupByRootRun, lineageOf, requestLine } from './approval-inbox';
+
+const approval = (id: string, requestedAt: string, extra: Partial<ApprovalLike> = {}): ApprovalLike => ({
+  id,
+  kind: 'shell',
+  sessionId: 's1',
+  lineagePath: [],
+  requestedAt,
+  ...extra,
+});
+
+describe('the approvals inbox', () => {
+  it('groups pending requests by root run (a session’s own by session), longest waiting first', () => {
+    const groups = groupByRootRun([
+      approval('a', '2026-11-23T10:00:03Z', { rootRunId: 'r1', runId: 'r2' }),
+      approval('b', '2026-11-23T10:00:02Z'),
+      approval('c', '2026-11-23T10:00:01Z', { rootRunId: 'r1', runId: 'r1' }),
+      approval('d', '2026-11-23T10:00:04Z', { sessionId: 's2' }),
+    ]);
+    expect(groups.map((g) => [g.key, g.approvals.map((a) => a.id)])).toEqual([
+      ['run:r1', ['c', 'a']],
+      ['session:s1', ['b']],
+      ['session:s2', ['d']],
+    ]);
+    expect(groups[0]).toMatchObject({ rootRunId: 'r1', sessionId: 's1' });
+    expect(groups[1].rootRunId).toBeUndefined();
+  });
+
+  it('names who asked from the root of the team down', () => {
+    expect(lineageOf({ lineagePath: ['lead', 'researcher'], agentName: 'researcher' })).toBe('lead → researcher');
+    expect(lineageOf({ lineagePath: [], agentName: 'operator' })).toBe('operator');
+    expect(lineageOf({ lineagePath: [], agentName: null })).toBe('main agent');
+  });
+
+  it('says in one line what the request would do', () => {
+    expect(requestLine({ kind: 'shell', arguments: { kind: 'shell', fullCommandText: 'echo hi', intention: 'print' } })).toBe('shell: echo hi');
+    expect(requestLine({ kind: 'url', arguments: { url: 'https://example.com' } })).toBe('url: https://example.com');
+    expect(requestLine({ kind: 'custom-tool', toolName: 'lookup_secret', arguments: { args: { key: 'alpha' } } })).toBe(
+      'custom-tool · lookup_secret: {"key":"alpha"}',
+    );
+    expect(requestLine({ kind: 'memory', arguments: null })).toBe('memory');
+  });
+
+  it('counts a badge past a page as more', () => {
+    expect(countLabel(3, false)).toBe('3');
+    expect(countLabel(500, true)).toBe('500+');
+  });
+});
