@@ -21,6 +21,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   invalid_arguments: HttpStatus.BAD_REQUEST,
   unknown_run: HttpStatus.NOT_FOUND,
   policy_denied: HttpStatus.FORBIDDEN,
+  budget_exceeded: HttpStatus.CONFLICT,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
   unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   too_many_live_sessions: HttpStatus.TOO_MANY_REQUESTS,

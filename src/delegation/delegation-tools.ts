@@ -9,6 +9,7 @@ import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
 import { FORK_CONTEXT_LIMITS } from './fork-context';
+import { runBudgetInputSchema } from './run-budget';
 import { InvalidRunArgumentsError } from './run.errors';
 import type { RunCaller } from './run-caller';
 
@@ -36,6 +37,18 @@ export const DELEGATION_TOOLS: ToolSpec[] = [
             `true: the agent starts with a copy of this conversation so far (the last ${FORK_CONTEXT_LIMITS.maxMessages} messages at most), ` +
             'before your prompt. Default false: it sees only your prompt.',
         },
+        budget: {
+          type: 'object',
+          description:
+            'Limits over the run and every run it starts (any subset, positive integers; never more than your own budget has left). ' +
+            'Past a limit the run and its runs are stopped and the result says budget_exceeded.',
+          properties: {
+            max_tokens: { type: 'integer', minimum: 1 },
+            max_tool_calls: { type: 'integer', minimum: 1 },
+            max_runs: { type: 'integer', minimum: 1 },
+            max_duration_ms: { type: 'integer', minimum: 1 },
+          },
+        },
       },
     },
     handler: { type: 'builtin', name: 'agent_run' },
@@ -61,6 +74,7 @@ const runArgs = z
     run_id: z.string().min(1).optional(),
     background: z.boolean().optional().default(false),
     fork_context: z.boolean().optional().default(false),
+    budget: runBudgetInputSchema.optional(),
   })
   .strict();
 const runIdArgs = z.object({ run_id: z.string().min(1) }).strict();
@@ -84,7 +98,14 @@ export class DelegationTools implements OnModuleInit {
       this.call(invocation, runArgs, (args, caller) =>
         this.commandBus.execute(
           new StartRun(
-            { agentId: args.agent_id, prompt: args.prompt, runId: args.run_id, background: args.background, forkContext: args.fork_context },
+            {
+              agentId: args.agent_id,
+              prompt: args.prompt,
+              runId: args.run_id,
+              background: args.background,
+              forkContext: args.fork_context,
+              budget: args.budget,
+            },
             caller,
           ),
         ),

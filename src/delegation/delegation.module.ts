@@ -3,6 +3,8 @@ import { AgentsModule } from '../agents/agents.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
+import { BudgetGuard } from './budget-guard';
+import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
@@ -18,6 +20,8 @@ import { RunSessionLineage } from './run-session-lineage';
 import { RunRepository } from './run-repository';
 import { RunStopper } from './run-stopper';
 import { RunsController } from './runs.controller';
+import { GetSessionBudgetHandler } from './queries/get-session-budget/get-session-budget.handler';
+import { SessionBudgetController } from './session-budget.controller';
 
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
@@ -26,7 +30,7 @@ import { RunsController } from './runs.controller';
  */
 @Module({
   imports: [AgentsModule, SessionsModule, RunLineageModule],
-  controllers: [RunsController],
+  controllers: [RunsController, SessionBudgetController],
   providers: [
     RunHandleTable,
     RunRepository,
@@ -35,12 +39,15 @@ import { RunsController } from './runs.controller';
     RunRecovery,
     RunReminders,
     RunSessionLineage,
+    BudgetGuard,
+    BudgetReminders,
     RunsProjection,
     DelegationTools,
     StartRunHandler,
     StopRunHandler,
     GetRunOutputHandler,
     GetRunHandler,
+    GetSessionBudgetHandler,
     GetRunTreeHandler,
     WatchRunEventsHandler,
   ],

@@ -51,7 +51,11 @@ export function toSummary(state: RunState): RunSummary {
       message: `${state.error ?? 'the run was interrupted'}; resume it with agent_run {run_id} or stop it with agent_stop`,
     };
   }
-  if (state.status === 'stopped' && state.stoppedBy) {
+  if (state.status === 'stopped' && state.stoppedBy?.actor === 'budget') {
+    const { limit, allowed, used, cascadeFrom, budgetSessionId } = state.stoppedBy;
+    const whose = budgetSessionId ? `of session ${budgetSessionId} ` : cascadeFrom ? `of run ${cascadeFrom} ` : '';
+    summary.error = { code: 'budget_exceeded', message: `stopped: the budget ${whose}was exceeded (${limit} allowed ${allowed}, used ${used})` };
+  } else if (state.status === 'stopped' && state.stoppedBy) {
     summary.error = { code: 'run_stopped', message: `stopped by ${state.stoppedBy.actor}: ${state.stoppedBy.reason}` };
   }
   return summary;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StartRunInput } from './commands/start-run/start-run.command';
+import { runBudgetInputSchema } from './run-budget';
 import { runPolicyInputSchema } from './run-policy';
 
 /** Bodies of the run commands, shared by REST and GraphQL so both check the same rules. */
@@ -14,6 +15,8 @@ export const startRunSchema = z
     policy: runPolicyInputSchema.optional(),
     /** Start the child with a copy of the parent run's conversation (needs parent_run_id). */
     fork_context: z.boolean().default(false),
+    /** Limits over the run and every run under it (narrowed by the parent's budget when there is one). */
+    budget: runBudgetInputSchema.optional(),
   })
   .strict();
 export const resumeRunSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
@@ -28,5 +31,6 @@ export function startRunInput(body: z.infer<typeof startRunSchema>): StartRunInp
     parentRunId: body.parent_run_id,
     policy: body.policy,
     forkContext: body.fork_context,
+    budget: body.budget,
   };
 }

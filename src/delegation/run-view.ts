@@ -1,4 +1,5 @@
 import type { RunRow } from '../run-lineage/run-lineage';
+import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
 
 export interface RunUsage {
   input_tokens: number;
@@ -27,11 +28,13 @@ export interface RunView {
   error: string | null;
   stopped_by: unknown;
   usage: RunUsage;
+  /** The budget over the run's subtree: limits, use and what is left (use only where it was read: a single run). */
+  budget: BudgetView | null;
   started_at: string;
   ended_at: string | null;
 }
 
-export function toRunView(row: RunRow, now = Date.now()): RunView {
+export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse): RunView {
   return {
     run_id: row.runId,
     agent_id: row.agentId,
@@ -50,6 +53,7 @@ export function toRunView(row: RunRow, now = Date.now()): RunView {
     error: row.error,
     stopped_by: row.stoppedBy ? JSON.parse(row.stoppedBy) : null,
     usage: usageView(row, now),
+    budget: row.budget ? budgetView(JSON.parse(row.budget) as RunBudget, budgetUse) : null,
     started_at: row.startedAt,
     ended_at: row.endedAt,
   };

@@ -162,6 +162,30 @@ describe('run decider', () => {
     });
   });
 
+  describe('warn_budget', () => {
+    const breach = { limit: 'max_tokens' as const, allowed: 100, used: 85 };
+    const warned: RunEvent = { type: RunEvents.budgetWarned, data: { runId: 'r1', ...breach } };
+
+    it('records a budget warning of a running run', () => {
+      given(started()).when({ type: 'warn_budget', breach }).then([warned]);
+    });
+
+    it('warns about each limit once, and not about a run that ended', () => {
+      given(started(), warned)
+        .when({ type: 'warn_budget', breach: { ...breach, used: 95 } })
+        .then([]);
+      given(started(), warned)
+        .when({ type: 'warn_budget', breach: { limit: 'max_runs', allowed: 5, used: 4 } })
+        .then([{ type: RunEvents.budgetWarned, data: { runId: 'r1', limit: 'max_runs', allowed: 5, used: 4 } }]);
+      given(started(), completed(1, 'done')).when({ type: 'warn_budget', breach }).then([]);
+    });
+
+    it('folds the limits warned about; a budget stop is a stop like any other', () => {
+      const byBudget: StoppedBy = { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 100, used: 130 };
+      expect(foldRun([started(), warned, stopped(1, byBudget)])).toMatchObject({ status: 'stopped', budgetWarned: ['max_tokens'], stoppedBy: byBudget });
+    });
+  });
+
   describe('stop', () => {
     it('stops a running run, naming who stopped it', () => {
       given(started())
@@ -278,6 +302,7 @@ describe('run decider', () => {
         output: null,
         error: null,
         stoppedBy: null,
+        budgetWarned: [],
       });
     });
 
@@ -289,6 +314,7 @@ describe('run decider', () => {
         output: 'LGTM',
         error: null,
         stoppedBy: null,
+        budgetWarned: [],
       });
     });
 
@@ -330,6 +356,7 @@ describe('run decider', () => {
         output: 'all done',
         error: null,
         stoppedBy: null,
+        budgetWarned: [],
       });
     });
 
@@ -342,6 +369,7 @@ describe('run decider', () => {
         output: null,
         error: null,
         stoppedBy: stopper,
+        budgetWarned: [],
       });
     });
 
@@ -353,6 +381,7 @@ describe('run decider', () => {
         output: null,
         error: 'crashed',
         stoppedBy: null,
+        budgetWarned: [],
       });
     });
 

@@ -1,4 +1,5 @@
 import { type Decider, foldEvents } from '../event-store/decider';
+import type { BudgetBreach, BudgetLimit } from './run-budget';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { type RunEvent, RunEvents, type RunStartedData, type RunStatus, type StoppedBy, isRunEvent } from './run.events';
 
@@ -11,6 +12,8 @@ export interface RunState {
   output: string | null;
   error: string | null;
   stoppedBy: StoppedBy | null;
+  /** Budget limits its owner was warned about (each once). */
+  budgetWarned: BudgetLimit[];
 }
 
 export type RunCommand =
@@ -19,7 +22,8 @@ export type RunCommand =
   | { type: 'fail'; epoch: number; error: string }
   | { type: 'stop'; stoppedBy: StoppedBy; forced: boolean }
   | { type: 'interrupt'; epoch?: number; reason: string }
-  | { type: 'resume'; prompt: string; resumedBy: string };
+  | { type: 'resume'; prompt: string; resumedBy: string }
+  | { type: 'warn_budget'; breach: BudgetBreach };
 
 /**
  * Pure: given a command and the run so far (undefined: no stream yet), the events to append, or an error.
@@ -65,13 +69,17 @@ function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[]
         );
       }
       return [{ type: RunEvents.resumed, data: { runId, epoch: state.epoch + 1, prompt: command.prompt, resumedBy: command.resumedBy } }];
+    case 'warn_budget':
+      // Each limit is warned about once; a run that ended has nobody left to warn.
+      if (state.status !== 'running' || state.budgetWarned.includes(command.breach.limit)) return [];
+      return [{ type: RunEvents.budgetWarned, data: { runId, ...command.breach } }];
   }
 }
 
 function evolveRun(state: RunState | undefined, event: RunEvent): RunState | undefined {
   switch (event.type) {
     case RunEvents.started:
-      return { started: event.data, status: 'running', epoch: event.data.epoch, output: null, error: null, stoppedBy: null };
+      return { started: event.data, status: 'running', epoch: event.data.epoch, output: null, error: null, stoppedBy: null, budgetWarned: [] };
     case RunEvents.completed:
       return state && { ...state, status: 'completed', output: event.data.output };
     case RunEvents.failed:
@@ -82,6 +90,8 @@ function evolveRun(state: RunState | undefined, event: RunEvent): RunState | und
       return state && { ...state, status: 'interrupted', error: event.data.reason };
     case RunEvents.resumed:
       return state && { ...state, status: 'running', epoch: event.data.epoch, error: null, stoppedBy: null };
+    case RunEvents.budgetWarned:
+      return state && { ...state, budgetWarned: [...state.budgetWarned, event.data.limit] };
     default:
       return state;
   }

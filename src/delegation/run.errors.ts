@@ -1,7 +1,7 @@
 import { DomainError } from '../common/domain-error';
 
 /** Stable codes of the delegation tools (spec: sub-agent-delegation): invalid_arguments, unknown_agent,
- * unknown_run, invalid_state, policy_denied; the REST filter maps them to statuses. */
+ * unknown_run, invalid_state, policy_denied, budget_exceeded; the REST filter maps them to statuses. */
 export class InvalidRunArgumentsError extends DomainError {
   readonly code = 'invalid_arguments';
 }
@@ -33,4 +33,9 @@ export class PolicyDeniedError extends DomainError {
 /** A completion from an earlier launch of a run that was resumed since: it must not overwrite the new launch. */
 export class StaleRunCompletionError extends DomainError {
   readonly code = 'stale_completion';
+}
+
+/** A run asked for under a budget with nothing left (its own, when resumed, or an ancestor's): 409. */
+export class BudgetExceededError extends DomainError {
+  readonly code = 'budget_exceeded';
 }

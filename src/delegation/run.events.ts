@@ -1,4 +1,5 @@
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import type { BudgetBreach, BudgetLimit, RunBudget } from './run-budget';
 import type { ResolvedRunPolicy } from './run-policy';
 
 /** Event types of a run stream (`run-<run_id>`), plus what the engine writes on its owner's session stream. */
@@ -9,6 +10,8 @@ export const RunEvents = {
   stopped: 'run.stopped',
   interrupted: 'run.interrupted',
   resumed: 'run.resumed',
+  /** A limit of the run's budget reached the warning share (80%); its owner is told at its next turn. */
+  budgetWarned: 'run.budget_warned',
   /** On the owner session's stream: a run it owns ended (or was interrupted); it is also reminded at its next turn. */
   ended: 'run.ended',
   /** On the parent session's stream: what a foreground child is doing. */
@@ -43,6 +46,8 @@ export interface RunStartedData {
   forkContext?: true;
   /** How many of the caller's messages were copied (the text itself is in the child session's first message). */
   forkedMessages?: number;
+  /** The budget over the run's subtree: its own, narrowed by what its ancestors' budgets had left at start. */
+  budget?: RunBudget;
 }
 
 export interface RunCompletedData {
@@ -63,6 +68,12 @@ export interface StoppedBy {
   /** The run whose stop cascaded to this one, when it is not this run. */
   cascadeFrom?: string;
   reason: string;
+  /** actor `budget`: the limit that was passed, what it allowed and what the subtree had used when it was stopped. */
+  limit?: BudgetLimit;
+  allowed?: number;
+  used?: number;
+  /** actor `budget`, when the budget passed was a session's (over every run it started). */
+  budgetSessionId?: string;
 }
 
 export interface RunStoppedData {
@@ -86,6 +97,10 @@ export interface RunResumedData {
   resumedBy: string;
 }
 
+export interface RunBudgetWarnedData extends BudgetBreach {
+  runId: string;
+}
+
 export interface RunEndedData {
   runId: string;
   agentId: string;
@@ -101,7 +116,8 @@ export type RunEvent =
   | DomainEvent<typeof RunEvents.failed, RunFailedData>
   | DomainEvent<typeof RunEvents.stopped, RunStoppedData>
   | DomainEvent<typeof RunEvents.interrupted, RunInterruptedData>
-  | DomainEvent<typeof RunEvents.resumed, RunResumedData>;
+  | DomainEvent<typeof RunEvents.resumed, RunResumedData>
+  | DomainEvent<typeof RunEvents.budgetWarned, RunBudgetWarnedData>;
 
 export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.started,
@@ -110,6 +126,7 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.stopped,
   RunEvents.interrupted,
   RunEvents.resumed,
+  RunEvents.budgetWarned,
 ];
 export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
 

@@ -4,11 +4,13 @@ import { ListStreamsEvents } from '../event-log/queries/list-streams-events/list
 import type { StoredEvent } from '../event-store/event-store.types';
 import { GetRunSubtrees } from '../run-lineage/queries/get-run-subtrees/get-run-subtrees.query';
 import { GetRunsById } from '../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
+import { GetSubtreeSpend } from '../run-lineage/queries/get-subtree-spend/get-subtree-spend.query';
 import { GetSubtreeUsage } from '../run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
 import { ListRunChildren } from '../run-lineage/queries/list-run-children/list-run-children.query';
 import { ListThreadRequests } from '../run-lineage/queries/list-thread-requests/list-thread-requests.query';
 import { ListThreadSubagents, type SubagentInstanceRow } from '../run-lineage/queries/list-thread-subagents/list-thread-subagents.query';
 import type { RunRow, RunUsage } from '../run-lineage/run-lineage';
+import type { SubtreeSpend } from '../run-lineage/runs-read-model';
 import type { RoutedRequestView } from '../tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
 
 export const TOOL_CALL_KINDS = ['tool_call.routed', 'tool_call.denied'] as const;
@@ -62,6 +64,8 @@ export class RunLoaders {
   readonly children: DataLoader<{ runId: string; first: number }, RunRow[], string>;
   readonly subtree: DataLoader<SubtreeKey, RunRow[], string>;
   readonly subtreeUsage: DataLoader<string, RunUsage>;
+  /** What a subtree spent against its budget (running launches counted up to now). */
+  readonly subtreeSpend: DataLoader<string, SubtreeSpend>;
   readonly subagents: DataLoader<string, SubagentInstanceRow[]>;
   readonly toolCalls: DataLoader<string, RoutedRequestView[]>;
   readonly permissionDecisions: DataLoader<string, RoutedRequestView[]>;
@@ -93,6 +97,7 @@ export class RunLoaders {
       (keys) => queryBus.execute(new GetRunSubtrees(keys)),
     );
     this.subtreeUsage = new DataLoader((paths) => queryBus.execute(new GetSubtreeUsage(paths)), { batchScheduleFn });
+    this.subtreeSpend = new DataLoader((paths) => queryBus.execute(new GetSubtreeSpend(paths)), { batchScheduleFn });
     this.subagents = new DataLoader((threads) => queryBus.execute(new ListThreadSubagents(threads)), { batchScheduleFn });
     this.toolCalls = new DataLoader((threads) => queryBus.execute(new ListThreadRequests(threads, TOOL_CALL_KINDS)), { batchScheduleFn });
     this.permissionDecisions = new DataLoader((threads) => queryBus.execute(new ListThreadRequests(threads, PERMISSION_KINDS)), {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { GetRunSubtreesHandler } from './queries/get-run-subtrees/get-run-subtrees.handler';
 import { GetRunsByIdHandler } from './queries/get-runs-by-id/get-runs-by-id.handler';
+import { GetSubtreeSpendHandler } from './queries/get-subtree-spend/get-subtree-spend.handler';
 import { GetSubtreeUsageHandler } from './queries/get-subtree-usage/get-subtree-usage.handler';
 import { ListRunChildrenHandler } from './queries/list-run-children/list-run-children.handler';
 import { ListRunsHandler } from './queries/list-runs/list-runs.handler';
@@ -23,6 +24,7 @@ import { RunsReadModel } from './runs-read-model';
     ListRunChildrenHandler,
     GetRunSubtreesHandler,
     GetSubtreeUsageHandler,
+    GetSubtreeSpendHandler,
     ListThreadSubagentsHandler,
     ListThreadRequestsHandler,
   ],

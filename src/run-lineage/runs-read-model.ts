@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { and, count, desc, eq, gte, lt, ne, or } from 'drizzle-orm';
+import type Database from 'better-sqlite3';
+import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { runs } from '../database/schema';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { type RunRow, subtreeRange } from './run-lineage';
+
+/** What a subtree spent so far (a running run counts its current launch's time up to `now`). */
+export interface SubtreeSpend {
+  runs: number;
+  tokens: number;
+  toolCalls: number;
+  durationMs: number;
+}
 
 /**
  * The delegation engine's reads of the `runs` read model, so run-lineage is its only reader and the
@@ -11,6 +20,8 @@ import { type RunRow, subtreeRange } from './run-lineage';
  */
 @Injectable()
 export class RunsReadModel {
+  private sessionsWithRunning?: Database.Statement;
+
   constructor(private readonly database: SqliteDatabase) {}
 
   /** How many runs are in each status (one GROUP BY; the metrics gauge reads it at scrape). */
@@ -81,4 +92,114 @@ export class RunsReadModel {
       .orderBy(runs.endedAt)
       .all();
   }
+
+  /** Usage summed over the runs under `path` (itself included): one range scan on the path index. */
+  subtreeSpend(path: string, now = Date.now()): SubtreeSpend {
+    const { from, to } = subtreeRange(path);
+    const rows = this.database.orm
+      .select({
+        status: runs.status,
+        inputTokens: runs.inputTokens,
+        outputTokens: runs.outputTokens,
+        toolCalls: runs.toolCalls,
+        durationMs: runs.durationMs,
+        launchedAt: runs.launchedAt,
+      })
+      .from(runs)
+      .where(and(gte(runs.path, from), lt(runs.path, to)))
+      .all();
+    return spendOf(rows, now);
+  }
+
+  /** The runs among `ids` that have a budget. */
+  budgetedAmong(ids: readonly string[]): RunRow[] {
+    if (ids.length === 0) return [];
+    return this.database.orm
+      .select()
+      .from(runs)
+      .where(and(inArray(runs.runId, [...ids]), isNotNull(runs.budget)))
+      .all();
+  }
+
+  /** Running runs that have a budget (the budget guard's periodic sweep, for limits that grow with time). */
+  runningBudgeted(): RunRow[] {
+    return this.database.orm
+      .select()
+      .from(runs)
+      .where(and(eq(runs.status, 'running'), isNotNull(runs.budget)))
+      .all();
+  }
+
+  /** Runs a thread owns with budget warnings its agent has not been told about. */
+  untoldBudgetWarningsOwnedBy(ownerThreadId: string): RunRow[] {
+    return this.database.orm
+      .select()
+      .from(runs)
+      .where(
+        and(eq(runs.ownerThreadId, ownerThreadId), isNotNull(runs.budget), sql`json_array_length(${runs.budgetWarnings}) > ${runs.budgetWarningsTold}`),
+      )
+      .all();
+  }
+
+  /**
+   * Usage summed over every run a session started (its runs with no parent run) and their subtrees:
+   * what a session's budget covers. One statement on the owner and root indexes.
+   */
+  sessionSpend(sessionId: string, now = Date.now()): SubtreeSpend {
+    const rows = this.database.orm
+      .select({
+        status: runs.status,
+        inputTokens: runs.inputTokens,
+        outputTokens: runs.outputTokens,
+        toolCalls: runs.toolCalls,
+        durationMs: runs.durationMs,
+        launchedAt: runs.launchedAt,
+      })
+      .from(runs)
+      .where(
+        inArray(
+          runs.rootRunId,
+          this.database.orm
+            .select({ runId: runs.runId })
+            .from(runs)
+            .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId))),
+        ),
+      )
+      .all();
+    return spendOf(rows, now);
+  }
+
+  /** Sessions that own a root of some running run: the ones whose budget time can still grow. */
+  sessionsWithRunningRuns(): string[] {
+    this.sessionsWithRunning ??= this.database.connection.prepare(
+      `SELECT DISTINCT root.owner_thread_id AS owner FROM runs AS r JOIN runs AS root ON root.run_id = r.root_run_id
+       WHERE r.status = 'running' AND root.parent_run_id IS NULL AND root.owner_thread_id != 'api'`,
+    );
+    const rows = this.sessionsWithRunning.all() as Array<{ owner: string }>;
+    return rows.map((r) => r.owner);
+  }
+
+  /** Running runs a session started (no parent run): where a stop of everything it started begins. */
+  runningRootsOwnedBy(sessionId: string): string[] {
+    return this.database.orm
+      .select({ runId: runs.runId })
+      .from(runs)
+      .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId), eq(runs.status, 'running')))
+      .all()
+      .map((r) => r.runId);
+  }
+}
+
+function spendOf(
+  rows: ReadonlyArray<Pick<RunRow, 'status' | 'inputTokens' | 'outputTokens' | 'toolCalls' | 'durationMs' | 'launchedAt'>>,
+  now: number,
+): SubtreeSpend {
+  const spend: SubtreeSpend = { runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 };
+  for (const row of rows) {
+    spend.runs += 1;
+    spend.tokens += row.inputTokens + row.outputTokens;
+    spend.toolCalls += row.toolCalls;
+    spend.durationMs += row.durationMs + (row.status === 'running' ? Math.max(0, now - Date.parse(row.launchedAt)) : 0);
+  }
+  return spend;
 }

@@ -138,6 +138,13 @@ describe('createSessionSchema', () => {
   });
 
   describe('refuses', () => {
+    it('a budget that is empty, unknown or not positive integers, naming the budget', () => {
+      expect(createSessionSchema.parse({ budget: { max_tool_calls: 10, max_runs: 2 } }).budget).toStrictEqual({ max_tool_calls: 10, max_runs: 2 });
+      for (const budget of [{}, { max_tokens: 0 }, { max_runs: 1.5 }, { max_cost: 3 }]) {
+        expect(issues({ budget })[0].path[0]).toBe('budget');
+      }
+    });
+
     // Unknown keys were dropped silently: `agentID` (for agentId) made a plain session.
     it.each([
       [{ agentID: 'x' }, '', 'agentID'],

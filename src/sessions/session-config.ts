@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
+import { type Budget, budgetInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
 const name = z
@@ -104,6 +105,8 @@ export const createSessionSchema = z
     availableTools: z.array(toolName).max(128).optional(),
     excludedTools: z.array(toolName).max(128).optional(),
     mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
+    /** Limits over every run the session starts and their runs (enforced by the delegation engine). */
+    budget: budgetInputSchema.optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()
@@ -135,4 +138,6 @@ export interface SessionConfig {
   excludedTools?: string[];
   /** Names in the operator's MCP registry, resolved at each start and resume. */
   mcpServers?: string[];
+  /** The budget over the runs the session starts (session-budget.ts). */
+  budget?: Budget;
 }

@@ -39,6 +39,12 @@ export const runs = sqliteTable(
     updatedAt: text('updated_at').notNull(),
     /** Set once the owner thread was told the run ended (the reminder at its next turn). */
     ownerNotified: integer('owner_notified', { mode: 'boolean' }).notNull().default(false),
+    /** JSON: the run's budget over its subtree ({max_tokens?, max_tool_calls?, max_runs?, max_duration_ms?}), null without one. */
+    budget: text('budget'),
+    /** JSON: the budget warnings recorded (run.budget_warned: [{limit, allowed, used}]). */
+    budgetWarnings: text('budget_warnings').notNull().default('[]'),
+    /** How many of those warnings the owner thread was told at a turn. */
+    budgetWarningsTold: integer('budget_warnings_told').notNull().default(0),
   },
   (t) => [
     index('runs_status_idx').on(t.status),

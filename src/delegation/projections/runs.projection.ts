@@ -41,6 +41,16 @@ export class RunsProjection implements Projection {
       case SessionEvents.reminded: {
         const ids = event.data.kind === 'runs' ? stringsOf(event.data.runIds) : [];
         if (ids.length) orm.update(runs).set({ ownerNotified: true }).where(inArray(runs.runId, ids)).run();
+        if (event.data.kind === 'budget') {
+          // How many warnings of each run the owner was told (budget-reminders.ts).
+          for (const [runId, told] of Object.entries(recordOf(event.data.told))) {
+            orm
+              .update(runs)
+              .set({ budgetWarningsTold: numberOr0(told) })
+              .where(eq(runs.runId, runId))
+              .run();
+          }
+        }
         return;
       }
       case USAGE:
@@ -73,6 +83,15 @@ export class RunsProjection implements Projection {
       }
       case RunEvents.interrupted:
         return this.ended(orm, event.data.runId, at, { status: 'interrupted', error: event.data.reason });
+      case RunEvents.budgetWarned: {
+        const { runId, ...warning } = event.data;
+        orm
+          .update(runs)
+          .set({ budgetWarnings: sql`json_insert(${runs.budgetWarnings}, '$[#]', json(${JSON.stringify(warning)}))`, updatedAt: at })
+          .where(eq(runs.runId, runId))
+          .run();
+        return;
+      }
       case RunEvents.resumed: {
         const d = event.data;
         orm
@@ -103,6 +122,7 @@ export class RunsProjection implements Projection {
         threadId: d.threadId,
         epoch: d.epoch,
         policy: JSON.stringify(d.policy),
+        budget: d.budget ? JSON.stringify(d.budget) : null,
         startedAt: at,
         launchedAt: at,
         updatedAt: at,

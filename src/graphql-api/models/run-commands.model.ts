@@ -10,6 +10,14 @@ export class RunPolicyInput {
   @Field(() => Int, { nullable: true }) timeoutMs?: number;
 }
 
+@InputType({ description: "Limits over a run and every run under it (any subset, positive integers); never more than its parent's budget has left" })
+export class RunBudgetInput {
+  @Field(() => Int, { nullable: true }) maxTokens?: number;
+  @Field(() => Int, { nullable: true }) maxToolCalls?: number;
+  @Field(() => Int, { nullable: true }) maxRuns?: number;
+  @Field(() => Int, { nullable: true }) maxDurationMs?: number;
+}
+
 @InputType({ description: 'agent_run: start a run (the POST /api/runs body)' })
 export class AgentRunInput {
   @Field() agentId!: string;
@@ -19,6 +27,7 @@ export class AgentRunInput {
   @Field(() => RunPolicyInput, { nullable: true }) policy?: RunPolicyInput;
   @Field({ nullable: true, description: "Default false; true: the run starts with a copy of its parent run's conversation (needs parentRunId)" })
   forkContext?: boolean;
+  @Field(() => RunBudgetInput, { nullable: true }) budget?: RunBudgetInput;
 }
 
 @ObjectType()

@@ -27,6 +27,29 @@ export class Run {
   @Field() updatedAt!: string;
 }
 
+@ObjectType({ description: 'Budget limits (unset: not limited)' })
+export class BudgetLimits {
+  @Field(() => Int, { nullable: true }) maxTokens!: number | null;
+  @Field(() => Int, { nullable: true }) maxToolCalls!: number | null;
+  @Field(() => Int, { nullable: true }) maxRuns!: number | null;
+  @Field(() => Int, { nullable: true }) maxDurationMs!: number | null;
+}
+
+@ObjectType({ description: 'What a subtree spent against its budget; a running run counts its time so far' })
+export class BudgetUse {
+  @Field(() => Int, { description: 'input + output tokens' }) tokens!: number;
+  @Field(() => Int) toolCalls!: number;
+  @Field(() => Int) runs!: number;
+  @Field(() => Int) durationMs!: number;
+}
+
+@ObjectType({ description: "A budget over a run and every run under it (narrowed at start by its ancestors' budgets)" })
+export class RunBudgetModel {
+  @Field(() => BudgetLimits) limits!: BudgetLimits;
+  @Field(() => BudgetUse) used!: BudgetUse;
+  @Field(() => BudgetLimits, { description: 'What is left of each limit, never below 0' }) remaining!: BudgetLimits;
+}
+
 @ObjectType({ description: 'Tokens, tool calls and time' })
 export class Usage {
   @Field(() => Int, { description: 'Runs counted: 1 for own usage' }) runs!: number;

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { AgentHookInput } from './agent.model';
 import { JsonScalar } from '../scalars';
+import { RunBudgetInput } from './run-commands.model';
 
 @ObjectType({ description: 'A CLI-native sub-agent launch inside a session (or a run thread)' })
 export class SubagentInstance {
@@ -110,4 +111,5 @@ export class CreateSessionInput {
   excludedTools?: string[];
   @Field(() => [String], { nullable: true, description: "MCP servers (names in the operator's registry) it may use; default: the agent's mcp_servers" })
   mcpServers?: string[];
+  @Field(() => RunBudgetInput, { nullable: true, description: 'Limits over every run the session starts and their runs' }) budget?: RunBudgetInput;
 }

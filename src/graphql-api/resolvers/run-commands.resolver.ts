@@ -42,6 +42,14 @@ export class RunCommandsResolver {
             timeout_ms: input.policy.timeoutMs ?? undefined,
           }
         : undefined,
+      budget: input.budget
+        ? {
+            max_tokens: input.budget.maxTokens ?? undefined,
+            max_tool_calls: input.budget.maxToolCalls ?? undefined,
+            max_runs: input.budget.maxRuns ?? undefined,
+            max_duration_ms: input.budget.maxDurationMs ?? undefined,
+          }
+        : undefined,
     });
     const summary = await this.commandBus.execute(new StartRun(startRunInput(body), API));
     return this.run(summary.run_id);

@@ -4,10 +4,12 @@ import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
 import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
+import { budgetUseOf } from '../../delegation/budget-guard';
+import { type BudgetView, budgetView, type RunBudget } from '../../delegation/run-budget';
 import type { GraphqlContext } from '../graphql-context';
 import { inRange, ListSize, presentFields } from '../input-validation';
 import { EventPage } from '../models/event.model';
-import { RoutedRequest, Run, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../models/run.model';
+import { BudgetLimits, RoutedRequest, Run, RunBudgetModel, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../models/run.model';
 import { SubagentInstance } from '../models/session.model';
 
 const parseJson = (value: string | null): unknown => {
@@ -22,6 +24,19 @@ const parseJson = (value: string | null): unknown => {
 /** A runs row as the Run type: JSON columns parsed; the row's other fields stay for the field resolvers. */
 export function runOf(row: RunRow): Run & RunRow {
   return { ...row, policy: parseJson(row.policy), stoppedBy: parseJson(row.stoppedBy) } as Run & RunRow;
+}
+
+const limitsOf = (b: RunBudget): BudgetLimits => ({
+  maxTokens: b.max_tokens ?? null,
+  maxToolCalls: b.max_tool_calls ?? null,
+  maxRuns: b.max_runs ?? null,
+  maxDurationMs: b.max_duration_ms ?? null,
+});
+
+/** A budget view (limits, use, what is left) as the GraphQL type; Run.budget and Session.budget share it. */
+export function budgetModelOf(view: BudgetView): RunBudgetModel {
+  const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs } = view.used!;
+  return { limits: limitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: limitsOf(view.remaining ?? {}) };
 }
 
 const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
@@ -106,6 +121,12 @@ export class RunsResolver {
       limit: SUBTREE_LIMIT.check(limit),
     });
     return rows.map(runOf);
+  }
+
+  @ResolveField(() => RunBudgetModel, { nullable: true, description: 'Its budget over its subtree: limits, use and what is left; null without one' })
+  async budget(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext): Promise<RunBudgetModel | null> {
+    if (!run.budget) return null;
+    return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(await loaders.subtreeSpend.load(run.path))));
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })

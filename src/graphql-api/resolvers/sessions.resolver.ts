@@ -1,7 +1,8 @@
-import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { NotFoundError } from '../../common/domain-error';
+import { GetSessionBudget } from '../../delegation/queries/get-session-budget/get-session-budget.query';
 import { WatchStream } from '../../event-log/queries/watch-stream/watch-stream.query';
 import { sessionStreamId } from '../../event-store/stream-ids';
 import { ChangeSubAgents } from '../../sessions/commands/change-sub-agents/change-sub-agents.command';
@@ -15,8 +16,10 @@ import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/sessi
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, ListSize, validated } from '../input-validation';
+import { budgetModelOf } from './runs.resolver';
 import { StoredEventModel } from '../models/event.model';
 import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
+import { RunBudgetModel } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
 
@@ -80,9 +83,36 @@ export class SessionsResolver {
     }
   }
 
+  @ResolveField(() => RunBudgetModel, {
+    nullable: true,
+    description: 'Its budget over every run it started (and their runs): limits, use and what is left; null without one or once it is gone',
+  })
+  async budget(@Parent() session: { sessionId: string }): Promise<RunBudgetModel | null> {
+    try {
+      return budgetModelOf(await this.queryBus.execute(new GetSessionBudget(session.sessionId)));
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
+  }
+
   @Mutation(() => CreatedSession, { description: 'Create a Copilot session (the POST /api/sessions body)' })
   createSession(@Args('input', { type: () => CreateSessionInput, nullable: true }) input?: CreateSessionInput) {
-    return this.commandBus.execute(new CreateSession(validated(createSessionSchema, input ?? {})));
+    const { budget, ...rest } = input ?? {};
+    const body = {
+      ...rest,
+      ...(budget
+        ? {
+            budget: {
+              max_tokens: budget.maxTokens ?? undefined,
+              max_tool_calls: budget.maxToolCalls ?? undefined,
+              max_runs: budget.maxRuns ?? undefined,
+              max_duration_ms: budget.maxDurationMs ?? undefined,
+            },
+          }
+        : {}),
+    };
+    return this.commandBus.execute(new CreateSession(validated(createSessionSchema, body)));
   }
 
   @Mutation(() => MessageAccepted, { description: 'Send a prompt; progress arrives on the sessionEvents subscription' })

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { RunCaller, RunSummary } from '../../run-caller';
+import type { RunBudgetInput } from '../../run-budget';
 import type { RunPolicyInput } from '../../run-policy';
 
 export interface StartRunInput {
@@ -16,6 +17,8 @@ export interface StartRunInput {
   policy?: RunPolicyInput;
   /** Start only: the child's first prompt begins with the caller session's conversation (bounded, see fork-context.ts). */
   forkContext?: boolean;
+  /** Start only: a budget over the new run's subtree, narrowed by what its ancestors' budgets have left. */
+  budget?: RunBudgetInput;
 }
 
 /** spec: agent_run (the tool keeps its name). Start a child run, or resume / check one by run_id. */

@@ -9,7 +9,9 @@ import { runIdOfThread, runThreadId, sessionStreamId } from '../../../event-stor
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
-import { InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
+import { BudgetGuard } from '../../budget-guard';
+import { type CoveringBudget, describeBreach, exhaustion, narrowBudget, toRunBudget } from '../../run-budget';
+import { BudgetExceededError, InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
 import { type RunStartedData, RunEvents } from '../../run.events';
 import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
@@ -45,6 +47,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly sessions: SessionRegistry,
     private readonly runs: RunsReadModel,
     private readonly store: EventStore,
+    private readonly budgets: BudgetGuard,
   ) {}
 
   async execute({ input, caller }: StartRun): Promise<RunSummary> {
@@ -68,6 +71,9 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
+    const covering = this.budgets.covering(placement.parent?.started.path, this.treeOwner(placement));
+    this.assertBudgetLeft(covering, input.agentId);
+    const budget = narrowBudget(toRunBudget(input.budget), covering);
     const fork = input.forkContext ? this.forkFrom(placement) : undefined;
     const runId = uuidv7();
     const data: RunStartedData = {
@@ -85,6 +91,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       epoch: 1,
       policy: this.childPolicy(resolveRunPolicy(input.policy, agent, this.config.runs), placement.parent),
       ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
+      ...(budget ? { budget } : {}),
     };
     const state = await this.repository.decide(runId, { type: 'start', data }, { actor: callerActor(caller) });
     this.logger.log(
@@ -121,6 +128,12 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       case 'interrupted':
       case 'stopped': {
         const { threadId } = state.started;
+        // A resumed run adds no run: only the other limits can refuse it.
+        const owner = state.started.parentRunId ? this.repository.load(state.started.rootRunId)?.started.ownerThreadId : state.started.ownerThreadId;
+        const covering = this.budgets
+          .covering(state.started.path, owner)
+          .map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({ ...c, budget: rest }));
+        this.assertBudgetLeft(covering, state.started.agentId);
         if (this.store.streamVersion(sessionStreamId(threadId)) > 0 && !this.sessions.get(threadId)) {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
         }
@@ -192,6 +205,30 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   /** Depth is a limit on the whole tree: a child never gets a deeper limit than its parent had. */
   private childPolicy(policy: ResolvedRunPolicy, parent: RunState | undefined): ResolvedRunPolicy {
     return parent ? { ...policy, maxDepth: Math.min(policy.maxDepth, parent.started.policy.maxDepth) } : policy;
+  }
+
+  /** The session whose budget covers the new run's tree: the tree root's owner (none for the API). */
+  private treeOwner(placement: Placement): string | undefined {
+    if (!placement.parent) return placement.ownerThreadId;
+    const { rootRunId, runId, ownerThreadId } = placement.parent.started;
+    return rootRunId === runId ? ownerThreadId : this.repository.load(rootRunId)?.started.ownerThreadId;
+  }
+
+  /**
+   * agent_run under a budget with nothing left is refused (budget_exceeded). Asking for a run past
+   * max_runs passes that limit, so the budgeted subtree is also stopped.
+   */
+  private assertBudgetLeft(covering: CoveringBudget[], agentId: string): void {
+    const spent = exhaustion(covering);
+    if (!spent) return;
+    const { runId, sessionId, ...breach } = spent;
+    if (breach.limit === 'max_runs') this.budgets.runsLimitPassed({ runId, sessionId }, breach);
+    const whose = runId ? `run ${runId}` : `session ${sessionId}`;
+    this.logger.warn({ agentId, budgetRunId: runId, budgetSessionId: sessionId, ...breach }, 'run refused: budget exhausted');
+    throw new BudgetExceededError(`Run of ${agentId} refused: the budget of ${whose} has nothing left (${describeBreach(breach)})`, {
+      ...(runId ? { budgetRunId: runId } : { budgetSessionId: sessionId }),
+      ...breach,
+    });
   }
 
   private assertCanParent(parent: RunState): void {

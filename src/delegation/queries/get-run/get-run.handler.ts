@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { budgetUseOf } from '../../budget-guard';
 import { UnknownRunError } from '../../run.errors';
 import { toRunView, type RunView } from '../../run-view';
 import { GetRun } from './get-run.query';
@@ -11,6 +12,7 @@ export class GetRunHandler implements IQueryHandler<GetRun, RunView> {
   async execute({ runId }: GetRun): Promise<RunView> {
     const row = this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
-    return toRunView(row);
+    const now = Date.now();
+    return toRunView(row, now, row.budget ? budgetUseOf(this.runs.subtreeSpend(row.path, now)) : undefined);
   }
 }

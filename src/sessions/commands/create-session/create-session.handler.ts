@@ -25,6 +25,7 @@ import { CliRequestFailedError, ProviderNotConfiguredError, SessionTeamInvalidEr
 import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessionDecider } from '../../session.decider';
 import { SessionRegistry } from '../../session-registry';
 import { CreateSession, SessionSummary } from './create-session.command';
+import { toBudget } from '../../session-budget';
 
 /**
  * Records the intent (`session.created`) before asking the CLI, so events the CLI emits while
@@ -149,6 +150,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       ...optionalList('availableTools', request.availableTools ?? (main && main.tools.builtin.length > 0 ? main.tools.builtin : undefined)),
       ...optionalList('excludedTools', request.excludedTools ?? main?.tools.excluded_builtin),
       ...optionalList('mcpServers', this.knownMcpServers(request.mcpServers) ?? main?.mcp_servers),
+      ...(request.budget ? { budget: toBudget(request.budget) } : {}),
     };
   }
 

@@ -1,0 +1,199 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { filter, type Subscription } from 'rxjs';
+import { EventStore } from '../event-store/event-store';
+import { runIdOfThread, sessionIdOfStream } from '../event-store/stream-ids';
+import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
+import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
+import { CLI_EVENT_PREFIX } from '../sessions/session.events';
+import { SessionRegistry } from '../sessions/session-registry';
+import { API_THREAD, RunEvents, type StoppedBy } from './run.events';
+import { type BudgetBreach, breachOf, type BudgetUse, type CoveringBudget, newWarnings, type RunBudget } from './run-budget';
+import { RunStateError } from './run.errors';
+import { RunHandleTable } from './run-handle-table';
+import { RunRepository } from './run-repository';
+import { RunStopper } from './run-stopper';
+
+/** The CLI events that spend: what the runs projection sums (tokens, tool calls). */
+const SPENDING = new Set([`${CLI_EVENT_PREFIX}assistant.usage`, `${CLI_EVENT_PREFIX}tool.execution_start`]);
+/** How often running budgeted runs are checked anyway: time spends without any event. */
+const SWEEP_MS = 250;
+
+export function budgetUseOf(spend: SubtreeSpend): BudgetUse {
+  return { tokens: spend.tokens, tool_calls: spend.toolCalls, runs: spend.runs, duration_ms: spend.durationMs };
+}
+
+export function budgetOf(row: Pick<RunRow, 'budget'>): RunBudget | undefined {
+  return row.budget ? (JSON.parse(row.budget) as RunBudget) : undefined;
+}
+
+/**
+ * Budgets per subtree, counted where usage is recorded: each committed usage or tool event of a run's
+ * session (the runs projection is inline, so the read model already has it) checks the budgets of the
+ * run and of its ancestors against their subtrees' sums; a sweep every 250 ms covers time. At 80% of a
+ * limit the run records `run.budget_warned` (its owner is told at its next turn); past a limit the
+ * budgeted run's subtree is stopped with the stop cascade, `stopped_by.actor = budget`.
+ */
+@Injectable()
+export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(BudgetGuard.name);
+  private subscription?: Subscription;
+  private startedSubscription?: Subscription;
+  /**
+   * Whether a budgeted run may be running (true at start: runs recovered after a restart). The sweep reads
+   * the runs table only while it is, so an idle service spends no SQL on budgets every 250 ms.
+   */
+  private budgetedRunsMayRun = true;
+  private timer?: NodeJS.Timeout;
+  /** Budgeted runs whose subtree is being stopped for their budget. */
+  private readonly stopping = new Set<string>();
+  /** `<runId>:<limit>` warnings on their way to the run stream. */
+  private readonly warning = new Set<string>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly runs: RunsReadModel,
+    private readonly stopper: RunStopper,
+    private readonly repository: RunRepository,
+    private readonly handles: RunHandleTable,
+    private readonly sessions: SessionRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.subscription = this.store.committed$.pipe(filter((event) => SPENDING.has(event.type))).subscribe((event) => {
+      const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
+      if (runId) this.checkCovering(runId);
+    });
+    this.startedSubscription = this.store.committed$
+      // A resumed run keeps the budget it started with.
+      .pipe(filter((event) => (event.type === RunEvents.started && event.data.budget !== undefined) || event.type === RunEvents.resumed))
+      .subscribe(() => (this.budgetedRunsMayRun = true));
+    this.timer = setInterval(() => this.sweep(), SWEEP_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    this.subscription?.unsubscribe();
+    this.startedSubscription?.unsubscribe();
+    clearInterval(this.timer);
+  }
+
+  /**
+   * The budgets that cover a new run under `parentPath` (the parent's and its ancestors'), with their use
+   * so far, after the budget of the session that started the tree (`sessionId`: the root's owner thread).
+   */
+  covering(parentPath: string | undefined, sessionId: string | undefined): CoveringBudget[] {
+    const session = this.sessionBudget(sessionId);
+    if (!parentPath) return session ? [session] : [];
+    const ids = [...ancestorIdsOf(parentPath), ...parentPath.split('/').filter(Boolean).slice(-1)];
+    const runBudgets = this.runs
+      .budgetedAmong(ids)
+      .sort((a, b) => a.depth - b.depth)
+      .map((row) => ({ runId: row.runId, budget: budgetOf(row) as RunBudget, used: budgetUseOf(this.runs.subtreeSpend(row.path)) }));
+    return session ? [session, ...runBudgets] : runBudgets;
+  }
+
+  /** A session's budget (set at its creation) with what the runs it started spent so far. */
+  sessionBudget(sessionId: string | undefined): CoveringBudget | undefined {
+    if (!sessionId || sessionId === API_THREAD) return undefined;
+    const budget = this.sessions.get(sessionId)?.config.budget;
+    return budget ? { sessionId, budget, used: budgetUseOf(this.runs.sessionSpend(sessionId)) } : undefined;
+  }
+
+  /**
+   * A run was refused because a budget had no run left: asking for one more passes `max_runs`, so the
+   * budgeted subtree is stopped like any other budget that was passed.
+   */
+  runsLimitPassed(owner: { runId?: string; sessionId?: string }, breach: BudgetBreach): void {
+    const passed = { ...breach, used: breach.used + 1 };
+    if (owner.runId) this.stop(owner.runId, passed);
+    else if (owner.sessionId) this.stopSession(owner.sessionId, passed);
+  }
+
+  /** Checks the budgets of a run that spent and of its ancestors. */
+  private checkCovering(runId: string): void {
+    const row = this.runs.find(runId);
+    if (!row) return;
+    for (const budgeted of this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId])) this.check(budgeted);
+    const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
+    if (root && root.parentRunId === null) this.checkSession(root.ownerThreadId);
+  }
+
+  /** Time spends without events: budgeted runs, and sessions with a budget that have runs going, are checked anyway. */
+  private sweep(): void {
+    if (this.budgetedRunsMayRun) {
+      const running = this.runs.runningBudgeted();
+      this.budgetedRunsMayRun = running.length > 0;
+      for (const row of running) this.check(row);
+    }
+    if (!this.sessions.all().some((session) => session.config.budget)) return;
+    for (const sessionId of this.runs.sessionsWithRunningRuns()) this.checkSession(sessionId);
+  }
+
+  /** A session's budget over every run it started: past a limit, each of its running runs' subtrees is stopped. */
+  private checkSession(sessionId: string): void {
+    if (this.stopping.has(`session:${sessionId}`)) return;
+    const covering = this.sessionBudget(sessionId);
+    if (!covering) return;
+    const breach = breachOf(covering.budget, covering.used);
+    if (breach) this.stopSession(sessionId, breach);
+  }
+
+  private stopSession(sessionId: string, breach: BudgetBreach): void {
+    const key = `session:${sessionId}`;
+    if (this.stopping.has(key)) return;
+    this.stopping.add(key);
+    this.logger.warn({ sessionId, ...breach }, 'session budget exceeded: stopping every run it started');
+    const stoppedBy: StoppedBy = { actor: 'budget', reason: 'budget_exceeded', ...breach, budgetSessionId: sessionId };
+    void Promise.all(
+      this.runs.runningRootsOwnedBy(sessionId).map((runId) =>
+        this.stopper.stopTree(runId, stoppedBy).catch((error: unknown) => {
+          if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its session budget');
+        }),
+      ),
+    ).finally(() => this.stopping.delete(key));
+  }
+
+  private check(row: RunRow): void {
+    const budget = budgetOf(row);
+    if (!budget || row.status !== 'running' || this.underStop(row)) return;
+    const used = budgetUseOf(this.runs.subtreeSpend(row.path));
+    const breach = breachOf(budget, used);
+    if (breach) return this.stop(row.runId, breach);
+    const warned = (JSON.parse(row.budgetWarnings) as Array<{ limit: string }>).map((w) => w.limit);
+    for (const warning of newWarnings(budget, used, warned)) this.warn(row.runId, warning);
+  }
+
+  /** A run whose subtree (its own or an ancestor's) is already being stopped is left to that stop. */
+  private underStop(row: RunRow): boolean {
+    if (this.handles.get(row.runId)?.stopping) return true;
+    if (this.stopping.size === 0) return false;
+    const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
+    if (root && this.stopping.has(`session:${root.ownerThreadId}`)) return true;
+    return [...ancestorIdsOf(row.path), row.runId].some((id) => this.stopping.has(id));
+  }
+
+  private warn(runId: string, breach: BudgetBreach): void {
+    const key = `${runId}:${breach.limit}`;
+    if (this.warning.has(key)) return;
+    this.warning.add(key);
+    this.repository
+      .decide(runId, { type: 'warn_budget', breach }, { actor: 'budget' })
+      .then(() => this.logger.log({ runId, ...breach }, 'run budget warning'))
+      .catch((error: unknown) => {
+        if (!(error instanceof RunStateError)) this.logger.warn({ runId, err: error }, 'could not record a budget warning');
+      })
+      .finally(() => this.warning.delete(key));
+  }
+
+  private stop(runId: string, breach: BudgetBreach): void {
+    if (this.stopping.has(runId)) return;
+    this.stopping.add(runId);
+    this.logger.warn({ runId, ...breach }, 'run budget exceeded: stopping its subtree');
+    this.stopper
+      .stopTree(runId, { actor: 'budget', reason: 'budget_exceeded', ...breach })
+      .catch((error: unknown) => {
+        if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its budget');
+      })
+      .finally(() => this.stopping.delete(runId));
+  }
+}
