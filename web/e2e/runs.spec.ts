@@ -171,3 +171,35 @@ test('the runs list follows a status change without a reload, and an unknown run
   await page.goto('/runs/no-such-run');
   await expect(page.getByRole('heading', { level: 1, name: 'Run not found' })).toBeVisible();
 });
+
+test('a run’s budget shows on its page, used of allowed, and the stop names the limit it passed', async ({ page, api, model }) => {
+  const s = Date.now().toString(36);
+  const spender = `spender-${s}`;
+  // Each answer costs 300 tokens and calls a tool, until the budget stops the run.
+  model.setScript([
+    {
+      name: 'the run keeps spending',
+      systemIncludes: `SPENDER_${s}`,
+      answer: { toolCalls: [{ name: 'agent_output', arguments: { run_id: 'no-such-run' } }] },
+      delayMs: 400,
+      usage: { prompt_tokens: 200, completion_tokens: 100 },
+    },
+  ]);
+  await api.createAgent({ id: spender, name: 'Spender', system_message: { content: `SPENDER_${s} You work.` } });
+  const { run_id: runId } = await api.call<{ run_id: string }>('POST', '/api/runs', {
+    agent_id: spender,
+    prompt: 'Work.',
+    background: true,
+    budget: { max_tokens: 1500, max_tool_calls: 50 },
+  });
+
+  await page.goto(`/runs/${runId}`);
+  const budget = page.getByRole('list', { name: 'Budget' });
+  await expect(budget.locator('[data-limit="max_tokens"]')).toContainText(/tokens\s*\d+ of 1500/);
+  await expect(budget.locator('[data-limit="max_tool_calls"]')).toContainText('of 50');
+  await expect(page.getByTestId('run-status')).toHaveText('stopped', { timeout: 30_000 });
+  await expect(page.getByTestId('stop-reason')).toHaveText(/^Stopped by its budget: tokens \d+ of 1500/);
+  // Past the limit, nothing is left.
+  await expect(budget.locator('[data-limit="max_tokens"]')).toContainText('(0 left)');
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+});

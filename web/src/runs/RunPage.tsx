@@ -1,15 +1,28 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { useLoad } from '../api/hooks';
+import { useLoad, usePolling } from '../api/hooks';
 import { linkHandler } from '../app/router';
 import { approvalHref, usePendingApprovals, WaitingApprovals } from '../approvals/WaitingApprovals';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useRowWindow } from '../ui/row-window';
 import { ResumeRunMutation, RunHeaderQuery, StopRunMutation } from './operations';
 import { runActionsFor, runStatusTone } from './run-list';
-import { describeStop, durationMs, formatDuration, type RunNode, runningDescendants, type RunStreamEvent, type StopReason, treeRows } from './run-tree';
+import {
+  budgetLines,
+  describeStop,
+  durationMs,
+  formatDuration,
+  type RunNode,
+  runningDescendants,
+  type RunStreamEvent,
+  type StopReason,
+  treeRows,
+} from './run-tree';
 import { HISTORY_CAP, useNow, useRunEvents } from './use-run-events';
 import { axisOf, barOf, ticksOf } from './waterfall';
+
+/** How often a running budgeted run's use is asked again. */
+const BUDGET_POLL_MS = 2000;
 
 /** Events the history renders at first and adds per "Show earlier": the DOM stays small however long the run. */
 const HISTORY_WINDOW = 100;
@@ -42,6 +55,16 @@ export function RunPage({ runId }: { runId: string }) {
   const shown = useRowWindow(treeScroll, TREE_ROW_HEIGHT, rows.length);
 
   const loaded = header.data?.run;
+  // A budget's use is the service's own count (its guard's sums): asked again while the run works,
+  // and once more when its status changes (the final count of a run that just ended).
+  const liveStatus = store.runs.get(runId)?.status;
+  usePolling(() => {
+    if (loaded?.budget && (liveStatus ?? loaded.status) === 'running') header.reload();
+  }, BUDGET_POLL_MS);
+  const reloadHeader = header.reload;
+  useEffect(() => {
+    if (liveStatus) reloadHeader();
+  }, [liveStatus, reloadHeader]);
   // Requests of this tree that wait for a person: flagged on their run's row, listed above the tree.
   const treeRoot = loaded ? (loaded.rootRunId ?? loaded.runId) : undefined;
   const waiting = usePendingApprovals(useMemo(() => (treeRoot ? { rootRunId: treeRoot } : undefined), [treeRoot]));
@@ -99,6 +122,7 @@ export function RunPage({ runId }: { runId: string }) {
   const error = root ? root.error : (loaded?.error ?? undefined);
   const stoppedBy = root ? root.stoppedBy : ((loaded?.stoppedBy as StopReason | null | undefined) ?? undefined);
   const policy = loaded?.policy as { timeoutMs?: number; maxDepth?: number; maxConcurrentChildren?: number } | undefined;
+  const budget = loaded?.budget && budgetLines(loaded.budget.limits, loaded.budget.used);
 
   return (
     <section className="page run-page" aria-labelledby="run-title">
@@ -184,22 +208,35 @@ export function RunPage({ runId }: { runId: string }) {
             {output && <p className="run-text">{output}</p>}
           </div>
         )}
-        {policy && (
+        {(policy || budget) && (
           <div className="aside-card">
-            <h2>Budget</h2>
-            <dl className="facts">
-              <dt>Time limit</dt>
-              <dd>
-                {policy.timeoutMs ? formatDuration(policy.timeoutMs) : 'none'}
-                {root && root.status === 'running' && policy.timeoutMs
-                  ? ` (${formatDuration(Math.max(0, policy.timeoutMs - durationMs(root, now)))} left)`
-                  : ''}
-              </dd>
-              <dt>Depth below it</dt>
-              <dd>at most {policy.maxDepth ?? '?'} levels</dd>
-              <dt>Running children</dt>
-              <dd>at most {policy.maxConcurrentChildren ?? '?'} at once</dd>
-            </dl>
+            <h2>Limits</h2>
+            {budget && (
+              <ul className="budget-lines" aria-label="Budget">
+                {budget.map((line) => (
+                  <li key={line.limit} data-limit={line.limit}>
+                    <span className="budget-label">{line.label}</span>
+                    <meter min={0} max={1} low={0.8} high={0.99} optimum={0} value={line.share} aria-label={`${line.label} used`} />
+                    <span className="budget-text">{line.text}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {policy && (
+              <dl className="facts">
+                <dt>Time limit</dt>
+                <dd>
+                  {policy.timeoutMs ? formatDuration(policy.timeoutMs) : 'none'}
+                  {root && root.status === 'running' && policy.timeoutMs
+                    ? ` (${formatDuration(Math.max(0, policy.timeoutMs - durationMs(root, now)))} left)`
+                    : ''}
+                </dd>
+                <dt>Depth below it</dt>
+                <dd>at most {policy.maxDepth ?? '?'} levels</dd>
+                <dt>Running children</dt>
+                <dd>at most {policy.maxConcurrentChildren ?? '?'} at once</dd>
+              </dl>
+            )}
           </div>
         )}
       </div>

@@ -61,6 +61,20 @@ export const RunHeaderQuery = graphql(`
       epoch
       startedAt
       endedAt
+      budget {
+        limits {
+          maxTokens
+          maxToolCalls
+          maxRuns
+          maxDurationMs
+        }
+        used {
+          tokens
+          toolCalls
+          runs
+          durationMs
+        }
+      }
     }
   }
 `);

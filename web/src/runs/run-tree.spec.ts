@@ -1,4 +1,14 @@
-import { describeStop, durationMs, emptyStore, foldEvent, formatDuration, runningDescendants, type RunStreamEvent, treeRows } from './run-tree';
+import {
+  budgetLines,
+  describeStop,
+  durationMs,
+  emptyStore,
+  foldEvent,
+  formatDuration,
+  runningDescendants,
+  type RunStreamEvent,
+  treeRows,
+} from './run-tree';
 
 let position = 0;
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 12, 0, s)).toISOString();
@@ -45,6 +55,15 @@ describe('run tree store', () => {
     foldEvent(store, runEvent('run.interrupted', 'root', 8, { reason: 'service restarted' }));
     foldEvent(store, runEvent('run.resumed', 'root', 9, { epoch: 2 }));
     expect(store.runs.get('root')).toMatchObject({ status: 'running', epoch: 2, endedAt: undefined, error: undefined });
+  });
+
+  it('keeps what a budget stop says: the limit passed, what it allowed, what was used', () => {
+    const store = emptyStore();
+    foldEvent(store, started('root', null));
+    const stoppedBy = { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 1500, used: 1800 };
+    foldEvent(store, runEvent('run.stopped', 'root', 2, { stoppedBy, forced: false }));
+    expect(store.runs.get('root')?.stoppedBy).toEqual({ ...stoppedBy, forced: false });
+    expect(describeStop(store.runs.get('root')!.stoppedBy!)).toBe('Stopped by its budget: tokens 1800 of 1500');
   });
 
   it('counts tokens and tool calls from the run threads and sums them per subtree', () => {
@@ -107,5 +126,32 @@ describe('run tree store', () => {
       'Stopped by an operator (API) when run r1 was stopped: enough (its CLI session was destroyed)',
     );
     expect(describeStop({ actor: 'switchboard', reason: 'timed out' })).toBe('Stopped by Switchboard: timed out');
+  });
+});
+
+describe('a run’s budget on its page', () => {
+  it('shows a line for each limit set: used of allowed, what is left, the meter’s fill', () => {
+    const lines = budgetLines(
+      { maxTokens: 3000, maxToolCalls: null, maxRuns: 3, maxDurationMs: 4000 },
+      { tokens: 3300, toolCalls: 9, runs: 1, durationMs: 1500 },
+    );
+    expect(lines.map((l) => [l.label, l.text, l.share])).toEqual([
+      ['tokens', '3300 of 3000 (0 left)', 1],
+      ['runs', '1 of 3 (2 left)', 1 / 3],
+      ['time', '1.5 s of 4.0 s (2.5 s left)', 0.375],
+    ]);
+    expect(budgetLines({}, { tokens: 1, toolCalls: 1, runs: 1, durationMs: 1 })).toEqual([]);
+  });
+
+  it('says which limit stopped a run and by how much', () => {
+    expect(describeStop({ actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 3000, used: 3300 })).toBe(
+      'Stopped by its budget: tokens 3300 of 3000',
+    );
+    expect(describeStop({ actor: 'budget', reason: 'budget_exceeded', cascadeFrom: 'r1', limit: 'max_duration_ms', allowed: 4000, used: 4236 })).toBe(
+      'Stopped by the budget of run r1: time 4.2 s of 4.0 s',
+    );
+    expect(describeStop({ actor: 'budget', reason: 'budget_exceeded', budgetSessionId: 's1', limit: 'max_tool_calls', allowed: 10, used: 11 })).toBe(
+      "Stopped by session s1's budget: tool calls 11 of 10",
+    );
   });
 });

@@ -11,6 +11,11 @@ export interface StopReason {
   reason: string;
   cascadeFrom?: string;
   forced?: boolean;
+  /** actor `budget`: the limit passed, what it allowed and what had been used. */
+  limit?: string;
+  allowed?: number;
+  used?: number;
+  budgetSessionId?: string;
 }
 
 export interface RunNode {
@@ -137,6 +142,9 @@ export function foldEvent(store: RunStore, event: RunStreamEvent): boolean {
       const by = record(data.stoppedBy);
       const stoppedBy: StopReason = { actor: str(by.actor) ?? '?', reason: str(by.reason) ?? '', forced: data.forced === true };
       if (str(by.cascadeFrom)) stoppedBy.cascadeFrom = str(by.cascadeFrom);
+      // A budget's stop says which limit was passed, what it allowed and what was used.
+      if (str(by.limit)) Object.assign(stoppedBy, { limit: str(by.limit), allowed: num(by.allowed), used: num(by.used) });
+      if (str(by.budgetSessionId)) stoppedBy.budgetSessionId = str(by.budgetSessionId);
       store.runs.set(runId, { ...run, ...ended, status: 'stopped', stoppedBy });
       return true;
     }
@@ -235,7 +243,69 @@ export function formatDuration(ms: number): string {
 
 /** What the stop reason says in a sentence: who, why, and whether it cascaded from another run. */
 export function describeStop(stop: StopReason): string {
+  if (stop.actor === 'budget') {
+    const whose = stop.budgetSessionId
+      ? `session ${stop.budgetSessionId}'s budget`
+      : stop.cascadeFrom
+        ? `the budget of run ${stop.cascadeFrom}`
+        : 'its budget';
+    const passed = stop.limit
+      ? `: ${budgetLimitLabel(stop.limit)} ${formatBudgetValue(stop.limit, stop.used)} of ${formatBudgetValue(stop.limit, stop.allowed)}`
+      : '';
+    return `Stopped by ${whose}${passed}${stop.forced ? ' (its CLI session was destroyed)' : ''}`;
+  }
   const who = stop.actor === 'api' ? 'an operator (API)' : stop.actor === 'switchboard' ? 'Switchboard' : stop.actor;
   const cascade = stop.cascadeFrom ? ` when run ${stop.cascadeFrom} was stopped` : '';
   return `Stopped by ${who}${cascade}${stop.reason ? `: ${stop.reason}` : ''}${stop.forced ? ' (its CLI session was destroyed)' : ''}`;
+}
+
+/** The four budget limits, as the service names them (`stopped_by.limit`). */
+export const BUDGET_LIMITS = ['max_tokens', 'max_tool_calls', 'max_runs', 'max_duration_ms'] as const;
+export type BudgetLimitName = (typeof BUDGET_LIMITS)[number];
+
+export function budgetLimitLabel(limit: string): string {
+  return { max_tokens: 'tokens', max_tool_calls: 'tool calls', max_runs: 'runs', max_duration_ms: 'time' }[limit] ?? limit;
+}
+
+function formatBudgetValue(limit: string, value: number | undefined): string {
+  if (value === undefined) return '?';
+  return limit === 'max_duration_ms' ? formatDuration(value) : String(value);
+}
+
+export interface BudgetLine {
+  limit: BudgetLimitName;
+  label: string;
+  used: number;
+  allowed: number;
+  /** used / allowed, 0..1 (capped): the meter's fill. */
+  share: number;
+  text: string;
+}
+
+/**
+ * One line per limit the budget sets: what the subtree used of what it may, live from the folded tree
+ * (the same sums the service's budget guard counts) when the page has them.
+ */
+export function budgetLines(
+  limits: { maxTokens?: number | null; maxToolCalls?: number | null; maxRuns?: number | null; maxDurationMs?: number | null },
+  used: { tokens: number; toolCalls: number; runs: number; durationMs: number },
+): BudgetLine[] {
+  const lines: BudgetLine[] = [];
+  const add = (limit: BudgetLimitName, allowed: number | null | undefined, value: number) => {
+    if (!allowed) return;
+    const left = Math.max(0, allowed - value);
+    lines.push({
+      limit,
+      label: budgetLimitLabel(limit),
+      used: value,
+      allowed,
+      share: Math.min(1, value / allowed),
+      text: `${formatBudgetValue(limit, value)} of ${formatBudgetValue(limit, allowed)} (${formatBudgetValue(limit, left)} left)`,
+    });
+  };
+  add('max_tokens', limits.maxTokens, used.tokens);
+  add('max_tool_calls', limits.maxToolCalls, used.toolCalls);
+  add('max_runs', limits.maxRuns, used.runs);
+  add('max_duration_ms', limits.maxDurationMs, used.durationMs);
+  return lines;
 }
