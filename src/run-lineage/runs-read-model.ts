@@ -18,6 +18,16 @@ export interface SubtreeSpend {
  * arrow runs one way (delegation → run-lineage). Synchronous on purpose: the engine reads between
  * awaits (stop sweeps) and from the sessions' synchronous turn-reminder sources.
  */
+/** What a budget counts of each run (`spendOf`). */
+const SPEND_COLUMNS = {
+  status: runs.status,
+  inputTokens: runs.inputTokens,
+  outputTokens: runs.outputTokens,
+  toolCalls: runs.toolCalls,
+  durationMs: runs.durationMs,
+  launchedAt: runs.launchedAt,
+};
+
 @Injectable()
 export class RunsReadModel {
   private sessionsWithRunning?: Database.Statement;
@@ -97,14 +107,7 @@ export class RunsReadModel {
   subtreeSpend(path: string, now = Date.now()): SubtreeSpend {
     const { from, to } = subtreeRange(path);
     const rows = this.database.orm
-      .select({
-        status: runs.status,
-        inputTokens: runs.inputTokens,
-        outputTokens: runs.outputTokens,
-        toolCalls: runs.toolCalls,
-        durationMs: runs.durationMs,
-        launchedAt: runs.launchedAt,
-      })
+      .select(SPEND_COLUMNS)
       .from(runs)
       .where(and(gte(runs.path, from), lt(runs.path, to)))
       .all();
@@ -147,14 +150,7 @@ export class RunsReadModel {
    */
   sessionSpend(sessionId: string, now = Date.now()): SubtreeSpend {
     const rows = this.database.orm
-      .select({
-        status: runs.status,
-        inputTokens: runs.inputTokens,
-        outputTokens: runs.outputTokens,
-        toolCalls: runs.toolCalls,
-        durationMs: runs.durationMs,
-        launchedAt: runs.launchedAt,
-      })
+      .select(SPEND_COLUMNS)
       .from(runs)
       .where(
         inArray(
