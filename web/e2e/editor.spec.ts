@@ -105,3 +105,38 @@ test('delete asks first, naming the teams that include the agent', async ({ page
   // The lead now names a sub-agent that no longer exists: its card shows the problem.
   await expect(page.getByRole('article', { name: 'Lead' })).toContainText('⚠ 1 sub-agent problem');
 });
+
+test('an agent’s hooks are kept on save, edited in place, and a refused URL is named next to them', async ({ page, api }) => {
+  const preToolUse = { type: 'preToolUse', url: 'https://hooks.example.com/pre', failure: 'closed' };
+  await api.createAgent({ id: 'guarded', name: 'Guarded', description: 'Works under a hook', system_message: { content: 'Work.' }, hooks: [preToolUse] });
+  await page.goto('/agents/guarded');
+  const hooks = page.getByRole('group', { name: 'Hooks' });
+  await expect(hooks.getByLabel('Hook 1 URL')).toHaveValue(preToolUse.url);
+  await expect(hooks.getByLabel('Hook 1 type')).toHaveValue('preToolUse');
+
+  // A save of another field sends the hooks back as they were.
+  await page.getByLabel('Description', { exact: true }).fill('Works under a pre-tool-use hook');
+  await saveButton(page).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible();
+  expect((await api.getAgent('guarded')).hooks).toEqual([preToolUse]);
+
+  // A second hook to the cloud metadata address: refused by the outbound guard, named by the hooks.
+  await hooks.getByRole('button', { name: '+ Add hook' }).click();
+  await hooks.getByLabel('Hook 2 type').selectOption('postToolUse');
+  await hooks.getByLabel('Hook 2 URL').fill('http://169.254.169.254/latest/meta-data');
+  await saveButton(page).click();
+  await expect(hooks).toContainText('refused by the outbound guard');
+  expect((await api.getAgent('guarded')).hooks).toEqual([preToolUse]);
+
+  await hooks.getByLabel('Hook 2 URL').fill('https://hooks.example.com/post');
+  await hooks.getByLabel('Hook 2 on failure').selectOption('closed');
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  await saveButton(page).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible();
+  expect((await api.getAgent('guarded')).hooks).toEqual([preToolUse, { type: 'postToolUse', url: 'https://hooks.example.com/post', failure: 'closed' }]);
+
+  await hooks.getByRole('button', { name: 'Remove hook 1' }).click();
+  await saveButton(page).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Saved/ })).toBeVisible();
+  expect((await api.getAgent('guarded')).hooks).toEqual([{ type: 'postToolUse', url: 'https://hooks.example.com/post', failure: 'closed' }]);
+});

@@ -12,6 +12,10 @@ const loaded = {
   subAgents: ['reviewer'],
   allowedAgents: ['reviewer'],
   excludedAgents: null,
+  hooks: [
+    { type: 'preToolUse', url: 'https://hooks.example.com/pre', failure: 'closed' },
+    { type: 'postToolUse', url: 'https://hooks.example.com/post', failure: null },
+  ],
   includedIn: [],
   composable: false,
   composableReasons: [],
@@ -19,7 +23,7 @@ const loaded = {
 };
 
 describe('the editor draft', () => {
-  it('sends back every field it loaded, the delegation policy it does not show included', () => {
+  it('sends back every field it loaded, the delegation policy it does not show and the hooks included', () => {
     expect(inputOf(draftOf(loaded))).toEqual({
       name: 'Lead',
       description: 'Leads',
@@ -31,7 +35,19 @@ describe('the editor draft', () => {
       subAgents: ['reviewer'],
       allowedAgents: ['reviewer'],
       excludedAgents: null,
+      hooks: [
+        { type: 'preToolUse', url: 'https://hooks.example.com/pre', failure: 'closed' },
+        { type: 'postToolUse', url: 'https://hooks.example.com/post' },
+      ],
     });
+  });
+
+  it('sends no hooks as unset, and a hook left on its default failure mode without one', () => {
+    expect(inputOf({ ...draftOf(loaded), hooks: [] }).hooks).toBeNull();
+    expect(inputOf({ ...draftOf({ ...loaded, hooks: null }) }).hooks).toBeNull();
+    expect(inputOf({ ...draftOf(loaded), hooks: [{ type: 'sessionEnd', url: ' https://h.example.com/end ', failure: '' }] }).hooks).toEqual([
+      { type: 'sessionEnd', url: 'https://h.example.com/end' },
+    ]);
   });
 
   it('sends a blank model as unset (the service default)', () => {
@@ -46,5 +62,7 @@ describe('the editor draft', () => {
     expect(fieldOfProblem('tools.excluded_builtin')).toBe('excludedBuiltin');
     expect(fieldOfProblem('sub_agents.2')).toBe('subAgents');
     expect(fieldOfProblem('id')).toBe('id');
+    expect(fieldOfProblem('hooks[1].url')).toBe('hooks');
+    expect(fieldOfProblem('hooks.0.type')).toBe('hooks');
   });
 });

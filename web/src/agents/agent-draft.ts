@@ -1,5 +1,26 @@
 import type { AgentFieldsInput, AgentQuery } from '../gql/graphql';
 
+/** The hook types the Copilot CLI sends through `hooks.invoke` (the service's `HOOK_TYPES`). */
+export const HOOK_TYPES = [
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'userPromptSubmitted',
+  'sessionStart',
+  'sessionEnd',
+  'errorOccurred',
+  'agentStop',
+  'subagentStart',
+  'subagentStop',
+] as const;
+
+/** A hook webhook as the form holds it; `failure` '' is the service's default for the type. */
+export interface HookDraft {
+  type: string;
+  url: string;
+  failure: '' | 'open' | 'closed';
+}
+
 /** The editor's form: every field of an agent, as the inputs hold it. */
 export interface AgentDraft {
   id: string;
@@ -16,6 +37,7 @@ export interface AgentDraft {
   subAgents: string[];
   allowedAgents: string[] | null;
   excludedAgents: string[] | null;
+  hooks: HookDraft[];
 }
 
 export const emptyDraft = (): AgentDraft => ({
@@ -33,6 +55,7 @@ export const emptyDraft = (): AgentDraft => ({
   subAgents: [],
   allowedAgents: null,
   excludedAgents: null,
+  hooks: [],
 });
 
 export function draftOf(agent: NonNullable<AgentQuery['agent']>): AgentDraft {
@@ -51,10 +74,11 @@ export function draftOf(agent: NonNullable<AgentQuery['agent']>): AgentDraft {
     subAgents: agent.subAgents,
     allowedAgents: agent.allowedAgents ?? null,
     excludedAgents: agent.excludedAgents ?? null,
+    hooks: (agent.hooks ?? []).map((h) => ({ type: h.type, url: h.url, failure: h.failure === 'open' || h.failure === 'closed' ? h.failure : '' })),
   };
 }
 
-/** What the API takes; the delegation policy lists are passed through unchanged so a save never drops them. */
+/** What the API takes; the delegation policy lists and the hooks go back as loaded unless edited, so a save never drops them. */
 export function inputOf(draft: AgentDraft): AgentFieldsInput {
   return {
     name: draft.name,
@@ -67,6 +91,7 @@ export function inputOf(draft: AgentDraft): AgentFieldsInput {
     subAgents: draft.subAgents,
     allowedAgents: draft.allowedAgents,
     excludedAgents: draft.excludedAgents,
+    hooks: draft.hooks.length > 0 ? draft.hooks.map((h) => ({ type: h.type, url: h.url.trim(), ...(h.failure ? { failure: h.failure } : {}) })) : null,
   };
 }
 
@@ -79,5 +104,6 @@ export function fieldOfProblem(path: string): string {
   if (path.startsWith('mcp_servers')) return 'mcpServers';
   if (path.startsWith('sub_agents')) return 'subAgents';
   if (path.startsWith('allowed_agents') || path.startsWith('excluded_agents')) return 'policy';
+  if (path.startsWith('hooks')) return 'hooks';
   return path.split('.')[0] || 'form';
 }

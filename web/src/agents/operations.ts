@@ -54,6 +54,11 @@ export const AgentQuery = graphql(`
       subAgents
       allowedAgents
       excludedAgents
+      hooks {
+        type
+        url
+        failure
+      }
       includedIn
       composable
       composableReasons

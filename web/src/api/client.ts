@@ -25,9 +25,11 @@ export class ApiError extends Error {
         const field = at > 0 ? problem.slice(0, at) : '';
         byField.set(field, [...(byField.get(field) ?? []), at > 0 ? problem.slice(at + 2) : problem]);
       } else if (problem && typeof problem === 'object') {
-        const { id, reason } = problem as { id?: unknown; reason?: unknown };
-        if (typeof id !== 'string' || typeof reason !== 'string') continue;
-        byField.set(`sub_agents.${id}`, [...(byField.get(`sub_agents.${id}`) ?? []), reason]);
+        // {field, reason} (a refused endpoint: "hooks[1].url") or {id, reason} (a sub-agent that cannot be used).
+        const { id, field, reason } = problem as { id?: unknown; field?: unknown; reason?: unknown };
+        if (typeof reason !== 'string') continue;
+        const key = typeof field === 'string' ? field : typeof id === 'string' ? `sub_agents.${id}` : undefined;
+        if (key !== undefined) byField.set(key, [...(byField.get(key) ?? []), reason]);
       }
     }
     return byField;
