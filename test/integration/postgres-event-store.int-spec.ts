@@ -152,6 +152,22 @@ describe('PostgresEventStore on a real PostgreSQL server', () => {
     expect(await store.streamVersion(c)).toBe(2);
   });
 
+  it('stores quotes, backslashes, dollar quotes and any Unicode as given; a NUL that jsonb refuses fails only its own append', async () => {
+    const streamId = `agent-'; DROP TABLE events; --\\ $$ ${randomUUID()}`;
+    const data = { quote: "it's", backslash: 'C:\\temp\\n', dollar: '$$ $1 $tag$', emoji: '🚀 ü 漢字', nested: { json: '{"a":[1,2]}' } };
+    const before = store.stats().commits;
+    const [stored, refused] = await Promise.allSettled([
+      store.append(streamId, 'no_stream', [{ type: "Type'With\\Quote", data, metadata: { actor: "o'brien" } }]),
+      store.append(`agent-${randomUUID()}`, 'no_stream', [event('Nul', { text: 'a\u0000b' })]),
+    ]);
+    expect(store.stats().commits - before).toBe(1);
+    expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(InvalidAppendError) });
+    expect(stored.status).toBe('fulfilled');
+    const [read] = await store.readStream(streamId);
+    expect(read).toMatchObject({ streamId, type: "Type'With\\Quote", data, metadata: { actor: "o'brien" } });
+    expect(await store.streamVersion(streamId)).toBe(1);
+  });
+
   it('group commit: appends made in one turn of the event loop share one transaction', async () => {
     const before = store.stats();
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => store.append(`session-${randomUUID()}`, 0, [event('SessionStarted', { i })])));

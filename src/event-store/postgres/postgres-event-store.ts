@@ -2,13 +2,14 @@ import { Logger } from '@nestjs/common';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import * as path from 'node:path';
-import { Client, DatabaseError, Pool, type PoolClient } from 'pg';
+import { Client, DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
 import { Observable } from 'rxjs';
 import { defaultMigrationsFolder } from '../../database/migrations';
 import { validateAppend } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
 import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
+import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -51,6 +52,11 @@ const MIGRATION_LOCK_KEY = 7_265_063_421_015_830_001n;
 export const EVENTS_CHANNEL = 'switchboard_events';
 
 const MAX_APPENDS_PER_COMMIT = 1024;
+/**
+ * Two groups at a time: while one writes and commits, the next has its connection, has sent BEGIN
+ * and waits at the append lock, so it starts the moment the first commits instead of a round trip later.
+ */
+const MAX_GROUPS_IN_FLIGHT = 2;
 const READ_PAGE_SIZE = 500;
 const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
 
@@ -74,7 +80,7 @@ export class PostgresEventStore {
   private flushScheduled = false;
   private delayedFlush?: NodeJS.Timeout;
   private delayedFlushDue = 0;
-  private committing?: Promise<void>;
+  private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
   private commitCount = 0;
   private appendCount = 0;
@@ -214,8 +220,8 @@ export class PostgresEventStore {
     if (this.closed) return;
     clearTimeout(this.delayedFlush);
     this.delayedFlush = undefined;
-    while (this.committing || this.pending.length > 0) {
-      if (this.committing) await this.committing;
+    while (this.inFlight.size > 0 || this.pending.length > 0) {
+      if (this.inFlight.size > 0) await Promise.all(this.inFlight);
       else this.startCommit();
     }
     this.closed = true;
@@ -241,21 +247,22 @@ export class PostgresEventStore {
     setImmediate(() => this.runScheduledFlush());
   }
 
-  /** One group in flight at a time: what arrives while it commits waits and forms the next group. */
+  /** At most MAX_GROUPS_IN_FLIGHT groups: what arrives meanwhile waits and forms the next group. */
   private runScheduledFlush(): void {
     this.flushScheduled = false;
     clearTimeout(this.delayedFlush);
     this.delayedFlush = undefined;
-    if (!this.committing) this.startCommit();
+    if (this.inFlight.size < MAX_GROUPS_IN_FLIGHT) this.startCommit();
   }
 
   private startCommit(): void {
     if (this.pending.length === 0) return;
     const batch = this.pending.splice(0, MAX_APPENDS_PER_COMMIT);
-    this.committing = this.commit(batch).finally(() => {
-      this.committing = undefined;
+    const group: Promise<void> = this.commit(batch).finally(() => {
+      this.inFlight.delete(group);
       if (this.pending.length > 0 && !this.closed) this.startCommit();
     });
+    this.inFlight.add(group);
   }
 
   private async commit(batch: PendingAppend[]): Promise<void> {
@@ -297,19 +304,15 @@ export class PostgresEventStore {
   }
 
   /**
-   * One transaction: the append lock, the group's stream versions in one read, then either every
-   * accepted request in one INSERT (fast path) or each in its own savepoint (isolated).
+   * One transaction in two round trips: BEGIN, the append lock and the group's stream versions; then
+   * every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
+   * a savepoint of their own, so a database error stays with the request that caused it.
    */
   private async writeGroup(client: PoolClient, batch: PendingAppend[], isolated: boolean): Promise<AppendOutcome[]> {
-    // Two statements, not one: a statement's snapshot is taken before it waits for the lock, so the
-    // versions must be read by a statement that starts after the lock is held.
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${APPEND_LOCK_KEY})`);
     const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
-    const { rows } = await client.query<{ stream_id: string; version: number }>(
-      'SELECT stream_id, version FROM streams WHERE stream_id = ANY($1::text[])',
-      [streamIds],
-    );
-    const known = new Map<string, KnownStream>(rows.map((row) => [row.stream_id, { version: row.version }]));
+    const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
+    const versions = opened[opened.length - 1].rows as { stream_id: string; version: number }[];
+    const known = new Map<string, KnownStream>(versions.map((row) => [row.stream_id, { version: row.version }]));
     const recordedAt = new Date().toISOString();
 
     const outcomes: AppendOutcome[] = [];
@@ -325,10 +328,11 @@ export class PostgresEventStore {
         accepted.push({ index, parts: plan.parts });
         continue;
       }
-      await client.query('SAVEPOINT append');
       try {
-        outcomes[index] = { ok: await writeParts(client, plan.parts, recordedAt) };
-        await client.query('RELEASE SAVEPOINT append');
+        const written = (await client.query(
+          `SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}; RELEASE SAVEPOINT append`,
+        )) as unknown as QueryResult[];
+        outcomes[index] = { ok: toResults(plan.parts, written[1].rows as PositionRow[], recordedAt) };
         commitPlan(plan, known);
       } catch (error) {
         if (!(error instanceof DatabaseError)) throw error;
@@ -336,20 +340,21 @@ export class PostgresEventStore {
         outcomes[index] = { error: await describeFailure(client, error, request.parts) };
       }
     }
-    if (!isolated && accepted.length > 0) {
-      const results = await writeParts(
-        client,
-        accepted.flatMap((request) => request.parts),
-        recordedAt,
-      );
-      let next = 0;
-      for (const request of accepted) {
-        outcomes[request.index] = { ok: results.slice(next, next + request.parts.length) };
-        next += request.parts.length;
-      }
+    const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
+    // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on".
+    const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}; COMMIT` : 'ROLLBACK';
+    if (isolated || accepted.length === 0) {
+      await client.query(finish);
+      return outcomes;
     }
-    // Delivered at COMMIT, to every instance's listener; the payload is only a hint.
-    await client.query(`NOTIFY ${EVENTS_CHANNEL}; COMMIT`);
+    const parts = accepted.flatMap((request) => request.parts);
+    const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
+    const results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
+    let next = 0;
+    for (const request of accepted) {
+      outcomes[request.index] = { ok: results.slice(next, next + request.parts.length) };
+      next += request.parts.length;
+    }
     return outcomes;
   }
 
@@ -405,36 +410,13 @@ export class PostgresEventStore {
   }
 }
 
-/**
- * Streams rows and events of several requests in two statements sent as one: the streams upsert and
- * the events INSERT (a data-modifying CTE always runs). Positions come back in the order the events
- * were numbered (ORDER BY the array index), so a stream's events stay in order in the log.
- */
-async function writeParts(client: PoolClient, parts: PlannedPart[], recordedAt: string): Promise<AppendResult[]> {
-  const events = parts.flatMap((part) => part.events);
-  const { rows } = await client.query<{ global_position: string; event_id: string }>(
-    `WITH upserted AS (
-       INSERT INTO streams (stream_id, version, created_at, updated_at)
-       SELECT s, v, $7::timestamptz, $7::timestamptz FROM unnest($8::text[], $9::int[]) AS u(s, v)
-       ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at
-     )
-     INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
-     SELECT e, s, p, t, d, m, $7::timestamptz
-     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS u(e, s, p, t, d, m, n)
-     ORDER BY n
-     RETURNING global_position, event_id`,
-    [
-      events.map((event) => event.eventId),
-      events.map((event) => event.streamId),
-      events.map((event) => event.streamPosition),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event.data)),
-      events.map((event) => JSON.stringify(event.metadata)),
-      recordedAt,
-      // A stream twice in one group (two appends): its last version wins, ON CONFLICT touches it once.
-      ...finalVersions(parts),
-    ],
-  );
+interface PositionRow {
+  global_position: string;
+  event_id: string;
+}
+
+/** The planned events with the positions the database gave them, as append results. */
+function toResults(parts: PlannedPart[], rows: PositionRow[], recordedAt: string): AppendResult[] {
   const positions = new Map(rows.map((row) => [row.event_id, Number(row.global_position)]));
   return parts.map((part) => ({
     streamId: part.streamId,
@@ -451,12 +433,6 @@ async function writeParts(client: PoolClient, parts: PlannedPart[], recordedAt: 
       recordedAt,
     })),
   }));
-}
-
-function finalVersions(parts: PlannedPart[]): [string[], number[]] {
-  const versions = new Map<string, number>();
-  for (const part of parts) versions.set(part.streamId, part.nextExpectedVersion);
-  return [[...versions.keys()], [...versions.values()]];
 }
 
 /** What a request's own database error means to its caller, in the SQLite store's terms. */
