@@ -14,6 +14,11 @@
  *
  * Nothing is asserted: the figures depend on the disk's fsync and on whatever else the machine is
  * doing, so the targets are printed beside the ratios instead.
+ *
+ * Then both stores against their batched limit, in the same run: raw single-event commits, raw
+ * commits of 100 events each (the practical ceiling of a writer that batches), and the store at 1 and
+ * 64 appenders, each as a ratio to that ceiling. PostgreSQL runs on a private server the bench starts
+ * (test/fixtures/postgres-server.ts: initdb in a temp folder, fsync and synchronous_commit on, as shipped).
  */
 import 'reflect-metadata';
 import Database from 'better-sqlite3';
@@ -30,6 +35,10 @@ import { StreamSummariesProjection } from '../src/event-log/projections/stream-s
 import { EventStore } from '../src/event-store/event-store';
 import type { NewEvent } from '../src/event-store/event-store.types';
 import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
+import { Client } from 'pg';
+import { version as pgDriverVersion } from 'pg/package.json';
+import { startPostgresServer } from '../test/fixtures/postgres-server';
 
 /**
  * Sized for a 2-core VM. With a cheap fsync (~0.15 ms, virtualised ext4) the run takes ~8 s; with
@@ -293,6 +302,191 @@ function printResults(results: CaseResult[]): void {
   }
 }
 
+/** Events per raw batched commit: the batch a writer that batches by hand would use. */
+const BATCH = 100;
+
+/** The limit comparison: each row's events/s beside the raw batched commit of its own store. */
+interface LimitRow {
+  store: 'sqlite' | 'postgres';
+  name: 'raw single' | 'raw batched' | 'store';
+  appenders: number;
+  events: number;
+  eventsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+const LIMIT_CASES = {
+  rawSingle: 1500,
+  rawBatches: 200,
+  store: [
+    { appenders: 1, eventsPerAppender: 1500 },
+    { appenders: 64, eventsPerAppender: 200 },
+  ],
+} as const;
+
+/** `batches` commits of BATCH events each, one after the other; latencies are per commit. */
+async function runBatches(commitBatch: (streamId: string) => Promise<void>, batches: number, prefix: string) {
+  const latencies = new Float64Array(batches);
+  const started = performance.now();
+  for (let i = 0; i < batches; i++) {
+    const t0 = performance.now();
+    await commitBatch(`${prefix}-${i}`);
+    latencies[i] = performance.now() - t0;
+  }
+  return { latencies, elapsedMs: performance.now() - started };
+}
+
+function limitRow(
+  store: LimitRow['store'],
+  name: LimitRow['name'],
+  appenders: number,
+  events: number,
+  run: { latencies: Float64Array; elapsedMs: number },
+): LimitRow {
+  const sorted = run.latencies.slice().sort();
+  return {
+    store,
+    name,
+    appenders,
+    events,
+    eventsPerSecond: (events / run.elapsedMs) * 1000,
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+  };
+}
+
+/** SQLite: the same raw table as above, 100 rows per BEGIN IMMEDIATE; the single and store rows come from the cases above. */
+async function runSqliteBatched(dir: string): Promise<LimitRow> {
+  const raw = openRaw(path.join(dir, 'batched.sqlite'));
+  raw.close();
+  const db = new Database(path.join(dir, 'batched.sqlite'));
+  try {
+    db.pragma(`busy_timeout = ${CONNECTION.busyTimeoutMs}`);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${CONNECTION.synchronous}`);
+    const insert = db.prepare(
+      'INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    const commit = db.transaction((streamId: string) => {
+      const recordedAt = new Date().toISOString();
+      for (let i = 1; i <= BATCH; i++) insert.run(uuidv7(), streamId, i, EVENT.type, JSON.stringify(EVENT.data), '{}', recordedAt);
+    });
+    await runBatches(async (streamId) => commit.immediate(streamId), 10, 'warmup');
+    const run = await runBatches(async (streamId) => commit.immediate(streamId), LIMIT_CASES.rawBatches, 'batch');
+    return limitRow('sqlite', 'raw batched', 1, LIMIT_CASES.rawBatches * BATCH, run);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * PostgreSQL on a private server: raw autocommit INSERTs into a table shaped like the store's `events`
+ * (one per event, then 100 per statement), then the PostgresEventStore at 1 and 64 appenders.
+ */
+async function runPostgres(environment: string[]): Promise<LimitRow[]> {
+  const server = await startPostgresServer();
+  const stores: PostgresEventStore[] = [];
+  const url = await server.createDatabase('bench');
+  const client = new Client({ connectionString: url });
+  try {
+    await client.connect();
+    const settings = await client.query<{ name: string; setting: string }>(
+      "SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'wal_sync_method') ORDER BY name",
+    );
+    const version = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
+    environment.push(
+      `postgresql     ${version} (node-postgres ${pgDriverVersion}), ${settings.rows.map((r) => `${r.name}=${r.setting}`).join(' ')}, private server on 127.0.0.1`,
+    );
+    await client.query(`CREATE TABLE raw_events (
+      global_position bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY,
+      event_id text NOT NULL,
+      stream_id text NOT NULL,
+      stream_position integer NOT NULL,
+      type text NOT NULL,
+      data jsonb NOT NULL,
+      metadata jsonb NOT NULL,
+      recorded_at timestamptz NOT NULL
+    );
+    CREATE UNIQUE INDEX raw_events_stream_position_uq ON raw_events (stream_id, stream_position);
+    CREATE UNIQUE INDEX raw_events_event_id_uq ON raw_events (event_id);`);
+    const data = JSON.stringify(EVENT.data);
+    const single: Append = async (streamId, expectedVersion) => {
+      await client.query(
+        'INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+        [uuidv7(), streamId, expectedVersion + 1, EVENT.type, data, '{}', new Date().toISOString()],
+      );
+      return expectedVersion + 1;
+    };
+    // Each row its own JSON text and id, as a writer batching real events sends them (and as the store does).
+    const batched = async (streamId: string) => {
+      await client.query(
+        `INSERT INTO raw_events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
+         SELECT e, $2, p, $3, d, '{}', $5 FROM unnest($1::text[], $4::jsonb[]) WITH ORDINALITY AS u(e, d, p)`,
+        [
+          Array.from({ length: BATCH }, () => uuidv7()),
+          streamId,
+          EVENT.type,
+          Array.from({ length: BATCH }, () => JSON.stringify(EVENT.data)),
+          new Date().toISOString(),
+        ],
+      );
+    };
+    const rows: LimitRow[] = [];
+    await runLoad(single, 1, WARMUP_EVENTS, 'warmup');
+    rows.push(limitRow('postgres', 'raw single', 1, LIMIT_CASES.rawSingle, await runLoad(single, 1, LIMIT_CASES.rawSingle, 'single')));
+    await runBatches(batched, 10, 'warmup-batch');
+    rows.push(limitRow('postgres', 'raw batched', 1, LIMIT_CASES.rawBatches * BATCH, await runBatches(batched, LIMIT_CASES.rawBatches, 'batch')));
+    for (const { appenders, eventsPerAppender } of LIMIT_CASES.store) {
+      const store = new PostgresEventStore({ connectionString: url, poolSize: 8 });
+      stores.push(store);
+      await store.migrate();
+      const append: Append = (streamId, expectedVersion) => store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion);
+      await runLoad(append, appenders, Math.max(1, Math.ceil(WARMUP_EVENTS / appenders)), `warmup-${appenders}`);
+      const run = await runLoad(append, appenders, eventsPerAppender, `store-${appenders}`);
+      rows.push(limitRow('postgres', 'store', appenders, appenders * eventsPerAppender, run));
+      await store.close();
+    }
+    return rows;
+  } finally {
+    for (const store of stores) await store.close();
+    await client.end().catch(() => undefined);
+    server.stop();
+  }
+}
+
+function printLimits(rows: LimitRow[]): void {
+  console.log('');
+  console.log(`Against the batched limit (raw commits of ${BATCH} events each, same store, same run)`);
+  const header = ['store', 'case', 'appenders', 'events', 'events/s', 'p50 ms', 'p99 ms', 'of limit'];
+  const cells = rows.map((r) => {
+    const limit = rows.find((l) => l.store === r.store && l.name === 'raw batched');
+    const ratio = limit ? r.eventsPerSecond / limit.eventsPerSecond : NaN;
+    return [
+      r.store,
+      r.name,
+      String(r.appenders),
+      String(r.events),
+      r.eventsPerSecond.toFixed(0),
+      r.p50Ms.toFixed(3),
+      r.p99Ms.toFixed(3),
+      `${ratio.toFixed(2)}x`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((row) => row[i].length)));
+  const line = (row: string[]) => row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  cells.forEach((row) => console.log(line(row)));
+  for (const store of ['sqlite', 'postgres'] as const) {
+    const at64 = rows.find((r) => r.store === store && r.name === 'store' && r.appenders === 64);
+    const limit = rows.find((r) => r.store === store && r.name === 'raw batched');
+    if (!at64 || !limit) continue;
+    const ratio = at64.eventsPerSecond / limit.eventsPerSecond;
+    console.log(`${store.padEnd(8)} store at 64 appenders / batched limit: ${ratio.toFixed(2)}x   target >= 0.50: ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
+  }
+}
+
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
   try {
@@ -304,6 +498,19 @@ async function main(): Promise<void> {
       results.push(...(await runCase(dir, appenders, eventsPerAppender)));
     }
     printResults(results);
+
+    const fromCases = (name: Contender['name'], appenders: number, as: LimitRow['name']): LimitRow[] =>
+      results.filter((r) => r.name === name && r.appenders === appenders).map((r) => ({ ...r, store: 'sqlite', name: as }));
+    const environment: string[] = [];
+    const limits = [
+      ...fromCases('raw', 1, 'raw single'),
+      await runSqliteBatched(dir),
+      ...fromCases('store', 1, 'store'),
+      ...fromCases('store', 64, 'store'),
+      ...(await runPostgres(environment)),
+    ];
+    environment.forEach((line) => console.log(`\n  ${line}`));
+    printLimits(limits);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

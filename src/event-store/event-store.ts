@@ -423,7 +423,7 @@ export class EventStore implements BeforeApplicationShutdown {
 /** Rolls back the savepoint-free attempt of a group so it is replayed with savepoints; never leaves the store. */
 class NeedsIsolation extends Error {}
 
-function matchesExpectedVersion(expected: ExpectedVersion, current: number, exists: boolean): boolean {
+export function matchesExpectedVersion(expected: ExpectedVersion, current: number, exists: boolean): boolean {
   return (
     expected === 'any' ||
     (expected === 'no_stream' && !exists) ||
@@ -432,7 +432,7 @@ function matchesExpectedVersion(expected: ExpectedVersion, current: number, exis
   );
 }
 
-function validateAppend(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): void {
+export function validateAppend(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): void {
   if (typeof streamId !== 'string' || streamId.length === 0 || streamId.length > MAX_STREAM_ID_LENGTH) {
     throw new InvalidAppendError(`streamId must be a non-empty string of at most ${MAX_STREAM_ID_LENGTH} characters`);
   }

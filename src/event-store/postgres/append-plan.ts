@@ -1,0 +1,64 @@
+import { v7 as uuidv7 } from 'uuid';
+import { matchesExpectedVersion } from '../event-store';
+import { ExpectedVersionConflictError } from '../event-store.errors';
+import type { EventMetadata, StreamAppend } from '../event-store.types';
+
+/** A stream's version as the group sees it: from the streams table, then moved on by the group's earlier appends. */
+export interface KnownStream {
+  version: number;
+}
+
+/** One event ready for INSERT: everything but its global position, which the database assigns. */
+export interface PlannedEvent {
+  eventId: string;
+  streamId: string;
+  streamPosition: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+}
+
+export interface PlannedPart {
+  streamId: string;
+  nextExpectedVersion: number;
+  events: PlannedEvent[];
+}
+
+export type RequestPlan = { parts: PlannedPart[] } | { conflict: ExpectedVersionConflictError };
+
+/**
+ * Checks one request's expected versions against what the group knows and numbers its events.
+ * Under the append lock nobody else writes, so this check in memory is as good as one in SQL: a
+ * request that conflicts is refused before anything is written, and an appendMany whose one part
+ * conflicts writes none of its parts. `known` is left untouched; `commitPlan` moves it on once the
+ * request's rows are in.
+ */
+export function planRequest(parts: readonly StreamAppend[], known: ReadonlyMap<string, KnownStream>): RequestPlan {
+  const planned: PlannedPart[] = [];
+  for (const { streamId, expectedVersion, events } of parts) {
+    const stream = known.get(streamId);
+    const current = stream?.version ?? 0;
+    if (!matchesExpectedVersion(expectedVersion, current, stream !== undefined)) {
+      return { conflict: new ExpectedVersionConflictError(streamId, expectedVersion, current) };
+    }
+    planned.push({
+      streamId,
+      nextExpectedVersion: current + events.length,
+      events: events.map((event, i) => ({
+        // Time-ordered ids keep inserts into the event_id index at its right edge.
+        eventId: event.eventId ?? uuidv7(),
+        streamId,
+        streamPosition: current + i + 1,
+        type: event.type,
+        data: event.data,
+        metadata: event.metadata ?? {},
+      })),
+    });
+  }
+  return { parts: planned };
+}
+
+/** The request's rows are written: the group's later requests see the streams at their new versions. */
+export function commitPlan(plan: { parts: PlannedPart[] }, known: Map<string, KnownStream>): void {
+  for (const part of plan.parts) known.set(part.streamId, { version: part.nextExpectedVersion });
+}

@@ -1,0 +1,467 @@
+import { Logger } from '@nestjs/common';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import * as path from 'node:path';
+import { Client, DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
+import { Observable } from 'rxjs';
+import { defaultMigrationsFolder } from '../../database/migrations';
+import { validateAppend } from '../event-store';
+import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
+import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
+import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
+import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  /** Connections for appends and reads (the LISTEN connection is one more). */
+  poolSize?: number;
+  /** Subscribers also look at the log this often, in case a notification was lost with its connection. */
+  pollIntervalMs?: number;
+}
+
+interface PendingAppend {
+  parts: StreamAppend[];
+  resolve(results: AppendResult[]): void;
+  reject(error: unknown): void;
+}
+
+type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
+
+interface EventRow {
+  global_position: string;
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+/**
+ * Every appending transaction takes this transaction-level advisory lock first. Positions come from
+ * an identity sequence, and sequence values are handed out at INSERT, not at COMMIT: without the
+ * lock, a transaction holding position 7 can commit after one holding 8, and a reader that saw 8
+ * and trusts max(position) would never read 7. With it, appending transactions run one at a time,
+ * so positions become visible in order (a rolled-back transaction leaves a gap that never fills,
+ * which readers skip harmlessly). The group commit keeps the cost: one lock per group, not per append.
+ */
+export const APPEND_LOCK_KEY = 7_265_063_421_015_830_000n;
+/** Separate key: several instances starting at once apply the migrations one after the other. */
+const MIGRATION_LOCK_KEY = 7_265_063_421_015_830_001n;
+export const EVENTS_CHANNEL = 'switchboard_events';
+
+const MAX_APPENDS_PER_COMMIT = 1024;
+/**
+ * Two groups at a time: while one writes and commits, the next has its connection, has sent BEGIN
+ * and waits at the append lock, so it starts the moment the first commits instead of a round trip later.
+ */
+const MAX_GROUPS_IN_FLIGHT = 2;
+const READ_PAGE_SIZE = 500;
+const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
+
+/**
+ * The event log on PostgreSQL (node-postgres), with the SQLite EventStore's semantics and errors.
+ *
+ * Group commit: `append` only queues; every append queued by one turn of the event loop commits in
+ * ONE transaction, and while it commits the next group gathers. Expected versions are checked in
+ * memory under the append lock against the versions read at the start of the transaction, so a
+ * conflicting request is refused without writing and the others go on; an appendMany is one request,
+ * all of its parts or none. A database error on the group (a duplicate event id) replays it with a
+ * savepoint per request, so that failure stays its own.
+ *
+ * Subscribers read the log: replay from their position, then LISTEN/NOTIFY (or the poll) wakes them
+ * to read on from where they are, so every instance's events reach them once, in global order.
+ */
+export class PostgresEventStore {
+  private readonly logger = new Logger(PostgresEventStore.name);
+  private readonly pool: Pool;
+  private pending: PendingAppend[] = [];
+  private flushScheduled = false;
+  private delayedFlush?: NodeJS.Timeout;
+  private delayedFlushDue = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+  private commitCount = 0;
+  private appendCount = 0;
+
+  private readonly wakers = new Set<() => void>();
+  private listener?: Client;
+  private listening?: Promise<void>;
+  private pollTimer?: NodeJS.Timeout;
+
+  constructor(private readonly options: PostgresEventStoreOptions) {
+    this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
+    // An idle client's error (server restart) must not crash the process; the next checkout reconnects.
+    this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
+  }
+
+  /** Applies pending migrations from migrations/postgres (drizzle's node-postgres migrator). */
+  async migrate(migrationsFolder = path.join(defaultMigrationsFolder(), 'postgres')): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+      try {
+        await migrate(drizzle(client), { migrationsFolder });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
+    return this.appendMany([{ streamId, expectedVersion, events }], options).then(([result]) => result);
+  }
+
+  /** Several streams atomically: every part's version is checked and all parts commit, or none. */
+  appendMany(parts: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
+    try {
+      if (!Array.isArray(parts) || parts.length === 0) throw new InvalidAppendError('appendMany needs at least one stream append');
+      const streams = new Set<string>();
+      for (const part of parts) {
+        validateAppend(part.streamId, part.expectedVersion, part.events);
+        if (streams.has(part.streamId)) throw new InvalidAppendError(`Stream ${part.streamId} appears twice in one appendMany`);
+        streams.add(part.streamId);
+      }
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      this.pending.push({ parts, resolve, reject });
+      this.scheduleFlush(options.maxDelayMs ?? 0);
+    });
+  }
+
+  async readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(
+      // LIMIT NULL is no limit, like SQLite's LIMIT -1.
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position LIMIT $3`,
+      [streamId, options.fromVersion ?? 1, options.limit ?? null],
+    );
+    return rows.map(toStoredEvent);
+  }
+
+  /** Events with a global position greater than `after`, in global order. */
+  async readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`, [
+      options.after ?? 0,
+      options.limit ?? READ_PAGE_SIZE,
+    ]);
+    return rows.map(toStoredEvent);
+  }
+
+  /** The stream's version (number of events), 0 when it does not exist. */
+  async streamVersion(streamId: string): Promise<number> {
+    const { rows } = await this.pool.query<{ version: number }>('SELECT version FROM streams WHERE stream_id = $1', [streamId]);
+    return rows[0]?.version ?? 0;
+  }
+
+  /** Global position of the newest committed event, 0 for an empty log (safe to trust: see APPEND_LOCK_KEY). */
+  async headPosition(): Promise<number> {
+    const { rows } = await this.pool.query<{ head: string | null }>('SELECT max(global_position) AS head FROM events');
+    return Number(rows[0].head ?? 0);
+  }
+
+  /**
+   * Catch-up then live: every event after global position `after`, each exactly once and in global
+   * order, whichever instance appended it. LISTEN starts before the first read, so nothing committed
+   * between the replay and the first notification is missed.
+   */
+  subscribe(after = 0): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      let last = after;
+      let reading = false;
+      let readAgain = false;
+      const readOn = async () => {
+        if (reading) {
+          readAgain = true; // a wake while reading: read once more after this pass
+          return;
+        }
+        reading = true;
+        try {
+          do {
+            readAgain = false;
+            for (;;) {
+              const page = await this.readAll({ after: last, limit: READ_PAGE_SIZE });
+              for (const event of page) {
+                if (subscriber.closed) return;
+                last = event.globalPosition;
+                subscriber.next(event);
+              }
+              if (page.length < READ_PAGE_SIZE) break;
+            }
+          } while (readAgain && !subscriber.closed);
+        } catch (error) {
+          subscriber.error(error);
+        } finally {
+          reading = false;
+        }
+      };
+      const wake = () => void readOn();
+      this.wakers.add(wake);
+      this.ensureListening().then(wake, (error: unknown) => subscriber.error(error));
+      return () => {
+        this.wakers.delete(wake);
+        if (this.wakers.size === 0) this.stopPolling();
+      };
+    });
+  }
+
+  /** Group-commit counters since start: appends per commit shows how much batching happens. */
+  stats(): { commits: number; appends: number } {
+    return { commits: this.commitCount, appends: this.appendCount };
+  }
+
+  /** Commits whatever is queued, refuses new appends, ends subscriptions' wake-ups and the connections. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    clearTimeout(this.delayedFlush);
+    this.delayedFlush = undefined;
+    while (this.inFlight.size > 0 || this.pending.length > 0) {
+      if (this.inFlight.size > 0) await Promise.all(this.inFlight);
+      else this.startCommit();
+    }
+    this.closed = true;
+    this.stopPolling();
+    this.wakers.clear();
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+
+  private scheduleFlush(maxDelayMs: number): void {
+    if (this.flushScheduled) return;
+    if (maxDelayMs > 0) {
+      const due = performance.now() + maxDelayMs;
+      if (this.delayedFlush && this.delayedFlushDue <= due) return;
+      clearTimeout(this.delayedFlush);
+      this.delayedFlushDue = due;
+      this.delayedFlush = setTimeout(() => this.runScheduledFlush(), maxDelayMs);
+      return;
+    }
+    this.flushScheduled = true;
+    setImmediate(() => this.runScheduledFlush());
+  }
+
+  /** At most MAX_GROUPS_IN_FLIGHT groups: what arrives meanwhile waits and forms the next group. */
+  private runScheduledFlush(): void {
+    this.flushScheduled = false;
+    clearTimeout(this.delayedFlush);
+    this.delayedFlush = undefined;
+    if (this.inFlight.size < MAX_GROUPS_IN_FLIGHT) this.startCommit();
+  }
+
+  private startCommit(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending.splice(0, MAX_APPENDS_PER_COMMIT);
+    const group: Promise<void> = this.commit(batch).finally(() => {
+      this.inFlight.delete(group);
+      if (this.pending.length > 0 && !this.closed) this.startCommit();
+    });
+    this.inFlight.add(group);
+  }
+
+  private async commit(batch: PendingAppend[]): Promise<void> {
+    let outcomes: AppendOutcome[];
+    try {
+      outcomes = await this.commitGroup(batch);
+      this.commitCount += 1;
+      this.appendCount += batch.length;
+    } catch (error) {
+      // No COMMIT went through (or its answer was lost with the connection): nothing is acknowledged.
+      this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
+      const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
+      batch.forEach((request) => request.reject(failure));
+      return;
+    }
+    outcomes.forEach((outcome, i) => ('ok' in outcome ? batch[i].resolve(outcome.ok) : batch[i].reject(outcome.error)));
+    this.wakeSubscribers();
+  }
+
+  private async commitGroup(batch: PendingAppend[]): Promise<AppendOutcome[]> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      try {
+        return await this.writeGroup(client, batch, false);
+      } catch (error) {
+        if (!(error instanceof DatabaseError)) throw error;
+        await client.query('ROLLBACK');
+        return await this.writeGroup(client, batch, true);
+      }
+    } catch (error) {
+      broken = !(error instanceof DatabaseError);
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is not handed to the next caller.
+      client.release(broken);
+    }
+  }
+
+  /**
+   * One transaction in two round trips: BEGIN, the append lock and the group's stream versions; then
+   * every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
+   * a savepoint of their own, so a database error stays with the request that caused it.
+   */
+  private async writeGroup(client: PoolClient, batch: PendingAppend[], isolated: boolean): Promise<AppendOutcome[]> {
+    const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
+    const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
+    const versions = opened[opened.length - 1].rows as { stream_id: string; version: number }[];
+    const known = new Map<string, KnownStream>(versions.map((row) => [row.stream_id, { version: row.version }]));
+    const recordedAt = new Date().toISOString();
+
+    const outcomes: AppendOutcome[] = [];
+    const accepted: { index: number; parts: PlannedPart[] }[] = [];
+    for (const [index, request] of batch.entries()) {
+      const plan = planRequest(request.parts, known);
+      if ('conflict' in plan) {
+        outcomes[index] = { error: plan.conflict };
+        continue;
+      }
+      if (!isolated) {
+        commitPlan(plan, known);
+        accepted.push({ index, parts: plan.parts });
+        continue;
+      }
+      try {
+        const written = (await client.query(
+          `SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}; RELEASE SAVEPOINT append`,
+        )) as unknown as QueryResult[];
+        outcomes[index] = { ok: toResults(plan.parts, written[1].rows as PositionRow[], recordedAt) };
+        commitPlan(plan, known);
+      } catch (error) {
+        if (!(error instanceof DatabaseError)) throw error;
+        await client.query('ROLLBACK TO SAVEPOINT append');
+        outcomes[index] = { error: await describeFailure(client, error, request.parts) };
+      }
+    }
+    const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
+    // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on".
+    const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}; COMMIT` : 'ROLLBACK';
+    if (isolated || accepted.length === 0) {
+      await client.query(finish);
+      return outcomes;
+    }
+    const parts = accepted.flatMap((request) => request.parts);
+    const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
+    const results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
+    let next = 0;
+    for (const request of accepted) {
+      outcomes[request.index] = { ok: results.slice(next, next + request.parts.length) };
+      next += request.parts.length;
+    }
+    return outcomes;
+  }
+
+  private wakeSubscribers(): void {
+    this.wakers.forEach((wake) => wake());
+  }
+
+  /** One LISTEN connection per store, reconnected when it drops; the poll covers the gap. */
+  private ensureListening(): Promise<void> {
+    this.startPolling();
+    this.listening ??= this.listen().catch((error: unknown) => {
+      this.listening = undefined;
+      throw error;
+    });
+    return this.listening;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.options.connectionString });
+    const lost = (error?: Error) => {
+      if (this.listener !== client) return;
+      this.logger.warn({ err: error }, 'LISTEN connection lost; reconnecting, the poll reads meanwhile');
+      this.listener = undefined;
+      this.listening = undefined;
+      client.end().catch(() => undefined);
+      if (!this.closed && this.wakers.size > 0) {
+        setTimeout(() => {
+          if (!this.closed && this.wakers.size > 0)
+            this.ensureListening().then(
+              () => this.wakeSubscribers(),
+              () => undefined,
+            );
+        }, 100).unref();
+      }
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', () => this.wakeSubscribers());
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.listener = client;
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer || this.closed) return;
+    this.pollTimer = setInterval(() => this.wakeSubscribers(), this.options.pollIntervalMs ?? 1000);
+    this.pollTimer.unref();
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+}
+
+interface PositionRow {
+  global_position: string;
+  event_id: string;
+}
+
+/** The planned events with the positions the database gave them, as append results. */
+function toResults(parts: PlannedPart[], rows: PositionRow[], recordedAt: string): AppendResult[] {
+  const positions = new Map(rows.map((row) => [row.event_id, Number(row.global_position)]));
+  return parts.map((part) => ({
+    streamId: part.streamId,
+    nextExpectedVersion: part.nextExpectedVersion,
+    events: part.events.map((event) => ({
+      globalPosition: positions.get(event.eventId) as number,
+      eventId: event.eventId,
+      streamId: event.streamId,
+      streamPosition: event.streamPosition,
+      type: event.type,
+      // The caller's objects, not copies, as the SQLite store hands them back.
+      data: event.data,
+      metadata: event.metadata,
+      recordedAt,
+    })),
+  }));
+}
+
+/** What a request's own database error means to its caller, in the SQLite store's terms. */
+async function describeFailure(client: PoolClient, error: DatabaseError, parts: StreamAppend[]): Promise<unknown> {
+  if (error.code === '23505' && error.constraint === 'events_event_id_uq') {
+    return new InvalidAppendError(`An event id is already in the log: ${error.detail ?? error.message}`);
+  }
+  if (error.code === '23505' && error.constraint === 'events_stream_position_uq') {
+    // A writer that does not take the append lock got in first; report the stream's real version.
+    const part = parts.find((p) => error.detail?.includes(p.streamId)) ?? parts[0];
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM streams WHERE stream_id = $1', [part.streamId]);
+    return new ExpectedVersionConflictError(part.streamId, part.expectedVersion, rows[0]?.version ?? 0);
+  }
+  if (error.code === '22P05') {
+    // jsonb cannot hold \u0000 in a string; SQLite's TEXT can.
+    return new InvalidAppendError(`Event data cannot be stored in PostgreSQL: ${error.message}`);
+  }
+  return error;
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    globalPosition: Number(row.global_position),
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamPosition: row.stream_position,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}

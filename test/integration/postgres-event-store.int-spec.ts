@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { Subscription } from 'rxjs';
+import { ExpectedVersionConflictError, InvalidAppendError } from '../../src/event-store/event-store.errors';
+import type { NewEvent, StoredEvent } from '../../src/event-store/event-store.types';
+import type { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
+import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
+import { waitUntil } from '../fixtures/wait-until';
+
+jest.setTimeout(60_000);
+
+const event = (type: string, data: Record<string, unknown> = {}): NewEvent => ({ type, data });
+
+/** Collects what a subscription delivers. */
+function collect(store: PostgresEventStore, after = 0): { events: StoredEvent[]; errors: unknown[]; subscription: Subscription } {
+  const events: StoredEvent[] = [];
+  const errors: unknown[] = [];
+  const subscription = store.subscribe(after).subscribe({ next: (e) => events.push(e), error: (e) => errors.push(e) });
+  return { events, errors, subscription };
+}
+
+describe('PostgresEventStore on a real PostgreSQL server', () => {
+  let server: PostgresServer;
+  let url: string;
+  let store: PostgresEventStore;
+  const opened: PostgresEventStore[] = [];
+
+  const open = async (options?: Parameters<typeof openPostgresEventStore>[1]) => {
+    const s = await openPostgresEventStore(url, options);
+    opened.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    server = await startPostgresServer();
+    url = await server.createDatabase();
+    store = await open();
+  });
+
+  afterAll(async () => {
+    for (const s of opened) await s.close();
+    server?.stop();
+  });
+
+  it('appends, and reads back the same events by stream, globally, by version and head', async () => {
+    const streamId = `agent-${randomUUID()}`;
+    const head = await store.headPosition();
+    const first = await store.append(streamId, 'no_stream', [
+      event('AgentCreated', { name: 'a', nested: { list: [1, 'two'] } }),
+      event('AgentRenamed', { name: 'b' }),
+    ]);
+    const second = await store.append(streamId, first.nextExpectedVersion, [
+      { ...event('AgentArchived'), metadata: { actor: 'tester', correlationId: 'c-1' } },
+    ]);
+
+    expect(first.nextExpectedVersion).toBe(2);
+    expect(second.nextExpectedVersion).toBe(3);
+    const appended = [...first.events, ...second.events];
+    expect(appended.map((e) => e.streamPosition)).toEqual([1, 2, 3]);
+    expect(appended.map((e) => e.globalPosition)).toEqual([head + 1, head + 2, head + 3]);
+
+    const read = await store.readStream(streamId);
+    expect(read).toEqual(appended); // jsonb data and metadata, and timestamptz to the millisecond, round-trip
+    expect(await store.readStream(streamId, { fromVersion: 2, limit: 1 })).toEqual([appended[1]]);
+    expect(await store.readAll({ after: head })).toEqual(appended);
+    expect(await store.readAll({ after: head + 1, limit: 1 })).toEqual([appended[1]]);
+    expect(await store.streamVersion(streamId)).toBe(3);
+    expect(await store.streamVersion(`agent-${randomUUID()}`)).toBe(0);
+    expect(await store.headPosition()).toBe(head + 3);
+  });
+
+  it('expected versions: exact, no_stream, stream_exists and any, each refusal the SQLite store error, writing nothing', async () => {
+    const streamId = `run-${randomUUID()}`;
+    const missing = `run-${randomUUID()}`;
+    await store.append(streamId, 0, [event('RunStarted')]);
+    const head = await store.headPosition();
+
+    const refusals = await Promise.allSettled([
+      store.append(streamId, 0, [event('Stale')]),
+      store.append(streamId, 2, [event('Ahead')]),
+      store.append(streamId, 'no_stream', [event('Again')]),
+      store.append(missing, 'stream_exists', [event('Orphan')]),
+    ]);
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe('rejected');
+      const error = (refusal as PromiseRejectedResult).reason as ExpectedVersionConflictError;
+      expect(error).toBeInstanceOf(ExpectedVersionConflictError);
+      expect(error.code).toBe('expected_version_conflict');
+    }
+    expect((refusals[0] as PromiseRejectedResult).reason).toMatchObject({ streamId, expected: 0, actual: 1 });
+    expect((refusals[3] as PromiseRejectedResult).reason).toMatchObject({ streamId: missing, expected: 'stream_exists', actual: 0 });
+    expect(await store.headPosition()).toBe(head);
+
+    await expect(store.append(streamId, 1, [event('RunStepped')])).resolves.toMatchObject({ nextExpectedVersion: 2 });
+    await expect(store.append(streamId, 'stream_exists', [event('RunStepped')])).resolves.toMatchObject({ nextExpectedVersion: 3 });
+    await expect(store.append(streamId, 'any', [event('RunStepped')])).resolves.toMatchObject({ nextExpectedVersion: 4 });
+    await expect(store.append(`run-${randomUUID()}`, 'any', [event('RunStarted')])).resolves.toMatchObject({ nextExpectedVersion: 1 });
+    await expect(store.append(streamId, 'x' as never, [event('Bad')])).rejects.toBeInstanceOf(InvalidAppendError);
+  });
+
+  it('appendMany is all or nothing; in the same group the other appends still commit', async () => {
+    const [a, b, c] = [`agent-${randomUUID()}`, `agent-${randomUUID()}`, `agent-${randomUUID()}`];
+    await store.append(b, 0, [event('Exists')]);
+    const usedId = randomUUID();
+    await store.append(c, 0, [{ ...event('Taken'), eventId: usedId }]);
+    const head = await store.headPosition();
+    const commitsBefore = store.stats().commits;
+
+    const [conflicting, duplicateId, alone, whole] = await Promise.allSettled([
+      store.appendMany([
+        { streamId: a, expectedVersion: 0, events: [event('Imported')] },
+        { streamId: b, expectedVersion: 0, events: [event('Imported')] }, // b is at 1
+      ]),
+      // Its second part reuses an event id: a database error, so the whole request is rolled back.
+      store.appendMany([
+        { streamId: a, expectedVersion: 0, events: [event('Imported')] },
+        { streamId: c, expectedVersion: 1, events: [{ ...event('Imported'), eventId: usedId }] },
+      ]),
+      store.append(c, 1, [event('Alone')]),
+      store.appendMany([
+        { streamId: a, expectedVersion: 'no_stream', events: [event('Imported'), event('Tagged')] },
+        { streamId: b, expectedVersion: 1, events: [event('Imported')] },
+      ]),
+    ]);
+
+    expect(conflicting).toMatchObject({ status: 'rejected', reason: expect.any(ExpectedVersionConflictError) });
+    expect(duplicateId).toMatchObject({ status: 'rejected', reason: expect.any(InvalidAppendError) });
+    expect(alone).toMatchObject({ status: 'fulfilled', value: { nextExpectedVersion: 2 } });
+    expect(whole).toMatchObject({
+      status: 'fulfilled',
+      value: [
+        { streamId: a, nextExpectedVersion: 2 },
+        { streamId: b, nextExpectedVersion: 2 },
+      ],
+    });
+    expect(store.stats().commits - commitsBefore).toBe(1); // the savepoint replay stays inside the one commit
+
+    const written = await store.readAll({ after: head });
+    expect(written.map((e) => [e.streamId, e.type])).toEqual(
+      expect.arrayContaining([
+        [c, 'Alone'],
+        [a, 'Imported'],
+        [a, 'Tagged'],
+        [b, 'Imported'],
+      ]),
+    );
+    expect(written).toHaveLength(4);
+    expect(written.map((e) => e.globalPosition)).toEqual([...written.map((e) => e.globalPosition)].sort((x, y) => x - y));
+    expect(await store.streamVersion(a)).toBe(2);
+    expect(await store.streamVersion(b)).toBe(2);
+    expect(await store.streamVersion(c)).toBe(2);
+  });
+
+  it('stores quotes, backslashes, dollar quotes and any Unicode as given; a NUL that jsonb refuses fails only its own append', async () => {
+    const streamId = `agent-'; DROP TABLE events; --\\ $$ ${randomUUID()}`;
+    const data = { quote: "it's", backslash: 'C:\\temp\\n', dollar: '$$ $1 $tag$', emoji: '🚀 ü 漢字', nested: { json: '{"a":[1,2]}' } };
+    const before = store.stats().commits;
+    const [stored, refused] = await Promise.allSettled([
+      store.append(streamId, 'no_stream', [{ type: "Type'With\\Quote", data, metadata: { actor: "o'brien" } }]),
+      store.append(`agent-${randomUUID()}`, 'no_stream', [event('Nul', { text: 'a\u0000b' })]),
+    ]);
+    expect(store.stats().commits - before).toBe(1);
+    expect(refused).toMatchObject({ status: 'rejected', reason: expect.any(InvalidAppendError) });
+    expect(stored.status).toBe('fulfilled');
+    const [read] = await store.readStream(streamId);
+    expect(read).toMatchObject({ streamId, type: "Type'With\\Quote", data, metadata: { actor: "o'brien" } });
+    expect(await store.streamVersion(streamId)).toBe(1);
+  });
+
+  it('group commit: appends made in one turn of the event loop share one transaction', async () => {
+    const before = store.stats();
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => store.append(`session-${randomUUID()}`, 0, [event('SessionStarted', { i })])));
+    const after = store.stats();
+    expect(after.appends - before.appends).toBe(200);
+    expect(after.commits - before.commits).toBe(1);
+    const positions = results.map((r) => r.events[0].globalPosition);
+    expect(positions).toEqual([...positions].sort((x, y) => x - y)); // queued order is log order
+    expect(new Set(positions).size).toBe(200);
+  });
+
+  it('subscribe replays from a position, then delivers what other connections append, once each and in order', async () => {
+    const writer = await open();
+    const streamId = `session-${randomUUID()}`;
+    await store.append(streamId, 0, [event('One'), event('Two')]);
+    const from = (await store.headPosition()) - 1; // replay starts after One
+    const reader = await open({ pollIntervalMs: 60_000 }); // only NOTIFY can wake it in time
+    const { events, errors, subscription } = collect(reader, from);
+    try {
+      await waitUntil(() => events.length === 1, 'the replay');
+      expect(events.map((e) => e.type)).toEqual(['Two']);
+      await writer.append(streamId, 2, [event('Three')]);
+      await writer.append(streamId, 3, [event('Four'), event('Five')]);
+      await waitUntil(() => events.length === 4, 'the live events');
+      expect(events.map((e) => e.type)).toEqual(['Two', 'Three', 'Four', 'Five']);
+      expect(events).toEqual(await store.readAll({ after: from }));
+      expect(errors).toEqual([]);
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
+  it('a lost LISTEN connection loses no event: the subscriber reconnects and reads on from the log', async () => {
+    const reader = await open({ pollIntervalMs: 200 });
+    const from = await store.headPosition();
+    const { events, errors, subscription } = collect(reader, from);
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await store.append(`session-${randomUUID()}`, 0, [event('BeforeCut')]);
+      await waitUntil(() => events.length === 1, 'the first event');
+      const { rowCount } = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND pid <> pg_backend_pid()`,
+      );
+      expect(rowCount).toBeGreaterThan(0);
+      // Appended while the reader has no LISTEN connection: its notification reaches nobody.
+      await store.append(`session-${randomUUID()}`, 0, [event('DuringCut')]);
+      await store.append(`session-${randomUUID()}`, 0, [event('AfterCut')]);
+      await waitUntil(() => events.length === 3, 'the events appended around the cut');
+      expect(events.map((e) => e.type)).toEqual(['BeforeCut', 'DuringCut', 'AfterCut']);
+      expect(errors).toEqual([]);
+    } finally {
+      subscription.unsubscribe();
+      await admin.end();
+    }
+  });
+
+  it('migrate() is idempotent and safe when several instances start at once', async () => {
+    const fresh = await server.createDatabase();
+    const instances = await Promise.all([openPostgresEventStore(fresh), openPostgresEventStore(fresh), openPostgresEventStore(fresh)]);
+    try {
+      await instances[0].migrate();
+      await expect(instances[1].append('agent-1', 'no_stream', [event('AgentCreated')])).resolves.toMatchObject({ nextExpectedVersion: 1 });
+      expect(await instances[2].readStream('agent-1')).toHaveLength(1);
+    } finally {
+      for (const instance of instances) await instance.close();
+    }
+  });
+
+  it('close() commits what is queued, then refuses appends', async () => {
+    const closing = await openPostgresEventStore(url);
+    const streamId = `agent-${randomUUID()}`;
+    const queued = closing.append(streamId, 0, [event('Queued')]);
+    await closing.close();
+    await expect(queued).resolves.toMatchObject({ nextExpectedVersion: 1 });
+    await expect(closing.append(streamId, 1, [event('Late')])).rejects.toMatchObject({ code: 'append_failed' });
+    expect(await store.streamVersion(streamId)).toBe(1);
+  });
+});
