@@ -18,7 +18,9 @@
  * Then both stores against their batched limit, in the same run: raw single-event commits, raw
  * commits of 100 events each (the practical ceiling of a writer that batches), and the store at 1 and
  * 64 appenders, each as a ratio to that ceiling. PostgreSQL runs on a private server the bench starts
- * (test/fixtures/postgres-server.ts: initdb in a temp folder, fsync and synchronous_commit on, as shipped).
+ * (test/fixtures/postgres-server.ts: initdb in a temp folder, fsync and synchronous_commit on, as shipped),
+ * and beside it the peer @event-driven-io/emmett-postgresql (bench/peers, installed on first use) at 1
+ * and 64 appenders on the same server.
  */
 import 'reflect-metadata';
 import Database from 'better-sqlite3';
@@ -39,6 +41,7 @@ import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-s
 import { Client } from 'pg';
 import { version as pgDriverVersion } from 'pg/package.json';
 import { startPostgresServer } from '../test/fixtures/postgres-server';
+import { type EmmettPostgres, requirePeer } from './peers';
 
 /**
  * Sized for a 2-core VM. With a cheap fsync (~0.15 ms, virtualised ext4) the run takes ~8 s; with
@@ -307,7 +310,8 @@ const BATCH = 100;
 
 /** The limit comparison: each row's events/s beside the raw batched commit of its own store. */
 interface LimitRow {
-  store: 'sqlite' | 'postgres';
+  /** `emmett`: @event-driven-io/emmett-postgresql on the same PostgreSQL server, the peer. */
+  store: 'sqlite' | 'postgres' | 'emmett';
   name: 'raw single' | 'raw batched' | 'store';
   appenders: number;
   events: number;
@@ -447,6 +451,7 @@ async function runPostgres(environment: string[]): Promise<LimitRow[]> {
       rows.push(limitRow('postgres', 'store', appenders, appenders * eventsPerAppender, run));
       await store.close();
     }
+    rows.push(...(await runEmmett(await server.createDatabase('emmett'), environment)));
     return rows;
   } finally {
     for (const store of stores) await store.close();
@@ -455,12 +460,42 @@ async function runPostgres(environment: string[]): Promise<LimitRow[]> {
   }
 }
 
+/**
+ * The peer: emmett's PostgreSQL event store (appendToStream with the expected stream version, as the
+ * store appends) on a database of its own on the same server, at 1 and 64 appenders.
+ */
+async function runEmmett(url: string, environment: string[]): Promise<LimitRow[]> {
+  const emmett = requirePeer<EmmettPostgres>('@event-driven-io/emmett-postgresql');
+  const { version } = requirePeer<{ version: string }>('@event-driven-io/emmett-postgresql/package.json');
+  environment.push(`peer           @event-driven-io/emmett-postgresql ${version} on the same server, a database of its own`);
+  const rows: LimitRow[] = [];
+  for (const { appenders, eventsPerAppender } of LIMIT_CASES.store) {
+    const store = emmett.getPostgreSQLEventStore(url);
+    try {
+      await store.schema.migrate();
+      const append: Append = async (streamId, expectedVersion) => {
+        const expectedStreamVersion = expectedVersion === 0 ? 'STREAM_DOES_NOT_EXIST' : BigInt(expectedVersion);
+        const result = await store.appendToStream(streamId, [{ type: EVENT.type, data: EVENT.data }], { expectedStreamVersion });
+        return Number(result.nextExpectedStreamVersion);
+      };
+      await runLoad(append, appenders, Math.max(1, Math.ceil(WARMUP_EVENTS / appenders)), `warmup-${appenders}`);
+      const run = await runLoad(append, appenders, eventsPerAppender, `emmett-${appenders}`);
+      rows.push(limitRow('emmett', 'store', appenders, appenders * eventsPerAppender, run));
+    } finally {
+      await store.close();
+    }
+  }
+  return rows;
+}
+
 function printLimits(rows: LimitRow[]): void {
   console.log('');
   console.log(`Against the batched limit (raw commits of ${BATCH} events each, same store, same run)`);
   const header = ['store', 'case', 'appenders', 'events', 'events/s', 'p50 ms', 'p99 ms', 'of limit'];
   const cells = rows.map((r) => {
-    const limit = rows.find((l) => l.store === r.store && l.name === 'raw batched');
+    // The peer runs on the PostgreSQL server: its ratio is to that server's limit.
+    const limitStore = r.store === 'emmett' ? 'postgres' : r.store;
+    const limit = rows.find((l) => l.store === limitStore && l.name === 'raw batched');
     const ratio = limit ? r.eventsPerSecond / limit.eventsPerSecond : NaN;
     return [
       r.store,
@@ -484,6 +519,15 @@ function printLimits(rows: LimitRow[]): void {
     if (!at64 || !limit) continue;
     const ratio = at64.eventsPerSecond / limit.eventsPerSecond;
     console.log(`${store.padEnd(8)} store at 64 appenders / batched limit: ${ratio.toFixed(2)}x   target >= 0.50: ${ratio >= 0.5 ? 'met' : 'MISSED'}`);
+  }
+  for (const appenders of [1, 64]) {
+    const ours = rows.find((r) => r.store === 'postgres' && r.name === 'store' && r.appenders === appenders);
+    const peer = rows.find((r) => r.store === 'emmett' && r.appenders === appenders);
+    if (!ours || !peer) continue;
+    const ratio = ours.eventsPerSecond / peer.eventsPerSecond;
+    console.log(
+      `postgres store / emmett at ${String(appenders).padStart(2)} appenders: ${ratio.toFixed(2)}x   target > 1 (ahead of the peer): ${ratio > 1 ? 'met' : 'MISSED'}`,
+    );
   }
 }
 
