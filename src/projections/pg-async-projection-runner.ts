@@ -86,7 +86,7 @@ export class PgAsyncProjectionRunner {
     this.stopped = true;
     this.stopWaking?.();
     for (const feed of this.feeds.values()) clearTimeout(feed.retryTimer);
-    await Promise.all([...this.feeds.values()].map((feed) => feed.draining));
+    await Promise.all([...this.feeds.values()].map((feed) => feed.draining ?? Promise.resolve()));
   }
 
   /** Last global position the projection has applied. */
