@@ -295,6 +295,23 @@ describe('Projections on the PostgreSQL store (real server)', () => {
       for (const row of model) expect(row.event_count).toBe(await second.streamVersion(row.stream_id));
     });
 
+    it('two instances running the same projection take turns at its checkpoint: every event applied once', async () => {
+      const url = await server.createDatabase();
+      const [a, b] = [await open(url), await open(url)];
+      const [ra, rb] = [a, b].map((store) => runner(store, [new StreamSummariesPgProjection()], { batchSize: 7 }));
+      await Promise.all([ra.start(), rb.start()]);
+      const streams = Array.from({ length: 6 }, (_, i) => `${['agent', 'run'][i % 2]}-${randomUUID()}`);
+      await Promise.all(Array.from({ length: 300 }, (_, i) => [a, b][i % 2].append(streams[i % streams.length], 'any', [event(`E${i % 3}`)])));
+      await waitUntil(
+        () => ra.position('stream-summaries') === 300 && rb.position('stream-summaries') === 300 && true,
+        'both runners to reach the head',
+        20_000,
+      );
+      const model = await readModel(url);
+      expect(model).toEqual(foldSummaries(await wholeLog(a)));
+      for (const row of model) expect(row.event_count).toBe(50);
+    });
+
     it('retries a failing batch from its checkpoint with the error in its status, then catches up with nothing applied twice', async () => {
       const url = await server.createDatabase();
       const store = await open(url);
