@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import * as path from 'node:path';
-import { Client, DatabaseError, Pool, type PoolClient, type QueryResult } from 'pg';
+import { Client, DatabaseError, Pool, type ClientBase, type PoolClient, type QueryResult } from 'pg';
 import { Observable } from 'rxjs';
 import { defaultMigrationsFolder } from '../../database/migrations';
 import { validateAppend } from '../event-store';
@@ -10,6 +10,7 @@ import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } f
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
 import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
 import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
+import { applyProjections, type PgProjection } from './pg-projection';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -17,6 +18,8 @@ export interface PostgresEventStoreOptions {
   poolSize?: number;
   /** Subscribers also look at the log this often, in case a notification was lost with its connection. */
   pollIntervalMs?: number;
+  /** Applied inside every append's transaction, before COMMIT (see PgProjection); more by `registerInline`. */
+  inlineProjections?: readonly PgProjection[];
 }
 
 interface PendingAppend {
@@ -26,6 +29,9 @@ interface PendingAppend {
 }
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
+
+/** An inline projection failed on the savepoint-free path: the group is replayed with a savepoint per request. */
+class NeedsIsolation extends Error {}
 
 interface EventRow {
   global_position: string;
@@ -89,8 +95,10 @@ export class PostgresEventStore {
   private listener?: Client;
   private listening?: Promise<void>;
   private pollTimer?: NodeJS.Timeout;
+  private inline: readonly PgProjection[] = [];
 
   constructor(private readonly options: PostgresEventStoreOptions) {
+    for (const projection of options.inlineProjections ?? []) this.registerInline(projection);
     this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
     // An idle client's error (server restart) must not crash the process; the next checkout reconnects.
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
@@ -109,6 +117,55 @@ export class PostgresEventStore {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Adds an inline projection. Before the first append only: a projection that joined later would
+   * have missed the events before it, and its read model would never equal a fold of the log.
+   */
+  registerInline(projection: PgProjection): void {
+    if (this.appendCount > 0 || this.pending.length > 0 || this.inFlight.size > 0) {
+      throw new Error(`Inline projection ${projection.name} must be registered before the first append`);
+    }
+    if (this.inline.some((p) => p.name === projection.name)) throw new Error(`Projection ${projection.name} is registered twice`);
+    this.inline = [...this.inline, projection];
+  }
+
+  /** Runs `work` in one transaction on a pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
+  async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /**
+   * Calls `wake` whenever the log may have grown: a commit of this store, a NOTIFY from any instance,
+   * the poll. Resolves once LISTEN is in place, with the function that stops the calls. Readers read
+   * the log from where they are on each call, so a lost wake costs a poll interval, never an event.
+   */
+  async onCommitted(wake: () => void): Promise<() => void> {
+    const stop = () => {
+      this.wakers.delete(wake);
+      if (this.wakers.size === 0) this.stopPolling();
+    };
+    this.wakers.add(wake);
+    try {
+      await this.ensureListening();
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    return stop;
   }
 
   append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
@@ -145,12 +202,8 @@ export class PostgresEventStore {
   }
 
   /** Events with a global position greater than `after`, in global order. */
-  async readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`, [
-      options.after ?? 0,
-      options.limit ?? READ_PAGE_SIZE,
-    ]);
-    return rows.map(toStoredEvent);
+  readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    return readEventsAfter(this.pool, options.after ?? 0, options.limit ?? READ_PAGE_SIZE);
   }
 
   /** The stream's version (number of events), 0 when it does not exist. */
@@ -289,7 +342,7 @@ export class PostgresEventStore {
       try {
         return await this.writeGroup(client, batch, false);
       } catch (error) {
-        if (!(error instanceof DatabaseError)) throw error;
+        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
         await client.query('ROLLBACK');
         return await this.writeGroup(client, batch, true);
       }
@@ -306,7 +359,9 @@ export class PostgresEventStore {
   /**
    * One transaction in two round trips: BEGIN, the append lock and the group's stream versions; then
    * every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
-   * a savepoint of their own, so a database error stays with the request that caused it.
+   * a savepoint of their own, so a database error stays with the request that caused it. Inline
+   * projections run after the rows are written (they need the positions), which makes the fast path
+   * three round trips plus the projections' own; a projection's failure is its request's failure.
    */
   private async writeGroup(client: PoolClient, batch: PendingAppend[], isolated: boolean): Promise<AppendOutcome[]> {
     const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
@@ -328,17 +383,30 @@ export class PostgresEventStore {
         accepted.push({ index, parts: plan.parts });
         continue;
       }
+      let results: AppendResult[];
       try {
-        const written = (await client.query(
-          `SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}; RELEASE SAVEPOINT append`,
-        )) as unknown as QueryResult[];
-        outcomes[index] = { ok: toResults(plan.parts, written[1].rows as PositionRow[], recordedAt) };
-        commitPlan(plan, known);
+        const release = this.inline.length > 0 ? '' : '; RELEASE SAVEPOINT append';
+        const written = (await client.query(`SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}${release}`)) as unknown as QueryResult[];
+        results = toResults(plan.parts, written[1].rows as PositionRow[], recordedAt);
       } catch (error) {
         if (!(error instanceof DatabaseError)) throw error;
         await client.query('ROLLBACK TO SAVEPOINT append');
         outcomes[index] = { error: await describeFailure(client, error, request.parts) };
+        continue;
       }
+      if (this.inline.length > 0) {
+        try {
+          await applyProjections(client, this.inline, eventsOf(results));
+          await client.query('RELEASE SAVEPOINT append');
+        } catch (error) {
+          // Whatever the projection threw is its request's error; a lost connection fails this ROLLBACK and the group.
+          await client.query('ROLLBACK TO SAVEPOINT append');
+          outcomes[index] = { error };
+          continue;
+        }
+      }
+      outcomes[index] = { ok: results };
+      commitPlan(plan, known);
     }
     const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
     // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on".
@@ -348,8 +416,22 @@ export class PostgresEventStore {
       return outcomes;
     }
     const parts = accepted.flatMap((request) => request.parts);
-    const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
-    const results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
+    let results: AppendResult[];
+    if (this.inline.length === 0) {
+      const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
+      results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
+    } else {
+      const written = await client.query<PositionRow>(writePartsSql(parts, recordedAt));
+      results = toResults(parts, written.rows, recordedAt);
+      try {
+        await applyProjections(client, this.inline, eventsOf(results));
+      } catch (error) {
+        // Which request's events made it fail is not known here: replay with a savepoint per request.
+        if (error instanceof DatabaseError) throw error;
+        throw new NeedsIsolation((error as Error)?.message ?? String(error));
+      }
+      await client.query(finish);
+    }
     let next = 0;
     for (const request of accepted) {
       outcomes[request.index] = { ok: results.slice(next, next + request.parts.length) };
@@ -433,6 +515,17 @@ function toResults(parts: PlannedPart[], rows: PositionRow[], recordedAt: string
       recordedAt,
     })),
   }));
+}
+
+/** Events after global position `after`, in global order, on `db`: the pool, or a transaction's connection. */
+export async function readEventsAfter(db: Pool | ClientBase, after: number, limit: number): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`, [after, limit]);
+  return rows.map(toStoredEvent);
+}
+
+/** A group's (or request's) events in global order: the order appends wrote them. */
+function eventsOf(results: readonly AppendResult[]): StoredEvent[] {
+  return results.flatMap((result) => result.events);
 }
 
 /** What a request's own database error means to its caller, in the SQLite store's terms. */

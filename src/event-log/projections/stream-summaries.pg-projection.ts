@@ -1,0 +1,74 @@
+import { getTableName } from 'drizzle-orm';
+import { escapeIdentifier, type ClientBase } from 'pg';
+import { streamSummaries } from '../../database/schema-pg';
+import type { StoredEvent } from '../../event-store/event-store.types';
+import type { PgProjection } from '../../event-store/postgres/pg-projection';
+import { streamCategory } from '../../event-store/stream-ids';
+
+/** What one batch adds to a stream's row: its events counted, the first and last of them. */
+export interface StreamSummaryDelta {
+  stream_id: string;
+  category: string;
+  event_count: number;
+  last_event_type: string;
+  last_global_position: number;
+  first_recorded_at: string;
+  last_recorded_at: string;
+}
+
+/**
+ * Folds a batch (global order) into one delta per stream. ON CONFLICT may not touch a row twice in
+ * one statement, so a stream that appears several times in the batch becomes one row here.
+ */
+export function streamSummaryDeltas(events: readonly StoredEvent[]): StreamSummaryDelta[] {
+  const byStream = new Map<string, StreamSummaryDelta>();
+  for (const event of events) {
+    const delta = byStream.get(event.streamId);
+    if (delta) {
+      delta.event_count += 1;
+      delta.last_event_type = event.type;
+      delta.last_global_position = event.globalPosition;
+      delta.last_recorded_at = event.recordedAt;
+    } else {
+      byStream.set(event.streamId, {
+        stream_id: event.streamId,
+        category: streamCategory(event.streamId),
+        event_count: 1,
+        last_event_type: event.type,
+        last_global_position: event.globalPosition,
+        first_recorded_at: event.recordedAt,
+        last_recorded_at: event.recordedAt,
+      });
+    }
+  }
+  return [...byStream.values()];
+}
+
+const TABLE = escapeIdentifier(getTableName(streamSummaries));
+
+/**
+ * The upsert, in one place: the deltas as one JSON parameter, a row per stream, the count added to
+ * what is there (so an event applied twice would show as a count above the stream's version).
+ */
+const UPSERT = `INSERT INTO ${TABLE} (stream_id, category, event_count, last_event_type, last_global_position, first_recorded_at, last_recorded_at)
+SELECT d.stream_id, d.category, d.event_count, d.last_event_type, d.last_global_position, d.first_recorded_at, d.last_recorded_at
+FROM json_to_recordset($1::json) AS d(stream_id text, category text, event_count int, last_event_type text, last_global_position bigint, first_recorded_at timestamptz, last_recorded_at timestamptz)
+ON CONFLICT (stream_id) DO UPDATE SET
+  event_count = ${TABLE}.event_count + excluded.event_count,
+  last_event_type = excluded.last_event_type,
+  last_global_position = excluded.last_global_position,
+  last_recorded_at = excluded.last_recorded_at`;
+
+/**
+ * `stream-summaries` on PostgreSQL, the twin of StreamSummariesProjection (SQLite, inline): one row
+ * per stream with its event count and latest event. The same object runs inline (in the append's
+ * transaction: never behind the log) or async (PgAsyncProjectionRunner: checkpointed, rebuildable).
+ */
+export class StreamSummariesPgProjection implements PgProjection {
+  readonly name = 'stream-summaries';
+  readonly tables = [getTableName(streamSummaries)];
+
+  async apply(client: ClientBase, events: readonly StoredEvent[]): Promise<void> {
+    await client.query(UPSERT, [JSON.stringify(streamSummaryDeltas(events))]);
+  }
+}
