@@ -41,7 +41,7 @@ import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-s
 import { Client } from 'pg';
 import { version as pgDriverVersion } from 'pg/package.json';
 import { startPostgresServer } from '../test/fixtures/postgres-server';
-import { type EmmettPostgres, requirePeer } from './peers';
+import { type EmmettPostgres, peerVersion, requirePeer } from './peers';
 
 /**
  * Sized for a 2-core VM. With a cheap fsync (~0.15 ms, virtualised ext4) the run takes ~8 s; with
@@ -466,7 +466,7 @@ async function runPostgres(environment: string[]): Promise<LimitRow[]> {
  */
 async function runEmmett(url: string, environment: string[]): Promise<LimitRow[]> {
   const emmett = requirePeer<EmmettPostgres>('@event-driven-io/emmett-postgresql');
-  const { version } = requirePeer<{ version: string }>('@event-driven-io/emmett-postgresql/package.json');
+  const version = peerVersion('@event-driven-io/emmett-postgresql');
   environment.push(`peer           @event-driven-io/emmett-postgresql ${version} on the same server, a database of its own`);
   const rows: LimitRow[] = [];
   for (const { appenders, eventsPerAppender } of LIMIT_CASES.store) {

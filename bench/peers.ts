@@ -18,6 +18,12 @@ export function requirePeer<T>(name: string): T {
   return createRequire(path.join(PEERS_DIR, 'package.json'))(name) as T;
 }
 
+/** The installed version of a peer (its package.json is not among what it exports). */
+export function peerVersion(name: string): string {
+  const manifest = path.join(PEERS_DIR, 'node_modules', ...name.split('/'), 'package.json');
+  return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
 /** The part of @event-driven-io/emmett-postgresql the bench calls. */
 export interface EmmettPostgres {
   getPostgreSQLEventStore(
