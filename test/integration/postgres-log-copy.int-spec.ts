@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import type { StoredEvent } from '../../src/event-store/event-store.types';
 import { copyLog, CopyRefusedError, type LogSource } from '../../src/event-store/postgres/copy-log';
-import { importEvents } from '../../src/event-store/postgres/log-import';
+import { importEvents, LogImportConflictError } from '../../src/event-store/postgres/log-import';
 import type { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
 import { StreamSummariesPgProjection } from '../../src/event-log/projections/stream-summaries.pg-projection';
 import { rebuildReadModels } from '../../src/projections/rebuild-pg-read-models';
@@ -185,6 +185,29 @@ describe('copying the SQLite log into PostgreSQL', () => {
       'the target log is not a prefix of the source: position 7 differs; copy into an empty database instead of resuming',
     );
     expect(await store.headPosition()).toBe(10);
+  });
+
+  it('refuses a batch that does not follow the head the copy expects (another writer appended)', async () => {
+    const { store } = await emptyTarget();
+    await importEvents(store, 0, sourceLog.slice(0, 5));
+    await store.append('other-1', 'no_stream', [{ type: 'Elsewhere', data: {} }]);
+    await expect(importEvents(store, 5, sourceLog.slice(5, 10))).rejects.toThrow(LogImportConflictError);
+    expect((await wholeLog(store)).map((e) => e.type)).toEqual([...sourceLog.slice(0, 5).map((e) => e.type), 'Elsewhere']);
+  });
+
+  it('stops at an event jsonb cannot hold (U+0000), naming it, with the batches before it copied', async () => {
+    const nul = openTestEventStore();
+    try {
+      await nul.store.append('agent-1', 'no_stream', [{ type: 'Fine', data: { ok: true } }]);
+      const { eventId } = (await nul.store.append('agent-1', 1, [{ type: 'HoldsNul', data: { text: 'a\0b' } }])).events[0];
+      const { store } = await emptyTarget();
+      await expect(copyLog(nul.store, store, { batchSize: 1 })).rejects.toThrow(
+        `event ${eventId} (position 2, HoldsNul) holds a \\u0000 character, which PostgreSQL's jsonb cannot store`,
+      );
+      expect((await wholeLog(store)).map((e) => e.type)).toEqual(['Fine']);
+    } finally {
+      nul.close();
+    }
   });
 
   it('runs as npm run store:copy-to-postgres: copies, refuses a second run in one line, resumes with --resume', async () => {
