@@ -110,13 +110,7 @@ export class EventStore implements BeforeApplicationShutdown {
    */
   appendMany(parts: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
     try {
-      if (!Array.isArray(parts) || parts.length === 0) throw new InvalidAppendError('appendMany needs at least one stream append');
-      const streams = new Set<string>();
-      for (const part of parts) {
-        validateAppend(part.streamId, part.expectedVersion, part.events);
-        if (streams.has(part.streamId)) throw new InvalidAppendError(`Stream ${part.streamId} appears twice in one appendMany`);
-        streams.add(part.streamId);
-      }
+      validateAppendMany(parts);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -430,6 +424,17 @@ export function matchesExpectedVersion(expected: ExpectedVersion, current: numbe
     (expected === 'stream_exists' && exists) ||
     (typeof expected === 'number' && expected === current)
   );
+}
+
+/** An appendMany's parts: at least one, each a valid append, no stream twice. Both stores check with it. */
+export function validateAppendMany(parts: StreamAppend[]): void {
+  if (!Array.isArray(parts) || parts.length === 0) throw new InvalidAppendError('appendMany needs at least one stream append');
+  const streams = new Set<string>();
+  for (const part of parts) {
+    validateAppend(part.streamId, part.expectedVersion, part.events);
+    if (streams.has(part.streamId)) throw new InvalidAppendError(`Stream ${part.streamId} appears twice in one appendMany`);
+    streams.add(part.streamId);
+  }
 }
 
 export function validateAppend(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[]): void {

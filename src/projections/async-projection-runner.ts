@@ -39,6 +39,34 @@ export interface AsyncProjectionStatus {
   nextRetryAt?: string;
 }
 
+/** Where a feed stands, as both runners (SQLite and PostgreSQL) keep it. */
+export interface FeedStanding {
+  projection: { name: string };
+  position: number;
+  catchUpTarget: number;
+  failure?: { error: string; since: Date; attempts: number; nextRetryAt: Date };
+}
+
+/** A feed's status against the log's head: the one shape /health, readiness and metrics read. */
+export function projectionStatusOf(feed: FeedStanding, head: number): AsyncProjectionStatus {
+  const { failure } = feed;
+  const state: AsyncProjectionState = failure ? 'failing' : feed.position < feed.catchUpTarget ? 'catching-up' : 'live';
+  return {
+    name: feed.projection.name,
+    state,
+    position: feed.position,
+    lag: Math.max(0, head - feed.position),
+    ...(failure
+      ? {
+          lastError: failure.error,
+          failingSince: failure.since.toISOString(),
+          failedAttempts: failure.attempts,
+          nextRetryAt: failure.nextRetryAt.toISOString(),
+        }
+      : {}),
+  };
+}
+
 /** Backoff after the `attempt`-th failure in a row (1-based): 100 ms, 200 ms, 400 ms... capped at `maxMs`. */
 export function retryDelayMs(attempt: number, maxMs: number): number {
   return Math.min(maxMs, FIRST_RETRY_MS * 2 ** Math.min(attempt - 1, 30));
@@ -105,24 +133,7 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
   /** Every async projection's state, position and lag; while failing, why and when it retries. */
   status(): AsyncProjectionStatus[] {
     const head = this.store.headPosition();
-    return [...this.feeds.values()].map((feed) => {
-      const { failure } = feed;
-      const state: AsyncProjectionState = failure ? 'failing' : feed.position < feed.catchUpTarget ? 'catching-up' : 'live';
-      return {
-        name: feed.projection.name,
-        state,
-        position: feed.position,
-        lag: Math.max(0, head - feed.position),
-        ...(failure
-          ? {
-              lastError: failure.error,
-              failingSince: failure.since.toISOString(),
-              failedAttempts: failure.attempts,
-              nextRetryAt: failure.nextRetryAt.toISOString(),
-            }
-          : {}),
-      };
-    });
+    return [...this.feeds.values()].map((feed) => projectionStatusOf(feed, head));
   }
 
   private start(feed: Feed): void {

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { escapeIdentifier, type ClientBase } from 'pg';
 import { readEventsAfter, type PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { applyProjections, type PgProjection } from '../event-store/postgres/pg-projection';
-import { type AsyncProjectionState, type AsyncProjectionStatus, retryDelayMs } from './async-projection-runner';
+import { type AsyncProjectionStatus, projectionStatusOf, retryDelayMs } from './async-projection-runner';
 
 export interface PgAsyncProjectionRunnerOptions {
   /** Backoff cap between retries of a failing batch (SWITCHBOARD_PROJECTION_RETRY_MAX_MS on SQLite). */
@@ -99,24 +99,7 @@ export class PgAsyncProjectionRunner {
   /** Every projection's state, position and lag; while failing, why and when it retries (the SQLite runner's shape). */
   async status(): Promise<AsyncProjectionStatus[]> {
     const head = await this.store.headPosition();
-    return [...this.feeds.values()].map((feed) => {
-      const { failure } = feed;
-      const state: AsyncProjectionState = failure ? 'failing' : feed.position < feed.catchUpTarget ? 'catching-up' : 'live';
-      return {
-        name: feed.projection.name,
-        state,
-        position: feed.position,
-        lag: Math.max(0, head - feed.position),
-        ...(failure
-          ? {
-              lastError: failure.error,
-              failingSince: failure.since.toISOString(),
-              failedAttempts: failure.attempts,
-              nextRetryAt: failure.nextRetryAt.toISOString(),
-            }
-          : {}),
-      };
-    });
+    return [...this.feeds.values()].map((feed) => projectionStatusOf(feed, head));
   }
 
   /**

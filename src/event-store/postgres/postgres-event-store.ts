@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { Client, DatabaseError, Pool, type ClientBase, type PoolClient, type QueryResult } from 'pg';
 import { Observable } from 'rxjs';
 import { defaultMigrationsFolder } from '../../database/migrations';
-import { validateAppend } from '../event-store';
+import { validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
 import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
@@ -175,13 +175,7 @@ export class PostgresEventStore {
   /** Several streams atomically: every part's version is checked and all parts commit, or none. */
   appendMany(parts: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
     try {
-      if (!Array.isArray(parts) || parts.length === 0) throw new InvalidAppendError('appendMany needs at least one stream append');
-      const streams = new Set<string>();
-      for (const part of parts) {
-        validateAppend(part.streamId, part.expectedVersion, part.events);
-        if (streams.has(part.streamId)) throw new InvalidAppendError(`Stream ${part.streamId} appears twice in one appendMany`);
-        streams.add(part.streamId);
-      }
+      validateAppendMany(parts);
     } catch (error) {
       return Promise.reject(error);
     }
