@@ -1,3 +1,4 @@
+import { FlushScheduler } from './flush-scheduler';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import type Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
@@ -62,9 +63,10 @@ export class EventStore implements BeforeApplicationShutdown {
   private readonly committed = new Subject<StoredEvent>();
   private readonly commitRecords = new Subject<CommitRecord>();
   private pending: PendingAppend[] = [];
-  private flushScheduled = false;
-  private delayedFlush?: NodeJS.Timeout;
-  private delayedFlushDue = 0;
+  private readonly flushes = new FlushScheduler(() => {
+    this.flush();
+    if (this.pending.length > 0) this.flushes.schedule(0);
+  });
   private closed = false;
   private commitCount = 0;
   private appendCount = 0;
@@ -117,7 +119,7 @@ export class EventStore implements BeforeApplicationShutdown {
     if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.pending.push({ parts, resolve, reject });
-      this.scheduleFlush(options.maxDelayMs ?? 0);
+      this.flushes.schedule(options.maxDelayMs ?? 0);
     });
   }
 
@@ -217,7 +219,7 @@ export class EventStore implements BeforeApplicationShutdown {
 
   /** Commits whatever is queued, then refuses new appends. Called on shutdown before the DB closes. */
   flushAndClose(): void {
-    clearTimeout(this.delayedFlush);
+    this.flushes.cancel();
     while (this.pending.length > 0) this.flush();
     this.closed = true;
     this.committed.complete();
@@ -227,34 +229,6 @@ export class EventStore implements BeforeApplicationShutdown {
   /** Before the database closes (it closes in onApplicationShutdown): nothing queued is dropped. */
   beforeApplicationShutdown(): void {
     if (!this.closed) this.flushAndClose();
-  }
-
-  /**
-   * The group is gathered until the event loop's check phase: every append made by the callbacks of
-   * one loop iteration shares the commit. An append that tolerates a delay (`maxDelayMs`, for records
-   * nobody awaits) waits up to that long for company, unless an impatient append flushes it sooner;
-   * that is what lets one-message-per-loop-turn traffic (JSON-RPC) share commits at all.
-   */
-  private scheduleFlush(maxDelayMs: number): void {
-    if (this.flushScheduled) return;
-    if (maxDelayMs > 0) {
-      const due = performance.now() + maxDelayMs;
-      if (this.delayedFlush && this.delayedFlushDue <= due) return;
-      clearTimeout(this.delayedFlush);
-      this.delayedFlushDue = due;
-      this.delayedFlush = setTimeout(() => this.runScheduledFlush(), maxDelayMs);
-      return;
-    }
-    this.flushScheduled = true;
-    setImmediate(() => this.runScheduledFlush());
-  }
-
-  private runScheduledFlush(): void {
-    this.flushScheduled = false;
-    clearTimeout(this.delayedFlush);
-    this.delayedFlush = undefined;
-    this.flush();
-    if (this.pending.length > 0) this.scheduleFlush(0);
   }
 
   private flush(): void {

@@ -1,3 +1,4 @@
+import { FlushScheduler } from '../flush-scheduler';
 import { Logger } from '@nestjs/common';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
@@ -83,9 +84,10 @@ export class PostgresEventStore {
   private readonly logger = new Logger(PostgresEventStore.name);
   private readonly pool: Pool;
   private pending: PendingAppend[] = [];
-  private flushScheduled = false;
-  private delayedFlush?: NodeJS.Timeout;
-  private delayedFlushDue = 0;
+  private readonly flushes = new FlushScheduler(() => {
+    // At most MAX_GROUPS_IN_FLIGHT groups: what arrives meanwhile waits and forms the next group.
+    if (this.inFlight.size < MAX_GROUPS_IN_FLIGHT) this.startCommit();
+  });
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
   private commitCount = 0;
@@ -182,7 +184,7 @@ export class PostgresEventStore {
     if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.pending.push({ parts, resolve, reject });
-      this.scheduleFlush(options.maxDelayMs ?? 0);
+      this.flushes.schedule(options.maxDelayMs ?? 0);
     });
   }
 
@@ -265,8 +267,7 @@ export class PostgresEventStore {
   /** Commits whatever is queued, refuses new appends, ends subscriptions' wake-ups and the connections. */
   async close(): Promise<void> {
     if (this.closed) return;
-    clearTimeout(this.delayedFlush);
-    this.delayedFlush = undefined;
+    this.flushes.cancel();
     while (this.inFlight.size > 0 || this.pending.length > 0) {
       if (this.inFlight.size > 0) await Promise.all(this.inFlight);
       else this.startCommit();
@@ -278,28 +279,6 @@ export class PostgresEventStore {
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
     await this.pool.end();
-  }
-
-  private scheduleFlush(maxDelayMs: number): void {
-    if (this.flushScheduled) return;
-    if (maxDelayMs > 0) {
-      const due = performance.now() + maxDelayMs;
-      if (this.delayedFlush && this.delayedFlushDue <= due) return;
-      clearTimeout(this.delayedFlush);
-      this.delayedFlushDue = due;
-      this.delayedFlush = setTimeout(() => this.runScheduledFlush(), maxDelayMs);
-      return;
-    }
-    this.flushScheduled = true;
-    setImmediate(() => this.runScheduledFlush());
-  }
-
-  /** At most MAX_GROUPS_IN_FLIGHT groups: what arrives meanwhile waits and forms the next group. */
-  private runScheduledFlush(): void {
-    this.flushScheduled = false;
-    clearTimeout(this.delayedFlush);
-    this.delayedFlush = undefined;
-    if (this.inFlight.size < MAX_GROUPS_IN_FLIGHT) this.startCommit();
   }
 
   private startCommit(): void {
