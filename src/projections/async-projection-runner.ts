@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type LoggerService, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Subscription } from 'rxjs';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
@@ -65,6 +65,31 @@ export function projectionStatusOf(feed: FeedStanding, head: number): AsyncProje
         }
       : {}),
   };
+}
+
+/**
+ * Records a failed batch on the feed (attempts, since when, the next try) and logs it: an error the
+ * first time, a warning while it keeps failing. Returns how long to wait before the retry.
+ */
+export function recordFailure(feed: FeedStanding, error: unknown, retryMaxMs: number, logger: LoggerService): number {
+  const attempts = (feed.failure?.attempts ?? 0) + 1;
+  const delay = retryDelayMs(attempts, retryMaxMs);
+  const message = (error as Error)?.message ?? String(error);
+  feed.failure = { error: message, since: feed.failure?.since ?? new Date(), attempts, nextRetryAt: new Date(Date.now() + delay) };
+  const context = { err: error, projection: feed.projection.name, position: feed.position, attempts, retryInMs: delay };
+  if (attempts === 1) logger.error(context, 'async projection batch failed; retrying from its checkpoint');
+  else logger.warn(context, 'async projection still failing; retrying from its checkpoint');
+  return delay;
+}
+
+/** A batch went through after failures: clears the failure and says so. */
+export function recordRecovery(feed: FeedStanding, logger: LoggerService): void {
+  const { failure } = feed;
+  feed.failure = undefined;
+  logger.log(
+    { projection: feed.projection.name, position: feed.position, failedAttempts: failure?.attempts, failingSince: failure?.since },
+    'async projection recovered',
+  );
 }
 
 /** Backoff after the `attempt`-th failure in a row (1-based): 100 ms, 200 ms, 400 ms... capped at `maxMs`. */
@@ -197,13 +222,7 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
     feed.batchTimer = undefined;
     feed.batch = [];
     if (this.stopped) return;
-    const attempts = (feed.failure?.attempts ?? 0) + 1;
-    const delay = retryDelayMs(attempts, this.retryMaxMs);
-    const message = (error as Error)?.message ?? String(error);
-    feed.failure = { error: message, since: feed.failure?.since ?? new Date(), attempts, nextRetryAt: new Date(Date.now() + delay) };
-    const context = { err: error, projection: feed.projection.name, position: feed.position, attempts, retryInMs: delay };
-    if (attempts === 1) this.logger.error(context, 'async projection batch failed; retrying from its checkpoint');
-    else this.logger.warn(context, 'async projection still failing; retrying from its checkpoint');
+    const delay = recordFailure(feed, error, this.retryMaxMs, this.logger);
     feed.retryTimer = setTimeout(() => {
       feed.retryTimer = undefined;
       if (!this.stopped) this.start(feed);
@@ -212,11 +231,6 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
   }
 
   private recovered(feed: Feed): void {
-    const { failure } = feed;
-    feed.failure = undefined;
-    this.logger.log(
-      { projection: feed.projection.name, position: feed.position, failedAttempts: failure?.attempts, failingSince: failure?.since },
-      'async projection recovered',
-    );
+    recordRecovery(feed, this.logger);
   }
 }

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { escapeIdentifier, type ClientBase } from 'pg';
 import { readEventsAfter, type PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { applyProjections, type PgProjection } from '../event-store/postgres/pg-projection';
-import { type AsyncProjectionStatus, projectionStatusOf, retryDelayMs } from './async-projection-runner';
+import { type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
 
 export interface PgAsyncProjectionRunnerOptions {
   /** Backoff cap between retries of a failing batch (SWITCHBOARD_PROJECTION_RETRY_MAX_MS on SQLite). */
@@ -163,13 +163,7 @@ export class PgAsyncProjectionRunner {
   private fail(feed: Feed, error: unknown): void {
     feed.again = false;
     if (this.stopped) return;
-    const attempts = (feed.failure?.attempts ?? 0) + 1;
-    const delay = retryDelayMs(attempts, this.retryMaxMs);
-    const message = (error as Error)?.message ?? String(error);
-    feed.failure = { error: message, since: feed.failure?.since ?? new Date(), attempts, nextRetryAt: new Date(Date.now() + delay) };
-    const context = { err: error, projection: feed.projection.name, position: feed.position, attempts, retryInMs: delay };
-    if (attempts === 1) this.logger.error(context, 'async projection batch failed; retrying from its checkpoint');
-    else this.logger.warn(context, 'async projection still failing; retrying from its checkpoint');
+    const delay = recordFailure(feed, error, this.retryMaxMs, this.logger);
     feed.retryTimer = setTimeout(() => {
       feed.retryTimer = undefined;
       this.wake(feed);
@@ -178,11 +172,6 @@ export class PgAsyncProjectionRunner {
   }
 
   private recovered(feed: Feed): void {
-    const { failure } = feed;
-    feed.failure = undefined;
-    this.logger.log(
-      { projection: feed.projection.name, position: feed.position, failedAttempts: failure?.attempts, failingSince: failure?.since },
-      'async projection recovered',
-    );
+    recordRecovery(feed, this.logger);
   }
 }
