@@ -14,6 +14,7 @@ import { CheckAgentDraft } from '../../agents/queries/check-agent-draft/check-ag
 import { ExportAgents } from '../../agents/queries/export-agents/export-agents.query';
 import { ListMcpServers } from '../../agents/queries/list-mcp-servers/list-mcp-servers.query';
 import { WatchAgentLibrary } from '../../agents/queries/watch-agent-library/watch-agent-library.query';
+import { HOOK_TYPES } from '../../agents/agent-hooks';
 import { KNOWN_BUILTIN_TOOLS } from '../../copilot-cli/builtin-tools';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { NotFoundError } from '../../common/domain-error';
@@ -136,6 +137,11 @@ export class AgentsResolver {
   @Query(() => [String], { description: "The Copilot CLI's built-in tool names, as suggestions for an agent's tools allowlist" })
   knownBuiltinTools() {
     return KNOWN_BUILTIN_TOOLS;
+  }
+
+  @Query(() => [String], { description: 'The hook types a hook webhook may be registered for (what the CLI sends through hooks.invoke)' })
+  hookTypes() {
+    return HOOK_TYPES;
   }
 
   @Query(() => [AgentFile], { description: 'Every agent as a <id>.json file in the agent JSON format (GET /api/agents/export)' })

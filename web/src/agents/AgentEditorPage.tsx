@@ -6,7 +6,7 @@ import type { DraftCheckQuery } from '../gql/graphql';
 import { ChoiceList, type Choice } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { TagInput } from '../ui/TagInput';
-import { type AgentDraft, draftOf, emptyDraft, fieldOfProblem, HOOK_TYPES, type HookDraft, inputOf } from './agent-draft';
+import { type AgentDraft, draftOf, emptyDraft, fieldOfProblem, type HookDraft, inputOf } from './agent-draft';
 import {
   AgentLibraryChangedSubscription,
   AgentQuery,
@@ -370,7 +370,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
           />
           {fieldProblem('mcpServers') && <p className="field-problem">{fieldProblem('mcpServers')}</p>}
 
-          <HooksField hooks={draft.hooks} onChange={(v) => set('hooks', v)} problem={fieldProblem('hooks')} />
+          <HooksField hooks={draft.hooks} types={choices.data?.hookTypes ?? []} onChange={(v) => set('hooks', v)} problem={fieldProblem('hooks')} />
 
           <ChoiceList
             legend="Sub-agents"
@@ -460,7 +460,18 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
  * The agent's hook webhooks (docs/hooks.md): one row per handler, for the sessions and runs it is the
  * main agent of. Failure '' is the service's default: closed for preToolUse, open for the others.
  */
-function HooksField({ hooks, onChange, problem }: { hooks: HookDraft[]; onChange: (next: HookDraft[]) => void; problem?: string }) {
+function HooksField({
+  hooks,
+  types,
+  onChange,
+  problem,
+}: {
+  hooks: HookDraft[];
+  /** The service's hook types (`hookTypes`); a loaded hook's type is always offered. */
+  types: readonly string[];
+  onChange: (next: HookDraft[]) => void;
+  problem?: string;
+}) {
   const id = useId();
   const change = (i: number, patch: Partial<HookDraft>) => onChange(hooks.map((h, j) => (j === i ? { ...h, ...patch } : h)));
   return (
@@ -473,7 +484,7 @@ function HooksField({ hooks, onChange, problem }: { hooks: HookDraft[]; onChange
             <label>
               <span className="visually-hidden">Hook {i + 1} type</span>
               <select value={hook.type} onChange={(e) => change(i, { type: e.target.value })}>
-                {HOOK_TYPES.map((t) => (
+                {[...new Set([...types, hook.type])].map((t) => (
                   <option key={t} value={t}>
                     {t}
                   </option>

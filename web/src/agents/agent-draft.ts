@@ -1,19 +1,5 @@
 import type { AgentFieldsInput, AgentQuery } from '../gql/graphql';
 
-/** The hook types the Copilot CLI sends through `hooks.invoke` (the service's `HOOK_TYPES`). */
-export const HOOK_TYPES = [
-  'preToolUse',
-  'postToolUse',
-  'postToolUseFailure',
-  'userPromptSubmitted',
-  'sessionStart',
-  'sessionEnd',
-  'errorOccurred',
-  'agentStop',
-  'subagentStart',
-  'subagentStop',
-] as const;
-
 /** A hook webhook as the form holds it; `failure` '' is the service's default for the type. */
 export interface HookDraft {
   type: string;

@@ -88,6 +88,7 @@ export const EditorChoicesQuery = graphql(`
       problem
     }
     knownBuiltinTools
+    hookTypes
   }
 `);
 
