@@ -119,14 +119,9 @@ export const ChatSessionQuery = graphql(`
       icon
       model
       subAgents
-      mcpServers
       subAgentProblems {
         id
         reason
-      }
-      tools {
-        builtin
-        excludedBuiltin
       }
     }
   }
