@@ -109,8 +109,12 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     else if (owner.sessionId) this.stopSession(owner.sessionId, passed);
   }
 
-  /** Checks the budgets of a run that spent and of its ancestors. */
+  /**
+   * Checks the budgets of a run that spent and of its ancestors. Every usage and tool event of every run
+   * comes here: with no budgeted run going and no session budget, it reads nothing.
+   */
   private checkCovering(runId: string): void {
+    if (!this.budgetedRunsMayRun && !this.anySessionBudget()) return;
     const row = this.runs.find(runId);
     if (!row) return;
     for (const budgeted of this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId])) this.check(budgeted);
@@ -125,8 +129,12 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
       this.budgetedRunsMayRun = running.length > 0;
       for (const row of running) this.check(row);
     }
-    if (!this.sessions.all().some((session) => session.config.budget)) return;
+    if (!this.anySessionBudget()) return;
     for (const sessionId of this.runs.sessionsWithRunningRuns()) this.checkSession(sessionId);
+  }
+
+  private anySessionBudget(): boolean {
+    return this.sessions.all().some((session) => session.config.budget);
   }
 
   /** A session's budget over every run it started: past a limit, each of its running runs' subtrees is stopped. */
