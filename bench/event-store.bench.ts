@@ -34,7 +34,7 @@ import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection, type SqliteConnectionOptions } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
-import { EventStore } from '../src/event-store/event-store';
+import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import type { NewEvent } from '../src/event-store/event-store.types';
 import { ProjectionRegistry } from '../src/event-store/projection-registry';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
@@ -112,7 +112,7 @@ function openStoreWith(file: string, withReadModel: boolean): Contender {
   const registry = new ProjectionRegistry();
   // Without Nest nothing discovers the projection: register it by hand.
   if (withReadModel) registry.register(new StreamSummariesProjection());
-  const store = new EventStore(new SqliteDatabase(conn, file), registry);
+  const store = new SqliteEventStore(new SqliteDatabase(conn, file), registry);
   return {
     name: withReadModel ? 'store+readmodel' : 'store',
     append: (streamId, expectedVersion) => store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion),

@@ -22,7 +22,7 @@ import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
 import { type CommandResult, handleCommand } from '../src/event-store/decider';
-import { EventStore } from '../src/event-store/event-store';
+import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import type { NewEvent } from '../src/event-store/event-store.types';
 import { ProjectionRegistry } from '../src/event-store/projection-registry';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
@@ -40,7 +40,7 @@ function cliRecord(i: number): NewEvent {
   };
 }
 
-async function seed(store: EventStore, streamId: string, size: number): Promise<void> {
+async function seed(store: SqliteEventStore, streamId: string, size: number): Promise<void> {
   const config = { model: 'gpt-4.1', ...createSessionSchema.parse({}), subAgents: [] };
   await store.append(streamId, 'no_stream', [{ type: 'session.created', data: { sessionId: 'bench', config } }]);
   for (let written = 1; written < size;) {
@@ -62,7 +62,7 @@ async function time(size: number, cached: boolean): Promise<Figures> {
   applyPendingMigrations(conn);
   const registry = new ProjectionRegistry();
   registry.register(new SessionsProjection());
-  const store = new EventStore(new SqliteDatabase(conn, file), registry);
+  const store = new SqliteEventStore(new SqliteDatabase(conn, file), registry);
   const streamId = 'session-bench';
   try {
     await seed(store, streamId, size);

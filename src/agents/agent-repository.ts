@@ -16,7 +16,7 @@ export class AgentRepository {
   }
 
   /** decide() against the current state without appending: the append, guarded by the version that state was read at. */
-  plan(command: AgentCommand, metadata: EventMetadata): StreamAppend | undefined {
-    return planCommand(this.store, agentDecider, agentStreamId(command.id), command, { metadata }).appends[0];
+  async plan(command: AgentCommand, metadata: EventMetadata): Promise<StreamAppend | undefined> {
+    return (await planCommand(this.store, agentDecider, agentStreamId(command.id), command, { metadata })).appends[0];
   }
 }

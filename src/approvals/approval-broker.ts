@@ -133,7 +133,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
       timer.unref();
       this.waiting.set(approvalId, { sessionId: question.sessionId, settle: resolve, timer });
     });
-    const asked: PermissionAskedData = { approvalId, ...question, ...this.lineageOf(question) };
+    const asked: PermissionAskedData = { approvalId, ...question, ...(await this.lineageOf(question)) };
     try {
       await this.run(approvalId, { type: 'ask', asked });
     } catch (error) {
@@ -186,20 +186,20 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
    * `run.started` in the log (one small read per ancestor), so approvals imports neither the
    * delegation engine nor run-lineage (which sits above tool-dispatch).
    */
-  private lineageOf(question: ApprovalQuestion): Pick<PermissionAskedData, 'runId' | 'rootRunId' | 'lineagePath'> {
+  private async lineageOf(question: ApprovalQuestion): Promise<Pick<PermissionAskedData, 'runId' | 'rootRunId' | 'lineagePath'>> {
     const child = question.agentName ? [question.agentName] : [];
     const runId = runIdOfThread(question.sessionId);
-    const run = runId ? this.runPlace(runId) : undefined;
+    const run = runId ? await this.runPlace(runId) : undefined;
     if (!run) return { lineagePath: [this.registry.get(question.sessionId)?.config.agentId ?? 'main', ...child] };
     const ids = run.path.split('/').filter(Boolean);
-    const agents = ids.map((id) => (id === run.runId ? run.agentId : (this.runPlace(id)?.agentId ?? id)));
-    const root = ids[0] === run.runId ? run : this.runPlace(ids[0]);
+    const agents = await Promise.all(ids.map(async (id) => (id === run.runId ? run.agentId : ((await this.runPlace(id))?.agentId ?? id))));
+    const root = ids[0] === run.runId ? run : await this.runPlace(ids[0]);
     const owner = root && root.ownerThreadId !== 'api' ? this.registry.get(root.ownerThreadId)?.config.agentId : undefined;
     return { runId: run.runId, rootRunId: run.rootRunId, lineagePath: [...(owner ? [owner] : []), ...agents, ...child] };
   }
 
-  private runPlace(runId: string): RunPlace | undefined {
-    const [first] = this.store.readStream(runStreamId(runId), { limit: 1 });
+  private async runPlace(runId: string): Promise<RunPlace | undefined> {
+    const [first] = await this.store.readStream(runStreamId(runId), { limit: 1 });
     return first?.type === 'run.started' ? (first.data as unknown as RunPlace) : undefined;
   }
 }

@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number> {
   const { loadConfig } = await import('../config/switchboard-config');
   const { openSqliteConnection } = await import('../database/sqlite-connection');
   const { SqliteDatabase } = await import('../database/sqlite-database');
-  const { EventStore } = await import('../event-store/event-store');
+  const { SqliteEventStore } = await import('../event-store/sqlite/sqlite-event-store');
   const { ProjectionRegistry } = await import('../event-store/projection-registry');
   const { PostgresEventStore } = await import('../event-store/postgres/postgres-event-store');
   const { copyLog, CopyRefusedError } = await import('../event-store/postgres/copy-log');
@@ -90,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const connection = openSqliteConnection({ ...database, file });
   // Read only: no migrations and no projections on the source, which the copy never writes.
-  const source = new EventStore(new SqliteDatabase(connection, file), new ProjectionRegistry());
+  const source = new SqliteEventStore(new SqliteDatabase(connection, file), new ProjectionRegistry());
   const target = new PostgresEventStore({ connectionString: args.url, poolSize: 2 });
   try {
     await target.migrate();

@@ -66,9 +66,9 @@ export class RunExecutor {
    * the session interrupted) within `timeoutMs`, false otherwise. Watches from the stream as it is now:
    * call it before asking the CLI to abort, so the turn's end cannot slip past.
    */
-  turnEnd(sessionId: string, timeoutMs: number): Promise<boolean> {
+  async turnEnd(sessionId: string, timeoutMs: number): Promise<boolean> {
     const stream = sessionStreamId(sessionId);
-    return this.waitFor(stream, this.store.streamVersion(stream), endsCurrentTurn, timeoutMs);
+    return this.waitFor(stream, await this.store.streamVersion(stream), endsCurrentTurn, timeoutMs);
   }
 
   private async execute(state: RunState, prompt: string, mode: 'start' | 'resume', handle: RunHandle): Promise<void> {
@@ -77,7 +77,7 @@ export class RunExecutor {
     const timer = setTimeout(() => this.timeouts.next({ runId, epoch: handle.epoch, timeoutMs: policy.timeoutMs }), policy.timeoutMs);
     timer.unref();
     try {
-      if (mode === 'start' || !this.store.streamVersion(sessionStreamId(sessionId))) {
+      if (mode === 'start' || !(await this.store.streamVersion(sessionStreamId(sessionId)))) {
         // The owner's hooks and permission policy cover its runs too: delegating must neither step
         // around a pre-tool-use veto or a person's approval, nor gain what the owner was not allowed.
         const owner = this.sessions.get(state.started.ownerThreadId)?.config;
@@ -88,7 +88,7 @@ export class RunExecutor {
       }
       if (handle.stopping) return;
       const stream = sessionStreamId(sessionId);
-      const turn = this.watchTurn(state, stream, this.store.streamVersion(stream), handle);
+      const turn = this.watchTurn(state, stream, await this.store.streamVersion(stream), handle);
       try {
         await this.commandBus.execute(new SendMessage(sessionId, prompt, actor));
       } catch (error) {

@@ -16,12 +16,12 @@ import { API_THREAD, ENDED_STATUSES, type RunEndedEvent, RunEvents } from './run
 export class RunRepository {
   constructor(private readonly store: EventStore) {}
 
-  load(runId: string): RunState | undefined {
-    return foldRun(this.store.readStream(runStreamId(runId)));
+  async load(runId: string): Promise<RunState | undefined> {
+    return foldRun(await this.store.readStream(runStreamId(runId)));
   }
 
-  get(runId: string): RunState {
-    const state = this.load(runId);
+  async get(runId: string): Promise<RunState> {
+    const state = await this.load(runId);
     if (!state) throw new UnknownRunError(runId);
     return state;
   }

@@ -40,12 +40,16 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
 
   onModuleInit(): void {
     this.subscription = this.executor.timeouts$.subscribe(({ runId, epoch, timeoutMs }) => {
-      const state = this.repository.load(runId);
-      if (!state || state.status !== 'running' || state.epoch !== epoch) return;
-      this.stopTree(runId, { actor: 'switchboard', reason: `timed out after ${timeoutMs} ms (run policy timeout)` }).catch((error: unknown) =>
+      void this.stopTimedOut(runId, epoch, timeoutMs).catch((error: unknown) =>
         this.logger.error({ runId, err: error }, 'could not stop a run that timed out'),
       );
     });
+  }
+
+  private async stopTimedOut(runId: string, epoch: number, timeoutMs: number): Promise<void> {
+    const state = await this.repository.load(runId);
+    if (!state || state.status !== 'running' || state.epoch !== epoch) return;
+    await this.stopTree(runId, { actor: 'switchboard', reason: `timed out after ${timeoutMs} ms (run policy timeout)` });
   }
 
   onModuleDestroy(): void {
@@ -54,7 +58,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
 
   /** Stops the run and its running descendants; returns the ids of the runs stopped. */
   async stopTree(runId: string, stoppedBy: StoppedBy): Promise<string[]> {
-    const target = this.repository.get(runId);
+    const target = await this.repository.get(runId);
     if (target.status !== 'running') {
       throw new RunStateError(`Run ${runId} is ${target.status}; there is nothing to stop`);
     }
@@ -75,7 +79,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
    * Returns false when the run was no longer running.
    */
   private async stopOne(runId: string, stoppedBy: StoppedBy): Promise<boolean> {
-    const state = this.repository.load(runId);
+    const state = await this.repository.load(runId);
     if (!state || state.status !== 'running') return false;
     const handle = this.handles.get(runId);
     handle?.cancel(stoppedBy.reason);

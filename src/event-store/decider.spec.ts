@@ -29,7 +29,7 @@ describe('handleCommand', () => {
     expect(first).toEqual({ state: { total: 2 }, events: [{ type: 'counter.added', data: { by: 2 } }], version: 1 });
     const second = await handleCommand(es.store, counter, 'counter-1', { by: 3, max: 10 });
     expect(second.state).toEqual({ total: 5 });
-    const stored = es.store.readStream('counter-1');
+    const stored = await es.store.readStream('counter-1');
     expect(stored.map((e) => [e.streamPosition, e.data])).toEqual([
       [1, { by: 2 }],
       [2, { by: 3 }],
@@ -46,7 +46,7 @@ describe('handleCommand', () => {
   it('appends nothing when the command changes nothing', async () => {
     await handleCommand(es.store, counter, 'counter-1', { by: 1, max: 10 });
     expect(await handleCommand(es.store, counter, 'counter-1', { by: 0, max: 10 })).toEqual({ state: { total: 1 }, events: [], version: 1 });
-    expect(es.store.readStream('counter-1')).toHaveLength(1);
+    expect(await es.store.readStream('counter-1')).toHaveLength(1);
   });
 
   it('lets only one of two racing commands win against the same state: the other decides again on the new state', async () => {
@@ -57,7 +57,7 @@ describe('handleCommand', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.message).toBe('over 5');
-    expect(es.store.readStream('counter-1')).toHaveLength(1);
+    expect(await es.store.readStream('counter-1')).toHaveLength(1);
   });
 
   it('refuses a stale expected version (If-Match) without retrying, even for a command that changes nothing', async () => {
@@ -78,7 +78,7 @@ describe('handleCommand', () => {
         ],
       },
     );
-    expect(es.store.readStream('audit-1').map((e) => e.data)).toEqual([{ from: 0, to: 4 }]);
+    expect((await es.store.readStream('audit-1')).map((e) => e.data)).toEqual([{ from: 0, to: 4 }]);
   });
 
   it('lets the decider refuse before a stale expected version is looked at', async () => {
@@ -97,7 +97,7 @@ describe('handleCommand', () => {
     const next = await handleCommand(store, counter, 'counter-1', { by: 1, max: 100 }, { from: { state: first.state, version: first.version } });
     expect(reads).toStrictEqual([2]);
     expect(next).toMatchObject({ state: { total: 8 }, version: 3 });
-    expect(es.store.readStream('counter-1').map((e) => e.data.by)).toEqual([2, 5, 1]);
+    expect((await es.store.readStream('counter-1')).map((e) => e.data.by)).toEqual([2, 5, 1]);
   });
 
   it('falls back to a full load when the append from a cached state meets a conflict', async () => {
@@ -119,7 +119,7 @@ describe('handleCommand', () => {
 
   it('takes metadata from the state after the command when given a function', async () => {
     await handleCommand(es.store, counter, 'counter-1', { by: 4, max: 10 }, { metadata: (after) => ({ correlationId: `total-${after.total}` }) });
-    expect(es.store.readStream('counter-1')[0].metadata).toMatchObject({ correlationId: 'total-4' });
+    expect((await es.store.readStream('counter-1'))[0].metadata).toMatchObject({ correlationId: 'total-4' });
   });
 });
 
@@ -132,20 +132,20 @@ describe('planCommand', () => {
 
   it('says what to append, guarded by the version it read, without appending; several plans commit together', async () => {
     await handleCommand(es.store, counter, 'counter-1', { by: 1, max: 10 });
-    const first = planCommand(es.store, counter, 'counter-1', { by: 2, max: 10 }, { metadata: { actor: 'import' } });
-    const second = planCommand(es.store, counter, 'counter-2', { by: 5, max: 10 });
+    const first = await planCommand(es.store, counter, 'counter-1', { by: 2, max: 10 }, { metadata: { actor: 'import' } });
+    const second = await planCommand(es.store, counter, 'counter-2', { by: 5, max: 10 });
     expect(first).toMatchObject({ state: { total: 3 }, version: 2 });
     expect(first.appends).toEqual([
       { streamId: 'counter-1', expectedVersion: 1, events: [{ type: 'counter.added', data: { by: 2 }, metadata: { actor: 'import' } }] },
     ]);
     expect(second.appends[0]).toMatchObject({ streamId: 'counter-2', expectedVersion: 'no_stream' });
-    expect(es.store.readStream('counter-1')).toHaveLength(1);
+    expect(await es.store.readStream('counter-1')).toHaveLength(1);
     await es.store.appendMany([...first.appends, ...second.appends]);
-    expect(es.store.readStream('counter-2').map((e) => e.data)).toEqual([{ by: 5 }]);
+    expect((await es.store.readStream('counter-2')).map((e) => e.data)).toEqual([{ by: 5 }]);
   });
 
-  it('plans nothing for a command that changes nothing', () => {
-    expect(planCommand(es.store, counter, 'counter-1', { by: 0, max: 10 })).toEqual({ state: { total: 0 }, events: [], version: 0, appends: [] });
+  it('plans nothing for a command that changes nothing', async () => {
+    expect(await planCommand(es.store, counter, 'counter-1', { by: 0, max: 10 })).toEqual({ state: { total: 0 }, events: [], version: 0, appends: [] });
   });
 });
 

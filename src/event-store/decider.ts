@@ -70,16 +70,16 @@ export interface CommandPlan<State, Event extends DomainEvent> extends CommandRe
  * commits several streams' plans at once (an all-or-nothing import). The decider refuses first; a
  * stale `expectedVersion` is then a conflict even when the command would change nothing.
  */
-export function planCommand<State, Command, Event extends DomainEvent>(
+export async function planCommand<State, Command, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,
   decider: Decider<State, Command, Event>,
   streamId: string,
   command: Command,
   options: Omit<HandleCommandOptions<State, Event>, 'retries'> = {},
-): CommandPlan<State, Event> {
+): Promise<CommandPlan<State, Event>> {
   const base = options.from;
   // a stream holds only its decider's events, stored with type and data as decided
-  const history = store.readStream(streamId, base ? { fromVersion: base.version + 1 } : {}) as unknown as Event[];
+  const history = (await store.readStream(streamId, base ? { fromVersion: base.version + 1 } : {})) as unknown as Event[];
   const version = (base?.version ?? 0) + history.length;
   const before = base ? history.reduce(decider.evolve, base.state) : foldEvents(decider, history);
   const events = decider.decide(command, before);
@@ -115,7 +115,7 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   const retries = options.expectedVersion !== undefined ? 0 : (options.retries ?? 1);
   for (let attempt = 0; ; attempt++) {
     // A retry reads the whole stream again rather than trusting the cached state a second time.
-    const { appends, ...result } = planCommand(store, decider, streamId, command, attempt === 0 ? options : { ...options, from: undefined });
+    const { appends, ...result } = await planCommand(store, decider, streamId, command, attempt === 0 ? options : { ...options, from: undefined });
     if (appends.length === 0) return result;
     try {
       await store.appendMany(appends);

@@ -23,10 +23,10 @@ export class HealthController {
   @Public()
   @Get()
   @ApiOperation({ summary: 'Database, async projections and CLI in detail' })
-  health(@Res() response: Response) {
+  async health(@Res() response: Response) {
     try {
       const { connection, file } = this.database;
-      const head = this.store.headPosition();
+      const head = await this.store.headPosition();
       response.status(HttpStatus.OK).json({
         status: 'ok',
         database: {

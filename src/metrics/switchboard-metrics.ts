@@ -111,8 +111,8 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       name: 'switchboard_event_store_head_position',
       help: 'Global position of the newest committed event',
       registers: register,
-      collect() {
-        this.set(store.headPosition());
+      async collect() {
+        this.set(await store.headPosition());
       },
     });
     new Gauge({

@@ -3,7 +3,7 @@ import { Subscription } from 'rxjs';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { SqliteDatabase } from '../database/sqlite-database';
-import { EventStore } from '../event-store/event-store';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { type Projection, projectionHandles } from '../event-store/projection';
 import { ProjectionRegistry } from '../event-store/projection-registry';
@@ -125,7 +125,7 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
 
   constructor(
     private readonly database: SqliteDatabase,
-    private readonly store: EventStore,
+    private readonly store: SqliteEventStore,
     private readonly registry: ProjectionRegistry,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
   ) {
@@ -157,7 +157,7 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
 
   /** Every async projection's state, position and lag; while failing, why and when it retries. */
   status(): AsyncProjectionStatus[] {
-    const head = this.store.headPosition();
+    const head = this.store.headPositionNow();
     return [...this.feeds.values()].map((feed) => projectionStatusOf(feed, head));
   }
 
@@ -165,7 +165,7 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
     const { name } = feed.projection;
     try {
       feed.position = readCheckpoint(this.database.orm, name);
-      feed.catchUpTarget = this.store.headPosition();
+      feed.catchUpTarget = this.store.headPositionNow();
     } catch (error) {
       this.fail(feed, error);
       return;

@@ -78,7 +78,11 @@ describe('audit export over HTTP', () => {
         Array.from({ length: 1000 }, (_, i) => ({ type: 'bulk.noted', data: { n: start + i } })),
       );
     }
-    await waitUntil(() => running.app.get(AsyncProjectionRunner).position('audit-log') >= store.headPosition(), 'the audit log to catch up', 60_000);
+    await waitUntil(
+      async () => running.app.get(AsyncProjectionRunner).position('audit-log') >= (await store.headPosition()),
+      'the audit log to catch up',
+      60_000,
+    );
   }, 120_000);
   afterAll(() => running.close());
 

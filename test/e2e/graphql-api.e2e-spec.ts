@@ -34,7 +34,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
 
   /** Waits until the async audit-log projection has applied everything appended so far. */
   const auditCaughtUp = () =>
-    waitUntil(() => running.app.get(AsyncProjectionRunner).position('audit-log') >= store.headPosition(), 'the audit log to catch up');
+    waitUntil(async () => running.app.get(AsyncProjectionRunner).position('audit-log') >= (await store.headPosition()), 'the audit log to catch up');
 
   const createSessionRow = (sessionId: string) =>
     store.append(`session-${sessionId}`, 'no_stream', [
@@ -273,7 +273,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
         path: ['changeSessionSubAgents'],
         extensions: { code: 'invalid_state', statusCode: 409, details: { sessionId: 'listed-session', status: 'starting' } },
       });
-      expect(store.readStream('session-listed-session').map((e) => e.type)).toEqual(['session.created', 'subagent.started']);
+      expect((await store.readStream('session-listed-session')).map((e) => e.type)).toEqual(['session.created', 'subagent.started']);
     });
 
     it("lists each session's agent, sub-agents (after a change), status reason and last activity, as the session query shows them", async () => {
@@ -284,7 +284,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       await store.append('session-team-session', 'any', [{ type: 'session.sub_agents_changed', data: { subAgents: ['coder'] } }]);
       await store.append('session-team-session', 'any', [{ type: 'session.interrupted', data: { reason: 'The Copilot CLI exited', wasRunning: false } }]);
       await createSessionRow('plain-session');
-      const lastEvent = store.readStream('session-team-session').at(-1)!;
+      const lastEvent = (await store.readStream('session-team-session')).at(-1)!;
 
       const result = await gql(
         '{ sessions(limit: 1000) { sessionId status statusReason agentId subAgents updatedAt } session(id: "team-session") { agentId subAgents statusReason } }',

@@ -50,8 +50,9 @@ describe('audit log read model', () => {
       await es.store.append('run-r1', 'no_stream', [{ type: 'x.noted', data: { runId: 'r1', agentId: 'lead', parentThreadId: 's1' } }]);
       await es.store.append('session-sub-agent-r1', 'no_stream', [{ type: 'tool_call.routed', data: { toolName: 'save', outcome: 'failure' } }]);
       const projection = new AuditLogProjection();
+      const events = await es.store.readAll({ after: 0, limit: 100 });
       es.database.connection.transaction(() => {
-        for (const event of es.store.readAll({ after: 0, limit: 100 })) projection.apply(event, es.database.orm);
+        for (const event of events) projection.apply(event, es.database.orm);
       })();
       handler = new ListAuditLogHandler(es.database);
     });

@@ -69,7 +69,7 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
         await Promise.all(
           writers.map(async (attempts, writer) => {
             // Every writer reads the version once, then trusts what its own appends tell it.
-            let believed = store.streamVersion(stream);
+            let believed = await store.streamVersion(stream);
             for (const [attempt, { size, delay }] of attempts.entries()) {
               await yieldTurns(delay);
               const expected = believed;
@@ -100,7 +100,7 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
           expect(ack.result.events.map((e) => e.streamPosition)).toEqual(ack.result.events.map((_, i) => version + i + 1));
           version = ack.result.nextExpectedVersion;
         }
-        expect(store.streamVersion(stream)).toBe(version);
+        expect(await store.streamVersion(stream)).toBe(version);
 
         // Every version anyone bet on was won exactly once; the losers were told the stream had moved on.
         const wins = new Map<number, number>();
@@ -111,14 +111,14 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
         }
 
         // Never lost, never duplicated, in acknowledgement order: the stream is exactly the acknowledged events.
-        const content = store.readStream(stream).slice(initial);
+        const content = (await store.readStream(stream)).slice(initial);
         const acknowledged = acks.flatMap((a) => a.result.events);
         expect(content.map((e) => [e.eventId, e.globalPosition, e.streamPosition])).toEqual(
           acknowledged.map((e) => [e.eventId, e.globalPosition, e.streamPosition]),
         );
         const globalOrder = acknowledged.map((e) => e.globalPosition);
         expect(globalOrder).toEqual([...globalOrder].sort((a, b) => a - b));
-        expect(summaryRow(fixture, stream)).toEqual(expectedSummary(store.readStream(stream)));
+        expect(summaryRow(fixture, stream)).toEqual(expectedSummary(await store.readStream(stream)));
         conflictsSeen += conflicts.length;
       }),
       { numRuns: 100 },
@@ -141,7 +141,7 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
               await yieldTurns(delay);
               for (let tries = 1; ; tries++) {
                 try {
-                  const result = await store.append(stream, store.streamVersion(stream), events);
+                  const result = await store.append(stream, await store.streamVersion(stream), events);
                   batchesInAckOrder.push({ writer, attempt, events: result.events });
                   break;
                 } catch (error) {
@@ -155,9 +155,9 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
 
         const total = writers.flat().reduce((n, a) => n + a.size, 0);
         expect(batchesInAckOrder).toHaveLength(writers.flat().length);
-        expect(store.streamVersion(stream)).toBe(total);
+        expect(await store.streamVersion(stream)).toBe(total);
 
-        const content = store.readStream(stream);
+        const content = await store.readStream(stream);
         expect(content).toHaveLength(total);
         expect(content.map((e) => e.streamPosition)).toEqual(content.map((_, i) => i + 1));
         // Exactly the acknowledged events, in acknowledgement order, each batch contiguous.
@@ -211,7 +211,7 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
     it('share one transaction, yet each append is all-or-nothing when others in the group fail', async () => {
       const { store: s } = own;
       await s.append('plain-1', 0, newEvents(0, 0, 2));
-      const committedBefore = s.headPosition();
+      const committedBefore = await s.headPosition();
       probeSaw.length = 0; // only the group below
       const published: StoredEvent[] = [];
       const sub = s.committed$.subscribe((e) => published.push(e));
@@ -266,30 +266,30 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
 
       // The successful appends are whole, at the positions they were acknowledged with.
       const acked = [r1, r2, r3, ...results.slice(7)].map((r) => (r as PromiseFulfilledResult<AppendResult>).value);
-      expect(s.readStream('group-a')).toEqual(acked[0].events);
-      expect(s.readStream('group-b')).toEqual(acked[1].events);
-      expect(s.readStream('plain-1').slice(2)).toEqual(acked[2].events);
+      expect(await s.readStream('group-a')).toEqual(acked[0].events);
+      expect(await s.readStream('group-b')).toEqual(acked[1].events);
+      expect((await s.readStream('plain-1')).slice(2)).toEqual(acked[2].events);
       expect(acked[2].events[0].streamPosition).toBe(3);
       const ackedEvents = acked.flatMap((r) => r.events);
-      expect(s.readAll({ after: committedBefore, limit: 1000 })).toEqual([...ackedEvents].sort((x, y) => x.globalPosition - y.globalPosition));
+      expect(await s.readAll({ after: committedBefore, limit: 1000 })).toEqual([...ackedEvents].sort((x, y) => x.globalPosition - y.globalPosition));
       // Published once each, in global order, only what committed.
-      expect(published).toEqual(s.readAll({ after: committedBefore, limit: 1000 }));
+      expect(published).toEqual(await s.readAll({ after: committedBefore, limit: 1000 }));
 
       // The failed appends left nothing: no events, no stream row, no read-model row, version unchanged.
       for (const failed of ['group-c', 'group-d']) {
-        expect({ stream: failed, version: s.streamVersion(failed), events: s.readStream(failed), summary: summaryRow(own, failed) }).toEqual({
+        expect({ stream: failed, version: await s.streamVersion(failed), events: await s.readStream(failed), summary: summaryRow(own, failed) }).toEqual({
           stream: failed,
           version: 0,
           events: [],
           summary: undefined,
         });
       }
-      expect(s.streamVersion('plain-1')).toBe(3);
-      expect(s.streamVersion('group-b')).toBe(1);
+      expect(await s.streamVersion('plain-1')).toBe(3);
+      expect(await s.streamVersion('group-b')).toBe(1);
       for (const stream of ['group-a', 'group-b', 'plain-1', 'many-0', 'many-49']) {
-        expect(summaryRow(own, stream)).toEqual(expectedSummary(s.readStream(stream)));
+        expect(summaryRow(own, stream)).toEqual(expectedSummary(await s.readStream(stream)));
       }
-      const ids = s.readAll({ after: 0, limit: 1000 }).map((e) => e.eventId);
+      const ids = (await s.readAll({ after: 0, limit: 1000 })).map((e) => e.eventId);
       expect(new Set(ids).size).toBe(ids.length);
     });
   });
@@ -305,8 +305,8 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
         f.store.append('c', 0, [{ type: 'C', data: {} }]),
       ]);
       expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
-      expect(f.store.readAll().map((e) => e.streamId)).toEqual(['pre']);
-      expect(f.store.streamVersion('c')).toBe(0);
+      expect((await f.store.readAll()).map((e) => e.streamId)).toEqual(['pre']);
+      expect(await f.store.streamVersion('c')).toBe(0);
     } finally {
       f.close();
     }

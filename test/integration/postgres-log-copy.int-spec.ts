@@ -153,8 +153,8 @@ describe('copying the SQLite log into PostgreSQL', () => {
     expect(await summariesOf(url)).toEqual(foldSummaries(sourceLog));
 
     // The store appends after the copied head, its versions continuing the copied ones.
-    const appended = await store.append('session-0', source.store.streamVersion('session-0'), [{ type: 'After', data: {} }]);
-    expect(appended.events[0]).toMatchObject({ globalPosition: 2601, streamPosition: source.store.streamVersion('session-0') + 1 });
+    const appended = await store.append('session-0', await source.store.streamVersion('session-0'), [{ type: 'After', data: {} }]);
+    expect(appended.events[0]).toMatchObject({ globalPosition: 2601, streamPosition: (await source.store.streamVersion('session-0')) + 1 });
   });
 
   it('refuses a target whose log is not empty, writing nothing', async () => {

@@ -29,12 +29,12 @@ describe('RunRepository', () => {
     const done = await repository.decide('r2', { type: 'complete', epoch: 1, output: 'LGTM' }, { actor: 'switchboard' });
     expect(done).toMatchObject({ status: 'completed', output: 'LGTM', epoch: 1 });
 
-    const run = es.store.readStream(runStreamId('r2'));
+    const run = await es.store.readStream(runStreamId('r2'));
     expect(run.map((e) => [e.type, e.metadata])).toEqual([
       ['run.started', { correlationId: 'r1', actor: 'session:sub-agent-r1' }],
       ['run.completed', { correlationId: 'r1', actor: 'switchboard' }],
     ]);
-    const owner = es.store.readStream(sessionStreamId('sub-agent-r1'));
+    const owner = await es.store.readStream(sessionStreamId('sub-agent-r1'));
     expect(owner.map((e) => [e.type, e.data, e.metadata])).toEqual([
       ['run.ended', { runId: 'r2', agentId: 'code-reviewer', status: 'completed', output: 'LGTM' }, { actor: 'switchboard' }],
     ]);
@@ -45,16 +45,16 @@ describe('RunRepository', () => {
     await repository.decide('r1', { type: 'start', data: runStartedData() });
     await repository.decide('r1', { type: 'interrupt', reason: 'restart' });
     await repository.decide('r1', { type: 'interrupt', reason: 'again' });
-    expect(es.store.readStream(runStreamId('r1')).map((e) => e.type)).toEqual(['run.started', 'run.interrupted']);
-    expect(es.store.readStream(sessionStreamId('api'))).toEqual([]);
+    expect((await es.store.readStream(runStreamId('r1'))).map((e) => e.type)).toEqual(['run.started', 'run.interrupted']);
+    expect(await es.store.readStream(sessionStreamId('api'))).toEqual([]);
   });
 
   it('writes nothing when the decider refuses', async () => {
     await expect(repository.decide('r9', { type: 'complete', epoch: 1, output: 'x' })).rejects.toThrow(RunStateError);
     await repository.decide('r2', { type: 'start', data: child });
     await expect(repository.decide('r2', { type: 'complete', epoch: 2, output: 'x' })).rejects.toThrow(StaleRunCompletionError);
-    expect(es.store.readStream(runStreamId('r2'))).toHaveLength(1);
-    expect(es.store.readStream(sessionStreamId('sub-agent-r1'))).toEqual([]);
+    expect(await es.store.readStream(runStreamId('r2'))).toHaveLength(1);
+    expect(await es.store.readStream(sessionStreamId('sub-agent-r1'))).toEqual([]);
   });
 
   it('lets one of two racing completions win; the other decides again on the ended run and is refused', async () => {
@@ -65,6 +65,6 @@ describe('RunRepository', () => {
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toBeInstanceOf(RunStateError);
-    expect(es.store.readStream(sessionStreamId('sub-agent-r1'))).toHaveLength(1);
+    expect(await es.store.readStream(sessionStreamId('sub-agent-r1'))).toHaveLength(1);
   });
 });

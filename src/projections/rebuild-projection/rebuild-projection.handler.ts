@@ -1,7 +1,7 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '../../common/domain-error';
 import { SqliteDatabase } from '../../database/sqlite-database';
-import { EventStore } from '../../event-store/event-store';
+import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
 import { projectionHandles } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
 import { writeCheckpoint } from '../projection-checkpoints';
@@ -17,7 +17,7 @@ const PAGE = 1000;
 export class RebuildProjectionHandler implements ICommandHandler<RebuildProjection, RebuildProjectionResult> {
   constructor(
     private readonly database: SqliteDatabase,
-    private readonly store: EventStore,
+    private readonly store: SqliteEventStore,
     private readonly registry: ProjectionRegistry,
   ) {}
 
@@ -30,11 +30,11 @@ export class RebuildProjectionHandler implements ICommandHandler<RebuildProjecti
     return connection
       .transaction((): RebuildProjectionResult => {
         for (const table of projection.tables) orm.delete(table).run();
-        const total = this.store.headPosition();
+        const total = this.store.headPositionNow();
         let position = 0;
         let applied = 0;
         for (;;) {
-          const page = this.store.readAll({ after: position, limit: PAGE });
+          const page = this.store.readAllNow({ after: position, limit: PAGE });
           if (page.length === 0) break;
           for (const event of page) {
             if (projectionHandles(projection, event)) projection.apply(event, orm);

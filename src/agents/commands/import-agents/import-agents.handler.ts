@@ -61,7 +61,7 @@ export class ImportAgentsHandler implements ICommandHandler<ImportAgents, Import
     for (const { agent } of incoming.values()) {
       const { id, created_at: _c, updated_at: _u, ...fields } = agent;
       const exists = this.library.find(id) !== undefined;
-      const append = this.repository.plan(exists ? { type: 'UpdateAgent', id, fields } : { type: 'CreateAgent', id, fields }, {
+      const append = await this.repository.plan(exists ? { type: 'UpdateAgent', id, fields } : { type: 'CreateAgent', id, fields }, {
         actor,
         correlationId: 'import',
       });

@@ -61,7 +61,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
     const agent = this.library.find(input.agentId);
     if (!agent) throw new UnknownAgentError(input.agentId);
-    const placement = this.place(input, caller);
+    const placement = await this.place(input, caller);
     if (placement.delegatingPolicy) {
       const refusal = delegationRefusal(placement.delegatingPolicy, {
         targetAgentId: input.agentId,
@@ -71,10 +71,10 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
-    const covering = this.budgets.covering(placement.parent?.started.path, this.treeOwner(placement));
+    const covering = this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
     this.assertBudgetLeft(covering, input.agentId);
     const budget = narrowBudget(toRunBudget(input.budget), covering);
-    const fork = input.forkContext ? this.forkFrom(placement) : undefined;
+    const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
     const runId = uuidv7();
     const data: RunStartedData = {
       runId,
@@ -101,7 +101,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     const handle = this.executor.launch(state, fork ? forkedPrompt(fork, input.prompt) : input.prompt, 'start');
     if (input.background) return toSummary(state);
     await handle.settled;
-    return toSummary(this.repository.get(runId));
+    return toSummary(await this.repository.get(runId));
   }
 
   /** agent_run with run_id: resume an interrupted or stopped run, otherwise report (and in foreground await) it. */
@@ -110,7 +110,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     if (input.forkContext) {
       throw new InvalidRunArgumentsError('fork_context applies when a run starts; a resumed run continues its own conversation');
     }
-    const state = this.repository.get(runId);
+    const state = await this.repository.get(runId);
     assertOwner(state, caller);
     if (input.agentId && input.agentId !== state.started.agentId) {
       throw new InvalidRunArgumentsError(`Run ${runId} runs ${state.started.agentId}, not ${input.agentId}; leave agent_id out when giving run_id`);
@@ -118,7 +118,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     switch (state.status) {
       case 'running':
         if (!input.background) await this.handles.get(runId)?.settled;
-        return toSummary(this.repository.get(runId));
+        return toSummary(await this.repository.get(runId));
       case 'completed':
       case 'failed':
         if (input.prompt) {
@@ -129,12 +129,14 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       case 'stopped': {
         const { threadId } = state.started;
         // A resumed run adds no run: only the other limits can refuse it.
-        const owner = state.started.parentRunId ? this.repository.load(state.started.rootRunId)?.started.ownerThreadId : state.started.ownerThreadId;
+        const owner = state.started.parentRunId
+          ? (await this.repository.load(state.started.rootRunId))?.started.ownerThreadId
+          : state.started.ownerThreadId;
         const covering = this.budgets
           .covering(state.started.path, owner)
           .map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({ ...c, budget: rest }));
         this.assertBudgetLeft(covering, state.started.agentId);
-        if (this.store.streamVersion(sessionStreamId(threadId)) > 0 && !this.sessions.get(threadId)) {
+        if ((await this.store.streamVersion(sessionStreamId(threadId))) > 0 && !this.sessions.get(threadId)) {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
         }
         const prompt = input.prompt?.trim() ? input.prompt : continuation(state);
@@ -143,12 +145,12 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         const handle = this.executor.launch(resumed, prompt, 'resume');
         if (input.background) return toSummary(resumed);
         await handle.settled;
-        return toSummary(this.repository.get(runId));
+        return toSummary(await this.repository.get(runId));
       }
     }
   }
 
-  private place(input: StartRunInput, caller: RunCaller): Placement {
+  private async place(input: StartRunInput, caller: RunCaller): Promise<Placement> {
     if (caller.kind === 'api') {
       if (!input.parentRunId) {
         return {
@@ -161,7 +163,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
           refusalStream: undefined,
         };
       }
-      const parent = this.repository.get(input.parentRunId);
+      const parent = await this.repository.get(input.parentRunId);
       this.assertCanParent(parent);
       return {
         parent,
@@ -176,7 +178,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     const session = this.sessions.get(caller.sessionId);
     if (!session) throw new RunStateError(`Session ${caller.sessionId} does not exist`);
     const parentRunId = runIdOfThread(caller.sessionId);
-    const parent = parentRunId ? this.repository.load(parentRunId) : undefined;
+    const parent = parentRunId ? await this.repository.load(parentRunId) : undefined;
     if (parent) this.assertCanParent(parent);
     const sessionAgent = session.config.agentId;
     return {
@@ -195,11 +197,11 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
    * The conversation a forked child starts with: the calling session's (the tool's caller, or over the
    * API the parent run's session), as recorded on its stream. A root run started over the API has none.
    */
-  private forkFrom(placement: Placement) {
+  private async forkFrom(placement: Placement) {
     if (!placement.parentThreadId) {
       throw new InvalidRunArgumentsError('fork_context needs a conversation to fork: give parent_run_id (over the API) or call agent_run from a session');
     }
-    return forkTranscript(this.store.readStream(sessionStreamId(placement.parentThreadId)));
+    return forkTranscript(await this.store.readStream(sessionStreamId(placement.parentThreadId)));
   }
 
   /** Depth is a limit on the whole tree: a child never gets a deeper limit than its parent had. */
@@ -208,10 +210,10 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   }
 
   /** The session whose budget covers the new run's tree: the tree root's owner (none for the API). */
-  private treeOwner(placement: Placement): string | undefined {
+  private async treeOwner(placement: Placement): Promise<string | undefined> {
     if (!placement.parent) return placement.ownerThreadId;
     const { rootRunId, runId, ownerThreadId } = placement.parent.started;
-    return rootRunId === runId ? ownerThreadId : this.repository.load(rootRunId)?.started.ownerThreadId;
+    return rootRunId === runId ? ownerThreadId : (await this.repository.load(rootRunId))?.started.ownerThreadId;
   }
 
   /**

@@ -12,9 +12,9 @@ export class StopRunHandler implements ICommandHandler<StopRun, RunStopped> {
   ) {}
 
   async execute({ runId, caller, reason }: StopRun): Promise<RunStopped> {
-    assertOwner(this.repository.get(runId), caller);
+    assertOwner(await this.repository.get(runId), caller);
     const actor = callerActor(caller);
     const stopped = await this.stopper.stopTree(runId, { actor, reason: reason ?? `stopped by ${actor}` });
-    return { ...toSummary(this.repository.get(runId)), stopped_runs: stopped };
+    return { ...toSummary(await this.repository.get(runId)), stopped_runs: stopped };
   }
 }

@@ -9,7 +9,7 @@ export class GetRunOutputHandler implements IQueryHandler<GetRunOutput, RunSumma
   constructor(private readonly repository: RunRepository) {}
 
   async execute({ runId, caller }: GetRunOutput): Promise<RunSummary> {
-    const state = this.repository.get(runId);
+    const state = await this.repository.get(runId);
     assertOwner(state, caller);
     return toSummary(state);
   }

@@ -24,7 +24,7 @@ export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Obse
     if (includeDescendants) {
       for (const id of this.runs.subtreeIds(root.path)) members.add(id);
     }
-    const first = this.store.readStream(runStreamId(runId), { limit: 1 })[0];
+    const [first] = await this.store.readStream(runStreamId(runId), { limit: 1 });
     const start = after ?? Math.max(0, (first?.globalPosition ?? 1) - 1);
     return this.store.subscribe(start).pipe(
       filter((event) => {

@@ -7,7 +7,7 @@ export class ListEventsHandler implements IQueryHandler<ListEvents, EventPage> {
   constructor(private readonly store: EventStore) {}
 
   async execute({ after, limit, streamId }: ListEvents): Promise<EventPage> {
-    const events = streamId ? this.store.readStream(streamId, { fromVersion: after + 1, limit }) : this.store.readAll({ after, limit });
+    const events = streamId ? await this.store.readStream(streamId, { fromVersion: after + 1, limit }) : await this.store.readAll({ after, limit });
     const last = events[events.length - 1];
     const nextAfter = last ? (streamId ? last.streamPosition : last.globalPosition) : after;
     return { events, nextAfter };

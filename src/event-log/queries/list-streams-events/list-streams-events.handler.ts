@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { byLimit, KeyedBatch } from '../../../database/keyed-batch';
 import { SqliteDatabase } from '../../../database/sqlite-database';
-import { type EventRow, toStoredEvent } from '../../../event-store/event-store';
+import { type EventRow, toStoredEvent } from '../../../event-store/sqlite/sqlite-event-store';
 import type { StoredEvent } from '../../../event-store/event-store.types';
 import { ListStreamsEvents, StreamsEventsRequest } from './list-streams-events.query';
 

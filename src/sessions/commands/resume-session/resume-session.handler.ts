@@ -74,7 +74,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     try {
       await this.cli.request('session.resume', params);
     } catch (error) {
-      if (!SESSION_NOT_FOUND.test((error as Error).message) || this.hadConversation(session)) throw this.failure(sessionId, 'resume', error);
+      if (!SESSION_NOT_FOUND.test((error as Error).message) || (await this.hadConversation(session))) throw this.failure(sessionId, 'resume', error);
       this.logger.warn(
         { sessionId, cliCreated: session.cliCreated },
         'the CLI has no history of this session and it never had a message; creating it from its recorded configuration',
@@ -106,8 +106,10 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
   }
 
   /** Read from the log only on this rare path: whether any prompt ever reached the CLI for the session. */
-  private hadConversation(session: LiveSession): boolean {
-    return session.cliCreated && this.store.readStream(sessionStreamId(session.sessionId)).some((event) => event.type === SessionEvents.messageSent);
+  private async hadConversation(session: LiveSession): Promise<boolean> {
+    return (
+      session.cliCreated && (await this.store.readStream(sessionStreamId(session.sessionId))).some((event) => event.type === SessionEvents.messageSent)
+    );
   }
 
   /** A CLI that went away keeps its 503 (the session stays interrupted); anything the CLI answered is a 502. */

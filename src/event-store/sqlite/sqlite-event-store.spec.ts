@@ -1,12 +1,12 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { applyPendingMigrations } from '../database/migrations';
-import { openSqliteConnection } from '../database/sqlite-connection';
-import { SqliteDatabase } from '../database/sqlite-database';
-import { StreamSummariesProjection } from '../event-log/projections/stream-summaries.projection';
-import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from './event-store.errors';
-import { EventStore } from './event-store';
-import type { Projection } from './projection';
-import { ProjectionRegistry } from './projection-registry';
+import { applyPendingMigrations } from '../../database/migrations';
+import { openSqliteConnection } from '../../database/sqlite-connection';
+import { SqliteDatabase } from '../../database/sqlite-database';
+import { StreamSummariesProjection } from '../../event-log/projections/stream-summaries.projection';
+import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
+import { SqliteEventStore as EventStore } from './sqlite-event-store';
+import type { Projection } from '../projection';
+import { ProjectionRegistry } from '../projection-registry';
 
 function memoryStore(extra: Projection[] = []) {
   const connection = openSqliteConnection({ file: ':memory:', synchronous: 'FULL', busyTimeoutMs: 0, integrityCheck: false });
@@ -26,14 +26,14 @@ describe('EventStore', () => {
     const { store } = memoryStore();
     const result = await store.append('thing-1', 'no_stream', [{ ...created, metadata: { actor: 'alice', correlationId: 'c-1' } }, renamed]);
     expect(result.nextExpectedVersion).toBe(2);
-    const events = store.readStream('thing-1');
+    const events = await store.readStream('thing-1');
     expect(events.map((e) => [e.type, e.streamPosition, e.globalPosition])).toEqual([
       ['thing.created', 1, 1],
       ['thing.renamed', 2, 2],
     ]);
     expect(events[0].metadata).toEqual({ actor: 'alice', correlationId: 'c-1' });
     expect(events[0].data).toEqual({ name: 'a' });
-    expect(store.streamVersion('thing-1')).toBe(2);
+    expect(await store.streamVersion('thing-1')).toBe(2);
   });
 
   it('refuses a stale expected version with a typed conflict and stores nothing of it', async () => {
@@ -42,15 +42,15 @@ describe('EventStore', () => {
     await expect(store.append('thing-1', 0, [renamed])).rejects.toBeInstanceOf(ExpectedVersionConflictError);
     await expect(store.append('thing-1', 'no_stream', [renamed])).rejects.toMatchObject({ actual: 1 });
     await expect(store.append('other', 'stream_exists', [renamed])).rejects.toBeInstanceOf(ExpectedVersionConflictError);
-    expect(store.readStream('thing-1')).toHaveLength(1);
-    expect(store.headPosition()).toBe(1);
+    expect(await store.readStream('thing-1')).toHaveLength(1);
+    expect(await store.headPosition()).toBe(1);
   });
 
   it("accepts 'any' whatever the version", async () => {
     const { store } = memoryStore();
     await store.append('thing-1', 'any', [created]);
     await store.append('thing-1', 'any', [renamed]);
-    expect(store.streamVersion('thing-1')).toBe(2);
+    expect(await store.streamVersion('thing-1')).toBe(2);
   });
 
   it.each([
@@ -83,14 +83,14 @@ describe('EventStore', () => {
       store.append('d', 'no_stream', [created, renamed]),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-    expect(store.readStream('b')).toHaveLength(0);
-    expect(store.readStream('d')).toHaveLength(2);
+    expect(await store.readStream('b')).toHaveLength(0);
+    expect(await store.readStream('d')).toHaveLength(2);
     const summaries = database.connection.prepare('SELECT stream_id, event_count FROM stream_summaries ORDER BY stream_id').all();
     expect(summaries).toEqual([
       { stream_id: 'a', event_count: 1 },
       { stream_id: 'd', event_count: 2 },
     ]);
-    expect(store.headPosition()).toBe(3);
+    expect(await store.headPosition()).toBe(3);
     expect(store.stats()).toEqual({ commits: 1, appends: 4 });
   });
 
@@ -126,7 +126,7 @@ describe('EventStore', () => {
         { streamId: 'b', expectedVersion: 'no_stream', events: [created] },
       ]),
     ).rejects.toBeInstanceOf(ExpectedVersionConflictError);
-    expect(store.streamVersion('a')).toBe(0);
+    expect(await store.streamVersion('a')).toBe(0);
     const results = await store.appendMany([
       { streamId: 'a', expectedVersion: 'no_stream', events: [created] },
       { streamId: 'b', expectedVersion: 1, events: [renamed] },
@@ -184,11 +184,11 @@ describe('EventStore', () => {
       expect(conflict).toBeInstanceOf(ExpectedVersionConflictError);
       expect(conflict).toMatchObject({ streamId: 'b', expected: 'no_stream', actual: 1 });
       expect(conflict).not.toHaveProperty('afterWrite');
-      expect(store.streamVersion('x')).toBe(0);
-      expect(store.readStream('x')).toEqual([]);
-      expect([store.streamVersion('a'), store.streamVersion('b'), store.streamVersion('c')]).toEqual([1, 1, 1]);
+      expect(await store.streamVersion('x')).toBe(0);
+      expect(await store.readStream('x')).toEqual([]);
+      expect([await store.streamVersion('a'), await store.streamVersion('b'), await store.streamVersion('c')]).toEqual([1, 1, 1]);
       // The committed appends' events reached committed$ in order, and the group is one commit.
-      expect(store.readAll().map((e) => e.streamId)).toEqual(['b', 'a', 'c']);
+      expect((await store.readAll()).map((e) => e.streamId)).toEqual(['b', 'a', 'c']);
       expect(store.stats()).toEqual({ commits: 2, appends: 4 });
       // The savepoint-free attempt stopped at b and was rolled back; the replay rolled back x's savepoint alone.
       expect(applied).toEqual(['b', 'a', 'x', 'a', 'x', 'c']);
@@ -214,7 +214,7 @@ describe('EventStore', () => {
       expect((results[1] as PromiseRejectedResult).reason).not.toHaveProperty('afterWrite');
       const streamRows = database.connection.prepare('SELECT stream_id FROM streams ORDER BY stream_id').all();
       expect(streamRows).toEqual([{ stream_id: 'a' }, { stream_id: 'c' }]);
-      expect(store.readStream('raced').map((e) => e.eventId)).toEqual(['other-writer']);
+      expect((await store.readStream('raced')).map((e) => e.eventId)).toEqual(['other-writer']);
     });
   });
 

@@ -1,0 +1,426 @@
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
+import type Database from 'better-sqlite3';
+import { performance } from 'node:perf_hooks';
+import { Observable, Subject } from 'rxjs';
+import { v7 as uuidv7 } from 'uuid';
+import { FlushScheduler } from '../flush-scheduler';
+import { SqliteDatabase } from '../../database/sqlite-database';
+import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
+import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
+import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
+import { projectionHandles } from '../projection';
+import { ProjectionRegistry } from '../projection-registry';
+
+/** One queued request: one stream append, or several that commit or fail together. */
+interface PendingAppend {
+  parts: StreamAppend[];
+  resolve(results: AppendResult[]): void;
+  reject(error: unknown): void;
+}
+
+type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
+
+/**
+ * What writing one request or one stream did: its results, or the version conflict that stopped it.
+ * `afterWrite` says something was written before the conflict was found, so only a rollback undoes it.
+ */
+type WriteAttempt<T> = { ok: T } | { conflict: ExpectedVersionConflictError; afterWrite: boolean };
+
+export interface EventRow {
+  global_position: number;
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+/** Bounds one group-commit transaction so a burst cannot hold the write lock for long. */
+const MAX_APPENDS_PER_COMMIT = 1024;
+const READ_PAGE_SIZE = 500;
+
+/**
+ * The event log on SQLite.
+ *
+ * Group commit: `append` only queues; the queue is flushed on the next turn of the event loop in
+ * ONE `BEGIN IMMEDIATE` transaction, so every append that arrived meanwhile shares one fsync.
+ * Each append runs in its own savepoint inside it: a version conflict or a failing inline projection
+ * rolls back that append alone. Promises settle only after COMMIT returned (durable with
+ * synchronous=FULL), then the events are published to `committed$` in global order.
+ */
+@Injectable()
+export class SqliteEventStore extends EventStore implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(SqliteEventStore.name);
+  private readonly committed = new Subject<StoredEvent>();
+  private readonly commitRecords = new Subject<CommitRecord>();
+  private pending: PendingAppend[] = [];
+  private readonly flushes = new FlushScheduler(() => {
+    this.flush();
+    if (this.pending.length > 0) this.flushes.schedule(0);
+  });
+  private closed = false;
+  private commitCount = 0;
+  private appendCount = 0;
+
+  private readonly db: Database.Database;
+  private readonly statements: ReturnType<SqliteEventStore['prepareStatements']>;
+  private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], isolated: boolean) => AppendOutcome[]>;
+  private readonly appendOne: Database.Transaction<(request: PendingAppend) => AppendResult[]>;
+
+  /** Every event once, in global order, right after its transaction committed. Live only: see `subscribe`. */
+  readonly committed$: Observable<StoredEvent> = this.committed.asObservable();
+  /** Every group commit (and failed commit) with its duration, for /metrics. */
+  readonly commits$: Observable<CommitRecord> = this.commitRecords.asObservable();
+
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly projections: ProjectionRegistry,
+  ) {
+    super();
+    this.db = database.connection;
+    this.statements = this.prepareStatements();
+    // In its own savepoint: throwing, the conflict included, rolls back this request alone.
+    this.appendOne = this.db.transaction((request: PendingAppend) => {
+      const attempt = this.writeAppend(request);
+      if ('conflict' in attempt) throw attempt.conflict;
+      return attempt.ok;
+    });
+    this.commitBatch = this.db.transaction((batch: PendingAppend[], isolated: boolean) =>
+      batch.map((request) => (isolated ? this.commitIsolated(request) : this.commitUnisolated(request))),
+    );
+  }
+
+  /**
+   * Appends events to a stream if it is at `expectedVersion`. Resolves once they are durable;
+   * rejects with ExpectedVersionConflictError when the stream moved on.
+   */
+  append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
+    return this.appendMany([{ streamId, expectedVersion, events }], options).then(([result]) => result);
+  }
+
+  /**
+   * Appends to several streams atomically: every part's version is checked and either all parts are
+   * committed or none (an import of many agents, say, is never half-done).
+   */
+  appendMany(parts: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
+    try {
+      validateAppendMany(parts);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
+    return new Promise<AppendResult[]>((resolve, reject) => {
+      this.pending.push({ parts, resolve, reject });
+      this.flushes.schedule(options.maxDelayMs ?? 0);
+    });
+  }
+
+  readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    return settle(() => this.readStreamNow(streamId, options));
+  }
+
+  readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    return settle(() => this.readAllNow(options));
+  }
+
+  streamVersion(streamId: string): Promise<number> {
+    return settle(() => this.streamVersionNow(streamId));
+  }
+
+  headPosition(): Promise<number> {
+    return settle(() => this.headPositionNow());
+  }
+
+  /**
+   * The synchronous reads behind the port's: for SQLite-only code that runs inside a better-sqlite3
+   * transaction (the async projection runner, rebuilds, maintenance commands).
+   */
+  readStreamNow(streamId: string, options: { fromVersion?: number; limit?: number } = {}): StoredEvent[] {
+    const rows = this.statements.readStream.all(streamId, options.fromVersion ?? 1, options.limit ?? -1) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  /** Events with a global position greater than `after`, in global order. */
+  readAllNow(options: { after?: number; limit?: number } = {}): StoredEvent[] {
+    const rows = this.statements.readAll.all(options.after ?? 0, options.limit ?? READ_PAGE_SIZE) as EventRow[];
+    return rows.map(toStoredEvent);
+  }
+
+  streamVersionNow(streamId: string): number {
+    const row = this.statements.streamVersion.get(streamId) as { version: number } | undefined;
+    return row?.version ?? 0;
+  }
+
+  headPositionNow(): number {
+    const row = this.statements.head.get() as { head: number | null };
+    return row.head ?? 0;
+  }
+
+  /**
+   * Catch-up then live: every event after global position `after`, each exactly once and in global
+   * order, with no gap between the replayed part and the live part (live events are buffered during catch-up).
+   */
+  subscribe(after = 0): Observable<StoredEvent> {
+    return this.catchUpThenLive(
+      (last) => this.readAllNow({ after: last, limit: READ_PAGE_SIZE }),
+      (event) => event.globalPosition,
+      () => true,
+      after,
+    );
+  }
+
+  /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
+  subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
+    return this.catchUpThenLive(
+      (last) => this.readStreamNow(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE }),
+      (event) => event.streamPosition,
+      (event) => event.streamId === streamId,
+      afterStreamPosition,
+    );
+  }
+
+  private catchUpThenLive(
+    readPage: (after: number) => StoredEvent[],
+    positionOf: (event: StoredEvent) => number,
+    matches: (event: StoredEvent) => boolean,
+    after: number,
+  ): Observable<StoredEvent> {
+    return new Observable<StoredEvent>((subscriber) => {
+      let last = after;
+      let catchingUp = true;
+      const buffered: StoredEvent[] = [];
+      const deliver = (event: StoredEvent) => {
+        if (positionOf(event) <= last) return;
+        last = positionOf(event);
+        subscriber.next(event);
+      };
+      const live = this.committed.subscribe({
+        next: (event) => {
+          if (!matches(event)) return;
+          if (catchingUp) buffered.push(event);
+          else deliver(event);
+        },
+        complete: () => subscriber.complete(),
+      });
+      const catchUpPage = () => {
+        if (subscriber.closed) return;
+        try {
+          const page = readPage(last);
+          page.forEach(deliver);
+          if (page.length === READ_PAGE_SIZE) {
+            setImmediate(catchUpPage); // yield between pages so a long replay does not starve the loop
+            return;
+          }
+          catchingUp = false;
+          buffered.splice(0).forEach(deliver);
+        } catch (error) {
+          subscriber.error(error);
+        }
+      };
+      catchUpPage();
+      return () => live.unsubscribe();
+    });
+  }
+
+  /** Group-commit counters since start: appends per commit shows how much batching happens. */
+  stats(): { commits: number; appends: number } {
+    return { commits: this.commitCount, appends: this.appendCount };
+  }
+
+  /** Commits whatever is queued, then refuses new appends. Called on shutdown before the DB closes. */
+  flushAndClose(): void {
+    this.flushes.cancel();
+    while (this.pending.length > 0) this.flush();
+    this.closed = true;
+    this.committed.complete();
+    this.commitRecords.complete();
+  }
+
+  /** Before the database closes (it closes in onApplicationShutdown): nothing queued is dropped. */
+  beforeApplicationShutdown(): void {
+    if (!this.closed) this.flushAndClose();
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batch = this.pending.splice(0, MAX_APPENDS_PER_COMMIT);
+    let outcomes: AppendOutcome[];
+    const started = performance.now();
+    try {
+      outcomes = this.commitGroup(batch);
+      this.commitCount += 1;
+      this.appendCount += batch.length;
+    } catch (error) {
+      this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: false });
+      // COMMIT itself failed: SQLite rolled the whole transaction back, nothing of the batch is stored.
+      this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
+      const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
+      batch.forEach((request) => request.reject(failure));
+      return;
+    }
+    this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: true });
+    outcomes.forEach((outcome, i) => {
+      if ('ok' in outcome) {
+        for (const result of outcome.ok) for (const event of result.events) this.committed.next(event);
+        batch[i].resolve(outcome.ok);
+      } else {
+        batch[i].reject(outcome.error);
+      }
+    });
+  }
+
+  /**
+   * Fast path: the whole group without savepoints (each costs a few microseconds per append). If an
+   * append fails after it wrote something, the group is rolled back and replayed with one savepoint
+   * per append, so that failure stays its own.
+   */
+  private commitGroup(batch: PendingAppend[]): AppendOutcome[] {
+    try {
+      return this.commitBatch.immediate(batch, false);
+    } catch (error) {
+      if (!(error instanceof NeedsIsolation)) throw error;
+      return this.commitBatch.immediate(batch, true);
+    }
+  }
+
+  /**
+   * Savepoint-free: a conflict found before this request wrote anything is its own (there is nothing to
+   * undo); any other failure rolls the group back to be replayed with savepoints.
+   */
+  private commitUnisolated(request: PendingAppend): AppendOutcome {
+    let attempt: WriteAttempt<AppendResult[]>;
+    try {
+      attempt = this.writeAppend(request);
+    } catch (error) {
+      if (!this.db.inTransaction) throw error; // see commitIsolated
+      throw new NeedsIsolation();
+    }
+    if ('ok' in attempt) return attempt;
+    if (attempt.afterWrite) throw new NeedsIsolation();
+    return { error: attempt.conflict };
+  }
+
+  /** In a savepoint: whatever this request fails with is rolled back and reported as its own. */
+  private commitIsolated(request: PendingAppend): AppendOutcome {
+    try {
+      return { ok: this.appendOne(request) };
+    } catch (error) {
+      // SQLite itself rolled the whole transaction back (SQLITE_FULL, SQLITE_IOERR...): the savepoint
+      // is gone and later appends would autocommit one by one. Fail the whole group instead.
+      if (!this.db.inTransaction) throw error;
+      return { error };
+    }
+  }
+
+  /** One queued request, part by part; a conflict after an earlier part wrote is after a write. */
+  private writeAppend(request: PendingAppend): WriteAttempt<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const part of request.parts) {
+      const attempt = this.writeStreamAppend(part);
+      if ('conflict' in attempt) return { conflict: attempt.conflict, afterWrite: attempt.afterWrite || results.length > 0 };
+      results.push(attempt.ok);
+    }
+    return { ok: results };
+  }
+
+  /** One stream: version check, stream row, events, inline projections. Other failures throw. */
+  private writeStreamAppend(part: StreamAppend): WriteAttempt<AppendResult> {
+    const { streamId, expectedVersion, events } = part;
+    const row = this.statements.streamVersion.get(streamId) as { version: number } | undefined;
+    const current = row?.version ?? 0;
+    if (!matchesExpectedVersion(expectedVersion, current, row !== undefined)) {
+      return { conflict: new ExpectedVersionConflictError(streamId, expectedVersion, current), afterWrite: false };
+    }
+
+    const recordedAt = new Date().toISOString();
+    const nextVersion = current + events.length;
+    if (row) this.statements.updateStream.run(nextVersion, recordedAt, streamId);
+    else this.statements.insertStream.run(streamId, nextVersion, recordedAt, recordedAt);
+
+    const stored: StoredEvent[] = [];
+    for (const [i, event] of events.entries()) {
+      const metadata: EventMetadata = event.metadata ?? {};
+      // Time-ordered ids keep inserts into the event_id index at its right edge (fewer pages per commit).
+      const eventId = event.eventId ?? uuidv7();
+      const data = JSON.stringify(event.data);
+      const metadataJson = JSON.stringify(metadata);
+      const streamPosition = current + i + 1;
+      let info: Database.RunResult;
+      try {
+        info = this.statements.insertEvent.run(eventId, streamId, streamPosition, event.type, data, metadataJson, recordedAt);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && String(error).includes('event_id')) {
+          throw new InvalidAppendError(`Event id ${eventId} is already in the log`);
+        }
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          // Another writer took this position between our read and our insert (another process); the
+          // stream row is already written.
+          return { conflict: new ExpectedVersionConflictError(streamId, expectedVersion, this.streamVersionNow(streamId)), afterWrite: true };
+        }
+        throw error;
+      }
+      stored.push({
+        globalPosition: Number(info.lastInsertRowid),
+        eventId,
+        streamId,
+        streamPosition,
+        type: event.type,
+        // The caller's objects, not copies: appended events are handed over and must not be mutated.
+        data: event.data,
+        metadata,
+        recordedAt,
+      });
+    }
+
+    const inline = this.projections.inline();
+    for (const event of stored) {
+      for (const projection of inline) {
+        if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
+      }
+    }
+    return { ok: { streamId, nextExpectedVersion: nextVersion, events: stored } };
+  }
+
+  private prepareStatements() {
+    const db = this.db;
+    return {
+      streamVersion: db.prepare('SELECT version FROM streams WHERE stream_id = ?'),
+      insertStream: db.prepare('INSERT INTO streams (stream_id, version, created_at, updated_at) VALUES (?, ?, ?, ?)'),
+      updateStream: db.prepare('UPDATE streams SET version = ?, updated_at = ? WHERE stream_id = ?'),
+      insertEvent: db.prepare(
+        `INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      readStream: db.prepare(`SELECT * FROM events WHERE stream_id = ? AND stream_position >= ? ORDER BY stream_position LIMIT ?`),
+      readAll: db.prepare('SELECT * FROM events WHERE global_position > ? ORDER BY global_position LIMIT ?'),
+      head: db.prepare('SELECT MAX(global_position) AS head FROM events'),
+    };
+  }
+}
+
+/** Rolls back the savepoint-free attempt of a group so it is replayed with savepoints; never leaves the store. */
+class NeedsIsolation extends Error {}
+
+export function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    globalPosition: row.global_position,
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamPosition: row.stream_position,
+    type: row.type,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    metadata: JSON.parse(row.metadata) as EventMetadata,
+    recordedAt: row.recorded_at,
+  };
+}
+
+/** A synchronous read as a promise: a failing read rejects instead of throwing at the caller. */
+function settle<T>(read: () => T): Promise<T> {
+  try {
+    return Promise.resolve(read());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
