@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema';
+import { SqliteReadModels } from './sqlite-read-models';
 
 export type Orm = BetterSQLite3Database<typeof schema>;
 
@@ -10,12 +11,15 @@ export type Orm = BetterSQLite3Database<typeof schema>;
  */
 export class SqliteDatabase {
   readonly orm: Orm;
+  /** The same connection as the read models' port: what projections and shared read code are given. */
+  readonly readModels: SqliteReadModels;
 
   constructor(
     readonly connection: Database.Database,
     readonly file: string,
   ) {
     this.orm = drizzle(connection, { schema });
+    this.readModels = new SqliteReadModels(this.orm);
   }
 
   get isOpen(): boolean {

@@ -1,6 +1,5 @@
 import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { Orm } from '../database/sqlite-database';
+import type { ReadModelDatabase, ReadTableName } from '../database/read-model-database';
 import type { StoredEvent } from './event-store.types';
 
 /**
@@ -9,15 +8,69 @@ import type { StoredEvent } from './event-store.types';
  */
 export type ProjectionMode = 'inline' | 'async';
 
+/** One statement a projection asks to run, and what it wants back: the first row, every row, or nothing. */
+export interface ProjectionStep {
+  kind: 'one' | 'many' | 'run';
+  query: PromiseLike<unknown>;
+}
+
+/**
+ * A projection's work for one event, written once for both databases as a generator that yields
+ * each statement (`yield* one(...)`, `yield* many(...)`, `yield* run(...)`) and gets its result back.
+ * The store drives it: synchronously inside a better-sqlite3 transaction (`runProjectionSync`), or
+ * awaiting each statement on the PostgreSQL transaction's connection (`runProjectionAsync`).
+ */
+export type ProjectionWork = Generator<ProjectionStep, void, unknown>;
+
 export interface Projection {
   readonly name: string;
   readonly mode: ProjectionMode;
   /** The read-model tables this projection owns; a rebuild empties them and replays from position 0. */
-  readonly tables: readonly SQLiteTable[];
+  readonly tables: readonly ReadTableName[];
   /** Event types it handles; unset means every event. */
   readonly eventTypes?: readonly string[];
-  /** Synchronous by contract: it runs inside a better-sqlite3 transaction. */
-  apply(event: StoredEvent, orm: Orm): void;
+  /** Statements only through `db` (the transaction's), each yielded: see `ProjectionWork`. */
+  apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork;
+}
+
+/** The first row of a select (undefined when none). */
+export function* one<Row>(query: PromiseLike<Row[]>): Generator<ProjectionStep, Row | undefined, unknown> {
+  return (yield { kind: 'one', query }) as Row | undefined;
+}
+
+/** Every row of a select. */
+export function* many<Row>(query: PromiseLike<Row[]>): Generator<ProjectionStep, Row[], unknown> {
+  return (yield { kind: 'many', query }) as Row[];
+}
+
+/** An insert, update or delete. */
+export function* run(query: PromiseLike<unknown>): Generator<ProjectionStep, void, unknown> {
+  yield { kind: 'run', query };
+}
+
+/** What a SQLite drizzle builder offers besides `then`: the synchronous executions. */
+interface SqliteRunnable {
+  get(): unknown;
+  all(): unknown[];
+  run(): unknown;
+}
+
+/** Runs a projection's work on SQLite, statement by statement, without leaving the current transaction. */
+export function runProjectionSync(work: ProjectionWork): void {
+  for (let step = work.next(); !step.done; ) {
+    const query = step.value.query as unknown as SqliteRunnable;
+    const result = step.value.kind === 'one' ? query.get() : step.value.kind === 'many' ? query.all() : (query.run(), undefined);
+    step = work.next(result);
+  }
+}
+
+/** Runs a projection's work on PostgreSQL, awaiting each statement on the connection `db` was bound to. */
+export async function runProjectionAsync(work: ProjectionWork): Promise<void> {
+  for (let step = work.next(); !step.done; ) {
+    const { kind, query } = step.value;
+    const rows = await query;
+    step = work.next(kind === 'one' ? (rows as unknown[])[0] : kind === 'many' ? rows : undefined);
+  }
 }
 
 export function projectionHandles(projection: Projection, event: StoredEvent): boolean {

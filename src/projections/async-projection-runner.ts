@@ -5,7 +5,7 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
-import { type Projection, projectionHandles } from '../event-store/projection';
+import { type Projection, projectionHandles, runProjectionSync } from '../event-store/projection';
 import { ProjectionRegistry } from '../event-store/projection-registry';
 import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
 
@@ -197,7 +197,7 @@ export class AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDe
           const fresh = events.filter((e) => e.globalPosition > checkpoint);
           if (fresh.length === 0) return checkpoint;
           for (const event of fresh) {
-            if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
+            if (projectionHandles(projection, event)) runProjectionSync(projection.apply(event, this.database.readModels));
           }
           const last = fresh[fresh.length - 1].globalPosition;
           writeCheckpoint(this.database.orm, projection.name, last);

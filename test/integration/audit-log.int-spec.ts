@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyPendingMigrations, defaultMigrationsFolder } from '../../src/database/migrations';
 import { AuditLogProjection } from '../../src/event-log/projections/audit-log.projection';
+import { runProjectionSync } from '../../src/event-store/projection';
 import { ListAuditLogHandler } from '../../src/event-log/queries/list-audit-log/list-audit-log.handler';
 import { ListAuditLog } from '../../src/event-log/queries/list-audit-log/list-audit-log.query';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
@@ -52,7 +53,7 @@ describe('audit log read model', () => {
       const projection = new AuditLogProjection();
       const events = await es.store.readAll({ after: 0, limit: 100 });
       es.database.connection.transaction(() => {
-        for (const event of events) projection.apply(event, es.database.orm);
+        for (const event of events) runProjectionSync(projection.apply(event, es.database.readModels));
       })();
       handler = new ListAuditLogHandler(es.database);
     });

@@ -8,7 +8,7 @@ import { SqliteDatabase } from '../../database/sqlite-database';
 import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
-import { projectionHandles } from '../projection';
+import { projectionHandles, runProjectionSync } from '../projection';
 import { ProjectionRegistry } from '../projection-registry';
 
 /** One queued request: one stream append, or several that commit or fail together. */
@@ -377,7 +377,7 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     const inline = this.projections.inline();
     for (const event of stored) {
       for (const projection of inline) {
-        if (projectionHandles(projection, event)) projection.apply(event, this.database.orm);
+        if (projectionHandles(projection, event)) runProjectionSync(projection.apply(event, this.database.readModels));
       }
     }
     return { ok: { streamId, nextExpectedVersion: nextVersion, events: stored } };

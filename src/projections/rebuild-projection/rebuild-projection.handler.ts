@@ -1,8 +1,9 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '../../common/domain-error';
+import * as sqliteSchema from '../../database/schema';
 import { SqliteDatabase } from '../../database/sqlite-database';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
-import { projectionHandles } from '../../event-store/projection';
+import { projectionHandles, runProjectionSync } from '../../event-store/projection';
 import { ProjectionRegistry } from '../../event-store/projection-registry';
 import { writeCheckpoint } from '../projection-checkpoints';
 import { RebuildProjection, RebuildProjectionResult } from './rebuild-projection.command';
@@ -26,10 +27,10 @@ export class RebuildProjectionHandler implements ICommandHandler<RebuildProjecti
     if (!projection) {
       throw new NotFoundError(`Unknown projection ${projectionName}; known projections: ${this.registry.names().join(', ')}`);
     }
-    const { orm, connection } = this.database;
+    const { orm, connection, readModels } = this.database;
     return connection
       .transaction((): RebuildProjectionResult => {
-        for (const table of projection.tables) orm.delete(table).run();
+        for (const table of projection.tables) orm.delete(sqliteSchema[table]).run();
         const total = this.store.headPositionNow();
         let position = 0;
         let applied = 0;
@@ -37,7 +38,7 @@ export class RebuildProjectionHandler implements ICommandHandler<RebuildProjecti
           const page = this.store.readAllNow({ after: position, limit: PAGE });
           if (page.length === 0) break;
           for (const event of page) {
-            if (projectionHandles(projection, event)) projection.apply(event, orm);
+            if (projectionHandles(projection, event)) runProjectionSync(projection.apply(event, readModels));
           }
           position = page[page.length - 1].globalPosition;
           applied += page.length;
