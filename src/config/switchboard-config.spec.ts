@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { InvalidConfigurationError, loadConfig } from './switchboard-config';
+import { InvalidConfigurationError, loadConfig, withoutPassword } from './switchboard-config';
 
 describe('loadConfig', () => {
   it('uses the documented defaults on an empty environment', () => {
@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
       approvals: { timeoutMs: 600_000 },
+      postgres: undefined,
     });
   });
 
@@ -193,5 +194,47 @@ describe('loadConfig', () => {
     expect(loadConfig({ SWITCHBOARD_CONSOLE_DIR: '/srv/console' }).console).toEqual({ dir: '/srv/console' });
     expect(loadConfig({ SWITCHBOARD_CONSOLE: 'false', SWITCHBOARD_CONSOLE_DIR: '/srv/console' }).console).toEqual({ dir: undefined });
     expect(() => loadConfig({ SWITCHBOARD_CONSOLE: 'maybe' })).toThrow(/SWITCHBOARD_CONSOLE/);
+  });
+
+  describe('PostgreSQL (issue 15)', () => {
+    it('is off without SWITCHBOARD_DATABASE_URL (blank too), with a pool of 10 once set', () => {
+      expect(loadConfig({}).postgres).toBeUndefined();
+      expect(loadConfig({ SWITCHBOARD_DATABASE_URL: ' ', SWITCHBOARD_DATABASE_POOL_SIZE: '3' }).postgres).toBeUndefined();
+      expect(loadConfig({ SWITCHBOARD_DATABASE_URL: 'postgres://sb:secret@db:5432/switchboard' }).postgres).toEqual({
+        url: 'postgres://sb:secret@db:5432/switchboard',
+        poolSize: 10,
+      });
+      expect(
+        loadConfig({ SWITCHBOARD_DATABASE_URL: 'postgresql:///switchboard?host=/run/postgresql', SWITCHBOARD_DATABASE_POOL_SIZE: '25' }).postgres,
+      ).toEqual({ url: 'postgresql:///switchboard?host=/run/postgresql', poolSize: 25 });
+    });
+
+    it.each(['mysql://sb:secret@db/switchboard', 'db:5432/switchboard', 'postgres:///switchboard', 'postgres://sb:se/cr@t@'])(
+      'refuses %s naming the variable, never printing the password',
+      (url) => {
+        let problems: string[] = [];
+        try {
+          loadConfig({ SWITCHBOARD_DATABASE_URL: url });
+        } catch (error) {
+          problems = (error as InvalidConfigurationError).problems;
+        }
+        expect(problems).toEqual([expect.stringMatching(/^SWITCHBOARD_DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/)]);
+        expect(problems.join('')).not.toMatch(/secret|se\/cr/);
+      },
+    );
+
+    it('refuses a pool size outside 1 to 1000, naming the variable', () => {
+      expect(() => loadConfig({ SWITCHBOARD_DATABASE_URL: 'postgres://db/sb', SWITCHBOARD_DATABASE_POOL_SIZE: '0' })).toThrow(
+        /SWITCHBOARD_DATABASE_POOL_SIZE must be an integer from 1 to 1000/,
+      );
+      expect(() => loadConfig({ SWITCHBOARD_DATABASE_POOL_SIZE: 'ten' })).toThrow(/SWITCHBOARD_DATABASE_POOL_SIZE/);
+    });
+  });
+
+  it('withoutPassword hides the password up to the last @, and leaves a URL without one as it is', () => {
+    expect(withoutPassword('postgres://sb:secret@db:5432/switchboard')).toBe('postgres://sb:***@db:5432/switchboard');
+    expect(withoutPassword('postgres://sb:p@ss/w:rd@db/x')).toBe('postgres://sb:***@db/x');
+    expect(withoutPassword('postgres://sb@db/x')).toBe('postgres://sb@db/x');
+    expect(withoutPassword('postgres://db/x')).toBe('postgres://db/x');
   });
 });

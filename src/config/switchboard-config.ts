@@ -69,6 +69,45 @@ function passthroughProblems(entries: string[]): string[] {
   });
 }
 
+/**
+ * The URL with its password replaced, for messages and logs: a password is never printed. The user
+ * part runs to the last `@`, so a password holding an unescaped `@`, `/` or `:` is hidden all the same.
+ */
+export function withoutPassword(url: string): string {
+  const scheme = url.indexOf('://');
+  const at = url.lastIndexOf('@');
+  if (scheme < 0 || at < scheme) return url;
+  const userInfo = url.slice(scheme + 3, at);
+  const colon = userInfo.indexOf(':');
+  return colon < 0 ? url : `${url.slice(0, scheme + 3)}${userInfo.slice(0, colon)}:***${url.slice(at)}`;
+}
+
+/** A postgres:// or postgresql:// URL naming a host; quoted back in the error without its password. */
+const postgresUrl = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === '') return undefined;
+      const url = v.trim();
+      let host = '';
+      try {
+        const parsed = new URL(url);
+        // postgresql:///db?host=/run/postgresql: a Unix socket folder instead of a host name.
+        host = parsed.hostname || (parsed.searchParams.get('host') ?? '');
+      } catch {
+        // not a URL at all: the message below
+      }
+      if (!/^postgres(ql)?:\/\//i.test(url) || host === '') {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a postgres:// or postgresql:// URL with a host or ?host= socket folder (got "${withoutPassword(url)}")`,
+        });
+        return z.NEVER;
+      }
+      return url;
+    });
+
 /** A text setting; unset or blank is the default (compose passes unset variables as empty: `${VAR:-}`). */
 const text = (fallback: string) =>
   z
@@ -142,6 +181,10 @@ const environmentSchema = z.object({
 
   // ---- Approvals (issue 14) ----
   SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
+
+  // ---- PostgreSQL (issue 15): set, the log and every read model live there instead of SWITCHBOARD_DB ----
+  SWITCHBOARD_DATABASE_URL: postgresUrl('SWITCHBOARD_DATABASE_URL'),
+  SWITCHBOARD_DATABASE_POOL_SIZE: integer('SWITCHBOARD_DATABASE_POOL_SIZE', 1, 1000, 10),
 });
 
 /** The name of every variable above: docker-compose.yml passes each of them through (a spec checks it). */
@@ -217,6 +260,10 @@ export interface SwitchboardConfig {
     /** A permission request waiting for a person is denied after this long, with that reason. */
     timeoutMs: number;
   };
+
+  // ---- PostgreSQL (issue 15) ----
+  /** Set: the event log and the read models are in this PostgreSQL database (`database` is unused); unset: SQLite. */
+  postgres: { url: string; poolSize: number } | undefined;
 }
 
 export interface CopilotCliConfig {
@@ -310,6 +357,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
 
     // ---- Approvals (issue 14) ----
     approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },
+
+    // ---- PostgreSQL (issue 15) ----
+    postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,
   };
 }
 

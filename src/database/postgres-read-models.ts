@@ -1,4 +1,4 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
+import { drizzle, type NodePgClient } from 'drizzle-orm/node-postgres';
 import type { ClientBase, Pool } from 'pg';
 import { ReadModelDatabase, type ReadOrm, type ReadTables } from './read-model-database';
 import * as pgSchema from './schema-pg';
@@ -11,6 +11,7 @@ export class PostgresReadModels extends ReadModelDatabase {
 
   constructor(client: Pool | ClientBase) {
     super();
-    this.orm = drizzle(client, { schema: pgSchema });
+    // drizzle only sends queries through it: any connection (a transaction's included) will do.
+    this.orm = drizzle(client as NodePgClient, { schema: pgSchema });
   }
 }

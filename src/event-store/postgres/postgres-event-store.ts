@@ -1,26 +1,39 @@
-import { FlushScheduler } from '../flush-scheduler';
 import { Logger } from '@nestjs/common';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { Client, DatabaseError, Pool, type ClientBase, type PoolClient, type QueryResult } from 'pg';
-import { Observable } from 'rxjs';
+import { performance } from 'node:perf_hooks';
+import { Client, DatabaseError, escapeLiteral, type ClientBase, type Pool, type PoolClient, type QueryResult } from 'pg';
+import { Observable, Subject } from 'rxjs';
 import { defaultMigrationsFolder } from '../../database/migrations';
-import { validateAppendMany } from '../event-store';
+import { createPostgresPool } from '../../database/postgres-pool';
+import { catchUpThenLive } from '../catch-up-then-live';
+import { type CommitRecord, EventStore, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
+import { FlushScheduler } from '../flush-scheduler';
+import type { ProjectionRegistry } from '../projection-registry';
 import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
 import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
-import { applyProjections, type PgProjection } from './pg-projection';
+import { applyProjections, inlinePgProjection, type PgProjection } from './pg-projection';
 
 export interface PostgresEventStoreOptions {
-  connectionString: string;
-  /** Connections for appends and reads (the LISTEN connection is one more). */
+  /** A pool the caller owns (the app shares one with the read models): the store never ends it. */
+  pool?: Pool;
+  /** Without `pool`: the store opens a pool of its own on this URL, and ends it on close. */
+  connectionString?: string;
+  /** Connections of the store's own pool (the LISTEN connection is one more). */
   poolSize?: number;
-  /** Subscribers also look at the log this often, in case a notification was lost with its connection. */
+  /** The tail also looks at the log this often, in case a notification was lost with its connection. */
   pollIntervalMs?: number;
   /** Applied inside every append's transaction, before COMMIT (see PgProjection); more by `registerInline`. */
   inlineProjections?: readonly PgProjection[];
+  /**
+   * The app's projections: the inline ones (with their batch forms) run in every append's transaction
+   * after `inlineProjections`. Read at each group, so registration at module init is in time.
+   */
+  registry?: ProjectionRegistry;
 }
 
 interface PendingAppend {
@@ -35,7 +48,7 @@ type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 class NeedsIsolation extends Error {}
 
 interface EventRow {
-  global_position: string;
+  global_position: string | number;
   event_id: string;
   stream_id: string;
   stream_position: number;
@@ -43,6 +56,12 @@ interface EventRow {
   data: Record<string, unknown>;
   metadata: EventMetadata;
   recorded_at: Date;
+}
+
+/** An append's settlement, held until the tail has published its events. */
+interface PublishWaiter {
+  position: number;
+  settle(): void;
 }
 
 /**
@@ -68,7 +87,7 @@ const READ_PAGE_SIZE = 500;
 const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
 
 /**
- * The event log on PostgreSQL (node-postgres), with the SQLite EventStore's semantics and errors.
+ * The event log on PostgreSQL (node-postgres), with the SQLite store's semantics and errors.
  *
  * Group commit: `append` only queues; every append queued by one turn of the event loop commits in
  * ONE transaction, and while it commits the next group gathers. Expected versions are checked in
@@ -77,12 +96,20 @@ const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, da
  * all of its parts or none. A database error on the group (a duplicate event id) replays it with a
  * savepoint per request, so that failure stays its own.
  *
- * Subscribers read the log: replay from their position, then LISTEN/NOTIFY (or the poll) wakes them
- * to read on from where they are, so every instance's events reach them once, in global order.
+ * The tail: `committed$` carries every event of the database, whichever instance appended it, once
+ * and in global order. One reader per store follows the log after the last position it published,
+ * woken by this store's commits, by NOTIFY from the other instances and by the poll, so a lost
+ * notification costs a poll interval, never an event. This store's own group is published without
+ * a read when it directly follows what the tail published (under the append lock nothing else can
+ * sit between them). An append resolves only once its events are published, as on SQLite.
+ * `subscribe` and `subscribeToStream` replay from the log, then follow the tail.
  */
-export class PostgresEventStore {
+export class PostgresEventStore extends EventStore {
   private readonly logger = new Logger(PostgresEventStore.name);
   private readonly pool: Pool;
+  private readonly ownsPool: boolean;
+  /** This store's NOTIFY payload: its own notifications need no read, its commits woke the tail already. */
+  private readonly instanceId = randomUUID();
   private pending: PendingAppend[] = [];
   private readonly flushes = new FlushScheduler(() => {
     // At most MAX_GROUPS_IN_FLIGHT groups: what arrives meanwhile waits and forms the next group.
@@ -93,32 +120,64 @@ export class PostgresEventStore {
   private commitCount = 0;
   private appendCount = 0;
 
+  private readonly committed = new Subject<StoredEvent>();
+  private readonly commitRecords = new Subject<CommitRecord>();
+  /** Last global position `committed$` published; set from the head when the tail starts. */
+  private tailPosition = 0;
+  private tailStarted?: Promise<void>;
+  private tailRunning = false;
+  private tailReading = false;
+  private tailAgain = false;
+  private waiters: PublishWaiter[] = [];
+
   private readonly wakers = new Set<() => void>();
   private listener?: Client;
   private listening?: Promise<void>;
   private pollTimer?: NodeJS.Timeout;
   private inline: readonly PgProjection[] = [];
+  private registryInline?: readonly unknown[];
+  private allInline: readonly PgProjection[] = [];
+
+  /** Every event of the database once, in global order, as the tail reads it. Subscribing starts the tail. */
+  readonly committed$: Observable<StoredEvent> = new Observable<StoredEvent>((subscriber) => {
+    this.start().catch((error: unknown) => subscriber.error(error));
+    return this.committed.subscribe(subscriber);
+  });
+  /** Every group commit (and failed commit) with its duration, for /metrics. */
+  readonly commits$: Observable<CommitRecord> = this.commitRecords.asObservable();
 
   constructor(private readonly options: PostgresEventStoreOptions) {
+    super();
     for (const projection of options.inlineProjections ?? []) this.registerInline(projection);
-    this.pool = new Pool({ connectionString: options.connectionString, max: options.poolSize ?? 10 });
-    // An idle client's error (server restart) must not crash the process; the next checkout reconnects.
-    this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
+    if (options.pool) {
+      this.pool = options.pool;
+      this.ownsPool = false;
+    } else {
+      if (!options.connectionString) throw new Error('PostgresEventStore needs a pool or a connectionString');
+      this.pool = createPostgresPool({ url: options.connectionString, size: options.poolSize ?? 10 }, (error) =>
+        // An idle client's error (server restart) must not crash the process; the next checkout reconnects.
+        this.logger.warn({ err: error }, 'idle PostgreSQL connection failed'),
+      );
+      this.ownsPool = true;
+    }
   }
 
   /** Applies pending migrations from migrations/postgres (drizzle's node-postgres migrator). */
   async migrate(migrationsFolder = path.join(defaultMigrationsFolder(), 'postgres')): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
-      try {
-        await migrate(drizzle(client), { migrationsFolder });
-      } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
-      }
-    } finally {
-      client.release();
-    }
+    await migratePostgres(this.pool, migrationsFolder);
+  }
+
+  /**
+   * Starts the tail: reads the head (`committed$` carries what commits after it), LISTENs and polls.
+   * The first append, subscription or `onCommitted` starts it too; the app starts it at boot so that
+   * an unreachable database stops the start.
+   */
+  start(): Promise<void> {
+    this.tailStarted ??= this.startTail().catch((error: unknown) => {
+      this.tailStarted = undefined;
+      throw error;
+    });
+    return this.tailStarted;
   }
 
   /**
@@ -131,6 +190,7 @@ export class PostgresEventStore {
     }
     if (this.inline.some((p) => p.name === projection.name)) throw new Error(`Projection ${projection.name} is registered twice`);
     this.inline = [...this.inline, projection];
+    this.registryInline = undefined;
   }
 
   /** Runs `work` in one transaction on a pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
@@ -152,22 +212,13 @@ export class PostgresEventStore {
 
   /**
    * Calls `wake` whenever the log may have grown: a commit of this store, a NOTIFY from any instance,
-   * the poll. Resolves once LISTEN is in place, with the function that stops the calls. Readers read
-   * the log from where they are on each call, so a lost wake costs a poll interval, never an event.
+   * the poll. Resolves once the tail runs (LISTEN in place), with the function that stops the calls.
+   * Readers read the log from where they are on each call, so a lost wake costs a poll interval.
    */
   async onCommitted(wake: () => void): Promise<() => void> {
-    const stop = () => {
-      this.wakers.delete(wake);
-      if (this.wakers.size === 0) this.stopPolling();
-    };
+    await this.start();
     this.wakers.add(wake);
-    try {
-      await this.ensureListening();
-    } catch (error) {
-      stop();
-      throw error;
-    }
-    return stop;
+    return () => this.wakers.delete(wake);
   }
 
   append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
@@ -197,7 +248,7 @@ export class PostgresEventStore {
     return rows.map(toStoredEvent);
   }
 
-  /** Events with a global position greater than `after`, in global order. */
+  /** Events with a global position greater than `after`, in global order (a page of 500 unless `limit`). */
   readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     return readEventsAfter(this.pool, options.after ?? 0, options.limit ?? READ_PAGE_SIZE);
   }
@@ -210,53 +261,48 @@ export class PostgresEventStore {
 
   /** Global position of the newest committed event, 0 for an empty log (safe to trust: see APPEND_LOCK_KEY). */
   async headPosition(): Promise<number> {
-    const { rows } = await this.pool.query<{ head: string | null }>('SELECT max(global_position) AS head FROM events');
+    const { rows } = await this.pool.query<{ head: string | number | null }>('SELECT max(global_position) AS head FROM events');
     return Number(rows[0].head ?? 0);
   }
 
   /**
    * Catch-up then live: every event after global position `after`, each exactly once and in global
-   * order, whichever instance appended it. LISTEN starts before the first read, so nothing committed
-   * between the replay and the first notification is missed.
+   * order, whichever instance appended it: the log is read while the tail's events are buffered.
    */
   subscribe(after = 0): Observable<StoredEvent> {
-    return new Observable<StoredEvent>((subscriber) => {
-      let last = after;
-      let reading = false;
-      let readAgain = false;
-      const readOn = async () => {
-        if (reading) {
-          readAgain = true; // a wake while reading: read once more after this pass
-          return;
-        }
-        reading = true;
-        try {
-          do {
-            readAgain = false;
-            for (;;) {
-              const page = await this.readAll({ after: last, limit: READ_PAGE_SIZE });
-              for (const event of page) {
-                if (subscriber.closed) return;
-                last = event.globalPosition;
-                subscriber.next(event);
-              }
-              if (page.length < READ_PAGE_SIZE) break;
-            }
-          } while (readAgain && !subscriber.closed);
-        } catch (error) {
-          subscriber.error(error);
-        } finally {
-          reading = false;
-        }
-      };
-      const wake = () => void readOn();
-      this.wakers.add(wake);
-      this.ensureListening().then(wake, (error: unknown) => subscriber.error(error));
-      return () => {
-        this.wakers.delete(wake);
-        if (this.wakers.size === 0) this.stopPolling();
-      };
-    });
+    return catchUpThenLive(
+      {
+        live$: this.committed$,
+        readPage: (last) => this.afterStart(() => this.readAll({ after: last, limit: READ_PAGE_SIZE })),
+        pageSize: READ_PAGE_SIZE,
+        positionOf: (event) => event.globalPosition,
+        matches: () => true,
+      },
+      after,
+    );
+  }
+
+  /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
+  subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
+    return catchUpThenLive(
+      {
+        live$: this.committed$,
+        readPage: (last) => this.afterStart(() => this.readStream(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE })),
+        pageSize: READ_PAGE_SIZE,
+        positionOf: (event) => event.streamPosition,
+        matches: (event) => event.streamId === streamId,
+      },
+      afterStreamPosition,
+    );
+  }
+
+  /**
+   * A catch-up read, once the tail runs: the tail publishes what commits after the head it read at
+   * start, so a replay that ended before that read could miss what committed in between.
+   */
+  private async afterStart<T>(read: () => Promise<T>): Promise<T> {
+    await this.start();
+    return read();
   }
 
   /** Group-commit counters since start: appends per commit shows how much batching happens. */
@@ -264,7 +310,10 @@ export class PostgresEventStore {
     return { commits: this.commitCount, appends: this.appendCount };
   }
 
-  /** Commits whatever is queued, refuses new appends, ends subscriptions' wake-ups and the connections. */
+  /**
+   * Commits whatever is queued and publishes it, refuses new appends, stops the tail and the LISTEN
+   * connection, and ends the pool if it is the store's own.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.flushes.cancel();
@@ -273,12 +322,35 @@ export class PostgresEventStore {
       else this.startCommit();
     }
     this.closed = true;
+    // Appends resolve once published: let the tail read them (it settles them anyway if it cannot).
+    const last = Math.max(0, ...this.waiters.map((waiter) => waiter.position));
+    if (last > 0) await new Promise<void>((resolve) => this.waiters.push({ position: last, settle: resolve }));
+    this.tailRunning = false;
     this.stopPolling();
     this.wakers.clear();
+    this.committed.complete();
+    this.commitRecords.complete();
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
-    await this.pool.end();
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** Nest: before the pool closes (in onApplicationShutdown), nothing queued is dropped. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  /** The inline projections given, then the registry's (rebuilt when its list changed). */
+  private inlineProjections(): readonly PgProjection[] {
+    const registry = this.options.registry;
+    if (!registry) return this.inline;
+    const fromRegistry = registry.inline();
+    if (fromRegistry !== this.registryInline) {
+      this.registryInline = fromRegistry;
+      this.allInline = fromRegistry.length > 0 ? [...this.inline, inlinePgProjection(fromRegistry, (name) => registry.batchForm(name))] : this.inline;
+    }
+    return this.allInline;
   }
 
   private startCommit(): void {
@@ -293,19 +365,31 @@ export class PostgresEventStore {
 
   private async commit(batch: PendingAppend[]): Promise<void> {
     let outcomes: AppendOutcome[];
+    const started = performance.now();
     try {
+      await this.start();
       outcomes = await this.commitGroup(batch);
       this.commitCount += 1;
       this.appendCount += batch.length;
     } catch (error) {
+      this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: false });
       // No COMMIT went through (or its answer was lost with the connection): nothing is acknowledged.
       this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
       const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
       batch.forEach((request) => request.reject(failure));
       return;
     }
-    outcomes.forEach((outcome, i) => ('ok' in outcome ? batch[i].resolve(outcome.ok) : batch[i].reject(outcome.error)));
-    this.wakeSubscribers();
+    this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: true });
+    const settle = () => outcomes.forEach((outcome, i) => ('ok' in outcome ? batch[i].resolve(outcome.ok) : batch[i].reject(outcome.error)));
+    const written = outcomes.flatMap((outcome) => ('ok' in outcome ? eventsOf(outcome.ok) : [])).sort((a, b) => a.globalPosition - b.globalPosition);
+    this.wakers.forEach((wake) => wake());
+    if (written.length === 0) {
+      settle();
+      return;
+    }
+    // The group's slot is free again; its appends resolve once the tail published their events.
+    this.waiters.push({ position: written[written.length - 1].globalPosition, settle });
+    this.offer(written);
   }
 
   private async commitGroup(batch: PendingAppend[]): Promise<AppendOutcome[]> {
@@ -337,6 +421,7 @@ export class PostgresEventStore {
    * three round trips plus the projections' own; a projection's failure is its request's failure.
    */
   private async writeGroup(client: PoolClient, batch: PendingAppend[], isolated: boolean): Promise<AppendOutcome[]> {
+    const inline = this.inlineProjections();
     const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
     const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
     const versions = opened[opened.length - 1].rows as { stream_id: string; version: number }[];
@@ -358,7 +443,7 @@ export class PostgresEventStore {
       }
       let results: AppendResult[];
       try {
-        const release = this.inline.length > 0 ? '' : '; RELEASE SAVEPOINT append';
+        const release = inline.length > 0 ? '' : '; RELEASE SAVEPOINT append';
         const written = (await client.query(`SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}${release}`)) as unknown as QueryResult[];
         results = toResults(plan.parts, written[1].rows as PositionRow[], recordedAt);
       } catch (error) {
@@ -367,9 +452,9 @@ export class PostgresEventStore {
         outcomes[index] = { error: await describeFailure(client, error, request.parts) };
         continue;
       }
-      if (this.inline.length > 0) {
+      if (inline.length > 0) {
         try {
-          await applyProjections(client, this.inline, eventsOf(results));
+          await applyProjections(client, inline, eventsOf(results));
           await client.query('RELEASE SAVEPOINT append');
         } catch (error) {
           // Whatever the projection threw is its request's error; a lost connection fails this ROLLBACK and the group.
@@ -382,22 +467,22 @@ export class PostgresEventStore {
       commitPlan(plan, known);
     }
     const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
-    // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on".
-    const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}; COMMIT` : 'ROLLBACK';
+    // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on", and who wrote.
+    const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}, ${escapeLiteral(this.instanceId)}; COMMIT` : 'ROLLBACK';
     if (isolated || accepted.length === 0) {
       await client.query(finish);
       return outcomes;
     }
     const parts = accepted.flatMap((request) => request.parts);
     let results: AppendResult[];
-    if (this.inline.length === 0) {
+    if (inline.length === 0) {
       const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
       results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
     } else {
       const written = await client.query<PositionRow>(writePartsSql(parts, recordedAt));
       results = toResults(parts, written.rows, recordedAt);
       try {
-        await applyProjections(client, this.inline, eventsOf(results));
+        await applyProjections(client, inline, eventsOf(results));
       } catch (error) {
         // Which request's events made it fail is not known here: replay with a savepoint per request.
         if (error instanceof DatabaseError) throw error;
@@ -413,13 +498,81 @@ export class PostgresEventStore {
     return outcomes;
   }
 
-  private wakeSubscribers(): void {
+  /** Reads the head, then keeps the tail fed: LISTEN (its failure stops the start) and the poll. */
+  private async startTail(): Promise<void> {
+    this.tailPosition = await this.headPosition();
+    this.tailRunning = true;
+    this.startPolling();
+    await this.ensureListening();
+  }
+
+  /**
+   * This store's own group, committed. It directly follows what the tail published (under the append
+   * lock every smaller position is committed or rolled back for good, and nothing could commit
+   * between), so it is published as it is; otherwise (other instances' events, a rolled-back gap, a
+   * read under way) the tail reads the log.
+   */
+  private offer(events: readonly StoredEvent[]): void {
+    if (!this.tailReading && events[0].globalPosition === this.tailPosition + 1) {
+      this.publish(events);
+      return;
+    }
+    this.wakeTail();
+  }
+
+  /** A wake for the tail and for `onCommitted`'s readers: a NOTIFY from another instance, the poll. */
+  private wakeAll(): void {
+    this.wakeTail();
     this.wakers.forEach((wake) => wake());
+  }
+
+  private wakeTail(): void {
+    if (!this.tailRunning) return;
+    if (this.tailReading) {
+      this.tailAgain = true; // a wake while reading: read once more after this pass
+      return;
+    }
+    this.tailReading = true;
+    void this.readTail().finally(() => (this.tailReading = false));
+  }
+
+  /** Reads the log after the tail's position until a page comes back short, publishing each page. */
+  private async readTail(): Promise<void> {
+    try {
+      do {
+        this.tailAgain = false;
+        for (;;) {
+          const page = await readEventsAfter(this.pool, this.tailPosition, READ_PAGE_SIZE);
+          const fresh = page.filter((event) => event.globalPosition > this.tailPosition);
+          if (fresh.length > 0) this.publish(fresh);
+          if (page.length < READ_PAGE_SIZE) break;
+        }
+      } while (this.tailAgain && this.tailRunning);
+    } catch (error) {
+      // The next wake (at the latest the poll) reads again from the same position.
+      this.logger.warn({ err: error, position: this.tailPosition }, 'reading the log for committed$ failed; retrying');
+      if (this.closed) {
+        // Closing with the database gone: the appends are durable, resolve them unpublished.
+        this.waiters.splice(0).forEach((waiter) => waiter.settle());
+      }
+    }
+  }
+
+  /** Events in global order after the tail's position: to committed$, then the appends they settle. */
+  private publish(events: readonly StoredEvent[]): void {
+    for (const event of events) {
+      this.tailPosition = event.globalPosition;
+      this.committed.next(event);
+    }
+    if (this.waiters.length === 0) return;
+    const ready = this.waiters.filter((waiter) => waiter.position <= this.tailPosition).sort((a, b) => a.position - b.position);
+    if (ready.length === 0) return;
+    this.waiters = this.waiters.filter((waiter) => waiter.position > this.tailPosition);
+    ready.forEach((waiter) => waiter.settle());
   }
 
   /** One LISTEN connection per store, reconnected when it drops; the poll covers the gap. */
   private ensureListening(): Promise<void> {
-    this.startPolling();
     this.listening ??= this.listen().catch((error: unknown) => {
       this.listening = undefined;
       throw error;
@@ -428,18 +581,18 @@ export class PostgresEventStore {
   }
 
   private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.options.connectionString });
+    const client = new Client({ ...this.pool.options });
     const lost = (error?: Error) => {
       if (this.listener !== client) return;
       this.logger.warn({ err: error }, 'LISTEN connection lost; reconnecting, the poll reads meanwhile');
       this.listener = undefined;
       this.listening = undefined;
       client.end().catch(() => undefined);
-      if (!this.closed && this.wakers.size > 0) {
+      if (!this.closed) {
         setTimeout(() => {
-          if (!this.closed && this.wakers.size > 0)
+          if (!this.closed)
             this.ensureListening().then(
-              () => this.wakeSubscribers(),
+              () => this.wakeAll(),
               () => undefined,
             );
         }, 100).unref();
@@ -447,7 +600,9 @@ export class PostgresEventStore {
     };
     client.on('error', lost);
     client.on('end', () => lost());
-    client.on('notification', () => this.wakeSubscribers());
+    client.on('notification', (message) => {
+      if (message.payload !== this.instanceId) this.wakeAll();
+    });
     await client.connect();
     await client.query(`LISTEN ${EVENTS_CHANNEL}`);
     this.listener = client;
@@ -455,13 +610,31 @@ export class PostgresEventStore {
 
   private startPolling(): void {
     if (this.pollTimer || this.closed) return;
-    this.pollTimer = setInterval(() => this.wakeSubscribers(), this.options.pollIntervalMs ?? 1000);
+    this.pollTimer = setInterval(() => this.wakeAll(), this.options.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
   }
 
   private stopPolling(): void {
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
+  }
+}
+
+/**
+ * Applies pending migrations from `migrationsFolder` under an advisory lock, so several instances
+ * starting at once apply them one after the other (drizzle's node-postgres migrator, one transaction).
+ */
+export async function migratePostgres(pool: Pool, migrationsFolder = path.join(defaultMigrationsFolder(), 'postgres')): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      await migrate(drizzle(client), { migrationsFolder });
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    client.release();
   }
 }
 

@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { Observable, Subject } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
+import { catchUpThenLive } from '../catch-up-then-live';
 import { FlushScheduler } from '../flush-scheduler';
 import { SqliteDatabase } from '../../database/sqlite-database';
 import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
@@ -163,65 +164,30 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
    * order, with no gap between the replayed part and the live part (live events are buffered during catch-up).
    */
   subscribe(after = 0): Observable<StoredEvent> {
-    return this.catchUpThenLive(
-      (last) => this.readAllNow({ after: last, limit: READ_PAGE_SIZE }),
-      (event) => event.globalPosition,
-      () => true,
+    return catchUpThenLive(
+      {
+        live$: this.committed,
+        readPage: (last) => this.readAllNow({ after: last, limit: READ_PAGE_SIZE }),
+        pageSize: READ_PAGE_SIZE,
+        positionOf: (event) => event.globalPosition,
+        matches: () => true,
+      },
       after,
     );
   }
 
   /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
   subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
-    return this.catchUpThenLive(
-      (last) => this.readStreamNow(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE }),
-      (event) => event.streamPosition,
-      (event) => event.streamId === streamId,
+    return catchUpThenLive(
+      {
+        live$: this.committed,
+        readPage: (last) => this.readStreamNow(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE }),
+        pageSize: READ_PAGE_SIZE,
+        positionOf: (event) => event.streamPosition,
+        matches: (event) => event.streamId === streamId,
+      },
       afterStreamPosition,
     );
-  }
-
-  private catchUpThenLive(
-    readPage: (after: number) => StoredEvent[],
-    positionOf: (event: StoredEvent) => number,
-    matches: (event: StoredEvent) => boolean,
-    after: number,
-  ): Observable<StoredEvent> {
-    return new Observable<StoredEvent>((subscriber) => {
-      let last = after;
-      let catchingUp = true;
-      const buffered: StoredEvent[] = [];
-      const deliver = (event: StoredEvent) => {
-        if (positionOf(event) <= last) return;
-        last = positionOf(event);
-        subscriber.next(event);
-      };
-      const live = this.committed.subscribe({
-        next: (event) => {
-          if (!matches(event)) return;
-          if (catchingUp) buffered.push(event);
-          else deliver(event);
-        },
-        complete: () => subscriber.complete(),
-      });
-      const catchUpPage = () => {
-        if (subscriber.closed) return;
-        try {
-          const page = readPage(last);
-          page.forEach(deliver);
-          if (page.length === READ_PAGE_SIZE) {
-            setImmediate(catchUpPage); // yield between pages so a long replay does not starve the loop
-            return;
-          }
-          catchingUp = false;
-          buffered.splice(0).forEach(deliver);
-        } catch (error) {
-          subscriber.error(error);
-        }
-      };
-      catchUpPage();
-      return () => live.unsubscribe();
-    });
   }
 
   /** Group-commit counters since start: appends per commit shows how much batching happens. */
