@@ -34,7 +34,7 @@ export class AppModule implements OnModuleDestroy {
     this.serviceStopping.begin();
   }
 
-  /** The whole service for a configuration; tests pass theirs (own SQLite file, own token). */
+  /** The whole service for a configuration (SQLite, or PostgreSQL with SWITCHBOARD_DATABASE_URL); tests pass theirs (own database, own token). */
   static forRoot(config: SwitchboardConfig = loadConfig()): DynamicModule {
     return {
       module: AppModule,
@@ -50,9 +50,9 @@ export class AppModule implements OnModuleDestroy {
         }),
         CqrsModule.forRoot(),
         LifecycleModule,
-        DatabaseModule,
-        EventStoreModule,
-        ProjectionsModule.forServer(),
+        DatabaseModule.forRoot(config),
+        EventStoreModule.forRoot(config),
+        ProjectionsModule.forServer(config),
         EventLogModule,
         HealthModule,
         CopilotCliModule,

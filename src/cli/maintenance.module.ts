@@ -22,10 +22,10 @@ export class MaintenanceModule {
       imports: [
         ConfigModule.forRoot(config),
         CqrsModule.forRoot(),
-        DatabaseModule,
-        EventStoreModule,
+        DatabaseModule.forRoot(config),
+        EventStoreModule.forRoot(config),
         EventLogModule,
-        ProjectionsModule.forMaintenance(),
+        ProjectionsModule.forMaintenance(config),
         AgentsModule,
       ],
       // The read models of the session contexts, without their CLI-facing services.

@@ -1,15 +1,55 @@
-import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { DynamicModule, Logger, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import * as path from 'node:path';
+import { Pool } from 'pg';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { applyPendingMigrations } from './migrations';
+import { type SwitchboardConfig, withoutPassword } from '../config/switchboard-config';
+import { DatabaseHealth } from './database-health';
+import { applyPendingMigrations, migratePostgres } from './migrations';
+import { PostgresDatabaseHealth, postgresTarget } from './postgres-database-health';
+import { createPostgresPool } from './postgres-pool';
+import { PostgresReadModels } from './postgres-read-models';
+import { ReadModelDatabase } from './read-model-database';
 import { openSqliteConnection } from './sqlite-connection';
 import { SqliteDatabase } from './sqlite-database';
+import { SqliteDatabaseHealth } from './sqlite-database-health';
 
-/** Opens, checks and migrates the SQLite file before anything else starts; closes it last. */
-@Global()
-@Module({
-  providers: [
+/**
+ * The database the configuration names, opened, checked and migrated before anything else starts,
+ * and closed last. Either the SQLite file (`SqliteDatabase`, the default) or, with
+ * SWITCHBOARD_DATABASE_URL, a PostgreSQL pool (`Pool`). Both dialects give the rest of the app the
+ * same ports: `ReadModelDatabase` (read models) and `DatabaseHealth` (/health, /health/ready).
+ */
+@Module({})
+export class DatabaseModule implements OnApplicationShutdown {
+  constructor(
+    @Optional() private readonly sqlite?: SqliteDatabase,
+    @Optional() private readonly pool?: Pool,
+  ) {}
+
+  static forRoot(config: SwitchboardConfig): DynamicModule {
+    const providers = config.postgres ? postgresProviders() : sqliteProviders();
+    return {
+      module: DatabaseModule,
+      global: true,
+      providers,
+      exports: providers.map((provider) => provider.provide),
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.sqlite) {
+      this.sqlite.close();
+      new Logger('Database').log({ file: this.sqlite.file }, 'database closed');
+    }
+    if (this.pool && !this.pool.ended) {
+      await this.pool.end();
+      new Logger('Database').log('PostgreSQL pool closed');
+    }
+  }
+}
+
+function sqliteProviders() {
+  return [
     {
       provide: SqliteDatabase,
       inject: [SWITCHBOARD_CONFIG],
@@ -28,14 +68,42 @@ import { SqliteDatabase } from './sqlite-database';
         return new SqliteDatabase(connection, config.database.file);
       },
     },
-  ],
-  exports: [SqliteDatabase],
-})
-export class DatabaseModule implements OnApplicationShutdown {
-  constructor(@Inject(SqliteDatabase) private readonly database: SqliteDatabase) {}
+    // The read models every query and projection is written against; on SQLite, the same connection.
+    { provide: ReadModelDatabase, inject: [SqliteDatabase], useFactory: (db: SqliteDatabase) => db.readModels },
+    { provide: DatabaseHealth, inject: [SqliteDatabase], useFactory: (db: SqliteDatabase) => new SqliteDatabaseHealth(db) },
+  ];
+}
 
-  onApplicationShutdown(): void {
-    this.database.close();
-    new Logger('Database').log({ file: this.database.file }, 'database closed');
-  }
+function postgresProviders() {
+  return [
+    {
+      provide: Pool,
+      inject: [SWITCHBOARD_CONFIG],
+      useFactory: async (config: SwitchboardConfig) => {
+        const { url, poolSize } = config.postgres as NonNullable<SwitchboardConfig['postgres']>;
+        const logger = new Logger('Database');
+        const pool = createPostgresPool({ url, size: poolSize }, (error) => logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
+        const where = withoutPassword(url);
+        try {
+          // Every instance migrates at start; an advisory lock makes them take turns.
+          await migratePostgres(pool);
+        } catch (error) {
+          await pool.end().catch(() => undefined);
+          throw new Error(`PostgreSQL at ${where} could not be migrated (SWITCHBOARD_DATABASE_URL): ${(error as Error).message}`, { cause: error });
+        }
+        const { host, port, database } = postgresTarget(url);
+        logger.log({ host, port, database, poolSize }, 'database ready');
+        return pool;
+      },
+    },
+    { provide: ReadModelDatabase, inject: [Pool], useFactory: (pool: Pool) => new PostgresReadModels(pool) },
+    {
+      provide: DatabaseHealth,
+      inject: [Pool, SWITCHBOARD_CONFIG],
+      useFactory: (pool: Pool, config: SwitchboardConfig) => {
+        const { url, poolSize } = config.postgres as NonNullable<SwitchboardConfig['postgres']>;
+        return new PostgresDatabaseHealth(pool, url, poolSize);
+      },
+    },
+  ];
 }

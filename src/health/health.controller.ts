@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '../common/auth/public.decorator';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { DatabaseHealth } from '../database/database-health';
 import { EventStore } from '../event-store/event-store';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { Readiness } from './readiness';
@@ -12,7 +12,7 @@ import { Readiness } from './readiness';
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly database: SqliteDatabase,
+    private readonly database: DatabaseHealth,
     private readonly store: EventStore,
     private readonly runner: AsyncProjectionRunner,
     private readonly cli: CopilotCliConnection,
@@ -25,20 +25,14 @@ export class HealthController {
   @ApiOperation({ summary: 'Database, async projections and CLI in detail' })
   async health(@Res() response: Response) {
     try {
-      const { connection, file } = this.database;
+      // SQLite: file, journal mode, synchronous; PostgreSQL: host, database, pool, migrations applied.
+      const described = await this.database.describe();
       const head = await this.store.headPosition();
       response.status(HttpStatus.OK).json({
         status: 'ok',
-        database: {
-          status: 'up',
-          file,
-          journalMode: connection.pragma('journal_mode', { simple: true }),
-          synchronous: ['OFF', 'NORMAL', 'FULL', 'EXTRA'][Number(connection.pragma('synchronous', { simple: true }))],
-          headPosition: head,
-          groupCommit: this.store.stats(),
-        },
+        database: { status: 'up', ...described, headPosition: head, groupCommit: this.store.stats() },
         // state: catching-up | live | failing (with lastError, failingSince, nextRetryAt); /health/ready judges them.
-        projections: this.runner.status(),
+        projections: await this.runner.status(),
         // Started on first use: `running: false` before any session is normal.
         copilotCli: this.cli.status(),
       });

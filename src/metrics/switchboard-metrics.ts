@@ -120,8 +120,8 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       help: 'Committed events an async projection has not applied yet',
       labelNames: ['projection'],
       registers: register,
-      collect() {
-        for (const { name, lag } of runner.status()) this.set({ projection: name }, lag);
+      async collect() {
+        for (const { name, lag } of await runner.status()) this.set({ projection: name }, lag);
       },
     });
     // prom-client calls collect() with the gauge as `this`; the read models come from this class.

@@ -1,8 +1,8 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { escapeIdentifier, type ClientBase } from 'pg';
 import { readEventsAfter, type PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { applyProjections, type PgProjection } from '../event-store/postgres/pg-projection';
-import { type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
 
 export interface PgAsyncProjectionRunnerOptions {
   /** Backoff cap between retries of a failing batch (SWITCHBOARD_PROJECTION_RETRY_MAX_MS on SQLite). */
@@ -36,7 +36,12 @@ ON CONFLICT (projection_name) DO UPDATE SET projection_name = excluded.projectio
 RETURNING position`;
 const WRITE_CHECKPOINT = 'UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE projection_name = $1';
 
-async function lockCheckpoint(client: ClientBase, name: string): Promise<number> {
+/** Moves a checkpoint locked by `lockCheckpoint` in the same transaction. */
+export async function moveCheckpoint(client: ClientBase, name: string, position: number): Promise<void> {
+  await client.query(WRITE_CHECKPOINT, [name, position]);
+}
+
+export async function lockCheckpoint(client: ClientBase, name: string): Promise<number> {
   const { rows } = await client.query<{ position: string }>(LOCK_CHECKPOINT, [name]);
   return Number(rows[0].position);
 }
@@ -47,8 +52,10 @@ async function lockCheckpoint(client: ClientBase, name: string): Promise<number>
  * applies the events and moves the checkpoint, so a crash never applies an event twice nor skips one.
  * Woken by the store (its commits, NOTIFY from any instance, the poll); a failed batch rolls back
  * and is retried from the checkpoint after a capped backoff, as often as it takes.
+ * In the app (ProjectionsModule) it starts at bootstrap with the registry's async projections and
+ * stops before the store closes; `projections` may be a function for that, read at `start()`.
  */
-export class PgAsyncProjectionRunner {
+export class PgAsyncProjectionRunner extends AsyncProjectionRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(PgAsyncProjectionRunner.name);
   private readonly feeds = new Map<string, Feed>();
   private readonly retryMaxMs: number;
@@ -58,19 +65,26 @@ export class PgAsyncProjectionRunner {
 
   constructor(
     private readonly store: PostgresEventStore,
-    projections: readonly PgProjection[],
+    private readonly projections: readonly PgProjection[] | (() => readonly PgProjection[]),
     options: PgAsyncProjectionRunnerOptions = {},
   ) {
+    super();
     this.retryMaxMs = options.retryMaxMs ?? 30_000;
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-    for (const projection of projections) {
-      if (this.feeds.has(projection.name)) throw new Error(`Projection ${projection.name} is registered twice`);
-      this.feeds.set(projection.name, { projection, position: 0, catchUpTarget: 0, again: false });
-    }
+    if (typeof projections !== 'function') this.addFeeds(projections);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
   }
 
   /** Reads the checkpoints and the head, listens, and starts catching up. */
   async start(): Promise<void> {
+    if (typeof this.projections === 'function') this.addFeeds(this.projections());
     const head = await this.store.headPosition();
     for (const feed of this.feeds.values()) {
       feed.position = await this.store.transaction((client) => lockCheckpoint(client, feed.projection.name));
@@ -79,6 +93,13 @@ export class PgAsyncProjectionRunner {
     }
     this.stopWaking = await this.store.onCommitted(() => this.feeds.forEach((feed) => this.wake(feed)));
     this.feeds.forEach((feed) => this.wake(feed));
+  }
+
+  private addFeeds(projections: readonly PgProjection[]): void {
+    for (const projection of projections) {
+      if (this.feeds.has(projection.name)) throw new Error(`Projection ${projection.name} is registered twice`);
+      this.feeds.set(projection.name, { projection, position: 0, catchUpTarget: 0, again: false });
+    }
   }
 
   /** Stops waking and retrying; resolves once the batches under way are committed or rolled back. */

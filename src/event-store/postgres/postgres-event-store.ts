@@ -1,12 +1,9 @@
 import { Logger } from '@nestjs/common';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, DatabaseError, escapeLiteral, type ClientBase, type Pool, type PoolClient, type QueryResult } from 'pg';
 import { Observable, Subject } from 'rxjs';
-import { defaultMigrationsFolder } from '../../database/migrations';
+import { migratePostgres } from '../../database/migrations';
 import { createPostgresPool } from '../../database/postgres-pool';
 import { catchUpThenLive } from '../catch-up-then-live';
 import { type CommitRecord, EventStore, validateAppendMany } from '../event-store';
@@ -73,8 +70,6 @@ interface PublishWaiter {
  * which readers skip harmlessly). The group commit keeps the cost: one lock per group, not per append.
  */
 export const APPEND_LOCK_KEY = 7_265_063_421_015_830_000n;
-/** Separate key: several instances starting at once apply the migrations one after the other. */
-const MIGRATION_LOCK_KEY = 7_265_063_421_015_830_001n;
 export const EVENTS_CHANNEL = 'switchboard_events';
 
 const MAX_APPENDS_PER_COMMIT = 1024;
@@ -163,7 +158,7 @@ export class PostgresEventStore extends EventStore {
   }
 
   /** Applies pending migrations from migrations/postgres (drizzle's node-postgres migrator). */
-  async migrate(migrationsFolder = path.join(defaultMigrationsFolder(), 'postgres')): Promise<void> {
+  async migrate(migrationsFolder?: string): Promise<void> {
     await migratePostgres(this.pool, migrationsFolder);
   }
 
@@ -617,24 +612,6 @@ export class PostgresEventStore extends EventStore {
   private stopPolling(): void {
     clearInterval(this.pollTimer);
     this.pollTimer = undefined;
-  }
-}
-
-/**
- * Applies pending migrations from `migrationsFolder` under an advisory lock, so several instances
- * starting at once apply them one after the other (drizzle's node-postgres migrator, one transaction).
- */
-export async function migratePostgres(pool: Pool, migrationsFolder = path.join(defaultMigrationsFolder(), 'postgres')): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
-    try {
-      await migrate(drizzle(client), { migrationsFolder });
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
-    }
-  } finally {
-    client.release();
   }
 }
 
