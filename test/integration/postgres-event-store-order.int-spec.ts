@@ -56,7 +56,7 @@ describe('PostgresEventStore: global order under concurrent appenders on several
     server?.stop();
   });
 
-  it('every subscriber sees every acknowledged event exactly once, in one order, with no hole; acknowledgements = the log', async () => {
+  it("every subscriber and every store's committed$ see every acknowledged event exactly once, in one order, with no hole; acknowledgements = the log", async () => {
     let conflicts = 0;
     let runs = 0;
     await fc.assert(
@@ -70,6 +70,16 @@ describe('PostgresEventStore: global order under concurrent appenders on several
         const subscriptions = readers.map((reader, i) =>
           reader.subscribe(from).subscribe({ next: (e) => seen[i].push(e), error: (e) => failures.push(e) }),
         );
+        // Each writer's committed$ (its tail): every instance's events, once, in order, and an append's before it resolves.
+        const published = writers.map(() => [] as StoredEvent[]);
+        const publishedIds = writers.map(() => new Set<string>());
+        const tails = writers.map((writer, w) =>
+          writer.committed$.subscribe((e) => {
+            published[w].push(e);
+            publishedIds[w].add(e.eventId);
+          }),
+        );
+        const unpublishedAtResolve: string[] = [];
         const acknowledged: StoredEvent[] = [];
         try {
           await Promise.all(
@@ -87,7 +97,9 @@ describe('PostgresEventStore: global order under concurrent appenders on several
                 );
                 try {
                   const results = await store.appendMany(parts);
-                  acknowledged.push(...results.flatMap((result) => result.events));
+                  const events = results.flatMap((result) => result.events);
+                  unpublishedAtResolve.push(...events.filter((e) => !publishedIds[appender.writer].has(e.eventId)).map((e) => e.eventId));
+                  acknowledged.push(...events);
                 } catch (error) {
                   if (!(error instanceof ExpectedVersionConflictError)) throw error;
                   conflicts += 1;
@@ -113,8 +125,15 @@ describe('PostgresEventStore: global order under concurrent appenders on several
             expect(events).toEqual(log);
           }
           expect(failures).toEqual([]);
+          expect(unpublishedAtResolve).toEqual([]);
+          for (const events of published) {
+            await waitUntil(() => (events[events.length - 1]?.globalPosition ?? from) >= last, "a writer's tail to reach the head", 20_000);
+            // Subscribed after `from`, a tail may still have been publishing the previous run's events.
+            expect(events.filter((e) => e.globalPosition > from)).toEqual(log);
+          }
         } finally {
           subscriptions.forEach((subscription) => subscription.unsubscribe());
+          tails.forEach((tail) => tail.unsubscribe());
         }
       }),
       { numRuns: 25 },

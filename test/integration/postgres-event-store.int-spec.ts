@@ -225,6 +225,100 @@ describe('PostgresEventStore on a real PostgreSQL server', () => {
     }
   });
 
+  describe("committed$: one tail per store, every instance's events", () => {
+    it('carries what another instance appends, in global order and exactly once, interleaved with its own', async () => {
+      const a = await open({ pollIntervalMs: 60_000 }); // NOTIFY alone must wake it in time
+      const b = await open({ pollIntervalMs: 60_000 });
+      await Promise.all([a.start(), b.start()]);
+      const from = await store.headPosition();
+      const seenByA: StoredEvent[] = [];
+      const seenByB: StoredEvent[] = [];
+      const subscriptions = [a.committed$.subscribe((e) => seenByA.push(e)), b.committed$.subscribe((e) => seenByB.push(e))];
+      try {
+        const streams = [`run-${randomUUID()}`, `run-${randomUUID()}`];
+        // Both instances append at once, each to its own stream and to a shared one (expected version any).
+        const shared = `agent-${randomUUID()}`;
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) => {
+            const [writer, own] = i % 2 === 0 ? [a, streams[0]] : [b, streams[1]];
+            return Promise.all([writer.append(own, 'any', [event('Own', { i })]), writer.append(shared, 'any', [event('Shared', { i })])]);
+          }),
+        );
+        const log = await store.readAll({ after: from });
+        expect(log).toHaveLength(80);
+        await waitUntil(() => seenByA.length >= 80 && seenByB.length >= 80, 'both tails to reach the head');
+        // A duplicate would come with a later read (a NOTIFY, the poll): give one the time to arrive.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(seenByA).toEqual(log);
+        expect(seenByB).toEqual(log);
+      } finally {
+        subscriptions.forEach((subscription) => subscription.unsubscribe());
+      }
+    });
+
+    it("an append resolves only once committed$ has published its events (own commits and after another instance's)", async () => {
+      const a = await open({ pollIntervalMs: 60_000 });
+      const b = await open({ pollIntervalMs: 60_000 });
+      await Promise.all([a.start(), b.start()]);
+      const published = new Set<string>();
+      const subscription = a.committed$.subscribe((e) => published.add(e.eventId));
+      try {
+        const unpublishedAtResolve: string[] = [];
+        const check = (result: { events: StoredEvent[] }) =>
+          result.events.filter((e) => !published.has(e.eventId)).forEach((e) => unpublishedAtResolve.push(e.eventId));
+        for (let round = 0; round < 10; round++) {
+          // B's append lands between A's: A's next group does not follow its tail, so the tail reads the log first.
+          await b.append(`session-${randomUUID()}`, 0, [event('ByB', { round })]);
+          await Promise.all(Array.from({ length: 5 }, (_, i) => a.append(`session-${randomUUID()}`, 0, [event('ByA', { round, i })]).then(check)));
+          await a
+            .appendMany([
+              { streamId: `agent-${randomUUID()}`, expectedVersion: 0, events: [event('ManyA')] },
+              { streamId: `agent-${randomUUID()}`, expectedVersion: 0, events: [event('ManyB'), event('ManyC')] },
+            ])
+            .then((results) => results.forEach(check));
+        }
+        expect(unpublishedAtResolve).toEqual([]);
+        // B's events too: A's tail published each before A's next group, which could only follow it.
+        expect(published.size).toBe(10 * (1 + 5 + 3));
+      } finally {
+        subscription.unsubscribe();
+      }
+    });
+
+    it('commits$ records each group commit: its appends and that it committed', async () => {
+      const records: Array<{ appends: number; committed: boolean }> = [];
+      const subscription = store.commits$.subscribe(({ appends, committed }) => records.push({ appends, committed }));
+      try {
+        await Promise.all(Array.from({ length: 3 }, () => store.append(`session-${randomUUID()}`, 0, [event('Grouped')])));
+        expect(records).toEqual([{ appends: 3, committed: true }]);
+      } finally {
+        subscription.unsubscribe();
+      }
+    });
+
+    it('subscribeToStream replays one stream from a stream position, then follows it live from any instance', async () => {
+      const writer = await open();
+      const reader = await open({ pollIntervalMs: 60_000 });
+      const streamId = `session-${randomUUID()}`;
+      await writer.append(streamId, 0, [event('One'), event('Two'), event('Three')]);
+      const seen: StoredEvent[] = [];
+      const subscription = reader.subscribeToStream(streamId, 1).subscribe((e) => seen.push(e));
+      try {
+        await waitUntil(() => seen.length === 2, 'the replay after stream position 1');
+        await writer.append(`session-${randomUUID()}`, 0, [event('Elsewhere')]);
+        await writer.append(streamId, 3, [event('Four')]);
+        await waitUntil(() => seen.length === 3, 'the live event');
+        expect(seen.map((e) => [e.type, e.streamPosition])).toEqual([
+          ['Two', 2],
+          ['Three', 3],
+          ['Four', 4],
+        ]);
+      } finally {
+        subscription.unsubscribe();
+      }
+    });
+  });
+
   it('migrate() is idempotent and safe when several instances start at once', async () => {
     const fresh = await server.createDatabase();
     const instances = await Promise.all([openPostgresEventStore(fresh), openPostgresEventStore(fresh), openPostgresEventStore(fresh)]);
