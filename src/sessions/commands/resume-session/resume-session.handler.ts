@@ -45,7 +45,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
-    const session = this.sessions.get(sessionId);
+    const session = await this.sessions.get(sessionId);
     await this.cli.ensureStarted();
     if (session.status !== 'interrupted' && session.cliGeneration === this.cli.generation) {
       throw new SessionStateError(`Session ${sessionId} is ${session.status}, not interrupted; there is nothing to resume`);
