@@ -169,7 +169,15 @@ describe('EventStore', () => {
     /** Counts inline applies: a group replayed with savepoints applies its events a second time. */
     function countingStore() {
       const applied: string[] = [];
-      const counting: Projection = { name: 'counting', mode: 'inline', tables: [], apply: (event) => void applied.push(event.streamId) };
+      const counting: Projection = {
+        name: 'counting',
+        mode: 'inline',
+        tables: [],
+        *apply(event) {
+          applied.push(event.streamId);
+          yield* [];
+        },
+      };
       return { ...memoryStore([counting]), applied };
     }
 
