@@ -29,7 +29,6 @@ import { SqliteDatabase } from './sqlite-database';
         return new SqliteDatabase(connection, config.database.file);
       },
     },
-    // The read models' port: queries and projections are written once against it, whichever database holds them.
     { provide: ReadModelDatabase, useFactory: (db: SqliteDatabase) => db.readModels, inject: [SqliteDatabase] },
   ],
   exports: [SqliteDatabase, ReadModelDatabase],
