@@ -1,13 +1,7 @@
 import { eq } from 'drizzle-orm';
-import * as path from 'node:path';
 import { Writable } from 'node:stream';
-import { Pool } from 'pg';
 import { NotFoundError } from '../../src/common/domain-error';
-import { applyPendingMigrations } from '../../src/database/migrations';
-import { PostgresReadModels } from '../../src/database/postgres-read-models';
 import type { ReadModelDatabase } from '../../src/database/read-model-database';
-import { openSqliteConnection } from '../../src/database/sqlite-connection';
-import { SqliteDatabase } from '../../src/database/sqlite-database';
 import { writeAuditExport } from '../../src/event-log/queries/export-audit-log/audit-export';
 import { GetStreamHandler } from '../../src/event-log/queries/get-stream/get-stream.handler';
 import { GetStream } from '../../src/event-log/queries/get-stream/get-stream.query';
@@ -16,45 +10,11 @@ import { type AuditFilter, ListAuditLog } from '../../src/event-log/queries/list
 import { countSessionsByStatus } from '../../src/metrics/switchboard-metrics';
 import { ListRoutedRequestsHandler } from '../../src/tool-dispatch/queries/list-routed-requests/list-routed-requests.handler';
 import { ListRoutedRequests } from '../../src/tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
-import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
-import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
-import { makeTempDir } from '../fixtures/temp-dir';
+import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
 
 jest.setTimeout(120_000);
 
-/** A fresh, migrated, empty read-model database and how to let it go. */
-interface ReadModelTarget {
-  db: ReadModelDatabase;
-  close(): Promise<void>;
-}
-
-/** One PostgreSQL server for the file, started by the first PostgreSQL target; a fresh database each. */
-let server: Promise<PostgresServer> | undefined;
-afterAll(async () => (await server)?.stop());
-
-const targets: Array<[string, () => Promise<ReadModelTarget>]> = [
-  [
-    'SQLite',
-    async () => {
-      const tmp = makeTempDir();
-      const file = path.join(tmp.dir, 'read-models.db');
-      const connection = openSqliteConnection({ file, synchronous: 'FULL', busyTimeoutMs: 5_000, integrityCheck: false });
-      applyPendingMigrations(connection);
-      const database = new SqliteDatabase(connection, file);
-      return { db: database.readModels, close: async () => (database.close(), tmp.cleanup()) };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      server ??= startPostgresServer({ durable: false });
-      const url = await (await server).createDatabase();
-      await (await openPostgresEventStore(url)).close(); // migrate() builds the read-model tables too
-      const pool = new Pool({ connectionString: url, max: 2 });
-      return { db: new PostgresReadModels(pool), close: () => pool.end() };
-    },
-  ],
-];
+const targets = readModelTargets();
 
 const audit = (
   globalPosition: number,
