@@ -1,5 +1,5 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
-import type { ClientBase, Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { ReadModelDatabase, type ReadOrm, type ReadTables } from './read-model-database';
 import * as pgSchema from './schema-pg';
 
@@ -9,7 +9,7 @@ export class PostgresReadModels extends ReadModelDatabase {
   readonly orm: ReadOrm;
   readonly tables: ReadTables = pgSchema;
 
-  constructor(client: Pool | ClientBase) {
+  constructor(client: Pool | PoolClient) {
     super();
     this.orm = drizzle(client, { schema: pgSchema });
   }

@@ -96,7 +96,7 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
       const stored = JSON.parse(row.config) as SessionConfig;
       const config: SessionConfig = { ...stored, subAgents: stored.subAgents ?? [] };
       // The team as the agents are now, for late child requests' allowlists; resume checks it strictly.
-      const assembly = this.team.assemble(config.agentId, config.subAgents);
+      const assembly = await this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
       // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
       const cliCreated = row.protocolVersion > 0;

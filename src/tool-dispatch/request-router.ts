@@ -229,7 +229,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   /** The policy's verdict; a request it must ask about waits for a person, the timeout, or the session's end. */
   private async decide(routed: Routed, request: PermissionRequest): Promise<PermissionDecision> {
     const sessionId = routed.session.sessionId;
-    const verdict = permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q));
+    const verdict = await permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q));
     if (!mustAsk(verdict)) return verdict;
     try {
       return await this.approvals.ask({
