@@ -1,17 +1,7 @@
 import { Logger } from '@nestjs/common';
-import * as path from 'node:path';
-import { Pool } from 'pg';
 import { ChildSessionRouting } from '../../src/child-sessions/child-session-routing';
 import { resolverErrors } from '../../src/child-sessions/child-session-resolver';
 import { CopilotCliConnection } from '../../src/copilot-cli/copilot-cli-connection';
-import { applyPendingMigrations } from '../../src/database/migrations';
-import { PostgresReadModels } from '../../src/database/postgres-read-models';
-import type { ReadModelDatabase } from '../../src/database/read-model-database';
-import { openSqliteConnection } from '../../src/database/sqlite-connection';
-import { SqliteDatabase } from '../../src/database/sqlite-database';
-import type { EventStore } from '../../src/event-store/event-store';
-import { ProjectionRegistry } from '../../src/event-store/projection-registry';
-import { SqliteEventStore } from '../../src/event-store/sqlite/sqlite-event-store';
 import { LiveSession } from '../../src/sessions/live-session';
 import { LiveSessionLookup } from '../../src/sessions/live-session-lookup';
 import { GetSession } from '../../src/sessions/queries/get-session/get-session.query';
@@ -21,54 +11,14 @@ import { ListSessionsHandler } from '../../src/sessions/queries/list-sessions/li
 import type { SessionConfig } from '../../src/sessions/session-config';
 import { SessionNotFoundError, SessionNotLiveError } from '../../src/sessions/session.errors';
 import { SessionRegistry } from '../../src/sessions/session-registry';
-import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
-import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
+import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
+import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
 
 jest.setTimeout(120_000);
 // The reload logs each child it puts back: quiet unless asked for, as the app is in tests.
 if (!process.env.SWITCHBOARD_TEST_LOGS) Logger.overrideLogger(false);
-
-/** The read models on a fresh database, and the event store beside them (ChildSessionRouting takes one; resolve never appends). */
-interface ReadSide {
-  db: ReadModelDatabase;
-  store: EventStore;
-  close(): Promise<void>;
-}
-
-let postgres: Promise<PostgresServer> | undefined;
-afterAll(async () => (await postgres)?.stop());
-
-const backends: Array<[string, (dir: string) => Promise<ReadSide>]> = [
-  [
-    'SQLite',
-    async (dir) => {
-      const file = path.join(dir, 'read-models.db');
-      const connection = openSqliteConnection({ file, synchronous: 'FULL', busyTimeoutMs: 5_000, integrityCheck: true });
-      applyPendingMigrations(connection);
-      const database = new SqliteDatabase(connection, file);
-      const store = new SqliteEventStore(database, new ProjectionRegistry());
-      return { db: database.readModels, store, close: async () => database.close() };
-    },
-  ],
-  [
-    'PostgreSQL',
-    async () => {
-      const url = await (await (postgres ??= startPostgresServer())).createDatabase();
-      const store = await openPostgresEventStore(url);
-      const pool = new Pool({ connectionString: url, max: 4 });
-      return {
-        db: new PostgresReadModels(pool),
-        store: store as unknown as EventStore,
-        close: async () => {
-          await pool.end();
-          await store.close();
-        },
-      };
-    },
-  ],
-];
 
 const config = (extra: Partial<SessionConfig> = {}): SessionConfig => ({
   model: 'gpt-4.1',
@@ -89,19 +39,15 @@ const BIG = 2 ** 40;
  * mapping reload) is one code path over ReadModelDatabase: the same rows answer the same on SQLite and
  * on PostgreSQL, each on a fresh, migrated database.
  */
-describe.each(backends)('session read models on %s', (_name, open) => {
-  let side: ReadSide;
-  let cleanup: () => void;
-  let dir: string;
+describe.each(readModelTargets())('session read models on %s', (_name, open) => {
+  let side: ReadModelTarget;
 
   beforeEach(async () => {
-    ({ dir, cleanup } = makeTempDir('switchboard-session-reads-'));
-    side = await open(dir);
+    side = await open();
   });
 
   afterEach(async () => {
     await side?.close();
-    cleanup?.();
   });
 
   async function insertSession(sessionId: string, fields: { status?: string; createdAt?: string; config?: SessionConfig; statusReason?: string }) {
@@ -147,14 +93,17 @@ describe.each(backends)('session read models on %s', (_name, open) => {
   describe('ListSessions', () => {
     beforeEach(async () => {
       await insertSession('s-old', { createdAt: at(1), status: 'destroyed', config: config({ agentId: 'writer', subAgents: ['critic', 'editor'] }) });
-      await insertSession('s-a', { createdAt: at(2), status: 'idle' });
-      await insertSession('s-b', { createdAt: at(2), status: 'interrupted', statusReason: 'CLI exited' });
+      // Created in the same millisecond, with ids that differ where the collations do: byte order puts
+      // "a-c" before "a1" before "ab"; a locale that skips punctuation puts "ab" before "a-c".
+      await insertSession('a-c', { createdAt: at(2), status: 'idle' });
+      await insertSession('ab', { createdAt: at(2), status: 'interrupted', statusReason: 'CLI exited' });
+      await insertSession('a1', { createdAt: at(2), status: 'idle' });
       await insertSession('s-new', { createdAt: at(3), status: 'idle', config: config({ agentId: 'planner' }) });
     });
 
     const list = (status: string | undefined, limit: number) => new ListSessionsHandler(side.db).execute(new ListSessions(status, limit));
 
-    it('lists newest first, ties by id, with the agent and sub-agents picked from the config', async () => {
+    it('lists newest first, ties by id in byte order, with the agent and sub-agents picked from the config', async () => {
       const { sessions } = await list(undefined, 50);
       expect(sessions).toEqual([
         {
@@ -167,19 +116,20 @@ describe.each(backends)('session read models on %s', (_name, open) => {
           createdAt: at(3),
           updatedAt: at(59),
         },
-        expect.objectContaining({ sessionId: 's-b', status: 'interrupted', statusReason: 'CLI exited', agentId: null, subAgents: [] }),
-        expect.objectContaining({ sessionId: 's-a', agentId: null }),
+        expect.objectContaining({ sessionId: 'ab', status: 'interrupted', statusReason: 'CLI exited', agentId: null, subAgents: [] }),
+        expect.objectContaining({ sessionId: 'a1', agentId: null }),
+        expect.objectContaining({ sessionId: 'a-c', agentId: null }),
         expect.objectContaining({ sessionId: 's-old', status: 'destroyed', agentId: 'writer', subAgents: ['critic', 'editor'] }),
       ]);
     });
 
     it('cuts the page at the limit, between sessions created in the same millisecond', async () => {
-      expect((await list(undefined, 2)).sessions.map((s) => s.sessionId)).toEqual(['s-new', 's-b']);
-      expect((await list(undefined, 3)).sessions.map((s) => s.sessionId)).toEqual(['s-new', 's-b', 's-a']);
+      expect((await list(undefined, 2)).sessions.map((s) => s.sessionId)).toEqual(['s-new', 'ab']);
+      expect((await list(undefined, 3)).sessions.map((s) => s.sessionId)).toEqual(['s-new', 'ab', 'a1']);
     });
 
     it('filters by status, limit included', async () => {
-      expect((await list('idle', 50)).sessions.map((s) => s.sessionId)).toEqual(['s-new', 's-a']);
+      expect((await list('idle', 50)).sessions.map((s) => s.sessionId)).toEqual(['s-new', 'a1', 'a-c']);
       expect((await list('idle', 1)).sessions.map((s) => s.sessionId)).toEqual(['s-new']);
       expect((await list('destroyed', 50)).sessions.map((s) => s.sessionId)).toEqual(['s-old']);
       expect((await list('failed', 50)).sessions).toEqual([]);
@@ -189,11 +139,11 @@ describe.each(backends)('session read models on %s', (_name, open) => {
   describe('GetSession', () => {
     const get = (sessionId: string) => new GetSessionHandler(side.db).execute(new GetSession(sessionId));
 
-    it('answers the row, its parsed config and its launches in start order (ties by tool call), counts past 32 bits', async () => {
+    it('answers the row, its parsed config and its launches in start order (ties by tool call, byte order), counts past 32 bits', async () => {
       await insertSession('s-1', { config: config({ agentId: 'writer', subAgents: ['critic'] }) });
       await insertSession('s-2', {});
-      await insertLaunch('s-1', 'tc-b', { startedAt: at(5), status: 'completed' });
-      await insertLaunch('s-1', 'tc-a', { startedAt: at(5), status: 'failed' });
+      await insertLaunch('s-1', 'ab', { startedAt: at(5), status: 'completed' });
+      await insertLaunch('s-1', 'a-c', { startedAt: at(5), status: 'failed' });
       await insertLaunch('s-1', 'tc-0', { startedAt: at(2) });
       await insertLaunch('s-2', 'tc-other', { startedAt: at(1) });
 
@@ -224,8 +174,8 @@ describe.each(backends)('session read models on %s', (_name, open) => {
             totalToolCalls: null,
             durationMs: null,
           },
-          expect.objectContaining({ toolCallId: 'tc-a', status: 'failed', error: 'boom', totalTokens: BIG + 1, totalToolCalls: 7, durationMs: BIG + 2 }),
-          expect.objectContaining({ toolCallId: 'tc-b', status: 'completed', error: null, endedAt: at(30) }),
+          expect.objectContaining({ toolCallId: 'a-c', status: 'failed', error: 'boom', totalTokens: BIG + 1, totalToolCalls: 7, durationMs: BIG + 2 }),
+          expect.objectContaining({ toolCallId: 'ab', status: 'completed', error: null, endedAt: at(30) }),
         ],
       });
       expect((await get('s-2')).subagents.map((s) => s.toolCallId)).toEqual(['tc-other']);
@@ -278,16 +228,26 @@ describe.each(backends)('session read models on %s', (_name, open) => {
   describe('ChildSessionRouting reload', () => {
     let registry: SessionRegistry;
     let routing: ChildSessionRouting;
+    // Its other parts, real but idle: resolve reads the read models only (the log takes subagent.* records).
+    let log: TestEventStore;
+    let tmp: { dir: string; cleanup(): void };
 
     beforeEach(async () => {
+      tmp = makeTempDir('switchboard-session-reads-');
+      log = openTestEventStore();
       registry = new SessionRegistry();
-      routing = new ChildSessionRouting(registry, new CopilotCliConnection(testConfig(dir)), side.store, side.db);
+      routing = new ChildSessionRouting(registry, new CopilotCliConnection(testConfig(tmp.dir)), log.store, side.db);
       await insertSession('parent', {});
       await insertChild('child-1', 'parent', 'researcher');
       await insertChild('child-native', 'parent', 'researcher');
       await insertChild('orphan', 'parent-gone');
       await insertLaunch('parent', 'tc-running', { childSessionId: 'child-1', startedAt: at(4) });
       await insertLaunch('parent', 'tc-done', { childSessionId: 'child-2', status: 'completed' });
+    });
+
+    afterEach(() => {
+      log?.close();
+      tmp?.cleanup();
     });
 
     it("puts a child of a live parent back in memory with its parent's running launches only", async () => {

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { asc, eq } from 'drizzle-orm';
+import { type AnyColumn, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { ReadModelDatabase } from '../../../database/read-model-database';
 import type { SessionConfig } from '../../session-config';
 import { SessionNotFoundError } from '../../session.errors';
@@ -20,12 +20,17 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
         .select()
         .from(subagentInstances)
         .where(eq(subagentInstances.parentSessionId, sessionId))
-        // The tool call id breaks ties, so both databases list launches of the same instant alike.
-        .orderBy(asc(subagentInstances.startedAt), asc(subagentInstances.toolCallId)),
+        // Byte by byte, as SQLite compares text; the tool call id breaks ties, so both databases list
+        // launches of the same instant alike.
+        .orderBy(asc(this.byteOrder(subagentInstances.startedAt)), asc(this.byteOrder(subagentInstances.toolCallId))),
     ]);
     if (!row) throw new SessionNotFoundError(sessionId);
     const subagents = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
     const config = JSON.parse(row.config) as SessionConfig;
     return { ...row, config, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
+  }
+
+  private byteOrder(column: AnyColumn): SQLWrapper {
+    return this.db.dialect === 'sqlite' ? column : sql`${column} collate "C"`;
   }
 }

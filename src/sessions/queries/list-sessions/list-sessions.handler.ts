@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { desc, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, desc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { ReadModelDatabase } from '../../../database/read-model-database';
 import { ListSessions, SessionListItem } from './list-sessions.query';
 
@@ -28,9 +28,14 @@ export class ListSessionsHandler implements IQueryHandler<ListSessions, { sessio
       })
       .from(sessions)
       .where(status ? eq(sessions.status, status) : undefined)
-      // The id breaks ties, so both databases cut a page of sessions created in the same millisecond alike.
-      .orderBy(desc(sessions.createdAt), desc(sessions.sessionId))
+      // Byte by byte, as SQLite compares text (PostgreSQL's locale would skip punctuation); the id breaks
+      // ties, so both databases cut a page of sessions created in the same millisecond alike.
+      .orderBy(desc(this.byteOrder(sessions.createdAt)), desc(this.byteOrder(sessions.sessionId)))
       .limit(limit);
     return { sessions: rows.map((row): SessionListItem => ({ ...row, subAgents: row.subAgents ? (JSON.parse(row.subAgents) as string[]) : [] })) };
+  }
+
+  private byteOrder(column: AnyColumn): SQLWrapper {
+    return this.db.dialect === 'sqlite' ? column : sql`${column} collate "C"`;
   }
 }
