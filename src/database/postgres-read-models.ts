@@ -1,5 +1,5 @@
-import { drizzle, type NodePgClient } from 'drizzle-orm/node-postgres';
-import type { ClientBase, Pool } from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type { Pool, PoolClient } from 'pg';
 import { ReadModelDatabase, type ReadOrm, type ReadTables } from './read-model-database';
 import * as pgSchema from './schema-pg';
 
@@ -9,9 +9,8 @@ export class PostgresReadModels extends ReadModelDatabase {
   readonly orm: ReadOrm;
   readonly tables: ReadTables = pgSchema;
 
-  constructor(client: Pool | ClientBase) {
+  constructor(client: Pool | PoolClient) {
     super();
-    // drizzle only sends queries through it: any connection (a transaction's included) will do.
-    this.orm = drizzle(client as NodePgClient, { schema: pgSchema });
+    this.orm = drizzle(client, { schema: pgSchema });
   }
 }

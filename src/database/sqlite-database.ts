@@ -30,16 +30,3 @@ export class SqliteDatabase {
     if (this.connection.open) this.connection.close();
   }
 }
-
-/**
- * A statement prepared once per connection and reused: drizzle's one-shot `.run()` rebuilds the SQL
- * and has SQLite prepare it on every call, which dominates per-event projection cost.
- */
-export function preparedPerConnection<T>(prepare: (orm: Orm) => T): (orm: Orm) => T {
-  const byConnection = new WeakMap<Orm, T>();
-  return (orm) => {
-    let prepared = byConnection.get(orm);
-    if (prepared === undefined) byConnection.set(orm, (prepared = prepare(orm)));
-    return prepared;
-  };
-}

@@ -4,8 +4,7 @@ import { Subscription } from 'rxjs';
 import { TeamAssembler } from '../agents/team-assembler';
 import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
-import { sessions } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { LiveSession } from './live-session';
@@ -34,7 +33,7 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
-    private readonly database: SqliteDatabase,
+    private readonly db: ReadModelDatabase,
     private readonly team: TeamAssembler,
   ) {}
 
@@ -86,16 +85,18 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async reloadSessions(): Promise<void> {
-    const rows = this.database.orm
+    const { sessions } = this.db.tables;
+    // Read before anything is served (bootstrap runs before the server listens): no create can register
+    // a session between this read and the adds below.
+    const rows = await this.db.orm
       .select()
       .from(sessions)
-      .where(not(inArray(sessions.status, ['destroyed', 'failed'])))
-      .all();
+      .where(not(inArray(sessions.status, ['destroyed', 'failed'])));
     for (const row of rows) {
       const stored = JSON.parse(row.config) as SessionConfig;
       const config: SessionConfig = { ...stored, subAgents: stored.subAgents ?? [] };
       // The team as the agents are now, for late child requests' allowlists; resume checks it strictly.
-      const assembly = this.team.assemble(config.agentId, config.subAgents);
+      const assembly = await this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
       // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
       const cliCreated = row.protocolVersion > 0;

@@ -191,13 +191,14 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
         name: 'probe',
         mode: 'inline',
         tables: [],
-        apply: (event) => {
+        *apply(event) {
           probeSaw.push({
             eventId: event.eventId,
             committedEvents: (countCommitted.get() as { n: number }).n,
             inTransaction: own.database.connection.inTransaction,
           });
           if (event.type === 'Poison') throw new Error('probe refuses Poison');
+          yield* [];
         },
       };
       own.registry.register(probe);

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { agents } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, ReadModelProjection } from '../../event-store/projection';
+import { one, type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
 import type { AgentFields } from '../agent-definition';
 import { AgentEvents, applyAgentChanges, isAgentEvent } from '../agent.decider';
 
@@ -11,36 +10,39 @@ import { AgentEvents, applyAgentChanges, isAgentEvent } from '../agent.decider';
 export class AgentsProjection implements Projection {
   readonly name = 'agents';
   readonly mode = 'inline';
-  readonly tables = [agents];
+  readonly tables = ['agents'] as const;
   readonly eventTypes = Object.values(AgentEvents);
 
-  apply(event: StoredEvent, orm: Orm): void {
+  *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (!isAgentEvent(event)) return;
+    const { agents } = db.tables;
     switch (event.type) {
       case AgentEvents.created: {
         const d = event.data;
         const row = { name: d.fields.name, fields: JSON.stringify(d.fields), version: event.streamPosition, updatedAt: event.recordedAt };
-        orm
-          .insert(agents)
-          .values({ id: d.id, createdAt: event.recordedAt, ...row })
-          .onConflictDoUpdate({ target: agents.id, set: { ...row, createdAt: event.recordedAt } })
-          .run();
+        yield* run(
+          db.orm
+            .insert(agents)
+            .values({ id: d.id, createdAt: event.recordedAt, ...row })
+            .onConflictDoUpdate({ target: agents.id, set: { ...row, createdAt: event.recordedAt } }),
+        );
         return;
       }
       case AgentEvents.updated: {
         const d = event.data;
-        const current = orm.select({ fields: agents.fields }).from(agents).where(eq(agents.id, d.id)).get();
+        const current = yield* one(db.orm.select({ fields: agents.fields }).from(agents).where(eq(agents.id, d.id)));
         if (!current) return;
         const fields = applyAgentChanges(JSON.parse(current.fields) as AgentFields, d.changes);
-        orm
-          .update(agents)
-          .set({ name: fields.name, fields: JSON.stringify(fields), version: event.streamPosition, updatedAt: event.recordedAt })
-          .where(eq(agents.id, d.id))
-          .run();
+        yield* run(
+          db.orm
+            .update(agents)
+            .set({ name: fields.name, fields: JSON.stringify(fields), version: event.streamPosition, updatedAt: event.recordedAt })
+            .where(eq(agents.id, d.id)),
+        );
         return;
       }
       case AgentEvents.deleted:
-        orm.delete(agents).where(eq(agents.id, event.data.id)).run();
+        yield* run(db.orm.delete(agents).where(eq(agents.id, event.data.id)));
         return;
     }
   }

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { approvals } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, ReadModelProjection } from '../../event-store/projection';
+import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
 import { ApprovalEvents, isApprovalEvent } from '../approval.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
@@ -12,50 +11,61 @@ const json = (v: unknown): string | null => (v === undefined ? null : JSON.strin
 export class ApprovalsProjection implements Projection {
   readonly name = 'approvals';
   readonly mode = 'inline';
-  readonly tables = [approvals];
+  readonly tables = ['approvals'] as const;
   readonly eventTypes = Object.values(ApprovalEvents);
 
-  apply(event: StoredEvent, orm: Orm): void {
+  *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (!isApprovalEvent(event)) return;
+    const { approvals } = db.tables;
     switch (event.type) {
       case ApprovalEvents.asked: {
         const d = event.data;
-        orm
-          .insert(approvals)
-          .values({
-            approvalId: d.approvalId,
-            askedPosition: event.globalPosition,
-            status: 'pending',
-            kind: d.kind,
-            toolName: d.toolName ?? null,
-            arguments: json(d.arguments),
-            sessionId: d.sessionId,
-            childSessionId: d.childSessionId ?? null,
-            agentName: d.agentName ?? null,
-            runId: d.runId ?? null,
-            rootRunId: d.rootRunId ?? null,
-            lineagePath: JSON.stringify(d.lineagePath),
-            requestedAt: event.recordedAt,
-          })
-          .onConflictDoNothing()
-          .run();
+        yield* run(
+          db.orm
+            .insert(approvals)
+            .values({
+              approvalId: d.approvalId,
+              askedPosition: event.globalPosition,
+              status: 'pending',
+              kind: d.kind,
+              toolName: d.toolName ?? null,
+              arguments: json(d.arguments),
+              sessionId: d.sessionId,
+              childSessionId: d.childSessionId ?? null,
+              agentName: d.agentName ?? null,
+              runId: d.runId ?? null,
+              rootRunId: d.rootRunId ?? null,
+              lineagePath: JSON.stringify(d.lineagePath),
+              requestedAt: event.recordedAt,
+            })
+            .onConflictDoNothing(),
+        );
         return;
       }
       case ApprovalEvents.decided: {
         const d = event.data;
-        orm
-          .update(approvals)
-          .set({ status: 'decided', decidedAt: event.recordedAt, decision: d.decision, scope: d.scope, decidedBy: d.decidedBy, reason: d.reason ?? null })
-          .where(eq(approvals.approvalId, d.approvalId))
-          .run();
+        yield* run(
+          db.orm
+            .update(approvals)
+            .set({
+              status: 'decided',
+              decidedAt: event.recordedAt,
+              decision: d.decision,
+              scope: d.scope,
+              decidedBy: d.decidedBy,
+              reason: d.reason ?? null,
+            })
+            .where(eq(approvals.approvalId, d.approvalId)),
+        );
         return;
       }
       case ApprovalEvents.expired:
-        orm
-          .update(approvals)
-          .set({ status: 'expired', decidedAt: event.recordedAt, reason: event.data.reason })
-          .where(eq(approvals.approvalId, event.data.approvalId))
-          .run();
+        yield* run(
+          db.orm
+            .update(approvals)
+            .set({ status: 'expired', decidedAt: event.recordedAt, reason: event.data.reason })
+            .where(eq(approvals.approvalId, event.data.approvalId)),
+        );
     }
   }
 }

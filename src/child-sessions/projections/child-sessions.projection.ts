@@ -1,8 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { childSessions, subagentInstances } from '../../database/schema';
-import type { Orm } from '../../database/sqlite-database';
+import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, ReadModelProjection } from '../../event-store/projection';
+import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
 import { type ChildMappedData, ChildSessionEvents, isChildSessionEvent } from '../child-session.events';
 
 /** Inline: child -> parent/agent mappings and sub-agent launches, so they survive a restart. */
@@ -10,60 +9,68 @@ import { type ChildMappedData, ChildSessionEvents, isChildSessionEvent } from '.
 export class ChildSessionsProjection implements Projection {
   readonly name = 'child-sessions';
   readonly mode = 'inline';
-  readonly tables = [childSessions, subagentInstances];
+  readonly tables = ['childSessions', 'subagentInstances'] as const;
   readonly eventTypes = Object.values(ChildSessionEvents);
 
-  apply(event: StoredEvent, orm: Orm): void {
+  *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (!isChildSessionEvent(event)) return;
+    const { subagentInstances } = db.tables;
     switch (event.type) {
       case ChildSessionEvents.subagentStarted: {
         const d = event.data;
-        this.map(orm, { parentSessionId: d.parentSessionId, childSessionId: d.childSessionId, agentName: d.agentName, via: d.via }, event.recordedAt);
-        orm
-          .insert(subagentInstances)
-          .values({
-            parentSessionId: d.parentSessionId,
-            toolCallId: d.toolCallId,
-            agentName: d.agentName,
-            childSessionId: d.childSessionId,
-            status: 'running',
-            startedAt: event.recordedAt,
-          })
-          .onConflictDoUpdate({
-            target: [subagentInstances.parentSessionId, subagentInstances.toolCallId],
-            set: { status: 'running', childSessionId: d.childSessionId, startedAt: event.recordedAt, endedAt: null },
-          })
-          .run();
+        yield* this.map(
+          db,
+          { parentSessionId: d.parentSessionId, childSessionId: d.childSessionId, agentName: d.agentName, via: d.via },
+          event.recordedAt,
+        );
+        yield* run(
+          db.orm
+            .insert(subagentInstances)
+            .values({
+              parentSessionId: d.parentSessionId,
+              toolCallId: d.toolCallId,
+              agentName: d.agentName,
+              childSessionId: d.childSessionId,
+              status: 'running',
+              startedAt: event.recordedAt,
+            })
+            .onConflictDoUpdate({
+              target: [subagentInstances.parentSessionId, subagentInstances.toolCallId],
+              set: { status: 'running', childSessionId: d.childSessionId, startedAt: event.recordedAt, endedAt: null },
+            }),
+        );
         return;
       }
       case ChildSessionEvents.childMapped:
-        this.map(orm, event.data, event.recordedAt);
+        yield* this.map(db, event.data, event.recordedAt);
         return;
       case ChildSessionEvents.subagentCompleted:
       case ChildSessionEvents.subagentFailed: {
         const d = event.data;
-        orm
-          .update(subagentInstances)
-          .set({
-            status: event.type === ChildSessionEvents.subagentCompleted ? 'completed' : 'failed',
-            error: d.error ?? null,
-            endedAt: event.recordedAt,
-            totalTokens: d.totalTokens ?? null,
-            totalToolCalls: d.totalToolCalls ?? null,
-            durationMs: d.durationMs ?? null,
-          })
-          .where(and(eq(subagentInstances.parentSessionId, d.parentSessionId), eq(subagentInstances.toolCallId, d.toolCallId)))
-          .run();
+        yield* run(
+          db.orm
+            .update(subagentInstances)
+            .set({
+              status: event.type === ChildSessionEvents.subagentCompleted ? 'completed' : 'failed',
+              error: d.error ?? null,
+              endedAt: event.recordedAt,
+              totalTokens: d.totalTokens ?? null,
+              totalToolCalls: d.totalToolCalls ?? null,
+              durationMs: d.durationMs ?? null,
+            })
+            .where(and(eq(subagentInstances.parentSessionId, d.parentSessionId), eq(subagentInstances.toolCallId, d.toolCallId))),
+        );
         return;
       }
     }
   }
 
-  private map(orm: Orm, d: ChildMappedData, at: string): void {
-    orm
-      .insert(childSessions)
-      .values({ childSessionId: d.childSessionId, parentSessionId: d.parentSessionId, agentName: d.agentName, via: d.via, mappedAt: at })
-      .onConflictDoNothing()
-      .run();
+  private *map(db: ReadModelDatabase, d: ChildMappedData, at: string): ProjectionWork {
+    yield* run(
+      db.orm
+        .insert(db.tables.childSessions)
+        .values({ childSessionId: d.childSessionId, parentSessionId: d.parentSessionId, agentName: d.agentName, via: d.via, mappedAt: at })
+        .onConflictDoNothing(),
+    );
   }
 }

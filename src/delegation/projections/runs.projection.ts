@@ -1,9 +1,7 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { runs } from '../../database/schema';
-import { preparedPerConnection } from '../../database/sqlite-database';
-import type { Orm } from '../../database/sqlite-database';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, ReadModelProjection } from '../../event-store/projection';
+import { one, type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
 import { runIdOfThread, sessionIdOfStream } from '../../event-store/stream-ids';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../../sessions/session.events';
 import { isRunEvent, type RunEvent, RunEvents, RUN_STREAM_EVENT_TYPES, type RunStartedData } from '../run.events';
@@ -20,35 +18,25 @@ const TOOL_START = `${CLI_EVENT_PREFIX}tool.execution_start`;
 export class RunsProjection implements Projection {
   readonly name = 'runs';
   readonly mode = 'inline';
-  readonly tables = [runs];
+  readonly tables = ['runs'] as const;
   readonly eventTypes = [...RUN_STREAM_EVENT_TYPES, SessionEvents.reminded, USAGE, TOOL_START];
 
-  private readonly addUsage = preparedPerConnection((orm) =>
-    orm
-      .update(runs)
-      .set({
-        inputTokens: sql`${runs.inputTokens} + ${sql.placeholder('input')}`,
-        outputTokens: sql`${runs.outputTokens} + ${sql.placeholder('output')}`,
-        toolCalls: sql`${runs.toolCalls} + ${sql.placeholder('tools')}`,
-      })
-      .where(eq(runs.runId, sql.placeholder('runId')))
-      .prepare(),
-  );
-
-  apply(event: StoredEvent, orm: Orm): void {
-    if (isRunEvent(event)) return this.applyRunEvent(event, orm);
+  *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
+    if (isRunEvent(event)) return yield* this.applyRunEvent(event, db);
+    const { runs } = db.tables;
     switch (event.type) {
       case SessionEvents.reminded: {
         const ids = event.data.kind === 'runs' ? stringsOf(event.data.runIds) : [];
-        if (ids.length) orm.update(runs).set({ ownerNotified: true }).where(inArray(runs.runId, ids)).run();
+        if (ids.length) yield* run(db.orm.update(runs).set({ ownerNotified: true }).where(inArray(runs.runId, ids)));
         if (event.data.kind === 'budget') {
           // How many warnings of each run the owner was told (budget-reminders.ts).
           for (const [runId, told] of Object.entries(recordOf(event.data.told))) {
-            orm
-              .update(runs)
-              .set({ budgetWarningsTold: numberOr0(told) })
-              .where(eq(runs.runId, runId))
-              .run();
+            yield* run(
+              db.orm
+                .update(runs)
+                .set({ budgetWarningsTold: numberOr0(told) })
+                .where(eq(runs.runId, runId)),
+            );
           }
         }
         return;
@@ -62,52 +50,67 @@ export class RunsProjection implements Projection {
           event.type === USAGE
             ? { input: numberOr0(payload.inputTokens), output: numberOr0(payload.outputTokens), tools: 0 }
             : { input: 0, output: 0, tools: 1 };
-        this.addUsage(orm).run({ ...usage, runId });
+        yield* run(
+          db.orm
+            .update(runs)
+            .set({
+              inputTokens: sql`${runs.inputTokens} + ${usage.input}`,
+              outputTokens: sql`${runs.outputTokens} + ${usage.output}`,
+              toolCalls: sql`${runs.toolCalls} + ${usage.tools}`,
+            })
+            .where(eq(runs.runId, runId)),
+        );
         return;
       }
     }
   }
 
-  private applyRunEvent(event: StoredEvent & RunEvent, orm: Orm): void {
+  private *applyRunEvent(event: StoredEvent & RunEvent, db: ReadModelDatabase): ProjectionWork {
     const at = event.recordedAt;
+    const { runs } = db.tables;
     switch (event.type) {
       case RunEvents.started:
-        return this.started(event.data, at, orm);
+        return yield* this.started(event.data, at, db);
       case RunEvents.completed:
-        return this.ended(orm, event.data.runId, at, { status: 'completed', output: event.data.output });
+        return yield* this.ended(db, event.data.runId, at, { status: 'completed', output: event.data.output });
       case RunEvents.failed:
-        return this.ended(orm, event.data.runId, at, { status: 'failed', error: event.data.error });
+        return yield* this.ended(db, event.data.runId, at, { status: 'failed', error: event.data.error });
       case RunEvents.stopped: {
         const d = event.data;
-        return this.ended(orm, d.runId, at, { status: 'stopped', stoppedBy: JSON.stringify({ ...d.stoppedBy, forced: d.forced }) });
+        return yield* this.ended(db, d.runId, at, { status: 'stopped', stoppedBy: JSON.stringify({ ...d.stoppedBy, forced: d.forced }) });
       }
       case RunEvents.interrupted:
-        return this.ended(orm, event.data.runId, at, { status: 'interrupted', error: event.data.reason });
+        return yield* this.ended(db, event.data.runId, at, { status: 'interrupted', error: event.data.reason });
       case RunEvents.budgetWarned: {
         const { runId, ...warning } = event.data;
-        orm
-          .update(runs)
-          .set({ budgetWarnings: sql`json_insert(${runs.budgetWarnings}, '$[#]', json(${JSON.stringify(warning)}))`, updatedAt: at })
-          .where(eq(runs.runId, runId))
-          .run();
+        // Read, append, write: the same on both databases (no JSON functions), and the row is this run's alone.
+        const row = yield* one(db.orm.select({ budgetWarnings: runs.budgetWarnings }).from(runs).where(eq(runs.runId, runId)));
+        if (!row) return;
+        const warnings = [...(JSON.parse(row.budgetWarnings) as unknown[]), warning];
+        yield* run(
+          db.orm
+            .update(runs)
+            .set({ budgetWarnings: JSON.stringify(warnings), updatedAt: at })
+            .where(eq(runs.runId, runId)),
+        );
         return;
       }
       case RunEvents.resumed: {
         const d = event.data;
-        orm
-          .update(runs)
-          .set({ status: 'running', epoch: d.epoch, error: null, stoppedBy: null, endedAt: null, launchedAt: at, updatedAt: at, ownerNotified: false })
-          .where(eq(runs.runId, d.runId))
-          .run();
+        yield* run(
+          db.orm
+            .update(runs)
+            .set({ status: 'running', epoch: d.epoch, error: null, stoppedBy: null, endedAt: null, launchedAt: at, updatedAt: at, ownerNotified: false })
+            .where(eq(runs.runId, d.runId)),
+        );
         return;
       }
     }
   }
 
-  private started(d: RunStartedData, at: string, orm: Orm): void {
-    orm
-      .insert(runs)
-      .values({
+  private *started(d: RunStartedData, at: string, db: ReadModelDatabase): ProjectionWork {
+    yield* run(
+      db.orm.insert(db.tables.runs).values({
         runId: d.runId,
         agentId: d.agentId,
         prompt: d.prompt,
@@ -126,22 +129,28 @@ export class RunsProjection implements Projection {
         startedAt: at,
         launchedAt: at,
         updatedAt: at,
-      })
-      .run();
+      }),
+    );
   }
 
   /** Ends the current launch: its time since `launched_at` is added to the run's duration. */
-  private ended(orm: Orm, runId: string, at: string, set: { status: string; output?: string; error?: string; stoppedBy?: string }): void {
-    orm
-      .update(runs)
-      .set({
-        ...set,
-        endedAt: at,
-        updatedAt: at,
-        durationMs: sql`${runs.durationMs} + max(0, cast(round((julianday(${at}) - julianday(${runs.launchedAt})) * 86400000) as integer))`,
-      })
-      .where(and(eq(runs.runId, runId)))
-      .run();
+  private *ended(
+    db: ReadModelDatabase,
+    runId: string,
+    at: string,
+    set: { status: string; output?: string; error?: string; stoppedBy?: string },
+  ): ProjectionWork {
+    const { runs } = db.tables;
+    const row = yield* one(db.orm.select({ launchedAt: runs.launchedAt, durationMs: runs.durationMs }).from(runs).where(eq(runs.runId, runId)));
+    if (!row) return;
+    // Computed here from the two ISO timestamps rather than with each dialect's date functions.
+    const launch = Math.max(0, Math.round(Date.parse(at) - Date.parse(row.launchedAt)));
+    yield* run(
+      db.orm
+        .update(runs)
+        .set({ ...set, endedAt: at, updatedAt: at, durationMs: row.durationMs + launch })
+        .where(eq(runs.runId, runId)),
+    );
   }
 }
 

@@ -1,6 +1,6 @@
 import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
 import { getTableName } from 'drizzle-orm';
-import type { ClientBase } from 'pg';
+import type { ClientBase, PoolClient } from 'pg';
 import { PostgresReadModels } from '../../database/postgres-read-models';
 import * as pgSchema from '../../database/schema-pg';
 import type { StoredEvent } from '../event-store.types';
@@ -58,7 +58,8 @@ export function PostgresBatchForm(): ClassDecorator {
 const readModelsByClient = new WeakMap<ClientBase, PostgresReadModels>();
 export function readModelsOn(client: ClientBase): PostgresReadModels {
   let readModels = readModelsByClient.get(client);
-  if (!readModels) readModelsByClient.set(client, (readModels = new PostgresReadModels(client)));
+  // A transaction's connection is a pooled one (or a Client): drizzle only sends queries through it.
+  if (!readModels) readModelsByClient.set(client, (readModels = new PostgresReadModels(client as PoolClient)));
   return readModels;
 }
 

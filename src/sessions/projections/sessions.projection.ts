@@ -1,8 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
-import { sessions } from '../../database/schema';
-import { type Orm, preparedPerConnection } from '../../database/sqlite-database';
+import { eq } from 'drizzle-orm';
+import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, ReadModelProjection } from '../../event-store/projection';
+import { one, type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { SessionConfig } from '../session-config';
 import { changesSessionState, evolveSession, initialSessionState, isSessionEvent, type SessionState } from '../session.decider';
@@ -13,21 +12,23 @@ import { SessionEvents, type SessionStatus } from '../session.events';
 export class SessionsProjection implements Projection {
   readonly name = 'sessions';
   readonly mode = 'inline';
-  readonly tables = [sessions];
+  readonly tables = ['sessions'] as const;
 
-  apply(event: StoredEvent, orm: Orm): void {
+  *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     const sessionId = sessionIdOfStream(event.streamId);
     if (!sessionId) return;
+    const { sessions } = db.tables;
     if (!isSessionEvent(event) || !changesSessionState(event)) {
-      // Most session events (CLI records, audit) only move the position: a prepared statement, not a built query.
-      touchFor(orm).run({ sessionId, lastPosition: event.globalPosition, updatedAt: event.recordedAt });
+      // Most session events (CLI records, audit) only move the position.
+      yield* run(
+        db.orm.update(sessions).set({ lastPosition: event.globalPosition, updatedAt: event.recordedAt }).where(eq(sessions.sessionId, sessionId)),
+      );
       return;
     }
     if (event.type === SessionEvents.created) {
       const state = evolveSession(initialSessionState(), event);
-      orm
-        .insert(sessions)
-        .values({
+      yield* run(
+        db.orm.insert(sessions).values({
           sessionId,
           status: state.status as SessionStatus,
           model: event.data.config.model,
@@ -36,15 +37,16 @@ export class SessionsProjection implements Projection {
           lastPosition: event.globalPosition,
           createdAt: event.recordedAt,
           updatedAt: event.recordedAt,
-        })
-        .run();
+        }),
+      );
       return;
     }
-    const row = orm
-      .select({ status: sessions.status, statusReason: sessions.statusReason, config: sessions.config })
-      .from(sessions)
-      .where(eq(sessions.sessionId, sessionId))
-      .get();
+    const row = yield* one(
+      db.orm
+        .select({ status: sessions.status, statusReason: sessions.statusReason, config: sessions.config })
+        .from(sessions)
+        .where(eq(sessions.sessionId, sessionId)),
+    );
     if (!row) return;
     // The row is the session's state as the same evolve left it; config is parsed only when it can change.
     const configChanges = event.type === SessionEvents.subAgentsChanged;
@@ -56,26 +58,19 @@ export class SessionsProjection implements Projection {
       cliCreated: false,
     };
     const after = evolveSession(before, event);
-    orm
-      .update(sessions)
-      .set({
-        lastPosition: event.globalPosition,
-        updatedAt: event.recordedAt,
-        ...(after.status !== before.status || after.statusReason !== before.statusReason
-          ? { status: after.status, statusReason: after.statusReason ?? null }
-          : {}),
-        ...(configChanges && after.config !== before.config ? { config: JSON.stringify(after.config) } : {}),
-        ...(event.type === SessionEvents.started ? { protocolVersion: event.data.protocolVersion } : {}),
-      })
-      .where(eq(sessions.sessionId, sessionId))
-      .run();
+    yield* run(
+      db.orm
+        .update(sessions)
+        .set({
+          lastPosition: event.globalPosition,
+          updatedAt: event.recordedAt,
+          ...(after.status !== before.status || after.statusReason !== before.statusReason
+            ? { status: after.status, statusReason: after.statusReason ?? null }
+            : {}),
+          ...(configChanges && after.config !== before.config ? { config: JSON.stringify(after.config) } : {}),
+          ...(event.type === SessionEvents.started ? { protocolVersion: event.data.protocolVersion } : {}),
+        })
+        .where(eq(sessions.sessionId, sessionId)),
+    );
   }
 }
-
-const touchFor = preparedPerConnection((orm: Orm) =>
-  orm
-    .update(sessions)
-    .set({ lastPosition: sql`${sql.placeholder('lastPosition')}`, updatedAt: sql`${sql.placeholder('updatedAt')}` })
-    .where(eq(sessions.sessionId, sql.placeholder('sessionId')))
-    .prepare(),
-);

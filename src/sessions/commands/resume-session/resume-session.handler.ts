@@ -45,7 +45,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
-    const session = this.sessions.get(sessionId);
+    const session = await this.sessions.get(sessionId);
     await this.cli.ensureStarted();
     if (session.status !== 'interrupted' && session.cliGeneration === this.cli.generation) {
       throw new SessionStateError(`Session ${sessionId} is ${session.status}, not interrupted; there is nothing to resume`);
@@ -62,7 +62,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
 
   private async resume(session: LiveSession, actor: string | undefined): Promise<SessionSummary> {
     const { sessionId } = session;
-    const assembly = this.team.assemble(session.config.agentId, session.config.subAgents, session.config.mcpServers);
+    const assembly = await this.team.assemble(session.config.agentId, session.config.subAgents, session.config.mcpServers);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'resume', assembly.problems);
       await decideOnSession(this.store, session, { type: 'RecordResumeFailure', sessionId, error: error.message, problems: assembly.problems }, actor);
