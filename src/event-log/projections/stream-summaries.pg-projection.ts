@@ -2,7 +2,7 @@ import { getTableName } from 'drizzle-orm';
 import { escapeIdentifier, type ClientBase } from 'pg';
 import { streamSummaries } from '../../database/schema-pg';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import type { PgProjection } from '../../event-store/postgres/pg-projection';
+import { type PgProjection, PostgresBatchForm } from '../../event-store/postgres/pg-projection';
 import { streamCategory } from '../../event-store/stream-ids';
 
 /** What one batch adds to a stream's row: its events counted, the first and last of them. */
@@ -60,10 +60,13 @@ ON CONFLICT (stream_id) DO UPDATE SET
   last_recorded_at = excluded.last_recorded_at`;
 
 /**
- * `stream-summaries` on PostgreSQL, the twin of StreamSummariesProjection (SQLite, inline): one row
- * per stream with its event count and latest event. The same object runs inline (in the append's
- * transaction: never behind the log) or async (PgAsyncProjectionRunner: checkpointed, rebuildable).
+ * `stream-summaries` on PostgreSQL: the batch form of StreamSummariesProjection (one row per stream
+ * with its event count and latest event). It handles every event, inside the append transaction that
+ * holds the append lock, so one statement per group instead of one round trip per event is what keeps
+ * the store's throughput (64 appenders, one run: about 9,000 events/s against 1,400-2,200 for the
+ * per-event form). The same object runs inline or async (PgAsyncProjectionRunner: checkpointed, rebuildable).
  */
+@PostgresBatchForm()
 export class StreamSummariesPgProjection implements PgProjection {
   readonly name = 'stream-summaries';
   readonly tables = [getTableName(streamSummaries)];
