@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { applyPendingMigrations } from './migrations';
+import { ReadModelDatabase } from './read-model-database';
 import { openSqliteConnection } from './sqlite-connection';
 import { SqliteDatabase } from './sqlite-database';
 
@@ -28,8 +29,10 @@ import { SqliteDatabase } from './sqlite-database';
         return new SqliteDatabase(connection, config.database.file);
       },
     },
+    // The read models every query and projection is written against; on SQLite, the same connection.
+    { provide: ReadModelDatabase, useFactory: (db: SqliteDatabase) => db.readModels, inject: [SqliteDatabase] },
   ],
-  exports: [SqliteDatabase],
+  exports: [SqliteDatabase, ReadModelDatabase],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(SqliteDatabase) private readonly database: SqliteDatabase) {}

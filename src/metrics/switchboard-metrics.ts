@@ -7,6 +7,7 @@ import { SqliteDatabase } from '../database/sqlite-database';
 import { RUN_STATUSES } from '../delegation/run.events';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
+import { InstanceLease } from '../instances/instance-lease';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
 import type { SessionStatus } from '../sessions/session.events';
@@ -55,6 +56,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
     runsReadModel: RunsReadModel,
     private readonly database: SqliteDatabase,
     cli: CopilotCliConnection,
+    lease: InstanceLease,
   ) {
     const register = [this.registry];
 
@@ -142,6 +144,14 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       registers: register,
       collect() {
         setByStatus(this, SESSION_STATUSES, sessionCounts());
+      },
+    });
+    new Gauge({
+      name: 'switchboard_instances_live',
+      help: 'Switchboard instances with a live lease on the database, this one included',
+      registers: register,
+      async collect() {
+        this.set((await lease.liveInstances()).length);
       },
     });
     new Gauge({

@@ -16,7 +16,7 @@ export class ChangeSubAgentsHandler implements ICommandHandler<ChangeSubAgents> 
   ) {}
 
   async execute({ sessionId, subAgents, actor }: ChangeSubAgents) {
-    const session = this.sessions.get(sessionId);
+    const session = await this.sessions.get(sessionId);
     // The same rule set as saving an agent; the session's own agent is never its sub-agent.
     const problems = subAgentProblems(session.config.agentId, subAgents, (id) => this.library.find(id));
     if (problems.length > 0) throw new SessionTeamInvalidError(sessionId, 'use', problems);

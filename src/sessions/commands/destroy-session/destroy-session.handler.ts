@@ -23,7 +23,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
   ) {}
 
   async execute({ sessionId, actor, reason }: DestroySession) {
-    const session = this.sessions.get(sessionId);
+    const session = await this.sessions.get(sessionId);
     let cliError: string | undefined;
     if (session.cliGeneration === this.cli.generation && this.cli.isRunning) {
       try {
