@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { and, eq, notInArray } from 'drizzle-orm';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
 import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
 import { OwnedByOtherInstanceError } from './instance.errors';
 import { InstanceLease } from './instance-lease';
-import { holderOf, type Holder } from './lease-rules';
+import { holderOf, type Holder, launchSettled } from './lease-rules';
 
 export type SessionRow = ReadTables['sessions']['$inferSelect'];
 
@@ -22,10 +24,15 @@ const NOT_HELD_STATUSES = ['destroyed', 'failed', 'interrupted'];
  */
 @Injectable()
 export class HeldWork {
+  private readonly leaseTtlMs: number;
+
   constructor(
+    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
     private readonly db: ReadModelDatabase,
     private readonly lease: InstanceLease,
-  ) {}
+  ) {
+    this.leaseTtlMs = config.instances.leaseTtlMs;
+  }
 
   /** The instance's sessions that are not ended nor interrupted (what a takeover records interrupted). */
   async sessionsHeldBy(instanceId: string): Promise<SessionRow[]> {
@@ -49,17 +56,21 @@ export class HeldWork {
 
   /**
    * The running runs no other running instance holds (their session's owner is gone, this instance's
-   * previous incarnation, or unrecorded; or they have no session yet): what start-up recovery interrupts.
+   * previous incarnation, or unrecorded): what start-up recovery interrupts. A run with no session yet
+   * is another instance's launch in progress until it is a TTL old (on SQLite there is no other instance).
    */
   async runningRunsNotHeldElsewhere(): Promise<string[]> {
     const { runs, sessions } = this.db.tables;
     const elsewhere = await this.lease.liveOtherIds();
     const rows = await this.db.orm
-      .select({ runId: runs.runId, owner: sessions.ownerInstance })
+      .select({ runId: runs.runId, launchedAt: runs.launchedAt, sessionId: sessions.sessionId, owner: sessions.ownerInstance })
       .from(runs)
       .leftJoin(sessions, eq(sessions.sessionId, runs.threadId))
       .where(eq(runs.status, 'running'));
-    return rows.filter((r) => !r.owner || !elsewhere.has(r.owner)).map((r) => r.runId);
+    const view = this.lease.view();
+    return rows
+      .filter((r) => (r.sessionId ? !r.owner || !elsewhere.has(r.owner) : launchSettled(r.launchedAt, view, this.leaseTtlMs)))
+      .map((r) => r.runId);
   }
 
   /** The session's row and where it is held; undefined when the read model has no such session. */

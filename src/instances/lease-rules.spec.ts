@@ -1,4 +1,15 @@
-import { claimableBefore, deadLeases, holderOf, instanceAddress, isLive, type Lease, leaseExpiry, type LeaseView, takeoverReason } from './lease-rules';
+import {
+  claimableBefore,
+  deadLeases,
+  holderOf,
+  instanceAddress,
+  isLive,
+  launchSettled,
+  type Lease,
+  leaseExpiry,
+  type LeaseView,
+  takeoverReason,
+} from './lease-rules';
 
 const NOW = new Date('2030-01-02T03:04:05.000Z');
 const pg = (self = 'me'): LeaseView => ({ self, dialect: 'postgres', now: NOW });
@@ -75,6 +86,17 @@ describe('who holds a session', () => {
 
   it("never trusts another instance's lease for the owner", () => {
     expect(holderOf('b', lease('c', 1_000), pg())).toEqual({ kind: 'free', instanceId: 'b' });
+  });
+});
+
+describe('a running run without a session', () => {
+  it("is another instance's launch in progress on PostgreSQL until it is a TTL old", () => {
+    expect(launchSettled(new Date(NOW.getTime() - 9_999).toISOString(), pg(), 10_000)).toBe(false);
+    expect(launchSettled(new Date(NOW.getTime() - 10_001).toISOString(), pg(), 10_000)).toBe(true);
+  });
+
+  it('is always left over on SQLite, where no other instance runs', () => {
+    expect(launchSettled(NOW.toISOString(), sqlite(), 10_000)).toBe(true);
   });
 });
 

@@ -73,6 +73,15 @@ export function holderOf(
   return { kind: 'free', instanceId: ownerInstance };
 }
 
+/**
+ * Whether a running run with no session yet was left so by its instance, not being launched by a
+ * running one (its session is created right after `run.started`): on SQLite always (one instance), on
+ * PostgreSQL once it was launched a lease TTL ago.
+ */
+export function launchSettled(launchedAt: string, view: LeaseView, leaseTtlMs: number): boolean {
+  return view.dialect === 'sqlite' || Date.parse(launchedAt) + leaseTtlMs < view.now.getTime();
+}
+
 /** How clients reach an instance: SWITCHBOARD_PUBLIC_URL, else http://<host>:<port> (the machine's name for a wildcard HOST). */
 export function instanceAddress(publicUrl: string | undefined, host: string, port: number, hostname: string): string {
   if (publicUrl) return publicUrl;

@@ -53,7 +53,7 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
     const lease = new InstanceLease({ ...config, instances: { ...config.instances, publicUrl } }, side.db);
     lease.clock = () => now;
     await lease.join();
-    return { lease, monitor: new LeaseMonitor(config, side.db, lease), held: new HeldWork(side.db, lease) };
+    return { lease, monitor: new LeaseMonitor(config, side.db, lease), held: new HeldWork(config, side.db, lease) };
   }
 
   async function leaseRows(): Promise<Lease[]> {
@@ -208,7 +208,7 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
       });
     }
 
-    async function run(runId: string, status: string) {
+    async function run(runId: string, status: string, launchedAt = T0) {
       const { orm, tables } = side.db;
       await orm.insert(tables.runs).values({
         runId,
@@ -224,7 +224,7 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
         epoch: 1,
         policy: '{}',
         startedAt: T0.toISOString(),
-        launchedAt: T0.toISOString(),
+        launchedAt: launchedAt.toISOString(),
         updatedAt: T0.toISOString(),
       });
     }
@@ -248,7 +248,9 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
         await run(runId, status);
         await session(`sub-agent-${runId}`, owner, 'running');
       }
+      // No session yet: on PostgreSQL another instance's launch in progress, until a TTL after it.
       await run('r-no-session', 'running');
+      await run('r-no-session-old', 'running', new Date(T0.getTime() - TTL_MS - 1));
 
       expect((await a.held.sessionsHeldBy(dead)).map((s) => s.sessionId).sort()).toEqual([
         's-active',
@@ -258,8 +260,12 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
       ]);
       expect(await a.held.runningRunsHeldBy(dead)).toEqual(['r-dead']);
       // B runs on PostgreSQL, so its run is its own; on SQLite there is no other instance.
-      const expected = ['r-dead', 'r-no-session', 'r-unowned', ...(name === 'PostgreSQL' ? [] : ['r-of-b'])];
+      const expected = ['r-dead', 'r-no-session-old', 'r-unowned', ...(name === 'PostgreSQL' ? [] : ['r-of-b', 'r-no-session'])];
       expect((await a.held.runningRunsNotHeldElsewhere()).sort()).toEqual(expected.sort());
+      // A TTL later the sessionless one was left over by its instance, whichever database.
+      now = after(TTL_MS + 1);
+      await a.lease.heartbeat();
+      expect(await a.held.runningRunsNotHeldElsewhere()).toContain('r-no-session');
     });
 
     it('answers 409 for a session another running instance holds, naming it and its address; nothing once it is gone', async () => {
