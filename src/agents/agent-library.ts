@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { asc, eq, sql } from 'drizzle-orm';
-import { agents } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { ReadModelDatabase } from '../database/read-model-database';
 import type { AgentDefinition, AgentFields } from './agent-definition';
 import { compositionProblems, type SubAgentProblem, subAgentProblems } from './agent-eligibility';
+
+/** An agent as the library holds it: the definition and its stream version. */
+export type LibraryAgent = AgentDefinition & { version: number };
 
 /** An agent as the API shows it: the definition plus what the library knows about it now. */
 export interface AgentView extends AgentDefinition {
@@ -17,39 +19,62 @@ export interface AgentView extends AgentDefinition {
   included_in: string[];
 }
 
-/** Read side of the agent library, over the `agents` read model. Other contexts (sessions) ask it too. */
+/**
+ * Read side of the agent library, over the `agents` read model on either database. Other contexts
+ * (sessions, delegation) ask it too. The eligibility rules stay synchronous and pure: callers first
+ * read the agents a rule set needs (`lookup`), in one statement, then apply it.
+ */
 @Injectable()
 export class AgentLibrary {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
-  find(id: string): (AgentDefinition & { version: number }) | undefined {
-    const row = this.database.orm.select().from(agents).where(eq(agents.id, id)).get();
+  async find(id: string): Promise<LibraryAgent | undefined> {
+    const { agents } = this.db.tables;
+    const [row] = await this.db.orm.select().from(agents).where(eq(agents.id, id)).limit(1);
     return row ? toDefinition(row) : undefined;
   }
 
-  all(): Array<AgentDefinition & { version: number }> {
-    return this.database.orm.select().from(agents).orderBy(asc(agents.id)).all().map(toDefinition);
+  /** The agents with these ids that exist, by id, in one statement. */
+  async findMany(ids: readonly string[]): Promise<Map<string, LibraryAgent>> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return new Map();
+    const { agents } = this.db.tables;
+    const rows = await this.db.orm.select().from(agents).where(inArray(agents.id, wanted));
+    return new Map(rows.map((row) => [row.id, toDefinition(row)]));
   }
 
-  /** One agent's view: its sub-agents looked up by id and its teams found by SQLite, not a read of the whole library. */
-  view(agent: AgentDefinition & { version: number }): AgentView {
-    return viewOf(agent, (id) => this.find(id), new Map([[agent.id, this.teamsIncluding(agent.id)]]));
+  /** A synchronous lookup over `ids` as they are now, for `subAgentProblems` (an id not read is unknown). */
+  async lookup(ids: readonly string[]): Promise<(id: string) => LibraryAgent | undefined> {
+    const found = await this.findMany(ids);
+    return (id) => found.get(id);
+  }
+
+  async all(): Promise<LibraryAgent[]> {
+    const { agents } = this.db.tables;
+    return (await this.db.orm.select().from(agents).orderBy(this.libraryOrder())).map(toDefinition);
+  }
+
+  /** One agent's view: its sub-agents looked up by id and its teams found by the database, not a read of the whole library. */
+  async view(agent: LibraryAgent): Promise<AgentView> {
+    const [lookup, teams] = await Promise.all([this.lookup(agent.sub_agents), this.teamsIncluding(agent.id)]);
+    return viewOf(agent, lookup, new Map([[agent.id, teams]]));
   }
 
   /** The ids of the agents whose sub_agents list `id`, in library order. */
-  private teamsIncluding(id: string): string[] {
-    return this.database.orm
-      .select({ id: agents.id })
-      .from(agents)
-      .where(sql`exists (select 1 from json_each(${agents.fields}, '$.sub_agents') where value = ${id})`)
-      .orderBy(asc(agents.id))
-      .all()
-      .map((row) => row.id);
+  async teamsIncluding(id: string): Promise<string[]> {
+    const { agents } = this.db.tables;
+    // `fields` is JSON text on both databases; only the membership test is the dialect's own.
+    const listsIt =
+      this.db.dialect === 'sqlite'
+        ? sql`exists (select 1 from json_each(${agents.fields}, '$.sub_agents') where value = ${id})`
+        : sql`(${agents.fields})::jsonb -> 'sub_agents' @> jsonb_build_array(${id}::text)`;
+    const rows = await this.db.orm.select({ id: agents.id }).from(agents).where(listsIt).orderBy(this.libraryOrder());
+    return rows.map((row) => row.id);
   }
 
   /** Every agent's view, with one read of the table (no query per sub-agent). */
-  views(): AgentView[] {
-    const all = this.all();
+  async views(): Promise<AgentView[]> {
+    const all = await this.all();
     const lookup = lookupIn(all);
     const teams = teamsIncluding(all);
     return all.map((a) => viewOf(a, lookup, teams));
@@ -59,21 +84,26 @@ export class AgentLibrary {
    * What the library would say of a definition not saved yet (an editor's draft): the same rule set as
    * saving, so a console never carries a second copy of it.
    */
-  checkDraft(id: string | undefined, fields: AgentFields): Pick<AgentView, 'composable' | 'composable_reasons' | 'sub_agent_problems'> {
+  async checkDraft(id: string | undefined, fields: AgentFields): Promise<Pick<AgentView, 'composable' | 'composable_reasons' | 'sub_agent_problems'>> {
     const reasons = compositionProblems(fields);
     return {
       composable: reasons.length === 0,
       composable_reasons: reasons,
-      sub_agent_problems: subAgentProblems(id, fields.sub_agents, (subAgentId) => this.find(subAgentId)),
+      sub_agent_problems: subAgentProblems(id, fields.sub_agents, await this.lookup(fields.sub_agents)),
     };
+  }
+
+  /**
+   * By id, byte by byte as SQLite compares text: PostgreSQL would otherwise sort by the database's
+   * locale (en_US puts "ab" before "a-c"), and the library's order would depend on how it was created.
+   */
+  private libraryOrder(): SQL {
+    const { agents } = this.db.tables;
+    return this.db.dialect === 'sqlite' ? asc(agents.id) : sql`${agents.id} collate "C"`;
   }
 }
 
-function viewOf(
-  agent: AgentDefinition & { version: number },
-  lookup: (id: string) => AgentDefinition | undefined,
-  teams: Map<string, string[]>,
-): AgentView {
+function viewOf(agent: LibraryAgent, lookup: (id: string) => AgentDefinition | undefined, teams: Map<string, string[]>): AgentView {
   const reasons = compositionProblems(agent);
   return {
     ...agent,
@@ -98,7 +128,7 @@ function teamsIncluding(all: readonly AgentDefinition[]): Map<string, string[]> 
   return teams;
 }
 
-function toDefinition(row: typeof agents.$inferSelect): AgentDefinition & { version: number } {
+function toDefinition(row: { id: string; fields: string; version: number; createdAt: string; updatedAt: string }): LibraryAgent {
   const fields = JSON.parse(row.fields) as AgentFields;
   return { id: row.id, ...fields, created_at: row.createdAt, updated_at: row.updatedAt, version: row.version };
 }

@@ -39,14 +39,16 @@ export class TeamAssembler {
   ) {}
 
   /** `sessionMcpServers`: the session's own MCP server names (FR-3's MCP selector), resolved with the team. */
-  assemble(agentId: string | undefined, subAgentIds: readonly string[], sessionMcpServers: readonly string[] = []): TeamAssembly {
+  async assemble(agentId: string | undefined, subAgentIds: readonly string[], sessionMcpServers: readonly string[] = []): Promise<TeamAssembly> {
     const problems: SubAgentProblem[] = [];
-    const mainAgent = agentId === undefined ? undefined : this.library.find(agentId);
+    // One read of the main agent and its team: the checks and the mapping see the same agents.
+    const lookup = await this.library.lookup(agentId === undefined ? subAgentIds : [agentId, ...subAgentIds]);
+    const mainAgent = agentId === undefined ? undefined : lookup(agentId);
     if (agentId !== undefined && !mainAgent) {
       problems.push({ id: agentId, reason: `no agent with id ${agentId} exists; create it or start the session without agentId` });
     }
-    problems.push(...subAgentProblems(agentId, subAgentIds, (id) => this.library.find(id)));
-    const members = subAgentIds.map((id) => this.library.find(id)).filter((a): a is NonNullable<typeof a> => a !== undefined);
+    problems.push(...subAgentProblems(agentId, subAgentIds, lookup));
+    const members = subAgentIds.map(lookup).filter((a): a is NonNullable<typeof a> => a !== undefined);
     const customAgents: CustomAgentConfig[] = [];
     for (const agent of members) {
       const { servers, missing, fileProblem } = this.mcp.resolve(agent.mcp_servers);

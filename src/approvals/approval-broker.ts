@@ -1,11 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { Subscription } from 'rxjs';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
-import { approvals } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { ReadModelDatabase } from '../database/read-model-database';
 import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
 import { approvalStreamId, runIdOfThread, runStreamId, sessionIdOfStream } from '../event-store/stream-ids';
@@ -65,7 +64,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly store: EventStore,
-    private readonly database: SqliteDatabase,
+    private readonly db: ReadModelDatabase,
     private readonly registry: SessionRegistry,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
   ) {
@@ -80,7 +79,9 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
         if (sessionId) void this.expireFor(sessionId, `session ${sessionId} ended (${event.type}) before a decision`);
       }),
     );
-    const left = this.database.orm.select({ approvalId: approvals.approvalId }).from(approvals).where(eq(approvals.status, 'pending')).all();
+    const { approvals } = this.db.tables;
+    // The decider reads each stream again: one settled since this read is left as it is (expire is a no-op there).
+    const left = await this.db.orm.select({ approvalId: approvals.approvalId }).from(approvals).where(eq(approvals.status, 'pending'));
     for (const { approvalId } of left) {
       await this.run(approvalId, { type: 'expire', approvalId, reason: 'the service restarted while the request waited; the CLI no longer holds it' });
     }
@@ -93,31 +94,11 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * The reason an earlier `scope: "session"` approval answers this request, if one does: the same
-   * kind on the same session (and, for custom tools, the same tool). Read from the projection, so it
-   * holds after a restart.
+   * The reason an earlier `scope: "session"` approval answers this request, if one does (`sessionGrant`).
+   * Read from the projection, so it holds after a restart.
    */
-  grantFor(sessionId: string, question: { kind: string; toolName?: string }): string | undefined {
-    const row = this.database.orm
-      .select({ decidedBy: approvals.decidedBy, approvalId: approvals.approvalId })
-      .from(approvals)
-      .where(
-        and(
-          eq(approvals.sessionId, sessionId),
-          eq(approvals.status, 'decided'),
-          eq(approvals.decision, 'approve'),
-          eq(approvals.scope, 'session'),
-          eq(approvals.kind, question.kind),
-          // A custom tool is granted by name; any other kind as a whole (the issue's "that kind").
-          question.kind !== 'custom-tool'
-            ? undefined
-            : question.toolName === undefined
-              ? isNull(approvals.toolName)
-              : eq(approvals.toolName, question.toolName),
-        ),
-      )
-      .get();
-    return row ? `approved for the rest of the session by ${row.decidedBy} (approval ${row.approvalId})` : undefined;
+  grantFor(sessionId: string, question: { kind: string; toolName?: string }): Promise<string | undefined> {
+    return sessionGrant(this.db, sessionId, question);
   }
 
   /** Records the request and resolves once it is decided, timed out or expired. */
@@ -202,4 +183,33 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     const [first] = await this.store.readStream(runStreamId(runId), { limit: 1 });
     return first?.type === 'run.started' ? (first.data as unknown as RunPlace) : undefined;
   }
+}
+
+/**
+ * The reason an earlier `scope: "session"` approval answers a request, if one does: the same kind on
+ * the same session (and, for custom tools, the same tool); the first such approval names it.
+ */
+export async function sessionGrant(db: ReadModelDatabase, sessionId: string, question: { kind: string; toolName?: string }): Promise<string | undefined> {
+  const { approvals } = db.tables;
+  const [row] = await db.orm
+    .select({ decidedBy: approvals.decidedBy, approvalId: approvals.approvalId })
+    .from(approvals)
+    .where(
+      and(
+        eq(approvals.sessionId, sessionId),
+        eq(approvals.status, 'decided'),
+        eq(approvals.decision, 'approve'),
+        eq(approvals.scope, 'session'),
+        eq(approvals.kind, question.kind),
+        // A custom tool is granted by name; any other kind as a whole (the issue's "that kind").
+        question.kind !== 'custom-tool'
+          ? undefined
+          : question.toolName === undefined
+            ? isNull(approvals.toolName)
+            : eq(approvals.toolName, question.toolName),
+      ),
+    )
+    .orderBy(asc(approvals.askedPosition))
+    .limit(1);
+  return row ? `approved for the rest of the session by ${row.decidedBy} (approval ${row.approvalId})` : undefined;
 }

@@ -1,6 +1,6 @@
-import type { approvals } from '../database/schema';
+import type { ReadTables } from '../database/read-model-database';
 
-export type ApprovalRow = typeof approvals.$inferSelect;
+export type ApprovalRow = ReadTables['approvals']['$inferSelect'];
 
 /** An approval as the APIs return it (REST's snake_case item of issue 14). */
 export interface ApprovalView {

@@ -3,8 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
-import { childSessions, subagentInstances } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
 import type { NewEvent } from '../event-store/event-store.types';
 import { sessionStreamId } from '../event-store/stream-ids';
@@ -31,7 +30,7 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
     private readonly registry: SessionRegistry,
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
-    private readonly database: SqliteDatabase,
+    private readonly db: ReadModelDatabase,
   ) {
     this.resolver = new ChildSessionResolver(registry);
   }
@@ -57,10 +56,11 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
 
   /**
    * resolveSession with a fallback to the read model: after a restart the maps are empty, but a
-   * child of a parent that still exists is found in `child_sessions` and put back in memory.
+   * child of a parent that still exists is found in `child_sessions` and put back in memory. An id the
+   * maps know is resolved at the call, without waiting; only an unknown one waits for the read.
    */
-  resolve(sessionId: string): Resolution<LiveSession> {
-    if (!this.registry.get(sessionId) && !this.resolver.childToParent.has(sessionId)) this.loadChild(sessionId);
+  async resolve(sessionId: string): Promise<Resolution<LiveSession>> {
+    if (!this.registry.get(sessionId) && !this.resolver.childToParent.has(sessionId)) await this.loadChild(sessionId);
     return this.resolver.resolveSession(sessionId);
   }
 
@@ -152,17 +152,22 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
       .catch((error: unknown) => this.logger.error({ err: error, parentId, type: event.type }, 'could not record child mapping'));
   }
 
-  private loadChild(childSessionId: string): void {
-    const row = this.database.orm.select().from(childSessions).where(eq(childSessions.childSessionId, childSessionId)).get();
+  /** The child's mapping and its parent's running launches, read in one statement, put in memory once the read is back. */
+  private async loadChild(childSessionId: string): Promise<void> {
+    const { childSessions, subagentInstances } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ child: childSessions, launch: subagentInstances })
+      .from(childSessions)
+      .leftJoin(subagentInstances, and(eq(subagentInstances.parentSessionId, childSessions.parentSessionId), eq(subagentInstances.status, 'running')))
+      .where(eq(childSessions.childSessionId, childSessionId));
+    const row = rows[0]?.child;
+    // Checked against memory as it is after the read: a parent destroyed meanwhile dropped its children
+    // (nothing comes back), and what another resolve or a live subagent.started put back is kept as it is.
     if (!row || !this.registry.get(row.parentSessionId)) return;
-    this.resolver.mapChild(row.childSessionId, row.parentSessionId, row.agentName);
-    const running = this.database.orm
-      .select()
-      .from(subagentInstances)
-      .where(and(eq(subagentInstances.parentSessionId, row.parentSessionId), eq(subagentInstances.status, 'running')))
-      .all()
-      .filter((i) => !this.resolver.subagentInstances.get(row.parentSessionId)?.has(i.toolCallId));
-    for (const i of running) {
+    if (!this.resolver.childToParent.has(row.childSessionId)) this.resolver.mapChild(row.childSessionId, row.parentSessionId, row.agentName);
+    const known = this.resolver.subagentInstances.get(row.parentSessionId);
+    for (const { launch: i } of rows) {
+      if (!i || known?.has(i.toolCallId)) continue;
       this.resolver.registerSubagentStarted(i.parentSessionId, {
         agentName: i.agentName,
         toolCallId: i.toolCallId,

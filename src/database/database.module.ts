@@ -29,7 +29,6 @@ import { SqliteDatabase } from './sqlite-database';
         return new SqliteDatabase(connection, config.database.file);
       },
     },
-    // The read models every query and projection is written against; on SQLite, the same connection.
     { provide: ReadModelDatabase, useFactory: (db: SqliteDatabase) => db.readModels, inject: [SqliteDatabase] },
   ],
   exports: [SqliteDatabase, ReadModelDatabase],

@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import { InvalidAppendError } from './event-store.errors';
-import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from './event-store.types';
+import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from './event-store.types';
 
 /** One group commit as metrics see it: how many appends it carried, how long the transaction took. */
 export interface CommitRecord {
@@ -43,6 +43,12 @@ export abstract class EventStore {
 
   /** Events with a global position greater than `after`, in global order (a page of 500 unless `limit`). */
   abstract readAll(options?: { after?: number; limit?: number }): Promise<StoredEvent[]>;
+
+  /**
+   * Several reads in one round trip (a GraphQL loader's batch): for each read, the first `limit` events
+   * after global position `after` in any of its streams, in global order. One array per read, in read order.
+   */
+  abstract readStreams(reads: readonly StreamsRead[]): Promise<StoredEvent[][]>;
 
   /** The stream's version (number of events), 0 when it does not exist. */
   abstract streamVersion(streamId: string): Promise<number>;

@@ -27,6 +27,15 @@ export interface StoredEvent<T extends object = Record<string, unknown>> {
   recordedAt: string;
 }
 
+/** One read of `EventStore.readStreams`: the events of several streams together, in global order. */
+export interface StreamsRead {
+  streamIds: readonly string[];
+  /** Global position to start after. */
+  after: number;
+  /** At most this many events (of all the streams together). */
+  limit: number;
+}
+
 /**
  * A number is the exact version the stream must be at (0: must not exist yet).
  * `any` skips the check; `no_stream` / `stream_exists` check existence only.

@@ -1,9 +1,9 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import type Database from 'better-sqlite3';
+import { count } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Subscription } from 'rxjs';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { ReadModelDatabase } from '../database/read-model-database';
 import { RUN_STATUSES } from '../delegation/run.events';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
@@ -48,13 +48,12 @@ function processMetrics(): Registry {
 export class SwitchboardMetrics implements OnModuleDestroy {
   readonly registry = new Registry();
   private readonly subscriptions = new Subscription();
-  private sessionsByStatus?: Database.Statement;
 
   constructor(
     store: EventStore,
     runner: AsyncProjectionRunner,
     runsReadModel: RunsReadModel,
-    private readonly database: SqliteDatabase,
+    db: ReadModelDatabase,
     cli: CopilotCliConnection,
     lease: InstanceLease,
   ) {
@@ -126,8 +125,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
         for (const { name, lag } of runner.status()) this.set({ projection: name }, lag);
       },
     });
-    // prom-client calls collect() with the gauge as `this`; the read models come from this class.
-    const sessionCounts = () => this.sessionCounts();
+    // prom-client calls collect() with the gauge as `this` and awaits it: read models are read at scrape.
     new Gauge({
       name: 'switchboard_runs',
       help: 'Runs by status (runs read model)',
@@ -142,8 +140,8 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       help: 'Sessions by status (sessions read model)',
       labelNames: ['status'],
       registers: register,
-      collect() {
-        setByStatus(this, SESSION_STATUSES, sessionCounts());
+      async collect() {
+        setByStatus(this, SESSION_STATUSES, await countSessionsByStatus(db));
       },
     });
     new Gauge({
@@ -173,11 +171,12 @@ export class SwitchboardMetrics implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.subscriptions.unsubscribe();
   }
+}
 
-  private sessionCounts(): Array<{ status: string; count: number }> {
-    this.sessionsByStatus ??= this.database.connection.prepare('SELECT status, COUNT(*) AS count FROM sessions GROUP BY status');
-    return this.sessionsByStatus.all() as Array<{ status: string; count: number }>;
-  }
+/** The sessions read model's rows per status, one statement (either database; `count()` is a number on both). */
+export function countSessionsByStatus(db: ReadModelDatabase): Promise<Array<{ status: string; count: number }>> {
+  const { sessions } = db.tables;
+  return db.orm.select({ status: sessions.status, count: count() }).from(sessions).groupBy(sessions.status);
 }
 
 /** One statement per scrape; every known status is shown, 0 when none. */

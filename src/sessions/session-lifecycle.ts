@@ -141,12 +141,14 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     if (!session) {
       const stored = JSON.parse(row.config) as SessionConfig;
       const config: SessionConfig = { ...stored, subAgents: stored.subAgents ?? [] };
-      const assembly = this.team.assemble(config.agentId, config.subAgents);
+      const assembly = await this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
       // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
       const cliCreated = row.protocolVersion > 0;
-      session = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : [], cliCreated);
-      this.registry.add(session);
+      const loaded = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : [], cliCreated);
+      // Another request may have taken it while the team was assembled: one LiveSession per session.
+      session = this.registry.get(row.sessionId) ?? loaded;
+      if (session === loaded) this.registry.add(loaded);
     }
     if (row.status !== 'interrupted') await this.interrupt(session, reason);
     return session;

@@ -122,71 +122,73 @@ describe('decidePermission', () => {
   });
 
   describe('asking a person (issue 14 precedence)', () => {
-    const none = () => undefined;
+    const none = async () => undefined;
 
-    it('ask beats allow: a kind in both allowKinds and askKinds waits', () => {
-      expect(permissionVerdict({ kind: 'shell' }, session({ allowKinds: ['shell'], askKinds: ['shell'] }), none)).toEqual({
+    it('ask beats allow: a kind in both allowKinds and askKinds waits', async () => {
+      expect(await permissionVerdict({ kind: 'shell' }, session({ allowKinds: ['shell'], askKinds: ['shell'] }), none)).toEqual({
         ask: true,
         reason: 'the permission policy asks a person for shell (askKinds)',
       });
     });
 
-    it('askTools makes an own tool wait even though own tools are approved', () => {
-      expect(permissionVerdict({ kind: 'custom-tool', toolName: 'save_result' }, session({ askTools: ['save_result'] }), none)).toEqual({
+    it('askTools makes an own tool wait even though own tools are approved', async () => {
+      expect(await permissionVerdict({ kind: 'custom-tool', toolName: 'save_result' }, session({ askTools: ['save_result'] }), none)).toEqual({
         ask: true,
         reason: 'the permission policy asks a person for tool save_result (askTools)',
       });
-      expect(permissionVerdict({ kind: 'custom-tool', toolName: 'lookup' }, session({ askTools: ['save_result'] }), none)).toEqual({
+      expect(await permissionVerdict({ kind: 'custom-tool', toolName: 'lookup' }, session({ askTools: ['save_result'] }), none)).toEqual({
         approved: true,
         reason: "tool lookup is one of the session's own tools",
       });
     });
 
-    it('askTools makes a tool of an allowed kind wait (an MCP tool under allowKinds mcp)', () => {
-      expect(permissionVerdict({ kind: 'mcp', toolName: 'deploy' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({
+    it('askTools makes a tool of an allowed kind wait (an MCP tool under allowKinds mcp)', async () => {
+      expect(await permissionVerdict({ kind: 'mcp', toolName: 'deploy' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({
         ask: true,
       });
-      expect(permissionVerdict({ kind: 'mcp', toolName: 'status' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({
+      expect(await permissionVerdict({ kind: 'mcp', toolName: 'status' }, session({ allowKinds: ['mcp'], askTools: ['deploy'] }), none)).toMatchObject({
         approved: true,
       });
     });
 
-    it('a custom tool the session does not have is denied, never asked', () => {
-      expect(permissionVerdict({ kind: 'custom-tool', toolName: 'rm_rf' }, session({ askKinds: ['custom-tool'], askTools: ['rm_rf'] }), none)).toEqual({
+    it('a custom tool the session does not have is denied, never asked', async () => {
+      expect(
+        await permissionVerdict({ kind: 'custom-tool', toolName: 'rm_rf' }, session({ askKinds: ['custom-tool'], askTools: ['rm_rf'] }), none),
+      ).toEqual({
         approved: false,
         reason: 'tool rm_rf is not registered on the session',
       });
     });
 
-    it('asks for an own tool even when approveOwnTools is false: asked is not "neither allowed nor asked"', () => {
+    it('asks for an own tool even when approveOwnTools is false: asked is not "neither allowed nor asked"', async () => {
       expect(
-        permissionVerdict({ kind: 'custom-tool', toolName: 'save_result' }, session({ approveOwnTools: false, askKinds: ['custom-tool'] }), none),
+        await permissionVerdict({ kind: 'custom-tool', toolName: 'save_result' }, session({ approveOwnTools: false, askKinds: ['custom-tool'] }), none),
       ).toMatchObject({
         ask: true,
       });
     });
 
-    it('neither allowed nor asked is denied as before', () => {
-      expect(permissionVerdict({ kind: 'write' }, session({ askKinds: ['shell'] }), none)).toEqual({
+    it('neither allowed nor asked is denied as before', async () => {
+      expect(await permissionVerdict({ kind: 'write' }, session({ askKinds: ['shell'] }), none)).toEqual({
         approved: false,
         reason: "write access is not allowed by the session's permission policy (allowKinds: [])",
       });
     });
 
-    it('a session-scoped approval answers an asked request without asking again', () => {
-      const granted = (q: { kind: string }) => (q.kind === 'shell' ? 'approved for the rest of the session by ops' : undefined);
-      expect(permissionVerdict({ kind: 'shell' }, session({ askKinds: ['shell', 'write'] }), granted)).toEqual({
+    it('a session-scoped approval answers an asked request without asking again', async () => {
+      const granted = async (q: { kind: string }) => (q.kind === 'shell' ? 'approved for the rest of the session by ops' : undefined);
+      expect(await permissionVerdict({ kind: 'shell' }, session({ askKinds: ['shell', 'write'] }), granted)).toEqual({
         approved: true,
         reason: 'approved for the rest of the session by ops',
       });
-      expect(permissionVerdict({ kind: 'write' }, session({ askKinds: ['shell', 'write'] }), granted)).toMatchObject({ ask: true });
+      expect(await permissionVerdict({ kind: 'write' }, session({ askKinds: ['shell', 'write'] }), granted)).toMatchObject({ ask: true });
     });
 
-    it('a policy recorded before askKinds existed asks nothing', () => {
+    it('a policy recorded before askKinds existed asks nothing', async () => {
       const old = session();
       delete old.config.permissionPolicy.askKinds;
       delete old.config.permissionPolicy.askTools;
-      expect(permissionVerdict({ kind: 'read' }, old, none)).toMatchObject({ approved: false });
+      expect(await permissionVerdict({ kind: 'read' }, old, none)).toMatchObject({ approved: false });
     });
   });
 });

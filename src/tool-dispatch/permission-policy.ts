@@ -22,11 +22,11 @@ export const mustAsk = (verdict: PermissionVerdict): verdict is { ask: true; rea
  * `scope: "session"` already approved it (`grantedFor`); then `allowKinds` / own tools approve;
  * anything neither allowed nor asked is denied.
  */
-export function permissionVerdict(
+export async function permissionVerdict(
   question: PermissionQuestion,
   session: LiveSession,
-  grantedFor: (q: PermissionQuestion) => string | undefined,
-): PermissionVerdict {
+  grantedFor: (q: PermissionQuestion) => Promise<string | undefined>,
+): Promise<PermissionVerdict> {
   if (question.kind === 'custom-tool' && !session.hasTool(question.toolName ?? '(unnamed)')) return decidePermission(question, session);
   const policy = session.config.permissionPolicy;
   const askKinds: string[] = policy.askKinds ?? [];
@@ -34,7 +34,8 @@ export function permissionVerdict(
   const byKind = askKinds.includes(question.kind);
   const byTool = question.toolName !== undefined && askTools.includes(question.toolName);
   if (!byKind && !byTool) return decidePermission(question, session);
-  const grant = grantedFor(question);
+  // Read only when the answer would otherwise be to ask (the approvals read model).
+  const grant = await grantedFor(question);
   if (grant !== undefined) return { approved: true, reason: grant };
   return {
     ask: true,

@@ -37,8 +37,9 @@ export function unsupportedToolResult(toolName: string): ToolResult {
 /**
  * spec: subagent-tool-dispatch, Handler Dispatch. Every request of the CLI, the four protocol-2
  * requests and protocol 3's `external_tool.requested` / `permission.requested` broadcasts, goes
- * through one resolveSession; the allowlist applies to tool calls only. Resolution is synchronous;
- * handlers (webhooks, user answers) are awaited after it, holding nothing. The wire shapes are the
+ * through one resolveSession; the allowlist applies to tool calls only. Resolution holds nothing (an id
+ * the maps know resolves at once, an unknown one waits for one read-model read); handlers (webhooks,
+ * user answers) are awaited after it, holding nothing. The wire shapes are the
  * adapters' (`protocol-v2-adapter`, `protocol-v3-adapter`); what is recorded is `request-audit`'s.
  */
 @Injectable()
@@ -78,13 +79,13 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async onToolCall(params: Record<string, unknown>): Promise<{ result: ToolResult }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params);
+    const routed = await this.resolveOrThrow(params);
     return v2.toolCallAnswer(await this.runTool(routed, v2.toolCall(params), started));
   }
 
   private async onPermissionRequest(params: Record<string, unknown>): Promise<{ result: { kind: string } }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params);
+    const routed = await this.resolveOrThrow(params);
     const request = v2.permissionRequest(params);
     // An asked request holds this JSON-RPC request open until a person decides (issue 14).
     const decision = await this.decide(routed, request);
@@ -99,7 +100,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
    */
   private async onHooksInvoke(params: Record<string, unknown>): Promise<{ output?: Record<string, unknown> }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params);
+    const routed = await this.resolveOrThrow(params);
     const hook = v2.hookInvocation(params);
     // Protocol 3 sends the parent id at top level; a child's hook names the child inside input.
     const childId = routed.childSessionId ?? (hook.agentId !== undefined && hook.agentId !== routed.session.sessionId ? hook.agentId : undefined);
@@ -124,7 +125,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async onUserInputRequest(params: Record<string, unknown>): Promise<{ answer: string; wasFreeform: boolean }> {
     const started = performance.now();
-    const routed = this.resolveOrThrow(params);
+    const routed = await this.resolveOrThrow(params);
     const who = requesters(routed);
     const { question, choices, allowFreeform } = v2.userInputRequest(params);
     let requestId: string | undefined;
@@ -160,7 +161,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
         .request(method, params)
         .catch((error: unknown) => this.logger.warn({ err: error, requestId: call.requestId }, 'handlePendingToolCall failed'));
     };
-    const resolution = this.resolveRequester(v3.requesterOf(event));
+    const resolution = await this.resolveRequester(v3.requesterOf(event));
     if ('error' in resolution) {
       await answer({ error: resolution.error });
       return;
@@ -172,7 +173,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const started = performance.now();
     const request = v3.permissionRequest(event);
     if (!request) return;
-    const resolution = this.resolveRequester(v3.requesterOf(event));
+    const resolution = await this.resolveRequester(v3.requesterOf(event));
     // An asked request is answered later, with the same answer call, once a person decides (issue 14).
     const decision: PermissionDecision = 'error' in resolution ? { approved: false, reason: resolution.error } : await this.decide(resolution, request);
     if (!('error' in resolution)) {
@@ -186,20 +187,20 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
 
   // ---- shared ----
 
-  private resolveRequester(requester: v3.Requester): Routed | { error: string } {
+  private async resolveRequester(requester: v3.Requester): Promise<Routed | { error: string }> {
     return 'error' in requester ? requester : this.resolve(requester.id);
   }
 
   /** The one resolveSession of every request kind. */
-  private resolve(id: string): Routed | { error: string } {
-    const resolution = this.routing.resolve(id);
+  private async resolve(id: string): Promise<Routed | { error: string }> {
+    const resolution = await this.routing.resolve(id);
     if (!resolution.ok) return { error: resolution.error };
     if (!resolution.isChild) return { session: resolution.session };
     return { session: resolution.session, childSessionId: id, agentName: this.routing.agentOf(id) };
   }
 
-  private resolveOrThrow(params: Record<string, unknown>): Routed {
-    const resolution = this.resolve(v2.sessionIdOf(params));
+  private async resolveOrThrow(params: Record<string, unknown>): Promise<Routed> {
+    const resolution = await this.resolve(v2.sessionIdOf(params));
     if ('error' in resolution) throw v2.unresolved(resolution.error);
     return resolution;
   }
@@ -228,7 +229,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   /** The policy's verdict; a request it must ask about waits for a person, the timeout, or the session's end. */
   private async decide(routed: Routed, request: PermissionRequest): Promise<PermissionDecision> {
     const sessionId = routed.session.sessionId;
-    const verdict = permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q));
+    const verdict = await permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q));
     if (!mustAsk(verdict)) return verdict;
     try {
       return await this.approvals.ask({

@@ -55,7 +55,7 @@ describe('audit log read model', () => {
       es.database.connection.transaction(() => {
         for (const event of events) runProjectionSync(projection.apply(event, es.database.readModels));
       })();
-      handler = new ListAuditLogHandler(es.database);
+      handler = new ListAuditLogHandler(es.database.readModels);
     });
     afterEach(() => es.close());
 

@@ -70,6 +70,31 @@ describe('PostgresEventStore on a real PostgreSQL server', () => {
     expect(await store.headPosition()).toBe(head + 3);
   });
 
+  it('readStreams: per read, the first `limit` events of its streams after a position, in global order', async () => {
+    const [a, b, c] = [`run-${randomUUID()}`, `run-${randomUUID()}`, `session-${randomUUID()}`];
+    const head = await store.headPosition();
+    // Interleaved: a b c a b a at head+1..head+6, with data and metadata to round-trip.
+    for (const [i, streamId] of [a, b, c, a, b, a].entries()) {
+      await store.append(streamId, 'any', [{ ...event('Noted', { i, text: 'it\'s "quoted"' }), metadata: { actor: 'tester' } }]);
+    }
+    const log = await store.readAll({ after: head });
+    const positions = (events: StoredEvent[]) => events.map((e) => e.globalPosition - head);
+
+    const results = await store.readStreams([
+      { streamIds: [a, b], after: head, limit: 10 },
+      { streamIds: [b, a], after: head + 1, limit: 2 },
+      { streamIds: [c], after: head, limit: 1 },
+      { streamIds: [a], after: head, limit: 1 }, // its limit does not cut the other reads' rows
+      { streamIds: [`run-${randomUUID()}`], after: 0, limit: 10 },
+      { streamIds: [], after: 0, limit: 10 },
+      { streamIds: [a, b, c], after: head + 6, limit: 10 },
+    ]);
+    expect(results.map(positions)).toEqual([[1, 2, 4, 5, 6], [2, 4], [3], [1], [], [], []]);
+    // The same events readAll gives: jsonb, metadata and timestamps as the other reads map them.
+    expect(results[0]).toEqual(log.filter((e) => e.streamId !== c));
+    expect(await store.readStreams([])).toEqual([]);
+  });
+
   it('expected versions: exact, no_stream, stream_exists and any, each refusal the SQLite store error, writing nothing', async () => {
     const streamId = `run-${randomUUID()}`;
     const missing = `run-${randomUUID()}`;

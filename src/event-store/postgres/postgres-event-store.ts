@@ -8,7 +8,7 @@ import { Observable } from 'rxjs';
 import { defaultMigrationsFolder } from '../../database/migrations';
 import { validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
-import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
+import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
 import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
 import { applyProjections, type PgProjection } from './pg-projection';
@@ -66,6 +66,20 @@ const MAX_APPENDS_PER_COMMIT = 1024;
 const MAX_GROUPS_IN_FLIGHT = 2;
 const READ_PAGE_SIZE = 500;
 const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
+
+/**
+ * `readStreams` in one statement whatever the reads' limits: each read (an element of the JSON
+ * parameter, numbered from 1 by ORDINALITY) gets its own LATERAL subquery with its own LIMIT.
+ */
+const READ_STREAMS_SQL = `SELECT q.k, e.* FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS q(r, k)
+CROSS JOIN LATERAL (
+  SELECT ${COLUMNS} FROM events
+  WHERE stream_id IN (SELECT jsonb_array_elements_text(q.r -> 'streams'))
+    AND global_position > (q.r ->> 'after')::bigint
+  ORDER BY global_position
+  LIMIT (q.r ->> 'limit')::bigint
+) AS e
+ORDER BY q.k, e.global_position`;
 
 /**
  * The event log on PostgreSQL (node-postgres), with the SQLite EventStore's semantics and errors.
@@ -200,6 +214,17 @@ export class PostgresEventStore {
   /** Events with a global position greater than `after`, in global order. */
   readAll(options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     return readEventsAfter(this.pool, options.after ?? 0, options.limit ?? READ_PAGE_SIZE);
+  }
+
+  /** For each read, the first `limit` events after `after` in any of its streams, in global order; one statement. */
+  async readStreams(reads: readonly StreamsRead[]): Promise<StoredEvent[][]> {
+    const results: StoredEvent[][] = reads.map(() => []);
+    if (reads.length === 0) return results;
+    const { rows } = await this.pool.query<EventRow & { k: string }>(READ_STREAMS_SQL, [
+      JSON.stringify(reads.map((read) => ({ streams: read.streamIds, after: read.after, limit: read.limit }))),
+    ]);
+    for (const row of rows) results[Number(row.k) - 1].push(toStoredEvent(row));
+    return results;
   }
 
   /** The stream's version (number of events), 0 when it does not exist. */

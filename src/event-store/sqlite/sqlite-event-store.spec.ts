@@ -117,6 +117,28 @@ describe('EventStore', () => {
     ]);
   });
 
+  it('readStreams: per read, the first `limit` events of its streams after a position, in global order; reads in their order', async () => {
+    const { store } = memoryStore();
+    // Interleaved: a b c a b a at global positions 1..6.
+    for (const streamId of ['a', 'b', 'c', 'a', 'b', 'a']) await store.append(streamId, 'any', [created]);
+    const log = await store.readAll();
+    const positions = (events: Array<{ globalPosition: number }>) => events.map((e) => e.globalPosition);
+
+    const results = await store.readStreams([
+      { streamIds: ['a', 'b'], after: 0, limit: 10 },
+      { streamIds: ['b', 'a'], after: 1, limit: 2 }, // another limit: its own statement, same answer shape
+      { streamIds: ['c'], after: 0, limit: 1 },
+      { streamIds: ['a'], after: 0, limit: 1 }, // its limit does not cut the other reads' rows
+      { streamIds: ['missing'], after: 0, limit: 10 },
+      { streamIds: [], after: 0, limit: 10 },
+      { streamIds: ['a', 'b', 'c'], after: 6, limit: 10 },
+    ]);
+    expect(results.map(positions)).toEqual([[1, 2, 4, 5, 6], [2, 4], [3], [1], [], [], []]);
+    // The same events the log holds, data and metadata parsed.
+    expect(results[0]).toEqual(log.filter((e) => e.streamId !== 'c'));
+    expect(await store.readStreams([])).toEqual([]);
+  });
+
   it('appends to several streams atomically: one stale version and none of the parts is stored', async () => {
     const { store } = memoryStore();
     await store.append('b', 'no_stream', [created]);

@@ -4,10 +4,11 @@ import { performance } from 'node:perf_hooks';
 import { Observable, Subject } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
 import { FlushScheduler } from '../flush-scheduler';
+import { byLimit, KeyedBatch } from '../../database/keyed-batch';
 import { SqliteDatabase } from '../../database/sqlite-database';
 import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
-import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend } from '../event-store.types';
+import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { projectionHandles, runProjectionSync } from '../projection';
 import { ProjectionRegistry } from '../projection-registry';
 
@@ -66,6 +67,7 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
 
   private readonly db: Database.Database;
   private readonly statements: ReturnType<SqliteEventStore['prepareStatements']>;
+  private readonly streamsBatch: KeyedBatch<StreamsRead, EventRow>;
   private readonly commitBatch: Database.Transaction<(batch: PendingAppend[], isolated: boolean) => AppendOutcome[]>;
   private readonly appendOne: Database.Transaction<(request: PendingAppend) => AppendResult[]>;
 
@@ -81,6 +83,17 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     super();
     this.db = database.connection;
     this.statements = this.prepareStatements();
+    // Each read's rows come from a correlated subquery with its own LIMIT, so one read's streams
+    // cannot crowd out another's; SQLite's LIMIT cannot name a column, hence one LIMIT per statement.
+    this.streamsBatch = new KeyedBatch(
+      this.db,
+      `SELECT q.key AS k, e.* FROM json_each(?) AS q, events AS e
+       WHERE e.global_position IN (SELECT x.global_position FROM events AS x
+                                   WHERE x.stream_id IN (SELECT value FROM json_each(q.value ->> '$.streams'))
+                                     AND x.global_position > q.value ->> '$.after'
+                                   ORDER BY x.global_position LIMIT ?)`,
+      (read) => ({ streams: JSON.stringify(read.streamIds), after: read.after }),
+    );
     // In its own savepoint: throwing, the conflict included, rolls back this request alone.
     this.appendOne = this.db.transaction((request: PendingAppend) => {
       const attempt = this.writeAppend(request);
@@ -125,6 +138,10 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     return settle(() => this.readAllNow(options));
   }
 
+  readStreams(reads: readonly StreamsRead[]): Promise<StoredEvent[][]> {
+    return settle(() => this.readStreamsNow(reads));
+  }
+
   streamVersion(streamId: string): Promise<number> {
     return settle(() => this.streamVersionNow(streamId));
   }
@@ -146,6 +163,21 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
   readAllNow(options: { after?: number; limit?: number } = {}): StoredEvent[] {
     const rows = this.statements.readAll.all(options.after ?? 0, options.limit ?? READ_PAGE_SIZE) as EventRow[];
     return rows.map(toStoredEvent);
+  }
+
+  /** One statement per distinct `limit` among the reads (a loader's batch usually has one). */
+  readStreamsNow(reads: readonly StreamsRead[]): StoredEvent[][] {
+    const results: StoredEvent[][] = reads.map(() => []);
+    for (const { limit, indexes } of byLimit(reads, (read) => read.limit)) {
+      const grouped = this.streamsBatch.run(
+        indexes.map((i) => reads[i]),
+        limit,
+      );
+      indexes.forEach((index, j) => {
+        results[index] = grouped[j].map(toStoredEvent).sort((a, b) => a.globalPosition - b.globalPosition);
+      });
+    }
+    return results;
   }
 
   streamVersionNow(streamId: string): number {

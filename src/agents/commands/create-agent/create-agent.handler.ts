@@ -23,10 +23,11 @@ export class CreateAgentHandler implements ICommandHandler<CreateAgent, AgentVie
     const fields: AgentFields = agentFieldsSchema.parse(rest);
     const id = givenId ?? slugify(fields.name);
     await this.assertHookUrls(fields.hooks);
-    const problems = subAgentProblems(id, fields.sub_agents, (x) => this.library.find(x));
+    const problems = subAgentProblems(id, fields.sub_agents, await this.library.lookup(fields.sub_agents));
     if (problems.length > 0) throw new SubAgentsRejectedError(`Agent ${id}`, problems);
     await this.repository.handle({ type: 'CreateAgent', id, fields }, { actor, correlationId: id });
-    const saved = this.library.find(id);
+    // The projection is inline: the row is there once the append resolved.
+    const saved = await this.library.find(id);
     if (!saved) throw new AgentNotFoundError(id);
     return this.library.view(saved);
   }

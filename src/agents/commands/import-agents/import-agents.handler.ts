@@ -42,7 +42,10 @@ export class ImportAgentsHandler implements ICommandHandler<ImportAgents, Import
       }
       incoming.set(parsed.id, { file: file.name, content: file.content, agent: { id: parsed.id, ...parsed.fields, created_at: '', updated_at: '' } });
     }
-    const lookup = (id: string) => incoming.get(id)?.agent ?? this.library.find(id);
+    // The library as it is now, for every id the import names (its own and their sub-agents), in one read.
+    const named = [...incoming.values()].flatMap(({ agent }) => [agent.id, ...agent.sub_agents]);
+    const stored = await this.library.findMany(named);
+    const lookup = (id: string) => incoming.get(id)?.agent ?? stored.get(id);
     for (const { file, content, agent } of incoming.values()) {
       for (const p of subAgentProblems(agent.id, agent.sub_agents, lookup)) {
         problems.push({ file, line: lineOfSubAgentReference(content, p.id), message: `sub_agents: ${p.reason}` });
@@ -60,7 +63,8 @@ export class ImportAgentsHandler implements ICommandHandler<ImportAgents, Import
     const appends: StreamAppend[] = [];
     for (const { agent } of incoming.values()) {
       const { id, created_at: _c, updated_at: _u, ...fields } = agent;
-      const exists = this.library.find(id) !== undefined;
+      // Read before the plan; an agent created or deleted since is caught by the plan's stream version at append.
+      const exists = stored.has(id);
       const append = await this.repository.plan(exists ? { type: 'UpdateAgent', id, fields } : { type: 'CreateAgent', id, fields }, {
         actor,
         correlationId: 'import',

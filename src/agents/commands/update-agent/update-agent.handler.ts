@@ -23,12 +23,15 @@ export class UpdateAgentHandler implements ICommandHandler<UpdateAgent, AgentVie
   ) {}
 
   async execute({ id, fields, expectedVersion, actor }: UpdateAgent): Promise<AgentView> {
-    if (!this.library.find(id)) throw new AgentNotFoundError(id);
+    if (!(await this.library.find(id))) throw new AgentNotFoundError(id);
     await this.assertHookUrls(fields.hooks);
-    const problems = subAgentProblems(id, fields.sub_agents, (x) => this.library.find(x));
+    const problems = subAgentProblems(id, fields.sub_agents, await this.library.lookup(fields.sub_agents));
     if (problems.length > 0) throw new SubAgentsRejectedError(`Agent ${id}`, problems);
     await this.repository.handle({ type: 'UpdateAgent', id, fields }, { actor, correlationId: id }, expectedVersion);
-    return this.library.view(this.library.find(id)!);
+    // Deleted between the append and this read (another caller): 404 rather than a view of nothing.
+    const saved = await this.library.find(id);
+    if (!saved) throw new AgentNotFoundError(id);
+    return this.library.view(saved);
   }
 
   private async assertHookUrls(hooks: AgentFields['hooks']): Promise<void> {

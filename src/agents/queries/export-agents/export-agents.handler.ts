@@ -8,6 +8,6 @@ export class ExportAgentsHandler implements IQueryHandler<ExportAgents> {
   constructor(private readonly library: AgentLibrary) {}
 
   async execute() {
-    return { files: this.library.all().map(({ version: _v, ...agent }) => toAgentFile(agent)) };
+    return { files: (await this.library.all()).map(({ version: _v, ...agent }) => toAgentFile(agent)) };
   }
 }

@@ -8,7 +8,7 @@ export class GetAgentHandler implements IQueryHandler<GetAgent> {
   constructor(private readonly library: AgentLibrary) {}
 
   async execute({ id }: GetAgent) {
-    const agent = this.library.find(id);
+    const agent = await this.library.find(id);
     if (!agent) throw new AgentNotFoundError(id);
     return this.library.view(agent);
   }

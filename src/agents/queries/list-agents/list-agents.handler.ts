@@ -7,7 +7,7 @@ export class ListAgentsHandler implements IQueryHandler<ListAgents> {
   constructor(private readonly library: AgentLibrary) {}
 
   async execute({ composable }: ListAgents) {
-    const views = this.library.views();
+    const views = await this.library.views();
     return { agents: composable === undefined ? views : views.filter((a) => a.composable === composable) };
   }
 }

@@ -1,8 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import { InvalidInputError } from '../../../common/domain-error';
-import { approvals } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import { type ApprovalPage, ListApprovals } from './list-approvals.query';
 
 /** Opaque to callers: base64url of the asked position. */
@@ -16,10 +15,11 @@ export function decodeApprovalCursor(cursor: string): number {
 
 @QueryHandler(ListApprovals)
 export class ListApprovalsHandler implements IQueryHandler<ListApprovals, ApprovalPage> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ filter, first, after }: ListApprovals): Promise<ApprovalPage> {
     const cursor = after === undefined ? undefined : decodeApprovalCursor(after);
+    const { approvals } = this.db.tables;
     const conditions: Array<SQL | undefined> = [
       filter.approvalId === undefined ? undefined : eq(approvals.approvalId, filter.approvalId),
       filter.status === undefined ? undefined : eq(approvals.status, filter.status),
@@ -28,13 +28,12 @@ export class ListApprovalsHandler implements IQueryHandler<ListApprovals, Approv
       filter.agentName === undefined ? undefined : eq(approvals.agentName, filter.agentName),
       cursor === undefined ? undefined : lt(approvals.askedPosition, cursor),
     ];
-    const rows = this.database.orm
+    const rows = await this.db.orm
       .select()
       .from(approvals)
       .where(and(...conditions))
       .orderBy(desc(approvals.askedPosition))
-      .limit(first + 1)
-      .all();
+      .limit(first + 1);
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
     return { approvals: page, hasNextPage: rows.length > first, endCursor: last ? encodeApprovalCursor(last.askedPosition) : null };

@@ -1,26 +1,31 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { eq } from 'drizzle-orm';
-import { filter, map, type Observable } from 'rxjs';
-import { approvals } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { concatMap, filter, map, type Observable } from 'rxjs';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import { EventStore } from '../../../event-store/event-store';
 import { isApprovalEvent } from '../../approval.events';
-import { type ApprovalView, toApprovalView } from '../../approval-view';
+import { type ApprovalRow, type ApprovalView, toApprovalView } from '../../approval-view';
 import { WatchApprovals } from './watch-approvals.query';
 
 @QueryHandler(WatchApprovals)
 export class WatchApprovalsHandler implements IQueryHandler<WatchApprovals, Observable<ApprovalView>> {
   constructor(
     private readonly store: EventStore,
-    private readonly database: SqliteDatabase,
+    private readonly db: ReadModelDatabase,
   ) {}
 
   async execute(): Promise<Observable<ApprovalView>> {
     return this.store.committed$.pipe(
       filter(isApprovalEvent),
-      map((event) => this.database.orm.select().from(approvals).where(eq(approvals.approvalId, event.data.approvalId)).get()),
+      // One read at a time, in commit order: a change is never overtaken by the one after it.
+      concatMap((event) => this.row(event.data.approvalId)),
       filter((row) => row !== undefined),
       map(toApprovalView),
     );
+  }
+
+  private async row(approvalId: string): Promise<ApprovalRow | undefined> {
+    const { approvals } = this.db.tables;
+    return (await this.db.orm.select().from(approvals).where(eq(approvals.approvalId, approvalId)).limit(1))[0];
   }
 }

@@ -62,7 +62,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   }
 
   private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
-    const agent = this.library.find(input.agentId);
+    const agent = await this.library.find(input.agentId);
     if (!agent) throw new UnknownAgentError(input.agentId);
     const placement = await this.place(input, caller);
     if (placement.delegatingPolicy) {
@@ -194,7 +194,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       parentThreadId: caller.sessionId,
       callerAgentId: caller.agentName ?? parent?.started.agentId ?? sessionAgent,
       delegatingPolicy:
-        parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgent ? this.library.find(sessionAgent) : undefined, this.config.runs),
+        parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgent ? await this.library.find(sessionAgent) : undefined, this.config.runs),
       depth: parent ? parent.started.depth + 1 : 1,
       refusalStream: sessionStreamId(caller.sessionId),
     };

@@ -1,17 +1,19 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { eq } from 'drizzle-orm';
 import { NotFoundError } from '../../../common/domain-error';
-import { streamSummaries } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import { GetStream, StreamView } from './get-stream.query';
 
 @QueryHandler(GetStream)
 export class GetStreamHandler implements IQueryHandler<GetStream, StreamView> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ streamId }: GetStream): Promise<StreamView> {
-    const row = this.database.orm.select().from(streamSummaries).where(eq(streamSummaries.streamId, streamId)).get();
+    const { streamSummaries } = this.db.tables;
+    const [row] = await this.db.orm.select().from(streamSummaries).where(eq(streamSummaries.streamId, streamId)).limit(1);
     if (!row) throw new NotFoundError(`Stream ${streamId} does not exist`);
-    return { ...row, version: row.eventCount };
+    // SQLite keeps the ISO 8601 text the store wrote; PostgreSQL's timestamptz comes back as '2026-01-01 00:00:00.123+00'.
+    const iso = this.db.dialect === 'postgres' ? (stored: string) => new Date(stored).toISOString() : (stored: string) => stored;
+    return { ...row, firstRecordedAt: iso(row.firstRecordedAt), lastRecordedAt: iso(row.lastRecordedAt), version: row.eventCount };
   }
 }

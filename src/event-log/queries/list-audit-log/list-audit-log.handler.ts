@@ -1,14 +1,14 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
-import { auditLog } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
 
 @QueryHandler(ListAuditLog)
 export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPage> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ filter, after, limit }: ListAuditLog): Promise<AuditPage> {
+    const { auditLog } = this.db.tables;
     const conditions: Array<SQL | undefined> = [
       gt(auditLog.globalPosition, after),
       filter.sessionId === undefined ? undefined : eq(auditLog.sessionId, filter.sessionId),
@@ -17,17 +17,17 @@ export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPag
       filter.toolName === undefined ? undefined : eq(auditLog.toolName, filter.toolName),
       filter.decision === undefined ? undefined : eq(auditLog.decision, filter.decision),
       filter.eventType === undefined ? undefined : eq(auditLog.eventType, filter.eventType),
+      // recorded_at is ISO 8601 text on both databases: text order is time order.
       filter.from === undefined ? undefined : gte(auditLog.recordedAt, filter.from),
       filter.to === undefined ? undefined : lt(auditLog.recordedAt, filter.to),
     ];
     // One row more than asked tells whether another page exists without a COUNT.
-    const rows = this.database.orm
+    const rows = await this.db.orm
       .select()
       .from(auditLog)
       .where(and(...conditions))
       .orderBy(asc(auditLog.globalPosition))
-      .limit(limit + 1)
-      .all();
+      .limit(limit + 1);
     const hasMore = rows.length > limit;
     const entries: AuditEntry[] = rows.slice(0, limit).map(({ globalPosition, ...rest }) => ({ position: globalPosition, ...rest }));
     return { entries, nextAfter: entries.length ? entries[entries.length - 1].position : after, hasMore };

@@ -18,7 +18,7 @@ export class ChangeSubAgentsHandler implements ICommandHandler<ChangeSubAgents> 
   async execute({ sessionId, subAgents, actor }: ChangeSubAgents) {
     const session = await this.sessions.get(sessionId);
     // The same rule set as saving an agent; the session's own agent is never its sub-agent.
-    const problems = subAgentProblems(session.config.agentId, subAgents, (id) => this.library.find(id));
+    const problems = subAgentProblems(session.config.agentId, subAgents, await this.library.lookup(subAgents));
     if (problems.length > 0) throw new SessionTeamInvalidError(sessionId, 'use', problems);
     await decideOnSession(this.store, session, { type: 'ChangeSubAgents', sessionId, subAgents }, actor);
     return { sessionId, subAgents };

@@ -2,7 +2,7 @@ import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import type { HookSpec } from '../../../agents/agent-hooks';
-import { AgentLibrary } from '../../../agents/agent-library';
+import { AgentLibrary, type LibraryAgent } from '../../../agents/agent-library';
 import { McpServerRegistry } from '../../../agents/mcp-server-registry';
 import { TeamAssembler } from '../../../agents/team-assembler';
 import { InvalidInputError } from '../../../common/domain-error';
@@ -57,26 +57,31 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(command.request.tools);
     // Before anything is recorded: a refused request leaves no session behind.
-    const main = command.request.agentId ? this.library.find(command.request.agentId) : undefined;
+    const main = command.request.agentId ? await this.library.find(command.request.agentId) : undefined;
     await this.endpoints.assertAllowed({ ...command.request, hooks: mergedHooks(main?.hooks, command.request.hooks) });
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
-      return await this.create(command, slot);
+      // The agent whose hooks were just checked is the one the session is configured from.
+      return await this.create(command, main, slot);
     } finally {
       slot.release();
     }
   }
 
-  private async create({ request, actor, sessionId: givenId }: CreateSession, slot: LiveSessionSlot): Promise<SessionSummary> {
+  private async create(
+    { request, actor, sessionId: givenId }: CreateSession,
+    main: LibraryAgent | undefined,
+    slot: LiveSessionSlot,
+  ): Promise<SessionSummary> {
     const sessionId = givenId ?? randomUUID();
-    const sessionConfig = this.sessionConfig(request);
+    const sessionConfig = this.sessionConfig(request, main);
     const stream = sessionStreamId(sessionId);
     // Held by this instance from its first event: an instance that dies while creating it leaves it to a takeover.
     const metadata = sessionCommandMetadata(sessionId, actor, this.lease.instanceId);
     const created = await handleCommand(this.store, sessionDecider, stream, { type: 'CreateSession', sessionId, config: sessionConfig }, { metadata });
 
-    const assembly = this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents, sessionConfig.mcpServers);
+    const assembly = await this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents, sessionConfig.mcpServers);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'start', assembly.problems);
       await this.recordStartFailure(stream, { type: 'RecordStartFailure', sessionId, error: error.message, problems: assembly.problems }, metadata);
@@ -134,8 +139,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
    * The main agent gives the defaults: its model, its system message (FR: mode honoured), its sub_agents,
    * its built-in tool allowlist and exclusions, and its MCP servers (FR-3's selectors change them).
    */
-  private sessionConfig(request: CreateSessionRequest): SessionConfig {
-    const main = request.agentId ? this.library.find(request.agentId) : undefined;
+  private sessionConfig(request: CreateSessionRequest, main: LibraryAgent | undefined): SessionConfig {
     const agentMessage =
       main && main.system_message.content.trim().length > 0 ? { mode: main.system_message.mode, content: main.system_message.content } : undefined;
     const systemMessage = request.systemMessage ?? agentMessage;

@@ -64,7 +64,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
 
   private async resume(session: LiveSession, actor: string | undefined): Promise<SessionSummary> {
     const { sessionId } = session;
-    const assembly = this.team.assemble(session.config.agentId, session.config.subAgents, session.config.mcpServers);
+    const assembly = await this.team.assemble(session.config.agentId, session.config.subAgents, session.config.mcpServers);
     if (!assembly.ok) {
       const error = new SessionTeamInvalidError(sessionId, 'resume', assembly.problems);
       await decideOnSession(this.store, session, { type: 'RecordResumeFailure', sessionId, error: error.message, problems: assembly.problems }, actor);

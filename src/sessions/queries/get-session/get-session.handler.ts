@@ -1,27 +1,36 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { asc, eq } from 'drizzle-orm';
-import { sessions, subagentInstances } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { type AnyColumn, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import type { SessionConfig } from '../../session-config';
 import { SessionNotFoundError } from '../../session.errors';
 import { GetSession, SessionView } from './get-session.query';
 
 @QueryHandler(GetSession)
 export class GetSessionHandler implements IQueryHandler<GetSession, SessionView> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ sessionId }: GetSession): Promise<SessionView> {
-    const { orm } = this.database;
-    const row = orm.select().from(sessions).where(eq(sessions.sessionId, sessionId)).get();
+    const { orm, tables } = this.db;
+    const { sessions, subagentInstances } = tables;
+    // Both at once (sessions are never deleted, so the launches of a missing row are none). On PostgreSQL the
+    // launches may be one commit newer than the row: each is a committed state, and a view asks no more.
+    const [[row], launches] = await Promise.all([
+      orm.select().from(sessions).where(eq(sessions.sessionId, sessionId)).limit(1),
+      orm
+        .select()
+        .from(subagentInstances)
+        .where(eq(subagentInstances.parentSessionId, sessionId))
+        // Byte by byte, as SQLite compares text; the tool call id breaks ties, so both databases list
+        // launches of the same instant alike.
+        .orderBy(asc(this.byteOrder(subagentInstances.startedAt)), asc(this.byteOrder(subagentInstances.toolCallId))),
+    ]);
     if (!row) throw new SessionNotFoundError(sessionId);
-    const subagents = orm
-      .select()
-      .from(subagentInstances)
-      .where(eq(subagentInstances.parentSessionId, sessionId))
-      .orderBy(asc(subagentInstances.startedAt))
-      .all()
-      .map(({ parentSessionId: _parent, ...rest }) => rest);
+    const subagents = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
     const config = JSON.parse(row.config) as SessionConfig;
     return { ...row, config, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
+  }
+
+  private byteOrder(column: AnyColumn): SQLWrapper {
+    return this.db.dialect === 'sqlite' ? column : sql`${column} collate "C"`;
   }
 }

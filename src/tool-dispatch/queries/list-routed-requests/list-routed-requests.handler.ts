@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { routedRequests } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import { ListRoutedRequests, RoutedRequestView } from './list-routed-requests.query';
 
 const parse = (v: string | null): unknown => {
@@ -15,16 +14,16 @@ const parse = (v: string | null): unknown => {
 
 @QueryHandler(ListRoutedRequests)
 export class ListRoutedRequestsHandler implements IQueryHandler<ListRoutedRequests> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ sessionId, after, limit }: ListRoutedRequests) {
-    const rows = this.database.orm
+    const { routedRequests } = this.db.tables;
+    const rows = await this.db.orm
       .select()
       .from(routedRequests)
       .where(and(eq(routedRequests.parentSessionId, sessionId), gt(routedRequests.globalPosition, after)))
       .orderBy(asc(routedRequests.globalPosition))
-      .limit(limit)
-      .all();
+      .limit(limit);
     const requests: RoutedRequestView[] = rows.map(({ globalPosition, arguments: args, result, ...rest }) => ({
       position: globalPosition,
       ...rest,
