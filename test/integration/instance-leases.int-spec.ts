@@ -6,6 +6,9 @@ import { OwnedByOtherInstanceError } from '../../src/instances/instance.errors';
 import { InstanceLease, type LostLease } from '../../src/instances/instance-lease';
 import type { Lease } from '../../src/instances/lease-rules';
 import { LeaseMonitor } from '../../src/instances/lease-monitor';
+import { LiveSession } from '../../src/sessions/live-session';
+import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
+import { openLiveSessionLookup } from '../fixtures/live-session-lookup';
 import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
@@ -297,6 +300,93 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
       const { instanceLeases } = side.db.tables;
       await side.db.orm.delete(instanceLeases).where(eq(instanceLeases.instanceId, b.lease.instanceId));
       expect(await a.held.assertNotHeldElsewhere('s-b')).toMatchObject({ session: { sessionId: 's-b', status: 'idle' }, holder: { kind: 'free' } });
+    });
+  });
+
+  describe('LiveSessionLookup, the one place that decides', () => {
+    let log: TestEventStore;
+
+    beforeEach(() => {
+      log = openTestEventStore();
+    });
+
+    afterEach(() => log?.close());
+
+    async function sessionRow(sessionId: string, ownerInstance: string | null, status: string) {
+      const { orm, tables } = side.db;
+      await orm.insert(tables.sessions).values({
+        sessionId,
+        status,
+        model: 'gpt-4.1',
+        config: JSON.stringify(sessionConfig),
+        protocolVersion: 3,
+        lastPosition: 1,
+        createdAt: T0.toISOString(),
+        updatedAt: T0.toISOString(),
+        ownerInstance,
+      });
+      // The stream the session's commands decide on.
+      await log.store.append(`session-${sessionId}`, 'no_stream', [
+        { type: 'session.created', data: { sessionId, config: sessionConfig } },
+        { type: 'session.started', data: { protocolVersion: 3, teamAgents: [] } },
+      ]);
+    }
+
+    const sessionConfig = { model: 'gpt-4.1', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] };
+
+    it('refuses a session another running instance holds with 409 (on PostgreSQL); takes one whose instance is gone, interrupted', async () => {
+      const other = await start('https://sb-b.example.com');
+      const { lookup, registry, lease } = await openLiveSessionLookup(config, side.db, log.store);
+      lease.clock = () => now;
+      await sessionRow('s-other', other.lease.instanceId, 'idle');
+      await sessionRow('s-gone', 'instance-gone', 'running');
+
+      const taken = await lookup.get('s-gone');
+      expect(registry.get('s-gone')).toBe(taken);
+      expect(taken).toMatchObject({ status: 'interrupted', cliGeneration: 0 });
+      const recorded = await log.store.readStream('session-s-gone');
+      expect(recorded.at(-1)).toMatchObject({
+        type: 'session.interrupted',
+        data: { reason: 'instance instance-gone is gone; resume the session on any instance' },
+      });
+      // Asked again: the same session, interrupted once.
+      await expect(lookup.get('s-gone')).resolves.toBe(taken);
+      expect((await log.store.readStream('session-s-gone')).filter((e) => e.type === 'session.interrupted')).toHaveLength(1);
+
+      if (name === 'PostgreSQL') {
+        await expect(lookup.get('s-other')).rejects.toMatchObject({
+          code: 'owned_by_other_instance',
+          details: { ownerInstance: other.lease.instanceId, address: 'https://sb-b.example.com' },
+        });
+        expect(registry.get('s-other')).toBeUndefined();
+        expect(await log.store.readStream('session-s-other')).toHaveLength(2);
+        // Its instance stops heart-beating: the session is this one's to take.
+        now = after(TTL_MS + 1);
+      }
+      await expect(lookup.get('s-other')).resolves.toMatchObject({ status: 'interrupted' });
+    });
+
+    it('never takes a session this instance is creating (its row is there, its LiveSession not yet)', async () => {
+      const { lookup, registry, lease } = await openLiveSessionLookup(config, side.db, log.store);
+      await sessionRow('s-creating', lease.instanceId, 'starting');
+      await expect(lookup.get('s-creating')).rejects.toMatchObject({ code: 'invalid_state', message: expect.stringContaining('is starting') });
+      expect(registry.get('s-creating')).toBeUndefined();
+      expect(await log.store.readStream('session-s-creating')).toHaveLength(2);
+    });
+
+    it('asks again who holds a session it only loaded (generation 0), but not one it took live', async () => {
+      const other = await start('https://sb-b.example.com');
+      const { lookup, registry } = await openLiveSessionLookup(config, side.db, log.store);
+      await sessionRow('s-loaded', other.lease.instanceId, 'idle');
+      await sessionRow('s-mine', other.lease.instanceId, 'idle');
+      const loaded = new LiveSession('s-loaded', sessionConfig, 'interrupted', 0);
+      const mine = new LiveSession('s-mine', sessionConfig, 'idle', 1);
+      registry.add(loaded);
+      registry.add(mine);
+
+      await expect(lookup.get('s-mine')).resolves.toBe(mine);
+      if (name === 'PostgreSQL') await expect(lookup.get('s-loaded')).rejects.toBeInstanceOf(OwnedByOtherInstanceError);
+      else await expect(lookup.get('s-loaded')).resolves.toBe(loaded);
     });
   });
 });
