@@ -20,7 +20,7 @@ export class RunRecovery implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const stale = this.runs.runningIds().filter((runId) => !this.handles.has(runId));
+    const stale = (await this.runs.runningIds()).filter((runId) => !this.handles.has(runId));
     if (stale.length === 0) return;
     const reason = 'Switchboard restarted while the run was running; resume it with agent_run {run_id} (POST /api/runs/:id/resume) or stop it';
     // Concurrently: the appends share group commits.
