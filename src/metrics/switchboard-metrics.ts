@@ -131,8 +131,8 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       help: 'Runs by status (runs read model)',
       labelNames: ['status'],
       registers: register,
-      collect() {
-        setByStatus(this, RUN_STATUSES, runsReadModel.countByStatus());
+      async collect() {
+        setByStatus(this, RUN_STATUSES, await runsReadModel.countByStatus());
       },
     });
     new Gauge({

@@ -66,15 +66,17 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     if (!agent) throw new UnknownAgentError(input.agentId);
     const placement = await this.place(input, caller);
     if (placement.delegatingPolicy) {
+      // Not atomic with the run.started append further down (awaits lie between, as they did when this read
+      // was synchronous): two agent_run calls of one thread at the same moment can both pass the limit.
       const refusal = delegationRefusal(placement.delegatingPolicy, {
         targetAgentId: input.agentId,
         callerAgentId: placement.callerAgentId,
         depth: placement.depth,
-        runningChildren: this.runs.runningOwnedBy(placement.ownerThreadId),
+        runningChildren: await this.runs.runningOwnedBy(placement.ownerThreadId),
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
-    const covering = this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
+    const covering = await this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
     this.assertBudgetLeft(covering, input.agentId);
     const budget = narrowBudget(toRunBudget(input.budget), covering);
     const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
@@ -137,9 +139,10 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         const owner = state.started.parentRunId
           ? (await this.repository.load(state.started.rootRunId))?.started.ownerThreadId
           : state.started.ownerThreadId;
-        const covering = this.budgets
-          .covering(state.started.path, owner)
-          .map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({ ...c, budget: rest }));
+        const covering = (await this.budgets.covering(state.started.path, owner)).map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({
+          ...c,
+          budget: rest,
+        }));
         this.assertBudgetLeft(covering, state.started.agentId);
         if ((await this.store.streamVersion(sessionStreamId(threadId))) > 0 && !this.sessions.get(threadId)) {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
