@@ -159,8 +159,8 @@ async function measureForest(dir: string, total: number): Promise<ForestResult> 
 
   const db = new Database(file);
   const database = new SqliteDatabase(db, file);
-  const subtrees = new GetRunSubtreesHandler(database);
-  const byId = new GetRunsByIdHandler(database);
+  const subtrees = new GetRunSubtreesHandler(database.readModels);
+  const byId = new GetRunsByIdHandler(database.readModels);
   const { subtreeRoot, deepest } = planted;
   const subtreeQuery = new GetRunSubtrees([{ path: subtreeRoot.path, depth: subtreeRoot.depth, limit: 1000 }]);
   const ancestorsQuery = new GetRunsById(ancestorIdsOf(deepest.path));

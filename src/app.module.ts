@@ -17,6 +17,7 @@ import { GraphqlApiModule } from './graphql-api/graphql-api.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { ServiceStopping } from './lifecycle/service-stopping';
 import { HealthModule } from './health/health.module';
+import { InstancesModule } from './instances/instances.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OutboundModule } from './outbound/outbound.module';
 import { ProjectionsModule } from './projections/projections.module';
@@ -52,6 +53,7 @@ export class AppModule implements OnModuleDestroy {
         LifecycleModule,
         DatabaseModule.forRoot(config),
         EventStoreModule.forRoot(config),
+        InstancesModule,
         ProjectionsModule.forServer(config),
         EventLogModule,
         HealthModule,

@@ -8,6 +8,7 @@ import { ReadModelDatabase } from '../database/read-model-database';
 import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
 import { approvalStreamId, runIdOfThread, runStreamId, sessionIdOfStream } from '../event-store/stream-ids';
+import { HeldWork } from '../instances/held-work';
 import { SessionRegistry } from '../sessions/session-registry';
 import { approvalDecider, type ApprovalCommand } from './approval.decider';
 import { ApprovalSettledError } from './approval.errors';
@@ -66,6 +67,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly store: EventStore,
     private readonly db: ReadModelDatabase,
     private readonly registry: SessionRegistry,
+    private readonly held: HeldWork,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
   ) {
     this.timeoutMs = config.approvals.timeoutMs;
@@ -81,7 +83,13 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     );
     const { approvals } = this.db.tables;
     // The decider reads each stream again: one settled since this read is left as it is (expire is a no-op there).
-    const left = await this.db.orm.select({ approvalId: approvals.approvalId }).from(approvals).where(eq(approvals.status, 'pending'));
+    const pending = await this.db.orm
+      .select({ approvalId: approvals.approvalId, sessionId: approvals.sessionId })
+      .from(approvals)
+      .where(eq(approvals.status, 'pending'));
+    // A request another running instance's CLI still holds waits there for its decision.
+    const left = [];
+    for (const row of pending) if ((await this.held.sessionHolder(row.sessionId))?.holder.kind !== 'elsewhere') left.push(row);
     for (const { approvalId } of left) {
       await this.run(approvalId, { type: 'expire', approvalId, reason: 'the service restarted while the request waited; the CLI no longer holds it' });
     }

@@ -2,6 +2,7 @@ import { ArgumentsHost, BadRequestException, Logger, NotFoundException, Unauthor
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import { GraphQLError } from 'graphql';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
+import { OwnedByOtherInstanceError } from '../instances/instance.errors';
 import { TooManyLiveSessionsError } from '../sessions/session.errors';
 import { NotFoundError } from './domain-error';
 import { DomainErrorFilter } from './domain-error.filter';
@@ -34,6 +35,20 @@ describe('DomainErrorFilter', () => {
       details: { streamId: 'session-1', expected: 3, actual: 5 },
     });
     expect((sent.body as { message: string }).message).toContain('read it again and retry');
+  });
+
+  it('maps a session another instance holds to 409 naming that instance and its address (issue 15)', () => {
+    const { host, sent } = hostCapturing();
+    filter.catch(new OwnedByOtherInstanceError('Session s-1', 'inst-b', 'http://sb-b:3000'), host);
+    expect(sent).toEqual({
+      status: 409,
+      body: {
+        statusCode: 409,
+        code: 'owned_by_other_instance',
+        message: 'Session s-1 is live on instance inst-b at http://sb-b:3000; send the request there',
+        details: { ownerInstance: 'inst-b', address: 'http://sb-b:3000' },
+      },
+    });
   });
 
   it('maps the live-session cap to 429 naming the variable and the count', () => {

@@ -26,6 +26,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
   too_many_live_sessions: HttpStatus.TOO_MANY_REQUESTS,
   approval_settled: HttpStatus.CONFLICT,
+  owned_by_other_instance: HttpStatus.CONFLICT,
 };
 
 export function httpStatusOf(error: DomainError): number {

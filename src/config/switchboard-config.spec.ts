@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
       approvals: { timeoutMs: 600_000 },
+      instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
       postgres: undefined,
     });
   });
@@ -194,6 +195,32 @@ describe('loadConfig', () => {
     expect(loadConfig({ SWITCHBOARD_CONSOLE_DIR: '/srv/console' }).console).toEqual({ dir: '/srv/console' });
     expect(loadConfig({ SWITCHBOARD_CONSOLE: 'false', SWITCHBOARD_CONSOLE_DIR: '/srv/console' }).console).toEqual({ dir: undefined });
     expect(() => loadConfig({ SWITCHBOARD_CONSOLE: 'maybe' })).toThrow(/SWITCHBOARD_CONSOLE/);
+  });
+
+  describe('instance lease (issue 15)', () => {
+    it('reads the public URL (without a trailing slash), the heartbeat and the TTL', () => {
+      const config = loadConfig({
+        SWITCHBOARD_PUBLIC_URL: 'https://sb-1.internal:8443/',
+        SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
+        SWITCHBOARD_LEASE_TTL_MS: '1001',
+      });
+      expect(config.instances).toEqual({ publicUrl: 'https://sb-1.internal:8443', heartbeatMs: 500, leaseTtlMs: 1001 });
+    });
+
+    it('refuses a TTL of two heartbeats or less, naming both variables', () => {
+      const refusal = () => loadConfig({ SWITCHBOARD_LEASE_HEARTBEAT_MS: '5000' });
+      expect(refusal).toThrow(InvalidConfigurationError);
+      expect(refusal).toThrow(/SWITCHBOARD_LEASE_TTL_MS \(10000\) must be more than twice SWITCHBOARD_LEASE_HEARTBEAT_MS \(5000\)/);
+      expect(() => loadConfig({ SWITCHBOARD_LEASE_HEARTBEAT_MS: '1000', SWITCHBOARD_LEASE_TTL_MS: '2000' })).toThrow(/more than twice/);
+    });
+
+    it.each([
+      ['SWITCHBOARD_PUBLIC_URL', 'sb-1:3000'],
+      ['SWITCHBOARD_LEASE_HEARTBEAT_MS', '10'],
+      ['SWITCHBOARD_LEASE_TTL_MS', 'soon'],
+    ])('refuses a bad %s (%s) naming it', (variable, value) => {
+      expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
+    });
   });
 
   describe('PostgreSQL (issue 15)', () => {

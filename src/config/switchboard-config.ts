@@ -182,6 +182,16 @@ const environmentSchema = z.object({
   // ---- Approvals (issue 14) ----
   SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
 
+  // ---- Several instances (issue 15): each holds a lease on the database; see instancesConfig below ----
+  SWITCHBOARD_PUBLIC_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/[^\s/]+(\/\S*)?$/.test(v), {
+      message: 'SWITCHBOARD_PUBLIC_URL must be an http(s) URL (the base URL clients reach this instance at)',
+    }),
+  SWITCHBOARD_LEASE_HEARTBEAT_MS: integer('SWITCHBOARD_LEASE_HEARTBEAT_MS', 100, 600_000, 2_000),
+  SWITCHBOARD_LEASE_TTL_MS: integer('SWITCHBOARD_LEASE_TTL_MS', 300, 3_600_000, 10_000),
+
   // ---- PostgreSQL (issue 15): set, the log and every read model live there instead of SWITCHBOARD_DB ----
   SWITCHBOARD_DATABASE_URL: postgresUrl('SWITCHBOARD_DATABASE_URL'),
   SWITCHBOARD_DATABASE_POOL_SIZE: integer('SWITCHBOARD_DATABASE_POOL_SIZE', 1, 1000, 10),
@@ -261,9 +271,22 @@ export interface SwitchboardConfig {
     timeoutMs: number;
   };
 
+  // ---- Several instances (issue 15) ----
+  instances: InstancesConfig;
+
   // ---- PostgreSQL (issue 15) ----
   /** Set: the event log and the read models are in this PostgreSQL database (`database` is unused); unset: SQLite. */
   postgres: { url: string; poolSize: number } | undefined;
+}
+
+/** This instance's lease on the database (`src/instances`). */
+export interface InstancesConfig {
+  /** What other instances tell clients to use for a session this one holds; undefined: http://<host>:<port>. */
+  publicUrl: string | undefined;
+  /** How often the lease is renewed and expired leases are looked for. */
+  heartbeatMs: number;
+  /** A lease not renewed for this long is expired: another instance takes its sessions and runs over. */
+  leaseTtlMs: number;
 }
 
 export interface CopilotCliConfig {
@@ -358,9 +381,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     // ---- Approvals (issue 14) ----
     approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },
 
+    // ---- Several instances (issue 15) ----
+    instances: instancesConfig(e.SWITCHBOARD_PUBLIC_URL, e.SWITCHBOARD_LEASE_HEARTBEAT_MS, e.SWITCHBOARD_LEASE_TTL_MS),
+
     // ---- PostgreSQL (issue 15) ----
     postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,
   };
+}
+
+/**
+ * A lease must survive a missed heartbeat or two (a GC pause, a slow commit): with a TTL of two
+ * heartbeats or less, one late renewal would let another instance take a live instance's sessions over.
+ */
+function instancesConfig(publicUrl: string | undefined, heartbeatMs: number, leaseTtlMs: number): InstancesConfig {
+  if (leaseTtlMs <= 2 * heartbeatMs) {
+    throw new InvalidConfigurationError([
+      `SWITCHBOARD_LEASE_TTL_MS (${leaseTtlMs}) must be more than twice SWITCHBOARD_LEASE_HEARTBEAT_MS (${heartbeatMs}): ` +
+        "a lease that one late heartbeat lets expire hands a live instance's sessions to another",
+    ]);
+  }
+  return { publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined, heartbeatMs, leaseTtlMs };
 }
 
 /** web/dist of this checkout: src/config (tests) and dist/config (npm start) are both two levels down. */

@@ -43,6 +43,10 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
    * the runs table only while it is, so an idle service spends no SQL on budgets every 250 ms.
    */
   private budgetedRunsMayRun = true;
+  /** Budgeted starts and resumes seen: a sweep that read none running keeps sweeping if one came during its read. */
+  private budgetedStarts = 0;
+  /** The sweep in progress: a tick while one is still reading is skipped. */
+  private sweeping?: Promise<void>;
   private timer?: NodeJS.Timeout;
   /** Budgeted runs whose subtree is being stopped for their budget. */
   private readonly stopping = new Set<string>();
@@ -61,42 +65,51 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     this.subscription = this.store.committed$.pipe(filter((event) => SPENDING.has(event.type))).subscribe((event) => {
       const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
-      if (runId) this.checkCovering(runId);
+      if (runId) void this.checkCovering(runId).catch((error: unknown) => this.logger.error({ runId, err: error }, 'could not check run budgets'));
     });
     this.startedSubscription = this.store.committed$
       // A resumed run keeps the budget it started with.
       .pipe(filter((event) => (event.type === RunEvents.started && event.data.budget !== undefined) || event.type === RunEvents.resumed))
-      .subscribe(() => (this.budgetedRunsMayRun = true));
-    this.timer = setInterval(() => this.sweep(), SWEEP_MS);
+      .subscribe(() => {
+        this.budgetedRunsMayRun = true;
+        this.budgetedStarts += 1;
+      });
+    this.timer = setInterval(() => {
+      this.sweeping ??= this.sweep()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'budget sweep failed'))
+        .finally(() => (this.sweeping = undefined));
+    }, SWEEP_MS);
     this.timer.unref();
   }
 
-  onModuleDestroy(): void {
+  async onModuleDestroy(): Promise<void> {
     this.subscription?.unsubscribe();
     this.startedSubscription?.unsubscribe();
     clearInterval(this.timer);
+    // A sweep still reading ends before the database closes.
+    await this.sweeping;
   }
 
   /**
    * The budgets that cover a new run under `parentPath` (the parent's and its ancestors'), with their use
    * so far, after the budget of the session that started the tree (`sessionId`: the root's owner thread).
    */
-  covering(parentPath: string | undefined, sessionId: string | undefined): CoveringBudget[] {
-    const session = this.sessionBudget(sessionId);
+  async covering(parentPath: string | undefined, sessionId: string | undefined): Promise<CoveringBudget[]> {
+    const session = await this.sessionBudget(sessionId);
     if (!parentPath) return session ? [session] : [];
     const ids = [...ancestorIdsOf(parentPath), ...parentPath.split('/').filter(Boolean).slice(-1)];
-    const runBudgets = this.runs
-      .budgetedAmong(ids)
-      .sort((a, b) => a.depth - b.depth)
-      .map((row) => ({ runId: row.runId, budget: budgetOf(row) as RunBudget, used: budgetUseOf(this.runs.subtreeSpend(row.path)) }));
+    const budgeted = (await this.runs.budgetedAmong(ids)).sort((a, b) => a.depth - b.depth);
+    const runBudgets = await Promise.all(
+      budgeted.map(async (row) => ({ runId: row.runId, budget: budgetOf(row) as RunBudget, used: budgetUseOf(await this.runs.subtreeSpend(row.path)) })),
+    );
     return session ? [session, ...runBudgets] : runBudgets;
   }
 
   /** A session's budget (set at its creation) with what the runs it started spent so far. */
-  sessionBudget(sessionId: string | undefined): CoveringBudget | undefined {
+  async sessionBudget(sessionId: string | undefined): Promise<CoveringBudget | undefined> {
     if (!sessionId || sessionId === API_THREAD) return undefined;
     const budget = this.sessions.get(sessionId)?.config.budget;
-    return budget ? { sessionId, budget, used: budgetUseOf(this.runs.sessionSpend(sessionId)) } : undefined;
+    return budget ? { sessionId, budget, used: budgetUseOf(await this.runs.sessionSpend(sessionId)) } : undefined;
   }
 
   /**
@@ -113,24 +126,27 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
    * Checks the budgets of a run that spent and of its ancestors. Every usage and tool event of every run
    * comes here: with no budgeted run going and no session budget, it reads nothing.
    */
-  private checkCovering(runId: string): void {
+  private async checkCovering(runId: string): Promise<void> {
     if (!this.budgetedRunsMayRun && !this.anySessionBudget()) return;
-    const row = this.runs.find(runId);
+    const row = await this.runs.find(runId);
     if (!row) return;
-    for (const budgeted of this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId])) this.check(budgeted);
-    const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
-    if (root && root.parentRunId === null) this.checkSession(root.ownerThreadId);
+    const budgeted = await this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId]);
+    await Promise.all(budgeted.map((run) => this.check(run)));
+    const root = row.parentRunId ? await this.runs.find(row.rootRunId) : row;
+    if (root && root.parentRunId === null) await this.checkSession(root.ownerThreadId);
   }
 
   /** Time spends without events: budgeted runs, and sessions with a budget that have runs going, are checked anyway. */
-  private sweep(): void {
+  private async sweep(): Promise<void> {
     if (this.budgetedRunsMayRun) {
-      const running = this.runs.runningBudgeted();
-      this.budgetedRunsMayRun = running.length > 0;
-      for (const row of running) this.check(row);
+      const startsBefore = this.budgetedStarts;
+      const running = await this.runs.runningBudgeted();
+      // A budgeted run that started during the read may be missing from it: sweep again next tick.
+      if (running.length === 0 && this.budgetedStarts === startsBefore) this.budgetedRunsMayRun = false;
+      await Promise.all(running.map((row) => this.check(row)));
     }
     if (!this.anySessionBudget()) return;
-    for (const sessionId of this.runs.sessionsWithRunningRuns()) this.checkSession(sessionId);
+    await Promise.all((await this.runs.sessionsWithRunningRuns()).map((sessionId) => this.checkSession(sessionId)));
   }
 
   private anySessionBudget(): boolean {
@@ -138,11 +154,12 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
   }
 
   /** A session's budget over every run it started: past a limit, each of its running runs' subtrees is stopped. */
-  private checkSession(sessionId: string): void {
+  private async checkSession(sessionId: string): Promise<void> {
     if (this.stopping.has(`session:${sessionId}`)) return;
-    const covering = this.sessionBudget(sessionId);
+    const covering = await this.sessionBudget(sessionId);
     if (!covering) return;
     const breach = breachOf(covering.budget, covering.used);
+    // stopSession checks `stopping` again: another check may have begun the stop during the read.
     if (breach) this.stopSession(sessionId, breach);
   }
 
@@ -152,32 +169,49 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     this.stopping.add(key);
     this.logger.warn({ sessionId, ...breach }, 'session budget exceeded: stopping every run it started');
     const stoppedBy: StoppedBy = { actor: 'budget', reason: 'budget_exceeded', ...breach, budgetSessionId: sessionId };
-    void Promise.all(
-      this.runs.runningRootsOwnedBy(sessionId).map((runId) =>
-        this.stopper.stopTree(runId, stoppedBy).catch((error: unknown) => {
-          if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its session budget');
-        }),
-      ),
-    ).finally(() => this.stopping.delete(key));
+    void this.runs
+      .runningRootsOwnedBy(sessionId)
+      .then((roots) =>
+        Promise.all(
+          roots.map((runId) =>
+            this.stopper.stopTree(runId, stoppedBy).catch((error: unknown) => {
+              if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its session budget');
+            }),
+          ),
+        ),
+      )
+      .catch((error: unknown) => this.logger.error({ sessionId, err: error }, 'could not read the runs a session started'))
+      .finally(() => this.stopping.delete(key));
   }
 
-  private check(row: RunRow): void {
+  private async check(row: RunRow): Promise<void> {
     const budget = budgetOf(row);
-    if (!budget || row.status !== 'running' || this.underStop(row)) return;
-    const used = budgetUseOf(this.runs.subtreeSpend(row.path));
+    if (!budget || row.status !== 'running' || this.underStop(row, undefined)) return;
+    const used = budgetUseOf(await this.runs.subtreeSpend(row.path));
+    // A stop may have begun during the reads: checked again with no await before acting on it (the owner is
+    // read only while something is being stopped). stop() and warn() also dedupe: two checks act once.
+    const owner = this.stopping.size > 0 ? await this.treeOwnerOf(row) : undefined;
+    if (this.underStop(row, owner)) return;
     const breach = breachOf(budget, used);
     if (breach) return this.stop(row.runId, breach);
     const warned = (JSON.parse(row.budgetWarnings) as Array<{ limit: string }>).map((w) => w.limit);
     for (const warning of newWarnings(budget, used, warned)) this.warn(row.runId, warning);
   }
 
-  /** A run whose subtree (its own or an ancestor's) is already being stopped is left to that stop. */
-  private underStop(row: RunRow): boolean {
+  /**
+   * A run whose subtree (its own or an ancestor's) is already being stopped is left to that stop, as is
+   * one whose tree's session (`owner`, when known) is being stopped for its budget.
+   */
+  private underStop(row: RunRow, owner: string | undefined): boolean {
     if (this.handles.get(row.runId)?.stopping) return true;
-    if (this.stopping.size === 0) return false;
-    const root = row.parentRunId ? this.runs.find(row.rootRunId) : row;
-    if (root && this.stopping.has(`session:${root.ownerThreadId}`)) return true;
+    if (owner !== undefined && this.stopping.has(`session:${owner}`)) return true;
     return [...ancestorIdsOf(row.path), row.runId].some((id) => this.stopping.has(id));
+  }
+
+  /** The session that started the run's tree (its root's owner thread). */
+  private async treeOwnerOf(row: RunRow): Promise<string | undefined> {
+    const root = row.parentRunId ? await this.runs.find(row.rootRunId) : row;
+    return root?.ownerThreadId;
   }
 
   private warn(runId: string, breach: BudgetBreach): void {

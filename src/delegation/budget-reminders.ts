@@ -20,8 +20,8 @@ export class BudgetReminders implements OnModuleInit {
     this.reminders.register((sessionId) => this.forSession(sessionId));
   }
 
-  forSession(sessionId: string): TurnReminder | undefined {
-    const rows = this.runs.untoldBudgetWarningsOwnedBy(sessionId);
+  async forSession(sessionId: string): Promise<TurnReminder | undefined> {
+    const rows = await this.runs.untoldBudgetWarningsOwnedBy(sessionId);
     if (rows.length === 0) return undefined;
     const told: Record<string, number> = {};
     const lines = rows.flatMap((row) => {

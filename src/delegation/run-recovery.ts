@@ -1,30 +1,57 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
+import { HeldWork } from '../instances/held-work';
+import { type Lease, takeoverReason } from '../instances/lease-rules';
+import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 
 /**
+ * Records runs cut off from their executor as interrupted, with the reason (their owners are told with
+ * `run.ended` in the same commit, and reminded at their next turn). The one decision both recoveries
+ * make: at start, and when a dead instance's lease is claimed. Concurrently: the appends share group commits.
+ */
+export async function interruptRuns(repository: RunRepository, runIds: readonly string[], reason: string): Promise<void> {
+  await Promise.all(runIds.map((runId) => repository.decide(runId, { type: 'interrupt', reason }, { actor: 'switchboard' })));
+}
+
+/**
  * spec: recovery. At start no run has an executor yet, so every run still `running` was cut off by a
- * crash or a stop of the service: it becomes `interrupted` with the reason (its owner is told with
- * `run.ended` in the same commit, and reminded at its next turn). Nothing is re-run silently;
- * completed runs keep their output.
+ * crash or a stop of the service: it becomes `interrupted` with the reason. Nothing is re-run silently;
+ * completed runs keep their output. With several instances: only the runs no other running instance
+ * holds (a run is held where its session is), and a dead instance's running runs once its lease is
+ * claimed here.
  */
 @Injectable()
-export class RunRecovery implements OnApplicationBootstrap {
+export class RunRecovery implements OnModuleInit, OnApplicationBootstrap {
   private readonly logger = new Logger(RunRecovery.name);
+  private takeover?: TakeoverParticipation;
 
   constructor(
-    private readonly runs: RunsReadModel,
+    private readonly held: HeldWork,
     private readonly repository: RunRepository,
     private readonly handles: RunHandleTable,
+    private readonly monitor: LeaseMonitor,
   ) {}
 
+  onModuleInit(): void {
+    this.takeover = this.monitor.join('runs', (dead) => this.takeOver(dead));
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    const stale = this.runs.runningIds().filter((runId) => !this.handles.has(runId));
-    if (stale.length === 0) return;
-    const reason = 'Switchboard restarted while the run was running; resume it with agent_run {run_id} (POST /api/runs/:id/resume) or stop it';
-    // Concurrently: the appends share group commits.
-    await Promise.all(stale.map((runId) => this.repository.decide(runId, { type: 'interrupt', reason }, { actor: 'switchboard' })));
-    this.logger.warn({ runs: stale.length }, 'runs without a live executor marked interrupted');
+    const stale = (await this.held.runningRunsNotHeldElsewhere()).filter((runId) => !this.handles.has(runId));
+    if (stale.length > 0) {
+      const reason = 'Switchboard restarted while the run was running; resume it with agent_run {run_id} (POST /api/runs/:id/resume) or stop it';
+      await interruptRuns(this.repository, stale, reason);
+      this.logger.warn({ runs: stale.length }, 'runs without a live executor marked interrupted');
+    }
+    this.takeover?.recovered();
+  }
+
+  /** A dead instance's running runs, once this instance claimed its lease. */
+  private async takeOver(dead: Lease): Promise<void> {
+    const runIds = (await this.held.runningRunsHeldBy(dead.instanceId)).filter((runId) => !this.handles.has(runId));
+    if (runIds.length === 0) return;
+    await interruptRuns(this.repository, runIds, `${takeoverReason(dead, 'run')} (agent_run {run_id}, POST /api/runs/:id/resume)`);
+    this.logger.warn({ instanceId: dead.instanceId, runs: runIds.length }, 'running runs of a dead instance taken over as interrupted');
   }
 }

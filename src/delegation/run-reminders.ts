@@ -21,8 +21,8 @@ export class RunReminders implements OnModuleInit {
     this.reminders.register((sessionId) => this.forSession(sessionId));
   }
 
-  forSession(sessionId: string): TurnReminder | undefined {
-    const rows = this.runs.unnotifiedEndsOwnedBy(sessionId);
+  async forSession(sessionId: string): Promise<TurnReminder | undefined> {
+    const rows = await this.runs.unnotifiedEndsOwnedBy(sessionId);
     if (rows.length === 0) return undefined;
     const lines = rows.map((r) => {
       const head = `- run ${r.runId} (agent ${r.agentId}) is ${r.status}`;

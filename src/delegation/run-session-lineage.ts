@@ -12,9 +12,9 @@ export class RunSessionLineage implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.lineages.register((sessionId) => {
+    this.lineages.register(async (sessionId) => {
       const runId = runIdOfThread(sessionId);
-      const run = runId ? this.runs.find(runId) : undefined;
+      const run = runId ? await this.runs.find(runId) : undefined;
       return run ? { runId: run.runId, agentId: run.agentId, rootRunId: run.rootRunId, parentRunId: run.parentRunId, path: run.path } : undefined;
     });
   }

@@ -64,7 +64,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     }
     const stopped: string[] = [];
     for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-      const running = this.runs.runningSubtreeIds(target.started.path);
+      const running = await this.runs.runningSubtreeIds(target.started.path);
       if (running.length === 0) break;
       const results = await Promise.all(running.map((id) => this.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })));
       running.forEach((id, i) => results[i] && stopped.push(id));

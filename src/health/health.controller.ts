@@ -5,6 +5,7 @@ import { Public } from '../common/auth/public.decorator';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
 import { EventStore } from '../event-store/event-store';
+import { InstanceLease } from '../instances/instance-lease';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { Readiness } from './readiness';
 
@@ -17,6 +18,7 @@ export class HealthController {
     private readonly runner: AsyncProjectionRunner,
     private readonly cli: CopilotCliConnection,
     private readonly readiness: Readiness,
+    private readonly lease: InstanceLease,
   ) {}
 
   /** Open without a token. 200 when the database answers, 503 otherwise; each async projection's state and lag. */
@@ -28,6 +30,7 @@ export class HealthController {
       // SQLite: file, journal mode, synchronous; PostgreSQL: host, database, pool, migrations applied.
       const described = await this.database.describe();
       const head = await this.store.headPosition();
+      const live = await this.lease.liveInstances();
       response.status(HttpStatus.OK).json({
         status: 'ok',
         database: { status: 'up', ...described, headPosition: head, groupCommit: this.store.stats() },
@@ -35,6 +38,20 @@ export class HealthController {
         projections: await this.runner.status(),
         // Started on first use: `running: false` before any session is normal.
         copilotCli: this.cli.status(),
+        // This instance's lease, and every instance running on the database (from instance_leases).
+        instance: {
+          id: this.lease.instanceId,
+          address: this.lease.address,
+          liveInstances: live.map(({ instanceId, address, hostname, pid, startedAt, heartbeatAt, expiresAt }) => ({
+            id: instanceId,
+            address,
+            hostname,
+            pid,
+            startedAt,
+            heartbeatAt,
+            expiresAt,
+          })),
+        },
       });
     } catch (error) {
       response.status(HttpStatus.SERVICE_UNAVAILABLE).json({ status: 'error', database: { status: 'down', error: (error as Error).message } });

@@ -7,6 +7,7 @@ import { ReadModelDatabase } from '../database/read-model-database';
 import { RUN_STATUSES } from '../delegation/run.events';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
+import { InstanceLease } from '../instances/instance-lease';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
 import type { SessionStatus } from '../sessions/session.events';
@@ -48,7 +49,14 @@ export class SwitchboardMetrics implements OnModuleDestroy {
   readonly registry = new Registry();
   private readonly subscriptions = new Subscription();
 
-  constructor(store: EventStore, runner: AsyncProjectionRunner, runsReadModel: RunsReadModel, db: ReadModelDatabase, cli: CopilotCliConnection) {
+  constructor(
+    store: EventStore,
+    runner: AsyncProjectionRunner,
+    runsReadModel: RunsReadModel,
+    db: ReadModelDatabase,
+    cli: CopilotCliConnection,
+    lease: InstanceLease,
+  ) {
     const register = [this.registry];
 
     const appends = new Counter({
@@ -123,8 +131,8 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       help: 'Runs by status (runs read model)',
       labelNames: ['status'],
       registers: register,
-      collect() {
-        setByStatus(this, RUN_STATUSES, runsReadModel.countByStatus());
+      async collect() {
+        setByStatus(this, RUN_STATUSES, await runsReadModel.countByStatus());
       },
     });
     new Gauge({
@@ -134,6 +142,14 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       registers: register,
       async collect() {
         setByStatus(this, SESSION_STATUSES, await countSessionsByStatus(db));
+      },
+    });
+    new Gauge({
+      name: 'switchboard_instances_live',
+      help: 'Switchboard instances with a live lease on the database, this one included',
+      registers: register,
+      async collect() {
+        this.set((await lease.liveInstances()).length);
       },
     });
     new Gauge({

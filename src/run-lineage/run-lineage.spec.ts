@@ -1,4 +1,4 @@
-import { ancestorIdsOf, RUN_COLUMNS_SQL, subtreeRange, toRunRow } from './run-lineage';
+import { ancestorIdsOf, subtreeRange } from './run-lineage';
 
 describe('run lineage paths', () => {
   const root = '0190a1b2-0000-7000-8000-000000000001';
@@ -16,11 +16,5 @@ describe('run lineage paths', () => {
   it('reads the ancestors from the path, root first, without the run itself', () => {
     expect(ancestorIdsOf(`/${root}/${child}/${grandchild}/`)).toEqual([root, child]);
     expect(ancestorIdsOf(`/${root}/`)).toEqual([]);
-  });
-
-  it('selects every column under its row key and turns SQLite 0/1 back into booleans', () => {
-    expect(RUN_COLUMNS_SQL).toContain('r.run_id AS "runId"');
-    expect(RUN_COLUMNS_SQL).toContain('r.owner_notified AS "ownerNotified"');
-    expect(toRunRow({ runId: 'x', background: 1, ownerNotified: 0 })).toMatchObject({ background: true, ownerNotified: false });
   });
 });

@@ -1,13 +1,14 @@
-import { getTableColumns } from 'drizzle-orm';
-import { runs } from '../database/schema';
+import type { ReadTables } from '../database/read-model-database';
 
-/** A row of the `runs` read model. */
-export type RunRow = typeof runs.$inferSelect;
+/** A row of the `runs` read model (the same JavaScript types on both databases). */
+export type RunRow = ReadTables['runs']['$inferSelect'];
 
 /**
  * spec: sub-agent-delegation, lineage. A run's `path` is `/<root>/.../<self>/` (uuid v7 ids: lowercase
  * hex and dashes). Its subtree is the index range `[path, path + '~')`: '~' sorts after every character
- * an id or '/' can have. Its ancestors are the ids in its path.
+ * an id or '/' can have in byte order (SQLite's BINARY; on PostgreSQL `runs.path` is `COLLATE "C"`,
+ * migrations/postgres/0003: a linguistic collation ignores '/' and '-' and would break the range).
+ * Its ancestors are the ids in its path.
  */
 export function subtreeRange(path: string): { from: string; to: string } {
   return { from: path, to: `${path}~` };
@@ -32,17 +33,4 @@ export const NO_USAGE: RunUsage = { runs: 0, inputTokens: 0, outputTokens: 0, to
 
 export function ownUsage(run: Pick<RunRow, 'inputTokens' | 'outputTokens' | 'toolCalls' | 'durationMs'>): RunUsage {
   return { runs: 1, inputTokens: run.inputTokens, outputTokens: run.outputTokens, toolCalls: run.toolCalls, durationMs: run.durationMs };
-}
-
-const columns = Object.entries(getTableColumns(runs));
-
-/** The select list of a raw `runs` query, aliased to RunRow's keys (`r.` is the table's alias). */
-export const RUN_COLUMNS_SQL = columns.map(([key, column]) => `r.${column.name} AS "${key}"`).join(', ');
-
-const booleanKeys = columns.filter(([, column]) => column.dataType === 'boolean').map(([key]) => key);
-
-/** A row read with RUN_COLUMNS_SQL: SQLite gives booleans as 0/1. */
-export function toRunRow(raw: Record<string, unknown>): RunRow {
-  for (const key of booleanKeys) raw[key] = raw[key] === 1 || raw[key] === true;
-  return raw as RunRow;
 }

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type Database from 'better-sqlite3';
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { runs } from '../database/schema';
-import { SqliteDatabase } from '../database/sqlite-database';
+import { ReadModelDatabase } from '../database/read-model-database';
 import { type RunRow, subtreeRange } from './run-lineage';
 
 /** What a subtree spent so far (a running run counts its current launch's time up to `now`). */
@@ -15,80 +13,90 @@ export interface SubtreeSpend {
 
 /**
  * The delegation engine's reads of the `runs` read model, so run-lineage is its only reader and the
- * arrow runs one way (delegation → run-lineage). Synchronous on purpose: the engine reads between
- * awaits (stop sweeps) and from the sessions' synchronous turn-reminder sources.
+ * arrow runs one way (delegation → run-lineage). Each read is one awaited statement, on either database;
+ * a caller that acts on what it read (stop sweeps, budget checks, reminders) must allow for the row
+ * having moved on meanwhile, as the event streams' own checks do (the decider refuses a stale act).
  */
-/** What a budget counts of each run (`spendOf`). */
-const SPEND_COLUMNS = {
-  status: runs.status,
-  inputTokens: runs.inputTokens,
-  outputTokens: runs.outputTokens,
-  toolCalls: runs.toolCalls,
-  durationMs: runs.durationMs,
-  launchedAt: runs.launchedAt,
-};
-
 @Injectable()
 export class RunsReadModel {
-  private sessionsWithRunning?: Database.Statement;
+  constructor(private readonly db: ReadModelDatabase) {}
 
-  constructor(private readonly database: SqliteDatabase) {}
-
-  /** How many runs are in each status (one GROUP BY; the metrics gauge reads it at scrape). */
-  countByStatus(): Array<{ status: string; count: number }> {
-    return this.database.orm.select({ status: runs.status, count: count() }).from(runs).groupBy(runs.status).all();
+  private get runs() {
+    return this.db.tables.runs;
   }
 
-  find(runId: string): RunRow | undefined {
-    return this.database.orm.select().from(runs).where(eq(runs.runId, runId)).get();
+  /** What a budget counts of each run (`spendOf`). */
+  private get spendColumns() {
+    const { runs } = this;
+    return {
+      status: runs.status,
+      inputTokens: runs.inputTokens,
+      outputTokens: runs.outputTokens,
+      toolCalls: runs.toolCalls,
+      durationMs: runs.durationMs,
+      launchedAt: runs.launchedAt,
+    };
+  }
+
+  /** How many runs are in each status (one GROUP BY; the metrics gauge reads it at scrape). */
+  async countByStatus(): Promise<Array<{ status: string; count: number }>> {
+    const { runs } = this;
+    return this.db.orm.select({ status: runs.status, count: count() }).from(runs).groupBy(runs.status);
+  }
+
+  async find(runId: string): Promise<RunRow | undefined> {
+    const { runs } = this;
+    const [row] = await this.db.orm.select().from(runs).where(eq(runs.runId, runId)).limit(1);
+    return row;
   }
 
   /** Ids of the runs under `path` (itself included): one range scan on the path index. */
-  subtreeIds(path: string): string[] {
+  async subtreeIds(path: string): Promise<string[]> {
+    const { runs } = this;
     const { from, to } = subtreeRange(path);
-    return this.database.orm
+    const rows = await this.db.orm
       .select({ runId: runs.runId })
       .from(runs)
-      .where(and(gte(runs.path, from), lt(runs.path, to)))
-      .all()
-      .map((r) => r.runId);
+      .where(and(gte(runs.path, from), lt(runs.path, to)));
+    return rows.map((r) => r.runId);
   }
 
-  /** Running runs under `path` (itself included), deepest first: one range scan on the path index. */
-  runningSubtreeIds(path: string): string[] {
+  /**
+   * Running runs under `path` (itself included), deepest first: a range of the path index, or (SQLite's
+   * pick without statistics) the status index's running runs filtered by the range.
+   */
+  async runningSubtreeIds(path: string): Promise<string[]> {
+    const { runs } = this;
     const { from, to } = subtreeRange(path);
-    return this.database.orm
+    const rows = await this.db.orm
       .select({ runId: runs.runId })
       .from(runs)
       .where(and(gte(runs.path, from), lt(runs.path, to), eq(runs.status, 'running')))
-      .orderBy(desc(runs.depth))
-      .all()
-      .map((r) => r.runId);
+      .orderBy(desc(runs.depth));
+    return rows.map((r) => r.runId);
   }
 
   /** Every run the read model still has as running. */
-  runningIds(): string[] {
-    return this.database.orm
-      .select({ runId: runs.runId })
-      .from(runs)
-      .where(eq(runs.status, 'running'))
-      .all()
-      .map((r) => r.runId);
+  async runningIds(): Promise<string[]> {
+    const { runs } = this;
+    const rows = await this.db.orm.select({ runId: runs.runId }).from(runs).where(eq(runs.status, 'running'));
+    return rows.map((r) => r.runId);
   }
 
   /** How many runs owned by a thread are running. */
-  runningOwnedBy(ownerThreadId: string): number {
-    const [row] = this.database.orm
+  async runningOwnedBy(ownerThreadId: string): Promise<number> {
+    const { runs } = this;
+    const [row] = await this.db.orm
       .select({ n: count() })
       .from(runs)
-      .where(and(eq(runs.ownerThreadId, ownerThreadId), eq(runs.status, 'running')))
-      .all();
+      .where(and(eq(runs.ownerThreadId, ownerThreadId), eq(runs.status, 'running')));
     return row?.n ?? 0;
   }
 
   /** Runs a thread owns that its agent has not been told about: ended background ones and interrupted ones, oldest end first. */
-  unnotifiedEndsOwnedBy(ownerThreadId: string): RunRow[] {
-    return this.database.orm
+  async unnotifiedEndsOwnedBy(ownerThreadId: string): Promise<RunRow[]> {
+    const { runs } = this;
+    return this.db.orm
       .select()
       .from(runs)
       .where(
@@ -99,90 +107,96 @@ export class RunsReadModel {
           or(eq(runs.background, true), eq(runs.status, 'interrupted')),
         ),
       )
-      .orderBy(runs.endedAt)
-      .all();
+      .orderBy(runs.endedAt);
   }
 
   /** Usage summed over the runs under `path` (itself included): one range scan on the path index. */
-  subtreeSpend(path: string, now = Date.now()): SubtreeSpend {
+  async subtreeSpend(path: string, now = Date.now()): Promise<SubtreeSpend> {
+    const { runs } = this;
     const { from, to } = subtreeRange(path);
-    const rows = this.database.orm
-      .select(SPEND_COLUMNS)
+    const rows = await this.db.orm
+      .select(this.spendColumns)
       .from(runs)
-      .where(and(gte(runs.path, from), lt(runs.path, to)))
-      .all();
+      .where(and(gte(runs.path, from), lt(runs.path, to)));
     return spendOf(rows, now);
   }
 
   /** The runs among `ids` that have a budget. */
-  budgetedAmong(ids: readonly string[]): RunRow[] {
+  async budgetedAmong(ids: readonly string[]): Promise<RunRow[]> {
     if (ids.length === 0) return [];
-    return this.database.orm
+    const { runs } = this;
+    return this.db.orm
       .select()
       .from(runs)
-      .where(and(inArray(runs.runId, [...ids]), isNotNull(runs.budget)))
-      .all();
+      .where(and(inArray(runs.runId, [...ids]), isNotNull(runs.budget)));
   }
 
   /** Running runs that have a budget (the budget guard's periodic sweep, for limits that grow with time). */
-  runningBudgeted(): RunRow[] {
-    return this.database.orm
+  async runningBudgeted(): Promise<RunRow[]> {
+    const { runs } = this;
+    return this.db.orm
       .select()
       .from(runs)
-      .where(and(eq(runs.status, 'running'), isNotNull(runs.budget)))
-      .all();
+      .where(and(eq(runs.status, 'running'), isNotNull(runs.budget)));
   }
 
   /** Runs a thread owns with budget warnings its agent has not been told about. */
-  untoldBudgetWarningsOwnedBy(ownerThreadId: string): RunRow[] {
-    return this.database.orm
+  async untoldBudgetWarningsOwnedBy(ownerThreadId: string): Promise<RunRow[]> {
+    const { runs } = this;
+    // budget_warnings is JSON text on both databases.
+    const warnings =
+      this.db.dialect === 'sqlite' ? sql`json_array_length(${runs.budgetWarnings})` : sql`jsonb_array_length(${runs.budgetWarnings}::jsonb)`;
+    return this.db.orm
       .select()
       .from(runs)
-      .where(
-        and(eq(runs.ownerThreadId, ownerThreadId), isNotNull(runs.budget), sql`json_array_length(${runs.budgetWarnings}) > ${runs.budgetWarningsTold}`),
-      )
-      .all();
+      .where(and(eq(runs.ownerThreadId, ownerThreadId), isNotNull(runs.budget), sql`${warnings} > ${runs.budgetWarningsTold}`));
   }
 
   /**
    * Usage summed over every run a session started (its runs with no parent run) and their subtrees:
    * what a session's budget covers. One statement on the owner and root indexes.
    */
-  sessionSpend(sessionId: string, now = Date.now()): SubtreeSpend {
-    const rows = this.database.orm
-      .select(SPEND_COLUMNS)
+  async sessionSpend(sessionId: string, now = Date.now()): Promise<SubtreeSpend> {
+    const { runs } = this;
+    const rows = await this.db.orm
+      .select(this.spendColumns)
       .from(runs)
       .where(
         inArray(
           runs.rootRunId,
-          this.database.orm
+          this.db.orm
             .select({ runId: runs.runId })
             .from(runs)
             .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId))),
         ),
-      )
-      .all();
+      );
     return spendOf(rows, now);
   }
 
   /** Sessions that own a root of some running run: the ones whose budget time can still grow. */
-  sessionsWithRunningRuns(): string[] {
-    this.sessionsWithRunning ??= this.database.connection.prepare(
-      `SELECT DISTINCT root.owner_thread_id AS owner FROM runs AS r JOIN runs AS root ON root.run_id = r.root_run_id
-       WHERE r.status = 'running' AND root.parent_run_id IS NULL AND root.owner_thread_id != 'api'`,
-    );
-    const rows = this.sessionsWithRunning.all() as Array<{ owner: string }>;
+  async sessionsWithRunningRuns(): Promise<string[]> {
+    const { runs } = this;
+    const rows = await this.db.orm
+      .selectDistinct({ owner: runs.ownerThreadId })
+      .from(runs)
+      .where(
+        and(
+          isNull(runs.parentRunId),
+          ne(runs.ownerThreadId, 'api'),
+          inArray(runs.runId, this.db.orm.select({ rootRunId: runs.rootRunId }).from(runs).where(eq(runs.status, 'running'))),
+        ),
+      );
     return rows.map((r) => r.owner);
   }
 
   /** Running runs a session started (no parent run): where a stop of everything it started begins. */
-  runningRootsOwnedBy(sessionId: string): string[] {
-    return this.database.orm
+  async runningRootsOwnedBy(sessionId: string): Promise<string[]> {
+    const { runs } = this;
+    const rows = await this.db.orm
       .select({ runId: runs.runId })
       .from(runs)
-      .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId), eq(runs.status, 'running')))
-      .all()
-      .map((r) => r.runId);
+      .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId), eq(runs.status, 'running')));
+    return rows.map((r) => r.runId);
   }
 }
 

@@ -8,9 +8,11 @@ import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessio
 /**
  * The metadata of every event a session command records: who asked, and the session as correlation id,
  * so create, message, resume, destroy and interrupt of one session are found together in the audit log.
+ * A command that takes the session live (create, start, resume) also names the instance whose CLI
+ * holds it from then on: the `sessions` read model keeps it as `owner_instance`.
  */
-export function sessionCommandMetadata(sessionId: string, actor: string | undefined): EventMetadata {
-  return { actor, correlationId: sessionId };
+export function sessionCommandMetadata(sessionId: string, actor: string | undefined, instanceId?: string): EventMetadata {
+  return { actor, correlationId: sessionId, ...(instanceId ? { instanceId } : {}) };
 }
 
 /**
@@ -23,9 +25,11 @@ export async function decideOnSession(
   session: LiveSession,
   command: SessionCommand,
   actor: string | undefined,
+  /** Only when the command takes the session live on this instance (start, resume). */
+  instanceId?: string,
 ): Promise<SessionEvent[]> {
   const result = await handleCommand(store, sessionDecider, sessionStreamId(session.sessionId), command, {
-    metadata: sessionCommandMetadata(session.sessionId, actor),
+    metadata: sessionCommandMetadata(session.sessionId, actor, instanceId),
     retries: SESSION_COMMAND_RETRIES,
     from: session.commandBase,
   });

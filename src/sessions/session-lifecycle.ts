@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { not, inArray } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
 import { TeamAssembler } from '../agents/team-assembler';
@@ -7,6 +7,10 @@ import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
 import { sessionStreamId } from '../event-store/stream-ids';
+import { HeldWork } from '../instances/held-work';
+import { InstanceLease, type LostLease } from '../instances/instance-lease';
+import { type Lease, takeoverReason } from '../instances/lease-rules';
+import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';
 import { LiveSession } from './live-session';
 import type { SessionConfig } from './session-config';
 import { decideOnSession } from './session-command';
@@ -19,15 +23,28 @@ import { SessionRegistry } from './session-registry';
  */
 const KEPT_EPHEMERAL = new Set(['session.idle', 'assistant.idle', 'assistant.usage', 'session.usage_info', 'session.title_changed']);
 
+const ENDED_OR_INTERRUPTED: readonly string[] = ['interrupted', 'destroyed', 'failed'];
+
+/** What taking a session here needs of its `sessions` row. */
+interface SessionRowToTake {
+  sessionId: string;
+  config: string;
+  status: string;
+  protocolVersion: number;
+}
+
 /**
  * Keeps sessions and the CLI in step: records every CLI event of a known session into its stream,
  * marks sessions interrupted when the CLI dies, and at start reloads the sessions that exist
- * (interrupted: their CLI is gone) so late child requests still resolve.
+ * (interrupted: their CLI is gone) so late child requests still resolve. With several instances: only
+ * those no other running instance holds; a dead instance's sessions when its lease is claimed here;
+ * and it lets go of this instance's own when its lease was lost.
  */
 @Injectable()
-export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SessionLifecycle.name);
   private readonly subscriptions: Subscription[] = [];
+  private takeover?: TakeoverParticipation;
 
   constructor(
     private readonly cli: CopilotCliConnection,
@@ -35,14 +52,23 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
     private readonly registry: SessionRegistry,
     private readonly db: ReadModelDatabase,
     private readonly team: TeamAssembler,
+    private readonly lease: InstanceLease,
+    private readonly monitor: LeaseMonitor,
+    private readonly held: HeldWork,
   ) {}
+
+  onModuleInit(): void {
+    this.takeover = this.monitor.join('sessions', (dead) => this.takeOver(dead));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
       this.cli.events$.subscribe((event) => this.record(event)),
       this.cli.exits$.subscribe((exit) => void this.interruptAll(exit)),
+      this.lease.lost$.subscribe((lost) => this.letGo(lost)),
     );
     await this.reloadSessions();
+    this.takeover?.recovered();
   }
 
   onModuleDestroy(): void {
@@ -85,31 +111,83 @@ export class SessionLifecycle implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async reloadSessions(): Promise<void> {
+    const elsewhere = await this.lease.liveOtherIds();
     const { sessions } = this.db.tables;
     // Read before anything is served (bootstrap runs before the server listens): no create can register
     // a session between this read and the adds below.
-    const rows = await this.db.orm
+    const all = await this.db.orm
       .select()
       .from(sessions)
       .where(not(inArray(sessions.status, ['destroyed', 'failed'])));
+    // Another running instance's sessions are its own; the rest (this instance's previous incarnation's,
+    // a dead instance's, unowned) are recovered here. On SQLite no other instance runs: all of them.
+    const rows = all.filter((row) => !row.ownerInstance || !elsewhere.has(row.ownerInstance));
     for (const row of rows) {
+      await this.take(row, `Switchboard restarted while the session was ${row.status}`);
+    }
+    if (rows.length > 0) {
+      this.logger.log({ sessions: rows.length, heldElsewhere: all.length - rows.length }, 'sessions reloaded as interrupted');
+      // A CLI reached over TCP may have outlived us and still send late child requests: connect now.
+      this.cli.ensureStarted().catch((error: unknown) => this.logger.warn({ err: error }, 'Copilot CLI not reachable at start'));
+    }
+  }
+
+  /**
+   * A session taken here from its row: loaded (the team as the agents are now, for late child
+   * requests' allowlists; resume checks it strictly) and recorded interrupted unless it is already.
+   */
+  private async take(row: SessionRowToTake, reason: string): Promise<LiveSession> {
+    let session = this.registry.get(row.sessionId);
+    if (!session) {
       const stored = JSON.parse(row.config) as SessionConfig;
       const config: SessionConfig = { ...stored, subAgents: stored.subAgents ?? [] };
-      // The team as the agents are now, for late child requests' allowlists; resume checks it strictly.
       const assembly = await this.team.assemble(config.agentId, config.subAgents);
       // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
       // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
       const cliCreated = row.protocolVersion > 0;
-      const session = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : [], cliCreated);
-      this.registry.add(session);
-      if (row.status !== 'interrupted') {
-        await this.interrupt(session, `Switchboard restarted while the session was ${row.status}`);
+      const loaded = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : [], cliCreated);
+      // Another request may have taken it while the team was assembled: one LiveSession per session.
+      session = this.registry.get(row.sessionId) ?? loaded;
+      if (session === loaded) this.registry.add(loaded);
+    }
+    if (row.status !== 'interrupted') await this.interrupt(session, reason);
+    return session;
+  }
+
+  /**
+   * A session no running instance holds and this one has not loaded (another instance took its
+   * instance's lease over, or that instance is gone with nobody to claim it): taken here, as at start.
+   */
+  async adopt(row: SessionRowToTake, formerOwner: string | null): Promise<LiveSession> {
+    const reason = formerOwner
+      ? `instance ${formerOwner} is gone; resume the session on any instance`
+      : 'no instance holds the session; resume it on any instance';
+    return this.take(row, reason);
+  }
+
+  /** spec (issue 15): a dead instance's sessions, once this instance claimed its lease. */
+  private async takeOver(dead: Lease): Promise<void> {
+    const rows = await this.held.sessionsHeldBy(dead.instanceId);
+    const reason = takeoverReason(dead, 'session');
+    // Concurrently: the appends share group commits.
+    await Promise.all(rows.map((row) => this.take(row, reason)));
+    if (rows.length > 0) this.logger.warn({ instanceId: dead.instanceId, sessions: rows.length }, 'sessions of a dead instance taken over as interrupted');
+  }
+
+  /**
+   * The lease was claimed by another instance, which records the sessions held under it interrupted:
+   * here they only stop being this instance's (generation 0: a command on one asks who holds it now).
+   */
+  private letGo({ instanceId, reason }: LostLease): void {
+    let held = 0;
+    for (const session of this.registry.all()) {
+      if (session.cliGeneration === 0) continue;
+      held += 1;
+      session.cliGeneration = 0;
+      if (!ENDED_OR_INTERRUPTED.includes(session.status)) {
+        session.apply([{ type: SessionEvents.interrupted, data: { reason, wasRunning: session.status === 'running' } }]);
       }
     }
-    if (rows.length > 0) {
-      this.logger.log({ sessions: rows.length }, 'sessions reloaded as interrupted');
-      // A CLI reached over TCP may have outlived us and still send late child requests: connect now.
-      this.cli.ensureStarted().catch((error: unknown) => this.logger.warn({ err: error }, 'Copilot CLI not reachable at start'));
-    }
+    this.logger.error({ instanceId, sessions: held }, 'sessions of a lost lease let go');
   }
 }

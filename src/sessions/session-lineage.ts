@@ -10,7 +10,7 @@ export interface SessionLineage {
   path: string;
 }
 
-export type SessionLineageSource = (sessionId: string) => SessionLineage | undefined;
+export type SessionLineageSource = (sessionId: string) => Promise<SessionLineage | undefined>;
 
 /**
  * A session's run lineage for contexts that sit beside delegation (tool-dispatch's hooks): the
@@ -25,7 +25,7 @@ export class SessionLineages {
     this.source = source;
   }
 
-  of(sessionId: string): SessionLineage | undefined {
+  async of(sessionId: string): Promise<SessionLineage | undefined> {
     return this.source?.(sessionId);
   }
 }

@@ -42,6 +42,6 @@ import { SessionLineages } from './session-lineage';
     GetSessionHandler,
     ListSessionsHandler,
   ],
-  exports: [SessionRegistry, BuiltinToolCatalog, TurnReminders, SessionLineages],
+  exports: [SessionRegistry, LiveSessionLookup, BuiltinToolCatalog, TurnReminders, SessionLineages],
 })
 export class SessionsModule {}

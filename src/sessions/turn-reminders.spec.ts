@@ -3,35 +3,42 @@ import { type TurnReminder, TurnReminders, withReminders } from './turn-reminder
 const reminder = (kind: string, text: string, data: Record<string, unknown> = {}): TurnReminder => ({ kind, text, data });
 
 describe('TurnReminders.collect', () => {
-  it('collects nothing when no source is registered', () => {
-    expect(new TurnReminders().collect('session-1')).toEqual([]);
+  it('collects nothing when no source is registered', async () => {
+    expect(await new TurnReminders().collect('session-1')).toEqual([]);
   });
 
-  it('asks every source for the session and keeps the registration order, skipping sources with nothing to say', () => {
+  it('asks every source for the session and keeps the registration order, skipping sources with nothing to say', async () => {
     const reminders = new TurnReminders();
-    const first = jest.fn((sessionId: string) => reminder('runs', `runs of ${sessionId}`, { runIds: ['r1'] }));
-    const silent = jest.fn(() => undefined);
-    const last = jest.fn((sessionId: string) => reminder('audit', `audit of ${sessionId}`));
+    // The first source answers last: the order is the registration's, not the answers'.
+    const first = jest.fn(async (sessionId: string) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return reminder('runs', `runs of ${sessionId}`, { runIds: ['r1'] });
+    });
+    const silent = jest.fn(async () => undefined);
+    const last = jest.fn(async (sessionId: string) => reminder('audit', `audit of ${sessionId}`));
     reminders.register(first);
     reminders.register(silent);
     reminders.register(last);
 
-    expect(reminders.collect('session-1')).toEqual([reminder('runs', 'runs of session-1', { runIds: ['r1'] }), reminder('audit', 'audit of session-1')]);
+    expect(await reminders.collect('session-1')).toEqual([
+      reminder('runs', 'runs of session-1', { runIds: ['r1'] }),
+      reminder('audit', 'audit of session-1'),
+    ]);
     for (const source of [first, silent, last]) expect(source).toHaveBeenCalledWith('session-1');
   });
 
-  it('returns an empty list when every source returns undefined', () => {
+  it('returns an empty list when every source returns undefined', async () => {
     const reminders = new TurnReminders();
-    reminders.register(() => undefined);
-    reminders.register(() => undefined);
-    expect(reminders.collect('session-1')).toEqual([]);
+    reminders.register(async () => undefined);
+    reminders.register(async () => undefined);
+    expect(await reminders.collect('session-1')).toEqual([]);
   });
 
-  it('answers per session', () => {
+  it('answers per session', async () => {
     const reminders = new TurnReminders();
-    reminders.register((sessionId) => (sessionId === 'session-1' ? reminder('runs', 'r1 ended') : undefined));
-    expect(reminders.collect('session-1')).toEqual([reminder('runs', 'r1 ended')]);
-    expect(reminders.collect('session-2')).toEqual([]);
+    reminders.register(async (sessionId) => (sessionId === 'session-1' ? reminder('runs', 'r1 ended') : undefined));
+    expect(await reminders.collect('session-1')).toEqual([reminder('runs', 'r1 ended')]);
+    expect(await reminders.collect('session-2')).toEqual([]);
   });
 });
 

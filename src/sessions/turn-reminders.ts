@@ -9,7 +9,8 @@ export interface TurnReminder {
   data: Record<string, unknown>;
 }
 
-export type TurnReminderSource = (sessionId: string) => TurnReminder | undefined;
+/** Async: sources read their read models (on PostgreSQL a read is a round trip). */
+export type TurnReminderSource = (sessionId: string) => Promise<TurnReminder | undefined>;
 
 /**
  * Reminders prepended to the next prompt of a session (spec: sub-agent-delegation, agent_recovery:
@@ -24,8 +25,10 @@ export class TurnReminders {
     this.sources.push(source);
   }
 
-  collect(sessionId: string): TurnReminder[] {
-    return this.sources.map((source) => source(sessionId)).filter((r): r is TurnReminder => r !== undefined);
+  /** Every source's reminder, in registration order. */
+  async collect(sessionId: string): Promise<TurnReminder[]> {
+    const reminders = await Promise.all(this.sources.map((source) => source(sessionId)));
+    return reminders.filter((r): r is TurnReminder => r !== undefined);
   }
 }
 

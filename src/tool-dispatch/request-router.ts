@@ -111,7 +111,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       this.audit.record(auditRecords.hookInvoked(who, hook, performance.now() - started));
       return v2.hookAnswer();
     }
-    const lineage = this.lineages.of(routed.session.sessionId);
+    const lineage = await this.lineages.of(routed.session.sessionId);
     const verdict = await this.hooks.invoke(handlers, hook.hookType, hook.input, {
       sessionId: routed.session.sessionId,
       childSessionId: childId,

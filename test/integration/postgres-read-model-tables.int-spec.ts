@@ -72,6 +72,7 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'routed_requests',
         'runs',
         'sessions',
+        'instance_leases',
       ]),
     );
   });

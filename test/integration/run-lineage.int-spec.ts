@@ -1,28 +1,51 @@
-import Database from 'better-sqlite3';
-import * as path from 'node:path';
-import { applyPendingMigrations } from '../../src/database/migrations';
-import { SqliteDatabase } from '../../src/database/sqlite-database';
 import { GetRunSubtreesHandler } from '../../src/run-lineage/queries/get-run-subtrees/get-run-subtrees.handler';
 import { GetRunSubtrees } from '../../src/run-lineage/queries/get-run-subtrees/get-run-subtrees.query';
 import { GetRunsByIdHandler } from '../../src/run-lineage/queries/get-runs-by-id/get-runs-by-id.handler';
 import { GetRunsById } from '../../src/run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
+import { GetSubtreeSpendHandler } from '../../src/run-lineage/queries/get-subtree-spend/get-subtree-spend.handler';
+import { GetSubtreeSpend } from '../../src/run-lineage/queries/get-subtree-spend/get-subtree-spend.query';
 import { GetSubtreeUsageHandler } from '../../src/run-lineage/queries/get-subtree-usage/get-subtree-usage.handler';
 import { GetSubtreeUsage } from '../../src/run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
 import { ListRunChildrenHandler } from '../../src/run-lineage/queries/list-run-children/list-run-children.handler';
 import { ListRunChildren } from '../../src/run-lineage/queries/list-run-children/list-run-children.query';
 import { ListRunsHandler } from '../../src/run-lineage/queries/list-runs/list-runs.handler';
 import { ListRuns } from '../../src/run-lineage/queries/list-runs/list-runs.query';
+import { ListThreadRequestsHandler } from '../../src/run-lineage/queries/list-thread-requests/list-thread-requests.handler';
+import { ListThreadRequests } from '../../src/run-lineage/queries/list-thread-requests/list-thread-requests.query';
+import { ListThreadSubagentsHandler } from '../../src/run-lineage/queries/list-thread-subagents/list-thread-subagents.handler';
+import { ListThreadSubagents } from '../../src/run-lineage/queries/list-thread-subagents/list-thread-subagents.query';
 import { ancestorIdsOf, type RunRow } from '../../src/run-lineage/run-lineage';
-import { RunForest, runRow, prepareRunInsert } from '../fixtures/run-forest';
-import { SqlStatementCounter } from '../fixtures/sql-statement-counter';
-import { makeTempDir } from '../fixtures/temp-dir';
+import { RunsReadModel } from '../../src/run-lineage/runs-read-model';
+import type { ReadModelDatabase } from '../../src/database/read-model-database';
+import { queryPlan, type RecordedStatement, recordStatements } from '../fixtures/read-model-statements';
+import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
+import { insertRuns, RunForest, runRow } from '../fixtures/run-forest';
+
+jest.setTimeout(120_000);
 
 const ids = (rows: RunRow[]) => rows.map((r) => r.runId);
 
-describe('run lineage queries on a real SQLite file', () => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let db: Database.Database;
-  let database: SqliteDatabase;
+/**
+ * On SQLite and on PostgreSQL, the latter under a natural-language collation where '/' and '-' weigh
+ * nothing (read-model-targets): lineage path ranges hold because runs.path is COLLATE "C".
+ */
+const targets = readModelTargets();
+
+/** The statement reads runs through a range of runs_path_idx and never scans the table. */
+async function expectPathRangeScan(db: ReadModelDatabase, statement: RecordedStatement): Promise<void> {
+  const plan = await queryPlan(db, statement);
+  if (db.dialect === 'sqlite') {
+    expect(plan).toMatch(/SEARCH runs USING (COVERING )?INDEX runs_path_idx \(path>\? AND path<\?\)/);
+    expect(plan).not.toMatch(/SCAN runs\b/);
+  } else {
+    expect(plan).toMatch(/(Index (Only )?Scan using runs_path_idx on runs|Bitmap Index Scan on runs_path_idx)[\s\S]*Index Cond: \(\(path >= /);
+    expect(plan).not.toMatch(/Seq Scan on runs/);
+  }
+}
+
+describe.each(targets)('run lineage queries on %s', (_name, openTarget) => {
+  let target: ReadModelTarget;
+  let db: ReadModelDatabase;
   const forest = new RunForest();
   // root -> a -> (a1 -> a1x, a2); root -> b; other root -> c
   const root = forest.root({
@@ -33,6 +56,7 @@ describe('run lineage queries on a real SQLite file', () => {
     toolCalls: 1,
     durationMs: 100,
     startedAt: '2026-01-01T00:00:00.000Z',
+    launchedAt: '2026-01-01T00:00:00.000Z',
   });
   const a = forest.child(root, { inputTokens: 20, outputTokens: 2, toolCalls: 2, durationMs: 200, startedAt: '2026-01-01T00:00:01.000Z' });
   const a1 = forest.child(a, { inputTokens: 40, outputTokens: 4, toolCalls: 4, durationMs: 400, status: 'failed', startedAt: '2026-01-01T00:00:02.000Z' });
@@ -42,79 +66,82 @@ describe('run lineage queries on a real SQLite file', () => {
   const other = forest.root({ agentId: 'lead', inputTokens: 1000, startedAt: '2026-01-02T00:00:00.000Z' });
   const c = forest.child(other, { startedAt: '2026-01-02T00:00:01.000Z' });
 
-  beforeAll(() => {
-    tmp = makeTempDir();
-    db = new Database(path.join(tmp.dir, 'runs.db'));
-    applyPendingMigrations(db);
-    database = new SqliteDatabase(db, 'runs.db');
-    forest.insertInto(db);
+  beforeAll(async () => {
+    target = await openTarget();
+    db = target.db;
+    await forest.insertWith(db);
   });
-  afterAll(() => {
-    db.close();
-    tmp.cleanup();
-  });
+  afterAll(() => target?.close());
 
   it('reads a subtree in path order, bounded by depth and by count, for several roots in one statement per limit', async () => {
-    const handler = new GetRunSubtreesHandler(database);
-    const counter = new SqlStatementCounter(db);
-    try {
-      const { result, statements } = await counter.measure(() =>
-        handler.execute(
-          new GetRunSubtrees([
-            { path: root.path, depth: root.depth, limit: 100 },
-            { path: root.path, depth: root.depth, maxDepth: 1, limit: 100 },
-            { path: a.path, depth: a.depth, limit: 2 },
-            { path: other.path, depth: other.depth, limit: 100 },
-          ]),
-        ),
-      );
-      expect(statements).toBe(2); // limits 100 and 2
-      expect(ids(result[0])).toEqual(ids([root, a, a1, a1x, a2, b]));
-      expect(ids(result[1])).toEqual(ids([root, a, b]));
-      expect(ids(result[2])).toEqual(ids([a, a1]));
-      expect(ids(result[3])).toEqual(ids([other, c]));
-      expect(result[0][0]).toEqual(root);
-    } finally {
-      counter.dispose();
-    }
+    const handler = new GetRunSubtreesHandler(db);
+    const { result, statements } = await recordStatements(db, () =>
+      handler.execute(
+        new GetRunSubtrees([
+          { path: root.path, depth: root.depth, limit: 100 },
+          { path: root.path, depth: root.depth, maxDepth: 1, limit: 100 },
+          { path: a.path, depth: a.depth, limit: 2 },
+          { path: other.path, depth: other.depth, limit: 100 },
+        ]),
+      ),
+    );
+    expect(statements).toHaveLength(2); // limits 100 and 2
+    expect(ids(result[0])).toEqual(ids([root, a, a1, a1x, a2, b]));
+    expect(ids(result[1])).toEqual(ids([root, a, b]));
+    expect(ids(result[2])).toEqual(ids([a, a1]));
+    expect(ids(result[3])).toEqual(ids([other, c]));
+    expect(result[0][0]).toEqual(root);
+    for (const statement of statements) await expectPathRangeScan(db, statement);
   });
 
-  it('plans subtree reads as a range scan of the path index, never a scan of the table', () => {
-    const plans = [
-      `SELECT q.key, r.* FROM json_each('[{"from":"/x/","to":"/x/~","maxDepth":5}]') AS q, runs AS r
-       WHERE r.rowid IN (SELECT x.rowid FROM runs AS x INDEXED BY runs_path_idx
-                         WHERE x.path >= q.value ->> '$.from' AND x.path < q.value ->> '$.to' AND x.depth <= q.value ->> '$.maxDepth'
-                         ORDER BY x.path LIMIT 10)`,
-      `SELECT COUNT(*) FROM json_each('["/x/"]') AS p CROSS JOIN runs AS r INDEXED BY runs_path_idx WHERE r.path >= p.value AND r.path < p.value || '~' GROUP BY p.value`,
-    ].map((sql) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join(' | '));
-    for (const plan of plans) {
-      expect(plan).toMatch(/SEARCH [rx] USING (COVERING )?INDEX runs_path_idx \(path>\? AND path<\?\)/);
-      expect(plan).not.toMatch(/SCAN [rx]\b/);
-    }
-  });
-
-  it('sums usage over each subtree, the run included, and gives zeros for an unknown path', async () => {
-    const usage = await new GetSubtreeUsageHandler(database).execute(new GetSubtreeUsage([root.path, a1.path, b.path, '/nope/', root.path]));
+  it('sums usage over each subtree, the run included, in one range-scan statement, zeros for an unknown path', async () => {
+    const handler = new GetSubtreeUsageHandler(db);
+    const { result: usage, statements } = await recordStatements(db, () =>
+      handler.execute(new GetSubtreeUsage([root.path, a1.path, b.path, '/nope/', root.path])),
+    );
     expect(usage[0]).toEqual({ runs: 6, inputTokens: 630, outputTokens: 63, toolCalls: 63, durationMs: 6300 });
     expect(usage[1]).toEqual({ runs: 2, inputTokens: 120, outputTokens: 12, toolCalls: 12, durationMs: 1200 });
     expect(usage[2]).toEqual({ runs: 1, inputTokens: 320, outputTokens: 32, toolCalls: 32, durationMs: 3200 });
     expect(usage[3]).toEqual({ runs: 0, inputTokens: 0, outputTokens: 0, toolCalls: 0, durationMs: 0 });
     expect(usage[4]).toEqual(usage[0]);
+    expect(statements).toHaveLength(1);
+    await expectPathRangeScan(db, statements[0]);
   });
 
-  it('finds runs by id (ancestors from the path) and children per parent with a limit', async () => {
-    const byId = await new GetRunsByIdHandler(database).execute(new GetRunsById([...ancestorIdsOf(a1x.path), 'missing']));
+  it('sums spend over each subtree, a running run counting its launch up to now, in one range-scan statement', async () => {
+    const handler = new GetSubtreeSpendHandler(db);
+    const before = Date.now();
+    const { result: spend, statements } = await recordStatements(db, () => handler.execute(new GetSubtreeSpend([a.path, root.path, '/nope/'])));
+    const after = Date.now();
+    expect(spend[0]).toEqual({ runs: 4, tokens: 330, toolCalls: 30, durationMs: 3000 });
+    expect(spend[2]).toEqual({ runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 });
+    // root is running since its launch: its time so far is counted in whole milliseconds.
+    const { durationMs, ...rest } = spend[1];
+    expect(rest).toEqual({ runs: 6, tokens: 693, toolCalls: 63 });
+    const launched = Date.parse(root.launchedAt);
+    expect(durationMs).toBeGreaterThanOrEqual(6300 + before - launched);
+    expect(durationMs).toBeLessThanOrEqual(6300 + after - launched);
+    expect(Number.isInteger(durationMs)).toBe(true);
+    expect(statements).toHaveLength(1);
+    await expectPathRangeScan(db, statements[0]);
+  });
+
+  it('finds runs by id (ancestors from the path) and children per parent with a limit per parent', async () => {
+    const byId = await new GetRunsByIdHandler(db).execute(new GetRunsById([...ancestorIdsOf(a1x.path), 'missing']));
     expect(ids(byId).sort()).toEqual(ids([root, a, a1]).sort());
     expect(byId.find((r) => r.runId === root.runId)).toEqual(root);
 
-    const children = await new ListRunChildrenHandler(database).execute(new ListRunChildren([root.runId, a.runId, a1x.runId], 1));
-    expect(children.map(ids)).toEqual([[a.runId], [a1.runId], []]);
-    const all = await new ListRunChildrenHandler(database).execute(new ListRunChildren([a.runId], 10));
-    expect(ids(all[0])).toEqual(ids([a1, a2]));
+    const children = new ListRunChildrenHandler(db);
+    const { result: first, statements } = await recordStatements(db, () => children.execute(new ListRunChildren([root.runId, a.runId, a1x.runId], 1)));
+    expect(first.map(ids)).toEqual([[a.runId], [a1.runId], []]);
+    expect(statements).toHaveLength(1);
+    const all = await children.execute(new ListRunChildren([a.runId, root.runId], 10));
+    expect(all.map(ids)).toEqual([ids([a1, a2]), ids([a, b])]);
+    expect(all[1][0]).toEqual(a);
   });
 
   it('filters runs by status, agent, root and start time', async () => {
-    const list = new ListRunsHandler(database);
+    const list = new ListRunsHandler(db);
     expect(ids((await list.execute(new ListRuns({ status: 'failed' }, 10))).runs)).toEqual([a1.runId]);
     expect(ids((await list.execute(new ListRuns({ agentId: 'lead' }, 10))).runs)).toEqual(ids([other, root]));
     expect(ids((await list.execute(new ListRuns({ rootRunId: other.runId }, 10))).runs)).toEqual(ids([c, other]));
@@ -122,20 +149,155 @@ describe('run lineage queries on a real SQLite file', () => {
     expect(ids(window.runs)).toEqual(ids([a2, a1x, a1]));
   });
 
+  it('reads the CLI-native sub-agents and routed requests of several threads in one statement each, in thread order', async () => {
+    const launch = (parentSessionId: string, toolCallId: string, startedAt: string) => ({
+      parentSessionId,
+      toolCallId,
+      agentName: 'explore',
+      childSessionId: `child-${toolCallId}`,
+      status: 'completed',
+      error: null,
+      startedAt,
+      endedAt: null,
+      totalTokens: 3_000_000_000,
+      totalToolCalls: 2,
+      durationMs: 5,
+    });
+    await db.orm
+      .insert(db.tables.subagentInstances)
+      .values([
+        launch(a.threadId, 't2', '2026-01-01T00:00:02.000Z'),
+        launch(a.threadId, 't1', '2026-01-01T00:00:01.000Z'),
+        launch(b.threadId, 't3', '2026-01-01T00:00:03.000Z'),
+      ]);
+    const request = (globalPosition: number, parentSessionId: string, kind: string) => ({
+      globalPosition,
+      parentSessionId,
+      childSessionId: null,
+      agentName: null,
+      kind,
+      toolName: 'grep',
+      arguments: '{"q":"x"}',
+      result: 'not json',
+      outcome: 'ok',
+      reason: null,
+      latencyMs: 7,
+      recordedAt: '2026-01-01T00:00:00.000Z',
+    });
+    await db.orm
+      .insert(db.tables.routedRequests)
+      .values([request(12, a.threadId, 'tool_call.routed'), request(11, a.threadId, 'tool_call.routed'), request(13, a.threadId, 'permission.decided')]);
+
+    const subagents = await new ListThreadSubagentsHandler(db).execute(new ListThreadSubagents([b.threadId, 'nobody', a.threadId]));
+    expect(subagents.map((rows) => rows.map((r) => r.toolCallId))).toEqual([['t3'], [], ['t1', 't2']]);
+    expect(subagents[0][0].totalTokens).toBe(3_000_000_000);
+
+    const requests = await new ListThreadRequestsHandler(db).execute(new ListThreadRequests([a.threadId, b.threadId], ['tool_call.routed']));
+    expect(requests.map((rows) => rows.map((r) => r.position))).toEqual([[11, 12], []]);
+    expect(requests[0][0]).toMatchObject({ arguments: { q: 'x' }, result: 'not json', latencyMs: 7 });
+  });
+
+  // Last: it adds runs.
   it('pages newest first without skipping or repeating while runs are inserted between pages', async () => {
-    const list = new ListRunsHandler(database);
+    const list = new ListRunsHandler(db);
     const seen: string[] = [];
     let after: string | undefined;
-    const insert = prepareRunInsert(db);
     for (let page = 0; ; page += 1) {
       const result = await list.execute(new ListRuns({}, 3, after));
       seen.push(...ids(result.runs));
-      // A newer run and one with the same start as the cursor's (ties broken by id) arrive meanwhile.
-      insert(runRow(undefined, { startedAt: new Date(Date.UTC(2027, 0, 1, 0, 0, page)).toISOString() }));
+      // A newer run arrives meanwhile: it sorts before the cursor, so no later page shows it.
+      await insertRuns(db, [runRow(undefined, { startedAt: new Date(Date.UTC(2027, 0, 1, 0, 0, page)).toISOString() })]);
       if (!result.hasNextPage) break;
       after = result.endCursor ?? undefined;
     }
     expect(seen).toEqual(ids([c, other, b, a2, a1x, a1, a, root]));
     expect(new Set(seen).size).toBe(seen.length);
+  });
+});
+
+describe.each(targets)("the delegation engine's reads (RunsReadModel) on %s", (_name, openTarget) => {
+  let target: ReadModelTarget;
+  let db: ReadModelDatabase;
+  let runs: RunsReadModel;
+  const forest = new RunForest();
+  const launchedAt = '2026-01-01T00:00:00.000Z';
+  const warned = JSON.stringify([{ limit: 'max_tokens', allowed: 100, used: 80 }]);
+  // Session s1 started r1 (running, budgeted) -> r1a (running, budgeted) -> r1a1 (running); r1 -> r1b (completed).
+  const r1 = forest.root({
+    ownerThreadId: 's1',
+    parentThreadId: 's1',
+    depth: 1,
+    status: 'running',
+    budget: '{"max_tokens":100}',
+    budgetWarnings: warned,
+    inputTokens: 10,
+    outputTokens: 5,
+    toolCalls: 1,
+    durationMs: 1000,
+    launchedAt,
+  });
+  const r1a = forest.child(r1, { status: 'running', budget: '{"max_tool_calls":9}', inputTokens: 20, toolCalls: 2, launchedAt });
+  const r1a1 = forest.child(r1a, { status: 'running', inputTokens: 40, launchedAt });
+  const r1b = forest.child(r1, { status: 'completed', inputTokens: 80, durationMs: 500, endedAt: '2026-01-01T00:00:09.000Z' });
+  // More of s1's: an ended background run and an interrupted one it was not told of, one it was told of.
+  const ended = forest.root({ ownerThreadId: 's1', depth: 1, background: true, status: 'completed', inputTokens: 1, endedAt: '2026-01-01T00:00:03.000Z' });
+  const interrupted = forest.root({ ownerThreadId: 's1', depth: 1, status: 'interrupted', endedAt: '2026-01-01T00:00:02.000Z' });
+  forest.root({ ownerThreadId: 's1', depth: 1, background: true, status: 'failed', ownerNotified: true, endedAt: '2026-01-01T00:00:01.000Z' });
+  // Not a session's: the API's running run, and a session with nothing running.
+  const apiRun = forest.root({ status: 'running', budget: '{"max_runs":2}', budgetWarnings: warned, budgetWarningsTold: 1 });
+  forest.root({ ownerThreadId: 's2', depth: 1, status: 'stopped', endedAt: '2026-01-01T00:00:04.000Z' });
+
+  beforeAll(async () => {
+    target = await openTarget();
+    db = target.db;
+    runs = new RunsReadModel(db);
+    await forest.insertWith(db);
+  });
+  afterAll(() => target?.close());
+
+  it('finds a run, or nothing', async () => {
+    expect(await runs.find(r1a.runId)).toEqual(r1a);
+    expect(await runs.find('missing')).toBeUndefined();
+  });
+
+  it("reads a subtree's ids (one range scan of the path index) and its running runs, deepest first", async () => {
+    const { result, statements } = await recordStatements(db, () => runs.subtreeIds(r1.path));
+    expect(result.sort()).toEqual(ids([r1, r1a, r1a1, r1b]).sort());
+    await expectPathRangeScan(db, statements[0]);
+    expect(await runs.runningSubtreeIds(r1.path)).toEqual(ids([r1a1, r1a, r1]));
+    expect(await runs.runningSubtreeIds(r1b.path)).toEqual([]);
+  });
+
+  it('counts and lists running runs, per owner and per status', async () => {
+    expect((await runs.runningIds()).sort()).toEqual(ids([r1, r1a, r1a1, apiRun]).sort());
+    expect(await runs.runningOwnedBy('s1')).toBe(1);
+    expect(await runs.runningOwnedBy(r1.threadId)).toBe(1);
+    expect(await runs.runningOwnedBy('nobody')).toBe(0);
+    expect(await runs.runningRootsOwnedBy('s1')).toEqual([r1.runId]);
+    expect(await runs.sessionsWithRunningRuns()).toEqual(['s1']);
+    const byStatus = Object.fromEntries((await runs.countByStatus()).map(({ status, count }) => [status, count]));
+    expect(byStatus).toEqual({ running: 4, completed: 2, interrupted: 1, failed: 1, stopped: 1 });
+  });
+
+  it("lists the ends a session's agent was not told of, oldest end first, and the budget warnings it was not told of", async () => {
+    expect(ids(await runs.unnotifiedEndsOwnedBy('s1'))).toEqual(ids([interrupted, ended]));
+    expect(ids(await runs.untoldBudgetWarningsOwnedBy('s1'))).toEqual([r1.runId]);
+    expect(await runs.untoldBudgetWarningsOwnedBy('api')).toEqual([]); // one warning, told
+  });
+
+  it('sums what a subtree and a session spent, running runs counting their launch up to now', async () => {
+    const now = Date.parse(launchedAt) + 60_000;
+    const { result, statements } = await recordStatements(db, () => runs.subtreeSpend(r1.path, now));
+    expect(result).toEqual({ runs: 4, tokens: 155, toolCalls: 3, durationMs: 1500 + 3 * 60_000 });
+    await expectPathRangeScan(db, statements[0]);
+    expect(await runs.subtreeSpend(r1a.path, now)).toEqual({ runs: 2, tokens: 60, toolCalls: 2, durationMs: 2 * 60_000 });
+    expect(await runs.sessionSpend('s1', now)).toEqual({ runs: 7, tokens: 156, toolCalls: 3, durationMs: 1500 + 3 * 60_000 });
+    expect(await runs.sessionSpend('nobody', now)).toEqual({ runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 });
+  });
+
+  it('picks the budgeted runs among ids, and the running budgeted ones', async () => {
+    expect(ids(await runs.budgetedAmong([r1.runId, r1a.runId, r1a1.runId, 'missing'])).sort()).toEqual(ids([r1, r1a]).sort());
+    expect(await runs.budgetedAmong([])).toEqual([]);
+    expect(ids(await runs.runningBudgeted()).sort()).toEqual(ids([r1, r1a, apiRun]).sort());
   });
 });

@@ -12,6 +12,7 @@ import type { SessionConfig } from '../../src/sessions/session-config';
 import { SessionNotFoundError, SessionNotLiveError } from '../../src/sessions/session.errors';
 import { SessionRegistry } from '../../src/sessions/session-registry';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
+import { openLiveSessionLookup } from '../fixtures/live-session-lookup';
 import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
@@ -191,10 +192,18 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
   describe('LiveSessionLookup', () => {
     let registry: SessionRegistry;
     let lookup: LiveSessionLookup;
+    let log: TestEventStore;
+    let tmp: { dir: string; cleanup(): void };
 
-    beforeEach(() => {
-      registry = new SessionRegistry();
-      lookup = new LiveSessionLookup(registry, side.db);
+    beforeEach(async () => {
+      tmp = makeTempDir('switchboard-session-lookup-');
+      log = openTestEventStore();
+      ({ lookup, registry } = await openLiveSessionLookup(testConfig(tmp.dir), side.db, log.store));
+    });
+
+    afterEach(() => {
+      log?.close();
+      tmp?.cleanup();
     });
 
     it('answers the live session from memory, 404 for an unknown one, 409 naming the status of one that is not live', async () => {

@@ -2,7 +2,8 @@ import { bigint, boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-c
 
 /**
  * Read model of delegation runs, the twin of ../schema/runs.table.ts. `path` is the materialized
- * lineage path `/<root>/.../<self>/` (subtree = one index range scan). Token, tool-call and duration
+ * lineage path `/<root>/.../<self>/` (subtree = one index range scan), `COLLATE "C"` so that range holds
+ * under any database collation (migration 0003; drizzle declares no collation). Token, tool-call and duration
  * totals are bigint; depth, epoch and the warning count stay integer.
  */
 export const runs = pgTable(

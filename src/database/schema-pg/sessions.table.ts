@@ -14,6 +14,8 @@ export const sessions = pgTable(
     lastPosition: bigint('last_position', { mode: 'number' }).notNull(),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    /** The instance that last took the session live (create, start, resume: `metadata.instanceId`); null before leases. */
+    ownerInstance: text('owner_instance'),
   },
-  (t) => [index('sessions_status_idx').on(t.status)],
+  (t) => [index('sessions_status_idx').on(t.status), index('sessions_owner_instance_idx').on(t.ownerInstance)],
 );

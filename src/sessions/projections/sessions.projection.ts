@@ -37,6 +37,7 @@ export class SessionsProjection implements Projection {
           lastPosition: event.globalPosition,
           createdAt: event.recordedAt,
           updatedAt: event.recordedAt,
+          ownerInstance: ownerInstanceOf(event),
         }),
       );
       return;
@@ -58,6 +59,8 @@ export class SessionsProjection implements Projection {
       cliCreated: false,
     };
     const after = evolveSession(before, event);
+    // Taken live (again): held from now on by the instance that recorded it, when it said (none before leases).
+    const takenLiveBy = event.type === SessionEvents.started || event.type === SessionEvents.resumed ? ownerInstanceOf(event) : null;
     yield* run(
       db.orm
         .update(sessions)
@@ -69,8 +72,15 @@ export class SessionsProjection implements Projection {
             : {}),
           ...(configChanges && after.config !== before.config ? { config: JSON.stringify(after.config) } : {}),
           ...(event.type === SessionEvents.started ? { protocolVersion: event.data.protocolVersion } : {}),
+          ...(takenLiveBy ? { ownerInstance: takenLiveBy } : {}),
         })
         .where(eq(sessions.sessionId, sessionId)),
     );
   }
+}
+
+/** The instance that recorded the event (`metadata.instanceId`, set by commands that take a session live); null before leases. */
+function ownerInstanceOf(event: StoredEvent): string | null {
+  const instanceId = event.metadata.instanceId;
+  return typeof instanceId === 'string' && instanceId ? instanceId : null;
 }

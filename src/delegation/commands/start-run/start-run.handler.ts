@@ -7,6 +7,7 @@ import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { EventStore } from '../../../event-store/event-store';
 import { runIdOfThread, runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
 import { BudgetGuard } from '../../budget-guard';
@@ -16,6 +17,7 @@ import { type RunStartedData, RunEvents } from '../../run.events';
 import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
+import { holdRunSession } from '../../run-holder';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
 import { forkedPrompt, forkTranscript } from '../../fork-context';
@@ -48,6 +50,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly runs: RunsReadModel,
     private readonly store: EventStore,
     private readonly budgets: BudgetGuard,
+    private readonly liveSessions: LiveSessionLookup,
   ) {}
 
   async execute({ input, caller }: StartRun): Promise<RunSummary> {
@@ -63,15 +66,17 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     if (!agent) throw new UnknownAgentError(input.agentId);
     const placement = await this.place(input, caller);
     if (placement.delegatingPolicy) {
+      // Not atomic with the run.started append further down (awaits lie between, as they did when this read
+      // was synchronous): two agent_run calls of one thread at the same moment can both pass the limit.
       const refusal = delegationRefusal(placement.delegatingPolicy, {
         targetAgentId: input.agentId,
         callerAgentId: placement.callerAgentId,
         depth: placement.depth,
-        runningChildren: this.runs.runningOwnedBy(placement.ownerThreadId),
+        runningChildren: await this.runs.runningOwnedBy(placement.ownerThreadId),
       });
       if (refusal) await this.refuse(placement, input, caller, refusal);
     }
-    const covering = this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
+    const covering = await this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
     this.assertBudgetLeft(covering, input.agentId);
     const budget = narrowBudget(toRunBudget(input.budget), covering);
     const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
@@ -115,6 +120,8 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     if (input.agentId && input.agentId !== state.started.agentId) {
       throw new InvalidRunArgumentsError(`Run ${runId} runs ${state.started.agentId}, not ${input.agentId}; leave agent_id out when giving run_id`);
     }
+    // Waiting for it or resuming it happens where it is held; an ended run is only reported.
+    if (state.status !== 'completed' && state.status !== 'failed') await holdRunSession(this.liveSessions, state);
     switch (state.status) {
       case 'running':
         if (!input.background) await this.handles.get(runId)?.settled;
@@ -132,9 +139,10 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         const owner = state.started.parentRunId
           ? (await this.repository.load(state.started.rootRunId))?.started.ownerThreadId
           : state.started.ownerThreadId;
-        const covering = this.budgets
-          .covering(state.started.path, owner)
-          .map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({ ...c, budget: rest }));
+        const covering = (await this.budgets.covering(state.started.path, owner)).map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({
+          ...c,
+          budget: rest,
+        }));
         this.assertBudgetLeft(covering, state.started.agentId);
         if ((await this.store.streamVersion(sessionStreamId(threadId))) > 0 && !this.sessions.get(threadId)) {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
@@ -164,6 +172,8 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         };
       }
       const parent = await this.repository.get(input.parentRunId);
+      // A child runs beside its parent: its budget, handles and stop cascade are that instance's.
+      await holdRunSession(this.liveSessions, parent);
       this.assertCanParent(parent);
       return {
         parent,

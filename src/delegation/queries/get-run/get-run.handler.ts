@@ -10,9 +10,9 @@ export class GetRunHandler implements IQueryHandler<GetRun, RunView> {
   constructor(private readonly runs: RunsReadModel) {}
 
   async execute({ runId }: GetRun): Promise<RunView> {
-    const row = this.runs.find(runId);
+    const row = await this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
     const now = Date.now();
-    return toRunView(row, now, row.budget ? budgetUseOf(this.runs.subtreeSpend(row.path, now)) : undefined);
+    return toRunView(row, now, row.budget ? budgetUseOf(await this.runs.subtreeSpend(row.path, now)) : undefined);
   }
 }

@@ -9,7 +9,7 @@ export class GetSessionBudgetHandler implements IQueryHandler<GetSessionBudget, 
   constructor(private readonly budgets: BudgetGuard) {}
 
   async execute({ sessionId }: GetSessionBudget): Promise<SessionBudgetView> {
-    const covering = this.budgets.sessionBudget(sessionId);
+    const covering = await this.budgets.sessionBudget(sessionId);
     if (!covering) throw new NotFoundError(`Session ${sessionId} is not live or was created without a budget`);
     return { session_id: sessionId, ...budgetView(covering.budget, covering.used) };
   }

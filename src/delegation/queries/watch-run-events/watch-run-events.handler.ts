@@ -17,12 +17,12 @@ export class WatchRunEventsHandler implements IQueryHandler<WatchRunEvents, Obse
   ) {}
 
   async execute({ runId, includeDescendants, after }: WatchRunEvents): Promise<Observable<StoredEvent>> {
-    const root = this.runs.find(runId);
+    const root = await this.runs.find(runId);
     // The code REST answers for the same run (GET /api/runs/:id): unknown_run.
     if (!root) throw new UnknownRunError(runId);
     const members = new Set([runId]);
     if (includeDescendants) {
-      for (const id of this.runs.subtreeIds(root.path)) members.add(id);
+      for (const id of await this.runs.subtreeIds(root.path)) members.add(id);
     }
     const [first] = await this.store.readStream(runStreamId(runId), { limit: 1 });
     const start = after ?? Math.max(0, (first?.globalPosition ?? 1) - 1);

@@ -1,7 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { byLimit, KeyedBatch } from '../../../database/keyed-batch';
-import { SqliteDatabase } from '../../../database/sqlite-database';
-import { RUN_COLUMNS_SQL, type RunRow, subtreeRange, toRunRow } from '../../run-lineage';
+import { and, gte, lt, lte, sql } from 'drizzle-orm';
+import { byLimit, KeyedReadBatch } from '../../../database/keyed-batch';
+import { ReadModelDatabase, type ReadTables } from '../../../database/read-model-database';
+import { type RunRow, subtreeRange } from '../../run-lineage';
 import { byPath } from '../list-run-children/list-run-children.handler';
 import { GetRunSubtrees, SubtreeRequest } from './get-run-subtrees.query';
 
@@ -10,28 +11,28 @@ const UNLIMITED_DEPTH = 1_000_000;
 
 @QueryHandler(GetRunSubtrees)
 export class GetRunSubtreesHandler implements IQueryHandler<GetRunSubtrees, RunRow[][]> {
-  private readonly batch: KeyedBatch<SubtreeRequest>;
+  private readonly batch: KeyedReadBatch<SubtreeRequest, ReadTables['runs']>;
 
-  constructor(database: SqliteDatabase) {
+  constructor(db: ReadModelDatabase) {
+    const { runs } = db.tables;
     // Each subtree is one range scan of runs_path_idx, stopped at its LIMIT.
-    this.batch = new KeyedBatch(
-      database.connection,
-      `SELECT q.key AS k, ${RUN_COLUMNS_SQL} FROM json_each(?) AS q, runs AS r
-       WHERE r.rowid IN (SELECT x.rowid FROM runs AS x INDEXED BY runs_path_idx
-                         WHERE x.path >= q.value ->> '$.from' AND x.path < q.value ->> '$.to' AND x.depth <= q.value ->> '$.maxDepth'
-                         ORDER BY x.path LIMIT ?)`,
-      (request) => ({ ...subtreeRange(request.path), maxDepth: request.depth + (request.maxDepth ?? UNLIMITED_DEPTH) }),
-    );
+    this.batch = new KeyedReadBatch(db, {
+      table: runs,
+      fieldsOf: (request) => ({ ...subtreeRange(request.path), maxDepth: request.depth + (request.maxDepth ?? UNLIMITED_DEPTH) }),
+      where: (key) => and(gte(runs.path, key('from')), lt(runs.path, key('to')), lte(runs.depth, sql`CAST(${key('maxDepth')} AS INTEGER)`)),
+      orderBy: runs.path,
+      sqliteIndex: 'runs_path_idx',
+    });
   }
 
   async execute({ requests }: GetRunSubtrees): Promise<RunRow[][]> {
     const results: RunRow[][] = requests.map(() => []);
     for (const { limit, indexes } of byLimit(requests, (r) => r.limit)) {
-      const grouped = this.batch.run(
+      const grouped = await this.batch.run(
         indexes.map((i) => requests[i]),
         limit,
       );
-      indexes.forEach((index, j) => (results[index] = grouped[j].map(toRunRow).sort(byPath)));
+      indexes.forEach((index, j) => (results[index] = grouped[j].sort(byPath)));
     }
     return results;
   }

@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type Database from 'better-sqlite3';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { and, count, gte, lt, sql } from 'drizzle-orm';
+import { jsonArrayRows, tableIndexedBy } from '../../../database/keyed-batch';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import type { SubtreeSpend } from '../../runs-read-model';
 import { GetSubtreeSpend } from './get-subtree-spend.query';
 
@@ -8,26 +9,31 @@ const NOTHING: SubtreeSpend = { runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 
 
 @QueryHandler(GetSubtreeSpend)
 export class GetSubtreeSpendHandler implements IQueryHandler<GetSubtreeSpend, SubtreeSpend[]> {
-  private readonly statement: Database.Statement;
-
-  constructor(database: SqliteDatabase) {
-    // Any number of subtrees in one statement, each one range scan of runs_path_idx; a running run adds
-    // its current launch's time up to `now` (what the budget guard counts).
-    this.statement = database.connection.prepare(
-      `SELECT p.value AS path, COUNT(*) AS runs, SUM(r.input_tokens + r.output_tokens) AS tokens, SUM(r.tool_calls) AS toolCalls,
-              SUM(r.duration_ms + CASE WHEN r.status = 'running'
-                    THEN max(0, cast(round((julianday(@now) - julianday(r.launched_at)) * 86400000) as integer)) ELSE 0 END) AS durationMs
-       FROM json_each(@paths) AS p CROSS JOIN runs AS r INDEXED BY runs_path_idx
-       WHERE r.path >= p.value AND r.path < p.value || '~'
-       GROUP BY p.value`,
-    );
-  }
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ paths }: GetSubtreeSpend): Promise<SubtreeSpend[]> {
     if (paths.length === 0) return [];
-    const rows = this.statement.all({ paths: JSON.stringify([...new Set(paths)]), now: new Date().toISOString() }) as Array<
-      SubtreeSpend & { path: string }
-    >;
+    const { runs } = this.db.tables;
+    const path = sql<string>`p.value`;
+    const now = new Date().toISOString();
+    // A running run adds its current launch's time up to `now` (what the budget guard counts), in whole ms.
+    const launchMs =
+      this.db.dialect === 'sqlite'
+        ? sql`max(0, cast(round((julianday(${now}) - julianday(${runs.launchedAt})) * 86400000) as integer))`
+        : sql`GREATEST(0, round(EXTRACT(EPOCH FROM (${now}::timestamptz - ${runs.launchedAt}::timestamptz)) * 1000))`;
+    // Any number of subtrees in one statement, each one range scan of runs_path_idx.
+    const rows = await this.db.orm
+      .select({
+        path,
+        runs: count(),
+        tokens: sql<number>`SUM(${runs.inputTokens} + ${runs.outputTokens})`.mapWith(Number),
+        toolCalls: sql<number>`SUM(${runs.toolCalls})`.mapWith(Number),
+        durationMs: sql<number>`SUM(${runs.durationMs} + CASE WHEN ${runs.status} = 'running' THEN ${launchMs} ELSE 0 END)`.mapWith(Number),
+      })
+      .from(jsonArrayRows(this.db, [...new Set(paths)], 'p'))
+      .crossJoin(tableIndexedBy(this.db, runs, 'runs_path_idx'))
+      .where(and(gte(runs.path, path), lt(runs.path, sql`${path} || '~'`)))
+      .groupBy(path);
     const byPath = new Map(rows.map(({ path, ...spend }) => [path, spend]));
     return paths.map((path) => byPath.get(path) ?? NOTHING);
   }

@@ -1,15 +1,15 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, desc, eq, gte, lt, or, type SQL } from 'drizzle-orm';
-import { runs } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import { ListRuns, RunPage } from './list-runs.query';
 import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 
 @QueryHandler(ListRuns)
 export class ListRunsHandler implements IQueryHandler<ListRuns, RunPage> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ filter, first, after }: ListRuns): Promise<RunPage> {
+    const { runs } = this.db.tables;
     const cursor = after === undefined ? undefined : decodeRunCursor(after);
     const conditions: Array<SQL | undefined> = [
       filter.status === undefined ? undefined : eq(runs.status, filter.status),
@@ -19,13 +19,12 @@ export class ListRunsHandler implements IQueryHandler<ListRuns, RunPage> {
       filter.startedTo === undefined ? undefined : lt(runs.startedAt, filter.startedTo),
       cursor === undefined ? undefined : or(lt(runs.startedAt, cursor.startedAt), and(eq(runs.startedAt, cursor.startedAt), lt(runs.runId, cursor.runId))),
     ];
-    const rows = this.database.orm
+    const rows = await this.db.orm
       .select()
       .from(runs)
       .where(and(...conditions))
       .orderBy(desc(runs.startedAt), desc(runs.runId))
-      .limit(first + 1)
-      .all();
+      .limit(first + 1);
     const page = rows.slice(0, first);
     const last = page[page.length - 1];
     return { runs: page, hasNextPage: rows.length > first, endCursor: last ? encodeRunCursor(last) : null };

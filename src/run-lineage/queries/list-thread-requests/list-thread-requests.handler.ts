@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { and, asc, inArray, sql } from 'drizzle-orm';
-import { routedRequests } from '../../../database/schema';
-import { SqliteDatabase } from '../../../database/sqlite-database';
+import { and, asc, inArray } from 'drizzle-orm';
+import { jsonArrayValues } from '../../../database/keyed-batch';
+import { ReadModelDatabase } from '../../../database/read-model-database';
 import type { RoutedRequestView } from '../../../tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
 import { ListThreadRequests } from './list-thread-requests.query';
 
@@ -16,21 +16,16 @@ const parse = (value: string | null): unknown => {
 
 @QueryHandler(ListThreadRequests)
 export class ListThreadRequestsHandler implements IQueryHandler<ListThreadRequests, RoutedRequestView[][]> {
-  constructor(private readonly database: SqliteDatabase) {}
+  constructor(private readonly db: ReadModelDatabase) {}
 
   async execute({ threadIds, kinds }: ListThreadRequests): Promise<RoutedRequestView[][]> {
     if (threadIds.length === 0) return [];
-    const rows = this.database.orm
+    const { routedRequests } = this.db.tables;
+    const rows = await this.db.orm
       .select()
       .from(routedRequests)
-      .where(
-        and(
-          inArray(routedRequests.parentSessionId, sql`(SELECT value FROM json_each(${JSON.stringify(threadIds)}))`),
-          inArray(routedRequests.kind, [...kinds]),
-        ),
-      )
-      .orderBy(asc(routedRequests.globalPosition))
-      .all();
+      .where(and(inArray(routedRequests.parentSessionId, jsonArrayValues(this.db, threadIds)), inArray(routedRequests.kind, [...kinds])))
+      .orderBy(asc(routedRequests.globalPosition));
     const byThread = new Map<string, RoutedRequestView[]>(threadIds.map((id) => [id, []]));
     for (const { globalPosition, arguments: args, result, ...rest } of rows) {
       byThread.get(rest.parentSessionId)?.push({ position: globalPosition, ...rest, arguments: parse(args), result: parse(result) });

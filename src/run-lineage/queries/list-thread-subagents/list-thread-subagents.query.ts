@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
-import type { subagentInstances } from '../../../database/schema';
+import type { ReadTables } from '../../../database/read-model-database';
 
-export type SubagentInstanceRow = typeof subagentInstances.$inferSelect;
+export type SubagentInstanceRow = ReadTables['subagentInstances']['$inferSelect'];
 
 /** CLI-native sub-agent launches inside each thread (a run's thread: `sub-agent-<runId>`), oldest first; in thread order. */
 export class ListThreadSubagents extends Query<SubagentInstanceRow[][]> {

@@ -11,6 +11,7 @@ import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
+import { InstanceLease } from '../../../instances/instance-lease';
 import type { EventMetadata } from '../../../event-store/event-store.types';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { cliSessionParams } from '../../cli-session-options';
@@ -48,6 +49,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly endpoints: SessionEndpointPolicy,
     private readonly liveSessions: LiveSessionLimit,
     private readonly mcp: McpServerRegistry,
+    private readonly lease: InstanceLease,
   ) {}
 
   async execute(command: CreateSession): Promise<SessionSummary> {
@@ -75,7 +77,8 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     const sessionId = givenId ?? randomUUID();
     const sessionConfig = this.sessionConfig(request, main);
     const stream = sessionStreamId(sessionId);
-    const metadata = sessionCommandMetadata(sessionId, actor);
+    // Held by this instance from its first event: an instance that dies while creating it leaves it to a takeover.
+    const metadata = sessionCommandMetadata(sessionId, actor, this.lease.instanceId);
     const created = await handleCommand(this.store, sessionDecider, stream, { type: 'CreateSession', sessionId, config: sessionConfig }, { metadata });
 
     const assembly = await this.team.assemble(sessionConfig.agentId, sessionConfig.subAgents, sessionConfig.mcpServers);
@@ -122,6 +125,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       session,
       { type: 'RecordStart', sessionId, protocolVersion: this.cli.protocolVersion, cliVersion: this.cli.cliVersion, teamAgents: assembly.customAgents },
       actor,
+      this.lease.instanceId,
     );
     return { sessionId, status: 'active', model: sessionConfig.model, protocolVersion: this.cli.protocolVersion };
   }

@@ -5,6 +5,7 @@ import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
+import { InstanceLease } from '../../../instances/instance-lease';
 import { sessionStreamId } from '../../../event-store/stream-ids';
 import { cliSessionParams } from '../../cli-session-options';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
@@ -42,6 +43,7 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     private readonly team: TeamAssembler,
     private readonly endpoints: SessionEndpointPolicy,
     private readonly liveSessions: LiveSessionLimit,
+    private readonly lease: InstanceLease,
   ) {}
 
   async execute({ sessionId, actor }: ResumeSession): Promise<SessionSummary> {
@@ -101,6 +103,8 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
         createdInCli,
       },
       actor,
+      // This instance's CLI holds it from here on, wherever it was live before.
+      this.lease.instanceId,
     );
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
   }

@@ -19,7 +19,7 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
 
   async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
     const session = await this.sessions.get(sessionId);
-    const reminders = this.reminders.collect(sessionId);
+    const reminders = await this.reminders.collect(sessionId);
     // Recorded before the CLI has it: a message the CLI takes is never missing from the log.
     await decideOnSession(
       this.store,

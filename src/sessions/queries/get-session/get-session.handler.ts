@@ -26,8 +26,10 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
     ]);
     if (!row) throw new SessionNotFoundError(sessionId);
     const subagents = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
+    // Which instance holds it is operational state (the 409 names it), not part of the view.
+    const { ownerInstance: _holder, ...fields } = row;
     const config = JSON.parse(row.config) as SessionConfig;
-    return { ...row, config, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
+    return { ...fields, config, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
   }
 
   private byteOrder(column: AnyColumn): SQLWrapper {

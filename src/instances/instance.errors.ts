@@ -1,0 +1,12 @@
+import { DomainError } from '../common/domain-error';
+
+/**
+ * The session (or the run's session) is live on another running instance, whose Copilot CLI holds it.
+ * HTTP 409: the client sends the request to that instance's address (docs/postgresql.md, several instances).
+ */
+export class OwnedByOtherInstanceError extends DomainError {
+  readonly code = 'owned_by_other_instance';
+  constructor(what: string, ownerInstance: string, address: string) {
+    super(`${what} is live on instance ${ownerInstance} at ${address}; send the request there`, { ownerInstance, address });
+  }
+}
