@@ -83,13 +83,21 @@ function postgresProviders() {
         const { url, poolSize } = config.postgres as NonNullable<SwitchboardConfig['postgres']>;
         const logger = new Logger('Database');
         const pool = createPostgresPool({ url, size: poolSize }, (error) => logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
-        const where = withoutPassword(url);
+        const where = `${withoutPassword(url)} (SWITCHBOARD_DATABASE_URL)`;
+        const refuse = async (what: string, error: unknown) => {
+          await pool.end().catch(() => undefined);
+          return new Error(`${what}: ${innermostMessage(error)}`, { cause: error });
+        };
         try {
-          // Every instance migrates at start; an advisory lock makes them take turns.
+          await pool.query('SELECT 1');
+        } catch (error) {
+          throw await refuse(`Cannot connect to PostgreSQL at ${where}`, error);
+        }
+        try {
+          // Every instance migrates at start; an advisory lock makes them take turns. One transaction: all or nothing.
           await migratePostgres(pool);
         } catch (error) {
-          await pool.end().catch(() => undefined);
-          throw new Error(`PostgreSQL at ${where} could not be migrated (SWITCHBOARD_DATABASE_URL): ${(error as Error).message}`, { cause: error });
+          throw await refuse(`Migrations failed on PostgreSQL at ${where}; its pending migrations were rolled back`, error);
         }
         const { host, port, database } = postgresTarget(url);
         logger.log({ host, port, database, poolSize }, 'database ready');
@@ -106,4 +114,11 @@ function postgresProviders() {
       },
     },
   ];
+}
+
+/** drizzle wraps the server's error in one that quotes the whole statement: the server's own words are the line to print. */
+function innermostMessage(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  return inner instanceof Error ? inner.message : String(inner);
 }
