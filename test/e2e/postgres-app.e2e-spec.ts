@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -5,6 +6,7 @@ import { journalEntries } from '../../src/database/database-health';
 import { defaultMigrationsFolder } from '../../src/database/migrations';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { type Json, jsonHttp } from '../fixtures/json-http';
+import { collectUntilExit, REPO_ROOT } from '../fixtures/service-process';
 import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
@@ -147,6 +149,34 @@ describe('the app on PostgreSQL (SWITCHBOARD_DATABASE_URL)', () => {
     ]);
     expect(stream.body.events[1].globalPosition).toBeGreaterThan(head);
     await waitUntil(async () => (await http('GET', '/api/audit?agentId=reviewer')).body.entries.length === 2, 'the audit log to follow');
+  });
+
+  it('the maintenance commands run on it: projections:rebuild --all, then agents:export', async () => {
+    await running.stop();
+    const cli = (args: string[]) =>
+      collectUntilExit(
+        spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'maintenance.js'), ...args], {
+          cwd: REPO_ROOT,
+          env: { ...process.env, SWITCHBOARD_DATABASE_URL: url, SWITCHBOARD_DB: path.join(tmp.dir, 'unused.db') },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        }),
+        60_000,
+      );
+    const rebuilt = await cli(['projections:rebuild', '--all']);
+    expect(rebuilt).toMatchObject({ code: 0, stderr: '' });
+    expect(rebuilt.stdout).toMatch(/^rebuilt agents: \d+ events, up to position \d+$/m);
+    expect(rebuilt.stdout).toMatch(/^rebuilt audit-log: \d+ events, up to position \d+$/m);
+    const out = path.join(tmp.dir, 'exported');
+    const exported = await cli(['agents:export', out]);
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'reviewer.json'), 'utf8'))).toMatchObject({
+      id: 'reviewer',
+      description: 'reviews, after a restart',
+    });
+    expect(fs.existsSync(path.join(tmp.dir, 'unused.db'))).toBe(false);
+
+    await start();
+    expect((await http('GET', '/api/agents/reviewer')).body).toMatchObject({ id: 'reviewer', version: 2 });
   });
 
   describe('a database it cannot use stops the start with one line naming it, without the password', () => {
