@@ -75,7 +75,8 @@ async function main(argv: string[]): Promise<number> {
   const { PostgresEventStore } = await import('../event-store/postgres/postgres-event-store');
   const { copyLog, CopyRefusedError } = await import('../event-store/postgres/copy-log');
   const { rebuildReadModels } = await import('../projections/rebuild-pg-read-models');
-  const { StreamSummariesPgProjection } = await import('../event-log/projections/stream-summaries.pg-projection');
+  const { NestFactory } = await import('@nestjs/core');
+  const { MaintenanceModule } = await import('./maintenance.module');
   const { progressPrinter } = await import('./copy-progress');
   // The stores' and the runner's Nest logs would interleave with the progress; failures come back as errors.
   const { Logger } = await import('@nestjs/common');
@@ -109,8 +110,15 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(
       `copied ${result.copied.toLocaleString('en-US')} events from ${file} to ${shown(args.url)}${resumed}, up to position ${result.head}\n`,
     );
-    for (const rebuilt of await rebuildReadModels(target, [new StreamSummariesPgProjection()])) {
-      process.stdout.write(`rebuilt ${rebuilt.projection} (${rebuilt.tables.join(', ')}): replayed up to position ${rebuilt.position}\n`);
+    // Every read model of the app, as its maintenance module registers them, on the target database.
+    const config = { ...loadConfig(), logLevel: 'warn', postgres: { url: args.url, poolSize: 2 } };
+    const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), { logger: false, abortOnError: false });
+    try {
+      for (const rebuilt of await rebuildReadModels(app.get(PostgresEventStore), app.get(ProjectionRegistry))) {
+        process.stdout.write(`rebuilt ${rebuilt.projection} (${rebuilt.tables.join(', ')}): replayed up to position ${rebuilt.position}\n`);
+      }
+    } finally {
+      await app.close();
     }
     return 0;
   } finally {

@@ -1,6 +1,8 @@
-import type { PgProjection } from '../event-store/postgres/pg-projection';
 import type { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
-import { PgAsyncProjectionRunner } from './pg-async-projection-runner';
+import { pgTableNames } from '../event-store/postgres/pg-projection';
+import type { Projection } from '../event-store/projection';
+import type { ProjectionRegistry } from '../event-store/projection-registry';
+import { PgProjectionRebuilder } from './rebuild-projection/pg-projection-rebuilder';
 
 export interface RebuiltReadModel {
   projection: string;
@@ -9,27 +11,17 @@ export interface RebuiltReadModel {
 }
 
 /**
- * Rebuilds each read model through the async runner (tables emptied and the checkpoint set to 0 in
- * one transaction, then replayed and checkpointed batch by batch), waiting until it reached the head.
- * The checkpoint it leaves is right for the projection run async afterwards; inline, it is unused.
+ * Rebuilds every read model of the registry on PostgreSQL, one after the other, each in one
+ * transaction (PgProjectionRebuilder: tables emptied, the log replayed, an async projection's
+ * checkpoint moved to the end of the replay, so its runner goes on from there).
  */
-export async function rebuildReadModels(target: PostgresEventStore, projections: readonly PgProjection[]): Promise<RebuiltReadModel[]> {
-  const runner = new PgAsyncProjectionRunner(target, projections, { batchSize: 1000, retryMaxMs: 1000 });
+export async function rebuildReadModels(store: PostgresEventStore, registry: ProjectionRegistry): Promise<RebuiltReadModel[]> {
+  const rebuilder = new PgProjectionRebuilder(store, registry);
   const rebuilt: RebuiltReadModel[] = [];
-  try {
-    for (const projection of projections) {
-      await runner.rebuild(projection.name);
-      const head = await target.headPosition();
-      for (;;) {
-        const status = (await runner.status()).find((s) => s.name === projection.name);
-        if (status?.lastError) throw new Error(`rebuilding ${projection.name} failed: ${status.lastError}`);
-        if (runner.position(projection.name) >= head) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      rebuilt.push({ projection: projection.name, tables: projection.tables, position: runner.position(projection.name) });
-    }
-  } finally {
-    await runner.stop();
+  for (const name of registry.names()) {
+    const projection = registry.get(name) as Projection;
+    const { position } = await rebuilder.rebuild(projection);
+    rebuilt.push({ projection: name, tables: pgTableNames(projection), position });
   }
   return rebuilt;
 }

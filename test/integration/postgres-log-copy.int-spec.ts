@@ -6,6 +6,8 @@ import { copyLog, CopyRefusedError, type LogSource } from '../../src/event-store
 import { importEvents, LogImportConflictError } from '../../src/event-store/postgres/log-import';
 import type { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
 import { StreamSummariesPgProjection } from '../../src/event-log/projections/stream-summaries.pg-projection';
+import { StreamSummariesProjection } from '../../src/event-log/projections/stream-summaries.projection';
+import { ProjectionRegistry } from '../../src/event-store/projection-registry';
 import { rebuildReadModels } from '../../src/projections/rebuild-pg-read-models';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
 import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
@@ -147,9 +149,10 @@ describe('copying the SQLite log into PostgreSQL', () => {
     const targetStreams = await pgRows(url, 'SELECT stream_id, version FROM streams ORDER BY stream_id COLLATE "C"');
     expect(targetStreams).toEqual(sqliteStreams(source));
 
-    expect(await rebuildReadModels(store, [new StreamSummariesPgProjection()])).toEqual([
-      { projection: 'stream-summaries', tables: ['stream_summaries'], position: 2600 },
-    ]);
+    const registry = new ProjectionRegistry();
+    registry.register(new StreamSummariesProjection());
+    registry.registerBatchForm(new StreamSummariesPgProjection());
+    expect(await rebuildReadModels(store, registry)).toEqual([{ projection: 'stream-summaries', tables: ['stream_summaries'], position: 2600 }]);
     expect(await summariesOf(url)).toEqual(foldSummaries(sourceLog));
 
     // The store appends after the copied head, its versions continuing the copied ones.
@@ -216,6 +219,16 @@ describe('copying the SQLite log into PostgreSQL', () => {
     expect(first).toMatchObject({ code: 0, stderr: expect.stringContaining('2,600/2,600 events  100%') });
     expect(first.stdout).toContain(`copied 2,600 events from ${source.file} to ${url}, up to position 2600\n`);
     expect(first.stdout).toContain('rebuilt stream-summaries (stream_summaries): replayed up to position 2600\n');
+    // Every read model of the app, not only the summaries: the app started on this database finds them in step.
+    for (const [projection, tables] of [
+      ['agents', 'agents'],
+      ['sessions', 'sessions'],
+      ['runs', 'runs'],
+      ['audit-log', 'audit_log'],
+    ]) {
+      expect(first.stdout).toContain(`rebuilt ${projection} (${tables}): replayed up to position 2600\n`);
+    }
+    expect(await pgRows(url, `SELECT position FROM projection_checkpoints WHERE projection_name = 'audit-log'`)).toEqual([{ position: '2600' }]);
     // Not a terminal: a line per tenth reached (0% first), never a redraw.
     expect(first.stderr.split('\n').filter((line) => line.startsWith('copying ')).length).toBeGreaterThanOrEqual(4);
     expect(first.stderr).not.toContain('\r');
