@@ -108,7 +108,7 @@ describe('the app on PostgreSQL (SWITCHBOARD_DATABASE_URL)', () => {
     expect(fs.existsSync(running.config.database.file)).toBe(false);
   });
 
-  it('creates an agent through REST and reads it back; the event log lists its events and the audit log catches up', async () => {
+  it('creates an agent through REST and reads it back; the event log lists its events, the audit log catches up, /metrics counts them', async () => {
     expect((await http('POST', '/api/agents', agent('reviewer'))).status).toBe(201);
     const read = await http('GET', '/api/agents/reviewer');
     expect(read).toMatchObject({ status: 200, body: { id: 'reviewer', name: 'Agent reviewer', version: 1 } });
@@ -127,6 +127,12 @@ describe('the app on PostgreSQL (SWITCHBOARD_DATABASE_URL)', () => {
     expect(audit.entries).toEqual([
       expect.objectContaining({ position: agentEvents[0].globalPosition, streamId: 'agent-reviewer', eventType: 'agent.created' }),
     ]);
+
+    // /metrics reads the same ports: the store's committed$ and commits$, the PostgreSQL runner's lag.
+    const metrics = await (await fetch(`${running.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    expect(metrics).toMatch(/^switchboard_event_store_events_total [1-9]\d*$/m);
+    expect(metrics).toMatch(/^switchboard_event_store_commits_total\{outcome="committed"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^switchboard_projection_lag_events\{projection="audit-log"\} 0$/m);
   });
 
   it('restarted on the same database, everything is still there and the log goes on after it; a stopped app leaves no connection', async () => {
