@@ -518,11 +518,16 @@ export class PostgresEventStore extends EventStore {
     return outcomes;
   }
 
-  /** Reads the head, then keeps the tail fed: LISTEN (its failure stops the start) and the poll. */
+  /**
+   * Reads the head once, then keeps the tail fed: the poll, and LISTEN (its failure fails this start;
+   * the next start only retries LISTEN, the tail keeps its position).
+   */
   private async startTail(): Promise<void> {
-    this.tailPosition = await this.headPosition();
-    this.tailRunning = true;
-    this.startPolling();
+    if (!this.tailRunning) {
+      this.tailPosition = await this.headPosition();
+      this.tailRunning = true;
+      this.startPolling();
+    }
     await this.ensureListening();
   }
 
