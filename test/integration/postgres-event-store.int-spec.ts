@@ -310,6 +310,23 @@ describe('PostgresEventStore on a real PostgreSQL server', () => {
       }
     });
 
+    it('appends resolve, and close() ends, while the poll reads the log all the time (a read may publish before the commit answers)', async () => {
+      const busy = await open({ pollIntervalMs: 1 });
+      await busy.start();
+      const from = await busy.headPosition();
+      const seen: StoredEvent[] = [];
+      const subscription = busy.committed$.subscribe((e) => seen.push(e));
+      try {
+        const streamId = `session-${randomUUID()}`;
+        for (let i = 0; i < 1000; i++) await busy.append(streamId, i, [event('Polled', { i })]);
+        await Promise.all(Array.from({ length: 50 }, (_, i) => busy.append(`session-${randomUUID()}`, 0, [event('Burst', { i })])));
+        expect(seen).toEqual(await busy.readAll({ after: from, limit: 2000 }));
+      } finally {
+        subscription.unsubscribe();
+      }
+      await busy.close();
+    });
+
     it('commits$ records each group commit: its appends and that it committed', async () => {
       const records: Array<{ appends: number; committed: boolean }> = [];
       const subscription = store.commits$.subscribe(({ appends, committed }) => records.push({ appends, committed }));

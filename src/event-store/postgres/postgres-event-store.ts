@@ -538,6 +538,11 @@ export class PostgresEventStore extends EventStore {
    * read under way) the tail reads the log.
    */
   private offer(events: readonly StoredEvent[]): void {
+    if (events[events.length - 1].globalPosition <= this.tailPosition) {
+      // A read (the poll, say) got there before this commit's answer did: published already.
+      this.settlePublished();
+      return;
+    }
     if (!this.tailReading && events[0].globalPosition === this.tailPosition + 1) {
       this.publish(events);
       return;
@@ -558,10 +563,13 @@ export class PostgresEventStore extends EventStore {
       return;
     }
     this.tailReading = true;
-    void this.readTail().finally(() => (this.tailReading = false));
+    void this.readTail();
   }
 
-  /** Reads the log after the tail's position until a page comes back short, publishing each page. */
+  /**
+   * Reads the log after the tail's position until a page comes back short, publishing each page.
+   * `tailReading` is cleared in the same turn as the last `tailAgain` check: a wake in between would be lost.
+   */
   private async readTail(): Promise<void> {
     try {
       do {
@@ -580,6 +588,8 @@ export class PostgresEventStore extends EventStore {
         // Closing with the database gone: the appends are durable, resolve them unpublished.
         this.waiters.splice(0).forEach((waiter) => waiter.settle());
       }
+    } finally {
+      this.tailReading = false;
     }
   }
 
@@ -589,6 +599,11 @@ export class PostgresEventStore extends EventStore {
       this.tailPosition = event.globalPosition;
       this.committed.next(event);
     }
+    this.settlePublished();
+  }
+
+  /** Settles the appends whose events the tail has published, in log order. */
+  private settlePublished(): void {
     if (this.waiters.length === 0) return;
     const ready = this.waiters.filter((waiter) => waiter.position <= this.tailPosition).sort((a, b) => a.position - b.position);
     if (ready.length === 0) return;
