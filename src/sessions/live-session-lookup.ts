@@ -35,7 +35,9 @@ export class LiveSessionLookup {
     if (now) return now;
     if (!found) throw new SessionNotFoundError(sessionId);
     const { session: row, holder } = found;
-    if (holder.kind === 'free' && row.status !== 'destroyed' && row.status !== 'failed') return this.lifecycle.adopt(row, holder.instanceId);
+    // Adopted only from an instance that is gone: a row no instance ever took live has nothing to take over.
+    if (holder.kind === 'free' && holder.instanceId && row.status !== 'destroyed' && row.status !== 'failed')
+      return this.lifecycle.adopt(row, holder.instanceId);
     throw new SessionNotLiveError(sessionId, row.status as SessionStatus, row.statusReason ?? undefined);
   }
 }
