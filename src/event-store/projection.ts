@@ -57,7 +57,7 @@ interface SqliteRunnable {
 
 /** Runs a projection's work on SQLite, statement by statement, without leaving the current transaction. */
 export function runProjectionSync(work: ProjectionWork): void {
-  for (let step = work.next(); !step.done; ) {
+  for (let step = work.next(); !step.done;) {
     const query = step.value.query as unknown as SqliteRunnable;
     const result = step.value.kind === 'one' ? query.get() : step.value.kind === 'many' ? query.all() : (query.run(), undefined);
     step = work.next(result);
@@ -66,7 +66,7 @@ export function runProjectionSync(work: ProjectionWork): void {
 
 /** Runs a projection's work on PostgreSQL, awaiting each statement on the connection `db` was bound to. */
 export async function runProjectionAsync(work: ProjectionWork): Promise<void> {
-  for (let step = work.next(); !step.done; ) {
+  for (let step = work.next(); !step.done;) {
     const { kind, query } = step.value;
     const rows = await query;
     step = work.next(kind === 'one' ? (rows as unknown[])[0] : kind === 'many' ? rows : undefined);

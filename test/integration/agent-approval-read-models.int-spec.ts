@@ -90,18 +90,16 @@ describe.each(readModelTargets())('agents and approvals read models on %s', (_na
   beforeAll(async () => {
     target = await open();
     const { orm, tables } = target.db;
-    await orm
-      .insert(tables.agents)
-      .values(
-        LIBRARY.map((a) => ({
-          id: a.id,
-          name: a.fields.name,
-          fields: JSON.stringify(a.fields),
-          version: a.version,
-          createdAt: CREATED,
-          updatedAt: CREATED,
-        })),
-      );
+    await orm.insert(tables.agents).values(
+      LIBRARY.map((a) => ({
+        id: a.id,
+        name: a.fields.name,
+        fields: JSON.stringify(a.fields),
+        version: a.version,
+        createdAt: CREATED,
+        updatedAt: CREATED,
+      })),
+    );
     await orm.insert(tables.approvals).values(APPROVALS);
     library = new AgentLibrary(target.db);
   });
