@@ -30,7 +30,9 @@ export abstract class EventStore {
    * Appends events to a stream if it is at `expectedVersion`. Resolves once they are durable;
    * rejects with ExpectedVersionConflictError when the stream moved on.
    */
-  abstract append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult>;
+  append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
+    return this.appendMany([{ streamId, expectedVersion, events }], options).then(([result]) => result);
+  }
 
   /**
    * Appends to several streams atomically: every part's version is checked and either all parts are

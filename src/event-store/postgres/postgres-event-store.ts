@@ -8,7 +8,7 @@ import { createPostgresPool } from '../../database/postgres-pool';
 import { catchUpThenLive } from '../catch-up-then-live';
 import { type CommitRecord, EventStore, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
-import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
+import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
 import type { ProjectionRegistry } from '../projection-registry';
 import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
@@ -228,10 +228,6 @@ export class PostgresEventStore extends EventStore {
     await this.start();
     this.wakers.add(wake);
     return () => this.wakers.delete(wake);
-  }
-
-  append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
-    return this.appendMany([{ streamId, expectedVersion, events }], options).then(([result]) => result);
   }
 
   /** Several streams atomically: every part's version is checked and all parts commit, or none. */

@@ -9,7 +9,7 @@ import { byLimit, KeyedBatch } from '../../database/keyed-batch';
 import { SqliteDatabase } from '../../database/sqlite-database';
 import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
-import type { AppendOptions, AppendResult, EventMetadata, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
+import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { projectionHandles, runProjectionSync } from '../projection';
 import { ProjectionRegistry } from '../projection-registry';
 
@@ -104,14 +104,6 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     this.commitBatch = this.db.transaction((batch: PendingAppend[], isolated: boolean) =>
       batch.map((request) => (isolated ? this.commitIsolated(request) : this.commitUnisolated(request))),
     );
-  }
-
-  /**
-   * Appends events to a stream if it is at `expectedVersion`. Resolves once they are durable;
-   * rejects with ExpectedVersionConflictError when the stream moved on.
-   */
-  append(streamId: string, expectedVersion: ExpectedVersion, events: NewEvent[], options?: AppendOptions): Promise<AppendResult> {
-    return this.appendMany([{ streamId, expectedVersion, events }], options).then(([result]) => result);
   }
 
   /**
