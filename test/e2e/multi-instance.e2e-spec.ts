@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { Client } from 'pg';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
+import { hasExited } from '../fixtures/process-tree';
 import { ScriptedModelServer, type Rule } from '../fixtures/scripted-model-server';
 import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { SseClient } from '../fixtures/sse-client';
@@ -183,7 +184,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     (instances.get('a') as Instance).child.kill('SIGKILL');
     await (instances.get('a') as Instance).exited;
     instances.delete('a');
-    if (cliPid) await waitUntil(() => !alive(cliPid), 'A’s CLI to follow A', 15_000);
+    if (cliPid) await waitUntil(() => hasExited(cliPid), 'A’s CLI to follow A', 15_000);
 
     // B takes A's running runs over once A's lease has expired: recorded interrupted, nothing lost.
     const afterTakeover = await waitUntil(
@@ -265,14 +266,5 @@ function jsonOrValue(value: unknown): unknown {
     return JSON.parse(value) as unknown;
   } catch {
     return value;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
