@@ -1,3 +1,4 @@
+import { appStoreTargets } from '../fixtures/app-store-targets';
 import { type Json, type JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -7,9 +8,9 @@ import { waitUntil } from '../fixtures/wait-until';
 /**
  * spec: sub-agent-delegation. Stop reaches every descendant (background grandchildren included), a tool
  * call may only control the runs of its own thread, and every policy rule refuses with an event.
- * The real Copilot CLI and a real SQLite file; the scripted model keeps runs busy (`hang`).
+ * The real Copilot CLI, on a SQLite file and on a PostgreSQL database; the scripted model keeps runs busy (`hang`).
  */
-describe('delegation: cascade, ownership and policy', () => {
+describe.each(appStoreTargets())('delegation: cascade, ownership and policy (%s)', (_name, store) => {
   const model = new ScriptedModelServer();
   let running: RealCliApp;
   const http: JsonHttp = (...args) => running.http(...args);
@@ -58,7 +59,7 @@ describe('delegation: cascade, ownership and policy', () => {
       { name: 'intruder done', systemIncludes: 'INTRUDER_P', lastIsToolResult: true, answer: { text: 'INTRUDER_DONE' } },
     ]);
     const defaults = testConfig('/tmp').runs;
-    running = await startRealCliApp(model, { runs: { ...defaults, stopGraceMs: 1500 } });
+    running = await startRealCliApp(model, { runs: { ...defaults, stopGraceMs: 1500 } }, store);
     const agent = (id: string, prompt: string, extra: Json = {}) => ({
       id,
       name: id,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { appStoreTargets } from '../fixtures/app-store-targets';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { testConfig } from '../fixtures/test-config';
 import { waitUntil } from '../fixtures/wait-until';
@@ -6,9 +7,9 @@ import { waitUntil } from '../fixtures/wait-until';
 /**
  * How a run's executor reads its CLI session, and a stop the CLI ignores, with the fake CLI as fault
  * injection: it scripts exactly which events a turn produces (sub-agent noise, errors) and never ends
- * a turn on `session.abort`, which the real CLI always honours.
+ * a turn on `session.abort`, which the real CLI always honours. On SQLite and on PostgreSQL.
  */
-describe('run executor against a scripted CLI', () => {
+describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_name, store) => {
   let h: SessionHarness;
   /** What the "model" does after each session.send, by the prompt's marker. */
   const turns = new Map<string, (sessionId: string) => Promise<void>>();
@@ -30,7 +31,7 @@ describe('run executor against a scripted CLI', () => {
   };
 
   beforeAll(async () => {
-    h = await startSessionHarness({ config: { runs: { ...testConfig('/tmp').runs, stopGraceMs: 300 } } });
+    h = await startSessionHarness({ config: { runs: { ...testConfig('/tmp').runs, stopGraceMs: 300 } }, store });
     h.fake.handle('session.send', answerSend);
     expect((await h.http('POST', '/api/agents', { id: 'worker', name: 'Worker', system_message: { mode: 'append', content: 'Work.' } })).status).toBe(201);
   }, 30_000);
