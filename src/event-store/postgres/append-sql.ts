@@ -10,12 +10,14 @@ import type { PlannedPart } from './append-plan';
  */
 
 /** Advisory lock, then the group's stream versions. Separate statements: each takes its own snapshot
- * once the previous one finished, so the read sees every group committed before the lock was granted. */
+ * once the previous one finished, so the read sees every group committed before the lock was granted.
+ * The savepoint after them is where a failed group goes back to, the lock still held, to replay. */
 export function lockAndReadVersionsSql(lockKey: bigint, streamIds: readonly string[]): string {
   return [
     'BEGIN',
     `SELECT pg_advisory_xact_lock(${lockKey})`,
     `SELECT stream_id, version FROM streams WHERE stream_id = ANY(ARRAY[${streamIds.map(escapeLiteral).join(', ')}]::text[])`,
+    'SAVEPOINT group_start',
   ].join('; ');
 }
 

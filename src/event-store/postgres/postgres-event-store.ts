@@ -41,6 +41,17 @@ interface PendingAppend {
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
+/** A group's place in the queue for the append lock: after `previous`; `locked` once it holds the lock (or gave up). */
+interface LockTurn {
+  previous: Promise<void>;
+  locked(): void;
+}
+
+interface StreamVersionRow {
+  stream_id: string;
+  version: number;
+}
+
 /** An inline projection failed on the savepoint-free path: the group is replayed with a savepoint per request. */
 class NeedsIsolation extends Error {}
 
@@ -76,6 +87,9 @@ const MAX_APPENDS_PER_COMMIT = 1024;
 /**
  * Two groups at a time: while one writes and commits, the next has its connection, has sent BEGIN
  * and waits at the append lock, so it starts the moment the first commits instead of a round trip later.
+ * The next one asks for the lock only once the first holds it (`lockTurn`): two requests sent on two
+ * connections reach the lock in no set order, and a later group first would put appends made later
+ * (a CLI's records, nobody awaiting them) before earlier ones in the log.
  */
 const MAX_GROUPS_IN_FLIGHT = 2;
 const READ_PAGE_SIZE = 500;
@@ -125,6 +139,8 @@ export class PostgresEventStore extends EventStore {
     if (this.inFlight.size < MAX_GROUPS_IN_FLIGHT) this.startCommit();
   });
   private readonly inFlight = new Set<Promise<void>>();
+  /** Resolves once the last group started holds the append lock (or gave up): the next one queues behind it. */
+  private lockTurn: Promise<void> = Promise.resolve();
   private closed = false;
   private commitCount = 0;
   private appendCount = 0;
@@ -372,22 +388,26 @@ export class PostgresEventStore extends EventStore {
   private startCommit(): void {
     if (this.pending.length === 0) return;
     const batch = this.pending.splice(0, MAX_APPENDS_PER_COMMIT);
-    const group: Promise<void> = this.commit(batch).finally(() => {
+    const previous = this.lockTurn;
+    let locked!: () => void;
+    this.lockTurn = new Promise<void>((resolve) => (locked = resolve));
+    const group: Promise<void> = this.commit(batch, { previous, locked }).finally(() => {
       this.inFlight.delete(group);
       if (this.pending.length > 0 && !this.closed) this.startCommit();
     });
     this.inFlight.add(group);
   }
 
-  private async commit(batch: PendingAppend[]): Promise<void> {
+  private async commit(batch: PendingAppend[], turn: LockTurn): Promise<void> {
     let outcomes: AppendOutcome[];
     const started = performance.now();
     try {
       await this.start();
-      outcomes = await this.commitGroup(batch);
+      outcomes = await this.commitGroup(batch, turn);
       this.commitCount += 1;
       this.appendCount += batch.length;
     } catch (error) {
+      turn.locked(); // never took it: the next group need not wait for this one
       this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: false });
       // No COMMIT went through (or its answer was lost with the connection): nothing is acknowledged.
       this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
@@ -408,16 +428,23 @@ export class PostgresEventStore extends EventStore {
     this.offer(written);
   }
 
-  private async commitGroup(batch: PendingAppend[]): Promise<AppendOutcome[]> {
+  private async commitGroup(batch: PendingAppend[], turn: LockTurn): Promise<AppendOutcome[]> {
+    // The connection after the turn: a group holding one while it waits could starve the group before it of one.
+    await turn.previous;
     const client = await this.pool.connect();
     let broken = false;
     try {
+      const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
+      const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
+      turn.locked();
+      const versions = opened[2].rows as StreamVersionRow[];
       try {
-        return await this.writeGroup(client, batch, false);
+        return await this.writeGroup(client, batch, versions, false);
       } catch (error) {
         if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
-        await client.query('ROLLBACK');
-        return await this.writeGroup(client, batch, true);
+        // Back to just after the lock, which stays held: no later group commits before this one's replay.
+        await client.query('ROLLBACK TO SAVEPOINT group_start');
+        return await this.writeGroup(client, batch, versions, true);
       }
     } catch (error) {
       broken = !(error instanceof DatabaseError);
@@ -430,17 +457,19 @@ export class PostgresEventStore extends EventStore {
   }
 
   /**
-   * One transaction in two round trips: BEGIN, the append lock and the group's stream versions; then
-   * every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
+   * One transaction in two round trips: BEGIN, the append lock and the group's stream versions (in
+   * commitGroup); then every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
    * a savepoint of their own, so a database error stays with the request that caused it. Inline
    * projections run after the rows are written (they need the positions), which makes the fast path
    * three round trips plus the projections' own; a projection's failure is its request's failure.
    */
-  private async writeGroup(client: PoolClient, batch: PendingAppend[], isolated: boolean): Promise<AppendOutcome[]> {
+  private async writeGroup(
+    client: PoolClient,
+    batch: PendingAppend[],
+    versions: readonly StreamVersionRow[],
+    isolated: boolean,
+  ): Promise<AppendOutcome[]> {
     const inline = this.inlineProjections();
-    const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
-    const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
-    const versions = opened[opened.length - 1].rows as { stream_id: string; version: number }[];
     const known = new Map<string, KnownStream>(versions.map((row) => [row.stream_id, { version: row.version }]));
     const recordedAt = new Date().toISOString();
 
