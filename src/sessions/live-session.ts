@@ -19,6 +19,9 @@ export class LiveSession {
    * command reads only what was recorded after it. Unset (a full load) until a command ran in this process.
    */
   commandBase?: { state: SessionState; version: number };
+  /** Commands deciding on the stream now, and the CLI records held until they appended. */
+  private deciding = 0;
+  private readonly heldRecords: Array<() => void> = [];
 
   constructor(
     readonly sessionId: string,
@@ -71,6 +74,28 @@ export class LiveSession {
     if (this.state.teamAgents !== before.teamAgents || this.state.config !== before.config) {
       this.agents = [...this.config.customAgents, ...this.state.teamAgents];
     }
+  }
+
+  /**
+   * Runs a command that reads the stream and appends at the version it read. The CLI's records of the
+   * session (appended without a version) wait until it has appended: recorded meanwhile, they would
+   * move the version on under it, and a CLI streaming fast enough would make it conflict on every retry
+   * (on PostgreSQL a read and an append are round trips, a window wide enough for that).
+   */
+  async whileDeciding<T>(command: () => Promise<T>): Promise<T> {
+    this.deciding += 1;
+    try {
+      return await command();
+    } finally {
+      this.deciding -= 1;
+      if (this.deciding === 0) this.heldRecords.splice(0).forEach((append) => append());
+    }
+  }
+
+  /** Appends a CLI record now, or, while a command is deciding, right after it appended (records keep their order). */
+  record(append: () => void): void {
+    if (this.deciding > 0) this.heldRecords.push(append);
+    else append();
   }
 
   agentToolAllowlist(agentName: string): readonly string[] | null | undefined {

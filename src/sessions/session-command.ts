@@ -18,7 +18,7 @@ export function sessionCommandMetadata(sessionId: string, actor: string | undefi
 /**
  * A command on a live session: decided from the state and version its previous command left (only the
  * events recorded since are read, so a long session does not reread its whole stream), appended at the
- * version read, then applied to the live session.
+ * version read (the CLI's records held meanwhile), then applied to the live session.
  */
 export async function decideOnSession(
   store: Pick<EventStore, 'readStream' | 'appendMany'>,
@@ -28,11 +28,13 @@ export async function decideOnSession(
   /** Only when the command takes the session live on this instance (start, resume). */
   instanceId?: string,
 ): Promise<SessionEvent[]> {
-  const result = await handleCommand(store, sessionDecider, sessionStreamId(session.sessionId), command, {
-    metadata: sessionCommandMetadata(session.sessionId, actor, instanceId),
-    retries: SESSION_COMMAND_RETRIES,
-    from: session.commandBase,
-  });
+  const result = await session.whileDeciding(() =>
+    handleCommand(store, sessionDecider, sessionStreamId(session.sessionId), command, {
+      metadata: sessionCommandMetadata(session.sessionId, actor, instanceId),
+      retries: SESSION_COMMAND_RETRIES,
+      from: session.commandBase,
+    }),
+  );
   session.commandBase = { state: result.state, version: result.version };
   session.apply(result.events);
   return result.events;

@@ -1,14 +1,16 @@
+import { appStoreTargets } from '../fixtures/app-store-targets';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { waitUntil } from '../fixtures/wait-until';
 
 /**
  * Session commands decide on the stream as they read it and append at that version: two commands
- * racing on one session (real app, real SQLite file, the CLI held until both are in flight) cannot
- * both win, while the CLI's own records, appended without a version, never make a command fail.
+ * racing on one session (real app on a SQLite file and on a PostgreSQL database, the CLI held until
+ * both are in flight) cannot both win, while the CLI's own records, appended without a version, never
+ * make a command fail.
  */
-describe('racing commands on one session', () => {
+describe.each(appStoreTargets())('racing commands on one session (%s)', (_name, store) => {
   let h: SessionHarness;
-  beforeEach(async () => (h = await startSessionHarness()));
+  beforeEach(async () => (h = await startSessionHarness({ store })));
   afterEach(() => h.close());
 
   const eventTypes = async (id: string) =>
@@ -73,7 +75,12 @@ describe('racing commands on one session', () => {
     const id = await h.createTeamSession();
     let flooding = true;
     const flood = (async () => {
-      for (let i = 0; flooding; i++) await h.fake.emitEvent(id, { type: 'assistant.message', data: { content: `chunk ${i}` } });
+      // A record every millisecond or so: faster than a CLI streams, and within what either database commits
+      // (a producer outrunning the commits only grows the queue of records nobody awaits).
+      for (let i = 0; flooding; i++) {
+        await h.fake.emitEvent(id, { type: 'assistant.message', data: { content: `chunk ${i}` } });
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
     })();
     try {
       for (let i = 0; i < 10; i++) {
@@ -84,8 +91,11 @@ describe('racing commands on one session', () => {
       flooding = false;
       await flood;
     }
-    const types = await eventTypes(id);
-    expect(types.filter((t) => t === 'session.message_sent')).toHaveLength(10);
-    expect(types.filter((t) => t === 'cli.assistant.message').length).toBeGreaterThan(0);
-  });
+    const events = (await h.http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[];
+    expect(events.filter((e) => e.type === 'session.message_sent')).toHaveLength(10);
+    // Every record is there once, in the order the CLI sent it (those held while a command decided included).
+    const chunks = events.filter((e) => e.type === 'cli.assistant.message').map((e) => e.data.payload.content as string);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(chunks).toEqual(chunks.map((_, i) => `chunk ${i}`));
+  }, 30_000);
 });
