@@ -1,17 +1,19 @@
+import { appStoreTargets } from '../fixtures/app-store-targets';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { waitUntil } from '../fixtures/wait-until';
 
 /**
  * issue 14, approvals through the fake CLI (protocol 3 broadcasts and protocol 2 requests), the real
  * app and a real SQLite file: what the real CLI cannot be made to do on demand (a timeout, a restart
- * or a destroy while a request waits), and the API's 404 / 409 / paging / session scope.
+ * or a destroy while a request waits), and the API's 404 / 409 / paging / session scope. What a
+ * restart keeps (a pending request, a session-scope approval) runs on PostgreSQL too.
  */
-describe('approvals (fake CLI, protocol 3)', () => {
+describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name, store) => {
   let h: SessionHarness;
   let sessionId: string;
 
   beforeAll(async () => {
-    h = await startSessionHarness({ protocolVersion: 3, config: { approvals: { timeoutMs: 60_000 } } });
+    h = await startSessionHarness({ protocolVersion: 3, config: { approvals: { timeoutMs: 60_000 } }, store });
     sessionId = await h.createTeamSession({ permissionPolicy: { askTools: ['secret', 'lookup'] } });
     await h.fake.emitEvent(sessionId, { type: 'subagent.started', agentId: 'task-1', data: { toolCallId: 'call_task_1', agentName: 'free' } });
   });

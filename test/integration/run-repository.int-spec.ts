@@ -1,18 +1,24 @@
 import { RunRepository } from '../../src/delegation/run-repository';
 import { RunStateError, StaleRunCompletionError } from '../../src/delegation/run.errors';
 import { runStreamId, sessionStreamId } from '../../src/event-store/stream-ids';
-import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
+import { appStoreTargets, type OpenEventStore } from '../fixtures/app-store-targets';
 import { runStartedData } from '../fixtures/run-fixtures';
+import { makeTempDir } from '../fixtures/temp-dir';
 
-/** RunRepository over a real SQLite store: what a command writes to the run's stream and to its owner's. */
-describe('RunRepository', () => {
-  let es: TestEventStore;
+/** RunRepository over a real store, SQLite and PostgreSQL: what a command writes to the run's stream and to its owner's. */
+describe.each(appStoreTargets())('RunRepository (%s)', (_name, target) => {
+  let tmp: ReturnType<typeof makeTempDir>;
+  let es: OpenEventStore;
   let repository: RunRepository;
-  beforeEach(() => {
-    es = openTestEventStore();
+  beforeEach(async () => {
+    tmp = makeTempDir();
+    es = await (await target(tmp.dir)).openEventStore();
     repository = new RunRepository(es.store);
   });
-  afterEach(() => es.close());
+  afterEach(async () => {
+    await es.close();
+    tmp.cleanup();
+  });
 
   const child = runStartedData({
     runId: 'r2',

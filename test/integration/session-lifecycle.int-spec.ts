@@ -1,3 +1,4 @@
+import { appStoreTargets } from '../fixtures/app-store-targets';
 import { FakeCopilotCli } from '../fixtures/fake-copilot-cli';
 import { startTestApp } from '../fixtures/app-fixture';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
@@ -7,9 +8,10 @@ import { waitUntil } from '../fixtures/wait-until';
 
 const statusOf = async (h: SessionHarness, id: string) => (await h.http('GET', `/api/sessions/${id}`)).body.status;
 
-describe('session lifecycle against a CLI that dies and a service that restarts', () => {
+/** On SQLite and on PostgreSQL: a restart is a new app (a new instance) on the same database. */
+describe.each(appStoreTargets())('session lifecycle against a CLI that dies and a service that restarts (%s)', (_name, store) => {
   let h: SessionHarness;
-  beforeEach(async () => (h = await startSessionHarness()));
+  beforeEach(async () => (h = await startSessionHarness({ store })));
   afterEach(() => h.close());
 
   it('marks sessions interrupted when the CLI dies, reconnects, and resumes them with the full configuration', async () => {
