@@ -186,7 +186,9 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
 
   private async check(row: RunRow): Promise<void> {
     const budget = budgetOf(row);
-    if (!budget || row.status !== 'running' || this.underStop(row, undefined)) return;
+    // Every instance sees every instance's usage; only the one executing the budgeted run (it holds the
+    // run's live handle, and so its subtree's) warns and stops: another's stop would be refused with a 409.
+    if (!budget || row.status !== 'running' || !this.handles.has(row.runId) || this.underStop(row, undefined)) return;
     const used = budgetUseOf(await this.runs.subtreeSpend(row.path));
     // A stop may have begun during the reads: checked again with no await before acting on it (the owner is
     // read only while something is being stopped). stop() and warn() also dedupe: two checks act once.

@@ -1,4 +1,5 @@
 import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { DrizzleQueryError } from 'drizzle-orm';
 import type { ReadModelDatabase, ReadTableName } from '../database/read-model-database';
 import type { StoredEvent } from './event-store.types';
 
@@ -64,11 +65,20 @@ export function runProjectionSync(work: ProjectionWork): void {
   }
 }
 
-/** Runs a projection's work on PostgreSQL, awaiting each statement on the connection `db` was bound to. */
+/**
+ * Runs a projection's work on PostgreSQL, awaiting each statement on the connection `db` was bound to.
+ * A failing statement throws the driver's error, as on SQLite: drizzle wraps it in a DrizzleQueryError
+ * whose message is the SQL and its parameters (event data), which /health would show instead of the reason.
+ */
 export async function runProjectionAsync(work: ProjectionWork): Promise<void> {
   for (let step = work.next(); !step.done;) {
     const { kind, query } = step.value;
-    const rows = await query;
+    let rows: unknown;
+    try {
+      rows = await query;
+    } catch (error) {
+      throw error instanceof DrizzleQueryError && error.cause ? error.cause : error;
+    }
     step = work.next(kind === 'one' ? (rows as unknown[])[0] : kind === 'many' ? rows : undefined);
   }
 }

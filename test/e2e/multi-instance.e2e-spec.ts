@@ -220,7 +220,8 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     );
     const wrongOutputs = final.filter((r) => r.output !== `RESULT-${acknowledged.get(r.run_id)}`).length;
     expect(wrongOutputs).toBe(0);
-    expect(await duplicatedEvents()).toBe(0);
+    const duplicated = await duplicatedEvents();
+    expect(duplicated).toBe(0);
     // The watch on B saw the run through to its end, whichever instance ran it.
     await watch.waitFor((event) => event.data?.type === 'cli.session.idle', 'B to see the run’s turn end', 60_000);
     await watch.close();
@@ -247,7 +248,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
         takeoverMs,
         leaseTtlMs: LEASE_TTL_MS,
         lost,
-        duplicatedEvents: 0,
+        duplicatedEvents: duplicated,
         wrongOutputs,
       };
       fs.writeFileSync(process.env.MULTI_INSTANCE_REPORT, JSON.stringify(figures, null, 2));

@@ -1,14 +1,16 @@
-import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
+import { firstValueFrom, take, toArray } from 'rxjs';
 import type { EventStore } from '../../src/event-store/event-store';
-import { ExpectedVersionConflictError, InvalidAppendError } from '../../src/event-store/event-store.errors';
-import type { AppendResult, NewEvent, StoredEvent } from '../../src/event-store/event-store.types';
-import type { Projection } from '../../src/event-store/projection';
-import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
-import { streamCategory } from '../../src/event-store/stream-ids';
+import { ExpectedVersionConflictError } from '../../src/event-store/event-store.errors';
+import type { AppendResult, ExpectedVersion, NewEvent, StoredEvent } from '../../src/event-store/event-store.types';
+import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-store-targets';
+import { foldSummaries, readSummaries, wholeLog } from '../fixtures/stream-summary-fold';
+import { waitUntil } from '../fixtures/wait-until';
 
-/** Lets `turns` turns of the event loop pass, so writers interleave differently with the store's flushes. */
+jest.setTimeout(300_000);
+
+/** Lets `turns` turns of the event loop pass, so writers interleave differently with the store's group commits. */
 async function yieldTurns(turns: number): Promise<void> {
   for (let i = 0; i < turns; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
@@ -21,39 +23,38 @@ function newEvents(writer: number, attempt: number, size: number): NewEvent[] {
   }));
 }
 
-function summaryRow(fixture: TestEventStore, streamId: string) {
-  return fixture.database.connection.prepare('SELECT * FROM stream_summaries WHERE stream_id = ?').get(streamId);
-}
-
-/** What the inline read model must hold for a stream, recomputed from its events. */
-function expectedSummary(events: StoredEvent[]) {
-  if (events.length === 0) return undefined;
-  const first = events[0];
-  const last = events[events.length - 1];
-  return {
-    stream_id: first.streamId,
-    category: streamCategory(first.streamId),
-    event_count: events.length,
-    last_event_type: last.type,
-    last_global_position: last.globalPosition,
-    first_recorded_at: first.recordedAt,
-    last_recorded_at: last.recordedAt,
-  };
-}
-
 const writerPlan = fc.array(fc.record({ size: fc.integer({ min: 1, max: 3 }), delay: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 4 });
 
-describe('EventStore under concurrent writers (one SQLite file, group commit)', () => {
-  let fixture: TestEventStore;
+const WRITERS = 3;
+const READERS = 2;
+const STREAMS_PER_RUN = 4;
+
+/** One appender of the order property: which store it writes through, which of the run's streams, how, how often. */
+const appenderPlan = fc.record({
+  writer: fc.integer({ min: 0, max: WRITERS - 1 }),
+  stream: fc.integer({ min: 0, max: STREAMS_PER_RUN - 1 }),
+  alsoStream: fc.option(fc.integer({ min: 0, max: STREAMS_PER_RUN - 1 }), { nil: undefined }),
+  appends: fc.integer({ min: 1, max: 6 }),
+  size: fc.integer({ min: 1, max: 3 }),
+  checked: fc.boolean(),
+  delay: fc.integer({ min: 0, max: 3 }),
+});
+
+describe.each(eventStoreTargets())('the event store under concurrent appenders on %s', (_name, openTarget) => {
+  let target: EventStoreTarget;
   let store: EventStore;
   let runs = 0;
 
-  beforeAll(() => {
-    fixture = openTestEventStore();
-    store = fixture.store;
+  beforeAll(async () => {
+    target = await openTarget();
+    store = target.store;
   });
 
-  afterAll(() => fixture.close());
+  afterAll(() => target?.close());
+
+  /** The inline read model holds exactly the fold of the stream's events. */
+  const expectSummaryOf = async (streamId: string, events: StoredEvent[]) =>
+    expect(await readSummaries(target.db, [streamId])).toEqual(foldSummaries(events));
 
   it('optimistic concurrency: exactly one append wins each version, the rest conflict, acknowledgements = stream content', async () => {
     let conflictsSeen = 0;
@@ -93,9 +94,12 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
         const attempts = writers.reduce((n, w) => n + w.length, 0);
         expect(acks.length + conflicts.length).toBe(attempts);
 
-        // In acknowledgement order the wins chain up from the initial version: one winner per version.
+        // In commit order the wins chain up from the initial version: one winner per version. (Commit order,
+        // not the order the replies came in: on PostgreSQL another connection may see a commit, and append
+        // after it, before the committing connection's reply is read.)
+        const committed = [...acks].sort((x, y) => x.result.events[0].globalPosition - y.result.events[0].globalPosition);
         let version = initial;
-        for (const ack of acks) {
+        for (const ack of committed) {
           expect(ack.expected).toBe(version);
           expect(ack.result.events.map((e) => e.streamPosition)).toEqual(ack.result.events.map((_, i) => version + i + 1));
           version = ack.result.nextExpectedVersion;
@@ -110,21 +114,21 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
           expect(wins.get(conflict.expected)).toBe(1);
         }
 
-        // Never lost, never duplicated, in acknowledgement order: the stream is exactly the acknowledged events.
+        // Never lost, never duplicated, each batch whole: the stream is exactly the acknowledged events.
         const content = (await store.readStream(stream)).slice(initial);
-        const acknowledged = acks.flatMap((a) => a.result.events);
+        const acknowledged = committed.flatMap((a) => a.result.events);
         expect(content.map((e) => [e.eventId, e.globalPosition, e.streamPosition])).toEqual(
           acknowledged.map((e) => [e.eventId, e.globalPosition, e.streamPosition]),
         );
         const globalOrder = acknowledged.map((e) => e.globalPosition);
         expect(globalOrder).toEqual([...globalOrder].sort((a, b) => a - b));
-        expect(summaryRow(fixture, stream)).toEqual(expectedSummary(await store.readStream(stream)));
+        await expectSummaryOf(stream, await store.readStream(stream));
         conflictsSeen += conflicts.length;
       }),
       { numRuns: 100 },
     );
     expect(conflictsSeen).toBeGreaterThan(0);
-  }, 30_000);
+  });
 
   it('retry on conflict: every writer eventually succeeds and the stream holds exactly all their events', async () => {
     let retriesSeen = 0;
@@ -160,156 +164,134 @@ describe('EventStore under concurrent writers (one SQLite file, group commit)', 
         const content = await store.readStream(stream);
         expect(content).toHaveLength(total);
         expect(content.map((e) => e.streamPosition)).toEqual(content.map((_, i) => i + 1));
-        // Exactly the acknowledged events, in acknowledgement order, each batch contiguous.
-        expect(content.map((e) => e.eventId)).toEqual(batchesInAckOrder.flatMap((b) => b.events.map((e) => e.eventId)));
+        // Exactly the acknowledged events, each batch contiguous, at the positions it was acknowledged with.
+        const inCommitOrder = [...batchesInAckOrder].sort((x, y) => x.events[0].globalPosition - y.events[0].globalPosition);
+        expect(content).toEqual(inCommitOrder.flatMap((b) => b.events));
         // Each writer's batches landed in the order it sent them.
         writers.forEach((attempts, writer) => {
           const order = batchesInAckOrder.filter((b) => b.writer === writer).map((b) => b.attempt);
           expect(order).toEqual(attempts.map((_, i) => i));
         });
-        expect(summaryRow(fixture, stream)).toEqual(expectedSummary(content));
+        await expectSummaryOf(stream, content);
         retriesSeen += conflicts;
       }),
       { numRuns: 100 },
     );
     // The runs did race: some appends had to be retried (else the property proved nothing about retries).
     expect(retriesSeen).toBeGreaterThan(0);
-  }, 30_000);
-
-  describe('appends issued within one tick', () => {
-    let own: TestEventStore;
-    let reader: Database.Database;
-    /** Committed event count as another connection sees it, each time the probe projection ran. */
-    const probeSaw: Array<{ eventId: string; committedEvents: number; inTransaction: boolean }> = [];
-
-    beforeAll(() => {
-      own = openTestEventStore();
-      reader = new Database(own.file, { readonly: true });
-      const countCommitted = reader.prepare('SELECT COUNT(*) AS n FROM events');
-      // An inline projection that peeks at what is committed: it runs inside the group's transaction.
-      const probe: Projection = {
-        name: 'probe',
-        mode: 'inline',
-        tables: [],
-        *apply(event) {
-          probeSaw.push({
-            eventId: event.eventId,
-            committedEvents: (countCommitted.get() as { n: number }).n,
-            inTransaction: own.database.connection.inTransaction,
-          });
-          if (event.type === 'Poison') throw new Error('probe refuses Poison');
-          yield* [];
-        },
-      };
-      own.registry.register(probe);
-    });
-
-    afterAll(() => {
-      reader.close();
-      own.close();
-    });
-
-    it('share one transaction, yet each append is all-or-nothing when others in the group fail', async () => {
-      const { store: s } = own;
-      await s.append('plain-1', 0, newEvents(0, 0, 2));
-      const committedBefore = await s.headPosition();
-      probeSaw.length = 0; // only the group below
-      const published: StoredEvent[] = [];
-      const sub = s.committed$.subscribe((e) => published.push(e));
-
-      const ev = (type: string, eventId: string = randomUUID()): NewEvent => ({ eventId, type, data: { type } });
-      const a = [ev('A'), ev('A')];
-      const countAtSettle: number[] = [];
-      const seeSettle = <T>(p: Promise<T>) =>
-        p.finally(() => countAtSettle.push((reader.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n));
-
-      // All issued synchronously, in this order; none is awaited before the last one is queued.
-      const ok1 = seeSettle(s.append('group-a', 'no_stream', a));
-      const staleVersion = seeSettle(s.append('plain-1', 0, [ev('X')]));
-      const ok2 = seeSettle(s.append('group-b', 0, [ev('B')]));
-      // Fails on its third insert (the id is one group-a just wrote in the same transaction): two rows to undo.
-      const duplicateId = seeSettle(s.append('group-c', 0, [ev('C'), ev('C'), ev('C', a[0].eventId)]));
-      // Fails in the inline projections after its first event was fully written and projected.
-      const poisoned = seeSettle(s.append('group-d', 0, [ev('D'), ev('Poison')]));
-      const ok3 = seeSettle(s.append('plain-1', 2, [ev('Y')]));
-      // group-b moved to version 1 earlier in this very transaction.
-      const lostRace = seeSettle(s.append('group-b', 0, [ev('B2')]));
-      const many = Array.from({ length: 50 }, (_, i) => seeSettle(s.append(`many-${i}`, 'no_stream', [ev('M')])));
-
-      const results = await Promise.allSettled([ok1, staleVersion, ok2, duplicateId, poisoned, ok3, lostRace, ...many]);
-      sub.unsubscribe();
-      const [r1, rStale, r2, rDup, rPoison, r3, rLost] = results;
-
-      expect(results.map((r) => r.status)).toEqual([
-        'fulfilled',
-        'rejected',
-        'fulfilled',
-        'rejected',
-        'rejected',
-        'fulfilled',
-        'rejected',
-        ...many.map(() => 'fulfilled'),
-      ]);
-      expect((rStale as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
-      expect((rStale as PromiseRejectedResult).reason).toMatchObject({ expected: 0, actual: 2 });
-      expect((rLost as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
-      expect((rLost as PromiseRejectedResult).reason).toMatchObject({ expected: 0, actual: 1 });
-      expect((rDup as PromiseRejectedResult).reason).toBeInstanceOf(InvalidAppendError);
-      expect((rPoison as PromiseRejectedResult).reason).toEqual(new Error('probe refuses Poison'));
-
-      // One transaction: while any event of the group was being applied, none of the group was committed.
-      expect(probeSaw.length).toBeGreaterThan(0);
-      expect(new Set(probeSaw.map((p) => p.committedEvents))).toEqual(new Set([committedBefore]));
-      expect(probeSaw.every((p) => p.inTransaction)).toBe(true);
-      // ... and nothing settled before all of it was committed.
-      const stored = 2 + 1 + 1 + many.length;
-      expect(countAtSettle).toEqual(results.map(() => committedBefore + stored));
-
-      // The successful appends are whole, at the positions they were acknowledged with.
-      const acked = [r1, r2, r3, ...results.slice(7)].map((r) => (r as PromiseFulfilledResult<AppendResult>).value);
-      expect(await s.readStream('group-a')).toEqual(acked[0].events);
-      expect(await s.readStream('group-b')).toEqual(acked[1].events);
-      expect((await s.readStream('plain-1')).slice(2)).toEqual(acked[2].events);
-      expect(acked[2].events[0].streamPosition).toBe(3);
-      const ackedEvents = acked.flatMap((r) => r.events);
-      expect(await s.readAll({ after: committedBefore, limit: 1000 })).toEqual([...ackedEvents].sort((x, y) => x.globalPosition - y.globalPosition));
-      // Published once each, in global order, only what committed.
-      expect(published).toEqual(await s.readAll({ after: committedBefore, limit: 1000 }));
-
-      // The failed appends left nothing: no events, no stream row, no read-model row, version unchanged.
-      for (const failed of ['group-c', 'group-d']) {
-        expect({ stream: failed, version: await s.streamVersion(failed), events: await s.readStream(failed), summary: summaryRow(own, failed) }).toEqual({
-          stream: failed,
-          version: 0,
-          events: [],
-          summary: undefined,
-        });
-      }
-      expect(await s.streamVersion('plain-1')).toBe(3);
-      expect(await s.streamVersion('group-b')).toBe(1);
-      for (const stream of ['group-a', 'group-b', 'plain-1', 'many-0', 'many-49']) {
-        expect(summaryRow(own, stream)).toEqual(expectedSummary(await s.readStream(stream)));
-      }
-      const ids = (await s.readAll({ after: 0, limit: 1000 })).map((e) => e.eventId);
-      expect(new Set(ids).size).toBe(ids.length);
-    });
   });
-  it('a group whose transaction SQLite aborts (disk full) stores nothing and fails every append', async () => {
-    const f = openTestEventStore();
-    try {
-      await f.store.append('pre', 0, [{ type: 'P', data: {} }]);
-      const pages = f.database.connection.pragma('page_count', { simple: true }) as number;
-      f.database.connection.pragma(`max_page_count = ${pages + 3}`);
-      const results = await Promise.allSettled([
-        f.store.append('a', 0, [{ type: 'A', data: {} }]),
-        f.store.append('b', 0, [{ type: 'B', data: { big: 'x'.repeat(200_000) } }]),
-        f.store.append('c', 0, [{ type: 'C', data: {} }]),
-      ]);
-      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
-      expect((await f.store.readAll()).map((e) => e.streamId)).toEqual(['pre']);
-      expect(await f.store.streamVersion('c')).toBe(0);
-    } finally {
-      f.close();
-    }
+
+  describe('several stores on one database (connections on SQLite, instances on PostgreSQL)', () => {
+    let writers: EventStore[] = [];
+    let readers: EventStore[] = [];
+
+    beforeAll(async () => {
+      const others = await Promise.all(Array.from({ length: WRITERS - 1 + READERS }, () => target.openAnother()));
+      writers = [store, ...others.slice(0, WRITERS - 1).map((other) => other.store)];
+      readers = others.slice(WRITERS - 1).map((other) => other.store);
+    });
+
+    it("subscribers and every writer's committed$ see every acknowledged event they can see exactly once, in one order, with no hole; acknowledgements = the log", async () => {
+      let conflicts = 0;
+      const statsBefore = writers.map((writer) => writer.stats());
+      await fc.assert(
+        fc.asyncProperty(fc.array(appenderPlan, { minLength: 2, maxLength: 16 }), async (plan) => {
+          const run = `${++runs}-${randomUUID().slice(0, 8)}`;
+          const streamName = (i: number) => `order-${run}-${i}`;
+          const from = await writers[0].headPosition();
+          // Subscribers on every store, started before the appends, so they see them live.
+          const stores = [...writers, ...readers];
+          const seen = stores.map(() => [] as StoredEvent[]);
+          const failures: unknown[] = [];
+          const subscriptions = stores.map((s, i) => s.subscribe(from).subscribe({ next: (e) => seen[i].push(e), error: (e) => failures.push(e) }));
+          // Each writer's committed$ (on PostgreSQL its tail): what it can see once, in order, and an append's before it resolves.
+          const published = writers.map(() => [] as StoredEvent[]);
+          const publishedIds = writers.map(() => new Set<string>());
+          const tails = writers.map((writer, w) =>
+            writer.committed$.subscribe((e) => {
+              published[w].push(e);
+              publishedIds[w].add(e.eventId);
+            }),
+          );
+          const unpublishedAtResolve: string[] = [];
+          const acknowledged: StoredEvent[] = [];
+          /** Which store acknowledged each event. */
+          const appendedBy = new Map<string, EventStore>();
+          try {
+            await Promise.all(
+              plan.map(async (appender, a) => {
+                const writer = writers[appender.writer];
+                for (let k = 0; k < appender.appends; k++) {
+                  await yieldTurns(appender.delay);
+                  const streams = [...new Set([appender.stream, appender.alsoStream ?? appender.stream])].map(streamName);
+                  const parts = await Promise.all(
+                    streams.map(async (streamId) => ({
+                      streamId,
+                      expectedVersion: (appender.checked ? await writer.streamVersion(streamId) : 'any') as ExpectedVersion,
+                      events: Array.from({ length: appender.size }, (_, index) => ({ type: 'Ordered', data: { appender: a, attempt: k, index } })),
+                    })),
+                  );
+                  try {
+                    const results = await writer.appendMany(parts);
+                    const events = results.flatMap((result) => result.events);
+                    unpublishedAtResolve.push(...events.filter((e) => !publishedIds[appender.writer].has(e.eventId)).map((e) => e.eventId));
+                    acknowledged.push(...events);
+                    events.forEach((e) => appendedBy.set(e.eventId, writer));
+                  } catch (error) {
+                    if (!(error instanceof ExpectedVersionConflictError)) throw error;
+                    conflicts += 1;
+                  }
+                }
+              }),
+            );
+
+            const log = await wholeLog(readers[0], { after: from });
+            // Acknowledged = written: nothing acknowledged is missing, nothing refused is in the log.
+            expect(log.map((e) => e.eventId).sort()).toEqual(acknowledged.map((e) => e.eventId).sort());
+            expect(log).toEqual([...acknowledged].sort((x, y) => x.globalPosition - y.globalPosition));
+            // Each stream: versions 1..n, in global order, its row at n.
+            for (let i = 0; i < STREAMS_PER_RUN; i++) {
+              const stream = log.filter((e) => e.streamId === streamName(i));
+              expect(stream.map((e) => e.streamPosition)).toEqual(stream.map((_, n) => n + 1));
+              expect(await readers[0].streamVersion(streamName(i))).toBe(stream.length);
+            }
+            // Live, a store carries every store's events on PostgreSQL, its own on SQLite (the rest it reads from the log).
+            const visibleTo = (s: EventStore) => (target.tailsOtherStores ? log : log.filter((e) => appendedBy.get(e.eventId) === s));
+            const lastOf = (events: StoredEvent[]) => events[events.length - 1]?.globalPosition ?? from;
+            // A subscriber that skipped a position never goes back for it: it would stop short of the last one.
+            for (const [i, events] of seen.entries()) {
+              const expected = visibleTo(stores[i]);
+              await waitUntil(() => lastOf(events) >= lastOf(expected), 'the subscriber to reach the head', 20_000);
+              expect(events).toEqual(expected);
+            }
+            expect(failures).toEqual([]);
+            expect(unpublishedAtResolve).toEqual([]);
+            for (const [w, events] of published.entries()) {
+              const expected = visibleTo(writers[w]);
+              await waitUntil(() => lastOf(events) >= lastOf(expected), "a writer's committed$ to reach the head", 20_000);
+              // Subscribed after `from`, a tail may still have been publishing the previous run's events.
+              expect(events.filter((e) => e.globalPosition > from)).toEqual(expected);
+            }
+            // Caught up afterwards, on any store: the whole log, once each, in order.
+            if (log.length > 0) expect(await firstValueFrom(readers[1].subscribe(from).pipe(take(log.length), toArray()))).toEqual(log);
+          } finally {
+            subscriptions.forEach((subscription) => subscription.unsubscribe());
+            tails.forEach((tail) => tail.unsubscribe());
+          }
+        }),
+        { numRuns: 25 },
+      );
+      // The property covered refused appends too, not only the happy path.
+      expect(conflicts).toBeGreaterThan(0);
+      const stats = writers.map((writer, w) => ({
+        appends: writer.stats().appends - statsBefore[w].appends,
+        commits: writer.stats().commits - statsBefore[w].commits,
+      }));
+      expect(stats.reduce((n, s) => n + s.appends, 0)).toBeGreaterThan(stats.reduce((n, s) => n + s.commits, 0)); // groups formed
+      // The inline read model of every stream is the fold of its events: no append projected twice or lost.
+      const log = await wholeLog(store);
+      const orderStreams = [...new Set(log.filter((e) => e.streamId.startsWith('order-')).map((e) => e.streamId))];
+      expect(await readSummaries(target.db, orderStreams)).toEqual(foldSummaries(log.filter((e) => e.streamId.startsWith('order-'))));
+    });
   });
 });

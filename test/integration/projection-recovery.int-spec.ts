@@ -1,27 +1,54 @@
-import Database from 'better-sqlite3';
-import * as path from 'node:path';
+import { asc, sql } from 'drizzle-orm';
+import type { SwitchboardConfig } from '../../src/config/switchboard-config';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-store-targets';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
 import { waitUntil } from '../fixtures/wait-until';
 
+/** A trigger that refuses the audit log's writes as a full disk would, and how to take it away, in each dialect. */
+const DISK_FULL = {
+  sqlite: {
+    on: `CREATE TRIGGER audit_log_disk_full BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`,
+    off: 'DROP TRIGGER audit_log_disk_full',
+  },
+  postgres: {
+    on: `CREATE FUNCTION audit_log_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'database or disk is full'; END $$;
+         CREATE TRIGGER audit_log_disk_full BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_disk_full()`,
+    off: 'DROP TRIGGER audit_log_disk_full ON audit_log',
+  },
+};
+
 /**
- * Fault injection on the real SQLite file: a trigger makes the database refuse the audit log's writes
- * (as a full disk would) while events keep committing. The async projection must fail without
- * skipping, retry with backoff, say so on /health and /health/ready, and catch up by itself once the
- * writes are taken again, each event applied exactly once.
+ * Fault injection on the real database: a trigger makes it refuse the audit log's writes (as a full
+ * disk would) while events keep committing. The async projection must fail without skipping, retry
+ * with backoff, say so on /health and /health/ready, and catch up by itself once the writes are taken
+ * again, each event applied exactly once. The app runs on the target's database; the target's own
+ * connection is the outside one, as an operator's shell would be.
  */
-describe('an async projection whose writes fail for a while (real SQLite file, real HTTP)', () => {
+describe.each(eventStoreTargets())('an async projection whose writes fail for a while (%s, real HTTP)', (_name, openTarget) => {
+  let target: EventStoreTarget;
   let running: RunningApp;
   let http: JsonHttp;
-  let outside: Database.Database;
   const { dir, cleanup } = makeTempDir();
 
+  /** Runs DDL as the outside connection. */
+  const outside = async (statement: string) => {
+    if (target.adapter.dialect === 'sqlite') target.adapter.database.connection.exec(statement);
+    else await target.db.orm.execute(sql.raw(statement));
+  };
+
   beforeAll(async () => {
+    target = await openTarget();
     const defaults = testConfig(dir);
+    const database: Partial<SwitchboardConfig> =
+      target.adapter.dialect === 'sqlite'
+        ? { database: { ...defaults.database, file: target.adapter.file } }
+        : { postgres: { url: target.adapter.url, poolSize: 4 } };
     running = await startTestApp(
       {
+        ...database,
         // A provider, so readiness has nothing to refuse but the projection; fast retries keep the test short.
         cli: { ...defaults.cli, provider: { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'test' } },
         resilience: { ...defaults.resilience, projectionRetryMaxMs: 400, readyMaxProjectionLag: 0 },
@@ -29,13 +56,11 @@ describe('an async projection whose writes fail for a while (real SQLite file, r
       dir,
     );
     http = jsonHttp(() => running.baseUrl);
-    // Another connection to the same file, as an operator's sqlite3 shell would be.
-    outside = new Database(path.join(dir, 'switchboard.db'));
   }, 30_000);
 
   afterAll(async () => {
-    outside?.close();
     await running?.stop();
+    await target?.close();
     cleanup();
   });
 
@@ -55,7 +80,7 @@ describe('an async projection whose writes fail for a while (real SQLite file, r
   });
 
   it('retries a failing batch with backoff, reports it as not ready meanwhile, and catches up once writes are taken again', async () => {
-    outside.exec(`CREATE TRIGGER audit_log_disk_full BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END`);
+    await outside(DISK_FULL[target.adapter.dialect].on);
     await createAgent('during-fault-1');
     await createAgent('during-fault-2');
 
@@ -83,7 +108,7 @@ describe('an async projection whose writes fail for a while (real SQLite file, r
     const behind = (await auditLog()).entries.map((e: Json) => e.streamId);
     expect(behind).not.toContain('agent-during-fault-1');
 
-    outside.exec('DROP TRIGGER audit_log_disk_full');
+    await outside(DISK_FULL[target.adapter.dialect].off);
     await createAgent('after-fault');
 
     await waitUntil(async () => (await http('GET', '/health/ready')).status === 200, 'readiness after the fault cleared', 10_000);
@@ -92,8 +117,9 @@ describe('an async projection whose writes fail for a while (real SQLite file, r
     expect(caughtUp).toEqual(expect.arrayContaining(['agent-during-fault-1', 'agent-during-fault-2', 'agent-after-fault']));
 
     // Neither skipped nor applied twice: one audit row per event, in the log's order.
-    const events = outside.prepare('SELECT global_position AS p FROM events ORDER BY 1').all();
-    const audited = outside.prepare('SELECT global_position AS p FROM audit_log ORDER BY 1').all();
+    const { db } = target;
+    const events = await db.orm.select({ p: db.tables.events.globalPosition }).from(db.tables.events).orderBy(asc(db.tables.events.globalPosition));
+    const audited = await db.orm.select({ p: db.tables.auditLog.globalPosition }).from(db.tables.auditLog).orderBy(asc(db.tables.auditLog.globalPosition));
     expect(audited).toEqual(events);
   }, 30_000);
 });

@@ -1,0 +1,97 @@
+import { Subject } from 'rxjs';
+import type { EventStore } from '../event-store/event-store';
+import type { StoredEvent } from '../event-store/event-store.types';
+import type { RunRow } from '../run-lineage/run-lineage';
+import type { RunsReadModel, SubtreeSpend } from '../run-lineage/runs-read-model';
+import type { SessionRegistry } from '../sessions/session-registry';
+import { BudgetGuard } from './budget-guard';
+import type { StoppedBy } from './run.events';
+import { RunHandleTable } from './run-handle-table';
+import type { RunRepository } from './run-repository';
+import type { RunStopper } from './run-stopper';
+
+/** A running root run with `max_tokens: 100` that has spent more: what every instance reads from the shared runs table. */
+function overBudget(runId: string): RunRow {
+  const now = new Date().toISOString();
+  return {
+    runId,
+    agentId: 'worker',
+    prompt: 'Work.',
+    status: 'running',
+    background: true,
+    parentRunId: null,
+    parentThreadId: null,
+    ownerThreadId: 'api',
+    rootRunId: runId,
+    depth: 0,
+    path: `/${runId}/`,
+    threadId: `sub-agent-${runId}`,
+    epoch: 1,
+    policy: '{}',
+    output: null,
+    error: null,
+    stoppedBy: null,
+    inputTokens: 400,
+    outputTokens: 100,
+    toolCalls: 0,
+    durationMs: 0,
+    startedAt: now,
+    launchedAt: now,
+    endedAt: null,
+    updatedAt: now,
+    ownerNotified: false,
+    budget: JSON.stringify({ max_tokens: 100 }),
+    budgetWarnings: '[]',
+    budgetWarningsTold: 0,
+  };
+}
+
+/**
+ * With several instances on one database every instance reads every run: only the instance executing a
+ * budgeted run (it holds the run's live handle) may stop it. Another's stop would record the run stopped
+ * without aborting the CLI turn that instance does not have, and the turn would go on spending.
+ */
+describe('BudgetGuard on one of several instances', () => {
+  const spend: SubtreeSpend = { runs: 1, tokens: 500, toolCalls: 0, durationMs: 0 };
+  let guard: BudgetGuard;
+  let stops: Array<{ runId: string; stoppedBy: StoppedBy }>;
+  let stopped: Promise<void>;
+
+  beforeEach(() => {
+    const held = overBudget('run-held-here');
+    const elsewhere = overBudget('run-held-elsewhere');
+    const handles = new RunHandleTable();
+    handles.open(held.runId, held.ownerThreadId, held.epoch);
+    stops = [];
+    let signalStop!: () => void;
+    stopped = new Promise((resolve) => (signalStop = resolve));
+    const runs = {
+      // The instance elsewhere comes first: with both over budget, its check runs through the same awaits.
+      runningBudgeted: async () => [elsewhere, held],
+      subtreeSpend: async () => spend,
+      find: async (runId: string) => [elsewhere, held].find((row) => row.runId === runId),
+      budgetedAmong: async (ids: string[]) => [elsewhere, held].filter((row) => ids.includes(row.runId)),
+      sessionsWithRunningRuns: async () => [],
+    } as unknown as RunsReadModel;
+    const stopper = {
+      stopTree: async (runId: string, stoppedBy: StoppedBy) => {
+        stops.push({ runId, stoppedBy });
+        if (runId === held.runId) signalStop();
+        return [runId];
+      },
+    } as unknown as RunStopper;
+    const store = { committed$: new Subject<StoredEvent>() } as unknown as EventStore;
+    const sessions = { all: () => [], get: () => undefined } as unknown as SessionRegistry;
+    guard = new BudgetGuard(store, runs, stopper, {} as RunRepository, handles, sessions);
+  });
+
+  afterEach(() => guard.onModuleDestroy());
+
+  it('stops the budgeted run it executes and leaves the one another instance executes to that instance', async () => {
+    guard.onModuleInit();
+    await stopped;
+    expect(stops).toEqual([
+      { runId: 'run-held-here', stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 100, used: 500 } },
+    ]);
+  });
+});
