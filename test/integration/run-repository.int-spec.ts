@@ -1,24 +1,18 @@
 import { RunRepository } from '../../src/delegation/run-repository';
 import { RunStateError, StaleRunCompletionError } from '../../src/delegation/run.errors';
 import { runStreamId, sessionStreamId } from '../../src/event-store/stream-ids';
-import { appStoreTargets, type OpenEventStore } from '../fixtures/app-store-targets';
+import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-store-targets';
 import { runStartedData } from '../fixtures/run-fixtures';
-import { makeTempDir } from '../fixtures/temp-dir';
 
 /** RunRepository over a real store, SQLite and PostgreSQL: what a command writes to the run's stream and to its owner's. */
-describe.each(appStoreTargets())('RunRepository (%s)', (_name, target) => {
-  let tmp: ReturnType<typeof makeTempDir>;
-  let es: OpenEventStore;
+describe.each(eventStoreTargets())('RunRepository (%s)', (_name, openTarget) => {
+  let es: EventStoreTarget;
   let repository: RunRepository;
   beforeEach(async () => {
-    tmp = makeTempDir();
-    es = await (await target(tmp.dir)).openEventStore();
+    es = await openTarget();
     repository = new RunRepository(es.store);
   });
-  afterEach(async () => {
-    await es.close();
-    tmp.cleanup();
-  });
+  afterEach(() => es.close());
 
   const child = runStartedData({
     runId: 'r2',
