@@ -11,8 +11,8 @@ import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } f
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
 import type { ProjectionRegistry } from '../projection-registry';
-import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
-import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
+import { commitPlan, planPredictedGroup, planRequest, type KnownStream, type PlannedPart, type RequestPlan } from './append-plan';
+import { lockAndReadVersionsSql, lockAndWritePartsSql, STREAM_MOVED, writePartsSql } from './append-sql';
 import { applyProjections, inlinePgProjection, type PgProjection } from './pg-projection';
 
 export interface PostgresEventStoreOptions {
@@ -43,6 +43,12 @@ type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
 /** An inline projection failed on the savepoint-free path: the group is replayed with a savepoint per request. */
 class NeedsIsolation extends Error {}
+
+/**
+ * How a group is written: `predicted` in one round trip from guessed versions (planPredictedGroup),
+ * `checked` after reading the versions under the lock, `isolated` likewise with a savepoint per request.
+ */
+type GroupMode = 'predicted' | 'checked' | 'isolated';
 
 interface EventRow {
   global_position: string | number;
@@ -79,6 +85,8 @@ const MAX_APPENDS_PER_COMMIT = 1024;
  */
 const MAX_GROUPS_IN_FLIGHT = 2;
 const READ_PAGE_SIZE = 500;
+/** Streams whose last committed version the store remembers, for guessing `any` / `stream_exists` appends. */
+const REMEMBERED_STREAMS = 10_000;
 const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
 
 /**
@@ -128,6 +136,8 @@ export class PostgresEventStore extends EventStore {
   private closed = false;
   private commitCount = 0;
   private appendCount = 0;
+  /** Last version this store committed or read per stream, oldest first: a guess, checked by every write. */
+  private readonly streamVersions = new Map<string, number>();
 
   private readonly committed = new Subject<StoredEvent>();
   private readonly commitRecords = new Subject<CommitRecord>();
@@ -408,17 +418,19 @@ export class PostgresEventStore extends EventStore {
     this.offer(written);
   }
 
+  /**
+   * Predicted first (one round trip), when every stream's version can be guessed; a wrong guess
+   * (STREAM_MOVED) replays the group checked, any other database error or a failing projection
+   * replays it isolated, so that failure stays with the request that caused it.
+   */
   private async commitGroup(batch: PendingAppend[]): Promise<AppendOutcome[]> {
     const client = await this.pool.connect();
     let broken = false;
     try {
-      try {
-        return await this.writeGroup(client, batch, false);
-      } catch (error) {
-        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
-        await client.query('ROLLBACK');
-        return await this.writeGroup(client, batch, true);
-      }
+      const outcomes = await this.writeGroupWithFallbacks(client, batch);
+      for (const outcome of outcomes)
+        if ('ok' in outcome) for (const result of outcome.ok) this.rememberVersion(result.streamId, result.nextExpectedVersion);
+      return outcomes;
     } catch (error) {
       broken = !(error instanceof DatabaseError);
       if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
@@ -429,25 +441,63 @@ export class PostgresEventStore extends EventStore {
     }
   }
 
+  private async writeGroupWithFallbacks(client: PoolClient, batch: PendingAppend[]): Promise<AppendOutcome[]> {
+    let mode: GroupMode = 'checked';
+    const predicted = planPredictedGroup(
+      batch.map((request) => request.parts),
+      (streamId) => this.streamVersions.get(streamId),
+    );
+    if (predicted) {
+      try {
+        return await this.writeGroup(client, batch, 'predicted', predicted);
+      } catch (error) {
+        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
+        await client.query('ROLLBACK');
+        if (!isStreamMoved(error)) mode = 'isolated';
+      }
+    }
+    if (mode === 'checked') {
+      try {
+        return await this.writeGroup(client, batch, 'checked');
+      } catch (error) {
+        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
+        await client.query('ROLLBACK');
+      }
+    }
+    return await this.writeGroup(client, batch, 'isolated');
+  }
+
+  private rememberVersion(streamId: string, version: number): void {
+    this.streamVersions.delete(streamId);
+    this.streamVersions.set(streamId, version);
+    if (this.streamVersions.size > REMEMBERED_STREAMS) this.streamVersions.delete(this.streamVersions.keys().next().value as string);
+  }
+
   /**
-   * One transaction in two round trips: BEGIN, the append lock and the group's stream versions; then
-   * every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
-   * a savepoint of their own, so a database error stays with the request that caused it. Inline
-   * projections run after the rows are written (they need the positions), which makes the fast path
-   * three round trips plus the projections' own; a projection's failure is its request's failure.
+   * One transaction. Predicted: BEGIN, the append lock, every accepted request's rows, NOTIFY and
+   * COMMIT in one round trip (the write checks the guessed versions). Checked: the versions are read
+   * under the lock first, then the rows, NOTIFY and COMMIT: two round trips. Isolated, each request's
+   * rows go in a savepoint of their own, so a database error stays with the request that caused it.
+   * Inline projections run after the rows are written (they need the positions), which adds a round
+   * trip plus the projections' own; a projection's failure is its request's failure.
    */
-  private async writeGroup(client: PoolClient, batch: PendingAppend[], isolated: boolean): Promise<AppendOutcome[]> {
+  private async writeGroup(client: PoolClient, batch: PendingAppend[], mode: GroupMode, predicted?: RequestPlan[]): Promise<AppendOutcome[]> {
     const inline = this.inlineProjections();
-    const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
-    const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
-    const versions = opened[opened.length - 1].rows as { stream_id: string; version: number }[];
-    const known = new Map<string, KnownStream>(versions.map((row) => [row.stream_id, { version: row.version }]));
+    const isolated = mode === 'isolated';
+    let known = new Map<string, KnownStream>();
+    if (!predicted) {
+      const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
+      const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
+      const versions = opened[opened.length - 1].rows as { stream_id: string; version: number }[];
+      known = new Map<string, KnownStream>(versions.map((row) => [row.stream_id, { version: row.version }]));
+      for (const row of versions) this.rememberVersion(row.stream_id, row.version);
+    }
     const recordedAt = new Date().toISOString();
 
     const outcomes: AppendOutcome[] = [];
     const accepted: { index: number; parts: PlannedPart[] }[] = [];
     for (const [index, request] of batch.entries()) {
-      const plan = planRequest(request.parts, known);
+      const plan = predicted ? predicted[index] : planRequest(request.parts, known);
       if ('conflict' in plan) {
         outcomes[index] = { error: plan.conflict };
         continue;
@@ -485,18 +535,23 @@ export class PostgresEventStore extends EventStore {
     const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
     // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on", and who wrote.
     const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}, ${escapeLiteral(this.instanceId)}; COMMIT` : 'ROLLBACK';
+    // Predicted, a request conflicts only with an accepted one: with none accepted nothing was sent.
+    if (predicted && accepted.length === 0) return outcomes;
     if (isolated || accepted.length === 0) {
       await client.query(finish);
       return outcomes;
     }
     const parts = accepted.flatMap((request) => request.parts);
+    // Predicted, the write follows BEGIN and the lock in the same query: its rows are the third result.
+    const write = predicted ? lockAndWritePartsSql(APPEND_LOCK_KEY, parts, recordedAt) : writePartsSql(parts, recordedAt);
+    const writeIndex = predicted ? 2 : 0;
     let results: AppendResult[];
     if (inline.length === 0) {
-      const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
-      results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
+      const written = (await client.query(`${write}; ${finish}`)) as unknown as QueryResult[];
+      results = toResults(parts, written[writeIndex].rows as PositionRow[], recordedAt);
     } else {
-      const written = await client.query<PositionRow>(writePartsSql(parts, recordedAt));
-      results = toResults(parts, written.rows, recordedAt);
+      const written = (await client.query(write)) as unknown as QueryResult | QueryResult[];
+      results = toResults(parts, (Array.isArray(written) ? written[writeIndex] : written).rows as PositionRow[], recordedAt);
       try {
         await applyProjections(client, inline, eventsOf(results));
       } catch (error) {
@@ -697,7 +752,7 @@ async function describeFailure(client: PoolClient, error: DatabaseError, parts: 
   if (error.code === '23505' && error.constraint === 'events_event_id_uq') {
     return new InvalidAppendError(`An event id is already in the log: ${error.detail ?? error.message}`);
   }
-  if (error.code === '23505' && error.constraint === 'events_stream_position_uq') {
+  if ((error.code === '23505' && error.constraint === 'events_stream_position_uq') || isStreamMoved(error)) {
     // A writer that does not take the append lock got in first; report the stream's real version.
     const part = parts.find((p) => error.detail?.includes(p.streamId)) ?? parts[0];
     const { rows } = await client.query<{ version: number }>('SELECT version FROM streams WHERE stream_id = $1', [part.streamId]);
@@ -708,6 +763,11 @@ async function describeFailure(client: PoolClient, error: DatabaseError, parts: 
     return new InvalidAppendError(`Event data cannot be stored in PostgreSQL: ${error.message}`);
   }
   return error;
+}
+
+/** The write's version check failed: a stream is not at the version its events were numbered from. */
+function isStreamMoved(error: unknown): boolean {
+  return error instanceof DatabaseError && error.code === STREAM_MOVED.code && error.table === STREAM_MOVED.table && error.column === STREAM_MOVED.column;
 }
 
 function toStoredEvent(row: EventRow): StoredEvent {
