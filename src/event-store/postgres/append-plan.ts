@@ -82,17 +82,22 @@ export function planPredictedGroup(
   const known = new Map<string, KnownStream>();
   const plans: RequestPlan[] = [];
   for (const parts of requests) {
-    const view = new Map(known);
+    // This request's guesses join `known` for its planning, and leave again if it is refused.
+    const guessed: string[] = [];
     for (const { streamId, expectedVersion } of parts) {
       if (known.has(streamId)) continue;
       const cached = cachedVersion(streamId);
       const guess = typeof expectedVersion === 'number' ? expectedVersion : expectedVersion === 'no_stream' ? 0 : cached;
       // No guess, or one the store's own memory contradicts (most likely a real conflict): read first.
       if (guess === undefined || (cached !== undefined && cached !== guess)) return undefined;
-      if (guess > 0) view.set(streamId, { version: guess });
+      if (guess > 0) {
+        known.set(streamId, { version: guess });
+        guessed.push(streamId);
+      }
     }
-    const plan = planRequest(parts, view);
+    const plan = planRequest(parts, known);
     if ('parts' in plan) commitPlan(plan, known);
+    else for (const streamId of guessed) known.delete(streamId);
     plans.push(plan);
   }
   return plans;

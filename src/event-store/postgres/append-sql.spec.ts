@@ -1,4 +1,5 @@
-import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
+import { escapeLiteral } from 'pg';
+import { lockAndReadVersionsSql, sqlLiteral, writePartsSql } from './append-sql';
 
 describe('append SQL', () => {
   it('takes the lock in a statement of its own, before the statement that reads the versions', () => {
@@ -28,4 +29,13 @@ describe('append SQL', () => {
     expect(sql).toContain("E'[{");
     expect(sql).toContain('T\\\\\\\\');
   });
+});
+
+describe('sqlLiteral', () => {
+  it.each(['', 'plain', "o'brien", 'back\\slash', "both ' and \\ and ''", '{"a":"q\\"uote","b":"\\u0001"}', 'ünïcödé 💥'])(
+    'quotes %p exactly as pg escapeLiteral does',
+    (value) => {
+      expect(sqlLiteral(value)).toBe(escapeLiteral(value));
+    },
+  );
 });

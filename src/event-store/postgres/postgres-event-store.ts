@@ -767,7 +767,14 @@ async function describeFailure(client: PoolClient, error: DatabaseError, parts: 
 
 /** The write's version check failed: a stream is not at the version its events were numbered from. */
 function isStreamMoved(error: unknown): boolean {
-  return error instanceof DatabaseError && error.code === STREAM_MOVED.code && error.table === STREAM_MOVED.table && error.column === STREAM_MOVED.column;
+  return (
+    error instanceof DatabaseError &&
+    STREAM_MOVED.some(
+      (moved) =>
+        error.code === moved.code &&
+        ('constraint' in moved ? error.constraint === moved.constraint : error.table === moved.table && error.column === moved.column),
+    )
+  );
 }
 
 function toStoredEvent(row: EventRow): StoredEvent {
