@@ -54,7 +54,9 @@ export const STREAM_MOVED = [
  * a new stream), and its position must be free (the unique index); otherwise the statement fails
  * (STREAM_MOVED), and with it the group, before anything is visible. Under the append lock, after
  * reading the versions, the check always passes; after guessing them (planPredictedGroup) it is what
- * makes a wrong guess harmless. The events are inserted in the order they were numbered (ORDER BY
+ * makes a wrong guess harmless. The check is a scalar subquery with LIMIT 1, one probe of the
+ * (stream_id, stream_position) index per stream: an EXISTS there may be planned as a hash of the whole
+ * log. The events are inserted in the order they were numbered (ORDER BY
  * n), so a stream's events take increasing global positions. A stream twice in the group is upserted
  * once, at its last version (ON CONFLICT may not touch a row twice in one statement).
  */
@@ -86,7 +88,6 @@ export function writePartsSql(parts: readonly PlannedPart[], recordedAt: string)
 INSERT INTO events (event_id, stream_id, stream_position, type, data, metadata, recorded_at)
 SELECT e.event_id, e.stream_id,
   CASE WHEN e.follows IS NULL OR e.follows = 0
-    -- A correlated probe of the (stream_id, stream_position) index; EXISTS here could be planned as a hash of the whole log.
     OR (SELECT 1 FROM events AS x WHERE x.stream_id = e.stream_id AND x.stream_position = e.follows LIMIT 1) = 1 THEN e.stream_position END,
   e.type, e.data, e.metadata, ${at}
 FROM ROWS FROM (
