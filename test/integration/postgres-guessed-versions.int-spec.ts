@@ -1,4 +1,6 @@
+import { Client } from 'pg';
 import { ExpectedVersionConflictError } from '../../src/event-store/event-store.errors';
+import { writePartsSql } from '../../src/event-store/postgres/append-sql';
 import type { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
 import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
 import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
@@ -17,10 +19,11 @@ describe('PostgresEventStore: appends from guessed versions, with another instan
   let server: PostgresServer;
   let a: PostgresEventStore;
   let b: PostgresEventStore;
+  let url: string;
 
   beforeAll(async () => {
     server = await startPostgresServer();
-    const url = await server.createDatabase();
+    url = await server.createDatabase();
     a = await openPostgresEventStore(url);
     b = await openPostgresEventStore(url);
   });
@@ -102,5 +105,32 @@ describe('PostgresEventStore: appends from guessed versions, with another instan
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
     expect(await positions('h')).toEqual([1, 2, 3, 4]);
+  });
+
+  it('checks a guess with one index probe per stream, never a scan of the log', async () => {
+    await a.appendMany(
+      Array.from({ length: 200 }, (_, i) => ({ streamId: `bulk-${i}`, expectedVersion: 'no_stream' as const, events: [event(1), event(2)] })),
+    );
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('ANALYZE events');
+      const write = writePartsSql(
+        [
+          {
+            streamId: 'bulk-7',
+            nextExpectedVersion: 3,
+            events: [{ eventId: 'probe', streamId: 'bulk-7', streamPosition: 3, type: 'T', data: {}, metadata: {} }],
+          },
+        ],
+        new Date().toISOString(),
+      );
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${write}`);
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('events_stream_position_uq');
+      expect(plan).not.toMatch(/Seq Scan on events/);
+    } finally {
+      await client.end();
+    }
   });
 });
