@@ -74,7 +74,7 @@ export function* runPrepared(
   values: Record<string, unknown>,
 ): ProjectionWork {
   let statements = preparedByDatabase.get(db);
-  if (!statements) preparedByDatabase.set(db, (statements = new Map()));
+  if (!statements) preparedByDatabase.set(db, (statements = new Map<string, PreparedWrite>()));
   let prepared = statements.get(key);
   if (!prepared) statements.set(key, (prepared = build(db).prepare(key) as PreparedWrite));
   const write = prepared;
