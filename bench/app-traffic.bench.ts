@@ -9,8 +9,8 @@
  * `tool.execution_start`, the routed `tool_call.routed`, `tool.execution_complete`,
  * `assistant.message` and `assistant.usage`, appended with `any` as the app records them; then
  * `run.completed`. The same traffic runs through each store twice: with the app's inline projections
- * registered (sessions, runs, routed-requests, stream-summaries and its PostgreSQL batch form: what
- * the service runs in every append's transaction) and with none, at 1 and 64 concurrent sessions.
+ * registered (sessions, runs, routed-requests, stream-summaries, and the PostgreSQL batch forms of
+ * sessions and stream-summaries: what the service runs in every append's transaction) and with none, at 1 and 64 concurrent sessions.
  * Appends are awaited one after the other within a session (maxDelayMs 0: the store's cost, not the
  * app's batching delay). Nothing is asserted: the machine is shared, so both sides of each ratio run
  * in alternating rounds.
@@ -33,6 +33,7 @@ import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-s
 import { ProjectionRegistry } from '../src/event-store/projection-registry';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
+import { SessionsPgProjection } from '../src/sessions/projections/sessions.pg-projection';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../src/sessions/session.events';
 import { RoutedRequestsProjection } from '../src/tool-dispatch/projections/routed-requests.projection';
@@ -59,6 +60,7 @@ function appRegistry(withProjections: boolean): ProjectionRegistry {
     registry.register(projection);
   }
   registry.registerBatchForm(new StreamSummariesPgProjection());
+  registry.registerBatchForm(new SessionsPgProjection());
   return registry;
 }
 
