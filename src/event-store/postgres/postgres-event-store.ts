@@ -107,11 +107,13 @@ ORDER BY q.k, e.global_position`;
  * The event log on PostgreSQL (node-postgres), with the SQLite store's semantics and errors.
  *
  * Group commit: `append` only queues; every append queued by one turn of the event loop commits in
- * ONE transaction, and while it commits the next group gathers. Expected versions are checked in
- * memory under the append lock against the versions read at the start of the transaction, so a
- * conflicting request is refused without writing and the others go on; an appendMany is one request,
- * all of its parts or none. A database error on the group (a duplicate event id) replays it with a
- * savepoint per request, so that failure stays its own.
+ * ONE transaction, and while it commits the next group gathers. Usually in one round trip: each
+ * stream's version is guessed (the expected version, or the one this store last wrote) and the write
+ * checks the guesses under the append lock (planPredictedGroup, writePartsSql). A wrong guess replays
+ * the group checked: the versions are read under the lock and expected versions compared in memory,
+ * so a conflicting request is refused without writing and the others go on; an appendMany is one
+ * request, all of its parts or none. A database error on the group (a duplicate event id) replays it
+ * with a savepoint per request, so that failure stays its own.
  *
  * The tail: `committed$` carries every event of the database, whichever instance appended it, once
  * and in global order. One reader per store follows the log after the last position it published,
