@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import * as schema from './schema';
 import { SqliteReadModels } from './sqlite-read-models';
+import { withStatementCache } from './sqlite-statement-cache';
 
 export type Orm = BetterSQLite3Database<typeof schema>;
 
@@ -19,7 +20,8 @@ export class SqliteDatabase {
     readonly file: string,
   ) {
     this.orm = drizzle(connection, { schema });
-    this.readModels = new SqliteReadModels(this.orm);
+    // Projections run their statements through it for every event: compiled once, not per event.
+    this.readModels = new SqliteReadModels(drizzle(withStatementCache(connection), { schema }));
   }
 
   get isOpen(): boolean {

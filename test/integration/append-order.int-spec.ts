@@ -53,4 +53,28 @@ describe('PostgreSQL group commits keep the order appends were made in', () => {
     ]);
     expect(recorded[0].globalPosition).toBeLessThan(recorded[1].globalPosition);
   });
+
+  it('keeps a group whose guessed version was wrong ahead of the group queued behind it while it is replayed', async () => {
+    await store.append('session-g', 'any', [{ type: 'cli.user.message', data: {} }]); // the store remembers version 1
+    const other = new PostgresEventStore({ pool });
+    try {
+      await other.append('session-g', 'any', [{ type: 'cli.tool.execution_start', data: {} }]); // another instance: version 2
+    } finally {
+      await other.close();
+    }
+    // The first group guesses version 1, fails on the write and is replayed under the lock it kept; the second waits for it.
+    const first = store.append('session-g', 'any', [{ type: 'cli.assistant.message', data: { content: 'RESULT' } }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = store.append('session-g', 'any', [{ type: 'cli.session.idle', data: {} }]);
+    await Promise.all([first, second]);
+
+    const recorded = await store.readStream('session-g');
+    expect(recorded.map((e) => [e.type, e.streamPosition])).toEqual([
+      ['cli.user.message', 1],
+      ['cli.tool.execution_start', 2],
+      ['cli.assistant.message', 3],
+      ['cli.session.idle', 4],
+    ]);
+    expect(recorded[2].globalPosition).toBeLessThan(recorded[3].globalPosition);
+  });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { type Projection, type ProjectionWork, ReadModelProjection, runPrepared } from '../../event-store/projection';
 import { streamCategory } from '../../event-store/stream-ids';
 
 /** Inline: one row per stream with its event count and latest event, always in step with the log. */
@@ -12,30 +12,39 @@ export class StreamSummariesProjection implements Projection {
   readonly tables = ['streamSummaries'] as const;
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
-    const { streamSummaries } = db.tables;
-    // `excluded.*` is the row about to be inserted (the same on both databases).
-    const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
-    yield* run(
-      db.orm
-        .insert(streamSummaries)
-        .values({
-          streamId: event.streamId,
-          category: streamCategory(event.streamId),
-          eventCount: 1,
-          lastEventType: event.type,
-          lastGlobalPosition: event.globalPosition,
-          firstRecordedAt: event.recordedAt,
-          lastRecordedAt: event.recordedAt,
-        })
-        .onConflictDoUpdate({
-          target: streamSummaries.streamId,
-          set: {
-            eventCount: sql`${streamSummaries.eventCount} + 1`,
-            lastEventType: excluded(streamSummaries.lastEventType),
-            lastGlobalPosition: excluded(streamSummaries.lastGlobalPosition),
-            lastRecordedAt: excluded(streamSummaries.lastRecordedAt),
-          },
-        }),
-    );
+    yield* runPrepared(db, 'stream_summaries_upsert', upsertSummary, {
+      streamId: event.streamId,
+      category: streamCategory(event.streamId),
+      type: event.type,
+      globalPosition: event.globalPosition,
+      recordedAt: event.recordedAt,
+    });
   }
+}
+
+/** The summary upsert with placeholders: built once per connection (it runs for every event). */
+function upsertSummary(db: ReadModelDatabase) {
+  const { streamSummaries } = db.tables;
+  // `excluded.*` is the row about to be inserted (the same on both databases).
+  const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
+  return db.orm
+    .insert(streamSummaries)
+    .values({
+      streamId: sql.placeholder('streamId'),
+      category: sql.placeholder('category'),
+      eventCount: 1,
+      lastEventType: sql.placeholder('type'),
+      lastGlobalPosition: sql.placeholder('globalPosition'),
+      firstRecordedAt: sql.placeholder('recordedAt'),
+      lastRecordedAt: sql.placeholder('recordedAt'),
+    })
+    .onConflictDoUpdate({
+      target: streamSummaries.streamId,
+      set: {
+        eventCount: sql`${streamSummaries.eventCount} + 1`,
+        lastEventType: excluded(streamSummaries.lastEventType),
+        lastGlobalPosition: excluded(streamSummaries.lastGlobalPosition),
+        lastRecordedAt: excluded(streamSummaries.lastRecordedAt),
+      },
+    });
 }

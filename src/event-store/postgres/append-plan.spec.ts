@@ -1,5 +1,5 @@
 import { ExpectedVersionConflictError } from '../event-store.errors';
-import { commitPlan, planRequest, type KnownStream } from './append-plan';
+import { commitPlan, planPredictedGroup, planRequest, type KnownStream } from './append-plan';
 
 const event = (type = 'Happened') => ({ type, data: { n: 1 } });
 
@@ -59,5 +59,58 @@ describe('planRequest', () => {
     expect(planRequest([{ streamId: 's', expectedVersion: 0, events: [event()] }], known)).toEqual({ conflict: expect.objectContaining({ actual: 2 }) });
     const second = planRequest([{ streamId: 's', expectedVersion: 2, events: [event()] }], known);
     expect('parts' in second && second.parts[0].events[0].streamPosition).toBe(3);
+  });
+});
+
+describe('planPredictedGroup', () => {
+  const nothingRemembered = () => undefined;
+  const positionsOf = (plan: ReturnType<typeof planRequest>) =>
+    'parts' in plan ? plan.parts.flatMap((p) => p.events.map((e) => `${p.streamId}@${e.streamPosition}`)) : plan.conflict;
+
+  it('numbers from the expected version, or from nothing for no_stream, without reading', () => {
+    const plans = planPredictedGroup(
+      [[{ streamId: 'a', expectedVersion: 4, events: [event()] }], [{ streamId: 'b', expectedVersion: 'no_stream', events: [event(), event()] }]],
+      nothingRemembered,
+    );
+    expect(plans?.map(positionsOf)).toEqual([['a@5'], ['b@1', 'b@2']]);
+  });
+
+  it('any and stream_exists need the version the store remembers; without it the group is read first', () => {
+    expect(planPredictedGroup([[{ streamId: 'a', expectedVersion: 'any', events: [event()] }]], nothingRemembered)).toBeUndefined();
+    expect(planPredictedGroup([[{ streamId: 'a', expectedVersion: 'stream_exists', events: [event()] }]], nothingRemembered)).toBeUndefined();
+    const plans = planPredictedGroup([[{ streamId: 'a', expectedVersion: 'any', events: [event()] }]], () => 7);
+    expect(plans?.map(positionsOf)).toEqual([['a@8']]);
+  });
+
+  it('an expectation the remembered version contradicts is read first (likely a real conflict, reported as the checked path does)', () => {
+    expect(planPredictedGroup([[{ streamId: 'a', expectedVersion: 3, events: [event()] }]], () => 5)).toBeUndefined();
+    expect(planPredictedGroup([[{ streamId: 'a', expectedVersion: 'no_stream', events: [event()] }]], () => 5)).toBeUndefined();
+  });
+
+  it('later requests of the group follow the accepted ones, and conflict only with them', () => {
+    const plans = planPredictedGroup(
+      [
+        [{ streamId: 's', expectedVersion: 2, events: [event()] }],
+        [{ streamId: 's', expectedVersion: 2, events: [event()] }],
+        [{ streamId: 's', expectedVersion: 'any', events: [event()] }],
+      ],
+      nothingRemembered,
+    );
+    expect(plans?.map(positionsOf)).toEqual([['s@3'], expect.objectContaining({ streamId: 's', actual: 3 }), ['s@4']]);
+  });
+
+  it("a refused request's guesses are dropped: a later request guesses afresh", () => {
+    const plans = planPredictedGroup(
+      [
+        [{ streamId: 'taken', expectedVersion: 'no_stream', events: [event()] }],
+        [
+          { streamId: 'other', expectedVersion: 1, events: [event()] },
+          { streamId: 'taken', expectedVersion: 'no_stream', events: [event()] },
+        ],
+        [{ streamId: 'other', expectedVersion: 6, events: [event()] }],
+      ],
+      nothingRemembered,
+    );
+    expect(plans?.map(positionsOf)).toEqual([['taken@1'], expect.objectContaining({ streamId: 'taken' }), ['other@7']]);
   });
 });

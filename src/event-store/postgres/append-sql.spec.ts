@@ -1,12 +1,21 @@
-import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
+import { escapeLiteral } from 'pg';
+import type { PlannedPart } from './append-plan';
+import { GROUP_START, LOCKED_RESULT_INDEX, lockAndReadVersionsSql, lockAndWritePartsSql, sqlLiteral, writePartsSql } from './append-sql';
 
 describe('append SQL', () => {
-  it('takes the lock in a statement of its own, before the statement that reads the versions', () => {
+  it('takes the lock in a statement of its own, then the savepoint a replay goes back to, before the statement that reads the versions', () => {
     const sql = lockAndReadVersionsSql(42n, ['a', "o'brien"]);
     const statements = sql.split('; ');
-    expect(statements[0]).toBe('BEGIN');
-    expect(statements[1]).toBe('SELECT pg_advisory_xact_lock(42)');
-    expect(statements[2]).toContain("ARRAY['a', 'o''brien']::text[]");
+    expect(statements.slice(0, LOCKED_RESULT_INDEX)).toEqual(['BEGIN', 'SELECT pg_advisory_xact_lock(42)', `SAVEPOINT ${GROUP_START}`]);
+    expect(statements[LOCKED_RESULT_INDEX]).toContain("ARRAY['a', 'o''brien']::text[]");
+  });
+
+  it('puts the predicted write after the lock and the savepoint, its rows the result at LOCKED_RESULT_INDEX', () => {
+    const event = { eventId: 'e1', streamId: 's', streamPosition: 1, type: 't', data: {}, metadata: {} };
+    const parts: PlannedPart[] = [{ streamId: 's', nextExpectedVersion: 1, events: [event] }];
+    const sql = lockAndWritePartsSql(42n, parts, '2026-11-23T00:00:00.000Z');
+    expect(sql.startsWith(`BEGIN; SELECT pg_advisory_xact_lock(42); SAVEPOINT ${GROUP_START}; `)).toBe(true);
+    expect(sql.slice(`BEGIN; SELECT pg_advisory_xact_lock(42); SAVEPOINT ${GROUP_START}; `.length)).toBe(writePartsSql(parts, '2026-11-23T00:00:00.000Z'));
   });
 
   it('carries values only as escaped literals: a quote or a backslash in them cannot end the literal', () => {
@@ -28,4 +37,13 @@ describe('append SQL', () => {
     expect(sql).toContain("E'[{");
     expect(sql).toContain('T\\\\\\\\');
   });
+});
+
+describe('sqlLiteral', () => {
+  it.each(['', 'plain', "o'brien", 'back\\slash', "both ' and \\ and ''", '{"a":"q\\"uote","b":"\\u0001"}', 'ünïcödé 💥'])(
+    'quotes %p exactly as pg escapeLiteral does',
+    (value) => {
+      expect(sqlLiteral(value)).toBe(escapeLiteral(value));
+    },
+  );
 });

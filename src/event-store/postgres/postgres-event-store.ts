@@ -11,8 +11,16 @@ import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } f
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
 import type { ProjectionRegistry } from '../projection-registry';
-import { commitPlan, planRequest, type KnownStream, type PlannedPart } from './append-plan';
-import { lockAndReadVersionsSql, writePartsSql } from './append-sql';
+import { commitPlan, planPredictedGroup, planRequest, type KnownStream, type PlannedPart, type RequestPlan } from './append-plan';
+import {
+  GROUP_START,
+  LOCKED_RESULT_INDEX,
+  lockAndReadVersionsSql,
+  lockAndWritePartsSql,
+  readVersionsSql,
+  STREAM_MOVED,
+  writePartsSql,
+} from './append-sql';
 import { applyProjections, inlinePgProjection, type PgProjection } from './pg-projection';
 
 export interface PostgresEventStoreOptions {
@@ -55,6 +63,12 @@ interface StreamVersionRow {
 /** An inline projection failed on the savepoint-free path: the group is replayed with a savepoint per request. */
 class NeedsIsolation extends Error {}
 
+/**
+ * How a group is written: `predicted` in one round trip from guessed versions (planPredictedGroup),
+ * `checked` after reading the versions under the lock, `isolated` likewise with a savepoint per request.
+ */
+type GroupMode = 'predicted' | 'checked' | 'isolated';
+
 interface EventRow {
   global_position: string | number;
   event_id: string;
@@ -85,14 +99,17 @@ export const EVENTS_CHANNEL = 'switchboard_events';
 
 const MAX_APPENDS_PER_COMMIT = 1024;
 /**
- * Two groups at a time: while one writes and commits, the next has its connection, has sent BEGIN
- * and waits at the append lock, so it starts the moment the first commits instead of a round trip later.
- * The next one asks for the lock only once the first holds it (`lockTurn`): two requests sent on two
- * connections reach the lock in no set order, and a later group first would put appends made later
- * (a CLI's records, nobody awaiting them) before earlier ones in the log.
+ * Two groups at a time, but the next one asks for the append lock only once the one before holds it
+ * (`lockTurn`): two requests sent on two connections reach the lock in no set order, and a later group
+ * first would put appends made later (a CLI's records, nobody awaiting them) before earlier ones in
+ * the log. A group known to hold the lock while it still works (reading versions, running inline
+ * projections) lets the next one queue at the lock meanwhile; a predicted group's one round trip
+ * returns only once committed, so predicted groups follow each other.
  */
 const MAX_GROUPS_IN_FLIGHT = 2;
 const READ_PAGE_SIZE = 500;
+/** Streams whose last committed version the store remembers, for guessing `any` / `stream_exists` appends. */
+const REMEMBERED_STREAMS = 10_000;
 const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
 
 /**
@@ -113,11 +130,13 @@ ORDER BY q.k, e.global_position`;
  * The event log on PostgreSQL (node-postgres), with the SQLite store's semantics and errors.
  *
  * Group commit: `append` only queues; every append queued by one turn of the event loop commits in
- * ONE transaction, and while it commits the next group gathers. Expected versions are checked in
- * memory under the append lock against the versions read at the start of the transaction, so a
- * conflicting request is refused without writing and the others go on; an appendMany is one request,
- * all of its parts or none. A database error on the group (a duplicate event id) replays it with a
- * savepoint per request, so that failure stays its own.
+ * ONE transaction, and while it commits the next group gathers. Usually in one round trip: each
+ * stream's version is guessed (the expected version, or the one this store last wrote) and the write
+ * checks the guesses under the append lock (planPredictedGroup, writePartsSql). A wrong guess replays
+ * the group checked: the versions are read under the lock and expected versions compared in memory,
+ * so a conflicting request is refused without writing and the others go on; an appendMany is one
+ * request, all of its parts or none. A database error on the group (a duplicate event id) replays it
+ * with a savepoint per request, so that failure stays its own.
  *
  * The tail: `committed$` carries every event of the database, whichever instance appended it, once
  * and in global order. One reader per store follows the log after the last position it published,
@@ -144,6 +163,8 @@ export class PostgresEventStore extends EventStore {
   private closed = false;
   private commitCount = 0;
   private appendCount = 0;
+  /** Last version this store committed or read per stream, oldest first: a guess, checked by every write. */
+  private readonly streamVersions = new Map<string, number>();
 
   private readonly committed = new Subject<StoredEvent>();
   private readonly commitRecords = new Subject<CommitRecord>();
@@ -428,55 +449,102 @@ export class PostgresEventStore extends EventStore {
     this.offer(written);
   }
 
+  /**
+   * Predicted first (one round trip), when every stream's version can be guessed; a wrong guess
+   * (STREAM_MOVED) replays the group checked, any other database error or a failing projection
+   * replays it isolated, so that failure stays with the request that caused it. A replay goes back to
+   * the savepoint after the lock (GROUP_START), which stays held: no later group commits before it.
+   */
   private async commitGroup(batch: PendingAppend[], turn: LockTurn): Promise<AppendOutcome[]> {
     // The connection after the turn: a group holding one while it waits could starve the group before it of one.
     await turn.previous;
     const client = await this.pool.connect();
     let broken = false;
     try {
-      const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
-      const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
-      turn.locked();
-      const versions = opened[2].rows as StreamVersionRow[];
-      try {
-        return await this.writeGroup(client, batch, versions, false);
-      } catch (error) {
-        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
-        // Back to just after the lock, which stays held: no later group commits before this one's replay.
-        await client.query('ROLLBACK TO SAVEPOINT group_start');
-        return await this.writeGroup(client, batch, versions, true);
-      }
+      const outcomes = await this.writeGroupWithFallbacks(client, batch, turn);
+      for (const outcome of outcomes)
+        if ('ok' in outcome) for (const result of outcome.ok) this.rememberVersion(result.streamId, result.nextExpectedVersion);
+      return outcomes;
     } catch (error) {
       broken = !(error instanceof DatabaseError);
       if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
       throw error;
     } finally {
+      // Committed, rolled back or never locked: the next group goes on (a no-op when it already has).
+      turn.locked();
       // A connection that failed mid-transaction is not handed to the next caller.
       client.release(broken);
     }
   }
 
+  private async writeGroupWithFallbacks(client: PoolClient, batch: PendingAppend[], turn: LockTurn): Promise<AppendOutcome[]> {
+    const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
+    let mode: GroupMode = 'checked';
+    let versions: StreamVersionRow[];
+    const predicted = planPredictedGroup(
+      batch.map((request) => request.parts),
+      (streamId) => this.streamVersions.get(streamId),
+    );
+    if (predicted) {
+      try {
+        return await this.writeGroup(client, batch, 'predicted', { predicted }, turn);
+      } catch (error) {
+        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
+        // The write failed after the lock was granted (the lock itself failing fails this ROLLBACK TO and the group).
+        turn.locked();
+        await client.query(`ROLLBACK TO SAVEPOINT ${GROUP_START}`);
+        if (!isStreamMoved(error)) mode = 'isolated';
+      }
+      versions = (await client.query<StreamVersionRow>(readVersionsSql(streamIds))).rows;
+    } else {
+      const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
+      turn.locked();
+      versions = opened[LOCKED_RESULT_INDEX].rows as StreamVersionRow[];
+    }
+    for (const row of versions) this.rememberVersion(row.stream_id, row.version);
+    if (mode === 'checked') {
+      try {
+        return await this.writeGroup(client, batch, 'checked', { versions }, turn);
+      } catch (error) {
+        if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
+        await client.query(`ROLLBACK TO SAVEPOINT ${GROUP_START}`);
+      }
+    }
+    return await this.writeGroup(client, batch, 'isolated', { versions }, turn);
+  }
+
+  private rememberVersion(streamId: string, version: number): void {
+    this.streamVersions.delete(streamId);
+    this.streamVersions.set(streamId, version);
+    if (this.streamVersions.size > REMEMBERED_STREAMS) this.streamVersions.delete(this.streamVersions.keys().next().value as string);
+  }
+
   /**
-   * One transaction in two round trips: BEGIN, the append lock and the group's stream versions (in
-   * commitGroup); then every accepted request's rows, NOTIFY and COMMIT (fast path). Isolated, each request's rows go in
-   * a savepoint of their own, so a database error stays with the request that caused it. Inline
-   * projections run after the rows are written (they need the positions), which makes the fast path
-   * three round trips plus the projections' own; a projection's failure is its request's failure.
+   * One transaction. Predicted: BEGIN, the append lock, every accepted request's rows, NOTIFY and
+   * COMMIT in one round trip (the write checks the guessed versions); the next group asks for the lock
+   * once it is back. Checked: the versions were read under the lock first (writeGroupWithFallbacks),
+   * then the rows, NOTIFY and COMMIT. Isolated, each request's rows go in a savepoint of their own, so
+   * a database error stays with the request that caused it. Inline projections run after the rows are
+   * written (they need the positions), which adds a round trip plus the projections' own; a
+   * projection's failure is its request's failure.
    */
   private async writeGroup(
     client: PoolClient,
     batch: PendingAppend[],
-    versions: readonly StreamVersionRow[],
-    isolated: boolean,
+    mode: GroupMode,
+    from: { predicted: RequestPlan[] } | { versions: readonly StreamVersionRow[] },
+    turn: LockTurn,
   ): Promise<AppendOutcome[]> {
     const inline = this.inlineProjections();
-    const known = new Map<string, KnownStream>(versions.map((row) => [row.stream_id, { version: row.version }]));
+    const isolated = mode === 'isolated';
+    const predicted = 'predicted' in from ? from.predicted : undefined;
+    const known = new Map<string, KnownStream>('versions' in from ? from.versions.map((row) => [row.stream_id, { version: row.version }]) : []);
     const recordedAt = new Date().toISOString();
 
     const outcomes: AppendOutcome[] = [];
     const accepted: { index: number; parts: PlannedPart[] }[] = [];
     for (const [index, request] of batch.entries()) {
-      const plan = planRequest(request.parts, known);
+      const plan = predicted ? predicted[index] : planRequest(request.parts, known);
       if ('conflict' in plan) {
         outcomes[index] = { error: plan.conflict };
         continue;
@@ -514,18 +582,26 @@ export class PostgresEventStore extends EventStore {
     const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
     // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on", and who wrote.
     const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}, ${escapeLiteral(this.instanceId)}; COMMIT` : 'ROLLBACK';
+    // Predicted, a request conflicts only with an accepted one: with none accepted nothing was sent.
+    if (predicted && accepted.length === 0) return outcomes;
     if (isolated || accepted.length === 0) {
       await client.query(finish);
       return outcomes;
     }
     const parts = accepted.flatMap((request) => request.parts);
+    // Predicted, the write follows BEGIN, the lock and the savepoint in the same query.
+    const write = predicted ? lockAndWritePartsSql(APPEND_LOCK_KEY, parts, recordedAt) : writePartsSql(parts, recordedAt);
+    const writeIndex = predicted ? LOCKED_RESULT_INDEX : 0;
     let results: AppendResult[];
     if (inline.length === 0) {
-      const written = (await client.query(`${writePartsSql(parts, recordedAt)}; ${finish}`)) as unknown as QueryResult[];
-      results = toResults(parts, written[0].rows as PositionRow[], recordedAt);
+      const written = (await client.query(`${write}; ${finish}`)) as unknown as QueryResult[];
+      results = toResults(parts, written[writeIndex].rows as PositionRow[], recordedAt);
     } else {
-      const written = await client.query<PositionRow>(writePartsSql(parts, recordedAt));
-      results = toResults(parts, written.rows, recordedAt);
+      const written = (await client.query(write)) as unknown as QueryResult | QueryResult[];
+      results = toResults(parts, (Array.isArray(written) ? written[writeIndex] : written).rows as PositionRow[], recordedAt);
+      // The next group plans from these versions and queues at the lock while the projections run.
+      for (const result of results) this.rememberVersion(result.streamId, result.nextExpectedVersion);
+      turn.locked();
       try {
         await applyProjections(client, inline, eventsOf(results));
       } catch (error) {
@@ -726,7 +802,7 @@ async function describeFailure(client: PoolClient, error: DatabaseError, parts: 
   if (error.code === '23505' && error.constraint === 'events_event_id_uq') {
     return new InvalidAppendError(`An event id is already in the log: ${error.detail ?? error.message}`);
   }
-  if (error.code === '23505' && error.constraint === 'events_stream_position_uq') {
+  if ((error.code === '23505' && error.constraint === 'events_stream_position_uq') || isStreamMoved(error)) {
     // A writer that does not take the append lock got in first; report the stream's real version.
     const part = parts.find((p) => error.detail?.includes(p.streamId)) ?? parts[0];
     const { rows } = await client.query<{ version: number }>('SELECT version FROM streams WHERE stream_id = $1', [part.streamId]);
@@ -737,6 +813,18 @@ async function describeFailure(client: PoolClient, error: DatabaseError, parts: 
     return new InvalidAppendError(`Event data cannot be stored in PostgreSQL: ${error.message}`);
   }
   return error;
+}
+
+/** The write's version check failed: a stream is not at the version its events were numbered from. */
+function isStreamMoved(error: unknown): boolean {
+  return (
+    error instanceof DatabaseError &&
+    STREAM_MOVED.some(
+      (moved) =>
+        error.code === moved.code &&
+        ('constraint' in moved ? error.constraint === moved.constraint : error.table === moved.table && error.column === moved.column),
+    )
+  );
 }
 
 function toStoredEvent(row: EventRow): StoredEvent {

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { one, type Projection, type ProjectionWork, ReadModelProjection, run, runPrepared } from '../../event-store/projection';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { SessionConfig } from '../session-config';
 import { changesSessionState, evolveSession, initialSessionState, isSessionEvent, type SessionState } from '../session.decider';
@@ -20,9 +20,7 @@ export class SessionsProjection implements Projection {
     const { sessions } = db.tables;
     if (!isSessionEvent(event) || !changesSessionState(event)) {
       // Most session events (CLI records, audit) only move the position.
-      yield* run(
-        db.orm.update(sessions).set({ lastPosition: event.globalPosition, updatedAt: event.recordedAt }).where(eq(sessions.sessionId, sessionId)),
-      );
+      yield* runPrepared(db, 'sessions_touch', touchSession, { sessionId, position: event.globalPosition, at: event.recordedAt });
       return;
     }
     if (event.type === SessionEvents.created) {
@@ -77,6 +75,15 @@ export class SessionsProjection implements Projection {
         .where(eq(sessions.sessionId, sessionId)),
     );
   }
+}
+
+/** A session's position moved on (most of its events): built once per connection, it runs for nearly every event. */
+function touchSession(db: ReadModelDatabase) {
+  const { sessions } = db.tables;
+  return db.orm
+    .update(sessions)
+    .set({ lastPosition: sql`${sql.placeholder('position')}`, updatedAt: sql`${sql.placeholder('at')}` })
+    .where(eq(sessions.sessionId, sql.placeholder('sessionId')));
 }
 
 /** The instance that recorded the event (`metadata.instanceId`, set by commands that take a session live); null before leases. */

@@ -1,0 +1,215 @@
+/**
+ * What the app's inline projections cost an append, on both stores, with the events a delegated run
+ * with tool calls records.
+ *
+ *   npm run bench:app-traffic
+ *
+ * Each "session" is one sub-agent run: `run.started` on its run stream; `session.created` and
+ * `session.started` on its session stream (`session-sub-agent-<run>`); per tool call the CLI's
+ * `tool.execution_start`, the routed `tool_call.routed`, `tool.execution_complete`,
+ * `assistant.message` and `assistant.usage`, appended with `any` as the app records them; then
+ * `run.completed`. The same traffic runs through each store twice: with the app's inline projections
+ * registered (sessions, runs, routed-requests, stream-summaries, and the PostgreSQL batch forms of
+ * sessions and stream-summaries: what the service runs in every append's transaction) and with none, at 1 and 64 concurrent sessions.
+ * Appends are awaited one after the other within a session (maxDelayMs 0: the store's cost, not the
+ * app's batching delay). Nothing is asserted: the machine is shared, so both sides of each ratio run
+ * in alternating rounds.
+ */
+import 'reflect-metadata';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { applyPendingMigrations } from '../src/database/migrations';
+import { openSqliteConnection } from '../src/database/sqlite-connection';
+import { SqliteDatabase } from '../src/database/sqlite-database';
+import { RunsProjection } from '../src/delegation/projections/runs.projection';
+import { RunEvents } from '../src/delegation/run.events';
+import { StreamSummariesPgProjection } from '../src/event-log/projections/stream-summaries.pg-projection';
+import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
+import type { EventStore } from '../src/event-store/event-store';
+import type { NewEvent } from '../src/event-store/event-store.types';
+import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
+import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
+import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
+import { SessionsPgProjection } from '../src/sessions/projections/sessions.pg-projection';
+import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../src/sessions/session.events';
+import { RoutedRequestsProjection } from '../src/tool-dispatch/projections/routed-requests.projection';
+import { RoutedRequestEvents } from '../src/tool-dispatch/routed-request.events';
+import { startPostgresServer } from '../test/fixtures/postgres-server';
+
+const TOOL_CALLS_PER_RUN = 8;
+const ROUNDS = 3;
+const CASES = [
+  { sessions: 1, runsPerSession: 12 },
+  { sessions: 64, runsPerSession: 2 },
+] as const;
+
+interface Opened {
+  store: EventStore;
+  close(): Promise<void>;
+}
+
+/** The inline projections the service registers for these events (Nest discovers them; here by hand). */
+function appRegistry(withProjections: boolean): ProjectionRegistry {
+  const registry = new ProjectionRegistry();
+  if (!withProjections) return registry;
+  for (const projection of [new SessionsProjection(), new RunsProjection(), new RoutedRequestsProjection(), new StreamSummariesProjection()]) {
+    registry.register(projection);
+  }
+  registry.registerBatchForm(new StreamSummariesPgProjection());
+  registry.registerBatchForm(new SessionsPgProjection());
+  return registry;
+}
+
+/** One delegated run's events, appended as the app appends them; returns how many. */
+async function recordRun(store: EventStore, runId: string): Promise<number> {
+  const sessionId = `sub-agent-${runId}`;
+  const session = sessionStreamId(sessionId);
+  const runStream = runStreamId(runId);
+  let count = 0;
+  const onSession = async (event: NewEvent) => {
+    await store.append(session, 'any', [event]);
+    count++;
+  };
+  await store.append(runStream, 'no_stream', [{ type: RunEvents.started, data: runStarted(runId, sessionId) }]);
+  count++;
+  await onSession({
+    type: SessionEvents.created,
+    data: {
+      sessionId,
+      config: { model: 'gpt-5', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] },
+    },
+  });
+  await onSession({ type: SessionEvents.started, data: { protocolVersion: 3, cliVersion: '1.0.0' } });
+  for (let call = 0; call < TOOL_CALLS_PER_RUN; call++) {
+    const toolCallId = `${runId}-call-${call}`;
+    const args = { path: `src/module-${call}.ts`, pattern: 'TODO' };
+    await onSession({ type: `${CLI_EVENT_PREFIX}tool.execution_start`, data: { payload: { toolCallId, toolName: 'grep', arguments: args } } });
+    await onSession({
+      type: RoutedRequestEvents.toolCallRouted,
+      data: {
+        via: 'tool.call',
+        parentSessionId: sessionId,
+        toolCallId,
+        toolName: 'grep',
+        arguments: args,
+        outcome: 'ok',
+        result: { matches: 3 },
+        latencyMs: 12,
+      },
+    });
+    await onSession({
+      type: `${CLI_EVENT_PREFIX}tool.execution_complete`,
+      data: { payload: { toolCallId, success: true, result: { content: 'src/a.ts:3: TODO' } } },
+    });
+    await onSession({
+      type: `${CLI_EVENT_PREFIX}assistant.message`,
+      data: { payload: { messageId: `${toolCallId}-m`, content: 'Found three TODOs; reading the next file.' } },
+    });
+    await onSession({ type: `${CLI_EVENT_PREFIX}assistant.usage`, data: { payload: { model: 'gpt-5', inputTokens: 1800, outputTokens: 120 } } });
+  }
+  await store.append(runStream, 1, [{ type: RunEvents.completed, data: { runId, epoch: 1, output: 'Done: three TODOs listed.' } }]);
+  return count + 1;
+}
+
+function runStarted(runId: string, threadId: string) {
+  return {
+    runId,
+    agentId: 'code-searcher',
+    prompt: 'List the TODOs in src/',
+    background: false,
+    parentRunId: null,
+    parentThreadId: null,
+    ownerThreadId: 'bench-owner',
+    rootRunId: runId,
+    depth: 0,
+    path: runId,
+    threadId,
+    epoch: 1,
+    policy: { allowedAgents: null, excludedAgents: [], maxDepth: 3, maxConcurrentChildren: 4, timeoutMs: 600_000 },
+  };
+}
+
+async function load(store: EventStore, sessions: number, runsPerSession: number, prefix: string): Promise<{ events: number; ms: number }> {
+  const started = performance.now();
+  const counts = await Promise.all(
+    Array.from({ length: sessions }, async (_, s) => {
+      let events = 0;
+      for (let r = 0; r < runsPerSession; r++) events += await recordRun(store, `${prefix}-${s}-${r}`);
+      return events;
+    }),
+  );
+  return { events: counts.reduce((a, b) => a + b, 0), ms: performance.now() - started };
+}
+
+async function measure(label: string, open: (withProjections: boolean) => Promise<Opened>): Promise<void> {
+  for (const { sessions, runsPerSession } of CASES) {
+    const sides = { bare: await open(false), projected: await open(true) };
+    try {
+      const totals = { bare: { events: 0, ms: 0 }, projected: { events: 0, ms: 0 } };
+      for (const side of ['bare', 'projected'] as const) await load(sides[side].store, sessions, 1, `warmup-${sessions}`);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const side of ['bare', 'projected'] as const) {
+          const { events, ms } = await load(sides[side].store, sessions, runsPerSession, `r${round}-${sessions}`);
+          totals[side].events += events;
+          totals[side].ms += ms;
+        }
+      }
+      const rate = (side: 'bare' | 'projected') => (totals[side].events / totals[side].ms) * 1000;
+      console.log(
+        `${label.padEnd(10)} ${String(sessions).padStart(2)} session(s)  ${String(totals.projected.events).padStart(6)} events   no projections ${rate('bare').toFixed(0).padStart(6)} ev/s   app's inline projections ${rate('projected').toFixed(0).padStart(6)} ev/s   = ${(rate('projected') / rate('bare')).toFixed(2)}x`,
+      );
+    } finally {
+      await sides.bare.close();
+      await sides.projected.close();
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-traffic-'));
+  const server = await startPostgresServer();
+  try {
+    console.log(
+      `App traffic: delegated runs of ${TOOL_CALLS_PER_RUN} tool calls (${5 * TOOL_CALLS_PER_RUN + 4} events each), ${ROUNDS} alternating rounds`,
+    );
+    console.log(
+      `  node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg()[0].toFixed(2)}; SQLite synchronous=FULL WAL; PostgreSQL fsync on`,
+    );
+    let files = 0;
+    await measure('sqlite', async (withProjections) => {
+      const file = path.join(dir, `traffic-${files++}.sqlite`);
+      const conn = openSqliteConnection({ file, synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: false });
+      applyPendingMigrations(conn);
+      const store = new SqliteEventStore(new SqliteDatabase(conn, file), appRegistry(withProjections));
+      return {
+        store,
+        close: async () => {
+          store.flushAndClose();
+          conn.close();
+        },
+      };
+    });
+    let databases = 0;
+    await measure('postgres', async (withProjections) => {
+      const store = new PostgresEventStore({
+        connectionString: await server.createDatabase(`traffic${databases++}`),
+        poolSize: 8,
+        registry: appRegistry(withProjections),
+      });
+      await store.migrate();
+      return { store, close: () => store.close() };
+    });
+  } finally {
+    server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,177 @@
+/**
+ * Moving an existing SQLite log into PostgreSQL: how fast `npm run store:copy-to-postgres` copies
+ * and rebuilds, through the same code (copyLog, then rebuildReadModels in the maintenance module).
+ *
+ *   npm run bench:log-copy              (100,000 events)
+ *   npm run bench:log-copy -- 20000     (another size)
+ *
+ * The bench first writes a SQLite log of at least N events (64 runs at a time, each finished) the way the app does: delegated runs with tool
+ * calls (run.started, session.created/started, per tool call the CLI's records and the routed call,
+ * run.completed) through the SqliteEventStore with the app's inline projections, synchronous=OFF so
+ * that writing the source is quick (the copy reads it, durability of the source is not measured).
+ * Then a private PostgreSQL server (fsync on, as shipped) receives the copy: events/s of the copy
+ * (1,000 events a transaction under the append lock), and of the rebuild of every read model the
+ * maintenance module registers (its Nest start is printed apart). Nothing is asserted.
+ */
+import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { MaintenanceModule } from '../src/cli/maintenance.module';
+import { loadConfig } from '../src/config/switchboard-config';
+import { applyPendingMigrations } from '../src/database/migrations';
+import { openSqliteConnection } from '../src/database/sqlite-connection';
+import { SqliteDatabase } from '../src/database/sqlite-database';
+import { RunsProjection } from '../src/delegation/projections/runs.projection';
+import { RunEvents } from '../src/delegation/run.events';
+import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
+import type { EventStore } from '../src/event-store/event-store';
+import { copyLog } from '../src/event-store/postgres/copy-log';
+import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
+import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
+import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
+import { rebuildReadModels } from '../src/projections/rebuild-pg-read-models';
+import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../src/sessions/session.events';
+import { RoutedRequestsProjection } from '../src/tool-dispatch/projections/routed-requests.projection';
+import { RoutedRequestEvents } from '../src/tool-dispatch/routed-request.events';
+import { startPostgresServer } from '../test/fixtures/postgres-server';
+
+const EVENTS = Number(process.argv[2] ?? 100_000);
+const TOOL_CALLS_PER_RUN = 8;
+const CONCURRENT_RUNS = 64;
+
+/** One delegated run, as bench/app-traffic.bench.ts records it. */
+async function recordRun(store: EventStore, runId: string): Promise<number> {
+  const sessionId = `sub-agent-${runId}`;
+  const session = sessionStreamId(sessionId);
+  const onSession = (type: string, data: Record<string, unknown>) => store.append(session, 'any', [{ type, data }]);
+  await store.append(runStreamId(runId), 'no_stream', [
+    {
+      type: RunEvents.started,
+      data: {
+        runId,
+        agentId: 'code-searcher',
+        prompt: 'List the TODOs in src/',
+        background: false,
+        parentRunId: null,
+        parentThreadId: null,
+        ownerThreadId: 'bench-owner',
+        rootRunId: runId,
+        depth: 0,
+        path: runId,
+        threadId: sessionId,
+        epoch: 1,
+        policy: { allowedAgents: null, excludedAgents: [], maxDepth: 3, maxConcurrentChildren: 4, timeoutMs: 600_000 },
+      },
+    },
+  ]);
+  await onSession(SessionEvents.created, {
+    sessionId,
+    config: { model: 'gpt-5', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] },
+  });
+  await onSession(SessionEvents.started, { protocolVersion: 3 });
+  for (let call = 0; call < TOOL_CALLS_PER_RUN; call++) {
+    const toolCallId = `${runId}-call-${call}`;
+    const args = { path: `src/module-${call}.ts`, pattern: 'TODO' };
+    await onSession(`${CLI_EVENT_PREFIX}tool.execution_start`, { payload: { toolCallId, toolName: 'grep', arguments: args } });
+    await onSession(RoutedRequestEvents.toolCallRouted, {
+      via: 'tool.call',
+      parentSessionId: sessionId,
+      toolCallId,
+      toolName: 'grep',
+      arguments: args,
+      outcome: 'ok',
+      result: { matches: 3 },
+      latencyMs: 12,
+    });
+    await onSession(`${CLI_EVENT_PREFIX}tool.execution_complete`, { payload: { toolCallId, success: true } });
+    await onSession(`${CLI_EVENT_PREFIX}assistant.message`, { payload: { content: 'Found three TODOs; reading the next file.' } });
+    await onSession(`${CLI_EVENT_PREFIX}assistant.usage`, { payload: { model: 'gpt-5', inputTokens: 1800, outputTokens: 120 } });
+  }
+  await store.append(runStreamId(runId), 1, [{ type: RunEvents.completed, data: { runId, epoch: 1, output: 'Done.' } }]);
+  return 5 * TOOL_CALLS_PER_RUN + 4;
+}
+
+/** A SQLite log of at least `events` events, written as the app writes it. */
+async function writeSource(file: string, events: number): Promise<number> {
+  const connection = openSqliteConnection({ file, synchronous: 'NORMAL', busyTimeoutMs: 5000, integrityCheck: false });
+  applyPendingMigrations(connection);
+  connection.pragma('synchronous = OFF');
+  const registry = new ProjectionRegistry();
+  for (const projection of [new SessionsProjection(), new RunsProjection(), new RoutedRequestsProjection(), new StreamSummariesProjection()])
+    registry.register(projection);
+  const store = new SqliteEventStore(new SqliteDatabase(connection, file), registry);
+  let written = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENT_RUNS }, async () => {
+      while (written < events) {
+        const recorded = await recordRun(store, `run-${next++}`);
+        written += recorded;
+      }
+    }),
+  );
+  store.flushAndClose();
+  connection.close();
+  return written;
+}
+
+const rate = (events: number, ms: number) => `${((events / ms) * 1000).toFixed(0)} events/s`;
+
+async function main(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-log-copy-'));
+  const file = path.join(dir, 'source.sqlite');
+  const server = await startPostgresServer();
+  // The stores' and the maintenance module's Nest logs; the figures are what this prints.
+  Logger.overrideLogger(false);
+  try {
+    let started = performance.now();
+    const written = await writeSource(file, EVENTS);
+    console.log(`Log copy: SQLite -> PostgreSQL, ${written.toLocaleString('en-US')} events of delegated runs with tool calls`);
+    console.log(`  node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg()[0].toFixed(2)}; PostgreSQL fsync on, private server`);
+    console.log(`  source written in ${((performance.now() - started) / 1000).toFixed(1)} s (SQLite, synchronous=OFF, the app's inline projections)`);
+
+    const url = await server.createDatabase('copy');
+    const connection = openSqliteConnection({ file, synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: false });
+    const source = new SqliteEventStore(new SqliteDatabase(connection, file), new ProjectionRegistry());
+    const target = new PostgresEventStore({ connectionString: url, poolSize: 2 });
+    try {
+      await target.migrate();
+      started = performance.now();
+      const result = await copyLog(source, target);
+      const copyMs = performance.now() - started;
+      console.log(`  copy      ${result.copied.toLocaleString('en-US')} events in ${(copyMs / 1000).toFixed(1)} s: ${rate(result.copied, copyMs)}`);
+    } finally {
+      await target.close();
+      connection.close();
+    }
+
+    started = performance.now();
+    const config = { ...loadConfig({ ...process.env, SWITCHBOARD_DB: file }), logLevel: 'warn' as const, postgres: { url, poolSize: 2 } };
+    const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), { logger: false, abortOnError: false });
+    try {
+      console.log(`  rebuild   maintenance module started in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      started = performance.now();
+      const rebuilt = await rebuildReadModels(app.get(PostgresEventStore), app.get(ProjectionRegistry));
+      const rebuildMs = performance.now() - started;
+      console.log(
+        `  rebuild   ${rebuilt.length} read models (${rebuilt.map((r) => r.projection).join(', ')}) over ${written.toLocaleString('en-US')} events in ${(rebuildMs / 1000).toFixed(1)} s: ${rate(written, rebuildMs)}`,
+      );
+    } finally {
+      await app.close();
+    }
+  } finally {
+    server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

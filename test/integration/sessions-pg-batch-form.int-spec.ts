@@ -1,0 +1,136 @@
+import { Client } from 'pg';
+import type { StoredEvent, StreamAppend } from '../../src/event-store/event-store.types';
+import { pgProjectionOf } from '../../src/event-store/postgres/pg-projection';
+import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import { sessionStreamId } from '../../src/event-store/stream-ids';
+import { SessionsPgProjection } from '../../src/sessions/projections/sessions.pg-projection';
+import { SessionsProjection } from '../../src/sessions/projections/sessions.projection';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../../src/sessions/session.events';
+import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
+
+jest.setTimeout(120_000);
+
+const config = (subAgents: string[]) => ({
+  model: 'gpt-5',
+  tools: [],
+  customAgents: [],
+  permissionPolicy: { allowKinds: [], approveOwnTools: true },
+  subAgents,
+});
+const cli = (type: string, agentId?: string) => ({ type: `${CLI_EVENT_PREFIX}${type}`, data: { payload: { n: 1 }, ...(agentId ? { agentId } : {}) } });
+
+/**
+ * Transactions of a few sessions' lives, each mixing position moves (CLI records, audit) with state
+ * changes in every order the batch form has to get right: moves before and after a change, a move
+ * that is the session's last event of the transaction, events of a session whose row does not
+ * exist yet, a sub-agent's idle (a move) and the main agent's (a change).
+ */
+function transactions(): StreamAppend[][] {
+  const s = (id: string) => sessionStreamId(id);
+  return [
+    [
+      {
+        streamId: s('a'),
+        expectedVersion: 'any',
+        events: [cli('assistant.message'), { type: SessionEvents.created, data: { sessionId: 'a', config: config([]) } }],
+      },
+      {
+        streamId: s('b'),
+        expectedVersion: 'any',
+        events: [{ type: SessionEvents.created, data: { sessionId: 'b', config: config(['x']) } }, cli('tool.execution_start')],
+      },
+    ],
+    [
+      {
+        streamId: s('a'),
+        expectedVersion: 'any',
+        events: [
+          { type: SessionEvents.started, data: { protocolVersion: 3 }, metadata: { instanceId: 'instance-1' } },
+          cli('tool.execution_start'),
+          cli('tool.execution_complete'),
+          { type: SessionEvents.messageSent, data: { prompt: 'go' } },
+          cli('session.idle', 'sub-agent-1'),
+        ],
+      },
+      {
+        streamId: s('b'),
+        expectedVersion: 'any',
+        events: [cli('assistant.usage'), { type: SessionEvents.subAgentsChanged, data: { subAgents: ['x', 'y'] } }],
+      },
+      {
+        streamId: s('ghost'),
+        expectedVersion: 'any',
+        events: [cli('assistant.message'), { type: SessionEvents.interrupted, data: { reason: 'gone', wasRunning: false } }],
+      },
+    ],
+    [
+      { streamId: s('a'), expectedVersion: 'any', events: [cli('assistant.message'), cli('session.idle'), cli('assistant.usage')] },
+      { streamId: s('b'), expectedVersion: 'any', events: [{ type: SessionEvents.interrupted, data: { reason: 'stopped', wasRunning: true } }] },
+      { streamId: 'agent-not-a-session', expectedVersion: 'any', events: [cli('assistant.message')] },
+    ],
+    [
+      {
+        streamId: s('b'),
+        expectedVersion: 'any',
+        events: [cli('tool.execution_start'), { type: SessionEvents.destroyed, data: { reason: 'done' } }, cli('assistant.message')],
+      },
+    ],
+  ];
+}
+
+describe('sessions on PostgreSQL: the batch form writes the rows the per-event projection writes', () => {
+  let server: PostgresServer;
+
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  });
+
+  afterAll(() => server?.stop());
+
+  /** A migrated database and a client on it. */
+  async function database(): Promise<Client> {
+    const url = await server.createDatabase();
+    const store = new PostgresEventStore({ connectionString: url, poolSize: 1 });
+    await store.migrate();
+    await store.close();
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    return client;
+  }
+
+  it('the same rows (status, reason, config, owner, last position, times) after folding one log, transaction by transaction', async () => {
+    // The log, written once: each appendMany is one transaction, and one batch for the projections.
+    const writer = new PostgresEventStore({ connectionString: await server.createDatabase(), poolSize: 2 });
+    await writer.migrate();
+    const batches: StoredEvent[][] = [];
+    try {
+      for (const parts of transactions()) batches.push((await writer.appendMany(parts)).flatMap((result) => result.events));
+    } finally {
+      await writer.close();
+    }
+
+    const perEventDb = await database();
+    const batchedDb = await database();
+    const perEvent = pgProjectionOf(new SessionsProjection());
+    const batchForm = new SessionsPgProjection();
+    const rows = async (client: Client) => (await client.query('SELECT * FROM sessions ORDER BY session_id')).rows;
+    try {
+      // Compared after every transaction: a later one could hide an earlier difference.
+      for (const [i, batch] of batches.entries()) {
+        for (const [client, projection] of [
+          [perEventDb, perEvent],
+          [batchedDb, batchForm],
+        ] as const) {
+          await client.query('BEGIN');
+          await projection.apply(client, batch);
+          await client.query('COMMIT');
+        }
+        expect({ after: i, rows: await rows(batchedDb) }).toEqual({ after: i, rows: await rows(perEventDb) });
+      }
+      expect((await rows(perEventDb)).map((row: { session_id: string }) => row.session_id)).toEqual(['a', 'b']);
+    } finally {
+      await perEventDb.end();
+      await batchedDb.end();
+    }
+  });
+});
