@@ -2,9 +2,11 @@ import type { Observable } from 'rxjs';
 import { InvalidAppendError } from './event-store.errors';
 import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from './event-store.types';
 
-/** One group commit as metrics see it: how many appends it carried, how long the transaction took. */
+/** One group commit as metrics see it: how many appends it carried, how many of them it refused, how long the transaction took. */
 export interface CommitRecord {
   appends: number;
+  /** Appends of a committed group that wrote nothing: an expected-version conflict, invalid events, a failing inline projection. */
+  refused: number;
   durationMs: number;
   committed: boolean;
 }

@@ -64,6 +64,11 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       help: 'Appends committed (or refused) by group commits',
       registers: register,
     });
+    const refusedAppends = new Counter({
+      name: 'switchboard_event_store_appends_refused_total',
+      help: 'Appends a group commit refused: expected-version conflicts (retried by commands), invalid events, failing inline projections',
+      registers: register,
+    });
     const commits = new Counter({
       name: 'switchboard_event_store_commits_total',
       help: 'Group commits by outcome (committed, failed)',
@@ -92,10 +97,11 @@ export class SwitchboardMetrics implements OnModuleDestroy {
     commits.inc({ outcome: 'failed' }, 0);
 
     this.subscriptions.add(
-      store.commits$.subscribe(({ appends: count, durationMs, committed }) => {
+      store.commits$.subscribe(({ appends: count, refused, durationMs, committed }) => {
         commits.inc({ outcome: committed ? 'committed' : 'failed' });
         if (!committed) return;
         appends.inc(count);
+        refusedAppends.inc(refused);
         commitSeconds.observe(durationMs / 1000);
       }),
     );

@@ -50,6 +50,7 @@ describe('Prometheus metrics at /metrics', () => {
     const base = running.app.baseUrl;
     const before = await samples(base);
     const appendsBefore = sampleValue(before, 'switchboard_event_store_appends_total') ?? 0;
+    const refusedBefore = sampleValue(before, 'switchboard_event_store_appends_refused_total') ?? 0;
     expect(sampleValue(before, 'switchboard_routed_requests_total', { kind: 'tool_call', outcome: 'success' })).toBeUndefined();
     expect(sampleValue(before, 'switchboard_cli_restarts_total')).toBe(0);
     expect(sampleValue(before, 'switchboard_cli_up')).toBe(0); // started by the first session
@@ -95,7 +96,10 @@ describe('Prometheus metrics at /metrics', () => {
     expect(sampleValue(after, 'switchboard_event_store_commit_duration_seconds_count')).toBe(
       sampleValue(after, 'switchboard_event_store_commits_total', { outcome: 'committed' }),
     );
-    expect(sampleValue(after, 'switchboard_event_store_events_total')).toBeGreaterThanOrEqual(appendsAfter - appendsBefore);
+    // Every append that was not refused (a command's version conflict, retried) wrote at least one event.
+    const refused = sampleValue(after, 'switchboard_event_store_appends_refused_total')! - refusedBefore;
+    expect(refused).toBeGreaterThanOrEqual(0);
+    expect(sampleValue(after, 'switchboard_event_store_events_total')).toBeGreaterThanOrEqual(appendsAfter - appendsBefore - refused);
     expect(sampleValue(after, 'switchboard_event_store_head_position')).toBeGreaterThan(0);
     expect(sampleValue(after, 'switchboard_routed_requests_total', { kind: 'tool_call', outcome: 'success' })).toBe(1);
     expect(sampleValue(after, 'switchboard_sessions', { status: 'idle' })).toBe(1);

@@ -199,8 +199,8 @@ describe.each(targets)('the event store on %s', (_name, openTarget) => {
   });
 
   it('group commit: appends made in one turn of the event loop share one transaction, recorded on commits$', async () => {
-    const records: Array<{ appends: number; committed: boolean }> = [];
-    const subscription = store.commits$.subscribe(({ appends, committed }) => records.push({ appends, committed }));
+    const records: Array<{ appends: number; refused: number; committed: boolean }> = [];
+    const subscription = store.commits$.subscribe(({ appends, refused, committed }) => records.push({ appends, refused, committed }));
     const before = store.stats();
     try {
       const results = await Promise.all(
@@ -209,10 +209,25 @@ describe.each(targets)('the event store on %s', (_name, openTarget) => {
       const after = store.stats();
       expect(after.appends - before.appends).toBe(200);
       expect(after.commits - before.commits).toBe(1);
-      expect(records).toEqual([{ appends: 200, committed: true }]);
+      expect(records).toEqual([{ appends: 200, refused: 0, committed: true }]);
       const positions = results.map((r) => r.events[0].globalPosition);
       expect(positions).toEqual([...positions].sort((x, y) => x - y)); // queued order is log order
       expect(new Set(positions).size).toBe(200);
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
+  it('records on commits$ how many appends of a committed group it refused: a version conflict writes nothing', async () => {
+    const streamId = `session-${randomUUID()}`;
+    await store.append(streamId, 0, [event('SessionStarted')]);
+    const records: Array<{ appends: number; refused: number; committed: boolean }> = [];
+    const subscription = store.commits$.subscribe(({ appends, refused, committed }) => records.push({ appends, refused, committed }));
+    try {
+      const [stale, fresh] = await Promise.allSettled([store.append(streamId, 0, [event('Stale')]), store.append(streamId, 1, [event('Fresh')])]);
+      expect(stale).toMatchObject({ status: 'rejected', reason: expect.any(ExpectedVersionConflictError) });
+      expect(fresh.status).toBe('fulfilled');
+      expect(records).toEqual([{ appends: 2, refused: 1, committed: true }]);
     } finally {
       subscription.unsubscribe();
     }

@@ -429,14 +429,15 @@ export class PostgresEventStore extends EventStore {
       this.appendCount += batch.length;
     } catch (error) {
       turn.locked(); // never took it: the next group need not wait for this one
-      this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: false });
+      this.commitRecords.next({ appends: batch.length, refused: batch.length, durationMs: performance.now() - started, committed: false });
       // No COMMIT went through (or its answer was lost with the connection): nothing is acknowledged.
       this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
       const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
       batch.forEach((request) => request.reject(failure));
       return;
     }
-    this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: true });
+    const refused = outcomes.filter((outcome) => !('ok' in outcome)).length;
+    this.commitRecords.next({ appends: batch.length, refused, durationMs: performance.now() - started, committed: true });
     const settle = () => outcomes.forEach((outcome, i) => ('ok' in outcome ? batch[i].resolve(outcome.ok) : batch[i].reject(outcome.error)));
     const written = outcomes.flatMap((outcome) => ('ok' in outcome ? eventsOf(outcome.ok) : [])).sort((a, b) => a.globalPosition - b.globalPosition);
     this.wakers.forEach((wake) => wake());

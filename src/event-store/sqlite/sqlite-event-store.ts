@@ -243,14 +243,15 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
       this.commitCount += 1;
       this.appendCount += batch.length;
     } catch (error) {
-      this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: false });
+      this.commitRecords.next({ appends: batch.length, refused: batch.length, durationMs: performance.now() - started, committed: false });
       // COMMIT itself failed: SQLite rolled the whole transaction back, nothing of the batch is stored.
       this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
       const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
       batch.forEach((request) => request.reject(failure));
       return;
     }
-    this.commitRecords.next({ appends: batch.length, durationMs: performance.now() - started, committed: true });
+    const refused = outcomes.filter((outcome) => !('ok' in outcome)).length;
+    this.commitRecords.next({ appends: batch.length, refused, durationMs: performance.now() - started, committed: true });
     outcomes.forEach((outcome, i) => {
       if ('ok' in outcome) {
         for (const result of outcome.ok) for (const event of result.events) this.committed.next(event);
