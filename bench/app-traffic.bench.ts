@@ -24,23 +24,18 @@ import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
 import { RunsProjection } from '../src/delegation/projections/runs.projection';
-import { RunEvents } from '../src/delegation/run.events';
 import { StreamSummariesPgProjection } from '../src/event-log/projections/stream-summaries.pg-projection';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
 import type { EventStore } from '../src/event-store/event-store';
-import type { NewEvent } from '../src/event-store/event-store.types';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
 import { ProjectionRegistry } from '../src/event-store/projection-registry';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
-import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
 import { SessionsPgProjection } from '../src/sessions/projections/sessions.pg-projection';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
-import { CLI_EVENT_PREFIX, SessionEvents } from '../src/sessions/session.events';
 import { RoutedRequestsProjection } from '../src/tool-dispatch/projections/routed-requests.projection';
-import { RoutedRequestEvents } from '../src/tool-dispatch/routed-request.events';
 import { startPostgresServer } from '../test/fixtures/postgres-server';
+import { EVENTS_PER_RUN, recordRun, TOOL_CALLS_PER_RUN } from './run-traffic';
 
-const TOOL_CALLS_PER_RUN = 8;
 const ROUNDS = 3;
 const CASES = [
   { sessions: 1, runsPerSession: 12 },
@@ -62,75 +57,6 @@ function appRegistry(withProjections: boolean): ProjectionRegistry {
   registry.registerBatchForm(new StreamSummariesPgProjection());
   registry.registerBatchForm(new SessionsPgProjection());
   return registry;
-}
-
-/** One delegated run's events, appended as the app appends them; returns how many. */
-async function recordRun(store: EventStore, runId: string): Promise<number> {
-  const sessionId = `sub-agent-${runId}`;
-  const session = sessionStreamId(sessionId);
-  const runStream = runStreamId(runId);
-  let count = 0;
-  const onSession = async (event: NewEvent) => {
-    await store.append(session, 'any', [event]);
-    count++;
-  };
-  await store.append(runStream, 'no_stream', [{ type: RunEvents.started, data: runStarted(runId, sessionId) }]);
-  count++;
-  await onSession({
-    type: SessionEvents.created,
-    data: {
-      sessionId,
-      config: { model: 'gpt-5', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] },
-    },
-  });
-  await onSession({ type: SessionEvents.started, data: { protocolVersion: 3, cliVersion: '1.0.0' } });
-  for (let call = 0; call < TOOL_CALLS_PER_RUN; call++) {
-    const toolCallId = `${runId}-call-${call}`;
-    const args = { path: `src/module-${call}.ts`, pattern: 'TODO' };
-    await onSession({ type: `${CLI_EVENT_PREFIX}tool.execution_start`, data: { payload: { toolCallId, toolName: 'grep', arguments: args } } });
-    await onSession({
-      type: RoutedRequestEvents.toolCallRouted,
-      data: {
-        via: 'tool.call',
-        parentSessionId: sessionId,
-        toolCallId,
-        toolName: 'grep',
-        arguments: args,
-        outcome: 'ok',
-        result: { matches: 3 },
-        latencyMs: 12,
-      },
-    });
-    await onSession({
-      type: `${CLI_EVENT_PREFIX}tool.execution_complete`,
-      data: { payload: { toolCallId, success: true, result: { content: 'src/a.ts:3: TODO' } } },
-    });
-    await onSession({
-      type: `${CLI_EVENT_PREFIX}assistant.message`,
-      data: { payload: { messageId: `${toolCallId}-m`, content: 'Found three TODOs; reading the next file.' } },
-    });
-    await onSession({ type: `${CLI_EVENT_PREFIX}assistant.usage`, data: { payload: { model: 'gpt-5', inputTokens: 1800, outputTokens: 120 } } });
-  }
-  await store.append(runStream, 1, [{ type: RunEvents.completed, data: { runId, epoch: 1, output: 'Done: three TODOs listed.' } }]);
-  return count + 1;
-}
-
-function runStarted(runId: string, threadId: string) {
-  return {
-    runId,
-    agentId: 'code-searcher',
-    prompt: 'List the TODOs in src/',
-    background: false,
-    parentRunId: null,
-    parentThreadId: null,
-    ownerThreadId: 'bench-owner',
-    rootRunId: runId,
-    depth: 0,
-    path: runId,
-    threadId,
-    epoch: 1,
-    policy: { allowedAgents: null, excludedAgents: [], maxDepth: 3, maxConcurrentChildren: 4, timeoutMs: 600_000 },
-  };
 }
 
 async function load(store: EventStore, sessions: number, runsPerSession: number, prefix: string): Promise<{ events: number; ms: number }> {
@@ -173,9 +99,7 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-traffic-'));
   const server = await startPostgresServer();
   try {
-    console.log(
-      `App traffic: delegated runs of ${TOOL_CALLS_PER_RUN} tool calls (${5 * TOOL_CALLS_PER_RUN + 4} events each), ${ROUNDS} alternating rounds`,
-    );
+    console.log(`App traffic: delegated runs of ${TOOL_CALLS_PER_RUN} tool calls (${EVENTS_PER_RUN} events each), ${ROUNDS} alternating rounds`);
     console.log(
       `  node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg()[0].toFixed(2)}; SQLite synchronous=FULL WAL; PostgreSQL fsync on`,
     );

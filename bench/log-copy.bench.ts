@@ -26,76 +26,19 @@ import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
 import { RunsProjection } from '../src/delegation/projections/runs.projection';
-import { RunEvents } from '../src/delegation/run.events';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
-import type { EventStore } from '../src/event-store/event-store';
 import { copyLog } from '../src/event-store/postgres/copy-log';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
 import { ProjectionRegistry } from '../src/event-store/projection-registry';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
-import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
 import { rebuildReadModels } from '../src/projections/rebuild-pg-read-models';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
-import { CLI_EVENT_PREFIX, SessionEvents } from '../src/sessions/session.events';
 import { RoutedRequestsProjection } from '../src/tool-dispatch/projections/routed-requests.projection';
-import { RoutedRequestEvents } from '../src/tool-dispatch/routed-request.events';
 import { startPostgresServer } from '../test/fixtures/postgres-server';
+import { recordRun } from './run-traffic';
 
 const EVENTS = Number(process.argv[2] ?? 100_000);
-const TOOL_CALLS_PER_RUN = 8;
 const CONCURRENT_RUNS = 64;
-
-/** One delegated run, as bench/app-traffic.bench.ts records it. */
-async function recordRun(store: EventStore, runId: string): Promise<number> {
-  const sessionId = `sub-agent-${runId}`;
-  const session = sessionStreamId(sessionId);
-  const onSession = (type: string, data: Record<string, unknown>) => store.append(session, 'any', [{ type, data }]);
-  await store.append(runStreamId(runId), 'no_stream', [
-    {
-      type: RunEvents.started,
-      data: {
-        runId,
-        agentId: 'code-searcher',
-        prompt: 'List the TODOs in src/',
-        background: false,
-        parentRunId: null,
-        parentThreadId: null,
-        ownerThreadId: 'bench-owner',
-        rootRunId: runId,
-        depth: 0,
-        path: runId,
-        threadId: sessionId,
-        epoch: 1,
-        policy: { allowedAgents: null, excludedAgents: [], maxDepth: 3, maxConcurrentChildren: 4, timeoutMs: 600_000 },
-      },
-    },
-  ]);
-  await onSession(SessionEvents.created, {
-    sessionId,
-    config: { model: 'gpt-5', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] },
-  });
-  await onSession(SessionEvents.started, { protocolVersion: 3 });
-  for (let call = 0; call < TOOL_CALLS_PER_RUN; call++) {
-    const toolCallId = `${runId}-call-${call}`;
-    const args = { path: `src/module-${call}.ts`, pattern: 'TODO' };
-    await onSession(`${CLI_EVENT_PREFIX}tool.execution_start`, { payload: { toolCallId, toolName: 'grep', arguments: args } });
-    await onSession(RoutedRequestEvents.toolCallRouted, {
-      via: 'tool.call',
-      parentSessionId: sessionId,
-      toolCallId,
-      toolName: 'grep',
-      arguments: args,
-      outcome: 'ok',
-      result: { matches: 3 },
-      latencyMs: 12,
-    });
-    await onSession(`${CLI_EVENT_PREFIX}tool.execution_complete`, { payload: { toolCallId, success: true } });
-    await onSession(`${CLI_EVENT_PREFIX}assistant.message`, { payload: { content: 'Found three TODOs; reading the next file.' } });
-    await onSession(`${CLI_EVENT_PREFIX}assistant.usage`, { payload: { model: 'gpt-5', inputTokens: 1800, outputTokens: 120 } });
-  }
-  await store.append(runStreamId(runId), 1, [{ type: RunEvents.completed, data: { runId, epoch: 1, output: 'Done.' } }]);
-  return 5 * TOOL_CALLS_PER_RUN + 4;
-}
 
 /** A SQLite log of at least `events` events, written as the app writes it. */
 async function writeSource(file: string, events: number): Promise<number> {
