@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import { runRow } from '../../test/fixtures/run-forest';
 import type { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import type { RunRow } from '../run-lineage/run-lineage';
@@ -12,38 +13,14 @@ import type { RunStopper } from './run-stopper';
 
 /** A running root run with `max_tokens: 100` that has spent more: what every instance reads from the shared runs table. */
 function overBudget(runId: string): RunRow {
-  const now = new Date().toISOString();
-  return {
+  return runRow(undefined, {
     runId,
-    agentId: 'worker',
-    prompt: 'Work.',
     status: 'running',
     background: true,
-    parentRunId: null,
-    parentThreadId: null,
-    ownerThreadId: 'api',
-    rootRunId: runId,
-    depth: 0,
-    path: `/${runId}/`,
-    threadId: `sub-agent-${runId}`,
-    epoch: 1,
-    policy: '{}',
-    output: null,
-    error: null,
-    stoppedBy: null,
     inputTokens: 400,
     outputTokens: 100,
-    toolCalls: 0,
-    durationMs: 0,
-    startedAt: now,
-    launchedAt: now,
-    endedAt: null,
-    updatedAt: now,
-    ownerNotified: false,
     budget: JSON.stringify({ max_tokens: 100 }),
-    budgetWarnings: '[]',
-    budgetWarningsTold: 0,
-  };
+  });
 }
 
 /**
