@@ -5,7 +5,8 @@ import { Client } from 'pg';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
 import { hasExited } from '../fixtures/process-tree';
-import { ScriptedModelServer, type Rule } from '../fixtures/scripted-model-server';
+import { numberedTaskRules, snapshotReadModels, taskPrompt, taskResult } from '../fixtures/crash-workload';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { SseClient } from '../fixtures/sse-client';
 import { makeTempDir } from '../fixtures/temp-dir';
@@ -24,16 +25,6 @@ import { waitUntil } from '../fixtures/wait-until';
 const RUNS = 20;
 const DELAYS_MS = [300, 1000, 4000, 8000];
 const LEASE_TTL_MS = 3000;
-const READ_MODELS: Record<string, string> = {
-  runs: 'run_id',
-  sessions: 'session_id',
-  stream_summaries: 'stream_id',
-  child_sessions: 'child_session_id',
-  subagent_instances: 'parent_session_id, tool_call_id',
-  agents: 'id',
-  approvals: 'approval_id',
-  routed_requests: 'global_position',
-};
 
 interface Instance {
   name: string;
@@ -53,14 +44,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     server = await startPostgresServer();
     databaseUrl = await server.createDatabase('multi');
     await model.start();
-    const rules: Rule[] = DELAYS_MS.map((delayMs, slot) => ({
-      name: `worker slot ${slot}`,
-      systemIncludes: 'MULTI_WORKER',
-      when: (ctx) => taskNumber(ctx.allText) % DELAYS_MS.length === slot,
-      delayMs,
-      answer: (ctx) => ({ text: `RESULT-${taskNumber(ctx.allText)}` }),
-    }));
-    model.setScript(rules);
+    model.setScript(numberedTaskRules('MULTI_WORKER', DELAYS_MS));
   }, 120_000);
 
   afterAll(async () => {
@@ -124,18 +108,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     );
   }
 
-  /**
-   * Every read-model row, JSON text columns parsed: a rebuild reads event data back from jsonb, which
-   * keeps its keys in its own order, so the same object is serialised with its keys in another order.
-   */
-  async function snapshotReadModels(): Promise<Record<string, unknown[]>> {
-    const snapshot: Record<string, unknown[]> = {};
-    for (const [table, key] of Object.entries(READ_MODELS)) {
-      const rows = await sql(`SELECT * FROM ${table} ORDER BY ${key}`);
-      snapshot[table] = rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, jsonOrValue(value)])));
-    }
-    return snapshot;
-  }
+  const readModels = () => snapshotReadModels(sql);
 
   it('serves one log from both, and B takes over A’s runs after A is killed', async () => {
     await start('a');
@@ -154,7 +127,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
 
     const acknowledged = new Map<string, number>();
     for (let n = 0; n < RUNS; n++) {
-      const response = await a('POST', '/api/runs', { agent_id: 'worker', prompt: `Do TASK-${n}.`, background: true });
+      const response = await a('POST', '/api/runs', { agent_id: 'worker', prompt: taskPrompt(n), background: true });
       expect(response.status).toBe(201);
       acknowledged.set(response.body.run_id, n);
     }
@@ -218,7 +191,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
       'every run to complete on B',
       240_000,
     );
-    const wrongOutputs = final.filter((r) => r.output !== `RESULT-${acknowledged.get(r.run_id)}`).length;
+    const wrongOutputs = final.filter((r) => r.output !== taskResult(acknowledged.get(r.run_id) as number)).length;
     expect(wrongOutputs).toBe(0);
     const duplicated = await duplicatedEvents();
     expect(duplicated).toBe(0);
@@ -231,13 +204,13 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     last.child.kill('SIGTERM');
     expect((await last.exited).code).toBe(0);
     instances.delete('b');
-    const projected = await snapshotReadModels();
+    const projected = await readModels();
     const rebuild = await collectUntilExit(
       spawnTs('src/cli/rebuild-projection.cli.ts', ['--all'], { SWITCHBOARD_DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }),
       180_000,
     );
     expect(rebuild.code).toBe(0);
-    expect(await snapshotReadModels()).toEqual(projected);
+    expect(await readModels()).toEqual(projected);
 
     if (process.env.MULTI_INSTANCE_REPORT) {
       const figures = {
@@ -255,17 +228,3 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     }
   }, 900_000);
 });
-
-function taskNumber(text: string): number {
-  const match = /TASK-(\d+)/.exec(text);
-  return match ? Number(match[1]) : -1;
-}
-
-function jsonOrValue(value: unknown): unknown {
-  if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}

@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type AppStore, appStoreTargets } from '../fixtures/app-store-targets';
 import { type Json, jsonHttp } from '../fixtures/json-http';
-import { ScriptedModelServer, type Rule } from '../fixtures/scripted-model-server';
+import { numberedTaskRules, snapshotReadModels, taskPrompt, taskResult } from '../fixtures/crash-workload';
+import { hasExited } from '../fixtures/process-tree';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
@@ -36,14 +38,6 @@ const RUNS_ON: Record<string, number> = { SQLite: 50, PostgreSQL: 30 };
 const DELAYS_MS = [500, 1000, 3000, 5000, 8000];
 /** More than twice the heartbeat (the config refuses less); see above for why it is short. */
 const LEASE = { SWITCHBOARD_LEASE_HEARTBEAT_MS: '400', SWITCHBOARD_LEASE_TTL_MS: '1500' };
-const READ_MODELS: Record<string, string> = {
-  runs: 'run_id',
-  sessions: 'session_id',
-  stream_summaries: 'stream_id',
-  child_sessions: 'child_session_id',
-  subagent_instances: 'parent_session_id, tool_call_id',
-  agents: 'id',
-};
 
 /** Each database's figures, written together. */
 const reports: Record<string, unknown> = {};
@@ -79,14 +73,7 @@ describe.each(targets)(
     beforeAll(async () => {
       store = await storeTarget(tmp.dir);
       await model.start();
-      const rules: Rule[] = DELAYS_MS.map((delayMs, slot) => ({
-        name: `worker slot ${slot}`,
-        systemIncludes: 'CRASH_WORKER',
-        when: (ctx) => taskNumber(ctx.allText) % DELAYS_MS.length === slot,
-        delayMs,
-        answer: (ctx) => ({ text: `RESULT-${taskNumber(ctx.allText)}` }),
-      }));
-      model.setScript(rules);
+      model.setScript(numberedTaskRules('CRASH_WORKER', DELAYS_MS));
     });
 
     afterAll(async () => {
@@ -142,7 +129,7 @@ describe.each(targets)(
       let cliOutlivedService = false;
       if (cliPid) {
         try {
-          await waitUntil(() => !alive(cliPid), 'the orphaned CLI to exit', 10_000);
+          await waitUntil(() => hasExited(cliPid), 'the orphaned CLI to exit', 10_000);
         } catch {
           cliOutlivedService = true;
           process.kill(-cliPid, 'SIGKILL');
@@ -155,7 +142,7 @@ describe.each(targets)(
     async function checkLog(acknowledged: Map<string, number>, runs: Json[]): Promise<Pick<KillRound, 'lost' | 'duplicatedEvents' | 'wrongOutputs'>> {
       const byId = new Map(runs.map((r) => [r.run_id, r]));
       const lost = [...acknowledged.keys()].filter((id) => !byId.has(id)).length;
-      const wrongOutputs = runs.filter((r) => r.status === 'completed' && r.output !== `RESULT-${acknowledged.get(r.run_id)}`).length;
+      const wrongOutputs = runs.filter((r) => r.status === 'completed' && r.output !== taskResult(acknowledged.get(r.run_id) as number)).length;
       return { lost, duplicatedEvents: await duplicatedEvents(), wrongOutputs };
     }
 
@@ -178,18 +165,7 @@ describe.each(targets)(
       return [...seen.values()].reduce((sum, n) => sum + n - 1, 0);
     }
 
-    /**
-     * Every read-model row, JSON text columns parsed: a rebuild on PostgreSQL reads event data back from
-     * jsonb, which keeps keys in its own order, so the same object is serialised with its keys in another order.
-     */
-    async function snapshotReadModels(): Promise<Record<string, unknown[]>> {
-      const snapshot: Record<string, unknown[]> = {};
-      for (const [table, key] of Object.entries(READ_MODELS)) {
-        const rows = await store.query(`SELECT * FROM ${table} ORDER BY ${key}`);
-        snapshot[table] = rows.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [column, jsonOrValue(value)])));
-      }
-      return snapshot;
-    }
+    const readModels = () => snapshotReadModels((sql) => store.query(sql));
 
     it('keeps every acknowledged run, completed with its output or interrupted, and completes them on resume', async () => {
       const rounds: KillRound[] = [];
@@ -203,7 +179,7 @@ describe.each(targets)(
         await Promise.all(
           Array.from({ length: 10 }, async (_, i) => {
             const n = batch + i;
-            const response = await http('POST', '/api/runs', { agent_id: 'worker', prompt: `Do TASK-${n}.`, background: true });
+            const response = await http('POST', '/api/runs', { agent_id: 'worker', prompt: taskPrompt(n), background: true });
             expect(response.status).toBe(201);
             acknowledged.set(response.body.run_id, n);
           }),
@@ -232,7 +208,7 @@ describe.each(targets)(
         const completedBefore = before.filter((r) => r.status === 'completed').map((r) => r.run_id);
         // A run acknowledged as completed stays completed, with the same output.
         for (const id of completedBefore)
-          expect(after.find((r) => r.run_id === id)).toMatchObject({ status: 'completed', output: `RESULT-${acknowledged.get(id)}` });
+          expect(after.find((r) => r.run_id === id)).toMatchObject({ status: 'completed', output: taskResult(acknowledged.get(id) as number) });
         rounds.push({
           completedBeforeKill: completedBefore.length,
           runningBeforeKill: count(before, 'running'),
@@ -245,10 +221,10 @@ describe.each(targets)(
         // The read models equal a rebuild from the log (taken with the service stopped).
         service.child.kill('SIGTERM');
         expect((await service.exited).code).toBe(0);
-        const projected = await snapshotReadModels();
+        const projected = await readModels();
         const rebuild = await collectUntilExit(spawnTs('src/cli/rebuild-projection.cli.ts', ['--all'], { ...store.env, LOG_LEVEL: 'warn' }), 120_000);
         expect(rebuild.code).toBe(0);
-        expect(await snapshotReadModels()).toEqual(projected);
+        expect(await readModels()).toEqual(projected);
         service = await startService();
 
         for (const run of after.filter((r) => r.status === 'interrupted')) {
@@ -277,26 +253,3 @@ describe.each(targets)(
     }, 600_000);
   },
 );
-
-function taskNumber(text: string): number {
-  const match = /TASK-(\d+)/.exec(text);
-  return match ? Number(match[1]) : -1;
-}
-
-function jsonOrValue(value: unknown): unknown {
-  if (typeof value !== 'string' || !/^[[{]/.test(value)) return value;
-  try {
-    return JSON.parse(value) as unknown;
-  } catch {
-    return value;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
