@@ -10,7 +10,7 @@
  * `assistant.message` and `assistant.usage`, appended with `any` as the app records them; then
  * `run.completed`. The same traffic runs through each store twice: with the app's inline projections
  * registered (sessions, runs, routed-requests, stream-summaries, and the PostgreSQL batch forms of
- * sessions and stream-summaries: what the service runs in every append's transaction) and with none, at 1 and 64 concurrent sessions.
+ * sessions, runs and stream-summaries: what the service runs in every append's transaction) and with none, at 1 and 64 concurrent sessions.
  * Appends are awaited one after the other within a session (maxDelayMs 0: the store's cost, not the
  * app's batching delay). Nothing is asserted: the machine is shared, so both sides of each ratio run
  * in alternating rounds.
@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
+import { RunsPgProjection } from '../src/delegation/projections/runs.pg-projection';
 import { RunsProjection } from '../src/delegation/projections/runs.projection';
 import { StreamSummariesPgProjection } from '../src/event-log/projections/stream-summaries.pg-projection';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
@@ -56,6 +57,7 @@ function appRegistry(withProjections: boolean): ProjectionRegistry {
   }
   registry.registerBatchForm(new StreamSummariesPgProjection());
   registry.registerBatchForm(new SessionsPgProjection());
+  registry.registerBatchForm(new RunsPgProjection());
   return registry;
 }
 

@@ -43,22 +43,17 @@ export class RunsProjection implements Projection {
       }
       case USAGE:
       case TOOL_START: {
-        const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
-        if (!runId) return;
-        const payload = recordOf(event.data.payload);
-        const usage =
-          event.type === USAGE
-            ? { input: numberOr0(payload.inputTokens), output: numberOr0(payload.outputTokens), tools: 0 }
-            : { input: 0, output: 0, tools: 1 };
+        const usage = runUsageOf(event);
+        if (!usage) return;
         yield* run(
           db.orm
             .update(runs)
             .set({
-              inputTokens: sql`${runs.inputTokens} + ${usage.input}`,
-              outputTokens: sql`${runs.outputTokens} + ${usage.output}`,
-              toolCalls: sql`${runs.toolCalls} + ${usage.tools}`,
+              inputTokens: sql`${runs.inputTokens} + ${usage.inputTokens}`,
+              outputTokens: sql`${runs.outputTokens} + ${usage.outputTokens}`,
+              toolCalls: sql`${runs.toolCalls} + ${usage.toolCalls}`,
             })
-            .where(eq(runs.runId, runId)),
+            .where(eq(runs.runId, usage.runId)),
         );
         return;
       }
@@ -152,6 +147,22 @@ export class RunsProjection implements Projection {
         .where(eq(runs.runId, runId)),
     );
   }
+}
+
+/** What a CLI usage or tool-start event adds to its run's counters: undefined for any other event, or off a run's session. */
+export interface RunUsage {
+  runId: string;
+  inputTokens: number;
+  outputTokens: number;
+  toolCalls: number;
+}
+export function runUsageOf(event: StoredEvent): RunUsage | undefined {
+  if (event.type !== USAGE && event.type !== TOOL_START) return undefined;
+  const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
+  if (!runId) return undefined;
+  if (event.type === TOOL_START) return { runId, inputTokens: 0, outputTokens: 0, toolCalls: 1 };
+  const payload = recordOf(event.data.payload);
+  return { runId, inputTokens: numberOr0(payload.inputTokens), outputTokens: numberOr0(payload.outputTokens), toolCalls: 0 };
 }
 
 function numberOr0(value: unknown): number {

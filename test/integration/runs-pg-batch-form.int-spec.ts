@@ -1,0 +1,177 @@
+import { Client } from 'pg';
+import { RunsPgProjection } from '../../src/delegation/projections/runs.pg-projection';
+import { RunsProjection } from '../../src/delegation/projections/runs.projection';
+import { RunEvents, type RunStartedData } from '../../src/delegation/run.events';
+import type { StoredEvent, StreamAppend } from '../../src/event-store/event-store.types';
+import { pgProjectionOf } from '../../src/event-store/postgres/pg-projection';
+import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import { RUN_THREAD_PREFIX, runStreamId, sessionStreamId } from '../../src/event-store/stream-ids';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../../src/sessions/session.events';
+import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
+
+jest.setTimeout(120_000);
+
+const policy = { allowedAgents: null, excludedAgents: [], maxDepth: 3, maxConcurrentChildren: 4, timeoutMs: 60_000 };
+function started(runId: string, parent?: string) {
+  const root = parent ?? runId;
+  return {
+    type: RunEvents.started,
+    data: {
+      runId,
+      agentId: 'coder',
+      prompt: `do ${runId}`,
+      background: !parent,
+      parentRunId: parent ?? null,
+      parentThreadId: parent ? `${RUN_THREAD_PREFIX}${parent}` : 'owner',
+      ownerThreadId: parent ? `${RUN_THREAD_PREFIX}${parent}` : 'owner',
+      rootRunId: root,
+      depth: parent ? 1 : 0,
+      path: parent ? `/${parent}/${runId}/` : `/${runId}/`,
+      threadId: `${RUN_THREAD_PREFIX}${runId}`,
+      epoch: 1,
+      policy,
+      ...(parent ? {} : { budget: { max_tokens: 1000 } }),
+    } satisfies RunStartedData,
+  };
+}
+const usage = (inputTokens: unknown, outputTokens: unknown) => ({
+  type: `${CLI_EVENT_PREFIX}assistant.usage`,
+  data: { payload: { inputTokens, outputTokens } },
+});
+const toolStart = { type: `${CLI_EVENT_PREFIX}tool.execution_start`, data: { payload: { toolName: 'bash' } } };
+const message = { type: `${CLI_EVENT_PREFIX}assistant.message`, data: { payload: { content: 'hi' } } };
+const onRun = (runId: string, ...events: StreamAppend['events']): StreamAppend => ({ streamId: runStreamId(runId), expectedVersion: 'any', events });
+const onSession = (runId: string, ...events: StreamAppend['events']): StreamAppend => ({
+  streamId: sessionStreamId(`${RUN_THREAD_PREFIX}${runId}`),
+  expectedVersion: 'any',
+  events,
+});
+
+/**
+ * Batches of a few runs' lives, their sessions' usage and tool starts interleaved with the state
+ * changes in every order the batch form has to get right: counters before a run's started (no row
+ * yet: they count for nothing) and after it in one transaction, counters around an end, a resume, a
+ * budget warning and the owner's reminders, counters of a run that never starts, a usage without
+ * numbers, a session that is not a run's. A batch is what the projection gets at once, in global
+ * order; one append names a stream once, so a batch naming a stream twice is written as several.
+ */
+function batches(): StreamAppend[][] {
+  return [
+    [onSession('a', usage(5, 1), toolStart), onRun('a', started('a')), onSession('a', usage(10, 2), toolStart, message), onSession('ghost', usage(7, 7))],
+    [
+      onRun('b', started('b', 'a')),
+      onSession('b', toolStart, usage(3, 4)),
+      onSession('a', usage(20, 8)),
+      onSession('b', usage('many', null), toolStart),
+      onRun('a', { type: RunEvents.budgetWarned, data: { runId: 'a', limit: 'max_tokens', allowed: 1000, used: 820 } }),
+      onSession('a', toolStart),
+      { streamId: sessionStreamId('plain'), expectedVersion: 'any', events: [usage(100, 100), toolStart] },
+    ],
+    [
+      onSession('b', usage(1, 1)),
+      onRun('b', { type: RunEvents.completed, data: { runId: 'b', epoch: 1, output: 'done' } }),
+      onSession('b', toolStart),
+      onSession('a', usage(2, 2)),
+      onRun('a', { type: RunEvents.stopped, data: { runId: 'a', epoch: 1, stoppedBy: { actor: 'api', reason: 'enough' }, forced: false } }),
+      onSession('a', usage(1, 0)),
+      {
+        streamId: sessionStreamId('owner'),
+        expectedVersion: 'any',
+        events: [{ type: SessionEvents.reminded, data: { kind: 'runs', text: 'b ended', runIds: ['b'] } }],
+      },
+    ],
+    [
+      onRun('a', { type: RunEvents.resumed, data: { runId: 'a', epoch: 2, prompt: 'go on', resumedBy: 'api' } }),
+      onSession('a', toolStart, usage(30, 3)),
+      {
+        streamId: sessionStreamId('owner'),
+        expectedVersion: 'any',
+        events: [{ type: SessionEvents.reminded, data: { kind: 'budget', text: 'a warned', told: { a: 1 } } }],
+      },
+      onRun('c', started('c', 'a')),
+      onSession('c', usage(4, 4)),
+      onRun('a', { type: RunEvents.interrupted, data: { runId: 'a', epoch: 2, reason: 'instance gone' } }),
+      onRun('c', { type: RunEvents.failed, data: { runId: 'c', epoch: 1, error: 'boom' } }),
+      onSession('c', toolStart),
+    ],
+    [onSession('a', usage(6, 6)), onSession('c', toolStart, toolStart), onSession('ghost', toolStart)],
+  ];
+}
+
+describe('runs on PostgreSQL: the batch form writes the rows the per-event projection writes', () => {
+  let server: PostgresServer;
+
+  beforeAll(async () => {
+    server = await startPostgresServer();
+  });
+
+  afterAll(() => server?.stop());
+
+  /** A migrated database and a client on it. */
+  async function database(): Promise<Client> {
+    const url = await server.createDatabase();
+    const store = new PostgresEventStore({ connectionString: url, poolSize: 1 });
+    await store.migrate();
+    await store.close();
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    return client;
+  }
+
+  it('the same rows (status, counters, duration, warnings, times) after folding one log, transaction by transaction', async () => {
+    // The log, written once: each batch as few appendMany as its streams allow, one batch for the projections.
+    const writer = new PostgresEventStore({ connectionString: await server.createDatabase(), poolSize: 2 });
+    await writer.migrate();
+    const log: StoredEvent[][] = [];
+    try {
+      for (const parts of batches()) {
+        const batch: StoredEvent[] = [];
+        for (const append of appendsNamingEachStreamOnce(parts)) batch.push(...(await writer.appendMany(append)).flatMap((result) => result.events));
+        log.push(batch);
+      }
+    } finally {
+      await writer.close();
+    }
+
+    const perEventDb = await database();
+    const batchedDb = await database();
+    const perEvent = pgProjectionOf(new RunsProjection());
+    const batchForm = new RunsPgProjection();
+    const rows = async (client: Client) => (await client.query('SELECT * FROM runs ORDER BY run_id')).rows;
+    try {
+      // Compared after every transaction: a later one could hide an earlier difference. Both get
+      // only the events they handle, as the store's inline hook gives them.
+      const handled = (types: readonly string[] | undefined, batch: StoredEvent[]) => batch.filter((event) => types?.includes(event.type));
+      for (const [i, batch] of log.entries()) {
+        for (const [client, projection] of [
+          [perEventDb, perEvent],
+          [batchedDb, batchForm],
+        ] as const) {
+          await client.query('BEGIN');
+          await projection.apply(client, handled(projection.eventTypes, batch));
+          await client.query('COMMIT');
+        }
+        expect({ after: i, rows: await rows(batchedDb) }).toEqual({ after: i, rows: await rows(perEventDb) });
+      }
+      // The log did what it was written for: every counter moved, usage before a start counted nothing (bigint as text).
+      expect((await rows(perEventDb)).map((r: Record<string, unknown>) => [r.run_id, r.status, r.input_tokens, r.output_tokens, r.tool_calls])).toEqual([
+        ['a', 'interrupted', '69', '21', '3'],
+        ['b', 'completed', '4', '5', '3'],
+        ['c', 'failed', '4', '4', '3'],
+      ]);
+    } finally {
+      await perEventDb.end();
+      await batchedDb.end();
+    }
+  });
+});
+
+/** `parts` in order, cut where a stream comes again. */
+function appendsNamingEachStreamOnce(parts: StreamAppend[]): StreamAppend[][] {
+  const appends: StreamAppend[][] = [[]];
+  for (const part of parts) {
+    if (appends.at(-1)!.some((earlier) => earlier.streamId === part.streamId)) appends.push([]);
+    appends.at(-1)!.push(part);
+  }
+  return appends;
+}
