@@ -11,6 +11,8 @@ import { ChildSessionsProjection } from '../child-sessions/projections/child-ses
 import { SessionsProjection } from '../sessions/projections/sessions.projection';
 import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
 import { RunsProjection } from '../delegation/projections/runs.projection';
+import { RunsPgProjection } from '../delegation/projections/runs.pg-projection';
+import { SessionsPgProjection } from '../sessions/projections/sessions.pg-projection';
 import { ApprovalsProjection } from '../approvals/projections/approvals.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
@@ -28,8 +30,17 @@ export class MaintenanceModule {
         ProjectionsModule.forMaintenance(config),
         AgentsModule,
       ],
-      // The read models of the session contexts, without their CLI-facing services.
-      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection, RunsProjection, ApprovalsProjection],
+      // The read models of the session contexts, without their CLI-facing services; on PostgreSQL a
+      // rebuild replays through the batch forms (stream-summaries' comes with EventLogModule).
+      providers: [
+        SessionsProjection,
+        ChildSessionsProjection,
+        RoutedRequestsProjection,
+        RunsProjection,
+        ApprovalsProjection,
+        SessionsPgProjection,
+        RunsPgProjection,
+      ],
     };
   }
 }
