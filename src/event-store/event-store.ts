@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { catchUpThenLive } from './catch-up-then-live';
 import { InvalidAppendError } from './event-store.errors';
 import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from './event-store.types';
 
@@ -22,6 +23,9 @@ export interface CommitRecord {
  *   instance's), and has emitted an append's events by the time its promise resolves.
  * Injected by this class: `EventStoreModule` binds it to the adapter the configuration chose.
  */
+/** Events per read while a subscription catches up. */
+const CATCH_UP_PAGE_SIZE = 500;
+
 export abstract class EventStore {
   /** Every event once, in global order, right after its transaction committed. Live only: see `subscribe`. */
   abstract readonly committed$: Observable<StoredEvent>;
@@ -62,12 +66,44 @@ export abstract class EventStore {
 
   /**
    * Catch-up then live: every event after global position `after`, each exactly once and in global
-   * order, with no gap between the replayed part and the live part.
+   * order, with no gap between the replayed part and the live part (live events are buffered during
+   * catch-up; on PostgreSQL every instance's).
    */
-  abstract subscribe(after?: number): Observable<StoredEvent>;
+  subscribe(after = 0): Observable<StoredEvent> {
+    return catchUpThenLive(
+      {
+        live$: this.committed$,
+        readPage: (last) => this.catchUpPage({ after: last, limit: CATCH_UP_PAGE_SIZE }),
+        pageSize: CATCH_UP_PAGE_SIZE,
+        positionOf: (event) => event.globalPosition,
+        matches: () => true,
+      },
+      after,
+    );
+  }
 
   /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
-  abstract subscribeToStream(streamId: string, afterStreamPosition?: number): Observable<StoredEvent>;
+  subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
+    return catchUpThenLive(
+      {
+        live$: this.committed$,
+        readPage: (last) => this.catchUpStreamPage(streamId, { fromVersion: last + 1, limit: CATCH_UP_PAGE_SIZE }),
+        pageSize: CATCH_UP_PAGE_SIZE,
+        positionOf: (event) => event.streamPosition,
+        matches: (event) => event.streamId === streamId,
+      },
+      afterStreamPosition,
+    );
+  }
+
+  /**
+   * A page of the log for a catch-up, read as the adapter's live feed needs it: SQLite reads it
+   * synchronously, PostgreSQL once its tail runs.
+   */
+  protected abstract catchUpPage(options: { after: number; limit: number }): StoredEvent[] | Promise<StoredEvent[]>;
+
+  /** A page of one stream for a catch-up, read as catchUpPage is. */
+  protected abstract catchUpStreamPage(streamId: string, options: { fromVersion: number; limit: number }): StoredEvent[] | Promise<StoredEvent[]>;
 
   /** Group-commit counters since start: appends per commit shows how much batching happens. */
   abstract stats(): { commits: number; appends: number };

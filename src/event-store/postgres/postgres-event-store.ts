@@ -5,7 +5,6 @@ import { Client, DatabaseError, escapeLiteral, type ClientBase, type Pool, type 
 import { Observable, Subject } from 'rxjs';
 import { migratePostgres } from '../../database/migrations';
 import { createPostgresPool } from '../../database/postgres-pool';
-import { catchUpThenLive } from '../catch-up-then-live';
 import { type CommitRecord, EventStore, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
@@ -319,43 +318,17 @@ export class PostgresEventStore extends EventStore {
   }
 
   /**
-   * Catch-up then live: every event after global position `after`, each exactly once and in global
-   * order, whichever instance appended it: the log is read while the tail's events are buffered.
-   */
-  subscribe(after = 0): Observable<StoredEvent> {
-    return catchUpThenLive(
-      {
-        live$: this.committed$,
-        readPage: (last) => this.afterStart(() => this.readAll({ after: last, limit: READ_PAGE_SIZE })),
-        pageSize: READ_PAGE_SIZE,
-        positionOf: (event) => event.globalPosition,
-        matches: () => true,
-      },
-      after,
-    );
-  }
-
-  /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
-  subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
-    return catchUpThenLive(
-      {
-        live$: this.committed$,
-        readPage: (last) => this.afterStart(() => this.readStream(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE })),
-        pageSize: READ_PAGE_SIZE,
-        positionOf: (event) => event.streamPosition,
-        matches: (event) => event.streamId === streamId,
-      },
-      afterStreamPosition,
-    );
-  }
-
-  /**
-   * A catch-up read, once the tail runs: the tail publishes what commits after the head it read at
+   * Catch-up reads, once the tail runs: the tail publishes what commits after the head it read at
    * start, so a replay that ended before that read could miss what committed in between.
    */
-  private async afterStart<T>(read: () => Promise<T>): Promise<T> {
+  protected async catchUpPage(options: { after: number; limit: number }): Promise<StoredEvent[]> {
     await this.start();
-    return read();
+    return this.readAll(options);
+  }
+
+  protected async catchUpStreamPage(streamId: string, options: { fromVersion: number; limit: number }): Promise<StoredEvent[]> {
+    await this.start();
+    return this.readStream(streamId, options);
   }
 
   /** Group-commit counters since start: appends per commit shows how much batching happens. */

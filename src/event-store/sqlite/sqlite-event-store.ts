@@ -3,7 +3,6 @@ import type Database from 'better-sqlite3';
 import { performance } from 'node:perf_hooks';
 import { Observable, Subject } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
-import { catchUpThenLive } from '../catch-up-then-live';
 import { FlushScheduler } from '../flush-scheduler';
 import { byLimit, KeyedBatch } from '../../database/keyed-batch';
 import { SqliteDatabase } from '../../database/sqlite-database';
@@ -183,35 +182,13 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     return row.head ?? 0;
   }
 
-  /**
-   * Catch-up then live: every event after global position `after`, each exactly once and in global
-   * order, with no gap between the replayed part and the live part (live events are buffered during catch-up).
-   */
-  subscribe(after = 0): Observable<StoredEvent> {
-    return catchUpThenLive(
-      {
-        live$: this.committed,
-        readPage: (last) => this.readAllNow({ after: last, limit: READ_PAGE_SIZE }),
-        pageSize: READ_PAGE_SIZE,
-        positionOf: (event) => event.globalPosition,
-        matches: () => true,
-      },
-      after,
-    );
+  /** Synchronous: the page and the subscription to live events are taken in the same turn of the event loop. */
+  protected catchUpPage(options: { after: number; limit: number }): StoredEvent[] {
+    return this.readAllNow(options);
   }
 
-  /** The same for one stream, positions being stream positions (1-based): what SSE clients resume from. */
-  subscribeToStream(streamId: string, afterStreamPosition = 0): Observable<StoredEvent> {
-    return catchUpThenLive(
-      {
-        live$: this.committed,
-        readPage: (last) => this.readStreamNow(streamId, { fromVersion: last + 1, limit: READ_PAGE_SIZE }),
-        pageSize: READ_PAGE_SIZE,
-        positionOf: (event) => event.streamPosition,
-        matches: (event) => event.streamId === streamId,
-      },
-      afterStreamPosition,
-    );
+  protected catchUpStreamPage(streamId: string, options: { fromVersion: number; limit: number }): StoredEvent[] {
+    return this.readStreamNow(streamId, options);
   }
 
   /** Group-commit counters since start: appends per commit shows how much batching happens. */
