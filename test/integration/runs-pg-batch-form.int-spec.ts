@@ -1,12 +1,10 @@
-import { Client } from 'pg';
 import { RunsPgProjection } from '../../src/delegation/projections/runs.pg-projection';
 import { RunsProjection } from '../../src/delegation/projections/runs.projection';
 import { RunEvents, type RunStartedData } from '../../src/delegation/run.events';
-import type { StoredEvent, StreamAppend } from '../../src/event-store/event-store.types';
-import { pgProjectionOf } from '../../src/event-store/postgres/pg-projection';
-import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import type { StreamAppend } from '../../src/event-store/event-store.types';
 import { RUN_THREAD_PREFIX, runStreamId, sessionStreamId } from '../../src/event-store/stream-ids';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../../src/sessions/session.events';
+import { expectBatchFormWritesPerEventRows } from '../fixtures/batch-form-equivalence';
 import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
 
 jest.setTimeout(120_000);
@@ -107,71 +105,19 @@ describe('runs on PostgreSQL: the batch form writes the rows the per-event proje
 
   afterAll(() => server?.stop());
 
-  /** A migrated database and a client on it. */
-  async function database(): Promise<Client> {
-    const url = await server.createDatabase();
-    const store = new PostgresEventStore({ connectionString: url, poolSize: 1 });
-    await store.migrate();
-    await store.close();
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    return client;
-  }
-
   it('the same rows (status, counters, duration, warnings, times) after folding one log, transaction by transaction', async () => {
-    // The log, written once: each batch as few appendMany as its streams allow, one batch for the projections.
-    const writer = new PostgresEventStore({ connectionString: await server.createDatabase(), poolSize: 2 });
-    await writer.migrate();
-    const log: StoredEvent[][] = [];
-    try {
-      for (const parts of batches()) {
-        const batch: StoredEvent[] = [];
-        for (const append of appendsNamingEachStreamOnce(parts)) batch.push(...(await writer.appendMany(append)).flatMap((result) => result.events));
-        log.push(batch);
-      }
-    } finally {
-      await writer.close();
-    }
-
-    const perEventDb = await database();
-    const batchedDb = await database();
-    const perEvent = pgProjectionOf(new RunsProjection());
-    const batchForm = new RunsPgProjection();
-    const rows = async (client: Client) => (await client.query('SELECT * FROM runs ORDER BY run_id')).rows;
-    try {
-      // Compared after every transaction: a later one could hide an earlier difference. Both get
-      // only the events they handle, as the store's inline hook gives them.
-      const handled = (types: readonly string[] | undefined, batch: StoredEvent[]) => batch.filter((event) => types?.includes(event.type));
-      for (const [i, batch] of log.entries()) {
-        for (const [client, projection] of [
-          [perEventDb, perEvent],
-          [batchedDb, batchForm],
-        ] as const) {
-          await client.query('BEGIN');
-          await projection.apply(client, handled(projection.eventTypes, batch));
-          await client.query('COMMIT');
-        }
-        expect({ after: i, rows: await rows(batchedDb) }).toEqual({ after: i, rows: await rows(perEventDb) });
-      }
-      // The log did what it was written for: every counter moved, usage before a start counted nothing (bigint as text).
-      expect((await rows(perEventDb)).map((r: Record<string, unknown>) => [r.run_id, r.status, r.input_tokens, r.output_tokens, r.tool_calls])).toEqual([
-        ['a', 'interrupted', '69', '21', '3'],
-        ['b', 'completed', '4', '5', '3'],
-        ['c', 'failed', '4', '4', '3'],
-      ]);
-    } finally {
-      await perEventDb.end();
-      await batchedDb.end();
-    }
+    const rows = await expectBatchFormWritesPerEventRows(server, {
+      perEvent: new RunsProjection(),
+      batchForm: new RunsPgProjection(),
+      table: 'runs',
+      orderBy: 'run_id',
+      transactions: batches(),
+    });
+    // The log did what it was written for: every counter moved, usage before a start counted nothing (bigint as text).
+    expect(rows.map((r) => [r.run_id, r.status, r.input_tokens, r.output_tokens, r.tool_calls])).toEqual([
+      ['a', 'interrupted', '69', '21', '3'],
+      ['b', 'completed', '4', '5', '3'],
+      ['c', 'failed', '4', '4', '3'],
+    ]);
   });
 });
-
-/** `parts` in order, cut where a stream comes again. */
-function appendsNamingEachStreamOnce(parts: StreamAppend[]): StreamAppend[][] {
-  const appends: StreamAppend[][] = [[]];
-  for (const part of parts) {
-    if (appends.at(-1)!.some((earlier) => earlier.streamId === part.streamId)) appends.push([]);
-    appends.at(-1)!.push(part);
-  }
-  return appends;
-}

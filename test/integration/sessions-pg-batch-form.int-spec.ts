@@ -1,11 +1,9 @@
-import { Client } from 'pg';
-import type { StoredEvent, StreamAppend } from '../../src/event-store/event-store.types';
-import { pgProjectionOf } from '../../src/event-store/postgres/pg-projection';
-import { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
+import type { StreamAppend } from '../../src/event-store/event-store.types';
 import { sessionStreamId } from '../../src/event-store/stream-ids';
 import { SessionsPgProjection } from '../../src/sessions/projections/sessions.pg-projection';
 import { SessionsProjection } from '../../src/sessions/projections/sessions.projection';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../../src/sessions/session.events';
+import { expectBatchFormWritesPerEventRows } from '../fixtures/batch-form-equivalence';
 import { startPostgresServer, type PostgresServer } from '../fixtures/postgres-server';
 
 jest.setTimeout(120_000);
@@ -87,50 +85,14 @@ describe('sessions on PostgreSQL: the batch form writes the rows the per-event p
 
   afterAll(() => server?.stop());
 
-  /** A migrated database and a client on it. */
-  async function database(): Promise<Client> {
-    const url = await server.createDatabase();
-    const store = new PostgresEventStore({ connectionString: url, poolSize: 1 });
-    await store.migrate();
-    await store.close();
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    return client;
-  }
-
   it('the same rows (status, reason, config, owner, last position, times) after folding one log, transaction by transaction', async () => {
-    // The log, written once: each appendMany is one transaction, and one batch for the projections.
-    const writer = new PostgresEventStore({ connectionString: await server.createDatabase(), poolSize: 2 });
-    await writer.migrate();
-    const batches: StoredEvent[][] = [];
-    try {
-      for (const parts of transactions()) batches.push((await writer.appendMany(parts)).flatMap((result) => result.events));
-    } finally {
-      await writer.close();
-    }
-
-    const perEventDb = await database();
-    const batchedDb = await database();
-    const perEvent = pgProjectionOf(new SessionsProjection());
-    const batchForm = new SessionsPgProjection();
-    const rows = async (client: Client) => (await client.query('SELECT * FROM sessions ORDER BY session_id')).rows;
-    try {
-      // Compared after every transaction: a later one could hide an earlier difference.
-      for (const [i, batch] of batches.entries()) {
-        for (const [client, projection] of [
-          [perEventDb, perEvent],
-          [batchedDb, batchForm],
-        ] as const) {
-          await client.query('BEGIN');
-          await projection.apply(client, batch);
-          await client.query('COMMIT');
-        }
-        expect({ after: i, rows: await rows(batchedDb) }).toEqual({ after: i, rows: await rows(perEventDb) });
-      }
-      expect((await rows(perEventDb)).map((row: { session_id: string }) => row.session_id)).toEqual(['a', 'b']);
-    } finally {
-      await perEventDb.end();
-      await batchedDb.end();
-    }
+    const rows = await expectBatchFormWritesPerEventRows(server, {
+      perEvent: new SessionsProjection(),
+      batchForm: new SessionsPgProjection(),
+      table: 'sessions',
+      orderBy: 'session_id',
+      transactions: transactions(),
+    });
+    expect(rows.map((row) => row.session_id)).toEqual(['a', 'b']);
   });
 });
