@@ -67,10 +67,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
       SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
       SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
       LOG_LEVEL: 'warn',
-      COPILOT_PROVIDER_TYPE: 'openai',
-      COPILOT_PROVIDER_BASE_URL: model.baseUrl,
-      COPILOT_PROVIDER_API_KEY: 'scripted',
-      COPILOT_MODEL: 'gpt-4.1',
+      ...model.providerEnv(),
       // One CLI home for both, as on a shared volume: a session's history is there for whichever CLI resumes it.
       COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
     });

@@ -20,8 +20,7 @@ function serviceEnv(dir: string, port: number, model: ScriptedModelServer): Node
     HOST: '127.0.0.1',
     SWITCHBOARD_DB: path.join(dir, 'data', 'switchboard.db'),
     COPILOT_CLI_HOME: path.join(dir, 'copilot-home'),
-    COPILOT_PROVIDER_BASE_URL: model.baseUrl,
-    COPILOT_PROVIDER_API_KEY: 'scripted',
+    ...model.providerEnv(),
     LOG_LEVEL: 'info',
   };
 }

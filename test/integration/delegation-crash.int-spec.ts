@@ -95,10 +95,7 @@ describe.each(targets)(
         ...store.env,
         ...LEASE,
         LOG_LEVEL: 'warn',
-        COPILOT_PROVIDER_TYPE: 'openai',
-        COPILOT_PROVIDER_BASE_URL: model.baseUrl,
-        COPILOT_PROVIDER_API_KEY: 'scripted',
-        COPILOT_MODEL: 'gpt-4.1',
+        ...model.providerEnv(),
         COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
       });
       live.add(child);

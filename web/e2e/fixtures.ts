@@ -55,8 +55,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const service = await startService({
         apiToken,
         env: {
-          COPILOT_PROVIDER_BASE_URL: modelServer.baseUrl,
-          COPILOT_PROVIDER_API_KEY: 'scripted',
+          ...modelServer.providerEnv(),
           // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
           SWITCHBOARD_ALLOW_HOST_PERMISSIONS: 'true',
         },
