@@ -29,6 +29,8 @@ const ALWAYS_REFUSED: ReadonlyArray<{ list: BlockList; reason: string }> = [
       ['169.254.169.254', 32],
       ['169.254.170.2', 32],
       ['100.100.100.200', 32],
+      ['168.63.129.16', 32], // Azure WireServer (platform agent and DHCP, outside link-local)
+      ['192.0.0.192', 32], // Oracle Cloud metadata
       ['fd00:ec2::254', 128],
     ]),
     reason: 'a cloud metadata address',
@@ -62,12 +64,22 @@ const LOOPBACK = blockList([
   ['::1', 128],
 ]);
 
-/** 32-bit IPv4 embedded in IPv6: mapped `::ffff:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`. */
+/**
+ * IPv6 forms that are an IPv4 address (its last 32 bits), canonicalised to it: mapped `::ffff:a.b.c.d`,
+ * translated `::ffff:0:a.b.c.d`, compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`.
+ */
 const EMBEDDING_IPV4 = blockList([
   ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96],
   ['::', 96],
   ['64:ff9b::', 96],
 ]);
+
+const SIX_TO_FOUR = blockList([['2002::', 16]]);
+const TEREDO = blockList([['2001::', 32]]);
+const NAT64_LOCAL_USE = blockList([['64:ff9b:1::', 48]]);
+
+const ipv4Of = (high: number, low: number): string => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 
 /** The 8 groups of an IPv6 address (any valid text form, dotted IPv4 tail included). */
 function ipv6Groups(address: string): number[] {
@@ -99,9 +111,24 @@ export function canonicalAddress(value: string): string | undefined {
   const groups = ipv6Groups(address);
   const isUnspecifiedOrLoopback = groups.slice(0, 7).every((g) => g === 0) && groups[7] <= 1;
   if (!isUnspecifiedOrLoopback && EMBEDDING_IPV4.check(address, 'ipv6')) {
-    return [groups[6] >> 8, groups[6] & 0xff, groups[7] >> 8, groups[7] & 0xff].join('.');
+    return ipv4Of(groups[6], groups[7]);
   }
   return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+
+/**
+ * IPv4 addresses an IPv6 address carries and is routed towards, which the guard judges like the
+ * plain address: 6to4 `2002:AABB:CCDD::/48` (bits 16-47), Teredo `2001:0::/32` (the server in bits
+ * 32-63, the client's public address inverted in the last 32 bits), and NAT64 local-use
+ * `64:ff9b:1::/48` (the last 32 bits, as a /96 prefix embeds them). `address` must be canonical.
+ */
+export function embeddedIpv4(address: string): string[] {
+  if (isIP(address) !== 6) return [];
+  const groups = ipv6Groups(address);
+  if (SIX_TO_FOUR.check(address, 'ipv6')) return [ipv4Of(groups[1], groups[2])];
+  if (TEREDO.check(address, 'ipv6')) return [ipv4Of(groups[2], groups[3]), ipv4Of(groups[6] ^ 0xffff, groups[7] ^ 0xffff)];
+  if (NAT64_LOCAL_USE.check(address, 'ipv6')) return [ipv4Of(groups[6], groups[7])];
+  return [];
 }
 
 export function addressFamily(address: string): 'ipv4' | 'ipv6' {

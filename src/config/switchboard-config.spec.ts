@@ -16,6 +16,7 @@ describe('loadConfig', () => {
         extraArgs: [],
         url: undefined,
         home: undefined,
+        workingDirectory: path.resolve('workspace'),
         requestTimeoutMs: 60_000,
         provider: undefined,
         defaultModel: 'gpt-4.1',
@@ -32,6 +33,11 @@ describe('loadConfig', () => {
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
       postgres: undefined,
     });
+  });
+
+  it('resolves SWITCHBOARD_WORKING_DIRECTORY to an absolute folder', () => {
+    expect(loadConfig({ SWITCHBOARD_WORKING_DIRECTORY: '/srv/work/../projects' }).cli.workingDirectory).toBe('/srv/projects');
+    expect(loadConfig({ SWITCHBOARD_WORKING_DIRECTORY: 'here' }).cli.workingDirectory).toBe(path.resolve('here'));
   });
 
   it('reads the approval timeout and refuses one below 100 ms naming the variable (issue 14)', () => {

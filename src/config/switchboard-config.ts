@@ -139,6 +139,8 @@ const environmentSchema = z.object({
       message: 'COPILOT_CLI_URL must be host:port of a CLI started with --headless --port (got something else)',
     }),
   COPILOT_CLI_HOME: z.string().optional(),
+  /** The folder sessions work in: the CLI's working directory, and all a `read` approved by policy may reach. */
+  SWITCHBOARD_WORKING_DIRECTORY: text('./workspace'),
   COPILOT_CLI_REQUEST_TIMEOUT_MS: integer('COPILOT_CLI_REQUEST_TIMEOUT_MS', 100, 3_600_000, 60_000),
   COPILOT_PROVIDER_TYPE: oneOf('COPILOT_PROVIDER_TYPE', ['openai', 'azure', 'anthropic'] as const, 'openai'),
   COPILOT_PROVIDER_BASE_URL: z
@@ -297,6 +299,11 @@ export interface CopilotCliConfig {
   url: string | undefined;
   /** Isolated HOME / COPILOT_HOME / XDG dirs for the spawned CLI; undefined: inherit. */
   home: string | undefined;
+  /**
+   * The absolute folder every session works in (session.create's `workingDirectory`): created when a
+   * session starts; a `read` approved by policy reaches nothing outside it (issue 22 §2).
+   */
+  workingDirectory: string;
   requestTimeoutMs: number;
   provider: { type: 'openai' | 'azure' | 'anthropic'; baseUrl: string; apiKey: string | undefined } | undefined;
   defaultModel: string;
@@ -341,6 +348,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       extraArgs: (e.COPILOT_CLI_ARGS ?? '').split(/\s+/).filter(Boolean),
       url: e.COPILOT_CLI_URL ? e.COPILOT_CLI_URL.replace(/^tcp:\/\//, '') : undefined,
       home: e.COPILOT_CLI_HOME || undefined,
+      workingDirectory: path.resolve(e.SWITCHBOARD_WORKING_DIRECTORY),
       requestTimeoutMs: e.COPILOT_CLI_REQUEST_TIMEOUT_MS,
       provider: e.COPILOT_PROVIDER_BASE_URL
         ? { type: e.COPILOT_PROVIDER_TYPE, baseUrl: e.COPILOT_PROVIDER_BASE_URL, apiKey: e.COPILOT_PROVIDER_API_KEY }

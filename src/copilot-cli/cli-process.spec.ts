@@ -8,6 +8,7 @@ const config: CopilotCliConfig = {
   extraArgs: ['--log-level', 'debug'],
   url: undefined,
   home: undefined,
+  workingDirectory: '/srv/switchboard/workspace',
   requestTimeoutMs: 1000,
   provider: undefined,
   defaultModel: 'gpt-test',
@@ -21,6 +22,10 @@ describe('cliCommand', () => {
     const { command, args } = cliCommand(config, [], { PATH: '/bin' }, installed);
     expect(command).toBe('/opt/copilot/bin/copilot');
     expect(args).toEqual(['--headless', '--no-auto-update', '--stdio', '--no-auto-login', '--log-level', 'debug']);
+  });
+
+  it("runs in the sessions' working directory", () => {
+    expect(cliCommand(config, [], {}, installed).cwd).toBe('/srv/switchboard/workspace');
   });
 
   it("runs the installed package's binary when none is configured; with a token it may log in", () => {

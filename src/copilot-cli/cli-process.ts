@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import type { CopilotCliConfig } from '../config/switchboard-config';
 import { defaultCliCommand } from './cli-binary';
@@ -9,6 +10,8 @@ export interface CliCommand {
   command: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** Where it runs: the sessions' working directory (each session.create names it as well). Unset: the service's. */
+  cwd?: string;
 }
 
 /** After SIGTERM, how long the CLI has to exit before SIGKILL. */
@@ -33,7 +36,7 @@ export function cliCommand(
   // The CLI reads COPILOT_PROVIDER_BASE_URL from its environment too and, without COPILOT_MODEL,
   // exits at start ("BYOK providers require an explicit model"): give it the service's default.
   if (env.COPILOT_PROVIDER_BASE_URL && !env.COPILOT_MODEL) env.COPILOT_MODEL = config.defaultModel;
-  return { command, args: fullArgs, env };
+  return { command, args: fullArgs, env, cwd: config.workingDirectory };
 }
 
 export interface CliProcessOptions {
@@ -52,7 +55,9 @@ export class CliProcess {
   private constructor(private readonly child: ChildProcess) {}
 
   static spawn(cli: CliCommand, options: CliProcessOptions): CliProcess {
-    const child = spawn(cli.command, cli.args, { env: cli.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    // The working directory is made here, on the CLI's host: one reached over COPILOT_CLI_URL has its own.
+    if (cli.cwd !== undefined) fs.mkdirSync(cli.cwd, { recursive: true });
+    const child = spawn(cli.command, cli.args, { env: cli.env, cwd: cli.cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const cliProcess = new CliProcess(child);
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n').filter(Boolean)) cliProcess.keepStderr(line.slice(0, STDERR_LINE_CHARS), options.logger);

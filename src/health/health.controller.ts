@@ -1,17 +1,32 @@
-import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Inject, Req, Res } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { ApiTokenGuard } from '../common/auth/api-token.guard';
 import { Public } from '../common/auth/public.decorator';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
 import { EventStore } from '../event-store/event-store';
 import { InstanceLease } from '../instances/instance-lease';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
-import { Readiness } from './readiness';
+import { Readiness, type ReadinessCheckName, type ReadinessReport } from './readiness';
 
+/** Each check as a caller without the token sees it. */
+type CheckSummary = Record<ReadinessCheckName, 'ok' | 'failing'>;
+
+/**
+ * The health routes are open so probes need no token, but their detail (the database file or the
+ * PostgreSQL host, port, database, user and version, pids, host names, instance addresses, paths in
+ * reasons) helps an attacker: when SWITCHBOARD_API_TOKEN is set, a request without it gets each
+ * check as ok or failing only. Without a token the service listens on loopback and trusts its callers.
+ */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
+  private readonly token: ApiTokenGuard;
+
   constructor(
     private readonly database: DatabaseHealth,
     private readonly store: EventStore,
@@ -19,13 +34,26 @@ export class HealthController {
     private readonly cli: CopilotCliConnection,
     private readonly readiness: Readiness,
     private readonly lease: InstanceLease,
-  ) {}
+    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+  ) {
+    this.token = new ApiTokenGuard(new Reflector(), config);
+  }
 
-  /** Open without a token. 200 when the database answers, 503 otherwise; each async projection's state and lag. */
+  /**
+   * Open without a token. 200 when the database answers, 503 otherwise. With the token (or none
+   * configured): the database, each async projection's state and lag, the CLI and the instances;
+   * without it, `{status, checks: {<check>: ok | failing}}`.
+   */
   @Public()
   @Get()
-  @ApiOperation({ summary: 'Database, async projections and CLI in detail' })
-  async health(@Res() response: Response) {
+  @ApiOperation({ summary: 'Database, async projections and CLI in detail (with the token); ok or failing per check without it' })
+  async health(@Req() request: Request, @Res() response: Response) {
+    if (!this.showsDetail(request)) {
+      const report = await this.readiness.check();
+      const up = report.checks.database.ok;
+      response.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status: up ? 'ok' : 'error', checks: summary(report) });
+      return;
+    }
     try {
       // SQLite: file, journal mode, synchronous; PostgreSQL: host, database, pool, migrations applied.
       const described = await this.database.describe();
@@ -62,22 +90,38 @@ export class HealthController {
   @Public()
   @Get('live')
   @ApiOperation({ summary: 'Liveness: 200 while the process serves HTTP' })
-  live() {
+  live(@Req() request: Request) {
+    if (!this.showsDetail(request)) return { status: 'live' };
     return { status: 'live', pid: process.pid, uptimeSeconds: Math.round(process.uptime()) };
   }
 
   /**
    * Open without a token. 200 when the service can take work: database writable, migrations applied,
    * async projections caught up and none failing, CLI startable, provider configured. 503 otherwise,
-   * with each failing check and why.
+   * with each failing check: with the token (or none configured) why, and each check's detail;
+   * without it the names only.
    */
   @Public()
   @Get('ready')
   @ApiOperation({ summary: 'Readiness: 200 when it can take work, 503 naming each failing check' })
-  async ready(@Res() response: Response) {
+  async ready(@Req() request: Request, @Res() response: Response) {
     const report = await this.readiness.check();
+    const status = report.ready ? 'ready' : 'not_ready';
     response
       .status(report.ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-      .json({ status: report.ready ? 'ready' : 'not_ready', failing: report.failing, checks: report.checks });
+      .json(
+        this.showsDetail(request)
+          ? { status, failing: report.failing, checks: report.checks }
+          : { status, failing: report.failing.map(({ check }) => ({ check })), checks: summary(report) },
+      );
   }
+
+  private showsDetail(request: Request): boolean {
+    return this.token.allows(request.headers.authorization);
+  }
+}
+
+function summary(report: ReadinessReport): CheckSummary {
+  const entries = Object.entries(report.checks) as Array<[ReadinessCheckName, { ok: boolean }]>;
+  return Object.fromEntries(entries.map(([name, check]) => [name, check.ok ? 'ok' : 'failing'])) as CheckSummary;
 }

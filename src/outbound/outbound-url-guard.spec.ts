@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { canonicalAddress, isLoopback, normaliseHost } from '../config/outbound-address';
+import { canonicalAddress, embeddedIpv4, isLoopback, normaliseHost } from '../config/outbound-address';
 import { OutboundAllowList } from '../config/outbound-allow-list';
 import { type HostResolver, OUTBOUND_REFUSED, OutboundUrlGuard, type ResolvedAddress } from './outbound-url-guard';
 
@@ -34,8 +34,22 @@ describe('normaliseHost / canonicalAddress', () => {
     ['Metadata.Google.Internal..', 'metadata.google.internal'],
     ['fe80::1%eth0', 'fe80::1'],
     ['::', '::'],
+    ['::ffff:0:a9fe:a9fe', '169.254.169.254'],
+    ['2002:a9fe:a9fe::1', '2002:a9fe:a9fe::1'],
   ])('%s -> %s', (input, expected) => {
     expect(normaliseHost(input)).toBe(expected);
+  });
+
+  it.each([
+    ['2002:a9fe:a9fe::1', ['169.254.169.254']], // 6to4: bits 16-47
+    ['2002:7f00:1:5::9', ['127.0.0.1']],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', ['65.54.227.120', '192.0.2.45']], // Teredo (RFC 4380's example): server, then client inverted
+    ['2001::a9fe:a9fe:0:0:5601:5601', ['169.254.169.254', '169.254.169.254']],
+    ['64:ff9b:1::a9fe:a9fe', ['169.254.169.254']], // NAT64 local-use
+    ['2001:db8::a9fe:a9fe', []],
+    ['169.254.169.254', []],
+  ])('%s embeds %p', (address, embedded) => {
+    expect(embeddedIpv4(canonicalAddress(address)!)).toEqual(embedded);
   });
 
   it('tells addresses from names', () => {
@@ -69,6 +83,15 @@ describe('OutboundUrlGuard', () => {
       'https://169.254.1.1/',
       'http://[fe80::1]/',
       'http://[fe80::abcd:1]:8080/',
+      'http://168.63.129.16/machine?comp=goalstate', // Azure WireServer
+      'http://192.0.0.192/latest/', // Oracle Cloud
+      'http://[::ffff:0:a9fe:a9fe]/', // IPv4-translated
+      'http://[::a9fe:a9fe]/', // IPv4-compatible
+      'http://[2002:a9fe:a9fe::]/', // 6to4
+      'http://[2002:a83f:8110::1]/', // 6to4 of 168.63.129.16
+      'http://[2001:0:a9fe:a9fe::1]/', // Teredo server
+      'http://[2001:0:cb00:7101::5601:5601]/', // Teredo client 169.254.169.254 (inverted) behind a public server
+      'http://[64:ff9b:1::c000:c0]/', // NAT64 local-use of 192.0.0.192
     ])('%s', async (url) => {
       const verdict = await guard().check(url);
       expect(verdict).toEqual({ allowed: false, reason: expect.stringMatching(/cloud metadata address|link-local address/) });
@@ -98,9 +121,26 @@ describe('OutboundUrlGuard', () => {
       expect(verdict).toMatchObject({ allowed: false, reason: 'mixed.example (169.254.169.254) is a cloud metadata address' });
     });
 
+    it('names the address a 6to4, Teredo or NAT64 address embeds', async () => {
+      expect(await guard().check('http://[2002:a9fe:a9fe::1]/')).toEqual({
+        allowed: false,
+        reason: '2002:a9fe:a9fe::1 embedding 169.254.169.254 is a cloud metadata address',
+      });
+      const viaName = await guard([], table({ 'tunnel.example': '2001:0:4136:e378::5601:5601' })).check('http://tunnel.example/');
+      expect(viaName).toEqual({
+        allowed: false,
+        reason: 'tunnel.example (2001:0:4136:e378::5601:5601) embedding 169.254.169.254 is a cloud metadata address',
+      });
+    });
+
     it('refuses metadata even when the allow list names it', async () => {
-      const g = guard(['169.254.0.0/16', '*', 'metadata.google.internal']);
+      const g = guard(['169.254.0.0/16', '*', 'metadata.google.internal', '2002::/16', '2001::/32', '64:ff9b:1::/48', '168.63.129.16', '192.0.0.192']);
       expect(await g.check('http://169.254.169.254/')).toMatchObject({ allowed: false });
+      expect(await g.check('http://168.63.129.16/')).toMatchObject({ allowed: false });
+      expect(await g.check('http://192.0.0.192/')).toMatchObject({ allowed: false });
+      expect(await g.check('http://[2002:a9fe:a9fe::]/')).toMatchObject({ allowed: false });
+      expect(await g.check('http://[2001:0:a9fe:a9fe::]/')).toMatchObject({ allowed: false });
+      expect(await g.check('http://[64:ff9b:1::a9fe:a9fe]/')).toMatchObject({ allowed: false });
       expect(await g.check('http://metadata.google.internal/')).toMatchObject({ allowed: false });
     });
   });
@@ -133,6 +173,8 @@ describe('OutboundUrlGuard', () => {
       'http://[::1]:3000/',
       'http://[::ffff:127.0.0.1]:3000/',
       'http://10.9.8.7:3000/', // one of this host's interface addresses
+      'http://[2002:7f00:1::]:3000/', // 6to4 of 127.0.0.1
+      'http://[64:ff9b:1::a09:807]:3000/', // NAT64 local-use of 10.9.8.7
     ])('%s is refused as a self-call', async (url) => {
       expect(await guard().check(url)).toEqual({ allowed: false, reason: expect.stringContaining(":3000 is this service's own HTTP listener") });
     });
@@ -183,6 +225,7 @@ describe('OutboundUrlGuard', () => {
       ['http://2130706433:9/', '127.0.0.1 is not in SWITCHBOARD_OUTBOUND_ALLOW'],
       ['http://11.0.0.1/', '11.0.0.1 is not in SWITCHBOARD_OUTBOUND_ALLOW'],
       ['http://sneaky.corp.example/', 'sneaky.corp.example (169.254.169.254) is a cloud metadata address'],
+      ['http://[2002:b00:1::]/', '2002:b00:1:: is not in SWITCHBOARD_OUTBOUND_ALLOW'],
     ])('refuses %s', async (url, reason) => {
       expect(await g.check(url)).toEqual({ allowed: false, reason });
     });

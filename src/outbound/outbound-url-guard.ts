@@ -1,7 +1,7 @@
 import * as dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import * as os from 'node:os';
-import { alwaysRefusedReason, canonicalAddress, isLoopback, METADATA_HOSTS, normaliseHost } from '../config/outbound-address';
+import { alwaysRefusedReason, canonicalAddress, embeddedIpv4, isLoopback, METADATA_HOSTS, normaliseHost } from '../config/outbound-address';
 import { OutboundAllowList } from '../config/outbound-allow-list';
 
 export interface ResolvedAddress {
@@ -142,18 +142,27 @@ export class OutboundUrlGuard {
     return undefined;
   }
 
+  /** An address that carries an IPv4 address (6to4, Teredo, NAT64) passes only if what it carries would too. */
   private verdict(host: string, addresses: readonly string[], port: number): OutboundVerdict {
     for (const raw of addresses) {
       const address = canonicalAddress(raw) ?? raw;
       const where = address === host ? address : `${host} (${address})`;
-      const always = alwaysRefusedReason(address);
-      if (always) return { allowed: false, reason: `${where} is ${always}` };
-      if (this.isOwnListener(address, port)) return { allowed: false, reason: `${where}:${port} is this service's own HTTP listener` };
-      if (this.allow.restricts && !this.allow.allowsName(host) && !this.allow.allowsAddress(address)) {
-        return { allowed: false, reason: `${where} is not in SWITCHBOARD_OUTBOUND_ALLOW` };
+      for (const judged of [address, ...embeddedIpv4(address)]) {
+        const reason = this.addressReason(judged === address ? where : `${where} embedding ${judged}`, host, judged, port);
+        if (reason) return { allowed: false, reason };
       }
     }
     return { allowed: true };
+  }
+
+  /** Why `address` (called `subject` in the reason) may not be called; undefined when it may. */
+  private addressReason(subject: string, host: string, address: string, port: number): string | undefined {
+    const always = alwaysRefusedReason(address);
+    if (always) return `${subject} is ${always}`;
+    if (this.isOwnListener(address, port)) return `${subject}:${port} is this service's own HTTP listener`;
+    if (this.allow.restricts && !this.allow.allowsName(host) && !this.allow.allowsAddress(address))
+      return `${subject} is not in SWITCHBOARD_OUTBOUND_ALLOW`;
+    return undefined;
   }
 
   private isOwnListener(address: string, port: number): boolean {

@@ -165,12 +165,14 @@ describe('cliSessionParams', () => {
       COPILOT_PROVIDER_TYPE: 'anthropic',
       COPILOT_PROVIDER_BASE_URL: 'https://llm.example.com/v1',
       COPILOT_PROVIDER_API_KEY: 'sk-test',
+      SWITCHBOARD_WORKING_DIRECTORY: '/srv/work',
     }).cli;
     const params = cliSessionParams('session-1', { ...config, systemMessage: { mode: 'replace', content: 'Be brief.' } }, cli);
 
     expect(params).toStrictEqual({
       sessionId: 'session-1',
       model: 'gpt-5',
+      workingDirectory: '/srv/work',
       tools: [def(saveResult), def(lookup), def(notify)],
       customAgents: [
         { name: 'reviewer', prompt: 'Review.', tools: ['save_result'], toolDefinitions: [def(saveResult)] },

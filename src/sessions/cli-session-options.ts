@@ -41,6 +41,8 @@ export function cliSessionParams(
   const params: Record<string, unknown> = {
     sessionId,
     model: config.model,
+    // Tool paths are relative to it; a read approved by policy reaches nothing outside it (read-scope.ts).
+    workingDirectory: cli.workingDirectory,
     tools: config.tools.map(toToolDefinition),
     customAgents: customAgents.map((a) => toCliCustomAgent(a, config.tools)),
     requestPermission: true,

@@ -39,7 +39,7 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     }
     if (this.allowHostPermissions) {
       this.logger.warn(
-        'SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true: API callers can let the model run shell commands, write files and fetch URLs on this host',
+        'SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true: API callers can let the model run shell commands, write files, read any file and fetch URLs on this host',
       );
     }
   }

@@ -1,9 +1,19 @@
 import type { LiveSession } from '../sessions/live-session';
+import { readOutsideWorkingDirectory } from './read-scope';
 
 export interface PermissionQuestion {
   /** The CLI's kind: shell, write, read, url, mcp, custom-tool, memory... */
   kind: string;
   toolName?: string;
+  /** A `read`'s file or folder, as the CLI sent it. */
+  path?: string;
+}
+
+/** What an approved `read` may reach: the session's working directory, unless the operator opened the host. */
+export interface HostAccess {
+  workingDirectory: string;
+  /** SWITCHBOARD_ALLOW_HOST_PERMISSIONS: a `read` in allowKinds reaches any path. */
+  hostPermissions: boolean;
 }
 
 export interface PermissionDecision {
@@ -26,14 +36,15 @@ export async function permissionVerdict(
   question: PermissionQuestion,
   session: LiveSession,
   grantedFor: (q: PermissionQuestion) => Promise<string | undefined>,
+  host: HostAccess,
 ): Promise<PermissionVerdict> {
-  if (question.kind === 'custom-tool' && !session.hasTool(question.toolName ?? '(unnamed)')) return decidePermission(question, session);
+  if (question.kind === 'custom-tool' && !session.hasTool(question.toolName ?? '(unnamed)')) return decidePermission(question, session, host);
   const policy = session.config.permissionPolicy;
   const askKinds: string[] = policy.askKinds ?? [];
   const askTools: string[] = policy.askTools ?? [];
   const byKind = askKinds.includes(question.kind);
   const byTool = question.toolName !== undefined && askTools.includes(question.toolName);
-  if (!byKind && !byTool) return decidePermission(question, session);
+  if (!byKind && !byTool) return decidePermission(question, session, host);
   // Read only when the answer would otherwise be to ask (the approvals read model).
   const grant = await grantedFor(question);
   if (grant !== undefined) return { approved: true, reason: grant };
@@ -48,11 +59,13 @@ export async function permissionVerdict(
 /**
  * The session's permissionPolicy. By default only the session's own tools are approved; shell, file
  * writes, URLs and every other kind are denied unless the policy lists the kind in `allowKinds`.
+ * A `read` in `allowKinds` is approved inside the session's working directory only (the CLI's own read
+ * permission covers any path: `/proc/<pid>/environ`, files elsewhere), unless host permissions are on.
  * A sub-agent's allowlist is not checked here (spec: subagent-tool-dispatch, "It does not apply to
  * permission.request"): the tool call that follows is refused by the router with the spec's
  * `Tool '<name>' is not supported by this client instance.`, which is what the model must read.
  */
-export function decidePermission(question: PermissionQuestion, session: LiveSession): PermissionDecision {
+export function decidePermission(question: PermissionQuestion, session: LiveSession, host: HostAccess): PermissionDecision {
   const policy = session.config.permissionPolicy;
   if (question.kind === 'custom-tool') {
     const tool = question.toolName ?? '(unnamed)';
@@ -61,6 +74,16 @@ export function decidePermission(question: PermissionQuestion, session: LiveSess
     return { approved: true, reason: `tool ${tool} is one of the session's own tools` };
   }
   if ((policy.allowKinds as string[]).includes(question.kind)) {
+    if (question.kind === 'read' && !host.hostPermissions) {
+      const outside = readOutsideWorkingDirectory(question.path, host.workingDirectory);
+      if (outside) {
+        return {
+          approved: false,
+          reason: `${outside}: a read the permission policy allows reaches the working directory only, unless the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true`,
+        };
+      }
+      return { approved: true, reason: `the permission policy allows read inside the working directory ${host.workingDirectory}` };
+    }
     return { approved: true, reason: `the permission policy allows ${question.kind}` };
   }
   return {

@@ -59,6 +59,11 @@ describe('protocol 2 adapter (JSON-RPC requests from the CLI and their answers)'
       });
     });
 
+    it("reads a read request's path", () => {
+      const permissionRequest = { kind: 'read', path: 'src/main.ts', intention: 'Read the entry point' };
+      expect(v2.permissionRequest({ sessionId: 's', permissionRequest }).question).toEqual({ kind: 'read', toolName: undefined, path: 'src/main.ts' });
+    });
+
     it("reads a missing, null or non-object permissionRequest as kind 'unknown'", () => {
       expect(v2.permissionRequest({ sessionId: 'c' })).toMatchObject({ question: { kind: 'unknown' }, asSent: {} });
       expect(v2.permissionRequest({ sessionId: 'c', permissionRequest: null })).toMatchObject({ question: { kind: 'unknown' }, asSent: {} });

@@ -43,7 +43,7 @@ export function permissionRequest(params: Params): PermissionRequest {
   const toolName = nonEmptyString(fieldOf(asSent, 'toolName'));
   return {
     via: 'permission.request',
-    question: { kind: nonEmptyString(fieldOf(asSent, 'kind')) ?? 'unknown', toolName },
+    question: { kind: nonEmptyString(fieldOf(asSent, 'kind')) ?? 'unknown', toolName, path: nonEmptyString(fieldOf(asSent, 'path')) },
     toolCallId: nonEmptyString(fieldOf(asSent, 'toolCallId')),
     asSent,
   };

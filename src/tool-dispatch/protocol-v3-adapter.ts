@@ -65,7 +65,11 @@ export function permissionRequest({ event }: CliSessionEvent): (PermissionReques
   return {
     via: 'permission.requested',
     requestId,
-    question: { kind: nonEmptyString(fieldOf(asSent, 'kind')) ?? 'unknown', toolName: nonEmptyString(fieldOf(asSent, 'toolName')) },
+    question: {
+      kind: nonEmptyString(fieldOf(asSent, 'kind')) ?? 'unknown',
+      toolName: nonEmptyString(fieldOf(asSent, 'toolName')),
+      path: nonEmptyString(fieldOf(asSent, 'path')),
+    },
     toolCallId: nonEmptyString(fieldOf(asSent, 'toolCallId')),
     asSent,
   };

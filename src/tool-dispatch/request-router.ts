@@ -1,15 +1,17 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { Subscription } from 'rxjs';
 import { ChildSessionRouting } from '../child-sessions/child-session-routing';
 import { resolverErrors } from '../child-sessions/child-session-resolver';
 import type { CliSessionEvent, ToolResult } from '../copilot-cli/cli-protocol';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import type { LiveSession } from '../sessions/live-session';
 import { SessionRegistry } from '../sessions/session-registry';
 import type { PermissionRequest, ToolCallRequest } from './cli-request';
 import { ApprovalBroker } from '../approvals/approval-broker';
-import { mustAsk, type PermissionDecision, permissionVerdict } from './permission-policy';
+import { type HostAccess, mustAsk, type PermissionDecision, permissionVerdict } from './permission-policy';
 import * as v2 from './protocol-v2-adapter';
 import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
@@ -46,6 +48,8 @@ export function unsupportedToolResult(toolName: string): ToolResult {
 export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(RequestRouter.name);
   private subscription?: Subscription;
+  /** Every session (a sub-agent's and a run's included) works in the one working directory. */
+  private readonly host: HostAccess;
 
   constructor(
     private readonly cli: CopilotCliConnection,
@@ -57,7 +61,10 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly hooks: HookDispatcher,
     private readonly lineages: SessionLineages,
     private readonly approvals: ApprovalBroker,
-  ) {}
+    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+  ) {
+    this.host = { workingDirectory: config.cli.workingDirectory, hostPermissions: config.security.allowHostPermissions };
+  }
 
   onApplicationBootstrap(): void {
     this.cli.handleRequests('tool.call', (p) => this.onToolCall(p));
@@ -229,7 +236,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   /** The policy's verdict; a request it must ask about waits for a person, the timeout, or the session's end. */
   private async decide(routed: Routed, request: PermissionRequest): Promise<PermissionDecision> {
     const sessionId = routed.session.sessionId;
-    const verdict = await permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q));
+    const verdict = await permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q), this.host);
     if (!mustAsk(verdict)) return verdict;
     try {
       return await this.approvals.ask({

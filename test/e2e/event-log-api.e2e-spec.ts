@@ -22,10 +22,11 @@ describe('event log API over HTTP', () => {
   });
   afterAll(() => running.close());
 
-  it('keeps /health open without a token', async () => {
+  it('keeps /health open without a token, its detail for the token', async () => {
     const response = await get('/health', null);
     expect(response.status).toBe(200);
-    expect(await body(response)).toMatchObject({ database: { status: 'up', headPosition: 3 } });
+    expect(await body(response)).toMatchObject({ status: 'ok', checks: { database: 'ok' } });
+    expect(await body(await get('/health'))).toMatchObject({ database: { status: 'up', headPosition: 3 } });
   });
 
   it('refuses API calls without the token or with a wrong one, saying what to send', async () => {

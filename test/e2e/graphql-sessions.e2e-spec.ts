@@ -57,8 +57,12 @@ describe('GraphQL session mutations on the real Copilot CLI', () => {
     const positions = values.map((v) => v.sessionEvents.streamPosition);
     expect(positions).toEqual(positions.map((_, i) => i + 1)); // every event once, in order, from the start
 
-    const shown = await gql('query ($id: ID!) { session(id: $id) { sessionId status } }', { id: sessionId });
-    expect(shown.body.data.session).toMatchObject({ sessionId, status: expect.stringMatching(/idle|active/) });
+    const shown = await gql('query ($id: ID!) { session(id: $id) { sessionId status workingDirectory } }', { id: sessionId });
+    expect(shown.body.data.session).toMatchObject({
+      sessionId,
+      status: expect.stringMatching(/idle|active/),
+      workingDirectory: running.app.config.cli.workingDirectory,
+    });
 
     const destroyed = await gql('mutation ($id: ID!) { destroySession(sessionId: $id) { sessionId status } }', { id: sessionId });
     expect(destroyed.body.data.destroySession).toEqual({ sessionId, status: 'destroyed' });

@@ -20,14 +20,24 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-/** /health/live and /health/ready over real HTTP on the real app: open without the token, 503 naming each failing check. */
+/**
+ * /health, /health/live and /health/ready over real HTTP on the real app: open without the token, 503
+ * naming each failing check; the detail (why, paths, hosts, pids) only with the token.
+ */
 describe('liveness and readiness', () => {
   const apps: Array<{ running: RunningApp; cleanup(): void }> = [];
-  const start = async (cli: Partial<SwitchboardConfig['cli']>) => {
+  const start = async (cli: Partial<SwitchboardConfig['cli']>, { apiToken }: { apiToken?: string } = { apiToken: TOKEN }) => {
     const { dir, cleanup } = makeTempDir();
-    const running = await startTestApp({ apiToken: TOKEN, cli: { ...testConfig(dir).cli, ...cli } }, dir);
+    const running = await startTestApp({ apiToken, cli: { ...testConfig(dir).cli, ...cli } }, dir);
     apps.push({ running, cleanup });
-    return { running, dir, http: jsonHttp(() => running.baseUrl) };
+    return {
+      running,
+      dir,
+      /** Without the token: ok or failing per check. */
+      anonymous: jsonHttp(() => running.baseUrl),
+      /** With the token: the detail. */
+      http: jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` }),
+    };
   };
   afterAll(async () => {
     for (const { running, cleanup } of apps) {
@@ -36,11 +46,13 @@ describe('liveness and readiness', () => {
     }
   });
 
-  it('is ready, without a token, when the database, migrations, projections, CLI binary and provider are all fine', async () => {
-    const { http } = await start({ provider: PROVIDER });
-    expect((await http('GET', '/api/sessions')).status).toBe(401); // the token is on
+  it('is ready when the database, migrations, projections, CLI binary and provider are all fine', async () => {
+    const { http, anonymous } = await start({ provider: PROVIDER });
+    expect((await anonymous('GET', '/api/sessions')).status).toBe(401); // the token is on
     const live = await http('GET', '/health/live');
     expect(live).toMatchObject({ status: 200, body: { status: 'live', pid: process.pid } });
+    expect(await anonymous('GET', '/health/live')).toMatchObject({ status: 200, body: { status: 'live' } });
+    expect((await anonymous('GET', '/health/live')).body.pid).toBeUndefined();
     const ready = await waitUntil(async () => {
       const r = await http('GET', '/health/ready');
       return r.status === 200 && r;
@@ -61,10 +73,28 @@ describe('liveness and readiness', () => {
     const detail = await http('GET', '/health');
     expect(detail.status).toBe(200);
     expect(detail.body).toMatchObject({ status: 'ok', database: { status: 'up' }, projections: [{ name: 'audit-log', state: 'live' }] });
+
+    // Without the token: each check ok or failing, no file, pid, host name or address.
+    const everyCheckOk = { database: 'ok', migrations: 'ok', projections: 'ok', copilotCli: 'ok', provider: 'ok' };
+    expect(await anonymous('GET', '/health')).toEqual({ status: 200, body: { status: 'ok', checks: everyCheckOk } });
+    expect(await anonymous('GET', '/health/ready')).toEqual({ status: 200, body: { status: 'ready', failing: [], checks: everyCheckOk } });
+    const wrongToken = jsonHttp(() => apps.at(-1)!.running.baseUrl, { authorization: 'Bearer not-the-token-0123456789' });
+    expect((await wrongToken('GET', '/health')).body).toEqual({ status: 'ok', checks: everyCheckOk });
   });
 
   it('names every failing check and why: no provider, a CLI path that is not executable', async () => {
-    const { http } = await start({ provider: undefined, githubToken: undefined, path: '/nonexistent-switchboard-test/copilot' });
+    const { http, anonymous } = await start({ provider: undefined, githubToken: undefined, path: '/nonexistent-switchboard-test/copilot' });
+    // Without the token the names only: not the path.
+    const named = await anonymous('GET', '/health/ready');
+    expect(named).toEqual({
+      status: 503,
+      body: {
+        status: 'not_ready',
+        failing: [{ check: 'copilotCli' }, { check: 'provider' }],
+        checks: { database: 'ok', migrations: 'ok', projections: 'ok', copilotCli: 'failing', provider: 'failing' },
+      },
+    });
+    expect((await anonymous('GET', '/health')).body).toMatchObject({ status: 'ok', checks: { copilotCli: 'failing' } });
     const ready = await http('GET', '/health/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.status).toBe('not_ready');
@@ -73,7 +103,16 @@ describe('liveness and readiness', () => {
       { check: 'provider', reason: expect.stringMatching(/COPILOT_PROVIDER_BASE_URL .* COPILOT_GITHUB_TOKEN/) },
     ]);
     expect(ready.body.checks).toMatchObject({ database: { ok: true }, migrations: { ok: true }, projections: { ok: true } });
-    expect((await http('GET', '/health/live')).status).toBe(200);
+    expect((await anonymous('GET', '/health/live')).status).toBe(200);
+  });
+
+  it('keeps the detail for every caller when no token is configured (loopback only)', async () => {
+    const { anonymous, dir } = await start({ provider: PROVIDER, path: '/nonexistent-switchboard-test/copilot' }, {});
+    expect((await anonymous('GET', '/health')).body).toMatchObject({ database: { status: 'up', file: path.join(dir, 'switchboard.db') } });
+    expect((await anonymous('GET', '/health/live')).body).toMatchObject({ pid: process.pid });
+    expect((await anonymous('GET', '/health/ready')).body.failing).toEqual([
+      { check: 'copilotCli', reason: expect.stringContaining('/nonexistent-switchboard-test') },
+    ]);
   });
 
   it('fails the CLI check when COPILOT_CLI_URL is not reachable, without starting anything', async () => {
@@ -84,8 +123,7 @@ describe('liveness and readiness', () => {
     expect(ready.body.failing).toEqual([{ check: 'copilotCli', reason: expect.stringContaining(`COPILOT_CLI_URL ${url} is not reachable`) }]);
 
     // After a start that failed, readiness reports that start's failure.
-    const authed = jsonHttp(() => apps.at(-1)!.running.baseUrl, { authorization: `Bearer ${TOKEN}` });
-    expect((await authed('POST', '/api/sessions', {})).status).toBe(503);
+    expect((await http('POST', '/api/sessions', {})).status).toBe(503);
     const afterStart = await http('GET', '/health/ready');
     expect(afterStart.body.failing).toEqual([
       { check: 'copilotCli', reason: expect.stringMatching(new RegExp(`^the Copilot CLI failed to start: Cannot reach the Copilot CLI at ${url}`)) },

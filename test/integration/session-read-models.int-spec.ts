@@ -138,7 +138,8 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
   });
 
   describe('GetSession', () => {
-    const get = (sessionId: string) => new GetSessionHandler(side.db).execute(new GetSession(sessionId));
+    const settings = testConfig('/srv/switchboard-test');
+    const get = (sessionId: string) => new GetSessionHandler(side.db, settings).execute(new GetSession(sessionId));
 
     it('answers the row, its parsed config and its launches in start order (ties by tool call, byte order), counts past 32 bits', async () => {
       await insertSession('s-1', { config: config({ agentId: 'writer', subAgents: ['critic'] }) });
@@ -157,6 +158,7 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
         model: 'gpt-4.1',
         protocolVersion: 3,
         config: config({ agentId: 'writer', subAgents: ['critic'] }),
+        workingDirectory: '/srv/switchboard-test/workspace',
         agentId: 'writer',
         subAgents: ['critic'],
         lastPosition: BIG,

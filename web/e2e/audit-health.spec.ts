@@ -29,8 +29,12 @@ const TITLES: Record<string, string> = {
 test('the health page shows each readiness check as the service reports it, failing ones with their reason', async ({ page, service }) => {
   await page.goto('/health-status');
   await expect(page.getByRole('heading', { level: 1, name: 'Health' })).toBeVisible();
-  const ready = await (await fetch(`${service.url}/health/ready`)).json();
-  const detail = await (await fetch(`${service.url}/health`)).json();
+  // Without the token the service says only ok or failing per check: the page asks for the token.
+  await expect(page.getByRole('dialog', { name: 'API token' })).toBeVisible();
+  await signIn(page);
+  const withToken = { headers: { authorization: `Bearer ${TEST_API_TOKEN}` } };
+  const ready = await (await fetch(`${service.url}/health/ready`, withToken)).json();
+  const detail = await (await fetch(`${service.url}/health`, withToken)).json();
   await expect(page.getByRole('status').filter({ hasText: /^(Ready|Not ready)/ })).toContainText(ready.status === 'ready' ? 'Ready' : 'Not ready');
   for (const [name, check] of Object.entries<Json>(ready.checks)) {
     const card = page.getByRole('listitem', { name: new RegExp(`^${TITLES[name]} (OK|Failing)$`) });

@@ -1,6 +1,7 @@
 import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import crypto from 'node:crypto';
 import { loadConfig } from '../../config/switchboard-config';
 import { ApiTokenGuard } from './api-token.guard';
 import { IS_PUBLIC } from './public.decorator';
@@ -44,6 +45,18 @@ describe('ApiTokenGuard', () => {
       expect(() => guard.canActivate(contextWith(header))).toThrow(/Authorization: Bearer/);
     },
   );
+
+  it("compares equal-length digests whatever the length sent, so a refusal does not tell the token's length", () => {
+    const compare = jest.spyOn(crypto, 'timingSafeEqual');
+    try {
+      for (const given of ['x', 'y'.repeat(token.length), `${token}${token}`, token]) guard.allows(`Bearer ${given}`);
+      expect(compare).toHaveBeenCalledTimes(4);
+      for (const [a, b] of compare.mock.calls) expect([a.byteLength, b.byteLength]).toEqual([32, 32]);
+      expect(compare.mock.results.map((r) => r.value)).toEqual([false, false, false, true]);
+    } finally {
+      compare.mockRestore();
+    }
+  });
 
   it('opens a @PublicWhen() route only when the configuration says so', () => {
     const handler = () => undefined;

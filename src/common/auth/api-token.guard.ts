@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
 import { IS_PUBLIC } from './public.decorator';
@@ -32,13 +32,14 @@ export function authorizationOf(carrier: AuthCarrier | undefined): string | unde
  */
 @Injectable()
 export class ApiTokenGuard implements CanActivate {
+  /** SHA-256 of the token: what a given token's digest is compared with. */
   private readonly expected?: Buffer;
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {
-    this.expected = config.apiToken ? Buffer.from(config.apiToken) : undefined;
+    this.expected = config.apiToken ? sha256(config.apiToken) : undefined;
   }
 
   canActivate(context: ExecutionContext): boolean {
@@ -63,12 +64,14 @@ export class ApiTokenGuard implements CanActivate {
 
   /**
    * Constant-time comparison so the token cannot be guessed byte by byte from response times. The
-   * scheme is case-insensitive (RFC 9110: `bearer`, `BEARER` are the same scheme).
+   * digests are compared, not the tokens: both are 32 bytes whatever was sent, so no early return on
+   * a length mismatch tells the token's length. The scheme is case-insensitive (RFC 9110).
    */
   matches(header: string | undefined): boolean {
     const scheme = /^bearer +/i.exec(header ?? '');
     if (!this.expected || !header || !scheme) return false;
-    const given = Buffer.from(header.slice(scheme[0].length).trim());
-    return given.length === this.expected.length && timingSafeEqual(given, this.expected);
+    return timingSafeEqual(sha256(header.slice(scheme[0].length).trim()), this.expected);
   }
 }
+
+const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();

@@ -33,6 +33,11 @@ export class SessionSummary {
 export class Session extends SessionSummary {
   @Field(() => Int) protocolVersion!: number;
   @Field(() => JsonScalar, { description: 'What the session was created with' }) config!: unknown;
+  @Field({
+    description:
+      'The folder it works in (SWITCHBOARD_WORKING_DIRECTORY): tool paths are relative to it; a read the permission policy allows stays inside it',
+  })
+  workingDirectory!: string;
   @Field(() => Int, { description: 'Stream position of its latest event' }) lastPosition!: number;
   @Field(() => [SubagentInstance]) subagents!: SubagentInstance[];
 }

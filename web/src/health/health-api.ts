@@ -1,6 +1,8 @@
 import { ApiError } from '../api/client';
+import { currentToken, tokenRequired } from '../api/token';
 
-// The service's own health routes (public, no token): the page shows what an operator's probe sees.
+// The service's own health routes. They are open, but when the service has an API token their detail
+// (what this page shows) comes only with it; without it each check is only ok or failing.
 
 export interface ProjectionStatus {
   name: string;
@@ -40,7 +42,8 @@ export interface Readiness {
 async function getHealth<T>(path: string): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(path, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    const token = currentToken();
+    response = await fetch(path, { headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, cache: 'no-store' });
   } catch {
     throw new ApiError('The service cannot be reached; check that it is running', 'unreachable', 0);
   }
@@ -48,7 +51,14 @@ async function getHealth<T>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+const HEALTH_NEEDS_TOKEN = 'The health detail needs the API token';
+
 export async function loadHealth(): Promise<{ detail: HealthDetail; readiness: Readiness; at: Date }> {
   const [detail, readiness] = await Promise.all([getHealth<HealthDetail>('/health'), getHealth<Readiness>('/health/ready')]);
+  // Only ok / failing per check came back: the token is missing or wrong.
+  if (!('database' in detail)) {
+    tokenRequired(HEALTH_NEEDS_TOKEN, 'http');
+    throw new ApiError(HEALTH_NEEDS_TOKEN, 'unauthorized', 401);
+  }
   return { detail, readiness, at: new Date() };
 }

@@ -1,5 +1,8 @@
+import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { type AnyColumn, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
+import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { ReadModelDatabase } from '../../../database/read-model-database';
 import type { SessionConfig } from '../../session-config';
 import { SessionNotFoundError } from '../../session.errors';
@@ -7,7 +10,10 @@ import { GetSession, SessionView } from './get-session.query';
 
 @QueryHandler(GetSession)
 export class GetSessionHandler implements IQueryHandler<GetSession, SessionView> {
-  constructor(private readonly db: ReadModelDatabase) {}
+  constructor(
+    private readonly db: ReadModelDatabase,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
 
   async execute({ sessionId }: GetSession): Promise<SessionView> {
     const { orm, tables } = this.db;
@@ -29,7 +35,9 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
     // Which instance holds it is operational state (the 409 names it), not part of the view.
     const { ownerInstance: _holder, ...fields } = row;
     const config = JSON.parse(row.config) as SessionConfig;
-    return { ...fields, config, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
+    // Every session on this instance works in the one folder: a setting, not part of what the session recorded.
+    const workingDirectory = this.config.cli.workingDirectory;
+    return { ...fields, config, workingDirectory, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
   }
 
   private byteOrder(column: AnyColumn): SQLWrapper {

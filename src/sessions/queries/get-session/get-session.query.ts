@@ -7,6 +7,8 @@ export interface SessionView {
   model: string;
   protocolVersion: number;
   config: unknown;
+  /** The folder it works in (this instance's SWITCHBOARD_WORKING_DIRECTORY): tool paths are relative to it, and a read approved by policy stays inside it. */
+  workingDirectory: string;
   agentId: string | null;
   subAgents: string[];
   lastPosition: number;
