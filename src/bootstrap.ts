@@ -9,6 +9,8 @@ import { AppModule } from './app.module';
 import { consoleBundle, serveConsole } from './console/serve-console';
 import { answerMalformedRequestsAsJson } from './common/malformed-http';
 import { jsonBodyParsers } from './common/request-body';
+import { guardWebSocketUpgrades, requestOriginMiddleware } from './common/request-origin/request-origin-guard';
+import { RequestOriginRules } from './common/request-origin/request-origin-rules';
 import type { SwitchboardConfig } from './config/switchboard-config';
 import { HttpMetrics } from './metrics/http-metrics';
 
@@ -27,6 +29,10 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   app.flushLogs();
   // First, so that every request is timed, the ones the body parser refuses included.
   app.use(app.get(HttpMetrics).middleware);
+  // Before anything reads the request: a foreign Host, a foreign page or a simple-request POST goes no further.
+  const origins = requestOriginRules(config);
+  app.use(requestOriginMiddleware(origins));
+  guardWebSocketUpgrades(app.getHttpServer() as Server, origins);
   app.use(...jsonBodyParsers());
   answerMalformedRequestsAsJson(app.getHttpServer() as Server);
   app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config));
@@ -36,6 +42,16 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   if (handlers.length > 0) app.use(...handlers);
   if (bundle.state === 'missing') app.get(Logger).warn({ dir: bundle.dir }, 'the web console is not built: / explains how (npm run build:web)');
   return app;
+}
+
+/** Which Host names and page origins the service answers (src/common/request-origin). */
+export function requestOriginRules(config: SwitchboardConfig): RequestOriginRules {
+  return new RequestOriginRules({
+    listenHost: config.host,
+    publicUrl: config.instances.publicUrl,
+    allowedHosts: config.requestOrigin.allowedHosts,
+    allowedOrigins: config.requestOrigin.allowedOrigins,
+  });
 }
 
 /** Drops what Nest buffered during a failed start (its module list and the error with its stack). */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
-import { createSwitchboardApp } from './bootstrap';
+import { createSwitchboardApp, requestOriginRules } from './bootstrap';
 import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
 import { isLoopback } from './config/outbound-address';
 import { type ListenTarget, startupRefusal, stopOnSignals } from './service-lifecycle';
@@ -18,9 +18,17 @@ async function main(): Promise<void> {
     refuse(error, config);
   }
   const logger = new Logger('Switchboard');
-  logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open' }, 'listening');
+  const origins = requestOriginRules(config);
+  const served = { hosts: origins.servedHosts(config.port), origins: config.requestOrigin.allowedOrigins };
+  logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open', served }, 'listening');
   if (!config.apiToken && !isLoopback(config.host)) {
     logger.warn({ host: config.host }, 'SWITCHBOARD_ALLOW_UNAUTHENTICATED=true: the API is open to anyone who reaches this address');
+  }
+  if (!isLoopback(config.host) && !origins.namesConfigured) {
+    logger.warn(
+      { host: config.host },
+      'neither SWITCHBOARD_ALLOWED_HOSTS nor SWITCHBOARD_PUBLIC_URL is set: requests that name this machine by a DNS name are answered 421 (its IP addresses work); list the names clients use',
+    );
   }
 
   // Graceful stop: queued appends are committed, the CLI's process group stopped and the database closed before exit 0.

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
+      requestOrigin: { allowedHosts: [], allowedOrigins: [] },
       postgres: undefined,
     });
   });
@@ -195,6 +196,37 @@ describe('loadConfig', () => {
         expect(() => loadConfig({ SWITCHBOARD_CLI_ENV_PASSTHROUGH: `PATH,${name}` })).toThrow(/never reach the Copilot CLI/);
       },
     );
+  });
+
+  describe('hosts and origins served to browsers (issue 22)', () => {
+    it('reads both lists, origins in the form a browser sends them', () => {
+      expect(
+        loadConfig({
+          SWITCHBOARD_ALLOWED_HOSTS: 'switchboard.lan, *.corp.example:8443,10.0.0.5:3000,[fd00::1]',
+          SWITCHBOARD_ALLOWED_ORIGINS: 'https://Console.Example.com:443, http://localhost:5173/',
+        }).requestOrigin,
+      ).toEqual({
+        allowedHosts: ['switchboard.lan', '*.corp.example:8443', '10.0.0.5:3000', '[fd00::1]'],
+        allowedOrigins: ['https://console.example.com', 'http://localhost:5173'],
+      });
+      expect(loadConfig({}).requestOrigin).toEqual({ allowedHosts: [], allowedOrigins: [] });
+    });
+
+    it.each([
+      ['SWITCHBOARD_ALLOWED_HOSTS', '*', /would let any Host through/],
+      ['SWITCHBOARD_ALLOWED_HOSTS', 'https://switchboard.lan', /not a host name/],
+      ['SWITCHBOARD_ALLOWED_HOSTS', 'switchboard.lan/api', /not a host name/],
+      ['SWITCHBOARD_ALLOWED_HOSTS', 'switchboard.lan:99999', /not a host name/],
+      ['SWITCHBOARD_ALLOWED_HOSTS', 'user@switchboard.lan', /not a host name/],
+      ['SWITCHBOARD_ALLOWED_ORIGINS', 'console.example.com', /not an origin/],
+      ['SWITCHBOARD_ALLOWED_ORIGINS', 'https://console.example.com/app', /not an origin/],
+      ['SWITCHBOARD_ALLOWED_ORIGINS', 'https://*.example.com', /not an origin/],
+      ['SWITCHBOARD_ALLOWED_ORIGINS', 'null', /not an origin/],
+      ['SWITCHBOARD_ALLOWED_ORIGINS', 'file:///tmp/page.html', /not an origin/],
+    ])('refuses %s=%s with a message naming the variable', (variable, value, reason) => {
+      expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
+      expect(() => loadConfig({ [variable]: value })).toThrow(reason);
+    });
   });
 
   it('serves the console from web/dist, another folder, or not at all', () => {

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isLoopback } from './outbound-address';
 import { OutboundAllowList } from './outbound-allow-list';
+import { entryProblems, parseAllowedHost, parseAllowedOrigin } from './served-names';
 
 const integer = (name: string, min: number, max: number, fallback: number) =>
   z
@@ -194,6 +195,10 @@ const environmentSchema = z.object({
   SWITCHBOARD_LEASE_HEARTBEAT_MS: integer('SWITCHBOARD_LEASE_HEARTBEAT_MS', 100, 600_000, 2_000),
   SWITCHBOARD_LEASE_TTL_MS: integer('SWITCHBOARD_LEASE_TTL_MS', 300, 3_600_000, 10_000),
 
+  // ---- Browsers (issue 22): which Host names and page origins are served; see requestOrigin below ----
+  SWITCHBOARD_ALLOWED_HOSTS: list('SWITCHBOARD_ALLOWED_HOSTS', (entries) => entryProblems(entries, parseAllowedHost)),
+  SWITCHBOARD_ALLOWED_ORIGINS: list('SWITCHBOARD_ALLOWED_ORIGINS', (entries) => entryProblems(entries, parseAllowedOrigin)),
+
   // ---- PostgreSQL (issue 15): set, the log and every read model live there instead of SWITCHBOARD_DB ----
   SWITCHBOARD_DATABASE_URL: postgresUrl('SWITCHBOARD_DATABASE_URL'),
   SWITCHBOARD_DATABASE_POOL_SIZE: integer('SWITCHBOARD_DATABASE_POOL_SIZE', 1, 1000, 10),
@@ -275,6 +280,18 @@ export interface SwitchboardConfig {
 
   // ---- Several instances (issue 15) ----
   instances: InstancesConfig;
+
+  // ---- Browsers (issue 22) ----
+  /**
+   * Who may call the service besides loopback names, the address a request arrives at and
+   * SWITCHBOARD_PUBLIC_URL (`instances.publicUrl`): Host names (DNS rebinding) and page origins.
+   */
+  requestOrigin: {
+    /** SWITCHBOARD_ALLOWED_HOSTS: `name`, `name:port`, `*.suffix`, IP addresses; any other Host is answered 421. */
+    allowedHosts: string[];
+    /** SWITCHBOARD_ALLOWED_ORIGINS: origins (`https://console.example.com`) whose pages may call the API. */
+    allowedOrigins: string[];
+  };
 
   // ---- PostgreSQL (issue 15) ----
   /** Set: the event log and the read models are in this PostgreSQL database (`database` is unused); unset: SQLite. */
@@ -391,6 +408,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
 
     // ---- Several instances (issue 15) ----
     instances: instancesConfig(e.SWITCHBOARD_PUBLIC_URL, e.SWITCHBOARD_LEASE_HEARTBEAT_MS, e.SWITCHBOARD_LEASE_TTL_MS),
+
+    // ---- Browsers (issue 22) ----
+    requestOrigin: { allowedHosts: e.SWITCHBOARD_ALLOWED_HOSTS, allowedOrigins: e.SWITCHBOARD_ALLOWED_ORIGINS.map(parseAllowedOrigin) },
 
     // ---- PostgreSQL (issue 15) ----
     postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,

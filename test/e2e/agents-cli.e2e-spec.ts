@@ -66,7 +66,7 @@ function agent(id: string, overrides: Json = {}): Json {
 async function http(running: RunningApp, method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const response = await fetch(`${running.baseUrl}${urlPath}`, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined && method !== 'POST' ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };

@@ -53,9 +53,13 @@ describe('where the service listens, with and without a token', () => {
     60_000,
   );
 
-  it('listens on 127.0.0.1 by default without a token, and warns that webhook calls are unsigned', async () => {
-    const lines = await startAndStop({});
-    expect(lines.find((l) => l.msg === 'listening')).toMatchObject({ host: '127.0.0.1', auth: 'open' });
+  it('listens on 127.0.0.1 by default without a token, says which hosts it serves, and warns that webhook calls are unsigned', async () => {
+    const lines = await startAndStop({ SWITCHBOARD_ALLOWED_HOSTS: 'switchboard.lan', SWITCHBOARD_ALLOWED_ORIGINS: 'http://localhost:5173' });
+    const listening = lines.find((l) => l.msg === 'listening');
+    expect(listening).toMatchObject({ host: '127.0.0.1', auth: 'open', served: { origins: ['http://localhost:5173'] } });
+    // The Host names it answers to, for an operator wondering about a 421.
+    expect((listening?.served as { hosts: string[] }).hosts).toEqual(expect.arrayContaining(['127.0.0.1:' + String(listening?.port), 'switchboard.lan']));
+    expect(lines.some((l) => String(l.msg).startsWith('neither SWITCHBOARD_ALLOWED_HOSTS'))).toBe(false);
     expect(lines.some((l) => String(l.msg).startsWith('SWITCHBOARD_WEBHOOK_SECRET is not set'))).toBe(true);
   }, 60_000);
 
@@ -63,6 +67,8 @@ describe('where the service listens, with and without a token', () => {
     const lines = await startAndStop({ SWITCHBOARD_API_TOKEN: 'a-token-of-16-chars', SWITCHBOARD_WEBHOOK_SECRET: 'signing-secret' });
     expect(lines.find((l) => l.msg === 'listening')).toMatchObject({ host: '0.0.0.0', auth: 'bearer token' });
     expect(lines.some((l) => String(l.msg).startsWith('SWITCHBOARD_WEBHOOK_SECRET is not set'))).toBe(false);
+    // issue 22: reached by a DNS name, it would answer 421 until the name is listed; the log says so.
+    expect(lines.some((l) => String(l.msg).startsWith('neither SWITCHBOARD_ALLOWED_HOSTS nor SWITCHBOARD_PUBLIC_URL is set'))).toBe(true);
   }, 60_000);
 
   it('starts on 0.0.0.0 without a token when SWITCHBOARD_ALLOW_UNAUTHENTICATED=true, with a warning', async () => {

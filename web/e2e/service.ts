@@ -61,7 +61,7 @@ export class AgentsApi {
       headers: {
         Accept: 'application/json',
         ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(body === undefined && method !== 'POST' ? {} : { 'Content-Type': 'application/json' }),
         ...headers,
       },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,0 +1,91 @@
+import { Logger } from '@nestjs/common';
+import type { RequestHandler } from 'express';
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RequestFacts, RequestOriginRules, RequestRefusal } from './request-origin-rules';
+
+const logger = new Logger('RequestOrigin');
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The facts the rules read, from Node's request (the same object for an HTTP request and a WebSocket handshake). */
+export function requestFactsOf(request: IncomingMessage): RequestFacts {
+  return {
+    method: (request.method ?? 'GET').toUpperCase(),
+    host: header(request, 'host'),
+    origin: header(request, 'origin'),
+    secFetchSite: header(request, 'sec-fetch-site'),
+    secFetchMode: header(request, 'sec-fetch-mode'),
+    contentType: header(request, 'content-type'),
+    localAddress: request.socket.localAddress,
+    localPort: request.socket.localPort,
+    upgrade: /\bwebsocket\b/i.test(header(request, 'upgrade') ?? ''),
+  };
+}
+
+function logRefusal(request: IncomingMessage, refusal: RequestRefusal): void {
+  logger.warn(
+    {
+      statusCode: refusal.statusCode,
+      code: refusal.code,
+      method: request.method,
+      path: (request.url ?? '').split('?')[0].slice(0, 200),
+      host: header(request, 'host')?.slice(0, 200),
+      origin: header(request, 'origin')?.slice(0, 200),
+    },
+    'request refused before routing',
+  );
+}
+
+/** Express middleware: a refused request is answered here, before the body parser, the console and any route. */
+export function requestOriginMiddleware(rules: RequestOriginRules): RequestHandler {
+  return (request, response, next) => {
+    const refusal = rules.refusalOf(requestFactsOf(request));
+    if (!refusal) {
+      next();
+      return;
+    }
+    logRefusal(request, refusal);
+    response.status(refusal.statusCode).json(refusal);
+  };
+}
+
+/**
+ * Node hands a WebSocket handshake to the server's 'upgrade' listeners, past express: graphql-ws's
+ * listener (added when the GraphQL module starts, after this runs) would complete it for any page.
+ * Intercepting the event itself puts the rules in front of every listener, present and future, and a
+ * refused handshake gets an HTTP answer: the socket never becomes a WebSocket.
+ */
+export function guardWebSocketUpgrades(server: Server, rules: RequestOriginRules): void {
+  const emit: (event: string, ...args: unknown[]) => boolean = server.emit.bind(server);
+  server.emit = (event: string, ...args: unknown[]): boolean => {
+    if (event === 'upgrade') {
+      const [request, socket] = args as [IncomingMessage, Duplex];
+      const refusal = rules.refusalOf(requestFactsOf(request));
+      if (refusal) {
+        logRefusal(request, refusal);
+        refuseHandshake(socket, refusal);
+        return true;
+      }
+    }
+    return emit(event, ...args);
+  };
+}
+
+function refuseHandshake(socket: Duplex, refusal: RequestRefusal): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = JSON.stringify(refusal);
+  socket.end(
+    `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
