@@ -83,7 +83,7 @@ describe('protocol 3 adapter (broadcasts on the parent stream, answered by a req
 
     it("reads a read request's path (the SDK's PermissionRequestRead: kind, path, intention)", () => {
       const permissionRequest = { kind: 'read', toolCallId: 'c9', path: '/proc/1/environ', intention: 'Read the environment' };
-      expect(v3.permissionRequest(broadcast('permission.requested', { requestId: 'r', permissionRequest })).question).toEqual({
+      expect(v3.permissionRequest(broadcast('permission.requested', { requestId: 'r', permissionRequest }))?.question).toEqual({
         kind: 'read',
         toolName: undefined,
         path: '/proc/1/environ',
