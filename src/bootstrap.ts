@@ -9,7 +9,7 @@ import { AppModule } from './app.module';
 import { consoleBundle, serveConsole } from './console/serve-console';
 import { answerMalformedRequestsAsJson } from './common/malformed-http';
 import { jsonBodyParsers } from './common/request-body';
-import { guardWebSocketUpgrades, requestOriginMiddleware } from './common/request-origin/request-origin-guard';
+import { guardWebSocketUpgrades, RefusalLog, requestOriginMiddleware } from './common/request-origin/request-origin-guard';
 import { RequestOriginRules } from './common/request-origin/request-origin-rules';
 import type { SwitchboardConfig } from './config/switchboard-config';
 import { HttpMetrics } from './metrics/http-metrics';
@@ -31,8 +31,9 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   app.use(app.get(HttpMetrics).middleware);
   // Before anything reads the request: a foreign Host, a foreign page or a simple-request POST goes no further.
   const origins = requestOriginRules(config);
-  app.use(requestOriginMiddleware(origins));
-  guardWebSocketUpgrades(app.getHttpServer() as Server, origins);
+  const refusals = new RefusalLog();
+  app.use(requestOriginMiddleware(origins, refusals));
+  guardWebSocketUpgrades(app.getHttpServer() as Server, origins, refusals);
   app.use(...jsonBodyParsers());
   answerMalformedRequestsAsJson(app.getHttpServer() as Server);
   app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config));

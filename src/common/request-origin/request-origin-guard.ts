@@ -26,29 +26,65 @@ export function requestFactsOf(request: IncomingMessage): RequestFacts {
   };
 }
 
-function logRefusal(request: IncomingMessage, refusal: RequestRefusal): void {
-  logger.warn(
-    {
-      statusCode: refusal.statusCode,
-      code: refusal.code,
-      method: request.method,
-      path: (request.url ?? '').split('?')[0].slice(0, 200),
-      host: header(request, 'host')?.slice(0, 200),
-      origin: header(request, 'origin')?.slice(0, 200),
-    },
-    'request refused before routing',
-  );
+/**
+ * A hostile page can send refusals in a loop: the first REFUSAL_LOG_BURST of each minute are logged one
+ * by one, the rest counted and summed up in one line when the minute turns, so the log stays readable.
+ */
+export class RefusalLog {
+  private windowStart = 0;
+  private logged = 0;
+  private suppressed = 0;
+
+  constructor(
+    private readonly burst = REFUSAL_LOG_BURST,
+    private readonly windowMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  record(request: IncomingMessage, refusal: RequestRefusal): void {
+    const now = this.now();
+    if (now - this.windowStart >= this.windowMs) {
+      if (this.suppressed > 0)
+        logger.warn({ suppressed: this.suppressed, windowMs: this.windowMs }, 'more requests refused before routing, not logged one by one');
+      this.windowStart = now;
+      this.logged = 0;
+      this.suppressed = 0;
+    }
+    if (this.logged >= this.burst) {
+      this.suppressed += 1;
+      return;
+    }
+    this.logged += 1;
+    logger.warn(
+      {
+        statusCode: refusal.statusCode,
+        code: refusal.code,
+        method: request.method,
+        path: (request.url ?? '').split('?')[0].slice(0, 200),
+        host: header(request, 'host')?.slice(0, 200),
+        origin: header(request, 'origin')?.slice(0, 200),
+      },
+      'request refused before routing',
+    );
+  }
+
+  /** How many refusals this window did not log one by one. */
+  get suppressedInWindow(): number {
+    return this.suppressed;
+  }
 }
 
+const REFUSAL_LOG_BURST = 20;
+
 /** Express middleware: a refused request is answered here, before the body parser, the console and any route. */
-export function requestOriginMiddleware(rules: RequestOriginRules): RequestHandler {
+export function requestOriginMiddleware(rules: RequestOriginRules, refusals: RefusalLog): RequestHandler {
   return (request, response, next) => {
     const refusal = rules.refusalOf(requestFactsOf(request));
     if (!refusal) {
       next();
       return;
     }
-    logRefusal(request, refusal);
+    refusals.record(request, refusal);
     response.status(refusal.statusCode).json(refusal);
   };
 }
@@ -59,14 +95,14 @@ export function requestOriginMiddleware(rules: RequestOriginRules): RequestHandl
  * Intercepting the event itself puts the rules in front of every listener, present and future, and a
  * refused handshake gets an HTTP answer: the socket never becomes a WebSocket.
  */
-export function guardWebSocketUpgrades(server: Server, rules: RequestOriginRules): void {
+export function guardWebSocketUpgrades(server: Server, rules: RequestOriginRules, refusals: RefusalLog): void {
   const emit: (event: string, ...args: unknown[]) => boolean = server.emit.bind(server);
   server.emit = (event: string, ...args: unknown[]): boolean => {
     if (event === 'upgrade') {
       const [request, socket] = args as [IncomingMessage, Duplex];
       const refusal = rules.refusalOf(requestFactsOf(request));
       if (refusal) {
-        logRefusal(request, refusal);
+        refusals.record(request, refusal);
         refuseHandshake(socket, refusal);
         return true;
       }
