@@ -36,9 +36,14 @@ function send(baseUrl: string, method: string, path: string, headers: Record<str
 }
 
 /** A graphql-ws handshake; `refused` is the HTTP answer when the service would not upgrade, `acked` when it said connection_ack. */
-function openWebSocket(baseUrl: string, headers: Record<string, string>, token?: string): Promise<{ refused?: Answer; acked: boolean }> {
+function openWebSocket(
+  baseUrl: string,
+  headers: Record<string, string>,
+  token?: string,
+  path = '/graphql',
+): Promise<{ refused?: Answer; acked: boolean }> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers });
+    const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}${path}`, 'graphql-transport-ws', { headers });
     socket.on('unexpected-response', (_request, response) => {
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -179,6 +184,14 @@ describe.each([
       const answer = await send(own, 'GET', '/health/live', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
       expect(answer.status).toBe(200);
     });
+  });
+
+  it('a WebSocket handshake on a path that has none is answered 404, not left open', async () => {
+    const port = new URL(own).port;
+    const socket = await openWebSocket(own, { host: `127.0.0.1:${port}` }, token, '/api/sessions');
+    expect(socket.acked).toBe(false);
+    expect(socket.refused?.status).toBe(404);
+    expect(json(socket.refused as Answer).message).toContain('/graphql');
   });
 
   describe('a POST a page could send without a preflight is answered 415', () => {

@@ -95,7 +95,12 @@ export function requestOriginMiddleware(rules: RequestOriginRules, refusals: Ref
  * Intercepting the event itself puts the rules in front of every listener, present and future, and a
  * refused handshake gets an HTTP answer: the socket never becomes a WebSocket.
  */
-export function guardWebSocketUpgrades(server: Server, rules: RequestOriginRules, refusals: RefusalLog): void {
+export function guardWebSocketUpgrades(
+  server: Server,
+  rules: RequestOriginRules,
+  refusals: RefusalLog,
+  webSocketPaths: readonly string[] = ['/graphql'],
+): void {
   const emit: (event: string, ...args: unknown[]) => boolean = server.emit.bind(server);
   server.emit = (event: string, ...args: unknown[]): boolean => {
     if (event === 'upgrade') {
@@ -106,12 +111,22 @@ export function guardWebSocketUpgrades(server: Server, rules: RequestOriginRules
         refuseHandshake(socket, refusal);
         return true;
       }
+      // No listener answers a handshake on another path: without this the socket would stay open, unanswered.
+      const path = (request.url ?? '').split('?')[0];
+      if (!webSocketPaths.includes(path)) {
+        refuseHandshake(socket, {
+          statusCode: 404,
+          code: 'not_found',
+          message: `No WebSocket at ${path.slice(0, 200)}: GraphQL subscriptions are at ${webSocketPaths.join(', ')}`,
+        });
+        return true;
+      }
     }
     return emit(event, ...args);
   };
 }
 
-function refuseHandshake(socket: Duplex, refusal: RequestRefusal): void {
+function refuseHandshake(socket: Duplex, refusal: { statusCode: number; code: string; message: string }): void {
   if (!socket.writable) {
     socket.destroy();
     return;
