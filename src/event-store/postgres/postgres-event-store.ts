@@ -182,6 +182,7 @@ export class PostgresEventStore extends EventStore {
   private tailRunning = false;
   private tailReading = false;
   private tailAgain = false;
+  private tailFailing = false;
   private waiters: PublishWaiter[] = [];
 
   private readonly wakers = new Set<() => void>();
@@ -685,9 +686,13 @@ export class PostgresEventStore extends EventStore {
           if (page.length < READ_PAGE_SIZE) break;
         }
       } while (this.tailAgain && this.tailRunning);
+      if (this.tailFailing) this.logger.log({ position: this.tailPosition }, 'reading the log for committed$ works again');
+      this.tailFailing = false;
     } catch (error) {
-      // The next wake (at the latest the poll) reads again from the same position.
-      this.logger.warn({ err: error, position: this.tailPosition }, 'reading the log for committed$ failed; retrying');
+      // The next wake (at the latest the poll) reads again from the same position; said once per outage.
+      if (!this.tailFailing)
+        this.logger.warn({ err: error, position: this.tailPosition }, 'reading the log for committed$ failed; retrying at every wake');
+      this.tailFailing = true;
       if (this.closed) {
         // Closing with the database gone: the appends are durable, resolve them unpublished.
         this.waiters.splice(0).forEach((waiter) => waiter.settle());
