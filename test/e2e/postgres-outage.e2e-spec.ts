@@ -23,6 +23,8 @@ const WORKERS_PER_INSTANCE = 3;
 const WARM_MS = 800;
 const TERMINATED_MS = 800;
 const DOWN_MS = 2_000;
+/** Shorter than the outage: every lease looks expired when the database is back. */
+const LEASE_TTL_MS = 1_500;
 
 interface Instance {
   name: string;
@@ -69,7 +71,7 @@ describe('a PostgreSQL outage under load (issue 22)', () => {
       SWITCHBOARD_DATABASE_URL: databaseUrl,
       SWITCHBOARD_DATABASE_POOL_SIZE: '4',
       SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
-      SWITCHBOARD_LEASE_TTL_MS: '3000',
+      SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
       LOG_LEVEL: 'warn',
       COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
       COPILOT_PROVIDER_API_KEY: 'test',
@@ -82,6 +84,16 @@ describe('a PostgreSQL outage under load (issue 22)', () => {
   }
 
   const readiness = async (instance: Instance): Promise<number> => (await fetch(`${instance.baseUrl}/health/ready`)).status;
+
+  async function leaseIds(databaseUrl: string): Promise<string[]> {
+    const admin = new Client({ connectionString: databaseUrl });
+    await admin.connect();
+    try {
+      return (await admin.query<{ id: string }>('SELECT instance_id AS id FROM instance_leases ORDER BY instance_id')).rows.map((r) => r.id);
+    } finally {
+      await admin.end();
+    }
+  }
 
   /** Ends every connection of the service's (pool, LISTEN) from an admin connection, as an operator would. */
   async function terminateServiceBackends(databaseUrl: string): Promise<number> {
@@ -113,6 +125,8 @@ describe('a PostgreSQL outage under load (issue 22)', () => {
       clearInterval(prober);
     }
 
+    const leasesBefore = await leaseIds(databaseUrl);
+    expect(leasesBefore).toHaveLength(names.length);
     const answers: Answer[] = [];
     const dropped: string[] = [];
     const acknowledged: string[] = [];
@@ -207,6 +221,10 @@ describe('a PostgreSQL outage under load (issue 22)', () => {
       const ids = new Set(((listed?.body as { agents: Array<{ id: string }> }).agents ?? []).map((a) => a.id));
       expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
     }
+
+    // An outage is not a death: no instance took another's lease (a lost lease joins again under a fresh id).
+    await sleep(LEASE_TTL_MS);
+    expect(await leaseIds(databaseUrl)).toEqual(leasesBefore);
 
     // Subscriptions opened before the outage deliver a change made after it, on every instance.
     expect((await call(instances[0], 'POST /api/agents', '/api/agents', post(agent('after-the-outage'))))?.status).toBe(201);
