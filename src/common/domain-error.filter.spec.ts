@@ -1,6 +1,8 @@
 import { ArgumentsHost, BadRequestException, Logger, NotFoundException, UnauthorizedException } from '@nestjs/common';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
+import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { GraphQLError } from 'graphql';
+import { DatabaseError } from 'pg';
 import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
 import { OwnedByOtherInstanceError } from '../instances/instance.errors';
 import { TooManyLiveSessionsError } from '../sessions/session.errors';
@@ -8,8 +10,11 @@ import { NotFoundError } from './domain-error';
 import { DomainErrorFilter } from './domain-error.filter';
 
 function hostCapturing() {
-  const sent: { status?: number; body?: unknown } = {};
+  const sent: { status?: number; body?: unknown; headers?: Record<string, string> } = {};
   const response = {
+    setHeader(name: string, value: string) {
+      sent.headers = { ...sent.headers, [name]: value };
+    },
     status(code: number) {
       sent.status = code;
       return this;
@@ -90,9 +95,45 @@ describe('DomainErrorFilter', () => {
     expect(JSON.stringify(sent.body)).not.toContain('secret internals');
   });
 
+  /** What a read model's query throws when PostgreSQL ended its connection (pg_terminate_backend, a fast shutdown). */
+  const terminatedQuery = () => {
+    const terminated = new DatabaseError('terminating connection due to administrator command', 0, 'error');
+    terminated.code = '57P01';
+    return new DrizzleQueryError('select "id" from "agents"', [], terminated);
+  };
+
+  it('answers a lost database connection with 503 database_unavailable and Retry-After, not a 500', () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    logged.mockClear();
+    const { host, sent } = hostCapturing();
+    filter.catch(terminatedQuery(), host);
+    expect(sent.status).toBe(503);
+    expect(sent.headers).toEqual({ 'Retry-After': '2' });
+    expect(sent.body).toMatchObject({ statusCode: 503, code: 'database_unavailable', details: { retryable: true } });
+    expect((sent.body as { message: string }).message).toMatch(/database is unavailable \(terminating connection.*\); retry/);
+    // The SQL of the failed statement stays in the log.
+    expect(JSON.stringify(sent.body)).not.toContain('select');
+    expect(logged).not.toHaveBeenCalled();
+  });
+
+  it('answers a refused connection (the server is down) with 503 database_unavailable', () => {
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const { host, sent } = hostCapturing();
+    filter.catch(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }), host);
+    expect(sent.status).toBe(503);
+    expect(sent.body).toMatchObject({ code: 'database_unavailable' });
+  });
+
   describe('in a GraphQL resolver', () => {
     const graphqlHost = new ExecutionContextHost([]);
     graphqlHost.setType('graphql');
+
+    it('gives a lost database connection the same code and status as REST', () => {
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const error = filter.catch(terminatedQuery(), graphqlHost);
+      expect(error?.extensions).toMatchObject({ code: 'database_unavailable', statusCode: 503, details: { retryable: true, retryAfterSeconds: 2 } });
+    });
 
     it('returns a GraphQLError with the same code, the status REST would answer and the details', () => {
       const error = filter.catch(new ExpectedVersionConflictError('session-1', 3, 5), graphqlHost);

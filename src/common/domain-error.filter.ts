@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { GraphQLError } from 'graphql';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnreachableOf } from './database-unreachable.error';
 import { DomainError } from './domain-error';
 import { codeOfStatus, graphqlErrorOf } from './graphql-error';
 import { refusedBodyOf } from './request-body';
@@ -27,6 +28,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   too_many_live_sessions: HttpStatus.TOO_MANY_REQUESTS,
   approval_settled: HttpStatus.CONFLICT,
   owned_by_other_instance: HttpStatus.CONFLICT,
+  database_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
 };
 
 export function httpStatusOf(error: DomainError): number {
@@ -41,11 +43,16 @@ export function httpStatusOf(error: DomainError): number {
 export class DomainErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrors');
 
-  catch(error: unknown, host: ArgumentsHost): void | GraphQLError {
+  catch(thrown: unknown, host: ArgumentsHost): void | GraphQLError {
+    // A lost database connection is temporary, whichever handler met it: 503, not an internal error.
+    const unreachable = thrown instanceof DomainError || thrown instanceof HttpException ? undefined : databaseUnreachableOf(thrown);
+    if (unreachable) this.logger.warn({ err: thrown }, 'database unavailable; answered 503');
+    const error = unreachable ?? thrown;
     if (host.getType<string>() === 'graphql') return graphqlErrorOf(error, httpStatusOf, this.logger);
     const response = host.switchToHttp().getResponse<Response>();
     if (error instanceof DomainError) {
       const statusCode = httpStatusOf(error);
+      if (error.code === 'database_unavailable') response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
       response.status(statusCode).json({ statusCode, code: error.code, message: error.message, details: error.details });
       return;
     }

@@ -82,7 +82,7 @@ function postgresProviders() {
       useFactory: async (config: SwitchboardConfig) => {
         const { url, poolSize } = config.postgres as NonNullable<SwitchboardConfig['postgres']>;
         const logger = new Logger('Database');
-        const pool = createPostgresPool({ url, size: poolSize }, (error) => logger.warn({ err: error }, 'idle PostgreSQL connection failed'));
+        const pool = createPostgresPool({ url, size: poolSize }, (error) => logger.warn({ err: error }, 'PostgreSQL connection lost'));
         const where = `${withoutPassword(url)} (SWITCHBOARD_DATABASE_URL)`;
         const refuse = async (what: string, error: unknown) => {
           await pool.end().catch(() => undefined);

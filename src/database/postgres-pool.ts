@@ -34,9 +34,38 @@ export interface PostgresPoolOptions {
   applicationName?: string;
 }
 
-/** The pool the PostgreSQL store and the read models share. An idle connection's error must not crash the process. */
-export function createPostgresPool({ url, size, applicationName = 'switchboard' }: PostgresPoolOptions, onIdleError?: (error: Error) => void): Pool {
-  const pool = new Pool({ connectionString: url, max: size, types: numericTypes, application_name: applicationName });
-  pool.on('error', (error) => onIdleError?.(error));
+/** A new connection that gets no answer in this time (a partitioned network, a hung server) fails instead of waiting on. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * The pool the PostgreSQL store and the read models share. No connection error may end the process:
+ * node-postgres emits 'error' on a client whose backend dies (pg_terminate_backend, a server restart),
+ * and an EventEmitter's 'error' without a listener throws. The pool listens only while a client is
+ * idle; every client it opens here gets a listener for its whole life, so a checked-out one (a
+ * transaction, the append pipeline's, drizzle's) is covered too. The query in flight fails with the
+ * error, its caller releases the client and the pool drops it (it is no longer queryable); the next
+ * checkout opens a fresh connection. `onConnectionError` hears each lost connection once.
+ */
+export function createPostgresPool({ url, size, applicationName = 'switchboard' }: PostgresPoolOptions, onConnectionError?: (error: Error) => void): Pool {
+  const pool = new Pool({
+    connectionString: url,
+    max: size,
+    types: numericTypes,
+    application_name: applicationName,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // A peer that vanished without a FIN (a host down, a dropped NAT entry) is found by TCP keepalive.
+    keepAlive: true,
+  });
+  pool.on('connect', (client) => {
+    let reported = false;
+    client.on('error', (error) => {
+      // A dying backend often says so twice (its 57P01, then the closed socket): once is enough.
+      if (reported) return;
+      reported = true;
+      onConnectionError?.(error);
+    });
+  });
+  // Idle clients' errors reach the pool too; the client's own listener above has reported them.
+  pool.on('error', () => undefined);
   return pool;
 }

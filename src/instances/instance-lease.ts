@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { ReadModelDatabase } from '../database/read-model-database';
-import { instanceAddress, isLive, type Lease, leaseExpiry, type LeaseView } from './lease-rules';
+import { type HeartbeatStanding, instanceAddress, isLive, type Lease, leaseExpiry, type LeaseView, mayClaimLeases } from './lease-rules';
 
 /** A heartbeat found this instance's row gone: another instance claimed it after a long pause and took its work over. */
 export interface LostLease {
@@ -32,6 +32,7 @@ export class InstanceLease implements OnModuleInit, OnApplicationBootstrap, Befo
   private readonly lost = new Subject<LostLease>();
   private timer?: NodeJS.Timeout;
   private beating?: Promise<boolean>;
+  private readonly standing: HeartbeatStanding = { failing: false };
   /** The clock heartbeats and liveness are judged by; tests move it. */
   clock: () => Date = () => new Date();
 
@@ -107,8 +108,14 @@ export class InstanceLease implements OnModuleInit, OnApplicationBootstrap, Befo
         .returning({ instanceId: instanceLeases.instanceId });
     } catch (error) {
       // The database is unreachable: nobody else can claim the row either; try again next beat.
-      this.logger.warn({ err: error, instanceId: this.id }, 'instance lease heartbeat failed');
+      if (!this.standing.failing) this.logger.warn({ err: error, instanceId: this.id }, 'instance lease heartbeat failed; retrying every beat');
+      this.standing.failing = true;
       return true;
+    }
+    if (this.standing.failing) {
+      this.standing.failing = false;
+      this.standing.backSince = now;
+      this.logger.log({ instanceId: this.id, renewed: renewed.length > 0 }, 'instance lease heartbeat goes through again');
     }
     if (renewed.length > 0) return true;
     const lostId = this.id;
@@ -120,6 +127,11 @@ export class InstanceLease implements OnModuleInit, OnApplicationBootstrap, Befo
     await this.join().catch((error: unknown) => this.logger.error({ err: error, instanceId: this.id }, 'could not join again after losing the lease'));
     this.logger.warn({ instanceId: this.id, previous: lostId }, 'instance lease taken again under a fresh id');
     return false;
+  }
+
+  /** Whether this instance may claim other leases now (see mayClaimLeases: not right after a database outage). */
+  mayClaim(): boolean {
+    return mayClaimLeases(this.standing, this.clock(), this.config.instances.leaseTtlMs);
   }
 
   /** Expires the row now (see beforeApplicationShutdown). */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { and, eq, lt } from 'drizzle-orm';
+import { connectionFailureOf } from '../common/database-unreachable.error';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { ReadModelDatabase } from '../database/read-model-database';
@@ -77,7 +78,9 @@ export class LeaseMonitor implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.ticking || !this.ready) return [];
     this.ticking = this.claimAndTakeOver()
       .catch((error: unknown) => {
-        this.logger.error({ err: error }, 'lease takeover failed; trying again next heartbeat');
+        // The database away is no takeover problem: the heartbeat says so once; this would say it every beat.
+        if (connectionFailureOf(error)) this.logger.debug({ err: error }, 'lease takeover skipped: the database is unavailable');
+        else this.logger.error({ err: error }, 'lease takeover failed; trying again next heartbeat');
         return [];
       })
       .finally(() => (this.ticking = undefined));
@@ -98,6 +101,8 @@ export class LeaseMonitor implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Claims every lease that is dead now; returns the ones this instance won. */
   async claimDead(): Promise<Lease[]> {
+    // Right after a database outage every lease looks expired: the live instances renew theirs first.
+    if (!this.lease.mayClaim()) return [];
     const view = this.lease.view();
     const dead = deadLeases(await this.lease.leases(), view);
     const claimed: Lease[] = [];

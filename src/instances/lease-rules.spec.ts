@@ -8,6 +8,7 @@ import {
   type Lease,
   leaseExpiry,
   type LeaseView,
+  mayClaimLeases,
   takeoverReason,
 } from './lease-rules';
 
@@ -124,5 +125,25 @@ describe('takeover reason', () => {
     expect(takeoverReason({ instanceId: 'b', heartbeatAt: '2030-01-02T03:00:00.000Z', expiresAt: '2030-01-02T03:00:00.000Z' }, 'run')).toBe(
       'instance b stopped at 2030-01-02T03:00:00.000Z; resume the run on any instance',
     );
+  });
+});
+
+describe('claiming after a database outage', () => {
+  const TTL = 10_000;
+  const ago = (ms: number) => new Date(NOW.getTime() - ms);
+
+  it('claims as usual when its own heartbeats never failed', () => {
+    expect(mayClaimLeases({ failing: false }, NOW, TTL)).toBe(true);
+  });
+
+  it('claims nothing while its own heartbeats fail: the database is away for everyone', () => {
+    expect(mayClaimLeases({ failing: true }, NOW, TTL)).toBe(false);
+    expect(mayClaimLeases({ failing: true, backSince: ago(60_000) }, NOW, TTL)).toBe(false);
+  });
+
+  it('waits a TTL after its heartbeats go through again, so the live instances renew their leases first', () => {
+    expect(mayClaimLeases({ failing: false, backSince: ago(0) }, NOW, TTL)).toBe(false);
+    expect(mayClaimLeases({ failing: false, backSince: ago(TTL - 1) }, NOW, TTL)).toBe(false);
+    expect(mayClaimLeases({ failing: false, backSince: ago(TTL) }, NOW, TTL)).toBe(true);
   });
 });

@@ -52,6 +52,24 @@ export function claimableBefore(view: LeaseView): string | undefined {
   return view.dialect === 'sqlite' ? undefined : view.now.toISOString();
 }
 
+/** This instance's own heartbeats as the database answered them: failing now, or back since when after failing. */
+export interface HeartbeatStanding {
+  failing: boolean;
+  /** When a heartbeat went through again after failures; undefined if none ever failed. */
+  backSince?: Date;
+}
+
+/**
+ * Whether this instance may judge other leases dead now. Not while its own heartbeats fail, nor
+ * within a TTL of them coming back: a database outage stops every instance's heartbeat, so every
+ * lease looks expired when it ends, and the instances alive all along need a beat to renew theirs
+ * (a TTL holds more than two beats). A lease still expired a TTL later belongs to one that died.
+ */
+export function mayClaimLeases(standing: HeartbeatStanding, now: Date, leaseTtlMs: number): boolean {
+  if (standing.failing) return false;
+  return standing.backSince === undefined || now.getTime() - standing.backSince.getTime() >= leaseTtlMs;
+}
+
 /** Where a session (or a run, through its session) is held, from its `owner_instance` and that instance's lease. */
 export type Holder =
   /** Taken live by this instance. */

@@ -1,5 +1,6 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { escapeIdentifier, type ClientBase } from 'pg';
+import { connectionFailureOf } from '../common/database-unreachable.error';
 import { readEventsAfter, type PostgresEventStore } from '../event-store/postgres/postgres-event-store';
 import { applyProjections, type PgProjection } from '../event-store/postgres/pg-projection';
 import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
@@ -12,6 +13,11 @@ export interface PgAsyncProjectionRunnerOptions {
 }
 
 const DEFAULT_BATCH_SIZE = 500;
+/**
+ * While the database is away the batch is retried at least this often: the backoff is for a failing
+ * cause (a bug in apply, a full disk), and a database that comes back should be caught up within a second.
+ */
+const CONNECTION_RETRY_MAX_MS = 1_000;
 
 interface Feed {
   projection: PgProjection;
@@ -184,7 +190,8 @@ export class PgAsyncProjectionRunner extends AsyncProjectionRunner implements On
   private fail(feed: Feed, error: unknown): void {
     feed.again = false;
     if (this.stopped) return;
-    const delay = recordFailure(feed, error, this.retryMaxMs, this.logger);
+    const cap = connectionFailureOf(error) ? Math.min(this.retryMaxMs, CONNECTION_RETRY_MAX_MS) : this.retryMaxMs;
+    const delay = recordFailure(feed, error, cap, this.logger);
     feed.retryTimer = setTimeout(() => {
       feed.retryTimer = undefined;
       this.wake(feed);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Client, DatabaseError, escapeLiteral, type ClientBase, type Pool, type PoolClient, type QueryResult } from 'pg';
 import { Observable, Subject } from 'rxjs';
+import { connectionFailureOf, DatabaseUnreachableError } from '../../common/database-unreachable.error';
 import { migratePostgres } from '../../database/migrations';
 import { createPostgresPool } from '../../database/postgres-pool';
 import { type CommitRecord, EventStore, validateAppendMany } from '../event-store';
@@ -47,6 +48,11 @@ interface PendingAppend {
 }
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
+
+/** How far a group got: once COMMIT is sent, a lost connection leaves its outcome unknown. */
+interface GroupProgress {
+  commitSent: boolean;
+}
 
 /** A group's place in the queue for the append lock: after `previous`; `locked` once it holds the lock (or gave up). */
 interface LockTurn {
@@ -110,6 +116,9 @@ const READ_PAGE_SIZE = 500;
 /** Streams whose last committed version the store remembers, for guessing `any` / `stream_exists` appends. */
 const REMEMBERED_STREAMS = 10_000;
 const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
+/** The LISTEN connection's reconnect backoff: first try, then doubling up to the cap while the database stays away. */
+const RELISTEN_FIRST_MS = 100;
+const RELISTEN_MAX_MS = 5_000;
 
 /**
  * `readStreams` in one statement whatever the reads' limits: each read (an element of the JSON
@@ -173,11 +182,14 @@ export class PostgresEventStore extends EventStore {
   private tailRunning = false;
   private tailReading = false;
   private tailAgain = false;
+  private tailFailing = false;
   private waiters: PublishWaiter[] = [];
 
   private readonly wakers = new Set<() => void>();
   private listener?: Client;
   private listening?: Promise<void>;
+  private relistenTimer?: NodeJS.Timeout;
+  private relistenAttempts = 0;
   private pollTimer?: NodeJS.Timeout;
   private inline: readonly PgProjection[] = [];
   private registryInline?: readonly unknown[];
@@ -200,8 +212,8 @@ export class PostgresEventStore extends EventStore {
     } else {
       if (!options.connectionString) throw new Error('PostgresEventStore needs a pool or a connectionString');
       this.pool = createPostgresPool({ url: options.connectionString, size: options.poolSize ?? 10 }, (error) =>
-        // An idle client's error (server restart) must not crash the process; the next checkout reconnects.
-        this.logger.warn({ err: error }, 'idle PostgreSQL connection failed'),
+        // A lost connection (server restart, pg_terminate_backend) must not crash the process; the next checkout reconnects.
+        this.logger.warn({ err: error }, 'PostgreSQL connection lost'),
       );
       this.ownsPool = true;
     }
@@ -241,16 +253,18 @@ export class PostgresEventStore extends EventStore {
   /** Runs `work` in one transaction on a pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
   async transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    let broken = false;
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN');
       const result = await work(client);
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => (broken = true));
+      // A dead connection fails the ROLLBACK too (the server rolled the transaction back when it went).
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
       throw error;
     } finally {
+      // A client that failed is destroyed, not handed to the next caller.
       client.release(broken);
     }
   }
@@ -356,6 +370,7 @@ export class PostgresEventStore extends EventStore {
     this.wakers.clear();
     this.committed.complete();
     this.commitRecords.complete();
+    clearTimeout(this.relistenTimer);
     const listener = this.listener;
     this.listener = undefined;
     await listener?.end().catch(() => undefined);
@@ -395,17 +410,24 @@ export class PostgresEventStore extends EventStore {
   private async commit(batch: PendingAppend[], turn: LockTurn): Promise<void> {
     let outcomes: AppendOutcome[];
     const started = performance.now();
+    const progress: GroupProgress = { commitSent: false };
     try {
       await this.start();
-      outcomes = await this.commitGroup(batch, turn);
+      outcomes = await this.commitGroup(batch, turn, progress);
       this.commitCount += 1;
       this.appendCount += batch.length;
     } catch (error) {
       turn.locked(); // never took it: the next group need not wait for this one
       this.commitRecords.next({ appends: batch.length, refused: batch.length, durationMs: performance.now() - started, committed: false });
-      // No COMMIT went through (or its answer was lost with the connection): nothing is acknowledged.
-      this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
-      const failure = new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
+      // No COMMIT answer came back: nothing is acknowledged. A lost connection is the database being
+      // away (503, retryable); if it went after COMMIT was sent, the group may have committed all the
+      // same, and the caller is told the outcome is unknown (never that it failed for sure).
+      const lost = connectionFailureOf(error);
+      const failure = lost
+        ? new DatabaseUnreachableError(lost, progress.commitSent ? 'unknown' : 'not_written')
+        : new AppendFailedError(`The append could not be committed: ${(error as Error).message}`);
+      if (lost) this.logger.warn({ err: error, appends: batch.length, commitSent: progress.commitSent }, 'group commit lost its connection');
+      else this.logger.error({ err: error, appends: batch.length }, 'group commit failed; batch rolled back');
       batch.forEach((request) => request.reject(failure));
       return;
     }
@@ -429,13 +451,13 @@ export class PostgresEventStore extends EventStore {
    * replays it isolated, so that failure stays with the request that caused it. A replay goes back to
    * the savepoint after the lock (GROUP_START), which stays held: no later group commits before it.
    */
-  private async commitGroup(batch: PendingAppend[], turn: LockTurn): Promise<AppendOutcome[]> {
+  private async commitGroup(batch: PendingAppend[], turn: LockTurn, progress: GroupProgress): Promise<AppendOutcome[]> {
     // The connection after the turn: a group holding one while it waits could starve the group before it of one.
     await turn.previous;
     const client = await this.pool.connect();
     let broken = false;
     try {
-      const outcomes = await this.writeGroupWithFallbacks(client, batch, turn);
+      const outcomes = await this.writeGroupWithFallbacks(client, batch, turn, progress);
       for (const outcome of outcomes)
         if ('ok' in outcome) for (const result of outcome.ok) this.rememberVersion(result.streamId, result.nextExpectedVersion);
       return outcomes;
@@ -451,7 +473,7 @@ export class PostgresEventStore extends EventStore {
     }
   }
 
-  private async writeGroupWithFallbacks(client: PoolClient, batch: PendingAppend[], turn: LockTurn): Promise<AppendOutcome[]> {
+  private async writeGroupWithFallbacks(client: PoolClient, batch: PendingAppend[], turn: LockTurn, progress: GroupProgress): Promise<AppendOutcome[]> {
     const streamIds = [...new Set(batch.flatMap((request) => request.parts.map((part) => part.streamId)))];
     let mode: GroupMode = 'checked';
     let versions: StreamVersionRow[];
@@ -461,7 +483,7 @@ export class PostgresEventStore extends EventStore {
     );
     if (predicted) {
       try {
-        return await this.writeGroup(client, batch, 'predicted', { predicted }, turn);
+        return await this.writeGroup(client, batch, 'predicted', { predicted }, turn, progress);
       } catch (error) {
         if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
         // The write failed after the lock was granted (the lock itself failing fails this ROLLBACK TO and the group).
@@ -478,13 +500,13 @@ export class PostgresEventStore extends EventStore {
     for (const row of versions) this.rememberVersion(row.stream_id, row.version);
     if (mode === 'checked') {
       try {
-        return await this.writeGroup(client, batch, 'checked', { versions }, turn);
+        return await this.writeGroup(client, batch, 'checked', { versions }, turn, progress);
       } catch (error) {
         if (!(error instanceof DatabaseError) && !(error instanceof NeedsIsolation)) throw error;
         await client.query(`ROLLBACK TO SAVEPOINT ${GROUP_START}`);
       }
     }
-    return await this.writeGroup(client, batch, 'isolated', { versions }, turn);
+    return await this.writeGroup(client, batch, 'isolated', { versions }, turn, progress);
   }
 
   private rememberVersion(streamId: string, version: number): void {
@@ -508,6 +530,7 @@ export class PostgresEventStore extends EventStore {
     mode: GroupMode,
     from: { predicted: RequestPlan[] } | { versions: readonly StreamVersionRow[] },
     turn: LockTurn,
+    progress: GroupProgress,
   ): Promise<AppendOutcome[]> {
     const inline = this.inlineProjections();
     const isolated = mode === 'isolated';
@@ -556,9 +579,14 @@ export class PostgresEventStore extends EventStore {
     const anyWritten = isolated ? outcomes.some((outcome) => 'ok' in outcome) : accepted.length > 0;
     // NOTIFY is delivered at COMMIT to every instance's listener; it only says "read on", and who wrote.
     const finish = anyWritten ? `NOTIFY ${EVENTS_CHANNEL}, ${escapeLiteral(this.instanceId)}; COMMIT` : 'ROLLBACK';
+    // From here on a lost connection may have lost only COMMIT's answer: the outcome is unknown.
+    const sendingFinish = () => {
+      progress.commitSent = anyWritten;
+    };
     // Predicted, a request conflicts only with an accepted one: with none accepted nothing was sent.
     if (predicted && accepted.length === 0) return outcomes;
     if (isolated || accepted.length === 0) {
+      sendingFinish();
       await client.query(finish);
       return outcomes;
     }
@@ -568,6 +596,7 @@ export class PostgresEventStore extends EventStore {
     const writeIndex = predicted ? LOCKED_RESULT_INDEX : 0;
     let results: AppendResult[];
     if (inline.length === 0) {
+      sendingFinish();
       const written = (await client.query(`${write}; ${finish}`)) as unknown as QueryResult[];
       results = toResults(parts, written[writeIndex].rows as PositionRow[], recordedAt);
     } else {
@@ -583,6 +612,7 @@ export class PostgresEventStore extends EventStore {
         if (error instanceof DatabaseError) throw error;
         throw new NeedsIsolation((error as Error)?.message ?? String(error));
       }
+      sendingFinish();
       await client.query(finish);
     }
     let next = 0;
@@ -656,9 +686,13 @@ export class PostgresEventStore extends EventStore {
           if (page.length < READ_PAGE_SIZE) break;
         }
       } while (this.tailAgain && this.tailRunning);
+      if (this.tailFailing) this.logger.log({ position: this.tailPosition }, 'reading the log for committed$ works again');
+      this.tailFailing = false;
     } catch (error) {
-      // The next wake (at the latest the poll) reads again from the same position.
-      this.logger.warn({ err: error, position: this.tailPosition }, 'reading the log for committed$ failed; retrying');
+      // The next wake (at the latest the poll) reads again from the same position; said once per outage.
+      if (!this.tailFailing)
+        this.logger.warn({ err: error, position: this.tailPosition }, 'reading the log for committed$ failed; retrying at every wake');
+      this.tailFailing = true;
       if (this.closed) {
         // Closing with the database gone: the appends are durable, resolve them unpublished.
         this.waiters.splice(0).forEach((waiter) => waiter.settle());
@@ -703,24 +737,52 @@ export class PostgresEventStore extends EventStore {
       this.listener = undefined;
       this.listening = undefined;
       client.end().catch(() => undefined);
-      if (!this.closed) {
-        setTimeout(() => {
-          if (!this.closed)
-            this.ensureListening().then(
-              () => this.wakeAll(),
-              () => undefined,
-            );
-        }, 100).unref();
-      }
+      this.relisten();
     };
+    // Listened to from the start: an 'error' without a listener would end the process.
     client.on('error', lost);
     client.on('end', () => lost());
     client.on('notification', (message) => {
       if (message.payload !== this.instanceId) this.wakeAll();
     });
-    await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
     this.listener = client;
+  }
+
+  /**
+   * LISTEN again after a backoff (100 ms, doubling to 5 s) for as long as the database stays away.
+   * Once back, every reader is woken: NOTIFYs sent meanwhile were lost, so each reads on from its position.
+   */
+  private relisten(): void {
+    if (this.closed || this.relistenTimer) return;
+    const delay = Math.min(RELISTEN_MAX_MS, RELISTEN_FIRST_MS * 2 ** Math.min(this.relistenAttempts, 16));
+    this.relistenAttempts += 1;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = undefined;
+      if (this.closed) return;
+      this.ensureListening().then(
+        () => {
+          this.logger.log({ attempts: this.relistenAttempts }, 'LISTEN connection back; reading what was missed');
+          this.relistenAttempts = 0;
+          this.wakeAll();
+        },
+        (error: unknown) => {
+          if (this.relistenAttempts === 1) this.logger.warn({ err: error }, 'LISTEN reconnect failed; retrying with backoff');
+          this.relisten();
+        },
+      );
+    }, delay);
+    this.relistenTimer.unref();
   }
 
   private startPolling(): void {
