@@ -6,6 +6,7 @@ import { DomainError } from './domain-error';
 import { codeOfStatus, graphqlErrorOf } from './graphql-error';
 import { refusedBodyOf } from './request-body';
 import { textOf } from './text-of';
+import { ThrottledWarning } from './throttled-warning';
 
 /** Stable error code -> HTTP status. Codes not listed are 422 (the request was understood but refused). */
 const STATUS_BY_CODE: Record<string, number> = {
@@ -42,11 +43,13 @@ export function httpStatusOf(error: DomainError): number {
 @Catch()
 export class DomainErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrors');
+  /** During an outage every request fails the same way: 20 lines a minute, the rest summed up. */
+  private readonly unreachable = new ThrottledWarning(this.logger, 'more requests answered 503 database_unavailable, not logged one by one');
 
   catch(thrown: unknown, host: ArgumentsHost): void | GraphQLError {
     // A lost database connection is temporary, whichever handler met it: 503, not an internal error.
     const unreachable = thrown instanceof DomainError || thrown instanceof HttpException ? undefined : databaseUnreachableOf(thrown);
-    if (unreachable) this.logger.warn({ err: thrown }, 'database unavailable; answered 503');
+    if (unreachable) this.unreachable.warn({ err: thrown }, 'database unavailable; answered 503');
     const error = unreachable ?? thrown;
     if (host.getType<string>() === 'graphql') return graphqlErrorOf(error, httpStatusOf, this.logger);
     const response = host.switchToHttp().getResponse<Response>();

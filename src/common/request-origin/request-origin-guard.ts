@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { RequestHandler } from 'express';
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ThrottledWarning } from '../throttled-warning';
 import type { RequestFacts, RequestOriginRules, RequestRefusal } from './request-origin-rules';
 
 const logger = new Logger('RequestOrigin');
@@ -26,36 +27,16 @@ export function requestFactsOf(request: IncomingMessage): RequestFacts {
   };
 }
 
-/**
- * A hostile page can send refusals in a loop: the first REFUSAL_LOG_BURST of each minute are logged one
- * by one, the rest counted and summed up in one line when the minute turns, so the log stays readable.
- */
+/** Refusals, logged with what was asked; a page refused in a loop cannot flood the log (ThrottledWarning). */
 export class RefusalLog {
-  private windowStart = 0;
-  private logged = 0;
-  private suppressed = 0;
+  private readonly warning: ThrottledWarning;
 
-  constructor(
-    private readonly burst = REFUSAL_LOG_BURST,
-    private readonly windowMs = 60_000,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(burst?: number, windowMs?: number, now?: () => number) {
+    this.warning = new ThrottledWarning(logger, 'more requests refused before routing, not logged one by one', burst, windowMs, now);
+  }
 
   record(request: IncomingMessage, refusal: RequestRefusal): void {
-    const now = this.now();
-    if (now - this.windowStart >= this.windowMs) {
-      if (this.suppressed > 0)
-        logger.warn({ suppressed: this.suppressed, windowMs: this.windowMs }, 'more requests refused before routing, not logged one by one');
-      this.windowStart = now;
-      this.logged = 0;
-      this.suppressed = 0;
-    }
-    if (this.logged >= this.burst) {
-      this.suppressed += 1;
-      return;
-    }
-    this.logged += 1;
-    logger.warn(
+    this.warning.warn(
       {
         statusCode: refusal.statusCode,
         code: refusal.code,
@@ -68,13 +49,10 @@ export class RefusalLog {
     );
   }
 
-  /** How many refusals this window did not log one by one. */
   get suppressedInWindow(): number {
-    return this.suppressed;
+    return this.warning.suppressedInWindow;
   }
 }
-
-const REFUSAL_LOG_BURST = 20;
 
 /** Express middleware: a refused request is answered here, before the body parser, the console and any route. */
 export function requestOriginMiddleware(rules: RequestOriginRules, refusals: RefusalLog): RequestHandler {
