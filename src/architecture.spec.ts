@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import type { ReadTableName } from './database/read-model-database';
+import { TABLE_OWNERS } from './database/table-owners';
 
 /**
  * The module picture stays one-way: no source-level cycle between the top-level folders of `src/`
@@ -67,6 +70,89 @@ export function findCycle(graph: ReadonlyMap<string, ReadonlySet<string>>): stri
   return undefined;
 }
 
+/** A read-model table named in a file: where, and how. */
+export interface TableAccess {
+  table: ReadTableName;
+  line: number;
+}
+
+const TABLE_NAMES = new Set<string>(Object.keys(TABLE_OWNERS));
+const isTableName = (name: string): name is ReadTableName => TABLE_NAMES.has(name);
+const SCHEMA_DIRS = [join(SRC, 'database', 'schema'), join(SRC, 'database', 'schema-pg')];
+
+/**
+ * Every read-model table a file names, found in its syntax tree: `db.tables.runs`, `tables['runs']`,
+ * `const { runs } = this.db.tables`, a table imported from `database/schema(-pg)` (named, or through a
+ * namespace import), and row types such as `ReadTables['runs']`.
+ */
+export function tableAccesses(file: string, text: string): TableAccess[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: TableAccess[] = [];
+  const namespaces = new Set<string>();
+  const add = (name: string, node: ts.Node) => {
+    if (isTableName(name)) found.push({ table: name, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1 });
+  };
+  const fromSchema = (specifier: string) => {
+    if (!specifier.startsWith('.')) return false;
+    const target = resolve(dirname(file), specifier);
+    return SCHEMA_DIRS.some((dir) => target === dir || target.startsWith(dir + sep));
+  };
+  // What holds the tables: `tables`, `<anything>.tables`, a namespace import of the schema.
+  const isTables = (node: ts.Expression): boolean =>
+    (ts.isIdentifier(node) && (node.text === 'tables' || namespaces.has(node.text))) ||
+    (ts.isPropertyAccessExpression(node) && node.name.text === 'tables');
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier) && fromSchema(node.moduleSpecifier.text)) {
+      const bindings = node.importClause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
+      if (bindings && ts.isNamedImports(bindings)) for (const element of bindings.elements) add((element.propertyName ?? element.name).text, element);
+    } else if (ts.isPropertyAccessExpression(node) && isTables(node.expression)) {
+      add(node.name.text, node);
+    } else if (ts.isElementAccessExpression(node) && isTables(node.expression) && ts.isStringLiteralLike(node.argumentExpression)) {
+      add(node.argumentExpression.text, node);
+    } else if (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && node.initializer && isTables(node.initializer)) {
+      for (const element of node.name.elements) {
+        const key = element.propertyName ?? element.name;
+        if (ts.isIdentifier(key) || ts.isStringLiteral(key)) add(key.text, element);
+      }
+    } else if (
+      ts.isIndexedAccessTypeNode(node) &&
+      ts.isTypeReferenceNode(node.objectType) &&
+      node.objectType.typeName.getText(source) === 'ReadTables' &&
+      ts.isLiteralTypeNode(node.indexType) &&
+      ts.isStringLiteral(node.indexType.literal)
+    ) {
+      add(node.indexType.literal.text, node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * A file may touch a table when its context owns it; the context whose projection writes a table it
+ * does not own may touch it in its projections only. `database` (schema, bindings) is the store itself.
+ */
+export function mayTouch(file: string, table: ReadTableName): boolean {
+  const context = contextOf(file);
+  const { owner, writtenBy } = TABLE_OWNERS[table];
+  if (context === 'database' || context === owner) return true;
+  return context === writtenBy && relative(join(SRC, context), file).split(sep).includes('projections');
+}
+
+/** Each access a file makes to another context's table, as `file:line table (owner: context)`. */
+export function tableViolations(files: readonly string[], read: (file: string) => string): string[] {
+  return files.flatMap((file) =>
+    tableAccesses(file, read(file))
+      .filter(({ table }) => !mayTouch(file, table))
+      .map(
+        ({ table, line }) =>
+          `${relative(SRC, file)}:${line} ${table} (owner: ${TABLE_OWNERS[table].owner}${TABLE_OWNERS[table].port ? `, ask ${TABLE_OWNERS[table].port}` : ''})`,
+      ),
+  );
+}
+
 describe('architecture', () => {
   it('finds a cycle and names its path (the check can fail)', () => {
     const graph = new Map([
@@ -106,5 +192,50 @@ describe('architecture', () => {
     const cycle = findCycle(graph);
     if (cycle) throw new Error(`import cycle between contexts: ${cycle.join(' -> ')}`);
     expect(cycle).toBeUndefined();
+  });
+
+  describe('read models have owners', () => {
+    const file = (...parts: string[]) => join(SRC, ...parts);
+
+    it('finds a table however a file names it', () => {
+      const text = [
+        "import { runs } from '../database/schema-pg';",
+        "import * as schema from '../database/schema';",
+        "import { sessions as s } from '../sessions/sessions-read-model';",
+        'type Row = ReadTables["approvals"]["$inferSelect"];',
+        'const { agents, orm } = this.db.tables;',
+        'const { sessions: renamed } = tables;',
+        'db.orm.select().from(db.tables.routedRequests);',
+        "tables['auditLog'];",
+        'schema.childSessions;',
+        'tables.map((t) => t);',
+      ].join('\n');
+      expect(tableAccesses(file('x', 'y.ts'), text)).toEqual([
+        { table: 'runs', line: 1 },
+        { table: 'approvals', line: 4 },
+        { table: 'agents', line: 5 },
+        { table: 'sessions', line: 6 },
+        { table: 'routedRequests', line: 7 },
+        { table: 'auditLog', line: 8 },
+        { table: 'childSessions', line: 9 },
+      ]);
+    });
+
+    it("fails on a read of another context's table, and lets a writing projection write", () => {
+      const files = [file('instances', 'held-work.ts'), file('delegation', 'projections', 'runs.projection.ts'), file('delegation', 'run-stopper.ts')];
+      const text: Record<string, string> = {
+        [files[0]]: 'const { runs, instanceLeases } = this.db.tables;',
+        [files[1]]: 'db.orm.insert(db.tables.runs);',
+        [files[2]]: 'db.orm.select().from(db.tables.runs);',
+      };
+      expect(tableViolations(files, (f) => text[f])).toEqual([
+        'instances/held-work.ts:1 runs (owner: run-lineage, ask RunsReadModel, LineageLookup)',
+        'delegation/run-stopper.ts:1 runs (owner: run-lineage, ask RunsReadModel, LineageLookup)',
+      ]);
+    });
+
+    it('no context touches a table another context owns', () => {
+      expect(tableViolations(sourceFiles(SRC), (f) => readFileSync(f, 'utf8'))).toEqual([]);
+    });
   });
 });

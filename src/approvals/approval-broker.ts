@@ -7,8 +7,9 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
-import { approvalStreamId, runIdOfThread, runStreamId, sessionIdOfStream } from '../event-store/stream-ids';
-import { HeldWork } from '../instances/held-work';
+import { approvalStreamId, sessionIdOfStream } from '../event-store/stream-ids';
+import { LineageLookup } from '../run-lineage/lineage-lookup';
+import { HeldWork } from '../sessions/held-work';
 import { SessionRegistry } from '../sessions/session-registry';
 import { approvalDecider, type ApprovalCommand } from './approval.decider';
 import { ApprovalSettledError } from './approval.errors';
@@ -41,15 +42,6 @@ export interface ApprovalDecisionInput {
 
 const SESSION_ENDED = new Set(['session.interrupted', 'session.destroyed']);
 
-/** What a run stream's first event (`run.started`) says of its place in the tree; read from the shared log. */
-interface RunPlace {
-  runId: string;
-  agentId: string;
-  rootRunId: string;
-  ownerThreadId: string;
-  path: string;
-}
-
 /**
  * issue 14: permission requests that wait for a person. `ask` records `permission.asked` on the
  * request's own `approval-<id>` stream and holds the CLI's request (its promise) until a decision
@@ -68,6 +60,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly db: ReadModelDatabase,
     private readonly registry: SessionRegistry,
     private readonly held: HeldWork,
+    private readonly lineages: LineageLookup,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
   ) {
     this.timeoutMs = config.approvals.timeoutMs;
@@ -171,25 +164,15 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * Run, root run and the agents from the root down to the one that asked. Read from each run's
-   * `run.started` in the log (one small read per ancestor), so approvals imports neither the
-   * delegation engine nor run-lineage (which sits above tool-dispatch).
+   * Run, root run and the agents from the root down to the one that asked (`LineageLookup`), led by
+   * the agent of the live session that started the root run and ended by the sub-agent that asked.
    */
   private async lineageOf(question: ApprovalQuestion): Promise<Pick<PermissionAskedData, 'runId' | 'rootRunId' | 'lineagePath'>> {
     const child = question.agentName ? [question.agentName] : [];
-    const runId = runIdOfThread(question.sessionId);
-    const run = runId ? await this.runPlace(runId) : undefined;
+    const run = await this.lineages.lineageOfSession(question.sessionId);
     if (!run) return { lineagePath: [this.registry.get(question.sessionId)?.config.agentId ?? 'main', ...child] };
-    const ids = run.path.split('/').filter(Boolean);
-    const agents = await Promise.all(ids.map(async (id) => (id === run.runId ? run.agentId : ((await this.runPlace(id))?.agentId ?? id))));
-    const root = ids[0] === run.runId ? run : await this.runPlace(ids[0]);
-    const owner = root && root.ownerThreadId !== 'api' ? this.registry.get(root.ownerThreadId)?.config.agentId : undefined;
-    return { runId: run.runId, rootRunId: run.rootRunId, lineagePath: [...(owner ? [owner] : []), ...agents, ...child] };
-  }
-
-  private async runPlace(runId: string): Promise<RunPlace | undefined> {
-    const [first] = await this.store.readStream(runStreamId(runId), { limit: 1 });
-    return first?.type === 'run.started' ? (first.data as unknown as RunPlace) : undefined;
+    const owner = run.rootOwnerSessionId ? this.registry.get(run.rootOwnerSessionId)?.config.agentId : undefined;
+    return { runId: run.runId, rootRunId: run.rootRunId, lineagePath: [...(owner ? [owner] : []), ...run.agentPath, ...child] };
   }
 }
 

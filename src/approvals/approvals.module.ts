@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ApprovalBroker } from './approval-broker';
 import { ApprovalsController } from './approvals.controller';
@@ -12,7 +13,7 @@ import { WatchApprovalsHandler } from './queries/watch-approvals/watch-approvals
  * (`ApprovalBroker`, fed by the tool-dispatch router) until a person decides over REST or GraphQL.
  */
 @Module({
-  imports: [SessionsModule],
+  imports: [SessionsModule, RunLineageModule],
   controllers: [ApprovalsController],
   providers: [ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, WatchApprovalsHandler, DecideApprovalHandler],
   exports: [ApprovalBroker],

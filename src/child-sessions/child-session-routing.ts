@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
@@ -9,6 +9,7 @@ import type { NewEvent } from '../event-store/event-store.types';
 import { sessionStreamId } from '../event-store/stream-ids';
 import type { LiveSession } from '../sessions/live-session';
 import { SessionRegistry } from '../sessions/session-registry';
+import { SubagentLaunchesReadModel } from '../sessions/subagent-launches-read-model';
 import { type ChildIdSource, ChildSessionEvents } from './child-session.events';
 import { ChildSessionResolver, type Resolution } from './child-session-resolver';
 
@@ -31,6 +32,7 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
     private readonly cli: CopilotCliConnection,
     private readonly store: EventStore,
     private readonly db: ReadModelDatabase,
+    private readonly launches: SubagentLaunchesReadModel,
   ) {
     this.resolver = new ChildSessionResolver(registry);
   }
@@ -152,22 +154,21 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
       .catch((error: unknown) => this.logger.error({ err: error, parentId, type: event.type }, 'could not record child mapping'));
   }
 
-  /** The child's mapping and its parent's running launches, read in one statement, put in memory once the read is back. */
+  /**
+   * The child's mapping, then its parent's running launches (the sessions' `SubagentLaunchesReadModel`),
+   * put in memory once both reads are back.
+   */
   private async loadChild(childSessionId: string): Promise<void> {
-    const { childSessions, subagentInstances } = this.db.tables;
-    const rows = await this.db.orm
-      .select({ child: childSessions, launch: subagentInstances })
-      .from(childSessions)
-      .leftJoin(subagentInstances, and(eq(subagentInstances.parentSessionId, childSessions.parentSessionId), eq(subagentInstances.status, 'running')))
-      .where(eq(childSessions.childSessionId, childSessionId));
-    const row = rows[0]?.child;
+    const { childSessions } = this.db.tables;
+    const [row] = await this.db.orm.select().from(childSessions).where(eq(childSessions.childSessionId, childSessionId)).limit(1);
+    const launches = row ? await this.launches.runningIn(row.parentSessionId) : [];
     // Checked against memory as it is after the read: a parent destroyed meanwhile dropped its children
     // (nothing comes back), and what another resolve or a live subagent.started put back is kept as it is.
     if (!row || !this.registry.get(row.parentSessionId)) return;
     if (!this.resolver.childToParent.has(row.childSessionId)) this.resolver.mapChild(row.childSessionId, row.parentSessionId, row.agentName);
     const known = this.resolver.subagentInstances.get(row.parentSessionId);
-    for (const { launch: i } of rows) {
-      if (!i || known?.has(i.toolCallId)) continue;
+    for (const i of launches) {
+      if (known?.has(i.toolCallId)) continue;
       this.resolver.registerSubagentStarted(i.parentSessionId, {
         agentName: i.agentName,
         toolCallId: i.toolCallId,

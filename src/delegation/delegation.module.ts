@@ -14,10 +14,10 @@ import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
 import { GetRunOutputHandler } from './queries/get-run-output/get-run-output.handler';
 import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
 import { RunExecutor } from './run-executor';
+import { HeldRuns } from './held-runs';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
 import { RunReminders } from './run-reminders';
-import { RunSessionLineage } from './run-session-lineage';
 import { RunRepository } from './run-repository';
 import { RunStopper } from './run-stopper';
 import { RunsController } from './runs.controller';
@@ -38,8 +38,8 @@ import { SessionBudgetController } from './session-budget.controller';
     RunExecutor,
     RunStopper,
     RunRecovery,
+    HeldRuns,
     RunReminders,
-    RunSessionLineage,
     BudgetGuard,
     BudgetReminders,
     RunsProjection,

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { HeldWork } from '../instances/held-work';
 import { type Lease, takeoverReason } from '../instances/lease-rules';
 import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';
+import { HeldRuns } from './held-runs';
 import { RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 
@@ -27,7 +27,7 @@ export class RunRecovery implements OnModuleInit, OnApplicationBootstrap {
   private takeover?: TakeoverParticipation;
 
   constructor(
-    private readonly held: HeldWork,
+    private readonly held: HeldRuns,
     private readonly repository: RunRepository,
     private readonly handles: RunHandleTable,
     private readonly monitor: LeaseMonitor,

@@ -7,8 +7,8 @@ import { GetRunsById } from '../run-lineage/queries/get-runs-by-id/get-runs-by-i
 import { GetSubtreeSpend } from '../run-lineage/queries/get-subtree-spend/get-subtree-spend.query';
 import { GetSubtreeUsage } from '../run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
 import { ListRunChildren } from '../run-lineage/queries/list-run-children/list-run-children.query';
-import { ListThreadRequests } from '../run-lineage/queries/list-thread-requests/list-thread-requests.query';
-import { ListThreadSubagents, type SubagentInstanceRow } from '../run-lineage/queries/list-thread-subagents/list-thread-subagents.query';
+import { ListThreadRequests } from '../tool-dispatch/queries/list-thread-requests/list-thread-requests.query';
+import { ListThreadSubagents, type SubagentInstanceRow } from '../sessions/queries/list-thread-subagents/list-thread-subagents.query';
 import type { RunRow, RunUsage } from '../run-lineage/run-lineage';
 import type { SubtreeSpend } from '../run-lineage/runs-read-model';
 import type { RoutedRequestView } from '../tool-dispatch/queries/list-routed-requests/list-routed-requests.query';

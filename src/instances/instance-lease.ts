@@ -151,6 +151,13 @@ export class InstanceLease implements OnModuleInit, OnApplicationBootstrap, Befo
     return this.db.orm.select().from(this.db.tables.instanceLeases);
   }
 
+  /** One instance's row, if it still has one (a claimed lease is deleted). */
+  async leaseOf(instanceId: string): Promise<Lease | undefined> {
+    const { instanceLeases } = this.db.tables;
+    const [row] = await this.db.orm.select().from(instanceLeases).where(eq(instanceLeases.instanceId, instanceId)).limit(1);
+    return row;
+  }
+
   /** The instances running now, this one included. */
   async liveInstances(): Promise<Lease[]> {
     const view = this.view();

@@ -1,16 +1,15 @@
 import { Global, Module } from '@nestjs/common';
-import { HeldWork } from './held-work';
 import { InstanceLease } from './instance-lease';
 import { LeaseMonitor } from './lease-monitor';
 
 /**
  * Several instances on one database (issue 15): each holds a lease (`instance_leases`), owns the
  * sessions it takes live and their runs, and takes over the work of instances whose lease expired.
- * Global: sessions and delegation ask it who holds what; it imports neither.
+ * Global: sessions (`HeldWork`) and delegation (`HeldRuns`) ask its lease who holds what; it imports neither.
  */
 @Global()
 @Module({
-  providers: [InstanceLease, LeaseMonitor, HeldWork],
-  exports: [InstanceLease, LeaseMonitor, HeldWork],
+  providers: [InstanceLease, LeaseMonitor],
+  exports: [InstanceLease, LeaseMonitor],
 })
 export class InstancesModule {}

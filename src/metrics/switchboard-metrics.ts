@@ -1,9 +1,7 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { count } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Subscription } from 'rxjs';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { ReadModelDatabase } from '../database/read-model-database';
 import { RUN_STATUSES } from '../delegation/run.events';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
@@ -11,6 +9,7 @@ import { InstanceLease } from '../instances/instance-lease';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
 import type { SessionStatus } from '../sessions/session.events';
+import { SessionsReadModel } from '../sessions/sessions-read-model';
 import { RoutedRequestEvents } from '../tool-dispatch/routed-request.events';
 
 const SESSION_STATUSES = ['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed'] as const satisfies readonly SessionStatus[];
@@ -53,7 +52,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
     store: EventStore,
     runner: AsyncProjectionRunner,
     runsReadModel: RunsReadModel,
-    db: ReadModelDatabase,
+    sessionsReadModel: SessionsReadModel,
     cli: CopilotCliConnection,
     lease: InstanceLease,
   ) {
@@ -147,7 +146,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       labelNames: ['status'],
       registers: register,
       async collect() {
-        setByStatus(this, SESSION_STATUSES, await countSessionsByStatus(db));
+        setByStatus(this, SESSION_STATUSES, await sessionsReadModel.countByStatus());
       },
     });
     new Gauge({
@@ -177,12 +176,6 @@ export class SwitchboardMetrics implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.subscriptions.unsubscribe();
   }
-}
-
-/** The sessions read model's rows per status, one statement (either database; `count()` is a number on both). */
-export function countSessionsByStatus(db: ReadModelDatabase): Promise<Array<{ status: string; count: number }>> {
-  const { sessions } = db.tables;
-  return db.orm.select({ status: sessions.status, count: count() }).from(sessions).groupBy(sessions.status);
 }
 
 /** One statement per scrape; every known status is shown, 0 when none. */

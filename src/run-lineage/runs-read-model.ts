@@ -83,6 +83,12 @@ export class RunsReadModel {
     return rows.map((r) => r.runId);
   }
 
+  /** Every running run with its thread (`sub-agent-<runId>`, its session once launched) and launch time. */
+  async runningWithThreads(): Promise<Array<Pick<RunRow, 'runId' | 'threadId' | 'launchedAt'>>> {
+    const { runs } = this;
+    return this.db.orm.select({ runId: runs.runId, threadId: runs.threadId, launchedAt: runs.launchedAt }).from(runs).where(eq(runs.status, 'running'));
+  }
+
   /** How many runs owned by a thread are running. */
   async runningOwnedBy(ownerThreadId: string): Promise<number> {
     const { runs } = this;

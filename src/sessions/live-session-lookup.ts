@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HeldWork } from '../instances/held-work';
+import { HeldWork } from './held-work';
 import type { LiveSession } from './live-session';
 import { SessionNotFoundError, SessionNotLiveError } from './session.errors';
 import type { SessionStatus } from './session.events';

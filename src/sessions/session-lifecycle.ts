@@ -7,7 +7,7 @@ import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
 import { sessionStreamId } from '../event-store/stream-ids';
-import { HeldWork } from '../instances/held-work';
+import { HeldWork } from './held-work';
 import { InstanceLease, type LostLease } from '../instances/instance-lease';
 import { type Lease, takeoverReason } from '../instances/lease-rules';
 import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';

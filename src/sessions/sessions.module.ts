@@ -9,6 +9,10 @@ import { ResumeSessionHandler } from './commands/resume-session/resume-session.h
 import { SendMessageHandler } from './commands/send-message/send-message.handler';
 import { SessionsPgProjection } from './projections/sessions.pg-projection';
 import { SessionsProjection } from './projections/sessions.projection';
+import { HeldWork } from './held-work';
+import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list-thread-subagents.handler';
+import { SessionsReadModel } from './sessions-read-model';
+import { SubagentLaunchesReadModel } from './subagent-launches-read-model';
 import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 import { SessionEndpointPolicy } from './session-endpoint-policy';
@@ -18,7 +22,6 @@ import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
 import { TurnReminders } from './turn-reminders';
-import { SessionLineages } from './session-lineage';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
@@ -26,12 +29,14 @@ import { SessionLineages } from './session-lineage';
   controllers: [SessionsController],
   providers: [
     SessionRegistry,
+    SessionsReadModel,
+    SubagentLaunchesReadModel,
+    HeldWork,
     SessionEndpointPolicy,
     LiveSessionLookup,
     LiveSessionLimit,
     BuiltinToolCatalog,
     TurnReminders,
-    SessionLineages,
     SessionLifecycle,
     SessionsProjection,
     SessionsPgProjection,
@@ -43,7 +48,8 @@ import { SessionLineages } from './session-lineage';
     ChangeSubAgentsHandler,
     GetSessionHandler,
     ListSessionsHandler,
+    ListThreadSubagentsHandler,
   ],
-  exports: [SessionRegistry, LiveSessionLookup, BuiltinToolCatalog, TurnReminders, SessionLineages],
+  exports: [SessionRegistry, SessionsReadModel, SubagentLaunchesReadModel, HeldWork, LiveSessionLookup, BuiltinToolCatalog, TurnReminders],
 })
 export class SessionsModule {}

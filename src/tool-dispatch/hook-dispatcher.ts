@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import { failureModeOf, HOOK_TYPES, type HookSpec, type HookType } from '../agents/agent-hooks';
 import { closedOutput, failureText, type HookOutput, isDenied, mergeOutputs, nextInput, outcomeOf, parseHookAnswer } from './hook-answers';
-import type { SessionLineage } from '../sessions/session-lineage';
 import { SignedWebhook } from './signed-webhook';
 
 /** Who caused the hook: the session that owns the handlers, and the sub-agent when a child's hook it is. */
@@ -14,8 +13,14 @@ export interface HookCaller {
   lineage?: HookLineage;
 }
 
-/** A run's place in its tree: `path` is `/<root>/…/<run>/`. */
-export type HookLineage = SessionLineage;
+/** What a hook is told of a run's place in its tree (`LineageLookup`): `path` is `/<root>/…/<run>/`. */
+export interface HookLineage {
+  runId: string;
+  agentId: string;
+  rootRunId: string;
+  parentRunId: string | null;
+  path: string;
+}
 
 /** One webhook's part in a hook call, for the audit. */
 export interface HookHandlerCall {

@@ -15,8 +15,8 @@ import { type HostAccess, mustAsk, type PermissionDecision, permissionVerdict } 
 import * as v2 from './protocol-v2-adapter';
 import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
-import { HookDispatcher, isHookType } from './hook-dispatcher';
-import { SessionLineages } from '../sessions/session-lineage';
+import { HookDispatcher, type HookLineage, isHookType } from './hook-dispatcher';
+import { LineageLookup } from '../run-lineage/lineage-lookup';
 import { ToolInvoker } from './tool-invoker';
 import { UserInputBroker } from './user-input-broker';
 
@@ -59,7 +59,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly userInput: UserInputBroker,
     private readonly audit: RequestAuditLog,
     private readonly hooks: HookDispatcher,
-    private readonly lineages: SessionLineages,
+    private readonly lineages: LineageLookup,
     private readonly approvals: ApprovalBroker,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
   ) {
@@ -118,7 +118,14 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       this.audit.record(auditRecords.hookInvoked(who, hook, performance.now() - started));
       return v2.hookAnswer();
     }
-    const lineage = await this.lineages.of(routed.session.sessionId);
+    const place = await this.lineages.placeOfSession(routed.session.sessionId);
+    const lineage: HookLineage | undefined = place && {
+      runId: place.runId,
+      agentId: place.agentId,
+      rootRunId: place.rootRunId,
+      parentRunId: place.parentRunId,
+      path: place.path,
+    };
     const verdict = await this.hooks.invoke(handlers, hook.hookType, hook.input, {
       sessionId: routed.session.sessionId,
       childSessionId: childId,

@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
+import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user-input.handler';
 import { ListPendingUserInputHandler } from './queries/list-pending-user-input/list-pending-user-input.handler';
 import { RoutedRequestsProjection } from './projections/routed-requests.projection';
 import { ListRoutedRequestsHandler } from './queries/list-routed-requests/list-routed-requests.handler';
+import { ListThreadRequestsHandler } from './queries/list-thread-requests/list-thread-requests.handler';
 import { RequestAuditLog } from './request-audit';
 import { RequestRouter } from './request-router';
 import { SessionRequestsController } from './session-requests.controller';
@@ -17,7 +19,7 @@ import { HookDispatcher } from './hook-dispatcher';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
-  imports: [SessionsModule, ChildSessionsModule, ApprovalsModule],
+  imports: [SessionsModule, ChildSessionsModule, ApprovalsModule, RunLineageModule],
   controllers: [SessionRequestsController],
   providers: [
     RequestRouter,
@@ -29,6 +31,7 @@ import { HookDispatcher } from './hook-dispatcher';
     UserInputBroker,
     RoutedRequestsProjection,
     ListRoutedRequestsHandler,
+    ListThreadRequestsHandler,
     ListPendingUserInputHandler,
     AnswerUserInputHandler,
   ],

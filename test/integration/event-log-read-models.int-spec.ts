@@ -7,7 +7,7 @@ import { GetStreamHandler } from '../../src/event-log/queries/get-stream/get-str
 import { GetStream } from '../../src/event-log/queries/get-stream/get-stream.query';
 import { ListAuditLogHandler } from '../../src/event-log/queries/list-audit-log/list-audit-log.handler';
 import { type AuditFilter, ListAuditLog } from '../../src/event-log/queries/list-audit-log/list-audit-log.query';
-import { countSessionsByStatus } from '../../src/metrics/switchboard-metrics';
+import { SessionsReadModel } from '../../src/sessions/sessions-read-model';
 import { ListRoutedRequestsHandler } from '../../src/tool-dispatch/queries/list-routed-requests/list-routed-requests.handler';
 import { ListRoutedRequests } from '../../src/tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
 import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
@@ -212,7 +212,7 @@ describe.each(targets)('event-log read models on %s', (_name, openTarget) => {
   });
 
   it('metrics: sessions counted by status as numbers', async () => {
-    const counts = await countSessionsByStatus(db);
+    const counts = await new SessionsReadModel(db).countByStatus();
     expect(counts.sort((a, b) => a.status.localeCompare(b.status))).toEqual([
       { status: 'destroyed', count: 1 },
       { status: 'idle', count: 2 },

@@ -1,11 +1,14 @@
 import { Logger } from '@nestjs/common';
 import { eq } from 'drizzle-orm';
 import type { SwitchboardConfig } from '../../src/config/switchboard-config';
-import { HeldWork } from '../../src/instances/held-work';
 import { OwnedByOtherInstanceError } from '../../src/instances/instance.errors';
 import { InstanceLease, type LostLease } from '../../src/instances/instance-lease';
 import type { Lease } from '../../src/instances/lease-rules';
 import { LeaseMonitor } from '../../src/instances/lease-monitor';
+import { HeldRuns } from '../../src/delegation/held-runs';
+import { RunsReadModel } from '../../src/run-lineage/runs-read-model';
+import { HeldWork } from '../../src/sessions/held-work';
+import { SessionsReadModel } from '../../src/sessions/sessions-read-model';
 import { LiveSession } from '../../src/sessions/live-session';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
 import { openLiveSessionLookup } from '../fixtures/live-session-lookup';
@@ -30,6 +33,7 @@ interface Instance {
   lease: InstanceLease;
   monitor: LeaseMonitor;
   held: HeldWork;
+  heldRuns: HeldRuns;
 }
 
 /**
@@ -56,7 +60,12 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
     const lease = new InstanceLease({ ...config, instances: { ...config.instances, publicUrl } }, side.db);
     lease.clock = () => now;
     await lease.join();
-    return { lease, monitor: new LeaseMonitor(config, side.db, lease), held: new HeldWork(config, side.db, lease) };
+    return {
+      lease,
+      monitor: new LeaseMonitor(config, side.db, lease),
+      held: new HeldWork(new SessionsReadModel(side.db), lease),
+      heldRuns: new HeldRuns(config, new RunsReadModel(side.db), new SessionsReadModel(side.db), lease),
+    };
   }
 
   async function leaseRows(): Promise<Lease[]> {
@@ -261,14 +270,14 @@ describe.each(readModelTargets())('instance leases on %s', (name, open) => {
         'sub-agent-r-dead',
         'sub-agent-r-dead-done',
       ]);
-      expect(await a.held.runningRunsHeldBy(dead)).toEqual(['r-dead']);
+      expect(await a.heldRuns.runningRunsHeldBy(dead)).toEqual(['r-dead']);
       // B runs on PostgreSQL, so its run is its own; on SQLite there is no other instance.
       const expected = ['r-dead', 'r-no-session-old', 'r-unowned', ...(name === 'PostgreSQL' ? [] : ['r-of-b', 'r-no-session'])];
-      expect((await a.held.runningRunsNotHeldElsewhere()).sort()).toEqual(expected.sort());
+      expect((await a.heldRuns.runningRunsNotHeldElsewhere()).sort()).toEqual(expected.sort());
       // A TTL later the sessionless one was left over by its instance, whichever database.
       now = after(TTL_MS + 1);
       await a.lease.heartbeat();
-      expect(await a.held.runningRunsNotHeldElsewhere()).toContain('r-no-session');
+      expect(await a.heldRuns.runningRunsNotHeldElsewhere()).toContain('r-no-session');
     });
 
     it('answers 409 for a session another running instance holds, naming it and its address; nothing once it is gone', async () => {

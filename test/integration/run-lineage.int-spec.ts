@@ -10,11 +10,12 @@ import { ListRunChildrenHandler } from '../../src/run-lineage/queries/list-run-c
 import { ListRunChildren } from '../../src/run-lineage/queries/list-run-children/list-run-children.query';
 import { ListRunsHandler } from '../../src/run-lineage/queries/list-runs/list-runs.handler';
 import { ListRuns } from '../../src/run-lineage/queries/list-runs/list-runs.query';
-import { ListThreadRequestsHandler } from '../../src/run-lineage/queries/list-thread-requests/list-thread-requests.handler';
-import { ListThreadRequests } from '../../src/run-lineage/queries/list-thread-requests/list-thread-requests.query';
-import { ListThreadSubagentsHandler } from '../../src/run-lineage/queries/list-thread-subagents/list-thread-subagents.handler';
-import { ListThreadSubagents } from '../../src/run-lineage/queries/list-thread-subagents/list-thread-subagents.query';
+import { ListThreadRequestsHandler } from '../../src/tool-dispatch/queries/list-thread-requests/list-thread-requests.handler';
+import { ListThreadRequests } from '../../src/tool-dispatch/queries/list-thread-requests/list-thread-requests.query';
+import { ListThreadSubagentsHandler } from '../../src/sessions/queries/list-thread-subagents/list-thread-subagents.handler';
+import { ListThreadSubagents } from '../../src/sessions/queries/list-thread-subagents/list-thread-subagents.query';
 import { ancestorIdsOf, type RunRow } from '../../src/run-lineage/run-lineage';
+import { LineageLookup } from '../../src/run-lineage/lineage-lookup';
 import { RunsReadModel } from '../../src/run-lineage/runs-read-model';
 import type { ReadModelDatabase } from '../../src/database/read-model-database';
 import { queryPlan, type RecordedStatement, recordStatements } from '../fixtures/read-model-statements';
@@ -299,5 +300,55 @@ describe.each(targets)("the delegation engine's reads (RunsReadModel) on %s", (_
     expect(ids(await runs.budgetedAmong([r1.runId, r1a.runId, r1a1.runId, 'missing'])).sort()).toEqual(ids([r1, r1a]).sort());
     expect(await runs.budgetedAmong([])).toEqual([]);
     expect(ids(await runs.runningBudgeted()).sort()).toEqual(ids([r1, r1a, apiRun]).sort());
+  });
+});
+
+describe.each(targets)('the one lineage lookup (LineageLookup) on %s', (_name, openTarget) => {
+  let target: ReadModelTarget;
+  let lineages: LineageLookup;
+  const forest = new RunForest();
+  // Session s1's agent started lead -> mid -> leaf; the API started api-root.
+  const lead = forest.root({ agentId: 'lead', ownerThreadId: 's1', parentThreadId: 's1', depth: 1 });
+  const mid = forest.child(lead, { agentId: 'mid' });
+  const leaf = forest.child(mid, { agentId: 'leaf' });
+  const apiRoot = forest.root({ agentId: 'solo' });
+
+  beforeAll(async () => {
+    target = await openTarget();
+    lineages = new LineageLookup(target.db);
+    await forest.insertWith(target.db);
+  });
+  afterAll(() => target?.close());
+
+  it("names a run's root, its agents root first and the session that started the root, from the run or its thread", async () => {
+    const expected = {
+      runId: leaf.runId,
+      agentId: 'leaf',
+      rootRunId: lead.runId,
+      parentRunId: mid.runId,
+      path: leaf.path,
+      ownerThreadId: mid.threadId,
+      agentPath: ['lead', 'mid', 'leaf'],
+      rootOwnerSessionId: 's1',
+    };
+    expect(await lineages.lineageOf(leaf.runId)).toEqual(expected);
+    expect(await lineages.lineageOfSession(leaf.threadId)).toEqual(expected);
+    expect(await lineages.placeOfSession(leaf.threadId)).toEqual({
+      runId: leaf.runId,
+      agentId: 'leaf',
+      rootRunId: lead.runId,
+      parentRunId: mid.runId,
+      path: leaf.path,
+      ownerThreadId: mid.threadId,
+    });
+  });
+
+  it('has no session for a run the API started, and nothing for a session that is no run thread or an unknown run', async () => {
+    const api = await lineages.lineageOf(apiRoot.runId);
+    expect(api).toMatchObject({ rootRunId: apiRoot.runId, agentPath: ['solo'] });
+    expect(api).not.toHaveProperty('rootOwnerSessionId');
+    expect(await lineages.lineageOfSession('s1')).toBeUndefined();
+    expect(await lineages.placeOfSession('sub-agent-missing')).toBeUndefined();
+    expect(await lineages.lineageOf('missing')).toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ import { ListSessionsHandler } from '../../src/sessions/queries/list-sessions/li
 import type { SessionConfig } from '../../src/sessions/session-config';
 import { SessionNotFoundError, SessionNotLiveError } from '../../src/sessions/session.errors';
 import { SessionRegistry } from '../../src/sessions/session-registry';
+import { SubagentLaunchesReadModel } from '../../src/sessions/subagent-launches-read-model';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
 import { openLiveSessionLookup } from '../fixtures/live-session-lookup';
 import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
@@ -247,7 +248,13 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
       tmp = makeTempDir('switchboard-session-reads-');
       log = openTestEventStore();
       registry = new SessionRegistry();
-      routing = new ChildSessionRouting(registry, new CopilotCliConnection(testConfig(tmp.dir)), log.store, side.db);
+      routing = new ChildSessionRouting(
+        registry,
+        new CopilotCliConnection(testConfig(tmp.dir)),
+        log.store,
+        side.db,
+        new SubagentLaunchesReadModel(side.db),
+      );
       await insertSession('parent', {});
       await insertChild('child-1', 'parent', 'researcher');
       await insertChild('child-native', 'parent', 'researcher');

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { GetRunSubtrees } from '../../../run-lineage/queries/get-run-subtrees/get-run-subtrees.query';
 import { GetRunsById } from '../../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
-import { ListThreadSubagents, type SubagentInstanceRow } from '../../../run-lineage/queries/list-thread-subagents/list-thread-subagents.query';
+import { ListThreadSubagents, type SubagentInstanceRow } from '../../../sessions/queries/list-thread-subagents/list-thread-subagents.query';
 import { UnknownRunError } from '../../run.errors';
 import { addUsage, toRunView } from '../../run-view';
 import { type CliSubagentNode, GetRunTree, type RunTreeNode } from './get-run-tree.query';

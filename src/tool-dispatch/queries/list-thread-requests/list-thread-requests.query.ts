@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { RoutedRequestView } from '../../../tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
+import type { RoutedRequestView } from '../list-routed-requests/list-routed-requests.query';
 
 /**
  * Routed requests of the given kinds (tool_call.routed, permission.decided...) made in each thread or

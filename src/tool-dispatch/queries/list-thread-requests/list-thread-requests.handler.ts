@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, inArray } from 'drizzle-orm';
 import { jsonArrayValues } from '../../../database/keyed-batch';
 import { ReadModelDatabase } from '../../../database/read-model-database';
-import type { RoutedRequestView } from '../../../tool-dispatch/queries/list-routed-requests/list-routed-requests.query';
+import type { RoutedRequestView } from '../list-routed-requests/list-routed-requests.query';
 import { ListThreadRequests } from './list-thread-requests.query';
 
 const parse = (value: string | null): unknown => {

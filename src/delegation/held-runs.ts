@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { InstanceLease } from '../instances/instance-lease';
+import { launchSettled } from '../instances/lease-rules';
+import { RunsReadModel } from '../run-lineage/runs-read-model';
+import { SessionsReadModel } from '../sessions/sessions-read-model';
+
+/**
+ * Which running runs an instance holds: a run is held where its thread's session is (`sub-agent-<runId>`,
+ * the sessions' `owner_instance`). Two reads, each through its owner: the running runs, then their sessions' holders.
+ */
+@Injectable()
+export class HeldRuns {
+  private readonly leaseTtlMs: number;
+
+  constructor(
+    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+    private readonly runs: RunsReadModel,
+    private readonly sessions: SessionsReadModel,
+    private readonly lease: InstanceLease,
+  ) {
+    this.leaseTtlMs = config.instances.leaseTtlMs;
+  }
+
+  /** The runs still running on the instance's sessions. */
+  async runningRunsHeldBy(instanceId: string): Promise<string[]> {
+    const running = await this.runs.runningWithThreads();
+    const owners = await this.sessions.ownersOf(running.map((r) => r.threadId));
+    return running.filter((r) => owners.get(r.threadId) === instanceId).map((r) => r.runId);
+  }
+
+  /**
+   * The running runs no other running instance holds (their session's owner is gone, this instance's
+   * previous incarnation, or unrecorded): what start-up recovery interrupts. A run with no session yet
+   * is another instance's launch in progress until it is a TTL old (on SQLite there is no other instance).
+   */
+  async runningRunsNotHeldElsewhere(): Promise<string[]> {
+    const elsewhere = await this.lease.liveOtherIds();
+    const running = await this.runs.runningWithThreads();
+    const owners = await this.sessions.ownersOf(running.map((r) => r.threadId));
+    const view = this.lease.view();
+    return running
+      .filter((r) => {
+        if (!owners.has(r.threadId)) return launchSettled(r.launchedAt, view, this.leaseTtlMs);
+        const owner = owners.get(r.threadId);
+        return !owner || !elsewhere.has(owner);
+      })
+      .map((r) => r.runId);
+  }
+}
