@@ -51,20 +51,33 @@ export function measuredWindow(offsets: readonly number[], scrollTop: number, vi
 export interface MeasuredList extends MeasuredWindow {
   /** A ref callback for the item with this key (rendered with `data-window-key={key}`): measured while rendered. */
   measure: (element: HTMLElement | null) => void;
-  /** Whether the view is within a screen of the start of the list (time to load an earlier page). */
+  /** Whether the reader scrolled back to within a screen of the start of the list (time to load an earlier page). */
   nearStart: boolean;
 }
 
 const KEY_ATTRIBUTE = 'data-window-key';
 
-/** The first rendered item whose bottom is below the container's top, and how far its top is from it. */
+/**
+ * The first rendered item in view (its bottom below the container's top, its top above its bottom) and
+ * how far its top is from the container's top; none while the view shows only the padding (scrolled
+ * faster than the window followed).
+ */
 function anchorOf(container: HTMLElement): { key: string; top: number } | undefined {
-  const viewTop = container.getBoundingClientRect().top;
+  const view = container.getBoundingClientRect();
   for (const item of container.querySelectorAll<HTMLElement>(`[${KEY_ATTRIBUTE}]`)) {
     const box = item.getBoundingClientRect();
-    if (box.bottom > viewTop) return { key: item.getAttribute(KEY_ATTRIBUTE) ?? '', top: box.top - viewTop };
+    if (box.bottom <= view.top) continue;
+    return box.top < view.bottom ? { key: item.getAttribute(KEY_ATTRIBUTE) ?? '', top: box.top - view.top } : undefined;
   }
   return undefined;
+}
+
+/** Where the list's first item would start, in the container's scrolled content (what is above the list: a button, a padding). */
+function listTop(container: HTMLElement, keys: readonly string[], offsets: readonly number[]): number | undefined {
+  const rendered = container.querySelector<HTMLElement>(`[${KEY_ATTRIBUTE}]`);
+  const index = rendered ? keys.indexOf(rendered.getAttribute(KEY_ATTRIBUTE) ?? '') : -1;
+  if (!rendered || index < 0) return undefined;
+  return rendered.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop - offsets[index];
 }
 
 /**
@@ -77,11 +90,12 @@ export function useMeasuredWindow(ref: RefObject<HTMLElement | null>, keys: read
   const [heights] = useState(() => new Map<string, number>());
   const [measured, remeasured] = useReducer((n: number) => n + 1, 0);
   // Unknown until the container was read once (after the first layout put the view where it belongs).
-  const [view, setView] = useState<{ top: number; height: number } | undefined>(undefined);
+  const [view, setView] = useState<{ top: number; height: number; atEnd: boolean } | undefined>(undefined);
   const atEnd = useRef(true);
   // The first item in view and its distance from the view's top, read from the DOM after each layout
   // and each scroll: the next layout puts it back there.
   const anchor = useRef<{ key: string; top: number } | undefined>(undefined);
+  const jumpedTo = useRef<{ key: string; top: number } | undefined>(undefined);
 
   const offsets = useMemo(() => itemOffsets(keys, (key) => heights.get(key), estimate), [keys, estimate, heights, measured]); // eslint-disable-line react-hooks/exhaustive-deps -- heights is mutated in place; measured says when
 
@@ -119,9 +133,8 @@ export function useMeasuredWindow(ref: RefObject<HTMLElement | null>, keys: read
     let frame: number | undefined;
     const read = () => {
       frame = undefined;
-      setView((current) =>
-        current?.top === element.scrollTop && current.height === element.clientHeight ? current : { top: element.scrollTop, height: element.clientHeight },
-      );
+      const next = { top: element.scrollTop, height: element.clientHeight, atEnd: atEnd.current };
+      setView((current) => (current?.top === next.top && current.height === next.height && current.atEnd === next.atEnd ? current : next));
     };
     const onScroll = () => {
       atEnd.current = element.scrollHeight - element.scrollTop - element.clientHeight < 8;
@@ -140,7 +153,10 @@ export function useMeasuredWindow(ref: RefObject<HTMLElement | null>, keys: read
   }, [ref]);
 
   // After each layout: at the end (and asked to stick) stay there; otherwise put the anchor item back
-  // where it was (items added above it or measured anew moved it).
+  // where it was (items added above it or measured anew moved it). When the anchor is not rendered (a
+  // page added above: the window still shows the old scroll position's items), jump to where the
+  // offsets say it is and render that window before the browser paints.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- after every layout by design; setView runs only while the anchor is not rendered
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
@@ -151,12 +167,23 @@ export function useMeasuredWindow(ref: RefObject<HTMLElement | null>, keys: read
       if (item) {
         const moved = item.getBoundingClientRect().top - element.getBoundingClientRect().top - anchor.current.top;
         if (Math.abs(moved) >= 1) element.scrollTop += moved;
+      } else {
+        const index = keys.indexOf(anchor.current.key);
+        const base = listTop(element, keys, offsets);
+        // Once per anchor: if the jump did not bring it into the window, the view is left where it is.
+        if (index >= 0 && base !== undefined && jumpedTo.current !== anchor.current) {
+          jumpedTo.current = anchor.current;
+          element.scrollTop = base + offsets[index] - anchor.current.top;
+          setView({ top: element.scrollTop, height: element.clientHeight, atEnd: false });
+          return; // the anchor is rendered next time round
+        }
       }
     }
     anchor.current = anchorOf(element);
   });
 
-  const top = view?.top ?? (stickToEnd ? Number.MAX_SAFE_INTEGER : 0);
+  // Before the container was read: the last screen of the list when it sticks to the end, else the first.
   const height = view?.height ?? 800;
-  return { ...measuredWindow(offsets, top, height), measure, nearStart: view !== undefined && view.top < Math.max(400, view.height) };
+  const top = view?.top ?? (stickToEnd ? Math.max(0, offsets[offsets.length - 1] - height) : 0);
+  return { ...measuredWindow(offsets, top, height), measure, nearStart: view !== undefined && !view.atEnd && view.top < Math.max(400, view.height) };
 }
