@@ -16,6 +16,7 @@
  */
 import 'reflect-metadata';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection } from '../src/database/sqlite-connection';
@@ -189,7 +190,9 @@ async function main(): Promise<void> {
       console.log(
         `  start: ${bootMs.toFixed(0)} ms, async projections caught up at ${caughtUpMs.toFixed(0)} ms (longest task ${(bootLoop.max / 1e6).toFixed(0)} ms)\n  first command (folds the whole stream): ${first.status} in ${first.ms.toFixed(0)} ms, longest task ${(firstLoop.max / 1e6).toFixed(0)} ms, slowest /health/live ${firstHealth.toFixed(0)} ms`,
       );
-      console.log(`  node ${process.version}; ${CASE_MS / 1000} s per case, each writer sends PATCH /api/sessions/:id one after the other\n`);
+      console.log(
+        `  node ${process.version}, ${os.cpus().length} cpus, load average ${os.loadavg()[0].toFixed(2)} (a loaded machine shows as loop delay); ${CASE_MS / 1000} s per case, each writer sends PATCH /api/sessions/:id one after the other\n`,
+      );
       console.log('| writers | commands/s | p50 ms | p99 ms | max ms | 409 | other errors | longest task ms | slowest /health/live ms |');
       console.log('|---|---|---|---|---|---|---|---|---|');
       for (const writers of WRITERS) {
