@@ -21,6 +21,9 @@ export interface ForkedTranscript {
 }
 
 const ASSISTANT_MESSAGE = `${CLI_EVENT_PREFIX}assistant.message`;
+
+/** The only event types forkTranscript reads: a reader of a long stream keeps these and drops the rest. */
+export const FORK_TRANSCRIPT_TYPES: ReadonlySet<string> = new Set([SessionEvents.messageSent, ASSISTANT_MESSAGE]);
 const SHORTENED = ' … [shortened]';
 
 /**

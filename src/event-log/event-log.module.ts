@@ -6,6 +6,7 @@ import { StreamSummariesProjection } from './projections/stream-summaries.projec
 import { GetStreamHandler } from './queries/get-stream/get-stream.handler';
 import { ListAuditLogHandler } from './queries/list-audit-log/list-audit-log.handler';
 import { ListEventsHandler } from './queries/list-events/list-events.handler';
+import { ListEventsBeforeHandler } from './queries/list-events-before/list-events-before.handler';
 import { ListStreamsEventsHandler } from './queries/list-streams-events/list-streams-events.handler';
 import { WatchStreamHandler } from './queries/watch-stream/watch-stream.handler';
 
@@ -18,6 +19,7 @@ import { WatchStreamHandler } from './queries/watch-stream/watch-stream.handler'
     StreamSummariesPgProjection,
     AuditLogProjection,
     ListEventsHandler,
+    ListEventsBeforeHandler,
     GetStreamHandler,
     ListAuditLogHandler,
     ListStreamsEventsHandler,

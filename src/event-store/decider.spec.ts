@@ -100,11 +100,11 @@ describe('handleCommand', () => {
     expect((await es.store.readStream('counter-1')).map((e) => e.data.by)).toEqual([2, 5, 1]);
   });
 
-  it('falls back to a full load when the append from a cached state meets a conflict', async () => {
+  it('retries a conflict from the state it folded, reading only what the winner appended', async () => {
     const first = await handleCommand(es.store, counter, 'counter-1', { by: 2, max: 100 });
     const reads: Array<number | undefined> = [];
     const store = {
-      readStream: (id: string, options?: { fromVersion?: number }) => {
+      readStream: (id: string, options?: { fromVersion?: number; limit?: number }) => {
         // Another writer gets in between the first read and its append.
         if (reads.length === 0) void es.store.append('counter-1', 'any', [{ type: 'counter.added', data: { by: 5 } }]);
         reads.push(options?.fromVersion);
@@ -113,8 +113,57 @@ describe('handleCommand', () => {
       appendMany: es.store.appendMany.bind(es.store),
     };
     const next = await handleCommand(store, counter, 'counter-1', { by: 1, max: 100 }, { from: { state: first.state, version: first.version } });
-    expect(reads).toStrictEqual([2, undefined]);
+    // The first try read after version 1 and found nothing yet; the retry reads after version 1 again (the 5), not from 1.
+    expect(reads).toStrictEqual([2, 2]);
     expect(next).toMatchObject({ state: { total: 8 }, version: 3 });
+  });
+
+  it('retries racing commands on a long stream without reading it again: each retry reads after the version it folded', async () => {
+    await es.store.append(
+      'counter-1',
+      'no_stream',
+      Array.from({ length: 1200 }, () => ({ type: 'counter.added', data: { by: 0 } })),
+    );
+    const reads: Array<{ fromVersion: number; events: number }> = [];
+    const store = {
+      readStream: async (id: string, options: { fromVersion?: number; limit?: number } = {}) => {
+        const events = await es.store.readStream(id, options);
+        reads.push({ fromVersion: options.fromVersion ?? 1, events: events.length });
+        return events;
+      },
+      appendMany: es.store.appendMany.bind(es.store),
+    };
+    const results = await Promise.all(Array.from({ length: 6 }, () => handleCommand(store, counter, 'counter-1', { by: 1, max: 100 }, { retries: 6 })));
+    expect(results.map((r) => r.version).sort((a, b) => a - b)).toEqual([1201, 1202, 1203, 1204, 1205, 1206]);
+    expect(results.map((r) => r.state.total).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    // Six first loads of the 1,200 events (three pages each), then only the events the winners appended.
+    expect(reads.filter((r) => r.fromVersion <= 1200)).toHaveLength(6 * 3);
+    const retried = reads.filter((r) => r.fromVersion > 1200);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(retried.reduce((sum, r) => sum + r.events, 0)).toBeLessThanOrEqual(5 * 6);
+  });
+
+  it('reads a long stream a page at a time and lets the event loop run between pages', async () => {
+    await es.store.append(
+      'counter-1',
+      'no_stream',
+      Array.from({ length: 1100 }, () => ({ type: 'counter.added', data: { by: 0 } })),
+    );
+    const reads: number[] = [];
+    const store = {
+      readStream: (id: string, options: { fromVersion?: number; limit?: number } = {}) => {
+        reads.push(options.fromVersion ?? 1);
+        return es.store.readStream(id, options);
+      },
+      appendMany: es.store.appendMany.bind(es.store),
+    };
+    let readsBeforeTheLoopRan: number | undefined;
+    setImmediate(() => (readsBeforeTheLoopRan = reads.length));
+    const result = await handleCommand(store, counter, 'counter-1', { by: 1, max: 10 });
+    expect(result).toMatchObject({ state: { total: 1 }, version: 1101 });
+    expect(reads).toStrictEqual([1, 501, 1001]);
+    // SQLite reads synchronously: without a pause between pages, a callback waiting on the loop would run after the last read.
+    expect(readsBeforeTheLoopRan).toBeLessThan(3);
   });
 
   it('takes metadata from the state after the command when given a function', async () => {

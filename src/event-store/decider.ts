@@ -1,6 +1,7 @@
 import { ExpectedVersionConflictError } from './event-store.errors';
 import type { EventStore } from './event-store';
 import type { EventMetadata, StreamAppend } from './event-store.types';
+import { streamPages } from './stream-pages';
 
 /** A domain event as a decider sees it: a type tag and its data (metadata and positions are the store's). Data may be an interface (no index signature needed). */
 export interface DomainEvent<Type extends string = string, Data extends object = object> {
@@ -44,13 +45,19 @@ export interface HandleCommandOptions<State, Event extends DomainEvent> {
   expectedVersion?: number;
   /** Appends to other streams in the same commit (all or nothing), from the state before and after. */
   alsoAppend?: (before: State, after: State, events: Event[]) => StreamAppend[];
-  /** Conflicts retried by reloading and deciding again (default 1); with `expectedVersion`, none. */
+  /** Conflicts retried by reading what was appended meanwhile and deciding again (default 1); with `expectedVersion`, none. */
   retries?: number;
   /**
    * The stream's state at `version`, as an earlier command on it left it (a live session keeps it):
-   * only the events after that version are read and folded on top. A conflict falls back to a full load.
+   * only the events after that version are read and folded on top.
    */
-  from?: { state: State; version: number };
+  from?: FoldedStream<State>;
+}
+
+/** A stream's state as `evolve` left it after its first `version` events. */
+export interface FoldedStream<State> {
+  state: State;
+  version: number;
 }
 
 export interface CommandResult<State, Event extends DomainEvent> {
@@ -66,6 +73,28 @@ export interface CommandPlan<State, Event extends DomainEvent> extends CommandRe
 }
 
 /**
+ * The stream folded on from `base` (from its start without one): only the events after `base.version`
+ * are read, a page at a time with the event loop free between pages, so a long stream neither holds
+ * the loop nor is read again by a command that already folded it. `evolve` is pure: folding the
+ * newer events onto the state at a version is the same as folding the whole stream.
+ */
+export async function foldStream<State, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  streamId: string,
+  base?: FoldedStream<State>,
+): Promise<FoldedStream<State>> {
+  let state = base ? base.state : decider.initialState();
+  let version = base?.version ?? 0;
+  for await (const page of streamPages(store, streamId, version + 1)) {
+    // a stream holds only its decider's events, stored with type and data as decided
+    state = (page as unknown as Event[]).reduce(decider.evolve, state);
+    version += page.length;
+  }
+  return { state, version };
+}
+
+/**
  * Load and fold the stream, decide, and say what to append without appending: for a caller that
  * commits several streams' plans at once (an all-or-nothing import). The decider refuses first; a
  * stale `expectedVersion` is then a conflict even when the command would change nothing.
@@ -77,16 +106,24 @@ export async function planCommand<State, Command, Event extends DomainEvent>(
   command: Command,
   options: Omit<HandleCommandOptions<State, Event>, 'retries'> = {},
 ): Promise<CommandPlan<State, Event>> {
-  const base = options.from;
-  // a stream holds only its decider's events, stored with type and data as decided
-  const history = (await store.readStream(streamId, base ? { fromVersion: base.version + 1 } : {})) as unknown as Event[];
-  const version = (base?.version ?? 0) + history.length;
-  const before = base ? history.reduce(decider.evolve, base.state) : foldEvents(decider, history);
+  return (await planOnStream(store, decider, streamId, command, options)).plan;
+}
+
+/** planCommand, and the folded stream it decided on: where a retry after a conflict reads on from. */
+async function planOnStream<State, Command, Event extends DomainEvent>(
+  store: Pick<EventStore, 'readStream'>,
+  decider: Decider<State, Command, Event>,
+  streamId: string,
+  command: Command,
+  options: Omit<HandleCommandOptions<State, Event>, 'retries'>,
+): Promise<{ plan: CommandPlan<State, Event>; decidedOn: FoldedStream<State> }> {
+  const decidedOn = await foldStream(store, decider, streamId, options.from);
+  const { state: before, version } = decidedOn;
   const events = decider.decide(command, before);
   if (options.expectedVersion !== undefined && options.expectedVersion !== version) {
     throw new ExpectedVersionConflictError(streamId, options.expectedVersion, version);
   }
-  if (events.length === 0) return { state: before, events, version, appends: [] };
+  if (events.length === 0) return { plan: { state: before, events, version, appends: [] }, decidedOn };
   const after = events.reduce(decider.evolve, before);
   const metadata = typeof options.metadata === 'function' ? options.metadata(after) : options.metadata;
   const appends: StreamAppend[] = [
@@ -97,13 +134,14 @@ export async function planCommand<State, Command, Event extends DomainEvent>(
     },
     ...(options.alsoAppend?.(before, after, events) ?? []),
   ];
-  return { state: after, events, version: version + events.length, appends };
+  return { plan: { state: after, events, version: version + events.length, appends }, decidedOn };
 }
 
 /**
  * The one way a command changes a stream: plan it (load, fold, decide), append with the version it
- * was read at, and on a conflict (another writer got in between) plan again on the new state. Two
- * racing commands on one stream can therefore never both win against the same state.
+ * was read at, and on a conflict (another writer got in between) plan again on the new state: the
+ * state it folded, plus only the events appended since. Two racing commands on one stream can
+ * therefore never both win against the same state, and a retry costs what the winner appended.
  */
 export async function handleCommand<State, Command, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream' | 'appendMany'>,
@@ -113,16 +151,18 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   options: HandleCommandOptions<State, Event> = {},
 ): Promise<CommandResult<State, Event>> {
   const retries = options.expectedVersion !== undefined ? 0 : (options.retries ?? 1);
+  let from = options.from;
   for (let attempt = 0; ; attempt++) {
-    // A retry reads the whole stream again rather than trusting the cached state a second time.
-    const { appends, ...result } = await planCommand(store, decider, streamId, command, attempt === 0 ? options : { ...options, from: undefined });
+    const { plan, decidedOn } = await planOnStream(store, decider, streamId, command, { ...options, from });
+    const { appends, ...result } = plan;
     if (appends.length === 0) return result;
     try {
       await store.appendMany(appends);
       return result;
     } catch (error) {
-      if (error instanceof ExpectedVersionConflictError && attempt < retries) continue;
-      throw error;
+      if (!(error instanceof ExpectedVersionConflictError) || attempt >= retries) throw error;
+      // What it folded stays true (a stream only grows): the retry reads only what the winner appended.
+      from = decidedOn;
     }
   }
 }

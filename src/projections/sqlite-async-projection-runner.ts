@@ -16,6 +16,11 @@ import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
  * it about one transaction per routed request under load (bench:dispatch).
  */
 const BATCH_WINDOW_MS = 10;
+/**
+ * A batch is applied at once when it reaches this many events: a catch-up delivers a page per turn of
+ * the loop, and ten pages gathered in one window made a transaction that held the loop for 300 ms.
+ */
+const MAX_BATCH_EVENTS = 500;
 
 /** Where one projection's feed stands; replaced piecemeal as it catches up, fails and retries. */
 interface Feed {
@@ -101,7 +106,8 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
     feed.subscription = this.store.subscribe(feed.position).subscribe({
       next: (event) => {
         feed.batch.push(event);
-        feed.batchTimer ??= setTimeout(() => this.applyBatch(feed), BATCH_WINDOW_MS);
+        if (feed.batch.length >= MAX_BATCH_EVENTS) this.applyBatch(feed);
+        else feed.batchTimer ??= setTimeout(() => this.applyBatch(feed), BATCH_WINDOW_MS);
       },
       error: (error: unknown) => this.fail(feed, error),
     });

@@ -19,8 +19,10 @@ export class LiveSession {
    * command reads only what was recorded after it. Unset (a full load) until a command ran in this process.
    */
   commandBase?: { state: SessionState; version: number };
-  /** Commands deciding on the stream now, and the CLI records held until they appended. */
+  /** Commands deciding on the stream now or waiting for their turn, and the CLI records held until they appended. */
   private deciding = 0;
+  /** Settles when the last command queued so far is done: the next one starts after it. */
+  private commandTurn: Promise<void> = Promise.resolve();
   private readonly heldRecords: Array<() => void> = [];
 
   constructor(
@@ -77,15 +79,23 @@ export class LiveSession {
   }
 
   /**
-   * Runs a command that reads the stream and appends at the version it read. The CLI's records of the
-   * session (appended without a version) wait until it has appended: recorded meanwhile, they would
-   * move the version on under it, and a CLI streaming fast enough would make it conflict on every retry
-   * (on PostgreSQL a read and an append are round trips, a window wide enough for that).
+   * Runs a command that reads the stream and appends at the version it read, after the commands on
+   * this session before it: each decides on the state the previous one left (`commandBase`), so
+   * concurrent commands on one session never conflict with each other (they would all read the same
+   * version and all but one retry, a retry per winner) and only the first one after a start folds the
+   * whole stream. The CLI's records of the session (appended without a version) wait until no command
+   * is deciding: recorded meanwhile, they would move the version on under it, and a CLI streaming fast
+   * enough would make it conflict on every retry (on PostgreSQL a read and an append are round trips).
    */
   async whileDeciding<T>(command: () => Promise<T>): Promise<T> {
     this.deciding += 1;
+    const mine = this.commandTurn.then(command);
+    this.commandTurn = mine.then(
+      () => undefined,
+      () => undefined,
+    );
     try {
-      return await command();
+      return await mine;
     } finally {
       this.deciding -= 1;
       if (this.deciding === 0) this.heldRecords.splice(0).forEach((append) => append());

@@ -16,9 +16,10 @@ export function sessionCommandMetadata(sessionId: string, actor: string | undefi
 }
 
 /**
- * A command on a live session: decided from the state and version its previous command left (only the
- * events recorded since are read, so a long session does not reread its whole stream), appended at the
- * version read (the CLI's records held meanwhile), then applied to the live session.
+ * A command on a live session: decided, in its turn after the session's earlier commands, from the state
+ * and version the previous one left (only the events recorded since are read, so a long session does not
+ * reread its whole stream), appended at the version read (the CLI's records held meanwhile), then
+ * applied to the live session.
  */
 export async function decideOnSession(
   store: Pick<EventStore, 'readStream' | 'appendMany'>,
@@ -28,14 +29,14 @@ export async function decideOnSession(
   /** Only when the command takes the session live on this instance (start, resume). */
   instanceId?: string,
 ): Promise<SessionEvent[]> {
-  const result = await session.whileDeciding(() =>
-    handleCommand(store, sessionDecider, sessionStreamId(session.sessionId), command, {
+  return session.whileDeciding(async () => {
+    const result = await handleCommand(store, sessionDecider, sessionStreamId(session.sessionId), command, {
       metadata: sessionCommandMetadata(session.sessionId, actor, instanceId),
       retries: SESSION_COMMAND_RETRIES,
       from: session.commandBase,
-    }),
-  );
-  session.commandBase = { state: result.state, version: result.version };
-  session.apply(result.events);
-  return result.events;
+    });
+    session.commandBase = { state: result.state, version: result.version };
+    session.apply(result.events);
+    return result.events;
+  });
 }

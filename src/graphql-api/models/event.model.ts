@@ -18,3 +18,10 @@ export class EventPage {
   @Field(() => [StoredEventModel]) events!: StoredEventModel[];
   @Field(() => Int, { description: 'Pass as `after` for the next page' }) nextAfter!: number;
 }
+
+@ObjectType({ description: 'A page of a stream read from its newest end: the events before a stream position, oldest first' })
+export class StreamPageBeforeModel {
+  @Field(() => [StoredEventModel]) events!: StoredEventModel[];
+  @Field({ description: "Whether earlier events exist: ask again with `before` = the first event's streamPosition" }) hasEarlier!: boolean;
+  @Field(() => Int, { description: "The stream's version when read: follow it live (a subscription's `after`) from there" }) version!: number;
+}

@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { NotFoundError } from '../../common/domain-error';
 import { GetSessionBudget } from '../../delegation/queries/get-session-budget/get-session-budget.query';
+import { ListEventsBefore } from '../../event-log/queries/list-events-before/list-events-before.query';
 import { WatchStream } from '../../event-log/queries/watch-stream/watch-stream.query';
 import { sessionStreamId } from '../../event-store/stream-ids';
 import { ChangeSubAgents } from '../../sessions/commands/change-sub-agents/change-sub-agents.command';
@@ -17,7 +18,7 @@ import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/comm
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, ListSize, validated } from '../input-validation';
 import { budgetModelOf } from './runs.resolver';
-import { StoredEventModel } from '../models/event.model';
+import { StoredEventModel, StreamPageBeforeModel } from '../models/event.model';
 import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
 import { RunBudgetModel } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
@@ -25,6 +26,7 @@ import { Field, ObjectType } from '@nestjs/graphql';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
 const SESSIONS_LIMIT = new ListSize('limit', 1, 1000, 100);
+const HISTORY_LAST = new ListSize('last', 1, 500, 200);
 
 @ObjectType()
 class DestroyedSession {
@@ -151,6 +153,24 @@ export class SessionsResolver {
   @Mutation(() => DestroyedSession)
   destroySession(@Args('sessionId', { type: () => ID }) sessionId: string) {
     return this.commandBus.execute(new DestroySession(sessionId));
+  }
+
+  /**
+   * A long session is opened from its newest events: a page of them, then earlier pages as the reader
+   * scrolls back, and the subscription below after the page's version for what comes next.
+   */
+  @Query(() => StreamPageBeforeModel, {
+    description: "A page of a session's events from the newest end: the `last` before stream position `before` (default: the newest), oldest first",
+    complexity: HISTORY_LAST.complexity,
+  })
+  async sessionHistory(
+    @Args('sessionId', { type: () => ID }) sessionId: string,
+    @Args('before', { type: () => Int, nullable: true, description: 'a stream position; unset: after the newest event' }) before?: number | null,
+    @Args('last', { type: () => Int, defaultValue: HISTORY_LAST.fallback, description: HISTORY_LAST.description }) last = HISTORY_LAST.fallback,
+  ) {
+    if (before !== undefined && before !== null) inRange('before', before, 1, Number.MAX_SAFE_INTEGER);
+    await this.queryBus.execute(new GetSession(sessionId)); // not_found for an unknown session
+    return this.queryBus.execute(new ListEventsBefore(sessionStreamId(sessionId), HISTORY_LAST.check(last), before ?? undefined));
   }
 
   /**

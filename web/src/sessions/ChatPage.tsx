@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
 import { useCoalesced, useLoad } from '../api/hooks';
 import { linkHandler } from '../app/router';
@@ -15,6 +15,7 @@ import {
   PendingUserInputQuery,
   SendMessageMutation,
   SessionEventsSubscription,
+  SessionHistoryQuery,
 } from './operations';
 import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
@@ -24,14 +25,26 @@ import { sessionToolsOf } from './tool-choices';
 const RELOADS_SESSION = /^session\.(sub_agents_changed|resumed|interrupted|destroyed|start_failed|resume_failed)$/;
 const RELOADS_QUESTIONS = /^user_input\./;
 
-/** One session's conversation, live from its event stream (replayed from the start, then live). */
+/** Events per page of history: the newest page opens the chat, earlier ones load as the reader scrolls up. */
+const HISTORY_PAGE = 200;
+
+/**
+ * One session's conversation: its newest events first (a long session is never loaded whole), earlier
+ * pages on scrolling up, then live from its event stream after the newest page.
+ */
 export function ChatPage({ sessionId }: { sessionId: string }) {
   const session = useLoad(() => request(ChatSessionQuery, { id: sessionId }), `chat:${sessionId}`);
   const agentId = session.data?.session?.agentId ?? undefined;
   const eligible = useLoad(() => request(EligibleSubAgentsQuery, { exclude: agentId }), `eligible:${agentId ?? ''}`);
   const questions = useLoad(() => request(PendingUserInputQuery, { sessionId }), `questions:${sessionId}`);
   const waiting = usePendingApprovals(useMemo(() => ({ sessionId }), [sessionId]));
+  // A contiguous range of the stream, oldest first: the pages loaded so far, then what arrived live.
   const [events, setEvents] = useState<SessionEventLike[]>([]);
+  const [opened, setOpened] = useState(false);
+  const [hasEarlier, setHasEarlier] = useState(false);
+  const [loadingEarlier, setLoadingEarlier] = useState(false);
+  const [historyError, setHistoryError] = useState<ApiError | undefined>();
+  const firstPosition = useRef<number | undefined>(undefined);
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<ApiError | undefined>();
   const [teamError, setTeamError] = useState<ApiError | undefined>();
@@ -43,19 +56,58 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
 
   useEffect(() => {
     // The page is keyed by the session id (App), so its events start empty for each session.
-    // graphql-ws re-subscribes with the same variables after a reconnect: the replay is deduplicated by
-    // stream position, so nothing shows twice and nothing committed meanwhile is missed.
-    return subscribe(SessionEventsSubscription, { sessionId, after: 0 }, ({ sessionEvents: event }) => {
-      setEvents((current) => (current.length > 0 && event.streamPosition <= current[current.length - 1].streamPosition ? current : [...current, event]));
-      if (RELOADS_SESSION.test(event.type)) reloadSession();
-      if (RELOADS_QUESTIONS.test(event.type)) reloadQuestions();
-    });
+    // The newest page first, then live after it. graphql-ws re-subscribes with the same variables after a
+    // reconnect: the replay is deduplicated by stream position, so nothing shows twice and nothing
+    // committed meanwhile is missed.
+    let unsubscribe: (() => void) | undefined;
+    let closed = false;
+    request(SessionHistoryQuery, { sessionId, last: HISTORY_PAGE }).then(
+      ({ sessionHistory: page }) => {
+        if (closed) return;
+        firstPosition.current = page.events[0]?.streamPosition;
+        setEvents(page.events);
+        setHasEarlier(page.hasEarlier);
+        setOpened(true);
+        unsubscribe = subscribe(SessionEventsSubscription, { sessionId, after: page.version }, ({ sessionEvents: event }) => {
+          setEvents((current) =>
+            current.length > 0 && event.streamPosition <= current[current.length - 1].streamPosition ? current : [...current, event],
+          );
+          firstPosition.current ??= event.streamPosition;
+          if (RELOADS_SESSION.test(event.type)) reloadSession();
+          if (RELOADS_QUESTIONS.test(event.type)) reloadQuestions();
+        });
+      },
+      (error: unknown) => {
+        if (!closed) setHistoryError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+      },
+    );
+    return () => {
+      closed = true;
+      unsubscribe?.();
+    };
   }, [sessionId, reloadSession, reloadQuestions]);
 
-  const conversation = useMemo(() => conversationOf(events), [events]);
+  const loadEarlier = useCallback(() => {
+    const before = firstPosition.current;
+    if (before === undefined || before <= 1) return;
+    setLoadingEarlier(true);
+    request(SessionHistoryQuery, { sessionId, before, last: HISTORY_PAGE })
+      .then(({ sessionHistory: page }) => {
+        if (firstPosition.current !== before) return; // the page moved on meanwhile (another session)
+        firstPosition.current = page.events[0]?.streamPosition ?? before;
+        setEvents((current) => [...page.events.filter((e) => e.streamPosition < before), ...current]);
+        setHasEarlier(page.hasEarlier);
+      })
+      .catch((error: unknown) => setHistoryError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0)))
+      .finally(() => setLoadingEarlier(false));
+  }, [sessionId]);
+
+  const info = session.data?.session;
+  // A range that begins after the stream's start begins in the status the service reports (its read model).
+  const startStatus = events.length > 0 && events[0].streamPosition > 1 ? (info?.status ?? 'active') : 'starting';
+  const conversation = useMemo(() => conversationOf(events, startStatus), [events, startStatus]);
   const agents = useMemo(() => session.data?.agents ?? [], [session.data]);
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
-  const info = session.data?.session;
   const agent = agentId ? known.get(agentId) : undefined;
   const status = events.length > 0 ? conversation.status : (info?.status ?? 'starting');
   const team = pendingTeam && pendingTeam.for === session.data ? pendingTeam.subAgents : (info?.subAgents ?? []);
@@ -131,8 +183,13 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
 
       <div className="chat-layout">
         <div className="chat-main">
-          {events.length === 0 && <p className="muted">Loading the conversation…</p>}
-          <ConversationView items={conversation.items} working={working} />
+          {!opened && !historyError && <p className="muted">Loading the conversation…</p>}
+          <ErrorNote error={historyError} title="The conversation could not be loaded" />
+          <ConversationView
+            items={conversation.items}
+            working={working}
+            earlier={{ has: hasEarlier && !historyError, loading: loadingEarlier, load: loadEarlier }}
+          />
           <ErrorNote error={questions.error} title="The pending questions could not be loaded" />
           {(questions.data?.pendingUserInput ?? []).map((q) => (
             <QuestionCard

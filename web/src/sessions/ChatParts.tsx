@@ -1,23 +1,51 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
 import { linkHandler } from '../app/router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { useMeasuredWindow } from '../ui/measured-window';
 import { argumentsLine, type ConversationItem, duration, type PermissionStep, type SubAgentStep, type TeamProblem, type ToolStep } from './conversation';
 import type { SessionTools } from './tool-choices';
 
 // The pieces the new-session page and the chat page share: the conversation, the FR-5 error bubble,
 // a question card, the prompt box and the agent's setup beside it.
 
-export function ConversationView({ items, working }: { items: readonly ConversationItem[]; working: boolean }) {
+/** What a page says of the conversation before the items it has: whether there is some, and how to load it. */
+export interface EarlierHistory {
+  has: boolean;
+  loading: boolean;
+  load: () => void;
+}
+
+/** A first guess of an item's height in px, until it is rendered and measured. */
+const ESTIMATED_ITEM_HEIGHT = 60;
+
+/**
+ * The conversation, windowed: only the items in and around the scrolled view are in the DOM (a session of
+ * thousands of events stays a few hundred nodes), the view follows the newest item while it is at the
+ * end, and scrolling near the top loads the earlier history (or the button does).
+ */
+export function ConversationView({ items, working, earlier }: { items: readonly ConversationItem[]; working: boolean; earlier?: EarlierHistory }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const keys = useMemo(() => items.map((item) => item.key), [items]);
+  const shown = useMeasuredWindow(scroller, keys, ESTIMATED_ITEM_HEIGHT, true);
+  const loadEarlier = earlier?.has && !earlier.loading && shown.nearStart ? earlier.load : undefined;
+  useEffect(() => loadEarlier?.(), [loadEarlier]);
   return (
     <>
-      <ol className="conversation" aria-label="Conversation">
-        {items.map((item) => (
-          <li key={item.key} className={`turn turn-${item.kind}`}>
-            <Item item={item} />
-          </li>
-        ))}
-      </ol>
+      <div ref={scroller} className="conversation-scroll" role="region" aria-label="Conversation history" tabIndex={0}>
+        {earlier?.has && (
+          <button type="button" className="load-earlier" disabled={earlier.loading} onClick={earlier.load}>
+            {earlier.loading ? 'Loading earlier messages…' : 'Load earlier messages'}
+          </button>
+        )}
+        <ol className="conversation" aria-label="Conversation" style={{ paddingTop: shown.above, paddingBottom: shown.below }}>
+          {items.slice(shown.first, shown.end).map((item) => (
+            <li key={item.key} ref={shown.measure} data-window-key={item.key} className={`turn turn-${item.kind}`}>
+              <Item item={item} />
+            </li>
+          ))}
+        </ol>
+      </div>
       {working && (
         <p className="turn-working" role="status">
           <span className="working-dot" aria-hidden="true" /> Working…

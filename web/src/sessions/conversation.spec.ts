@@ -220,3 +220,22 @@ describe('Sub-Agents selector choices (FR-3)', () => {
     expect(unselected.map((c) => c.value)).toEqual(['analyst', 'reviewer', 'writer']);
   });
 });
+
+describe('conversationOf on the newest pages of a long session', () => {
+  it('starts in the status the page knows, so a range without a status event ends where the service says', () => {
+    // Positions 5,001 on: no session.created, only the end of a turn.
+    const tail: SessionEventLike[] = [
+      {
+        type: 'cli.assistant.message',
+        streamPosition: 5001,
+        recordedAt: '2026-01-10T12:00:00.000Z',
+        data: { payload: { messageId: 'm9', content: 'Done.' } },
+      },
+      { type: 'cli.session.idle', streamPosition: 5002, recordedAt: '2026-01-10T12:00:01.000Z', data: { payload: {} } },
+    ];
+    expect(conversationOf(tail, 'running')).toMatchObject({ status: 'idle', lastPosition: 5002, items: [{ kind: 'assistant', text: 'Done.' }] });
+    expect(conversationOf(tail.slice(0, 1), 'interrupted').status).toBe('interrupted');
+    // From the stream's start, as before: 'starting' until the CLI started it.
+    expect(conversationOf(tail.slice(0, 1)).status).toBe('starting');
+  });
+});

@@ -1,6 +1,7 @@
-// A session's event stream (replayed from the start, then live) as the conversation the chat page shows:
+// A session's event stream (its newest pages, then live) as the conversation the chat page shows:
 // messages as bubbles, tool calls, permission decisions and sub-agent launches as steps, failures as
-// error bubbles. Pure: the page folds every event it has received through conversationOf.
+// error bubbles. Pure: the page folds the events it has loaded (a contiguous range of the stream)
+// through conversationOf.
 
 /** What the page keeps of each event of the session's stream (the sessionEvents subscription). */
 export interface SessionEventLike {
@@ -108,8 +109,12 @@ function timeOf(event: SessionEventLike): number {
   return Date.parse(asString(asObject(event.data).timestamp) ?? event.recordedAt);
 }
 
-/** Folds a session's events, in stream order, into its conversation. */
-export function conversationOf(events: readonly SessionEventLike[]): Conversation {
+/**
+ * Folds a session's events, in stream order, into its conversation. `startStatus` is the session's
+ * status before the first of them: 'starting' from the stream's start; for a range that begins later
+ * (the newest pages of a long session), the status the page knows from elsewhere.
+ */
+export function conversationOf(events: readonly SessionEventLike[], startStatus = 'starting'): Conversation {
   const items: ConversationItem[] = [];
   const tools = new Map<string, ToolStep>();
   const toolStarted = new Map<string, number>();
@@ -118,7 +123,7 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
   const byChild = new Map<string, SubAgentStep>();
   const streaming = new Map<string, { kind: 'assistant'; key: string; text: string; at: string; streaming: boolean }>();
   const questions = new Map<string, Extract<ConversationItem, { kind: 'question' }>>();
-  let status = 'starting';
+  let status = startStatus;
   let lastPosition = 0;
 
   /** A step goes under its sub-agent when the event names one we know, else in the main conversation. */

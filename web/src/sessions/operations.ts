@@ -127,6 +127,21 @@ export const ChatSessionQuery = graphql(`
   }
 `);
 
+export const SessionHistoryQuery = graphql(`
+  query SessionHistory($sessionId: ID!, $before: Int, $last: Int!) {
+    sessionHistory(sessionId: $sessionId, before: $before, last: $last) {
+      hasEarlier
+      version
+      events {
+        type
+        streamPosition
+        recordedAt
+        data
+      }
+    }
+  }
+`);
+
 export const SessionEventsSubscription = graphql(`
   subscription SessionEvents($sessionId: ID!, $after: Int!) {
     sessionEvents(sessionId: $sessionId, after: $after) {

@@ -5,6 +5,8 @@ import { AgentLibrary } from '../../../agents/agent-library';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { EventStore } from '../../../event-store/event-store';
+import type { StoredEvent } from '../../../event-store/event-store.types';
+import { streamPages } from '../../../event-store/stream-pages';
 import { runIdOfThread, runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
@@ -20,7 +22,7 @@ import { RunHandleTable } from '../../run-handle-table';
 import { holdRunSession } from '../../run-holder';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
-import { forkedPrompt, forkTranscript } from '../../fork-context';
+import { FORK_TRANSCRIPT_TYPES, forkedPrompt, forkTranscript } from '../../fork-context';
 import { StartRun, type StartRunInput } from './start-run.command';
 
 /** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
@@ -211,7 +213,12 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     if (!placement.parentThreadId) {
       throw new InvalidRunArgumentsError('fork_context needs a conversation to fork: give parent_run_id (over the API) or call agent_run from a session');
     }
-    return forkTranscript(await this.store.readStream(sessionStreamId(placement.parentThreadId)));
+    // A page at a time, keeping only the messages: a long conversation is neither read whole on the loop nor held.
+    const messages: StoredEvent[] = [];
+    for await (const page of streamPages(this.store, sessionStreamId(placement.parentThreadId))) {
+      messages.push(...page.filter((event) => FORK_TRANSCRIPT_TYPES.has(event.type)));
+    }
+    return forkTranscript(messages);
   }
 
   /** Depth is a limit on the whole tree: a child never gets a deeper limit than its parent had. */

@@ -6,6 +6,7 @@ import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { InstanceLease } from '../../../instances/instance-lease';
+import { streamPages } from '../../../event-store/stream-pages';
 import { sessionStreamId } from '../../../event-store/stream-ids';
 import { cliSessionParams } from '../../cli-session-options';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
@@ -109,11 +110,16 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     return { sessionId, status: 'idle', model: session.config.model, protocolVersion: this.cli.protocolVersion };
   }
 
-  /** Read from the log only on this rare path: whether any prompt ever reached the CLI for the session. */
+  /**
+   * Read from the log only on this rare path: whether any prompt ever reached the CLI for the session
+   * (a page at a time, up to the first one: a long session's stream is not read whole on the loop).
+   */
   private async hadConversation(session: LiveSession): Promise<boolean> {
-    return (
-      session.cliCreated && (await this.store.readStream(sessionStreamId(session.sessionId))).some((event) => event.type === SessionEvents.messageSent)
-    );
+    if (!session.cliCreated) return false;
+    for await (const page of streamPages(this.store, sessionStreamId(session.sessionId))) {
+      if (page.some((event) => event.type === SessionEvents.messageSent)) return true;
+    }
+    return false;
   }
 
   /** A CLI that went away keeps its 503 (the session stays interrupted); anything the CLI answered is a 502. */
