@@ -7,7 +7,6 @@ import { CreateSessionHandler } from './commands/create-session/create-session.h
 import { DestroySessionHandler } from './commands/destroy-session/destroy-session.handler';
 import { ResumeSessionHandler } from './commands/resume-session/resume-session.handler';
 import { SendMessageHandler } from './commands/send-message/send-message.handler';
-import { SessionsPgProjection } from './projections/sessions.pg-projection';
 import { SessionsProjection } from './projections/sessions.projection';
 import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
@@ -34,7 +33,6 @@ import { SessionLineages } from './session-lineage';
     SessionLineages,
     SessionLifecycle,
     SessionsProjection,
-    SessionsPgProjection,
     CreateSessionHandler,
     SendMessageHandler,
     ResumeSessionHandler,
