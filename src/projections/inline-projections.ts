@@ -36,8 +36,10 @@ export class InlineProjections extends InlineProjectionHook {
   applySync(db: ReadModelDatabase, events: readonly StoredEvent[]): void {
     const inline = this.registry.inline();
     for (const event of events) {
+      // A stream append of one event (most are) is its own batch of one: no array per projection.
+      const one = events.length === 1 ? events : [event];
       for (const projection of inline) {
-        if (projectionHandles(projection, event)) runProjectionSync(projection.handle([event], db));
+        if (projectionHandles(projection, event)) runProjectionSync(projection.handle(one, db));
       }
     }
   }
@@ -47,8 +49,9 @@ export class InlineProjections extends InlineProjectionHook {
     if (perEvent.length > 0) {
       const db = readModelsOn(client);
       for (const event of events) {
+        const one = events.length === 1 ? events : [event];
         for (const projection of perEvent) {
-          if (projectionHandles(projection, event)) await runProjectionAsync(projection.handle([event], db));
+          if (projectionHandles(projection, event)) await runProjectionAsync(projection.handle(one, db));
         }
       }
     }

@@ -88,7 +88,12 @@ export interface PerEventFold {
   apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork;
 }
 
-function* foldEach(fold: PerEventFold, events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork {
+/** A batch of one (every inline event: see InlineProjections) is `apply` itself, without a generator around it. */
+function foldEach(fold: PerEventFold, events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork {
+  return events.length === 1 ? fold.apply(events[0], db) : foldAll(fold, events, db);
+}
+
+function* foldAll(fold: PerEventFold, events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork {
   for (const event of events) yield* fold.apply(event, db);
 }
 
