@@ -9,7 +9,7 @@
  * `tool.execution_start`, the routed `tool_call.routed`, `tool.execution_complete`,
  * `assistant.message` and `assistant.usage`, appended with `any` as the app records them; then
  * `run.completed`. The same traffic runs through each store twice: with the app's inline projections
- * registered (sessions, runs, routed-requests, stream-summaries, and the PostgreSQL batch forms of
+ * registered (sessions, runs, routed-requests, stream-summaries, with the PostgreSQL set-based forms of
  * sessions, runs and stream-summaries: what the service runs in every append's transaction) and with none, at 1 and 64 concurrent sessions.
  * Appends are awaited one after the other within a session (maxDelayMs 0: the store's cost, not the
  * app's batching delay). Nothing is asserted: the machine is shared, so both sides of each ratio run
@@ -23,15 +23,13 @@ import { performance } from 'node:perf_hooks';
 import { applyPendingMigrations } from '../src/database/migrations';
 import { openSqliteConnection } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
-import { RunsPgProjection } from '../src/delegation/projections/runs.pg-projection';
 import { RunsProjection } from '../src/delegation/projections/runs.projection';
-import { StreamSummariesPgProjection } from '../src/event-log/projections/stream-summaries.pg-projection';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
 import type { EventStore } from '../src/event-store/event-store';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
-import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { InlineProjections } from '../src/projections/inline-projections';
+import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
-import { SessionsPgProjection } from '../src/sessions/projections/sessions.pg-projection';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
 import { RoutedRequestsProjection } from '../src/tool-dispatch/projections/routed-requests.projection';
 import { startPostgresServer } from '../test/fixtures/postgres-server';
@@ -55,9 +53,6 @@ function appRegistry(withProjections: boolean): ProjectionRegistry {
   for (const projection of [new SessionsProjection(), new RunsProjection(), new RoutedRequestsProjection(), new StreamSummariesProjection()]) {
     registry.register(projection);
   }
-  registry.registerBatchForm(new StreamSummariesPgProjection());
-  registry.registerBatchForm(new SessionsPgProjection());
-  registry.registerBatchForm(new RunsPgProjection());
   return registry;
 }
 
@@ -110,7 +105,7 @@ async function main(): Promise<void> {
       const file = path.join(dir, `traffic-${files++}.sqlite`);
       const conn = openSqliteConnection({ file, synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: false });
       applyPendingMigrations(conn);
-      const store = new SqliteEventStore(new SqliteDatabase(conn, file), appRegistry(withProjections));
+      const store = new SqliteEventStore(new SqliteDatabase(conn, file), new InlineProjections(appRegistry(withProjections)));
       return {
         store,
         close: async () => {
@@ -124,7 +119,7 @@ async function main(): Promise<void> {
       const store = new PostgresEventStore({
         connectionString: await server.createDatabase(`traffic${databases++}`),
         poolSize: 8,
-        registry: appRegistry(withProjections),
+        inlineProjections: [new InlineProjections(appRegistry(withProjections))],
       });
       await store.migrate();
       return { store, close: () => store.close() };

@@ -36,7 +36,8 @@ import { SqliteDatabase } from '../src/database/sqlite-database';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import type { NewEvent } from '../src/event-store/event-store.types';
-import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { InlineProjections } from '../src/projections/inline-projections';
+import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
 import { Client } from 'pg';
 import { version as pgDriverVersion } from 'pg/package.json';
@@ -112,7 +113,7 @@ function openStoreWith(file: string, withReadModel: boolean): Contender {
   const registry = new ProjectionRegistry();
   // Without Nest nothing discovers the projection: register it by hand.
   if (withReadModel) registry.register(new StreamSummariesProjection());
-  const store = new SqliteEventStore(new SqliteDatabase(conn, file), registry);
+  const store = new SqliteEventStore(new SqliteDatabase(conn, file), new InlineProjections(registry));
   return {
     name: withReadModel ? 'store+readmodel' : 'store',
     append: (streamId, expectedVersion) => store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion),

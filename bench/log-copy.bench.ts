@@ -29,7 +29,8 @@ import { RunsProjection } from '../src/delegation/projections/runs.projection';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
 import { copyLog } from '../src/event-store/postgres/copy-log';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
-import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { InlineProjections } from '../src/projections/inline-projections';
+import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { rebuildReadModels } from '../src/projections/rebuild-pg-read-models';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
@@ -48,7 +49,7 @@ async function writeSource(file: string, events: number): Promise<number> {
   const registry = new ProjectionRegistry();
   for (const projection of [new SessionsProjection(), new RunsProjection(), new RoutedRequestsProjection(), new StreamSummariesProjection()])
     registry.register(projection);
-  const store = new SqliteEventStore(new SqliteDatabase(connection, file), registry);
+  const store = new SqliteEventStore(new SqliteDatabase(connection, file), new InlineProjections(registry));
   let written = 0;
   let next = 0;
   await Promise.all(
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
 
     const url = await server.createDatabase('copy');
     const connection = openSqliteConnection({ file, synchronous: 'FULL', busyTimeoutMs: 5000, integrityCheck: false });
-    const source = new SqliteEventStore(new SqliteDatabase(connection, file), new ProjectionRegistry());
+    const source = new SqliteEventStore(new SqliteDatabase(connection, file), new InlineProjections(new ProjectionRegistry()));
     const target = new PostgresEventStore({ connectionString: url, poolSize: 2 });
     try {
       await target.migrate();

@@ -24,7 +24,8 @@ import { SqliteDatabase } from '../src/database/sqlite-database';
 import { type CommandResult, handleCommand } from '../src/event-store/decider';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import type { NewEvent } from '../src/event-store/event-store.types';
-import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { InlineProjections } from '../src/projections/inline-projections';
+import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
 import { createSessionSchema } from '../src/sessions/session-config';
 import { type SessionEvent, type SessionState, sessionDecider } from '../src/sessions/session.decider';
@@ -62,7 +63,7 @@ async function time(size: number, cached: boolean): Promise<Figures> {
   applyPendingMigrations(conn);
   const registry = new ProjectionRegistry();
   registry.register(new SessionsProjection());
-  const store = new SqliteEventStore(new SqliteDatabase(conn, file), registry);
+  const store = new SqliteEventStore(new SqliteDatabase(conn, file), new InlineProjections(registry));
   const streamId = 'session-bench';
   try {
     await seed(store, streamId, size);

@@ -11,8 +11,6 @@ import { ChildSessionsProjection } from '../child-sessions/projections/child-ses
 import { SessionsProjection } from '../sessions/projections/sessions.projection';
 import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
 import { RunsProjection } from '../delegation/projections/runs.projection';
-import { RunsPgProjection } from '../delegation/projections/runs.pg-projection';
-import { SessionsPgProjection } from '../sessions/projections/sessions.pg-projection';
 import { ApprovalsProjection } from '../approvals/projections/approvals.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
@@ -31,16 +29,8 @@ export class MaintenanceModule {
         AgentsModule,
       ],
       // The read models of the session contexts, without their CLI-facing services; on PostgreSQL a
-      // rebuild replays through the batch forms (stream-summaries' comes with EventLogModule).
-      providers: [
-        SessionsProjection,
-        ChildSessionsProjection,
-        RoutedRequestsProjection,
-        RunsProjection,
-        ApprovalsProjection,
-        SessionsPgProjection,
-        RunsPgProjection,
-      ],
+      // rebuild replays through their set-based forms, which come with them.
+      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection, RunsProjection, ApprovalsProjection],
     };
   }
 }

@@ -71,7 +71,8 @@ async function main(argv: string[]): Promise<number> {
   const { openSqliteConnection } = await import('../database/sqlite-connection');
   const { SqliteDatabase } = await import('../database/sqlite-database');
   const { SqliteEventStore } = await import('../event-store/sqlite/sqlite-event-store');
-  const { ProjectionRegistry } = await import('../event-store/projection-registry');
+  const { ProjectionRegistry } = await import('../projections/projection-registry');
+  const { InlineProjections } = await import('../projections/inline-projections');
   const { PostgresEventStore } = await import('../event-store/postgres/postgres-event-store');
   const { copyLog, CopyRefusedError } = await import('../event-store/postgres/copy-log');
   const { rebuildReadModels } = await import('../projections/rebuild-pg-read-models');
@@ -91,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const connection = openSqliteConnection({ ...database, file });
   // Read only: no migrations and no projections on the source, which the copy never writes.
-  const source = new SqliteEventStore(new SqliteDatabase(connection, file), new ProjectionRegistry());
+  const source = new SqliteEventStore(new SqliteDatabase(connection, file), new InlineProjections(new ProjectionRegistry()));
   const target = new PostgresEventStore({ connectionString: args.url, poolSize: 2 });
   try {
     await target.migrate();

@@ -7,7 +7,6 @@ import { BudgetGuard } from './budget-guard';
 import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { DelegationTools } from './delegation-tools';
-import { RunsPgProjection } from './projections/runs.pg-projection';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
 import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
@@ -43,7 +42,6 @@ import { SessionBudgetController } from './session-budget.controller';
     BudgetGuard,
     BudgetReminders,
     RunsProjection,
-    RunsPgProjection,
     DelegationTools,
     StartRunHandler,
     StopRunHandler,

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventLogController } from './event-log.controller';
 import { AuditLogProjection } from './projections/audit-log.projection';
-import { StreamSummariesPgProjection } from './projections/stream-summaries.pg-projection';
 import { StreamSummariesProjection } from './projections/stream-summaries.projection';
 import { GetStreamHandler } from './queries/get-stream/get-stream.handler';
 import { ListAuditLogHandler } from './queries/list-audit-log/list-audit-log.handler';
@@ -15,8 +14,6 @@ import { WatchStreamHandler } from './queries/watch-stream/watch-stream.handler'
   controllers: [EventLogController],
   providers: [
     StreamSummariesProjection,
-    // Its PostgreSQL batch form (one statement per transaction), found by the ProjectionRegistry.
-    StreamSummariesPgProjection,
     AuditLogProjection,
     ListEventsHandler,
     ListEventsBeforeHandler,

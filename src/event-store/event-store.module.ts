@@ -1,17 +1,17 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import { Pool } from 'pg';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { EventStore } from './event-store';
 import { PostgresEventStore } from './postgres/postgres-event-store';
-import { ProjectionRegistry } from './projection-registry';
+import { InlineProjectionHook } from './inline-projection-hook';
 import { SqliteEventStore } from './sqlite/sqlite-event-store';
 
 /**
  * The application injects the port, `EventStore`; this module binds it to the adapter the
  * configuration chose: `SqliteEventStore` on the SQLite file, or `PostgresEventStore` on the pool
- * (SWITCHBOARD_DATABASE_URL), whose inline projections are the registry's and whose tail starts
- * here, so an unreachable LISTEN stops the start. The adapter class is exported too, for the
+ * (SWITCHBOARD_DATABASE_URL), whose tail starts here, so an unreachable LISTEN stops the start. Either
+ * runs the `InlineProjectionHook` in each append's transaction: ProjectionsModule provides it (the
+ * store knows no projection). The adapter class is exported too, for the
  * dialect's own parts (the projection runners, rebuilds).
  * Reactions to committed events subscribe to the store itself (`subscribe(after)`: replay from a
  * position, then live, each event once), not to the CQRS EventBus: a reaction that restarts must
@@ -23,9 +23,9 @@ export class EventStoreModule {
     const adapter = config.postgres
       ? {
           provide: PostgresEventStore,
-          inject: [Pool, ProjectionRegistry],
-          useFactory: async (pool: Pool, registry: ProjectionRegistry) => {
-            const store = new PostgresEventStore({ pool, registry });
+          inject: [Pool, InlineProjectionHook],
+          useFactory: async (pool: Pool, inline: InlineProjectionHook) => {
+            const store = new PostgresEventStore({ pool, inlineProjections: [inline] });
             await store.start();
             return store;
           },
@@ -35,9 +35,8 @@ export class EventStoreModule {
     return {
       module: EventStoreModule,
       global: true,
-      imports: [DiscoveryModule],
-      providers: [adapter, { provide: EventStore, useExisting: adapterClass }, ProjectionRegistry],
-      exports: [EventStore, adapterClass, ProjectionRegistry],
+      providers: [adapter, { provide: EventStore, useExisting: adapterClass }],
+      exports: [EventStore, adapterClass],
     };
   }
 }

@@ -2,7 +2,8 @@ import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nest
 import { escapeIdentifier, type ClientBase } from 'pg';
 import { connectionFailureOf } from '../common/database-unreachable.error';
 import { readEventsAfter, type PostgresEventStore } from '../event-store/postgres/postgres-event-store';
-import { applyProjections, type PgProjection } from '../event-store/postgres/pg-projection';
+import { applyInlineProjections } from '../event-store/inline-projection-hook';
+import type { PgProjection } from './postgres-projection';
 import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
 
 export interface PgAsyncProjectionRunnerOptions {
@@ -172,7 +173,7 @@ export class PgAsyncProjectionRunner extends AsyncProjectionRunner implements On
           const checkpoint = await lockCheckpoint(client, name);
           const events = await readEventsAfter(client, checkpoint, this.batchSize);
           if (events.length === 0) return { position: checkpoint, read: 0 };
-          await applyProjections(client, [feed.projection], events);
+          await applyInlineProjections(client, [feed.projection], events);
           const last = events[events.length - 1].globalPosition;
           await client.query(WRITE_CHECKPOINT, [name, last]);
           return { position: last, read: events.length };

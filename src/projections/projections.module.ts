@@ -1,11 +1,14 @@
 import { DynamicModule, Module, type Provider } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
-import { pgProjectionOf } from '../event-store/postgres/pg-projection';
-import { ProjectionRegistry } from '../event-store/projection-registry';
+import { InlineProjectionHook } from '../event-store/inline-projection-hook';
 import { AsyncProjectionRunner } from './async-projection-runner';
+import { InlineProjections } from './inline-projections';
 import { PgAsyncProjectionRunner } from './pg-async-projection-runner';
+import { pgProjectionOf } from './postgres-projection';
+import { ProjectionRegistry } from './projection-registry';
 import { PgProjectionRebuilder } from './rebuild-projection/pg-projection-rebuilder';
 import { ProjectionRebuilder } from './rebuild-projection/projection-rebuilder';
 import { RebuildProjectionHandler } from './rebuild-projection/rebuild-projection.handler';
@@ -13,9 +16,10 @@ import { SqliteProjectionRebuilder } from './rebuild-projection/sqlite-projectio
 import { SqliteAsyncProjectionRunner } from './sqlite-async-projection-runner';
 
 /**
- * Runs async projections from their checkpoints (server) and rebuilds any projection from
- * position 0, on the configured database. The maintenance CLI registers the rebuild only, so it
- * never competes with a runner.
+ * The projections context: the registry (every @ReadModelProjection() provider, found at init), the
+ * inline hook the event store calls in each append's transaction, the async runner (server) and the
+ * rebuild of any projection from position 0, on the configured database. The maintenance CLI
+ * registers no runner, so it never competes with one.
  */
 @Module({})
 export class ProjectionsModule {
@@ -27,7 +31,7 @@ export class ProjectionsModule {
             inject: [PostgresEventStore, ProjectionRegistry, SWITCHBOARD_CONFIG],
             useFactory: (store: PostgresEventStore, registry: ProjectionRegistry, { resilience }: SwitchboardConfig) =>
               // The registry is filled at module init: the runner reads it when it starts, at bootstrap.
-              new PgAsyncProjectionRunner(store, () => registry.async().map((p) => registry.batchForm(p.name) ?? pgProjectionOf(p)), {
+              new PgAsyncProjectionRunner(store, () => registry.async().map(pgProjectionOf), {
                 retryMaxMs: resilience.projectionRetryMaxMs,
               }),
           },
@@ -36,15 +40,25 @@ export class ProjectionsModule {
     return {
       module: ProjectionsModule,
       global: true,
-      providers: [...runner, RebuildProjectionHandler, rebuilder(config)],
-      exports: [AsyncProjectionRunner],
+      imports: [DiscoveryModule],
+      providers: [...registryProviders, ...runner, RebuildProjectionHandler, rebuilder(config)],
+      exports: [ProjectionRegistry, InlineProjectionHook, AsyncProjectionRunner],
     };
   }
 
   static forMaintenance(config: SwitchboardConfig): DynamicModule {
-    return { module: ProjectionsModule, providers: [RebuildProjectionHandler, rebuilder(config)] };
+    return {
+      module: ProjectionsModule,
+      global: true,
+      imports: [DiscoveryModule],
+      providers: [...registryProviders, RebuildProjectionHandler, rebuilder(config)],
+      exports: [ProjectionRegistry, InlineProjectionHook],
+    };
   }
 }
+
+/** The registry and, over it, the hook the event store runs inline (global: EventStoreModule injects it). */
+const registryProviders: Provider[] = [ProjectionRegistry, { provide: InlineProjectionHook, useClass: InlineProjections }];
 
 function rebuilder(config: SwitchboardConfig): Provider {
   return { provide: ProjectionRebuilder, useClass: config.postgres ? PgProjectionRebuilder : SqliteProjectionRebuilder };

@@ -1,7 +1,7 @@
 import type { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
-import { pgTableNames } from '../event-store/postgres/pg-projection';
-import type { Projection } from '../event-store/projection';
-import type { ProjectionRegistry } from '../event-store/projection-registry';
+import { pgTableNames } from './postgres-projection';
+import type { Projection } from './projection';
+import type { ProjectionRegistry } from './projection-registry';
 import { PgProjectionRebuilder } from './rebuild-projection/pg-projection-rebuilder';
 
 export interface RebuiltReadModel {
@@ -16,7 +16,7 @@ export interface RebuiltReadModel {
  * checkpoint moved to the end of the replay, so its runner goes on from there).
  */
 export async function rebuildReadModels(store: PostgresEventStore, registry: ProjectionRegistry): Promise<RebuiltReadModel[]> {
-  const rebuilder = new PgProjectionRebuilder(store, registry);
+  const rebuilder = new PgProjectionRebuilder(store);
   const rebuilt: RebuiltReadModel[] = [];
   for (const name of registry.names()) {
     const projection = registry.get(name) as Projection;

@@ -5,8 +5,9 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
 import { SqliteDatabase } from '../database/sqlite-database';
 import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
-import { type Projection, projectionHandles, runProjectionSync } from '../event-store/projection';
-import { ProjectionRegistry } from '../event-store/projection-registry';
+import { eventsFor } from '../event-store/inline-projection-hook';
+import { type Projection, runProjectionSync } from './projection';
+import { ProjectionRegistry } from './projection-registry';
 import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
 import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
 
@@ -127,9 +128,8 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
           const checkpoint = readCheckpoint(this.database.orm, projection.name);
           const fresh = events.filter((e) => e.globalPosition > checkpoint);
           if (fresh.length === 0) return checkpoint;
-          for (const event of fresh) {
-            if (projectionHandles(projection, event)) runProjectionSync(projection.apply(event, this.database.readModels));
-          }
+          const handled = eventsFor(projection, fresh);
+          if (handled.length > 0) runProjectionSync(projection.handle(handled, this.database.readModels));
           const last = fresh[fresh.length - 1].globalPosition;
           writeCheckpoint(this.database.orm, projection.name, last);
           return last;

@@ -7,7 +7,6 @@ import { CreateSessionHandler } from './commands/create-session/create-session.h
 import { DestroySessionHandler } from './commands/destroy-session/destroy-session.handler';
 import { ResumeSessionHandler } from './commands/resume-session/resume-session.handler';
 import { SendMessageHandler } from './commands/send-message/send-message.handler';
-import { SessionsPgProjection } from './projections/sessions.pg-projection';
 import { SessionsProjection } from './projections/sessions.projection';
 import { HeldWork } from './held-work';
 import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list-thread-subagents.handler';
@@ -39,7 +38,6 @@ import { TurnReminders } from './turn-reminders';
     TurnReminders,
     SessionLifecycle,
     SessionsProjection,
-    SessionsPgProjection,
     CreateSessionHandler,
     SendMessageHandler,
     ResumeSessionHandler,

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyPendingMigrations, defaultMigrationsFolder } from '../../src/database/migrations';
 import { AuditLogProjection } from '../../src/event-log/projections/audit-log.projection';
-import { runProjectionSync } from '../../src/event-store/projection';
+import { runProjectionSync } from '../../src/projections/projection';
 import { ListAuditLogHandler } from '../../src/event-log/queries/list-audit-log/list-audit-log.handler';
 import { ListAuditLog } from '../../src/event-log/queries/list-audit-log/list-audit-log.query';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';

@@ -7,7 +7,7 @@ import type { EventStore } from '../../src/event-store/event-store';
 import { ExpectedVersionConflictError, InvalidAppendError } from '../../src/event-store/event-store.errors';
 import type { AppendResult, NewEvent, StoredEvent } from '../../src/event-store/event-store.types';
 import type { PostgresEventStore, PostgresEventStoreOptions } from '../../src/event-store/postgres/postgres-event-store';
-import { one, type Projection } from '../../src/event-store/projection';
+import { one, type Projection, perEventProjection } from '../../src/projections/projection';
 import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-store-targets';
 import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
 import { foldSummaries, readSummaries } from '../fixtures/stream-summary-fold';
@@ -318,16 +318,17 @@ describe.each(targets)('the event store on %s', (_name, openTarget) => {
 
     beforeAll(async () => {
       // An inline projection that peeks at what is committed: it runs inside the group's transaction.
-      const probe = (): Projection => ({
-        name: 'probe',
-        mode: 'inline',
-        tables: [],
-        *apply(e) {
-          const row = yield* one(committedEvents());
-          probeSaw.push({ eventId: e.eventId, committedEvents: Number(row?.n) });
-          if (e.type === 'Poison') throw new Error('probe refuses Poison');
-        },
-      });
+      const probe = (): Projection =>
+        perEventProjection({
+          name: 'probe',
+          mode: 'inline',
+          tables: [],
+          *apply(e) {
+            const row = yield* one(committedEvents());
+            probeSaw.push({ eventId: e.eventId, committedEvents: Number(row?.n) });
+            if (e.type === 'Poison') throw new Error('probe refuses Poison');
+          },
+        });
       own = await openTarget({ projections: () => [probe()] });
       outside = own.db;
     });

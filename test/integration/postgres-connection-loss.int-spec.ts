@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { connectionFailureOf, DatabaseUnreachableError } from '../../src/common/database-unreachable.error';
-import type { PgProjection } from '../../src/event-store/postgres/pg-projection';
+import type { PgProjection } from '../../src/projections/postgres-projection';
 import type { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
 import type { StoredEvent } from '../../src/event-store/event-store.types';
 import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';

@@ -5,9 +5,8 @@ import type { StoredEvent } from '../../src/event-store/event-store.types';
 import { copyLog, CopyRefusedError, type LogSource } from '../../src/event-store/postgres/copy-log';
 import { importEvents, LogImportConflictError } from '../../src/event-store/postgres/log-import';
 import type { PostgresEventStore } from '../../src/event-store/postgres/postgres-event-store';
-import { StreamSummariesPgProjection } from '../../src/event-log/projections/stream-summaries.pg-projection';
 import { StreamSummariesProjection } from '../../src/event-log/projections/stream-summaries.projection';
-import { ProjectionRegistry } from '../../src/event-store/projection-registry';
+import { ProjectionRegistry } from '../../src/projections/projection-registry';
 import { rebuildReadModels } from '../../src/projections/rebuild-pg-read-models';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
 import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
@@ -151,7 +150,6 @@ describe('copying the SQLite log into PostgreSQL', () => {
 
     const registry = new ProjectionRegistry();
     registry.register(new StreamSummariesProjection());
-    registry.registerBatchForm(new StreamSummariesPgProjection());
     expect(await rebuildReadModels(store, registry)).toEqual([{ projection: 'stream-summaries', tables: ['stream_summaries'], position: 2600 }]);
     expect(await summariesOf(url)).toEqual(foldSummaries(sourceLog));
 

@@ -2,16 +2,14 @@ import { asc, eq, like, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { DatabaseError, type ClientBase } from 'pg';
 import type { ReadModelDatabase } from '../../src/database/read-model-database';
-import { StreamSummariesPgProjection } from '../../src/event-log/projections/stream-summaries.pg-projection';
 import { StreamSummariesProjection } from '../../src/event-log/projections/stream-summaries.projection';
 import type { EventStore } from '../../src/event-store/event-store';
 import type { NewEvent, StoredEvent } from '../../src/event-store/event-store.types';
-import type { PgProjection } from '../../src/event-store/postgres/pg-projection';
 import type { PostgresEventStore, PostgresEventStoreOptions } from '../../src/event-store/postgres/postgres-event-store';
-import { type Projection, type ProjectionWork, run } from '../../src/event-store/projection';
-import { ProjectionRegistry } from '../../src/event-store/projection-registry';
 import type { AsyncProjectionRunner, AsyncProjectionStatus } from '../../src/projections/async-projection-runner';
 import { PgAsyncProjectionRunner, type PgAsyncProjectionRunnerOptions } from '../../src/projections/pg-async-projection-runner';
+import { type PgProjection, pgProjectionOf } from '../../src/projections/postgres-projection';
+import { type Projection, type ProjectionWork, PerEventProjection, perEventProjection, run } from '../../src/projections/projection';
 import { PgProjectionRebuilder } from '../../src/projections/rebuild-projection/pg-projection-rebuilder';
 import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-store-targets';
 import { openPostgresEventStore } from '../fixtures/postgres-event-store-fixture';
@@ -30,7 +28,7 @@ const agentCreated = (id: string): NewEvent => event('agent.created', { id, fiel
 const agentRow = (id: string, e: StoredEvent) => ({ id, name: 'x', fields: '{}', version: 1, createdAt: e.recordedAt, updatedAt: e.recordedAt });
 
 /** An inline projection that writes a row, then refuses `Refused` events: its append must roll back alone. */
-class RefusingProjection implements Projection {
+class RefusingProjection extends PerEventProjection {
   readonly name = 'refusing';
   readonly mode = 'inline';
   readonly tables = [] as const;
@@ -43,7 +41,7 @@ class RefusingProjection implements Projection {
 }
 
 /** An inline projection whose statement the database refuses (a NOT NULL column left null) on `Broken` events. */
-class BrokenStatementProjection implements Projection {
+class BrokenStatementProjection extends PerEventProjection {
   readonly name = 'broken-statement';
   readonly mode = 'inline';
   readonly tables = [] as const;
@@ -58,7 +56,7 @@ class BrokenStatementProjection implements Projection {
  * The async stream-summaries, failing: its upsert goes through first, then a throw for a `Poison`
  * event while `poisoned` is set, so a retry that did not roll the upsert back would count twice.
  */
-class PoisonableSummaries implements Projection {
+class PoisonableSummaries extends PerEventProjection {
   readonly name = 'stream-summaries';
   readonly mode = 'async';
   readonly tables = ['streamSummaries'] as const;
@@ -441,9 +439,9 @@ describe('PostgreSQL adapter: projections of several instances on one database',
     const { fresh, url: dbUrl } = await freshTarget();
     try {
       // Summaries first: their upsert for the refused request has run when the second projection throws.
-      const store = await openPostgresEventStore(dbUrl, { inlineProjections: [new StreamSummariesPgProjection(), refusing] });
+      const store = await openPostgresEventStore(dbUrl, { inlineProjections: [pgProjectionOf(new StreamSummariesProjection()), refusing] });
       opened.push(store);
-      expect(() => store.registerInline(new StreamSummariesPgProjection())).toThrow(/twice/);
+      expect(() => store.registerInline(pgProjectionOf(new StreamSummariesProjection()))).toThrow(/twice/);
       const [s1, s2, s3, s4, s5] = ['agent', 'run', 'session', 'agent', 'run'].map((kind) => `${kind}-${randomUUID()}`);
       await store.append(s1, 'no_stream', [event('Created')]);
       expect(() => store.registerInline({ ...refusing, name: 'late' })).toThrow(/before the first append/);
@@ -494,7 +492,7 @@ describe('PostgreSQL adapter: projections of several instances on one database',
       // The batch after position 100 waits at a gate: the runner is stopped there, deterministically part-way.
       let open100!: () => void;
       const gate = new Promise<void>((resolve) => (open100 = resolve));
-      const summaries = new StreamSummariesPgProjection();
+      const summaries = pgProjectionOf(new StreamSummariesProjection());
       const gated: PgProjection = {
         name: summaries.name,
         tables: summaries.tables,
@@ -518,7 +516,7 @@ describe('PostgreSQL adapter: projections of several instances on one database',
 
       const second = await openPostgresEventStore(dbUrl, { pollIntervalMs: 200 });
       opened.push(second);
-      const runner2 = runner(second, [new StreamSummariesPgProjection()], { batchSize: 20 });
+      const runner2 = runner(second, [pgProjectionOf(new StreamSummariesProjection())], { batchSize: 20 });
       await runner2.start();
       expect(runner2.position('stream-summaries')).toBe(stoppedAt);
       await waitUntil(() => runner2.position('stream-summaries') === 500, 'the second runner to catch up', 20_000);
@@ -540,7 +538,7 @@ describe('PostgreSQL adapter: projections of several instances on one database',
     try {
       const [a, b] = [await openPostgresEventStore(dbUrl, { pollIntervalMs: 200 }), await openPostgresEventStore(dbUrl, { pollIntervalMs: 200 })];
       opened.push(a, b);
-      const [ra, rb] = [a, b].map((store) => runner(store, [new StreamSummariesPgProjection()], { batchSize: 7 }));
+      const [ra, rb] = [a, b].map((store) => runner(store, [pgProjectionOf(new StreamSummariesProjection())], { batchSize: 7 }));
       await Promise.all([ra.start(), rb.start()]);
       const streams = Array.from({ length: 6 }, (_, i) => `${['agent', 'run'][i % 2]}-${randomUUID()}`);
       await Promise.all(Array.from({ length: 300 }, (_, i) => [a, b][i % 2].append(streams[i % streams.length], 'any', [event(`E${i % 3}`)])));
@@ -563,7 +561,7 @@ describe('PostgreSQL adapter: projections of several instances on one database',
       const store = await openPostgresEventStore(dbUrl, { pollIntervalMs: 200 });
       opened.push(store);
       await Promise.all(Array.from({ length: 60 }, (_, i) => store.append(`run-${i % 7}`, 'any', [event('R', { i })])));
-      const live = runner(store, [new StreamSummariesPgProjection()], { batchSize: 64 });
+      const live = runner(store, [pgProjectionOf(new StreamSummariesProjection())], { batchSize: 64 });
       await live.start();
       const head = await store.headPosition();
       await waitUntil(() => live.position('stream-summaries') === head, 'the runner to reach the head', 20_000);
@@ -585,11 +583,15 @@ describe('PostgreSQL adapter: projections of several instances on one database',
     );
     const byBatchForm = await readSummaries(db);
     expect(byBatchForm).toEqual(foldSummaries(await wholeLog(store)));
-    const perEvent = new ProjectionRegistry();
-    perEvent.register(new StreamSummariesProjection());
-    const result = await new PgProjectionRebuilder(target.adapter.store as PostgresEventStore, perEvent).rebuild(
-      perEvent.get('stream-summaries') as Projection,
-    );
+    // The per-event form alone: stream-summaries' handler without its set-based form.
+    const summaries = new StreamSummariesProjection();
+    const perEvent = perEventProjection({
+      name: summaries.name,
+      mode: summaries.mode,
+      tables: summaries.tables,
+      apply: (e, db) => summaries.apply(e, db),
+    });
+    const result = await new PgProjectionRebuilder(target.adapter.store as PostgresEventStore).rebuild(perEvent);
     expect(result).toMatchObject({ projection: 'stream-summaries', position: await store.headPosition() });
     expect(await readSummaries(db)).toEqual(byBatchForm);
   });
@@ -598,7 +600,7 @@ describe('PostgreSQL adapter: projections of several instances on one database',
     /** An inline projection that sleeps on its one `Slow` event: a rebuild of it stays open that long. */
     let begin!: () => void;
     const started = new Promise<void>((resolve) => (begin = resolve));
-    const slow: Projection = {
+    const slow: Projection = perEventProjection({
       name: 'slow',
       mode: 'inline',
       tables: [],
@@ -607,14 +609,12 @@ describe('PostgreSQL adapter: projections of several instances on one database',
         begin();
         yield* run(db.orm.execute(sql`SELECT pg_sleep(1)`));
       },
-    };
+    });
     const store = target.adapter.store as PostgresEventStore;
     const writer = await open();
     await store.append(`session-${randomUUID()}`, 0, [event('Slow')]);
-    const withSlow = new ProjectionRegistry();
-    withSlow.register(slow);
     const order: string[] = [];
-    const rebuilding = new PgProjectionRebuilder(store, withSlow).rebuild(slow).then(() => order.push('rebuild'));
+    const rebuilding = new PgProjectionRebuilder(store).rebuild(slow).then(() => order.push('rebuild'));
     await started;
     // An append from another instance meanwhile waits at the append lock.
     await writer.append(`session-${randomUUID()}`, 0, [event('During')]).then(() => order.push('append'));

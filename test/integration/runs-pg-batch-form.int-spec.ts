@@ -1,4 +1,3 @@
-import { RunsPgProjection } from '../../src/delegation/projections/runs.pg-projection';
 import { RunsProjection } from '../../src/delegation/projections/runs.projection';
 import { RunEvents, type RunStartedData } from '../../src/delegation/run.events';
 import type { StreamAppend } from '../../src/event-store/event-store.types';
@@ -107,8 +106,7 @@ describe('runs on PostgreSQL: the batch form writes the rows the per-event proje
 
   it('the same rows (status, counters, duration, warnings, times) after folding one log, transaction by transaction', async () => {
     const rows = await expectBatchFormWritesPerEventRows(server, {
-      perEvent: new RunsProjection(),
-      batchForm: new RunsPgProjection(),
+      projection: new RunsProjection(),
       table: 'runs',
       orderBy: 'run_id',
       transactions: batches(),

@@ -1,6 +1,5 @@
 import type { StreamAppend } from '../../src/event-store/event-store.types';
 import { sessionStreamId } from '../../src/event-store/stream-ids';
-import { SessionsPgProjection } from '../../src/sessions/projections/sessions.pg-projection';
 import { SessionsProjection } from '../../src/sessions/projections/sessions.projection';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../../src/sessions/session.events';
 import { expectBatchFormWritesPerEventRows } from '../fixtures/batch-form-equivalence';
@@ -87,8 +86,7 @@ describe('sessions on PostgreSQL: the batch form writes the rows the per-event p
 
   it('the same rows (status, reason, config, owner, last position, times) after folding one log, transaction by transaction', async () => {
     const rows = await expectBatchFormWritesPerEventRows(server, {
-      perEvent: new SessionsProjection(),
-      batchForm: new SessionsPgProjection(),
+      projection: new SessionsProjection(),
       table: 'sessions',
       orderBy: 'session_id',
       transactions: transactions(),

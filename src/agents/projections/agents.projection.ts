@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
 import type { AgentFields } from '../agent-definition';
 import { AgentEvents, applyAgentChanges, isAgentEvent } from '../agent.decider';
 
 /** Inline: the `agents` table, never behind the agent streams. */
 @ReadModelProjection()
-export class AgentsProjection implements Projection {
+export class AgentsProjection extends PerEventProjection {
   readonly name = 'agents';
   readonly mode = 'inline';
   readonly tables = ['agents'] as const;

@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
 import { ApprovalEvents, isApprovalEvent } from '../approval.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
 /** Inline: a decision is in the list (and in the session grants the policy reads) as soon as it is recorded. */
 @ReadModelProjection()
-export class ApprovalsProjection implements Projection {
+export class ApprovalsProjection extends PerEventProjection {
   readonly name = 'approvals';
   readonly mode = 'inline';
   readonly tables = ['approvals'] as const;

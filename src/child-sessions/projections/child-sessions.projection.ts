@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
 import { type ChildMappedData, ChildSessionEvents, isChildSessionEvent } from '../child-session.events';
 
 /** Inline: child -> parent/agent mappings and sub-agent launches, so they survive a restart. */
 @ReadModelProjection()
-export class ChildSessionsProjection implements Projection {
+export class ChildSessionsProjection extends PerEventProjection {
   readonly name = 'child-sessions';
   readonly mode = 'inline';
   readonly tables = ['childSessions', 'subagentInstances'] as const;

@@ -1,11 +1,10 @@
 import { getTableName } from 'drizzle-orm';
-import { escapeIdentifier, type ClientBase } from 'pg';
+import { escapeIdentifier } from 'pg';
 import { runs } from '../../database/schema-pg';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type PgProjection, PostgresBatchForm, readModelsOn } from '../../event-store/postgres/pg-projection';
-import { runProjectionAsync } from '../../event-store/projection';
+import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
 import { RunEvents } from '../run.events';
-import { RunsProjection, runUsageOf, type RunUsage } from './runs.projection';
+import { type RunUsage, runUsageOf } from './run-usage';
 
 const TABLE = escapeIdentifier(getTableName(runs));
 
@@ -16,30 +15,57 @@ FROM jsonb_to_recordset($1::jsonb) AS t(run_id text, input_tokens bigint, output
 WHERE r.run_id = t.run_id`;
 
 /**
- * `runs` on PostgreSQL: the batch form of RunsProjection. A run's CLI session records usage and tool
- * starts all along, one counter UPDATE each, a round trip each under the append lock; here a
- * transaction's become one statement, its sums per run. Every other event runs through
- * RunsProjection itself, in order. The sums are added after those, which gives the same rows:
- * - additions commute with one another, and no other event reads or writes the three counters
- *   (ended reads launched_at and duration_ms, budget_warned reads budget_warnings);
- * - except run.started, which creates the row: a counter event before it found no row and added
- *   nothing, so the run's sums so far are dropped there (a started for an existing row fails the
- *   INSERT, and the transaction, in both forms).
- * A usage that is not a whole number runs per event too: its UPDATE fails there as it does in
- * RunsProjection, where a sum could have hidden it.
+ * A usage or tool-start event the set-based form sums: one on a run's session with whole-number usage.
+ * Any other usage runs per event: its UPDATE fails there as it does in RunsProjection, where a sum could hide it.
  */
-@PostgresBatchForm()
-export class RunsPgProjection implements PgProjection {
-  readonly name = 'runs';
-  readonly tables = [getTableName(runs)];
-  private readonly perEvent = new RunsProjection();
-  readonly eventTypes = this.perEvent.eventTypes;
+function summedUsageOf(event: StoredEvent): RunUsage | undefined {
+  const usage = runUsageOf(event);
+  return usage && Number.isSafeInteger(usage.inputTokens) && Number.isSafeInteger(usage.outputTokens) ? usage : undefined;
+}
 
-  async apply(client: ClientBase, events: readonly StoredEvent[]): Promise<void> {
+/**
+ * What the set-based form relies on: counter additions (tokens, tool calls) commute with one another
+ * and with every other runs event, since no other event reads or writes the three counters (ended
+ * reads launched_at and duration_ms, budget_warned reads budget_warnings); so they may all go last,
+ * where they add up to one UPDATE per run. Except run.started, which creates the row: a counter event
+ * before it found no row and added nothing, so it is dropped (a started for an existing row fails the
+ * INSERT, and the transaction, in both forms).
+ */
+export const counterSumsCommute: BatchInvariant = {
+  name: 'counterSumsCommute',
+  statement: 'counter additions commute with each other and with every runs event but the run.started that creates the row',
+  normalForm(events) {
+    const others: StoredEvent[] = [];
+    let counters: StoredEvent[] = [];
+    for (const event of events) {
+      const usage = summedUsageOf(event);
+      if (usage) {
+        counters.push(event);
+        continue;
+      }
+      if (event.type === RunEvents.started) {
+        const runId = String(event.data.runId);
+        counters = counters.filter((counter) => summedUsageOf(counter)?.runId !== runId);
+      }
+      others.push(event);
+    }
+    return [...others, ...counters];
+  },
+};
+
+/**
+ * `runs` on PostgreSQL: the set-based form of RunsProjection. A run's CLI session records usage and
+ * tool starts all along, one counter UPDATE each, a round trip each under the append lock; here a
+ * transaction's become one statement, its sums per run, added after every other event has run
+ * through RunsProjection's own handler in order (`counterSumsCommute`).
+ */
+export const runsOnPostgres: PostgresSetBasedForm = {
+  invariant: counterSumsCommute,
+  async apply(client, events, handle) {
     const sums = new Map<string, RunUsage>();
     for (const event of events) {
-      const usage = runUsageOf(event);
-      if (usage && Number.isSafeInteger(usage.inputTokens) && Number.isSafeInteger(usage.outputTokens)) {
+      const usage = summedUsageOf(event);
+      if (usage) {
         const sum = sums.get(usage.runId);
         if (sum) {
           sum.inputTokens += usage.inputTokens;
@@ -49,11 +75,11 @@ export class RunsPgProjection implements PgProjection {
         continue;
       }
       if (event.type === RunEvents.started) sums.delete(String(event.data.runId));
-      await runProjectionAsync(this.perEvent.apply(event, readModelsOn(client)));
+      await handle([event]);
     }
     if (sums.size > 0) await client.query(ADD_USAGE, [JSON.stringify([...sums.values()].map(row))]);
-  }
-}
+  },
+};
 
 function row(sum: RunUsage) {
   return { run_id: sum.runId, input_tokens: sum.inputTokens, output_tokens: sum.outputTokens, tool_calls: sum.toolCalls };

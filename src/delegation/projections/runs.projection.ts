@@ -1,13 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
-import { runIdOfThread, sessionIdOfStream } from '../../event-store/stream-ids';
-import { CLI_EVENT_PREFIX, SessionEvents } from '../../sessions/session.events';
+import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import { SessionEvents } from '../../sessions/session.events';
 import { isRunEvent, type RunEvent, RunEvents, RUN_STREAM_EVENT_TYPES, type RunStartedData } from '../run.events';
-
-const USAGE = `${CLI_EVENT_PREFIX}assistant.usage`;
-const TOOL_START = `${CLI_EVENT_PREFIX}tool.execution_start`;
+import { numberOr0, recordOf, runUsageOf, TOOL_START, USAGE } from './run-usage';
+import { runsOnPostgres } from './runs.pg-projection';
 
 /**
  * Inline: the `runs` table (status, lineage path, output, usage). Usage comes from the CLI events
@@ -15,11 +13,12 @@ const TOOL_START = `${CLI_EVENT_PREFIX}tool.execution_start`;
  * one tool call per tool.execution_start, CLI-native sub-agents of the run included.
  */
 @ReadModelProjection()
-export class RunsProjection implements Projection {
+export class RunsProjection extends PerEventProjection {
   readonly name = 'runs';
   readonly mode = 'inline';
   readonly tables = ['runs'] as const;
   readonly eventTypes = [...RUN_STREAM_EVENT_TYPES, SessionEvents.reminded, USAGE, TOOL_START];
+  readonly setBased = { postgres: runsOnPostgres };
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (isRunEvent(event)) return yield* this.applyRunEvent(event, db);
@@ -147,31 +146,6 @@ export class RunsProjection implements Projection {
         .where(eq(runs.runId, runId)),
     );
   }
-}
-
-/** What a CLI usage or tool-start event adds to its run's counters: undefined for any other event, or off a run's session. */
-export interface RunUsage {
-  runId: string;
-  inputTokens: number;
-  outputTokens: number;
-  toolCalls: number;
-}
-export function runUsageOf(event: StoredEvent): RunUsage | undefined {
-  if (event.type !== USAGE && event.type !== TOOL_START) return undefined;
-  const runId = runIdOfThread(sessionIdOfStream(event.streamId) ?? '');
-  if (!runId) return undefined;
-  if (event.type === TOOL_START) return { runId, inputTokens: 0, outputTokens: 0, toolCalls: 1 };
-  const payload = recordOf(event.data.payload);
-  return { runId, inputTokens: numberOr0(payload.inputTokens), outputTokens: numberOr0(payload.outputTokens), toolCalls: 0 };
-}
-
-function numberOr0(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
-/** A CLI event's payload: an object, or nothing usable. */
-function recordOf(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? { ...value } : {};
 }
 
 function stringsOf(value: unknown): string[] {

@@ -1,6 +1,6 @@
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
 import { auditSubjectOf } from './audit-subject';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
@@ -10,7 +10,7 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * decision: see auditSubjectOf), for audit queries that must not slow appends.
  */
 @ReadModelProjection()
-export class AuditLogProjection implements Projection {
+export class AuditLogProjection extends PerEventProjection {
   readonly name = 'audit-log';
   readonly mode = 'async';
   readonly tables = ['auditLog'] as const;

@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { streamSummaryDeltas } from './stream-summaries.pg-projection';
+import type { BatchInvariant } from '../../projections/projection';
+import { expectInvariantHolds, type LogEvent } from '../../../test/fixtures/batch-invariant-property';
+import { streamsAreIndependent, streamSummaryDeltas } from './stream-summaries.pg-projection';
+import { StreamSummariesProjection } from './stream-summaries.projection';
 
 const stored = (globalPosition: number, streamId: string, type: string): StoredEvent => ({
   globalPosition,
@@ -39,5 +43,38 @@ describe('streamSummaryDeltas', () => {
 
   it('has nothing for an empty batch', () => {
     expect(streamSummaryDeltas([])).toEqual([]);
+  });
+});
+
+const streamsLogs: fc.Arbitrary<LogEvent[][]> = fc.array(
+  fc.array(
+    fc
+      .record({ streamId: fc.constantFrom('run-a', 'run-b', 'agent-c', 'session-d'), type: fc.constantFrom('Started', 'Moved', 'Ended') })
+      .map((e) => ({ ...e, data: {} })),
+    { maxLength: 12 },
+  ),
+  { minLength: 1, maxLength: 5 },
+);
+
+describe('streamsAreIndependent: what the stream-summaries set-based form relies on, checked against StreamSummariesProjection', () => {
+  it('is the invariant the stream-summaries projection names for its PostgreSQL form', () => {
+    expect(new StreamSummariesProjection().setBased.postgres.invariant).toBe(streamsAreIndependent);
+  });
+
+  it('the batch handled stream by stream leaves the same rows', () => {
+    expectInvariantHolds({ projection: new StreamSummariesProjection(), table: 'stream_summaries', orderBy: 'stream_id', logs: streamsLogs });
+  });
+
+  it("the check can fail: a stream's events out of their order leave another last event", () => {
+    const backwards: BatchInvariant = { name: 'backwards', statement: 'wrong on purpose', normalForm: (events) => [...events].reverse() };
+    expect(() =>
+      expectInvariantHolds({
+        projection: new StreamSummariesProjection(),
+        invariant: backwards,
+        table: 'stream_summaries',
+        orderBy: 'stream_id',
+        logs: streamsLogs,
+      }),
+    ).toThrow(/backwards does not hold for stream-summaries/);
   });
 });

@@ -1,15 +1,17 @@
 import { sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, type ProjectionWork, ReadModelProjection, runPrepared } from '../../event-store/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections/projection';
 import { streamCategory } from '../../event-store/stream-ids';
+import { streamSummariesOnPostgres } from './stream-summaries.pg-projection';
 
 /** Inline: one row per stream with its event count and latest event, always in step with the log. */
 @ReadModelProjection()
-export class StreamSummariesProjection implements Projection {
+export class StreamSummariesProjection extends PerEventProjection {
   readonly name = 'stream-summaries';
   readonly mode = 'inline';
   readonly tables = ['streamSummaries'] as const;
+  readonly setBased = { postgres: streamSummariesOnPostgres };
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     yield* runPrepared(db, 'stream_summaries_upsert', upsertSummary, {

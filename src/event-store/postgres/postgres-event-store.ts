@@ -10,7 +10,7 @@ import { type CommitRecord, EventStore, validateAppendMany } from '../event-stor
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
-import type { ProjectionRegistry } from '../projection-registry';
+import { applyInlineProjections, type PostgresInlineProjection } from '../inline-projection-hook';
 import { commitPlan, planPredictedGroup, planRequest, type KnownStream, type PlannedPart, type RequestPlan } from './append-plan';
 import {
   GROUP_START,
@@ -21,7 +21,6 @@ import {
   STREAM_MOVED,
   writePartsSql,
 } from './append-sql';
-import { applyProjections, inlinePgProjection, type PgProjection } from './pg-projection';
 
 export interface PostgresEventStoreOptions {
   /** A pool the caller owns (the app shares one with the read models): the store never ends it. */
@@ -32,13 +31,11 @@ export interface PostgresEventStoreOptions {
   poolSize?: number;
   /** The tail also looks at the log this often, in case a notification was lost with its connection. */
   pollIntervalMs?: number;
-  /** Applied inside every append's transaction, before COMMIT (see PgProjection); more by `registerInline`. */
-  inlineProjections?: readonly PgProjection[];
   /**
-   * The app's projections: the inline ones (with their batch forms) run in every append's transaction
-   * after `inlineProjections`. Read at each group, so registration at module init is in time.
+   * Applied inside every append's transaction, before COMMIT (see PostgresInlineProjection), in this
+   * order; more by `registerInline`. The app gives one: the projections' `InlineProjectionHook`.
    */
-  registry?: ProjectionRegistry;
+  inlineProjections?: readonly PostgresInlineProjection[];
 }
 
 interface PendingAppend {
@@ -191,9 +188,7 @@ export class PostgresEventStore extends EventStore {
   private relistenTimer?: NodeJS.Timeout;
   private relistenAttempts = 0;
   private pollTimer?: NodeJS.Timeout;
-  private inline: readonly PgProjection[] = [];
-  private registryInline?: readonly unknown[];
-  private allInline: readonly PgProjection[] = [];
+  private inline: readonly PostgresInlineProjection[] = [];
 
   /** Every event of the database once, in global order, as the tail reads it. Subscribing starts the tail. */
   readonly committed$: Observable<StoredEvent> = new Observable<StoredEvent>((subscriber) => {
@@ -241,13 +236,12 @@ export class PostgresEventStore extends EventStore {
    * Adds an inline projection. Before the first append only: a projection that joined later would
    * have missed the events before it, and its read model would never equal a fold of the log.
    */
-  registerInline(projection: PgProjection): void {
+  registerInline(projection: PostgresInlineProjection): void {
     if (this.appendCount > 0 || this.pending.length > 0 || this.inFlight.size > 0) {
       throw new Error(`Inline projection ${projection.name} must be registered before the first append`);
     }
     if (this.inline.some((p) => p.name === projection.name)) throw new Error(`Projection ${projection.name} is registered twice`);
     this.inline = [...this.inline, projection];
-    this.registryInline = undefined;
   }
 
   /** Runs `work` in one transaction on a pooled connection: COMMIT when it resolves, ROLLBACK when it throws. */
@@ -382,16 +376,9 @@ export class PostgresEventStore extends EventStore {
     await this.close();
   }
 
-  /** The inline projections given, then the registry's (rebuilt when its list changed). */
-  private inlineProjections(): readonly PgProjection[] {
-    const registry = this.options.registry;
-    if (!registry) return this.inline;
-    const fromRegistry = registry.inline();
-    if (fromRegistry !== this.registryInline) {
-      this.registryInline = fromRegistry;
-      this.allInline = fromRegistry.length > 0 ? [...this.inline, inlinePgProjection(fromRegistry, (name) => registry.batchForm(name))] : this.inline;
-    }
-    return this.allInline;
+  /** The inline projections with something to apply: an empty one would cost the group a round trip. */
+  private inlineProjections(): readonly PostgresInlineProjection[] {
+    return this.inline.some((projection) => projection.empty?.()) ? this.inline.filter((projection) => !projection.empty?.()) : this.inline;
   }
 
   private startCommit(): void {
@@ -564,7 +551,7 @@ export class PostgresEventStore extends EventStore {
       }
       if (inline.length > 0) {
         try {
-          await applyProjections(client, inline, eventsOf(results));
+          await applyInlineProjections(client, inline, eventsOf(results));
           await client.query('RELEASE SAVEPOINT append');
         } catch (error) {
           // Whatever the projection threw is its request's error; a lost connection fails this ROLLBACK and the group.
@@ -606,7 +593,7 @@ export class PostgresEventStore extends EventStore {
       for (const result of results) this.rememberVersion(result.streamId, result.nextExpectedVersion);
       turn.locked();
       try {
-        await applyProjections(client, inline, eventsOf(results));
+        await applyInlineProjections(client, inline, eventsOf(results));
       } catch (error) {
         // Which request's events made it fail is not known here: replay with a savepoint per request.
         if (error instanceof DatabaseError) throw error;

@@ -5,8 +5,9 @@ import { SqliteDatabase } from '../../database/sqlite-database';
 import { StreamSummariesProjection } from '../../event-log/projections/stream-summaries.projection';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import { SqliteEventStore as EventStore } from './sqlite-event-store';
-import type { Projection } from '../projection';
-import { ProjectionRegistry } from '../projection-registry';
+import { InlineProjections } from '../../projections/inline-projections';
+import { type Projection, perEventProjection } from '../../projections/projection';
+import { ProjectionRegistry } from '../../projections/projection-registry';
 
 function memoryStore(extra: Projection[] = []) {
   const connection = openSqliteConnection({ file: ':memory:', synchronous: 'FULL', busyTimeoutMs: 0, integrityCheck: false });
@@ -15,7 +16,7 @@ function memoryStore(extra: Projection[] = []) {
   const registry = new ProjectionRegistry();
   registry.register(new StreamSummariesProjection());
   extra.forEach((p) => registry.register(p));
-  return { store: new EventStore(database, registry), database };
+  return { store: new EventStore(database, new InlineProjections(registry)), database };
 }
 
 const created = { type: 'thing.created', data: { name: 'a' } };
@@ -66,7 +67,7 @@ describe('EventStore', () => {
   });
 
   it('commits appends of one tick together, each one atomic: a conflict or a failing projection spoils only its own', async () => {
-    const failing: Projection = {
+    const failing: Projection = perEventProjection({
       name: 'failing',
       mode: 'inline',
       tables: [],
@@ -74,7 +75,7 @@ describe('EventStore', () => {
       apply: () => {
         throw new Error('projection broke');
       },
-    };
+    });
     const { store, database } = memoryStore([failing]);
     const results = await Promise.allSettled([
       store.append('a', 'no_stream', [created]),
@@ -169,7 +170,7 @@ describe('EventStore', () => {
     /** Counts inline applies: a group replayed with savepoints applies its events a second time. */
     function countingStore() {
       const applied: string[] = [];
-      const counting: Projection = {
+      const counting: Projection = perEventProjection({
         name: 'counting',
         mode: 'inline',
         tables: [],
@@ -177,7 +178,7 @@ describe('EventStore', () => {
           applied.push(event.streamId);
           yield* [];
         },
-      };
+      });
       return { ...memoryStore([counting]), applied };
     }
 

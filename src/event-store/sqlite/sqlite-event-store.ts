@@ -9,8 +9,7 @@ import { SqliteDatabase } from '../../database/sqlite-database';
 import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
-import { projectionHandles, runProjectionSync } from '../projection';
-import { ProjectionRegistry } from '../projection-registry';
+import { InlineProjectionHook } from '../inline-projection-hook';
 
 /** One queued request: one stream append, or several that commit or fail together. */
 interface PendingAppend {
@@ -78,7 +77,7 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
 
   constructor(
     private readonly database: SqliteDatabase,
-    private readonly projections: ProjectionRegistry,
+    private readonly projections: InlineProjectionHook,
   ) {
     super();
     this.db = database.connection;
@@ -342,12 +341,7 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
       });
     }
 
-    const inline = this.projections.inline();
-    for (const event of stored) {
-      for (const projection of inline) {
-        if (projectionHandles(projection, event)) runProjectionSync(projection.apply(event, this.database.readModels));
-      }
-    }
+    this.projections.applySync(this.database.readModels, stored);
     return { ok: { streamId, nextExpectedVersion: nextVersion, events: stored } };
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { escapeIdentifier } from 'pg';
 import { APPEND_LOCK_KEY, PostgresEventStore, readEventsAfter } from '../../event-store/postgres/postgres-event-store';
-import { applyProjections, pgProjectionOf, pgTableNames } from '../../event-store/postgres/pg-projection';
-import type { Projection } from '../../event-store/projection';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { applyInlineProjections } from '../../event-store/inline-projection-hook';
+import { pgProjectionOf, pgTableNames } from '../postgres-projection';
+import type { Projection } from '../projection';
 import { lockCheckpoint, moveCheckpoint } from '../pg-async-projection-runner';
 import { ProjectionRebuilder } from './projection-rebuilder';
 import type { RebuildProgress, RebuildProjectionResult } from './rebuild-projection.command';
@@ -15,19 +15,16 @@ const PAGE = 1000;
  * instance appends (and writes the read model inline) before the rebuilt model is committed; an
  * async one holds its checkpoint row, so no runner of any instance applies a batch meanwhile. The
  * tables are emptied with DELETE, not TRUNCATE: readers keep seeing the old rows until COMMIT.
- * A projection with a PostgreSQL batch form is replayed through it, a page at a time.
+ * A projection with a PostgreSQL set-based form is replayed through it, a page at a time.
  */
 @Injectable()
 export class PgProjectionRebuilder extends ProjectionRebuilder {
-  constructor(
-    private readonly store: PostgresEventStore,
-    private readonly registry: ProjectionRegistry,
-  ) {
+  constructor(private readonly store: PostgresEventStore) {
     super();
   }
 
   rebuild(projection: Projection, onProgress?: (progress: RebuildProgress) => void): Promise<RebuildProjectionResult> {
-    const form = this.registry.batchForm(projection.name) ?? pgProjectionOf(projection);
+    const form = pgProjectionOf(projection);
     return this.store.transaction(async (client) => {
       if (projection.mode === 'inline') await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK_KEY.toString()]);
       else await lockCheckpoint(client, projection.name);
@@ -39,7 +36,7 @@ export class PgProjectionRebuilder extends ProjectionRebuilder {
       for (;;) {
         const page = await readEventsAfter(client, position, PAGE);
         if (page.length === 0) break;
-        await applyProjections(client, [form], page);
+        await applyInlineProjections(client, [form], page);
         position = page[page.length - 1].globalPosition;
         applied += page.length;
         onProgress?.({ applied, total });

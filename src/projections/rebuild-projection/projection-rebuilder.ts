@@ -1,4 +1,4 @@
-import type { Projection } from '../../event-store/projection';
+import type { Projection } from '../projection';
 import type { RebuildProgress, RebuildProjectionResult } from './rebuild-projection.command';
 
 /**

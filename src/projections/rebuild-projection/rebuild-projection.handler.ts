@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { NotFoundError } from '../../common/domain-error';
-import { ProjectionRegistry } from '../../event-store/projection-registry';
+import { ProjectionRegistry } from '../projection-registry';
 import { ProjectionRebuilder } from './projection-rebuilder';
 import { RebuildProjection, RebuildProjectionResult } from './rebuild-projection.command';
 

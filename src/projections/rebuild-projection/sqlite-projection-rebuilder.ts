@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import * as sqliteSchema from '../../database/schema';
 import { SqliteDatabase } from '../../database/sqlite-database';
-import { type Projection, projectionHandles, runProjectionSync } from '../../event-store/projection';
+import { eventsFor } from '../../event-store/inline-projection-hook';
 import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
+import { type Projection, runProjectionSync } from '../projection';
 import { writeCheckpoint } from '../projection-checkpoints';
 import { ProjectionRebuilder } from './projection-rebuilder';
 import type { RebuildProgress, RebuildProjectionResult } from './rebuild-projection.command';
@@ -31,9 +32,8 @@ export class SqliteProjectionRebuilder extends ProjectionRebuilder {
           for (;;) {
             const page = this.store.readAllNow({ after: position, limit: PAGE });
             if (page.length === 0) break;
-            for (const event of page) {
-              if (projectionHandles(projection, event)) runProjectionSync(projection.apply(event, readModels));
-            }
+            const handled = eventsFor(projection, page);
+            if (handled.length > 0) runProjectionSync(projection.handle(handled, readModels));
             position = page[page.length - 1].globalPosition;
             applied += page.length;
             onProgress?.({ applied, total });

@@ -1,12 +1,10 @@
 import { getTableName } from 'drizzle-orm';
-import { escapeIdentifier, type ClientBase } from 'pg';
+import { escapeIdentifier } from 'pg';
 import { sessions } from '../../database/schema-pg';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type PgProjection, PostgresBatchForm, readModelsOn } from '../../event-store/postgres/pg-projection';
-import { runProjectionAsync } from '../../event-store/projection';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
+import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
 import { changesSessionState, isSessionEvent } from '../session.decider';
-import { SessionsProjection } from './sessions.projection';
 
 const TABLE = escapeIdentifier(getTableName(sessions));
 
@@ -15,33 +13,59 @@ const TOUCH = `UPDATE ${TABLE} AS s SET last_position = t.last_position, updated
 FROM jsonb_to_recordset($1::jsonb) AS t(session_id text, last_position bigint, updated_at text)
 WHERE s.session_id = t.session_id`;
 
-/**
- * `sessions` on PostgreSQL: the batch form of SessionsProjection. Most session events (the CLI's
- * records, audit) only move the row's position, one UPDATE each, a round trip each under the append
- * lock; here they become one statement per transaction. Events that change a session's state run
- * through SessionsProjection itself, in order. A session's position is its LAST event's, whichever
- * kind: a state change writes its own, so only a session whose last event of the batch is a move
- * gets one (the state changes read status and config, never the position, so the order between the
- * two does not show).
- */
-@PostgresBatchForm()
-export class SessionsPgProjection implements PgProjection {
-  readonly name = 'sessions';
-  readonly tables = [getTableName(sessions)];
-  private readonly perEvent = new SessionsProjection();
+/** A session event that changes the row beyond its position (created, started, ended...): handled per event. */
+function changesState(event: StoredEvent): boolean {
+  return isSessionEvent(event) && changesSessionState(event);
+}
 
-  async apply(client: ClientBase, events: readonly StoredEvent[]): Promise<void> {
+/**
+ * What the set-based form relies on: a position move (most session events: the CLI's records, audit)
+ * sets only `last_position` and `updated_at`, which a state change writes but never reads. So the
+ * moves may go after the state changes, and of a session's only its LAST event of the batch counts,
+ * when that event is a move (a later state change writes its own position). Events off a session's
+ * stream write nothing.
+ */
+export const lastPositionMoveWins: BatchInvariant = {
+  name: 'lastPositionMoveWins',
+  statement: "position moves commute with state changes, which never read the position: a session's last event sets it",
+  normalForm(events) {
+    const stateChanges: StoredEvent[] = [];
+    const lastMove = new Map<string, StoredEvent>();
+    for (const event of events) {
+      const sessionId = sessionIdOfStream(event.streamId);
+      if (!sessionId) continue;
+      if (changesState(event)) {
+        lastMove.delete(sessionId);
+        stateChanges.push(event);
+      } else {
+        lastMove.delete(sessionId); // re-inserted: a Map keeps insertion order, the normal form keeps the moves' order
+        lastMove.set(sessionId, event);
+      }
+    }
+    return [...stateChanges, ...lastMove.values()];
+  },
+};
+
+/**
+ * `sessions` on PostgreSQL: the set-based form of SessionsProjection. Most session events only move
+ * the row's position, one UPDATE each, a round trip each under the append lock; here they become one
+ * statement per transaction (`lastPositionMoveWins`). Events that change a session's state run through
+ * SessionsProjection's own handler, in order.
+ */
+export const sessionsOnPostgres: PostgresSetBasedForm = {
+  invariant: lastPositionMoveWins,
+  async apply(client, events, handle) {
     const moved = new Map<string, { session_id: string; last_position: number; updated_at: string }>();
     for (const event of events) {
       const sessionId = sessionIdOfStream(event.streamId);
       if (!sessionId) continue;
-      if (isSessionEvent(event) && changesSessionState(event)) {
+      if (changesState(event)) {
         moved.delete(sessionId);
-        await runProjectionAsync(this.perEvent.apply(event, readModelsOn(client)));
+        await handle([event]);
       } else {
         moved.set(sessionId, { session_id: sessionId, last_position: event.globalPosition, updated_at: event.recordedAt });
       }
     }
     if (moved.size > 0) await client.query(TOUCH, [JSON.stringify([...moved.values()])]);
-  }
-}
+  },
+};

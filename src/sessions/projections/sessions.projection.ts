@@ -1,18 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type Projection, type ProjectionWork, ReadModelProjection, run, runPrepared } from '../../event-store/projection';
+import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { SessionConfig } from '../session-config';
+import { sessionsOnPostgres } from './sessions.pg-projection';
 import { changesSessionState, evolveSession, initialSessionState, isSessionEvent, type SessionState } from '../session.decider';
 import { SessionEvents, type SessionStatus } from '../session.events';
 
 /** Inline: the `sessions` table, one row per session, never behind its stream. */
 @ReadModelProjection()
-export class SessionsProjection implements Projection {
+export class SessionsProjection extends PerEventProjection {
   readonly name = 'sessions';
   readonly mode = 'inline';
   readonly tables = ['sessions'] as const;
+  readonly setBased = { postgres: sessionsOnPostgres };
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     const sessionId = sessionIdOfStream(event.streamId);

@@ -1,13 +1,13 @@
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type Projection, type ProjectionWork, ReadModelProjection, run } from '../../event-store/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
 import { isRoutedRequestEvent, RoutedRequestEvents } from '../routed-request.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
 
 /** Inline: the audit table of routed requests, one row per decision or call. */
 @ReadModelProjection()
-export class RoutedRequestsProjection implements Projection {
+export class RoutedRequestsProjection extends PerEventProjection {
   readonly name = 'routed-requests';
   readonly mode = 'inline';
   readonly tables = ['routedRequests'] as const;

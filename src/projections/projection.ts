@@ -1,7 +1,8 @@
 import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { ReadModelDatabase, ReadTableName } from '../database/read-model-database';
-import type { StoredEvent } from './event-store.types';
+import type { ClientBase } from 'pg';
+import type { StoredEvent } from '../event-store/event-store.types';
 
 /**
  * inline: applied inside the append's transaction, so its read model is never behind its events
@@ -16,22 +17,105 @@ export interface ProjectionStep {
 }
 
 /**
- * A projection's work for one event, written once for both databases as a generator that yields
+ * A projection's work for a batch of events, written once for both databases as a generator that yields
  * each statement (`yield* one(...)`, `yield* many(...)`, `yield* run(...)`) and gets its result back.
  * The store drives it: synchronously inside a better-sqlite3 transaction (`runProjectionSync`), or
  * awaiting each statement on the PostgreSQL transaction's connection (`runProjectionAsync`).
  */
 export type ProjectionWork = Generator<ProjectionStep, void, unknown>;
 
+/**
+ * The one projection contract, batch-first (emmett's `handle(events[])` with `canHandle`): a projection
+ * receives the events of one transaction that it handles (`eventTypes`), in global order, and writes
+ * its rows through `db`, the transaction's. The same events reach it inline (in the append's
+ * transaction), from the async runner (a checkpointed batch) or from a rebuild (a page of the log).
+ * Most projections are a per-event fold: `PerEventProjection` / `perEventProjection` build `handle`
+ * from `apply(event)`. One that needs a set-based form on a dialect names it in `setBased`.
+ */
 export interface Projection {
   readonly name: string;
   readonly mode: ProjectionMode;
   /** The read-model tables this projection owns; a rebuild empties them and replays from position 0. */
   readonly tables: readonly ReadTableName[];
-  /** Event types it handles; unset means every event. */
+  /** canHandle: the event types it is given; unset means every event. */
   readonly eventTypes?: readonly string[];
-  /** Statements only through `db` (the transaction's), each yielded: see `ProjectionWork`. */
+  /** Statements only through `db`, each yielded: see `ProjectionWork`. Written once for both dialects. */
+  handle(events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork;
+  /** What runs instead of `handle` on a dialect where statement-per-event costs too much. */
+  readonly setBased?: SetBasedForms;
+}
+
+export interface SetBasedForms {
+  readonly postgres?: PostgresSetBasedForm;
+}
+
+/**
+ * A projection's set-based form on PostgreSQL: the events of a transaction in a few statements instead
+ * of a round trip per statement, under the append lock. It must write the rows `handle` writes; what
+ * it relies on for that is its `invariant`, a property tests check against `handle` (see
+ * `BatchInvariant`), and `test/fixtures/batch-form-equivalence.ts` folds both forms over one log.
+ */
+export interface PostgresSetBasedForm {
+  readonly invariant: BatchInvariant;
+  /**
+   * `events` as `handle` gets them. `handle` runs events through the projection's own handler on the
+   * same connection, for the ones the set-based statements do not cover.
+   */
+  apply(client: ClientBase, events: readonly StoredEvent[], handle: (events: readonly StoredEvent[]) => Promise<void>): Promise<void>;
+}
+
+/**
+ * What a set-based form relies on, as a named property of the projection's own handler: handling
+ * `normalForm(events)` writes the rows handling `events` writes, from any rows before. The normal form
+ * is the batch rearranged as the set-based form applies it (what it folds into one statement goes
+ * last, what it drops is dropped), so the form is right when its statements equal `handle` over it.
+ */
+export interface BatchInvariant {
+  /** A name tests and failures cite, e.g. `counterSumsCommute`. */
+  readonly name: string;
+  /** The claim, in one sentence. */
+  readonly statement: string;
+  normalForm(events: readonly StoredEvent[]): StoredEvent[];
+}
+
+/** The per-event fold every simple projection is: `handle` applies `apply` to each event in order. */
+export interface PerEventFold {
+  readonly name: string;
+  readonly mode: ProjectionMode;
+  readonly tables: readonly ReadTableName[];
+  readonly eventTypes?: readonly string[];
+  readonly setBased?: SetBasedForms;
   apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork;
+}
+
+/** A batch of one (every inline event: see InlineProjections) is `apply` itself, without a generator around it. */
+function foldEach(fold: PerEventFold, events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork {
+  return events.length === 1 ? fold.apply(events[0], db) : foldAll(fold, events, db);
+}
+
+function* foldAll(fold: PerEventFold, events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork {
+  for (const event of events) yield* fold.apply(event, db);
+}
+
+/** A projection from a per-event fold written as an object (a class projection extends `PerEventProjection`). */
+export function perEventProjection(fold: PerEventFold): Projection {
+  const { name, mode, tables, eventTypes, setBased } = fold;
+  return { name, mode, tables, eventTypes, setBased, handle: (events, db) => foldEach(fold, events, db) };
+}
+
+/**
+ * A class projection written as a per-event fold: it implements `apply(event)` (and may set `eventTypes`,
+ * `setBased`), and `handle` folds a batch with it.
+ */
+export abstract class PerEventProjection implements Projection, PerEventFold {
+  abstract readonly name: string;
+  abstract readonly mode: ProjectionMode;
+  abstract readonly tables: readonly ReadTableName[];
+  abstract apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork;
+
+  handle(events: readonly StoredEvent[], db: ReadModelDatabase): ProjectionWork {
+    return foldEach(this, events, db);
+  }
 }
 
 /** The first row of a select (undefined when none). */

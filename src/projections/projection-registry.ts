@@ -1,17 +1,15 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { POSTGRES_BATCH_FORM, type PgProjection } from './postgres/pg-projection';
 import { type Projection, READ_MODEL_PROJECTION } from './projection';
 
 /**
- * Every projection of the app, looked up by the store and the runner. At init it registers every
- * provider marked @ReadModelProjection(), in whichever module it is, and every @PostgresBatchForm();
- * tests may register by hand.
+ * Every projection of the app, looked up by the inline hook, the runners and rebuilds. At init it
+ * registers every provider marked @ReadModelProjection(), in whichever module it is (a projection's
+ * set-based forms come with it); tests may register by hand.
  */
 @Injectable()
 export class ProjectionRegistry implements OnModuleInit {
   private readonly byName = new Map<string, Projection>();
-  private readonly batchForms = new Map<string, PgProjection>();
   /** Kept as lists: `inline()` is read on every append, registration happens only at start. */
   private inlineList: Projection[] = [];
   private asyncList: Projection[] = [];
@@ -22,7 +20,6 @@ export class ProjectionRegistry implements OnModuleInit {
     for (const { instance, metatype } of this.discovery?.getProviders() ?? []) {
       if (!instance || !metatype) continue;
       if (Reflect.getMetadata(READ_MODEL_PROJECTION, metatype)) this.register(instance as Projection);
-      if (Reflect.getMetadata(POSTGRES_BATCH_FORM, metatype)) this.registerBatchForm(instance as PgProjection);
     }
   }
 
@@ -35,25 +32,15 @@ export class ProjectionRegistry implements OnModuleInit {
     else this.asyncList = [...this.asyncList, projection];
   }
 
-  /** The PostgreSQL batch form of the projection of the same name (see PostgresBatchForm). */
-  registerBatchForm(form: PgProjection): void {
-    if (this.batchForms.has(form.name)) throw new Error(`Projection ${form.name} has two PostgreSQL batch forms`);
-    this.batchForms.set(form.name, form);
-  }
-
   get(name: string): Projection | undefined {
     return this.byName.get(name);
-  }
-
-  /** What runs on PostgreSQL in place of the projection's own statements, if it has a batch form. */
-  batchForm(name: string): PgProjection | undefined {
-    return this.batchForms.get(name);
   }
 
   names(): string[] {
     return [...this.byName.keys()];
   }
 
+  /** The same list until a registration: callers may cache what they derive from it by identity. */
   inline(): readonly Projection[] {
     return this.inlineList;
   }
