@@ -23,7 +23,8 @@ import { openSqliteConnection } from '../src/database/sqlite-connection';
 import { SqliteDatabase } from '../src/database/sqlite-database';
 import { StreamSummariesProjection } from '../src/event-log/projections/stream-summaries.projection';
 import type { NewEvent } from '../src/event-store/event-store.types';
-import { ProjectionRegistry } from '../src/event-store/projection-registry';
+import { InlineProjections } from '../src/projections/inline-projections';
+import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { SqliteEventStore } from '../src/event-store/sqlite/sqlite-event-store';
 import { sessionStreamId } from '../src/event-store/stream-ids';
 import { AsyncProjectionRunner } from '../src/projections/async-projection-runner';
@@ -57,7 +58,7 @@ async function seed(file: string): Promise<void> {
   const registry = new ProjectionRegistry();
   registry.register(new SessionsProjection());
   registry.register(new StreamSummariesProjection());
-  const store = new SqliteEventStore(new SqliteDatabase(conn, file), registry);
+  const store = new SqliteEventStore(new SqliteDatabase(conn, file), new InlineProjections(registry));
   const streamId = sessionStreamId(SESSION_ID);
   const config = { model: 'gpt-4.1', ...createSessionSchema.parse({}), subAgents: [] };
   await store.append(streamId, 'no_stream', [

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type { StoredEvent } from '../../src/event-store/event-store.types';
-import type { Projection, ProjectionWork } from '../../src/event-store/projection';
-import { ProjectionRegistry } from '../../src/event-store/projection-registry';
+import { PerEventProjection, type ProjectionWork } from '../../src/projections/projection';
+import { ProjectionRegistry } from '../../src/projections/projection-registry';
 import { SqliteAsyncProjectionRunner } from '../../src/projections/sqlite-async-projection-runner';
 import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
 import { testConfig } from '../fixtures/test-config';
@@ -10,12 +10,14 @@ import { waitUntil } from '../fixtures/wait-until';
 jest.setTimeout(60_000);
 
 /** An async projection that notes, for each event it applies, the turn of the event loop it ran in. */
-class TurnProbe implements Projection {
+class TurnProbe extends PerEventProjection {
   readonly name = 'turn-probe';
   readonly mode = 'async' as const;
   readonly tables = [] as const;
   readonly turnOf = new Map<number, number>();
-  constructor(private readonly turn: () => number) {}
+  constructor(private readonly turn: () => number) {
+    super();
+  }
   // eslint-disable-next-line require-yield -- it writes nothing: what it records is when it ran
   *apply(event: StoredEvent): ProjectionWork {
     this.turnOf.set(event.globalPosition, this.turn());
