@@ -31,11 +31,19 @@ module.exports = {
   // The display names are what `--selectProjects unit|integration|e2e` (npm run test:*) selects.
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/web/src/**/*.spec.ts'] },
+    // These tiers start real servers (a PostgreSQL of their own, the app, the CLI) in hooks: on a busy
+    // 2-core machine that takes longer than jest's 5 s default, which is a timing failure, not a bug.
     {
       ...base,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/fixtures/server-tier-timeout.ts'],
     },
-    { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/fixtures/server-tier-timeout.ts'],
+    },
   ],
 };

@@ -74,7 +74,7 @@ describe.each(targets)(
       store = await storeTarget(tmp.dir);
       await model.start();
       model.setScript(numberedTaskRules('CRASH_WORKER', DELAYS_MS));
-    });
+    }, 60_000); // a PostgreSQL target starts a server of its own (initdb): seconds on a busy machine
 
     afterAll(async () => {
       // A clean stop lets the service stop its CLI, which otherwise still writes into the folder removed below.
