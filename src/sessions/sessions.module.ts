@@ -16,6 +16,7 @@ import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 import { SessionEndpointPolicy } from './session-endpoint-policy';
 import { LiveSessionLimit } from './live-session-limit';
+import { LiveSessionStarter } from './live-session-starter';
 import { SessionLifecycle } from './session-lifecycle';
 import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
@@ -34,6 +35,7 @@ import { TurnReminders } from './turn-reminders';
     SessionEndpointPolicy,
     LiveSessionLookup,
     LiveSessionLimit,
+    LiveSessionStarter,
     BuiltinToolCatalog,
     TurnReminders,
     SessionLifecycle,
