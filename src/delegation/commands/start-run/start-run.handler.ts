@@ -23,6 +23,7 @@ import { holdRunSession } from '../../run-holder';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
 import { FORK_TRANSCRIPT_TYPES, forkedPrompt, forkTranscript } from '../../fork-context';
+import { foreignSessionAppend } from '../../../sessions/session-stream-appends';
 import { StartRun, type StartRunInput } from './start-run.command';
 
 /** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
@@ -34,8 +35,8 @@ interface Placement {
   /** undefined: a root run started over the API, which no delegating agent's policy governs. */
   delegatingPolicy: ResolvedRunPolicy | undefined;
   depth: number;
-  /** Stream a refusal is recorded on. */
-  refusalStream: string | undefined;
+  /** The session a refusal is recorded on. */
+  refusalSessionId: string | undefined;
 }
 
 @CommandHandler(StartRun)
@@ -170,7 +171,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
           callerAgentId: undefined,
           delegatingPolicy: undefined,
           depth: 0,
-          refusalStream: undefined,
+          refusalSessionId: undefined,
         };
       }
       const parent = await this.repository.get(input.parentRunId);
@@ -184,7 +185,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         callerAgentId: parent.started.agentId,
         delegatingPolicy: parent.started.policy,
         depth: parent.started.depth + 1,
-        refusalStream: sessionStreamId(parent.started.threadId),
+        refusalSessionId: parent.started.threadId,
       };
     }
     const session = this.sessions.get(caller.sessionId);
@@ -201,7 +202,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       delegatingPolicy:
         parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgent ? await this.library.find(sessionAgent) : undefined, this.config.runs),
       depth: parent ? parent.started.depth + 1 : 1,
-      refusalStream: sessionStreamId(caller.sessionId),
+      refusalSessionId: caller.sessionId,
     };
   }
 
@@ -259,19 +260,21 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
 
   /** A refused delegation is an event with its reason, then a policy_denied error for the caller. */
   private async refuse(placement: Placement, input: StartRunInput, caller: RunCaller, reason: string): Promise<never> {
-    if (placement.refusalStream) {
-      await this.store.append(placement.refusalStream, 'any', [
-        {
-          type: RunEvents.delegationRefused,
-          data: {
-            agentId: input.agentId,
-            callerAgentId: placement.callerAgentId ?? null,
-            parentRunId: placement.parent?.started.runId ?? null,
-            depth: placement.depth,
-            reason,
+    if (placement.refusalSessionId) {
+      await this.store.appendMany([
+        foreignSessionAppend(placement.refusalSessionId, [
+          {
+            type: RunEvents.delegationRefused,
+            data: {
+              agentId: input.agentId,
+              callerAgentId: placement.callerAgentId ?? null,
+              parentRunId: placement.parent?.started.runId ?? null,
+              depth: placement.depth,
+              reason,
+            },
+            metadata: { actor: callerActor(caller) },
           },
-          metadata: { actor: callerActor(caller) },
-        },
+        ]),
       ]);
     }
     this.logger.warn({ agentId: input.agentId, callerAgentId: placement.callerAgentId, reason }, 'delegation refused');
