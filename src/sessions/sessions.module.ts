@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AgentsModule } from '../agents/agents.module';
 import { AbortSessionHandler } from './commands/abort-session/abort-session.handler';
 import { ChangeSubAgentsHandler } from './commands/change-sub-agents/change-sub-agents.handler';
@@ -25,7 +26,7 @@ import { TurnReminders } from './turn-reminders';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule, DiscoveryModule],
   controllers: [SessionsController],
   providers: [
     SessionRegistry,
