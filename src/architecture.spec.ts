@@ -153,6 +153,52 @@ export function tableViolations(files: readonly string[], read: (file: string) =
   );
 }
 
+/**
+ * Where a file appends to a session's stream itself: an `append`/`appendMany` call, or a `streamId:`
+ * of a `StreamAppend`, given `sessionStreamId(...)` directly or through a name the file bound to one
+ * (`const stream = sessionStreamId(id)`, `refusalStream: sessionStreamId(id)`). Outside src/sessions
+ * those go through the sessions context's SessionStreamAppends port instead.
+ */
+export function sessionStreamWrites(file: string, text: string): number[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const isSessionStreamCall = (node: ts.Node): boolean =>
+    ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'sessionStreamId';
+  // Names bound to a session stream id anywhere in the file.
+  const bound = new Set<string>();
+  const collect = (node: ts.Node): void => {
+    if (
+      (ts.isVariableDeclaration(node) || ts.isPropertyAssignment(node)) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      isSessionStreamCall(node.initializer)
+    ) {
+      bound.add(node.name.text);
+    }
+    ts.forEachChild(node, collect);
+  };
+  collect(source);
+  const namesSessionStream = (node: ts.Node): boolean => {
+    if (isSessionStreamCall(node)) return true;
+    if (ts.isIdentifier(node) && bound.has(node.text)) return true;
+    if (ts.isPropertyAccessExpression(node) && bound.has(node.name.text)) return true;
+    return ts.forEachChild(node, (child) => (namesSessionStream(child) ? true : undefined)) ?? false;
+  };
+  const lines: number[] = [];
+  const visit = (node: ts.Node): void => {
+    const appendCall =
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ['append', 'appendMany'].includes(node.expression.name.text) &&
+      node.arguments.some(namesSessionStream);
+    const streamPart =
+      ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'streamId' && namesSessionStream(node.initializer);
+    if (appendCall || streamPart) lines.push(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
+    else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
+
 describe('architecture', () => {
   it('finds a cycle and names its path (the check can fail)', () => {
     const graph = new Map([
@@ -236,6 +282,28 @@ describe('architecture', () => {
 
     it('no context touches a table another context owns', () => {
       expect(tableViolations(sourceFiles(SRC), (f) => readFileSync(f, 'utf8'))).toEqual([]);
+    });
+  });
+
+  describe("a session's stream takes foreign events through the sessions port only", () => {
+    it('finds a direct append to a session stream however the stream id is passed', () => {
+      const text = [
+        "this.store.append(sessionStreamId(id), 'any', [event]);",
+        'const target = sessionStreamId(parent);',
+        "this.store.append(target, 'any', [event]);",
+        'const placement = { refusalStream: sessionStreamId(caller) };',
+        "await store.append(placement.refusalStream, 'any', []);",
+        "return [{ streamId: sessionStreamId(owner), expectedVersion: 'any', events }];",
+        'await this.store.streamVersion(sessionStreamId(id));',
+        "this.store.append(runStreamId(id), 'any', [event]);",
+      ].join('\n');
+      expect(sessionStreamWrites(join(SRC, 'x', 'y.ts'), text)).toEqual([1, 3, 5, 6]);
+    });
+
+    it('no file outside src/sessions appends to a session stream itself', () => {
+      const outside = sourceFiles(SRC).filter((f) => contextOf(f) !== 'sessions');
+      const writes = outside.flatMap((f) => sessionStreamWrites(f, readFileSync(f, 'utf8')).map((line) => `${relative(SRC, f)}:${line}`));
+      expect(writes).toEqual([]);
     });
   });
 });

@@ -5,10 +5,9 @@ import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
-import type { NewEvent } from '../event-store/event-store.types';
-import { sessionStreamId } from '../event-store/stream-ids';
 import type { LiveSession } from '../sessions/live-session';
 import { SessionRegistry } from '../sessions/session-registry';
+import { type ForeignSessionEvent, foreignSessionAppend } from '../sessions/session-stream-appends';
 import { SubagentLaunchesReadModel } from '../sessions/subagent-launches-read-model';
 import { type ChildIdSource, ChildSessionEvents } from './child-session.events';
 import { ChildSessionResolver, type Resolution } from './child-session-resolver';
@@ -148,9 +147,9 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
     }
   }
 
-  private persist(parentId: string, event: NewEvent): void {
+  private persist(parentId: string, event: ForeignSessionEvent): void {
     this.store
-      .append(sessionStreamId(parentId), 'any', [{ ...event, metadata: { actor: 'copilot-cli', correlationId: parentId } }])
+      .appendMany([foreignSessionAppend(parentId, [{ ...event, metadata: { actor: 'copilot-cli', correlationId: parentId } }])])
       .catch((error: unknown) => this.logger.error({ err: error, parentId, type: event.type }, 'could not record child mapping'));
   }
 

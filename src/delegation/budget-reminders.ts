@@ -1,7 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
-import type { TurnReminder } from '../sessions/turn-reminders';
-import { TurnReminders } from '../sessions/turn-reminders';
+import { ProvidesTurnReminders, type TurnReminder, type TurnReminderProvider } from '../sessions/turn-reminders';
 import type { BudgetBreach } from './run-budget';
 
 /**
@@ -9,16 +7,9 @@ import type { BudgetBreach } from './run-budget';
  * limit (`run.budget_warned`), as it reads which ended. `session.reminded` (kind `budget`) carries how
  * many warnings of each run were told; the runs projection keeps that count, so each is told once.
  */
-@Injectable()
-export class BudgetReminders implements OnModuleInit {
-  constructor(
-    private readonly reminders: TurnReminders,
-    private readonly runs: RunsReadModel,
-  ) {}
-
-  onModuleInit(): void {
-    this.reminders.register((sessionId) => this.forSession(sessionId));
-  }
+@ProvidesTurnReminders()
+export class BudgetReminders implements TurnReminderProvider {
+  constructor(private readonly runs: RunsReadModel) {}
 
   async forSession(sessionId: string): Promise<TurnReminder | undefined> {
     const rows = await this.runs.untoldBudgetWarningsOwnedBy(sessionId);

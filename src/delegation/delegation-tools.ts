@@ -1,9 +1,8 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { DomainError } from '../common/domain-error';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { BuiltinToolCatalog, type ToolInvocation } from '../sessions/builtin-tool-catalog';
+import { type BuiltinTool, type BuiltinToolProvider, ProvidesBuiltinTools, type ToolInvocation } from '../sessions/builtin-tool-catalog';
 import type { ToolSpec } from '../sessions/session-config';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
@@ -84,39 +83,37 @@ const runIdArgs = z.object({ run_id: z.string().min(1) }).strict();
  * handlers the API uses, with the calling session as the owner thread. Refusals are failure results
  * whose text is JSON with a stable code, so the model can tell an unknown agent from a policy refusal.
  */
-@Injectable()
-export class DelegationTools implements OnModuleInit {
+@ProvidesBuiltinTools()
+export class DelegationTools implements BuiltinToolProvider {
   constructor(
-    private readonly catalog: BuiltinToolCatalog,
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
   ) {}
 
-  onModuleInit(): void {
-    this.catalog.registerGroup('delegation', DELEGATION_TOOLS);
-    this.catalog.register('agent_run', (invocation) =>
-      this.call(invocation, runArgs, (args, caller) =>
-        this.commandBus.execute(
-          new StartRun(
-            {
-              agentId: args.agent_id,
-              prompt: args.prompt,
-              runId: args.run_id,
-              background: args.background,
-              forkContext: args.fork_context,
-              budget: args.budget,
-            },
-            caller,
+  builtinTools(): { tools: Record<string, BuiltinTool>; groups: Record<string, ToolSpec[]> } {
+    return {
+      groups: { delegation: DELEGATION_TOOLS },
+      tools: {
+        agent_run: (invocation) =>
+          this.call(invocation, runArgs, (args, caller) =>
+            this.commandBus.execute(
+              new StartRun(
+                {
+                  agentId: args.agent_id,
+                  prompt: args.prompt,
+                  runId: args.run_id,
+                  background: args.background,
+                  forkContext: args.fork_context,
+                  budget: args.budget,
+                },
+                caller,
+              ),
+            ),
           ),
-        ),
-      ),
-    );
-    this.catalog.register('agent_stop', (invocation) =>
-      this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new StopRun(args.run_id, caller))),
-    );
-    this.catalog.register('agent_output', (invocation) =>
-      this.call(invocation, runIdArgs, (args, caller) => this.queryBus.execute(new GetRunOutput(args.run_id, caller))),
-    );
+        agent_stop: (invocation) => this.call(invocation, runIdArgs, (args, caller) => this.commandBus.execute(new StopRun(args.run_id, caller))),
+        agent_output: (invocation) => this.call(invocation, runIdArgs, (args, caller) => this.queryBus.execute(new GetRunOutput(args.run_id, caller))),
+      },
+    };
   }
 
   private async call<S extends z.ZodTypeAny>(

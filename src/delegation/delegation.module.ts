@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { RunAdmission } from './commands/start-run/run-admission';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
 import { BudgetGuard } from './budget-guard';
 import { BudgetReminders } from './budget-reminders';
@@ -43,6 +44,7 @@ import { SessionBudgetController } from './session-budget.controller';
     BudgetReminders,
     RunsProjection,
     DelegationTools,
+    RunAdmission,
     StartRunHandler,
     StopRunHandler,
     GetRunOutputHandler,

@@ -13,6 +13,7 @@ import { SendMessage } from '../sessions/commands/send-message/send-message.comm
 import { createSessionSchema } from '../sessions/session-config';
 import { CLI_EVENT_PREFIX } from '../sessions/session.events';
 import { SessionRegistry } from '../sessions/session-registry';
+import { foreignSessionAppend } from '../sessions/session-stream-appends';
 import type { RunCommand, RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { API_THREAD, RunEvents } from './run.events';
@@ -167,7 +168,6 @@ export class RunExecutor {
   private progressForwarder(state: RunState): (event: StoredEvent) => void {
     const { background, parentThreadId, runId, agentId } = state.started;
     if (background || !parentThreadId || parentThreadId === API_THREAD) return () => {};
-    const target = sessionStreamId(parentThreadId);
     return (event) => {
       const data = cliEventData(event);
       const payload = data.payload;
@@ -179,13 +179,13 @@ export class RunExecutor {
             : undefined;
       if (!progress) return;
       this.store
-        .append(
-          target,
-          'any',
-          [{ type: RunEvents.progress, data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } }],
-          {
-            maxDelayMs: 5,
-          },
+        .appendMany(
+          [
+            foreignSessionAppend(parentThreadId, [
+              { type: RunEvents.progress, data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } },
+            ]),
+          ],
+          { maxDelayMs: 5 },
         )
         .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not forward run progress'));
     };

@@ -1,7 +1,5 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
-import type { TurnReminder } from '../sessions/turn-reminders';
-import { TurnReminders } from '../sessions/turn-reminders';
+import { ProvidesTurnReminders, type TurnReminder, type TurnReminderProvider } from '../sessions/turn-reminders';
 
 const OUTPUT_PREVIEW_CHARS = 500;
 
@@ -10,16 +8,9 @@ const OUTPUT_PREVIEW_CHARS = 500;
  * (background ones) or were interrupted (any), with what to do about each. Delivered reminders are
  * recorded (`session.reminded`) and the runs projection marks them, so each is told once.
  */
-@Injectable()
-export class RunReminders implements OnModuleInit {
-  constructor(
-    private readonly reminders: TurnReminders,
-    private readonly runs: RunsReadModel,
-  ) {}
-
-  onModuleInit(): void {
-    this.reminders.register((sessionId) => this.forSession(sessionId));
-  }
+@ProvidesTurnReminders()
+export class RunReminders implements TurnReminderProvider {
+  constructor(private readonly runs: RunsReadModel) {}
 
   async forSession(sessionId: string): Promise<TurnReminder | undefined> {
     const rows = await this.runs.unnotifiedEndsOwnedBy(sessionId);

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
 import type { EventMetadata, StreamAppend } from '../event-store/event-store.types';
-import { runStreamId, sessionStreamId } from '../event-store/stream-ids';
+import { runStreamId } from '../event-store/stream-ids';
+import { foreignSessionAppend } from '../sessions/session-stream-appends';
 import { foldRun, type RunCommand, runDecider, type RunState } from './run.decider';
 import { UnknownRunError } from './run.errors';
 import { API_THREAD, ENDED_STATUSES, type RunEndedEvent, RunEvents } from './run.events';
@@ -53,5 +54,5 @@ function ownerNotice(runId: string, before: RunState | undefined, after: RunStat
       ...(after.error !== null ? { error: after.error } : {}),
     },
   };
-  return [{ streamId: sessionStreamId(owner), expectedVersion: 'any', events: [{ type: ended.type, data: { ...ended.data }, metadata }] }];
+  return [foreignSessionAppend(owner, [{ type: ended.type, data: { ...ended.data }, metadata }])];
 }

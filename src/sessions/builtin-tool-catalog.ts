@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { Contributes, contributionsTo } from '../common/contributions';
 import { InvalidInputError } from '../common/domain-error';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
 import type { ToolSpec } from './session-config';
@@ -14,11 +16,37 @@ export interface ToolInvocation {
 
 export type BuiltinTool = (invocation: ToolInvocation) => Promise<ToolResult | string | Record<string, unknown>>;
 
-/** Tools Switchboard implements itself (`handler: {type: "builtin", name}`); other modules register theirs. */
+/** The slot other contexts' built-in tools are marked with (`@ProvidesBuiltinTools()`). */
+export const BUILTIN_TOOL_SOURCES = 'switchboard:builtin-tool-source';
+
+/** A provider, in any module, of built-in tools by handler name and of named groups of their specs. */
+export interface BuiltinToolProvider {
+  builtinTools(): { tools: Record<string, BuiltinTool>; groups?: Record<string, ToolSpec[]> };
+}
+
+/** Marks a BuiltinToolProvider: BuiltinToolCatalog finds it at init (see `Contributes`). */
+export function ProvidesBuiltinTools(): ClassDecorator {
+  return Contributes(BUILTIN_TOOL_SOURCES);
+}
+
+/**
+ * Tools Switchboard implements itself (`handler: {type: "builtin", name}`): those of every provider
+ * marked `@ProvidesBuiltinTools()`, in whichever module (tests may register by hand).
+ */
 @Injectable()
-export class BuiltinToolCatalog {
+export class BuiltinToolCatalog implements OnModuleInit {
   private readonly tools = new Map<string, BuiltinTool>();
   private readonly groups = new Map<string, ToolSpec[]>();
+
+  constructor(@Optional() private readonly discovery?: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const provider of contributionsTo<BuiltinToolProvider>(this.discovery, BUILTIN_TOOL_SOURCES)) {
+      const { tools, groups = {} } = provider.builtinTools();
+      for (const [group, specs] of Object.entries(groups)) this.registerGroup(group, specs);
+      for (const [name, tool] of Object.entries(tools)) this.register(name, tool);
+    }
+  }
 
   register(name: string, tool: BuiltinTool): void {
     if (this.tools.has(name)) throw new Error(`Built-in tool ${name} is registered twice`);

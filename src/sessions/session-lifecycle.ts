@@ -6,7 +6,6 @@ import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-c
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
-import { sessionStreamId } from '../event-store/stream-ids';
 import { HeldWork } from './held-work';
 import { InstanceLease, type LostLease } from '../instances/instance-lease';
 import { type Lease, takeoverReason } from '../instances/lease-rules';
@@ -16,6 +15,7 @@ import type { SessionConfig } from './session-config';
 import { decideOnSession } from './session-command';
 import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
 import { SessionRegistry } from './session-registry';
+import { foreignSessionAppend } from './session-stream-appends';
 
 /**
  * Ephemeral CLI events are mostly telemetry (model.*, background_tasks_changed...) and are not kept;
@@ -94,7 +94,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     session.record(() => {
       this.store
         // Nobody awaits these records: they may wait a few ms to share a commit with the rest of the burst.
-        .append(sessionStreamId(sessionId), 'any', [{ type: recorded.type, data: { ...data } }], { maxDelayMs: 5 })
+        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data } }])], { maxDelayMs: 5 })
         .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event'));
     });
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AgentsModule } from '../agents/agents.module';
 import { AbortSessionHandler } from './commands/abort-session/abort-session.handler';
 import { ChangeSubAgentsHandler } from './commands/change-sub-agents/change-sub-agents.handler';
@@ -16,6 +17,7 @@ import { GetSessionHandler } from './queries/get-session/get-session.handler';
 import { ListSessionsHandler } from './queries/list-sessions/list-sessions.handler';
 import { SessionEndpointPolicy } from './session-endpoint-policy';
 import { LiveSessionLimit } from './live-session-limit';
+import { LiveSessionStarter } from './live-session-starter';
 import { SessionLifecycle } from './session-lifecycle';
 import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
@@ -24,7 +26,7 @@ import { TurnReminders } from './turn-reminders';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
-  imports: [AgentsModule],
+  imports: [AgentsModule, DiscoveryModule],
   controllers: [SessionsController],
   providers: [
     SessionRegistry,
@@ -34,6 +36,7 @@ import { TurnReminders } from './turn-reminders';
     SessionEndpointPolicy,
     LiveSessionLookup,
     LiveSessionLimit,
+    LiveSessionStarter,
     BuiltinToolCatalog,
     TurnReminders,
     SessionLifecycle,

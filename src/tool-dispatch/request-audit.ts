@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
 import { EventStore } from '../event-store/event-store';
-import type { NewEvent } from '../event-store/event-store.types';
-import { sessionStreamId } from '../event-store/stream-ids';
+import { type ForeignSessionEvent, foreignSessionAppend } from '../sessions/session-stream-appends';
 import type { HookInvocation, PermissionRequest, ToolCallRequest } from './cli-request';
 import type { HookLineage, HookVerdict } from './hook-dispatcher';
 import type { PermissionDecision } from './permission-policy';
@@ -143,7 +142,7 @@ function attributed(
 }
 
 /** The event appended to the parent session's stream: a JSON copy of the record, attributed to the CLI. */
-export function auditEvent(record: RoutedRequestEvent): NewEvent {
+export function auditEvent(record: RoutedRequestEvent): ForeignSessionEvent {
   const sessionId = record.data.parentSessionId;
   return { type: record.type, data: auditable(record.data), metadata: { actor: 'copilot-cli', correlationId: sessionId } };
 }
@@ -170,7 +169,7 @@ export class RequestAuditLog {
   record(record: RoutedRequestEvent): void {
     const sessionId = record.data.parentSessionId;
     this.store
-      .append(sessionStreamId(sessionId), 'any', [auditEvent(record)], { maxDelayMs: AUDIT_COMMIT_DELAY_MS })
+      .appendMany([foreignSessionAppend(sessionId, [auditEvent(record)])], { maxDelayMs: AUDIT_COMMIT_DELAY_MS })
       .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: record.type }, 'could not record routed request'));
   }
 }

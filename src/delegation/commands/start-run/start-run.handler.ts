@@ -1,58 +1,38 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { AgentLibrary } from '../../../agents/agent-library';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { EventStore } from '../../../event-store/event-store';
 import type { StoredEvent } from '../../../event-store/event-store.types';
 import { streamPages } from '../../../event-store/stream-pages';
-import { runIdOfThread, runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
-import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
 import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
-import { BudgetGuard } from '../../budget-guard';
-import { type CoveringBudget, describeBreach, exhaustion, narrowBudget, toRunBudget } from '../../run-budget';
-import { BudgetExceededError, InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
-import { type RunStartedData, RunEvents } from '../../run.events';
-import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
+import { InvalidRunArgumentsError, RunStateError, UnknownAgentError } from '../../run.errors';
+import type { RunStartedData } from '../../run.events';
+import { assertOwner, callerActor, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { holdRunSession } from '../../run-holder';
-import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
 import { FORK_TRANSCRIPT_TYPES, forkedPrompt, forkTranscript } from '../../fork-context';
+import { type Placement, RunAdmission } from './run-admission';
 import { StartRun, type StartRunInput } from './start-run.command';
-
-/** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
-interface Placement {
-  parent: RunState | undefined;
-  ownerThreadId: string;
-  parentThreadId: string | null;
-  callerAgentId: string | undefined;
-  /** undefined: a root run started over the API, which no delegating agent's policy governs. */
-  delegatingPolicy: ResolvedRunPolicy | undefined;
-  depth: number;
-  /** Stream a refusal is recorded on. */
-  refusalStream: string | undefined;
-}
 
 @CommandHandler(StartRun)
 export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   private readonly logger = new Logger(StartRunHandler.name);
 
   constructor(
-    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
     private readonly repository: RunRepository,
     private readonly executor: RunExecutor,
     private readonly handles: RunHandleTable,
     private readonly library: AgentLibrary,
     private readonly sessions: SessionRegistry,
-    private readonly runs: RunsReadModel,
     private readonly store: EventStore,
-    private readonly budgets: BudgetGuard,
     private readonly liveSessions: LiveSessionLookup,
+    private readonly admission: RunAdmission,
   ) {}
 
   async execute({ input, caller }: StartRun): Promise<RunSummary> {
@@ -63,24 +43,13 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     return this.start(input as StartRunInput & { agentId: string; prompt: string }, caller);
   }
 
+  /** Placed, checked against the delegating policy and the covering budgets, recorded, then launched. */
   private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
     const agent = await this.library.find(input.agentId);
     if (!agent) throw new UnknownAgentError(input.agentId);
-    const placement = await this.place(input, caller);
-    if (placement.delegatingPolicy) {
-      // Not atomic with the run.started append further down (awaits lie between, as they did when this read
-      // was synchronous): two agent_run calls of one thread at the same moment can both pass the limit.
-      const refusal = delegationRefusal(placement.delegatingPolicy, {
-        targetAgentId: input.agentId,
-        callerAgentId: placement.callerAgentId,
-        depth: placement.depth,
-        runningChildren: await this.runs.runningOwnedBy(placement.ownerThreadId),
-      });
-      if (refusal) await this.refuse(placement, input, caller, refusal);
-    }
-    const covering = await this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
-    this.assertBudgetLeft(covering, input.agentId);
-    const budget = narrowBudget(toRunBudget(input.budget), covering);
+    const placement = await this.admission.place(input, caller);
+    await this.admission.assertDelegationAllowed(placement, input, caller);
+    const budget = await this.admission.budgetFor(placement, input);
     const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
     const runId = uuidv7();
     const data: RunStartedData = {
@@ -96,7 +65,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       path: `${placement.parent?.started.path ?? '/'}${runId}/`,
       threadId: runThreadId(runId),
       epoch: 1,
-      policy: this.childPolicy(resolveRunPolicy(input.policy, agent, this.config.runs), placement.parent),
+      policy: this.admission.runPolicy(input, agent, placement.parent),
       ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
       ...(budget ? { budget } : {}),
     };
@@ -137,15 +106,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       case 'interrupted':
       case 'stopped': {
         const { threadId } = state.started;
-        // A resumed run adds no run: only the other limits can refuse it.
-        const owner = state.started.parentRunId
-          ? (await this.repository.load(state.started.rootRunId))?.started.ownerThreadId
-          : state.started.ownerThreadId;
-        const covering = (await this.budgets.covering(state.started.path, owner)).map(({ budget: { max_runs: _runs, ...rest }, ...c }) => ({
-          ...c,
-          budget: rest,
-        }));
-        this.assertBudgetLeft(covering, state.started.agentId);
+        await this.admission.assertResumeBudgetLeft(state);
         if ((await this.store.streamVersion(sessionStreamId(threadId))) > 0 && !this.sessions.get(threadId)) {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
         }
@@ -158,51 +119,6 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         return toSummary(await this.repository.get(runId));
       }
     }
-  }
-
-  private async place(input: StartRunInput, caller: RunCaller): Promise<Placement> {
-    if (caller.kind === 'api') {
-      if (!input.parentRunId) {
-        return {
-          parent: undefined,
-          ownerThreadId: callerThread(caller),
-          parentThreadId: null,
-          callerAgentId: undefined,
-          delegatingPolicy: undefined,
-          depth: 0,
-          refusalStream: undefined,
-        };
-      }
-      const parent = await this.repository.get(input.parentRunId);
-      // A child runs beside its parent: its budget, handles and stop cascade are that instance's.
-      await holdRunSession(this.liveSessions, parent);
-      this.assertCanParent(parent);
-      return {
-        parent,
-        ownerThreadId: parent.started.threadId,
-        parentThreadId: parent.started.threadId,
-        callerAgentId: parent.started.agentId,
-        delegatingPolicy: parent.started.policy,
-        depth: parent.started.depth + 1,
-        refusalStream: sessionStreamId(parent.started.threadId),
-      };
-    }
-    const session = this.sessions.get(caller.sessionId);
-    if (!session) throw new RunStateError(`Session ${caller.sessionId} does not exist`);
-    const parentRunId = runIdOfThread(caller.sessionId);
-    const parent = parentRunId ? await this.repository.load(parentRunId) : undefined;
-    if (parent) this.assertCanParent(parent);
-    const sessionAgent = session.config.agentId;
-    return {
-      parent,
-      ownerThreadId: callerThread(caller),
-      parentThreadId: caller.sessionId,
-      callerAgentId: caller.agentName ?? parent?.started.agentId ?? sessionAgent,
-      delegatingPolicy:
-        parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgent ? await this.library.find(sessionAgent) : undefined, this.config.runs),
-      depth: parent ? parent.started.depth + 1 : 1,
-      refusalStream: sessionStreamId(caller.sessionId),
-    };
   }
 
   /**
@@ -219,63 +135,6 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       messages.push(...page.filter((event) => FORK_TRANSCRIPT_TYPES.has(event.type)));
     }
     return forkTranscript(messages);
-  }
-
-  /** Depth is a limit on the whole tree: a child never gets a deeper limit than its parent had. */
-  private childPolicy(policy: ResolvedRunPolicy, parent: RunState | undefined): ResolvedRunPolicy {
-    return parent ? { ...policy, maxDepth: Math.min(policy.maxDepth, parent.started.policy.maxDepth) } : policy;
-  }
-
-  /** The session whose budget covers the new run's tree: the tree root's owner (none for the API). */
-  private async treeOwner(placement: Placement): Promise<string | undefined> {
-    if (!placement.parent) return placement.ownerThreadId;
-    const { rootRunId, runId, ownerThreadId } = placement.parent.started;
-    return rootRunId === runId ? ownerThreadId : (await this.repository.load(rootRunId))?.started.ownerThreadId;
-  }
-
-  /**
-   * agent_run under a budget with nothing left is refused (budget_exceeded). Asking for a run past
-   * max_runs passes that limit, so the budgeted subtree is also stopped.
-   */
-  private assertBudgetLeft(covering: CoveringBudget[], agentId: string): void {
-    const spent = exhaustion(covering);
-    if (!spent) return;
-    const { runId, sessionId, ...breach } = spent;
-    if (breach.limit === 'max_runs') this.budgets.runsLimitPassed({ runId, sessionId }, breach);
-    const whose = runId ? `run ${runId}` : `session ${sessionId}`;
-    this.logger.warn({ agentId, budgetRunId: runId, budgetSessionId: sessionId, ...breach }, 'run refused: budget exhausted');
-    throw new BudgetExceededError(`Run of ${agentId} refused: the budget of ${whose} has nothing left (${describeBreach(breach)})`, {
-      ...(runId ? { budgetRunId: runId } : { budgetSessionId: sessionId }),
-      ...breach,
-    });
-  }
-
-  private assertCanParent(parent: RunState): void {
-    const stopping = this.handles.get(parent.started.runId)?.stopping;
-    if (parent.status !== 'running' || stopping) {
-      throw new RunStateError(`Run ${parent.started.runId} is ${stopping ? 'being stopped' : parent.status}; only a running run can start child runs`);
-    }
-  }
-
-  /** A refused delegation is an event with its reason, then a policy_denied error for the caller. */
-  private async refuse(placement: Placement, input: StartRunInput, caller: RunCaller, reason: string): Promise<never> {
-    if (placement.refusalStream) {
-      await this.store.append(placement.refusalStream, 'any', [
-        {
-          type: RunEvents.delegationRefused,
-          data: {
-            agentId: input.agentId,
-            callerAgentId: placement.callerAgentId ?? null,
-            parentRunId: placement.parent?.started.runId ?? null,
-            depth: placement.depth,
-            reason,
-          },
-          metadata: { actor: callerActor(caller) },
-        },
-      ]);
-    }
-    this.logger.warn({ agentId: input.agentId, callerAgentId: placement.callerAgentId, reason }, 'delegation refused');
-    throw new PolicyDeniedError(`Delegation to ${input.agentId} refused: ${reason}`, { agentId: input.agentId, reason });
   }
 }
 
