@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { linkHandler } from '../app/router';
+import { Link } from 'react-router';
 import type { LibraryQuery } from '../gql/graphql';
 import { shortReason } from './library-filter';
 
@@ -18,9 +18,7 @@ export const AgentCard = memo(function AgentCard({ agent, names }: { agent: Libr
         </span>
         <div className="agent-title">
           <h2 id={titleId}>
-            <a href={href} onClick={linkHandler(href)}>
-              {agent.name}
-            </a>
+            <Link to={href}>{agent.name}</Link>
           </h2>
           <span className="agent-id">{agent.id}</span>
         </div>
@@ -50,9 +48,9 @@ export const AgentCard = memo(function AgentCard({ agent, names }: { agent: Libr
         </p>
       )}
       {agent.includedIn.length > 0 && <p className="included-in">In the team of {agent.includedIn.map((id) => names.get(id) ?? id).join(', ')}</p>}
-      <a className="start-session" href={`/sessions/new?agent=${agent.id}`} onClick={linkHandler(`/sessions/new?agent=${agent.id}`)}>
+      <Link className="start-session" to={`/sessions/new?agent=${agent.id}`}>
         Start session
-      </a>
+      </Link>
     </article>
   );
 });

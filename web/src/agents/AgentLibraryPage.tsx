@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, onLiveConnection, request, subscribe } from '../api/client';
-import { useCoalesced, useLoad } from '../api/hooks';
-import { linkHandler } from '../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { useCoalesced } from '../api/hooks';
+import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { AgentCard } from './AgentCard';
 import { FILTERS, filterCounts, type LibraryFilter, matchesFilter, searchIn, searchIndex } from './library-filter';
@@ -15,7 +16,7 @@ type ImportOutcome =
   { kind: 'done'; text: string } | { kind: 'refused'; error: ApiError; problems: Array<{ file: string; line?: number; message: string }> };
 
 export function AgentLibraryPage() {
-  const library = useLoad(() => request(LibraryQuery), 'library');
+  const library = useQuery({ queryKey: ['agents', 'library'], queryFn: () => request(LibraryQuery) });
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<LibraryFilter>('all');
   const [layout, setLayout] = useState<'grid' | 'list'>(() => (localStorage.getItem('switchboard.libraryLayout') === 'list' ? 'list' : 'grid'));
@@ -27,7 +28,7 @@ export function AgentLibraryPage() {
   const sentinel = useRef<HTMLDivElement>(null);
 
   // Changes from elsewhere (another tab, the API, agents:import): reload once per burst.
-  const reloadSoon = useCoalesced(library.reload, 150);
+  const reloadSoon = useCoalesced(library.refetch, 150);
   useEffect(() => subscribe(AgentLibraryChangedSubscription, {}, reloadSoon), [reloadSoon]);
   useEffect(() => onLiveConnection(reloadSoon), [reloadSoon]);
 
@@ -66,7 +67,7 @@ export function AgentLibraryPage() {
       const result = await importAgentFiles(files);
       const parts = [`${result.created.length} created`, `${result.updated.length} updated`, `${result.unchanged.length} unchanged`];
       setImportOutcome({ kind: 'done', text: `Imported ${files.length} file${files.length === 1 ? '' : 's'}: ${parts.join(', ')}.` });
-      library.reload();
+      void library.refetch();
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
       const problems = Array.isArray(apiError.details?.problems)
@@ -114,9 +115,9 @@ export function AgentLibraryPage() {
           <button type="button" onClick={() => void onExport()} disabled={busy !== undefined || agents.length === 0}>
             {busy === 'export' ? 'Exporting…' : 'Export'}
           </button>
-          <a className="button primary" href="/agents/new" onClick={linkHandler('/agents/new')}>
+          <Link className="button primary" to="/agents/new">
             New agent
-          </a>
+          </Link>
         </div>
       </div>
 
@@ -179,7 +180,7 @@ export function AgentLibraryPage() {
       </div>
 
       <p role="status" className="muted result-count">
-        {library.data ? `Showing ${visible.length} of ${agents.length} agents` : library.loading ? 'Loading agents…' : ''}
+        {library.data ? `Showing ${visible.length} of ${agents.length} agents` : library.isFetching ? 'Loading agents…' : ''}
       </p>
 
       {library.data && agents.length === 0 && (
@@ -189,9 +190,9 @@ export function AgentLibraryPage() {
             Create your first agent, or import agent JSON files (Import above). A team is an agent whose sub-agents are other agents with a prompt and a
             description.
           </p>
-          <a className="button primary" href="/agents/new" onClick={linkHandler('/agents/new')}>
+          <Link className="button primary" to="/agents/new">
             Create an agent
-          </a>
+          </Link>
         </div>
       )}
       {library.data && agents.length > 0 && visible.length === 0 && (

@@ -2,6 +2,13 @@ import { createClient, type Client } from 'graphql-ws';
 import type { TypedDocumentString } from '../gql/graphql';
 import { currentToken, tokenRequired } from './token';
 
+// Every query and mutation calls request(), which throws ApiError: TanStack Query's error is typed so.
+declare module '@tanstack/react-query' {
+  interface Register {
+    defaultError: ApiError;
+  }
+}
+
 /** An error the API answered, with its stable code and, for bad input, the problems per field. */
 export class ApiError extends Error {
   constructor(

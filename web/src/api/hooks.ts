@@ -1,13 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { ApiError } from './client';
-
-export interface Loaded<T> {
-  data: T | undefined;
-  error: ApiError | undefined;
-  loading: boolean;
-  /** Loads again, keeping the current data on screen until the answer arrives. */
-  reload: () => void;
-}
+// Timing hooks the pages share (coalescing, polling). Server state itself lives in TanStack Query's cache.
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 
 /** The latest value of `value`, for callbacks that must not change identity (subscriptions, timers). */
 export function useLatest<T>(value: T): { readonly current: T } {
@@ -18,31 +10,8 @@ export function useLatest<T>(value: T): { readonly current: T } {
   return ref;
 }
 
-/** Runs `load` on mount, when `key` changes and on reload(); only the latest call's answer is kept. */
-export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
-  const [state, setState] = useState<{ for?: string; data?: T; error?: ApiError }>({});
-  const [generation, setGeneration] = useState(0);
-  const latestLoad = useLatest(load);
-  const request = `${key}\n${generation}`;
-
-  useEffect(() => {
-    let current = true;
-    latestLoad.current().then(
-      (data) => current && setState({ for: request, data }),
-      (error: unknown) =>
-        current && setState((s) => ({ for: request, data: s.data, error: error instanceof ApiError ? error : new ApiError(String(error), 'error', 0) })),
-    );
-    return () => {
-      current = false;
-    };
-  }, [request, latestLoad]);
-
-  const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { data: state.data, error: state.error, loading: state.for !== request, reload };
-}
-
 /** Calls `fn` at most once per `ms` for a burst of calls (an import changes many agents at once). */
-export function useCoalesced(fn: () => void, ms: number): () => void {
+export function useCoalesced(fn: () => unknown, ms: number): () => void {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const latest = useLatest(fn);
   useEffect(() => () => clearTimeout(timer.current), []);

@@ -1,24 +1,18 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { reconnect } from '../api/client';
 import { currentToken, forgetToken, onTokenRequired } from '../api/token';
-import { AgentEditorPage } from '../agents/AgentEditorPage';
-import { AgentLibraryPage } from '../agents/AgentLibraryPage';
+import { Link, useLocation, useRoutes } from 'react-router';
 import { ApprovalsBadge } from '../approvals/ApprovalsBadge';
-import { ApprovalsPage } from '../approvals/ApprovalsPage';
-import { AuditPage } from '../audit/AuditPage';
-import { HealthPage } from '../health/HealthPage';
-import { RunPage } from '../runs/RunPage';
-import { RunsPage } from '../runs/RunsPage';
-import { ChatPage } from '../sessions/ChatPage';
-import { NewSessionPage } from '../sessions/NewSessionPage';
-import { SessionsPage } from '../sessions/SessionsPage';
-import { linkHandler, routeOf, usePath } from './router';
+import { routes, sectionOf, type Section } from './routes';
 import { useTheme } from './theme';
 import { TokenDialog } from './TokenDialog';
 
 export function App() {
-  const path = usePath();
-  const route = routeOf(path);
+  const page = useRoutes(routes);
+  const queryClient = useQueryClient();
+  const section = sectionOf(useLocation().pathname);
+  const current = (of: Section) => (section === of ? 'page' : undefined);
   const [theme, toggleTheme] = useTheme();
   const [tokenReason, setTokenReason] = useState<string | undefined>();
   const [askingToken, setAskingToken] = useState(false);
@@ -46,38 +40,30 @@ export function App() {
         Skip to content
       </a>
       <header className="topbar">
-        <a className="brand" href="/agents" onClick={linkHandler('/agents')}>
+        <Link className="brand" to="/agents">
           <img src="/favicon.svg" alt="" width={22} height={22} />
           Switchboard
-        </a>
+        </Link>
         <nav aria-label="Main">
-          <a
-            href="/agents"
-            onClick={linkHandler('/agents')}
-            aria-current={['library', 'new-agent', 'edit-agent'].includes(route.page) ? 'page' : undefined}
-          >
+          <Link aria-current={current('agents')} to="/agents">
             Agents
-          </a>
-          <a
-            href="/sessions"
-            onClick={linkHandler('/sessions')}
-            aria-current={['sessions', 'new-session', 'chat'].includes(route.page) ? 'page' : undefined}
-          >
+          </Link>
+          <Link aria-current={current('sessions')} to="/sessions">
             Sessions
-          </a>
-          <a href="/runs" onClick={linkHandler('/runs')} aria-current={route.page === 'runs' || route.page === 'run' ? 'page' : undefined}>
+          </Link>
+          <Link aria-current={current('runs')} to="/runs">
             Runs
-          </a>
-          <a href="/approvals" onClick={linkHandler('/approvals')} aria-current={route.page === 'approvals' ? 'page' : undefined}>
+          </Link>
+          <Link aria-current={current('approvals')} to="/approvals">
             Approvals
             <ApprovalsBadge key={generation} />
-          </a>
-          <a href="/audit" onClick={linkHandler('/audit')} aria-current={route.page === 'audit' ? 'page' : undefined}>
+          </Link>
+          <Link aria-current={current('audit')} to="/audit">
             Audit
-          </a>
-          <a href="/health-status" onClick={linkHandler('/health-status')} aria-current={route.page === 'health' ? 'page' : undefined}>
+          </Link>
+          <Link aria-current={current('health')} to="/health-status">
             Health
-          </a>
+          </Link>
         </nav>
         <div className="topbar-actions">
           <a href="/api/docs" className="quiet-link">
@@ -108,29 +94,7 @@ export function App() {
         </div>
       </header>
       <main id="main" key={generation}>
-        {route.page === 'library' && <AgentLibraryPage />}
-        {route.page === 'new-agent' && <AgentEditorPage />}
-        {route.page === 'edit-agent' && <AgentEditorPage key={route.id} agentId={route.id} />}
-        {route.page === 'audit' && <AuditPage />}
-        {route.page === 'approvals' && <ApprovalsPage />}
-        {route.page === 'health' && <HealthPage />}
-        {route.page === 'sessions' && <SessionsPage />}
-        {route.page === 'runs' && <RunsPage />}
-        {route.page === 'run' && <RunPage key={route.id} runId={route.id} />}
-        {route.page === 'new-session' && <NewSessionPage />}
-        {route.page === 'chat' && <ChatPage key={route.id} sessionId={route.id} />}
-        {route.page === 'not-found' && (
-          <section className="page">
-            <h1>Page not found</h1>
-            <p>
-              Nothing lives at <code>{route.path}</code>.{' '}
-              <a href="/agents" onClick={linkHandler('/agents')}>
-                Go to the agent library
-              </a>
-              .
-            </p>
-          </section>
-        )}
+        {page}
       </main>
       {askingToken && (
         <TokenDialog
@@ -139,6 +103,8 @@ export function App() {
             refusedByService.current = false;
             setAskingToken(false);
             reconnect();
+            // Nothing read under the old token is kept: every page loads again with the new one.
+            queryClient.clear();
             setGeneration((g) => g + 1);
           }}
         />

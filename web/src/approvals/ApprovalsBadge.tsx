@@ -1,5 +1,5 @@
 import { request } from '../api/client';
-import { useLoad } from '../api/hooks';
+import { useQuery } from '@tanstack/react-query';
 import { countLabel } from './approval-inbox';
 import { PendingApprovalIdsQuery } from './operations';
 import { useApprovalsLive } from './use-approvals-live';
@@ -8,8 +8,11 @@ const COUNTED = 500;
 
 /** The live count of pending approvals beside the Approvals link, on every page. */
 export function ApprovalsBadge() {
-  const pending = useLoad(() => request(PendingApprovalIdsQuery, { filter: { status: 'pending' }, first: COUNTED }), 'approvals-badge');
-  useApprovalsLive(pending.reload);
+  const pending = useQuery({
+    queryKey: ['approvals', 'badge'],
+    queryFn: () => request(PendingApprovalIdsQuery, { filter: { status: 'pending' }, first: COUNTED }),
+  });
+  useApprovalsLive(pending.refetch);
   const count = pending.data?.approvals.edges.length ?? 0;
   if (count === 0) return null;
   const label = countLabel(count, pending.data?.approvals.pageInfo.hasNextPage ?? false);

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { useLoad } from '../api/hooks';
-import { linkHandler } from '../app/router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { groupByRootRun, lineageOf, requestLine } from './approval-inbox';
 import { ApprovalsQuery, DecideApprovalMutation } from './operations';
@@ -28,11 +28,16 @@ function statusFromUrl(): Status {
  * and expired ones with who decided and when. Live: asked, decided and expired reload the list.
  */
 export function ApprovalsPage() {
+  const navigate = useNavigate();
   const [status, setStatus] = useState<Status>(statusFromUrl);
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const after = cursors[cursors.length - 1];
-  const list = useLoad(() => loadApprovals(status, after), `approvals:${status}:${after ?? ''}`);
-  useApprovalsLive(list.reload);
+  const list = useQuery({
+    queryKey: ['approvals', 'list', status, after],
+    queryFn: () => loadApprovals(status, after),
+    placeholderData: keepPreviousData,
+  });
+  useApprovalsLive(list.refetch);
 
   // A link to one request (#approval-<id>, from the chat or the run page) scrolls to it once it shows.
   const items = list.data?.approvals.edges.map((e) => e.node) ?? [];
@@ -45,7 +50,7 @@ export function ApprovalsPage() {
   const show = (next: Status) => {
     setStatus(next);
     setCursors([null]);
-    history.replaceState(null, '', next === 'pending' ? '/approvals' : `/approvals?status=${next}`);
+    void navigate(next === 'pending' ? '/approvals' : `/approvals?status=${next}`, { replace: true });
   };
   const pageInfo = list.data?.approvals.pageInfo;
 
@@ -79,16 +84,16 @@ export function ApprovalsPage() {
               {group.rootRunId ? (
                 <>
                   Run{' '}
-                  <a href={`/runs/${group.rootRunId}`} onClick={linkHandler(`/runs/${group.rootRunId}`)} className="mono">
+                  <Link className="mono" to={`/runs/${group.rootRunId}`}>
                     {group.rootRunId.slice(0, 8)}
-                  </a>
+                  </Link>
                 </>
               ) : (
                 <>
                   Session{' '}
-                  <a href={`/sessions/${group.sessionId}`} onClick={linkHandler(`/sessions/${group.sessionId}`)} className="mono">
+                  <Link className="mono" to={`/sessions/${group.sessionId}`}>
                     {group.sessionId.slice(0, 8)}
-                  </a>
+                  </Link>
                 </>
               )}{' '}
               <span className="muted small">{group.approvals.length} waiting</span>
@@ -96,7 +101,7 @@ export function ApprovalsPage() {
             <ul className="approval-list">
               {group.approvals.map((approval) => (
                 <li key={approval.id}>
-                  <PendingApproval approval={approval} onDecided={list.reload} />
+                  <PendingApproval approval={approval} onDecided={() => void list.refetch()} />
                 </li>
               ))}
             </ul>
@@ -154,15 +159,15 @@ function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDe
             <>
               {' '}
               in run{' '}
-              <a href={`/runs/${approval.runId}`} onClick={linkHandler(`/runs/${approval.runId}`)} className="mono">
+              <Link className="mono" to={`/runs/${approval.runId}`}>
                 {approval.runId.slice(0, 8)}
-              </a>
+              </Link>
             </>
           )}{' '}
           · session{' '}
-          <a href={`/sessions/${approval.sessionId}`} onClick={linkHandler(`/sessions/${approval.sessionId}`)} className="mono">
+          <Link className="mono" to={`/sessions/${approval.sessionId}`}>
             {approval.sessionId.slice(0, 8)}
-          </a>{' '}
+          </Link>{' '}
           · <time dateTime={approval.requestedAt}>{new Date(approval.requestedAt).toLocaleTimeString()}</time>
         </p>
       </header>
@@ -224,9 +229,9 @@ function SettledApprovals({ items }: { items: ApprovalItem[] }) {
             <td className="mono small">{requestLine(a)}</td>
             <td>
               {lineageOf(a)}{' '}
-              <a href={`/sessions/${a.sessionId}`} onClick={linkHandler(`/sessions/${a.sessionId}`)} className="muted small">
+              <Link className="muted small" to={`/sessions/${a.sessionId}`}>
                 session
-              </a>
+              </Link>
             </td>
             <td>
               <span className={`badge ${a.status === 'expired' ? '' : a.decision === 'approve' ? 'status-live' : 'status-attention'}`}>

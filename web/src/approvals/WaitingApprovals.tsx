@@ -1,6 +1,6 @@
 import { request } from '../api/client';
-import { useLoad } from '../api/hooks';
-import { linkHandler } from '../app/router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { lineageOf, requestLine } from './approval-inbox';
 import { PendingApprovalIdsQuery } from './operations';
 import { useApprovalsLive } from './use-approvals-live';
@@ -14,9 +14,13 @@ function loadPending(filter: ApprovalFilterInput) {
 
 /** The requests of one session or one run tree that wait for a person, kept live. */
 export function usePendingApprovals(filter: ApprovalFilterInput | undefined): PendingApproval[] {
-  const key = filter ? JSON.stringify(filter) : '';
-  const pending = useLoad(() => (filter ? loadPending(filter) : Promise.resolve(undefined)), `pending-approvals:${key}`);
-  useApprovalsLive(pending.reload);
+  const pending = useQuery({
+    queryKey: ['approvals', 'pending', filter],
+    queryFn: () => loadPending(filter ?? {}),
+    enabled: filter !== undefined,
+    placeholderData: keepPreviousData,
+  });
+  useApprovalsLive(pending.refetch);
   return pending.data?.approvals.edges.map((e) => e.node) ?? [];
 }
 
@@ -30,10 +34,7 @@ export function WaitingApprovals({ approvals }: { approvals: PendingApproval[] }
       {approvals.map((a) => (
         <li key={a.id} className="waiting-approval">
           <strong>⏳ Waiting for approval</strong> <span className="mono small">{requestLine(a)}</span>{' '}
-          <span className="muted small">asked by {lineageOf(a)}</span>{' '}
-          <a href={approvalHref(a.id)} onClick={linkHandler(approvalHref(a.id))}>
-            Decide in Approvals
-          </a>
+          <span className="muted small">asked by {lineageOf(a)}</span> <Link to={approvalHref(a.id)}>Decide in Approvals</Link>
         </li>
       ))}
     </ul>

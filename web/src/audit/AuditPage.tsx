@@ -1,6 +1,6 @@
 import { Fragment, useState, type FormEvent } from 'react';
 import { ApiError, request } from '../api/client';
-import { useLoad } from '../api/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ErrorNote } from '../ui/ErrorNote';
 import { type AuditFilterFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditLogQuery } from './operations';
@@ -34,7 +34,11 @@ export function AuditPage() {
   const [exportError, setExportError] = useState<ApiError | undefined>();
   const after = cursors[cursors.length - 1];
 
-  const page = useLoad(() => request(AuditLogQuery, { filter, first: AUDIT_PAGE_SIZE, after }), JSON.stringify({ filter, after }));
+  const page = useQuery({
+    queryKey: ['audit', filter, after],
+    queryFn: () => request(AuditLogQuery, { filter, first: AUDIT_PAGE_SIZE, after }),
+    placeholderData: keepPreviousData,
+  });
   const edges = page.data?.auditLog.edges ?? [];
   const pageInfo = page.data?.auditLog.pageInfo;
 
@@ -105,7 +109,7 @@ export function AuditPage() {
           <button type="button" className="ghost" onClick={clear}>
             Clear
           </button>
-          <button type="button" className="ghost" onClick={page.reload}>
+          <button type="button" className="ghost" onClick={() => void page.refetch()}>
             Refresh
           </button>
         </div>
@@ -186,13 +190,13 @@ export function AuditPage() {
         </div>
       )}
       <nav className="pager" aria-label="Audit pages">
-        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.loading}>
+        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.isFetching}>
           Previous
         </button>
         <button
           type="button"
           onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-          disabled={!pageInfo?.hasNextPage || page.loading}
+          disabled={!pageInfo?.hasNextPage || page.isFetching}
         >
           Next
         </button>

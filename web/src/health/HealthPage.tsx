@@ -1,5 +1,5 @@
-import { useEffect, type ReactNode } from 'react';
-import { useLoad } from '../api/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode } from 'react';
 import { ErrorNote } from '../ui/ErrorNote';
 import { type CheckName, loadHealth } from './health-api';
 
@@ -15,12 +15,7 @@ const TITLES: Record<CheckName, string> = {
 };
 
 export function HealthPage() {
-  const health = useLoad(loadHealth, 'health');
-  const { reload } = health;
-  useEffect(() => {
-    const timer = setInterval(reload, HEALTH_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [reload]);
+  const health = useQuery({ queryKey: ['health'], queryFn: loadHealth, refetchInterval: HEALTH_REFRESH_MS, refetchIntervalInBackground: true });
 
   const data = health.data;
   const checks = data?.readiness.checks;

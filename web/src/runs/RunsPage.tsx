@@ -1,7 +1,8 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { request } from '../api/client';
-import { useLoad, usePolling } from '../api/hooks';
-import { linkHandler } from '../app/router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { usePolling } from '../api/hooks';
+import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
@@ -23,9 +24,13 @@ export function RunsPage() {
   const filter = useMemo(() => runFilterOf(fields), [fields]);
   const after = cursors[cursors.length - 1];
 
-  const page = useLoad(() => request(RunListQuery, { filter, first: RUNS_PAGE_SIZE, after }), JSON.stringify({ filter, after }));
+  const page = useQuery({
+    queryKey: ['runs', filter, after],
+    queryFn: () => request(RunListQuery, { filter, first: RUNS_PAGE_SIZE, after }),
+    placeholderData: keepPreviousData,
+  });
   usePolling(() => {
-    page.reload();
+    void page.refetch();
     setNow(Date.now());
   }, POLL_MS);
 
@@ -137,9 +142,9 @@ export function RunsPage() {
               {edges.map(({ node }) => (
                 <tr key={node.runId} data-run={node.runId}>
                   <td>
-                    <a className="mono" href={`/runs/${node.runId}`} onClick={linkHandler(`/runs/${node.runId}`)}>
+                    <Link className="mono" to={`/runs/${node.runId}`}>
                       {node.runId}
-                    </a>
+                    </Link>
                   </td>
                   <td>
                     <span className={`badge status-${runStatusTone(node.status)}`}>{node.status}</span>
@@ -150,9 +155,9 @@ export function RunsPage() {
                     {node.parentRunId ? (
                       <>
                         depth {node.depth}, root{' '}
-                        <a className="mono" href={`/runs/${node.rootRunId}`} onClick={linkHandler(`/runs/${node.rootRunId}`)}>
+                        <Link className="mono" to={`/runs/${node.rootRunId}`}>
                           {node.rootRunId.slice(-8)}
-                        </a>
+                        </Link>
                       </>
                     ) : (
                       'root'
@@ -173,13 +178,13 @@ export function RunsPage() {
         </div>
       )}
       <nav className="pager" aria-label="Run pages">
-        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.loading}>
+        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.isFetching}>
           Previous
         </button>
         <button
           type="button"
           onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-          disabled={!pageInfo?.hasNextPage || page.loading}
+          disabled={!pageInfo?.hasNextPage || page.isFetching}
         >
           Next
         </button>

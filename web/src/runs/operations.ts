@@ -79,6 +79,22 @@ export const RunHeaderQuery = graphql(`
   }
 `);
 
+// The subtree's usage as the service sums it (the runs read model): the page never adds it up from events.
+export const RunUsageQuery = graphql(`
+  query RunUsage($id: ID!) {
+    run(id: $id) {
+      runId
+      usage {
+        subtree {
+          runs
+          totalTokens
+          toolCalls
+        }
+      }
+    }
+  }
+`);
+
 export const StopRunMutation = graphql(`
   mutation StopRun($runId: ID!, $reason: String) {
     agentStop(runId: $runId, reason: $reason) {

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request, subscribe } from '../api/client';
-import { useCoalesced, useLoad } from '../api/hooks';
-import { linkHandler } from '../app/router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCoalesced } from '../api/hooks';
+import { Link } from 'react-router';
 import { usePendingApprovals, WaitingApprovals } from '../approvals/WaitingApprovals';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -16,13 +17,14 @@ import {
   SendMessageMutation,
   SessionEventsSubscription,
   SessionHistoryQuery,
+  SessionStatusQuery,
 } from './operations';
 import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
 import { sessionToolsOf } from './tool-choices';
 
-/** The events that change what the side panel or the question cards show: reload those then. */
-const RELOADS_SESSION = /^session\.(sub_agents_changed|resumed|interrupted|destroyed|start_failed|resume_failed)$/;
+/** The events that change the side panel (the team, once it resumes with it) or the question cards: reload those then. */
+const RELOADS_SESSION = /^session\.(sub_agents_changed|resumed)$/;
 const RELOADS_QUESTIONS = /^user_input\./;
 
 /** Events per page of history: the newest page opens the chat, earlier ones load as the reader scrolls up. */
@@ -33,10 +35,15 @@ const HISTORY_PAGE = 200;
  * pages on scrolling up, then live from its event stream after the newest page.
  */
 export function ChatPage({ sessionId }: { sessionId: string }) {
-  const session = useLoad(() => request(ChatSessionQuery, { id: sessionId }), `chat:${sessionId}`);
+  const session = useQuery({ queryKey: ['sessions', 'chat', sessionId], queryFn: () => request(ChatSessionQuery, { id: sessionId }) });
+  const sessionStatus = useQuery({ queryKey: ['sessions', 'status', sessionId], queryFn: () => request(SessionStatusQuery, { id: sessionId }) });
   const agentId = session.data?.session?.agentId ?? undefined;
-  const eligible = useLoad(() => request(EligibleSubAgentsQuery, { exclude: agentId }), `eligible:${agentId ?? ''}`);
-  const questions = useLoad(() => request(PendingUserInputQuery, { sessionId }), `questions:${sessionId}`);
+  const eligible = useQuery({
+    queryKey: ['agents', 'eligible', agentId ?? ''],
+    queryFn: () => request(EligibleSubAgentsQuery, { exclude: agentId }),
+    placeholderData: keepPreviousData,
+  });
+  const questions = useQuery({ queryKey: ['sessions', 'questions', sessionId], queryFn: () => request(PendingUserInputQuery, { sessionId }) });
   const waiting = usePendingApprovals(useMemo(() => ({ sessionId }), [sessionId]));
   // A contiguous range of the stream, oldest first: the pages loaded so far, then what arrived live.
   const [events, setEvents] = useState<SessionEventLike[]>([]);
@@ -51,8 +58,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const [teamSaved, setTeamSaved] = useState<string | undefined>();
   // A toggle shows at once; the session's next load (after the save) is the truth again.
   const [pendingTeam, setPendingTeam] = useState<{ for: unknown; subAgents: string[] } | undefined>();
-  const reloadSession = useCoalesced(session.reload, 200);
-  const reloadQuestions = useCoalesced(questions.reload, 100);
+  const reloadSession = useCoalesced(session.refetch, 200);
+  const reloadStatus = useCoalesced(sessionStatus.refetch, 100);
+  const reloadQuestions = useCoalesced(questions.refetch, 100);
 
   useEffect(() => {
     // The page is keyed by the session id (App), so its events start empty for each session.
@@ -68,11 +76,17 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         setEvents(page.events);
         setHasEarlier(page.hasEarlier);
         setOpened(true);
+        // What happened between the first reads and this page reaches no subscription (it starts after
+        // the page): ask the status and the questions again, so nothing up to the page's version is missed.
+        reloadStatus();
+        reloadQuestions();
         unsubscribe = subscribe(SessionEventsSubscription, { sessionId, after: page.version }, ({ sessionEvents: event }) => {
           setEvents((current) =>
             current.length > 0 && event.streamPosition <= current[current.length - 1].streamPosition ? current : [...current, event],
           );
           firstPosition.current ??= event.streamPosition;
+          // Any event may move the status; the service has already folded it by the time it arrives here.
+          reloadStatus();
           if (RELOADS_SESSION.test(event.type)) reloadSession();
           if (RELOADS_QUESTIONS.test(event.type)) reloadQuestions();
         });
@@ -85,7 +99,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       closed = true;
       unsubscribe?.();
     };
-  }, [sessionId, reloadSession, reloadQuestions]);
+  }, [sessionId, reloadSession, reloadStatus, reloadQuestions]);
 
   const loadEarlier = useCallback(() => {
     const before = firstPosition.current;
@@ -103,13 +117,11 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   }, [sessionId]);
 
   const info = session.data?.session;
-  // A range that begins after the stream's start begins in the status the service reports (its read model).
-  const startStatus = events.length > 0 && events[0].streamPosition > 1 ? (info?.status ?? 'active') : 'starting';
-  const conversation = useMemo(() => conversationOf(events, startStatus), [events, startStatus]);
+  const conversation = useMemo(() => conversationOf(events), [events]);
   const agents = useMemo(() => session.data?.agents ?? [], [session.data]);
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
   const agent = agentId ? known.get(agentId) : undefined;
-  const status = events.length > 0 ? conversation.status : (info?.status ?? 'starting');
+  const status = sessionStatus.data?.session?.status ?? info?.status ?? 'starting';
   const team = pendingTeam && pendingTeam.for === session.data ? pendingTeam.subAgents : (info?.subAgents ?? []);
   const working = status === 'running' || status === 'starting';
 
@@ -138,7 +150,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       setPendingTeam(undefined);
       setTeamError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
     } finally {
-      session.reload();
+      void session.refetch();
     }
   };
 
@@ -147,11 +159,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       <section className="page">
         <h1>Session not found</h1>
         <p>
-          There is no session <code>{sessionId}</code>.{' '}
-          <a href="/sessions" onClick={linkHandler('/sessions')}>
-            Back to the sessions
-          </a>
-          .
+          There is no session <code>{sessionId}</code>. <Link to="/sessions">Back to the sessions</Link>.
         </p>
       </section>
     );
@@ -162,10 +170,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       <div className="page-head">
         <div>
           <p className="breadcrumb">
-            <a href="/sessions" onClick={linkHandler('/sessions')}>
-              Sessions
-            </a>{' '}
-            /
+            <Link to="/sessions">Sessions</Link> /
           </p>
           <h1 id="chat-title">
             {agent ? `${agent.icon ? `${agent.icon} ` : ''}${agent.name}` : 'Session'}{' '}
@@ -197,7 +202,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
               question={q}
               onAnswer={async (answer, wasFreeform) => {
                 await request(AnswerUserInputMutation, { sessionId, requestId: q.requestId, answer, wasFreeform });
-                questions.reload();
+                void questions.refetch();
               }}
             />
           ))}

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../api/client';
-import { linkHandler } from '../app/router';
+import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useMeasuredWindow } from '../ui/measured-window';
 import { argumentsLine, type ConversationItem, duration, type PermissionStep, type SubAgentStep, type TeamProblem, type ToolStep } from './conversation';
@@ -223,11 +223,8 @@ export function ErrorBubble({ text, problems, action }: { text: string; problems
         <ul className="team-problems">
           {problems.map((p) => (
             <li key={`${p.id}:${p.reason}`}>
-              Sub-agent <strong>{p.id}</strong>: {p.reason}.{' '}
-              <a href={`/agents/${p.id}`} onClick={linkHandler(`/agents/${p.id}`)}>
-                Fix {p.id} in the agent editor
-              </a>{' '}
-              or unselect it in Sub-Agents.
+              Sub-agent <strong>{p.id}</strong>: {p.reason}. <Link to={`/agents/${p.id}`}>Fix {p.id} in the agent editor</Link> or unselect it in
+              Sub-Agents.
             </li>
           ))}
         </ul>
@@ -384,11 +381,7 @@ export function SessionSetup({ tools, agentId }: { tools: SessionTools; agentId?
       </div>
       {href && (
         <p className="muted small">
-          Chosen when the session started. The agent&apos;s defaults:{' '}
-          <a href={href} onClick={linkHandler(href)}>
-            its editor
-          </a>
-          .
+          Chosen when the session started. The agent&apos;s defaults: <Link to={href}>its editor</Link>.
         </p>
       )}
     </div>

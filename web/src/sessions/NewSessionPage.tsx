@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { useLoad } from '../api/hooks';
-import { linkHandler, navigate } from '../app/router';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Composer, ConversationView, teamProblemsOf } from './ChatParts';
@@ -33,9 +33,15 @@ interface Failure {
  * first message creates the session with them, sends the prompt and opens the chat.
  */
 export function NewSessionPage() {
-  const [agentId, setAgentId] = useState(() => new URLSearchParams(location.search).get('agent') ?? '');
-  const library = useLoad(() => request(NewSessionQuery), 'new-session');
-  const eligible = useLoad(() => request(EligibleSubAgentsQuery, { exclude: agentId || undefined }), `eligible:${agentId}`);
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [agentId, setAgentId] = useState(() => searchParams.get('agent') ?? '');
+  const library = useQuery({ queryKey: ['sessions', 'new'], queryFn: () => request(NewSessionQuery) });
+  const eligible = useQuery({
+    queryKey: ['agents', 'eligible', agentId],
+    queryFn: () => request(EligibleSubAgentsQuery, { exclude: agentId || undefined }),
+    placeholderData: keepPreviousData,
+  });
   const agents = useMemo(() => library.data?.agents ?? [], [library.data]);
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
   const agent = known.get(agentId);
@@ -61,7 +67,7 @@ export function NewSessionPage() {
   const pick = (id: string) => {
     setAgentId(id);
     setFailure(undefined);
-    history.replaceState(null, '', id ? `/sessions/new?agent=${encodeURIComponent(id)}` : '/sessions/new');
+    void navigate(id ? `/sessions/new?agent=${encodeURIComponent(id)}` : '/sessions/new', { replace: true });
   };
 
   const send = async (prompt: string): Promise<boolean> => {
@@ -87,7 +93,7 @@ export function NewSessionPage() {
       });
       sessionId = createSession.sessionId;
       await request(SendMessageMutation, { sessionId, prompt });
-      navigate(`/sessions/${sessionId}`);
+      void navigate(`/sessions/${sessionId}`);
       return true;
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
@@ -111,10 +117,7 @@ export function NewSessionPage() {
       <div className="page-head">
         <div>
           <p className="breadcrumb">
-            <a href="/sessions" onClick={linkHandler('/sessions')}>
-              Sessions
-            </a>{' '}
-            /
+            <Link to="/sessions">Sessions</Link> /
           </p>
           <h1 id="new-session-title">New session</h1>
           <p className="muted">Pick an agent, choose its team for this session, and send the first message: that starts the session.</p>
@@ -137,11 +140,7 @@ export function NewSessionPage() {
             </select>
             {library.data && agents.length === 0 && (
               <p className="muted small">
-                The library is empty.{' '}
-                <a href="/agents/new" onClick={linkHandler('/agents/new')}>
-                  Create an agent
-                </a>{' '}
-                first.
+                The library is empty. <Link to="/agents/new">Create an agent</Link> first.
               </p>
             )}
             {agent?.description && <p className="muted small">{agent.description}</p>}
@@ -164,11 +163,7 @@ export function NewSessionPage() {
           )}
           {failure?.sessionId && (
             <p>
-              The session was created:{' '}
-              <a href={`/sessions/${failure.sessionId}`} onClick={linkHandler(`/sessions/${failure.sessionId}`)}>
-                open it
-              </a>
-              .
+              The session was created: <Link to={`/sessions/${failure.sessionId}`}>open it</Link>.
             </p>
           )}
 
@@ -203,11 +198,7 @@ export function NewSessionPage() {
               empty={library.data?.mcpServers.problem ?? 'No MCP servers are configured (SWITCHBOARD_MCP_CONFIG).'}
             />
             <p className="muted small">
-              Checked to start with: the agent&apos;s own settings.{' '}
-              <a href={`/agents/${agent.id}`} onClick={linkHandler(`/agents/${agent.id}`)}>
-                Change them in its editor
-              </a>
-              .
+              Checked to start with: the agent&apos;s own settings. <Link to={`/agents/${agent.id}`}>Change them in its editor</Link>.
             </p>
             <ErrorNote error={eligible.error} title="The eligible sub-agents could not be loaded" />
             <ChoiceList

@@ -1,7 +1,8 @@
 import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { useLoad, usePolling } from '../api/hooks';
-import { linkHandler } from '../app/router';
+import { useQuery } from '@tanstack/react-query';
+import { usePolling } from '../api/hooks';
+import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { DestroySessionMutation, ResumeSessionMutation, SessionListQuery } from './operations';
 import { actionsFor, type SessionAction, statusTone, timeAgo } from './session-list';
@@ -18,7 +19,7 @@ interface Pending {
 }
 
 export function SessionsPage() {
-  const list = useLoad(() => request(SessionListQuery, { limit: SHOWN }), 'sessions');
+  const list = useQuery({ queryKey: ['sessions', 'list'], queryFn: () => request(SessionListQuery, { limit: SHOWN }) });
   const [confirming, setConfirming] = useState<Pending | undefined>();
   const [acting, setActing] = useState<string | undefined>();
   const [errors, setErrors] = useState<ReadonlyMap<string, { action: SessionAction; error: ApiError }>>(new Map());
@@ -26,7 +27,7 @@ export function SessionsPage() {
   const [now, setNow] = useState(() => Date.now());
 
   usePolling(() => {
-    list.reload();
+    void list.refetch();
     setNow(Date.now());
   }, POLL_MS);
 
@@ -51,7 +52,7 @@ export function SessionsPage() {
       setErrors((current) => new Map(current).set(sessionId, { action, error: apiError }));
     } finally {
       setActing(undefined);
-      list.reload();
+      void list.refetch();
     }
   };
 
@@ -68,9 +69,9 @@ export function SessionsPage() {
           <p className="muted">Every Copilot session, newest first, with its agent and team. Statuses follow the service as they change.</p>
         </div>
         <div className="page-actions">
-          <a className="button primary" href="/sessions/new" onClick={linkHandler('/sessions/new')}>
+          <Link className="button primary" to="/sessions/new">
             New session
-          </a>
+          </Link>
         </div>
       </div>
 
@@ -89,16 +90,16 @@ export function SessionsPage() {
             <code>{'{ "agentId": "…" }'}</code> (or the <code>createSession</code> mutation); it shows up here, and its status follows live.
           </p>
           <p className="page-actions centered">
-            <a className="button primary" href="/agents" onClick={linkHandler('/agents')}>
+            <Link className="button primary" to="/agents">
               Pick an agent
-            </a>
+            </Link>
             <a className="button" href="/api/docs">
               API docs
             </a>
           </p>
         </div>
       )}
-      {!list.data && list.loading && (
+      {list.isPending && (
         <p role="status" className="muted">
           Loading sessions…
         </p>
@@ -128,9 +129,9 @@ export function SessionsPage() {
                   <Fragment key={session.sessionId}>
                     <tr data-session={session.sessionId}>
                       <td>
-                        <a href={`/sessions/${session.sessionId}`} onClick={linkHandler(`/sessions/${session.sessionId}`)}>
+                        <Link to={`/sessions/${session.sessionId}`}>
                           <code className="session-id">{session.sessionId}</code>
-                        </a>
+                        </Link>
                         <div className="muted small">{session.model}</div>
                       </td>
                       <td>
@@ -216,9 +217,9 @@ function AgentLink({ id, label, known, badge }: { id: string; label: string; kno
     );
   }
   return (
-    <a className={badge ? 'badge team' : undefined} href={`/agents/${id}`} onClick={linkHandler(`/agents/${id}`)}>
+    <Link className={badge ? 'badge team' : undefined} to={`/agents/${id}`}>
       {label}
-    </a>
+    </Link>
   );
 }
 

@@ -1,7 +1,7 @@
 // A session's event stream (its newest pages, then live) as the conversation the chat page shows:
 // messages as bubbles, tool calls, permission decisions and sub-agent launches as steps, failures as
 // error bubbles. Pure: the page folds the events it has loaded (a contiguous range of the stream)
-// through conversationOf.
+// through conversationOf. The session's status is the service's (Session.status), never re-derived here.
 
 /** What the page keeps of each event of the session's stream (the sessionEvents subscription). */
 export interface SessionEventLike {
@@ -76,8 +76,6 @@ export type ConversationItem =
 
 export interface Conversation {
   items: ConversationItem[];
-  /** The session's status as its events tell it (the service's rules: see the session decider). */
-  status: string;
   /** The stream position of the last event folded in: a replay after a reconnect skips what is already here. */
   lastPosition: number;
 }
@@ -110,11 +108,10 @@ function timeOf(event: SessionEventLike): number {
 }
 
 /**
- * Folds a session's events, in stream order, into its conversation. `startStatus` is the session's
- * status before the first of them: 'starting' from the stream's start; for a range that begins later
- * (the newest pages of a long session), the status the page knows from elsewhere.
+ * Folds a session's events, in stream order, into its conversation. Its status is not folded here:
+ * the service folds it (the sessions read model) and the page reads it from the API's typed field.
  */
-export function conversationOf(events: readonly SessionEventLike[], startStatus = 'starting'): Conversation {
+export function conversationOf(events: readonly SessionEventLike[]): Conversation {
   const items: ConversationItem[] = [];
   const tools = new Map<string, ToolStep>();
   const toolStarted = new Map<string, number>();
@@ -123,7 +120,6 @@ export function conversationOf(events: readonly SessionEventLike[], startStatus 
   const byChild = new Map<string, SubAgentStep>();
   const streaming = new Map<string, { kind: 'assistant'; key: string; text: string; at: string; streaming: boolean }>();
   const questions = new Map<string, Extract<ConversationItem, { kind: 'question' }>>();
-  let status = startStatus;
   let lastPosition = 0;
 
   /** A step goes under its sub-agent when the event names one we know, else in the main conversation. */
@@ -141,35 +137,25 @@ export function conversationOf(events: readonly SessionEventLike[], startStatus 
     const payload = asObject(data.payload);
 
     switch (event.type) {
-      case 'session.created':
-        status = 'starting';
-        break;
-      case 'session.started':
       case 'session.resumed':
-        status = 'active';
-        if (event.type === 'session.resumed') items.push({ kind: 'notice', key, text: 'Session resumed.' });
+        items.push({ kind: 'notice', key, text: 'Session resumed.' });
         break;
       case 'session.message_sent':
-        status = 'running';
         items.push({ kind: 'user', key, text: asString(data.prompt) ?? '', at: event.recordedAt });
         break;
       case 'session.start_failed':
       case 'session.resume_failed': {
         const action = event.type === 'session.start_failed' ? 'start' : 'resume';
-        status = action === 'start' ? 'failed' : 'interrupted';
         items.push({ kind: 'error', key, action, text: asString(data.error) ?? `The session could not ${action}`, problems: problemsOf(data.problems) });
         break;
       }
       case 'session.message_failed':
-        status = 'idle';
         items.push({ kind: 'error', key, action: 'message', text: asString(data.error) ?? 'The message failed', problems: [] });
         break;
       case 'session.interrupted':
-        status = 'interrupted';
         items.push({ kind: 'notice', key, text: `Interrupted: ${asString(data.reason) ?? 'the Copilot CLI went away'}` });
         break;
       case 'session.destroyed':
-        status = 'destroyed';
         items.push({ kind: 'notice', key, text: 'Session destroyed.' });
         break;
       case 'session.sub_agents_changed': {
@@ -177,9 +163,6 @@ export function conversationOf(events: readonly SessionEventLike[], startStatus 
         items.push({ kind: 'notice', key, text: `Sub-agents changed to ${ids.length ? ids.join(', ') : 'none'} (in effect from the next resume).` });
         break;
       }
-      case 'cli.session.idle':
-        if (!childId && ['running', 'active', 'idle'].includes(status)) status = 'idle';
-        break;
       case 'cli.session.error':
         if (!childId)
           items.push({ kind: 'error', key, action: 'cli', text: asString(payload.message) ?? 'The Copilot CLI reported an error', problems: [] });
@@ -368,7 +351,7 @@ export function conversationOf(events: readonly SessionEventLike[], startStatus 
         break;
     }
   }
-  return { items, status, lastPosition };
+  return { items, lastPosition };
 }
 
 /** Whether a session in this status takes a new message now. */

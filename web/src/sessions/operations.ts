@@ -127,6 +127,19 @@ export const ChatSessionQuery = graphql(`
   }
 `);
 
+// The session's status as the service folds it (the sessions read model, written with each event):
+// asked again as the live events arrive, so the page never re-derives it from event types.
+export const SessionStatusQuery = graphql(`
+  query SessionStatus($id: ID!) {
+    session(id: $id) {
+      sessionId
+      status
+      statusReason
+      lastPosition
+    }
+  }
+`);
+
 export const SessionHistoryQuery = graphql(`
   query SessionHistory($sessionId: ID!, $before: Int, $last: Int!) {
     sessionHistory(sessionId: $sessionId, before: $before, last: $last) {

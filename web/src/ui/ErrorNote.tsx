@@ -1,7 +1,7 @@
 import type { ApiError } from '../api/client';
 
 /** An API error where it happened, in the API's own words. */
-export function ErrorNote({ error, title }: { error: ApiError | undefined; title?: string }) {
+export function ErrorNote({ error, title }: { error: ApiError | null | undefined; title?: string }) {
   if (!error) return null;
   return (
     <div className="error-note" role="alert">

@@ -1,0 +1,87 @@
+import { Link } from 'react-router';
+import type { Choice } from '../../ui/ChoiceList';
+import type { DraftCheck } from './use-draft-check';
+
+/** The aside: whether the draft can be a sub-agent, its team, and Save / Cancel (blocked with why). */
+export function EditorSummary({
+  check,
+  team,
+  includedIn,
+  editing,
+  saving,
+  saved,
+  flagged,
+  blockedNoteId,
+}: {
+  check: DraftCheck | undefined;
+  /** The selected sub-agents' choices, in the selector's order. */
+  team: Choice[];
+  includedIn: readonly string[];
+  editing: boolean;
+  saving: boolean;
+  saved: string | undefined;
+  flagged: readonly string[];
+  blockedNoteId: string;
+}) {
+  const blocked = flagged.length > 0;
+  return (
+    <aside className="editor-aside" aria-label="Summary">
+      <section className="aside-card" aria-labelledby="eligibility-title">
+        <h2 id="eligibility-title">As a sub-agent</h2>
+        <div className="eligibility" role="status" aria-live="polite">
+          {check === undefined ? (
+            <p className="muted">Type a name to see whether it can be a sub-agent.</p>
+          ) : check.composable ? (
+            <p>
+              <span className="badge composable">🧩 Composable</span> It can join a team.
+            </p>
+          ) : (
+            <>
+              <p className="not-composable">Cannot be a sub-agent:</p>
+              <ul className="reasons">
+                {check.composableReasons.map((reason) => (
+                  <li key={reason}>{reason}</li>
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      </section>
+      <section className="aside-card" aria-labelledby="team-title">
+        <h2 id="team-title">Team</h2>
+        {team.length === 0 ? (
+          <p className="muted">No sub-agents: this agent works alone. Pick sub-agents below to make it a team lead.</p>
+        ) : (
+          <ul className="team-members">
+            {team.map((c) => (
+              <li key={c.value} className={c.problem ? 'problem-text' : undefined}>
+                {c.problem ? '⚠ ' : ''}
+                {c.label}
+              </li>
+            ))}
+          </ul>
+        )}
+        {editing && includedIn.length > 0 && <p className="muted">In the team of {includedIn.join(', ')}.</p>}
+      </section>
+      <div className="form-actions">
+        <button type="submit" form="agent-form" className="primary" disabled={blocked || saving} aria-describedby={blocked ? blockedNoteId : undefined}>
+          {saving ? 'Saving…' : editing ? 'Save' : 'Create agent'}
+        </button>
+        <Link className="button" to="/agents">
+          Cancel
+        </Link>
+        {blocked && (
+          <p id={blockedNoteId} className="field-problem" role="alert">
+            Save is blocked: {flagged.length === 1 ? 'sub-agent' : 'sub-agents'} {flagged.join(', ')} cannot be used. Remove{' '}
+            {flagged.length === 1 ? 'it' : 'them'} or fix {flagged.length === 1 ? 'it' : 'them'} first.
+          </p>
+        )}
+        {saved && (
+          <p className="notice inline" role="status">
+            {saved}
+          </p>
+        )}
+      </div>
+    </aside>
+  );
+}

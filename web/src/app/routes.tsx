@@ -1,0 +1,74 @@
+import { Link, useParams, type RouteObject } from 'react-router';
+import { AgentEditorPage } from '../agents/AgentEditorPage';
+import { AgentLibraryPage } from '../agents/AgentLibraryPage';
+import { ApprovalsPage } from '../approvals/ApprovalsPage';
+import { AuditPage } from '../audit/AuditPage';
+import { HealthPage } from '../health/HealthPage';
+import { RunPage } from '../runs/RunPage';
+import { RunsPage } from '../runs/RunsPage';
+import { ChatPage } from '../sessions/ChatPage';
+import { NewSessionPage } from '../sessions/NewSessionPage';
+import { SessionsPage } from '../sessions/SessionsPage';
+
+// The console's route table: every page, its path and the typed props its params become. Features
+// never import this (nor anything in app/): they link with react-router's Link and useNavigate.
+
+/** The ids the service gives out: a path segment of another shape is no page of ours. */
+const AGENT_ID = /^[a-z0-9-]+$/;
+const SESSION_ID = /^[A-Za-z0-9_.:-]+$/;
+
+function NotFound() {
+  const path = useParams()['*'];
+  return (
+    <section className="page">
+      <h1>Page not found</h1>
+      <p>
+        Nothing lives at <code>/{path}</code>. <Link to="/agents">Go to the agent library</Link>.
+      </p>
+    </section>
+  );
+}
+
+function EditAgentRoute() {
+  const { agentId = '' } = useParams<'agentId'>();
+  return AGENT_ID.test(agentId) ? <AgentEditorPage key={agentId} agentId={agentId} /> : <NotFound />;
+}
+
+function RunRoute() {
+  const { runId = '' } = useParams<'runId'>();
+  return <RunPage key={runId} runId={runId} />;
+}
+
+function ChatRoute() {
+  const { sessionId = '' } = useParams<'sessionId'>();
+  return SESSION_ID.test(sessionId) ? <ChatPage key={sessionId} sessionId={sessionId} /> : <NotFound />;
+}
+
+/** The main menu's sections: which one is current on a path (aria-current). */
+export type Section = 'agents' | 'sessions' | 'runs' | 'approvals' | 'audit' | 'health';
+
+export function sectionOf(path: string): Section | undefined {
+  if (path === '/' || path === '/agents' || path.startsWith('/agents/')) return 'agents';
+  if (path === '/sessions' || path.startsWith('/sessions/')) return 'sessions';
+  if (path === '/runs' || path.startsWith('/runs/')) return 'runs';
+  if (path === '/approvals' || path === '/approvals/') return 'approvals';
+  if (path === '/audit') return 'audit';
+  if (path === '/health-status') return 'health';
+  return undefined;
+}
+
+export const routes: RouteObject[] = [
+  { path: '/', element: <AgentLibraryPage /> },
+  { path: '/agents', element: <AgentLibraryPage /> },
+  { path: '/agents/new', element: <AgentEditorPage /> },
+  { path: '/agents/:agentId', element: <EditAgentRoute /> },
+  { path: '/sessions', element: <SessionsPage /> },
+  { path: '/sessions/new', element: <NewSessionPage /> },
+  { path: '/sessions/:sessionId', element: <ChatRoute /> },
+  { path: '/runs', element: <RunsPage /> },
+  { path: '/runs/:runId', element: <RunRoute /> },
+  { path: '/approvals', element: <ApprovalsPage /> },
+  { path: '/audit', element: <AuditPage /> },
+  { path: '/health-status', element: <HealthPage /> },
+  { path: '*', element: <NotFound /> },
+];

@@ -1,0 +1,95 @@
+import { useMemo, useRef, useState } from 'react';
+import { type PendingApproval, WaitingApprovals } from '../../approvals/WaitingApprovals';
+import { useRowWindow } from '../../ui/row-window';
+import { type RunStore, treeRows } from '../run-tree';
+import { useNow } from '../use-run-events';
+import { axisOf, ticksOf } from '../waterfall';
+import { RunDetails } from './RunDetails';
+import { RunUsageLine } from './RunUsageLine';
+import { SpacerRow, TimelineTicks, TREE_ROW_HEIGHT, TreeRowView } from './TreeRow';
+
+/**
+ * The run tree with its timeline (collapsible, windowed), the requests of the tree that wait for a
+ * person, and the details of the run picked.
+ */
+export function RunTreePanel({ runId, store, version, waiting }: { runId: string; store: RunStore; version: number; waiting: PendingApproval[] }) {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useState<string | undefined>();
+  const rows = useMemo(() => treeRows(store, runId, collapsed), [store, runId, collapsed, version]); // eslint-disable-line react-hooks/exhaustive-deps -- the store is mutated in place; version says when
+  const now = useNow(rows.some((r) => r.run.status === 'running'));
+  const axis = useMemo(
+    () =>
+      axisOf(
+        rows.map((r) => r.run),
+        now,
+      ),
+    [rows, now],
+  );
+  const ticks = useMemo(() => ticksOf(axis), [axis]);
+  // Only the rows in view are rendered: an event or a clock tick lays out a few dozen rows, not the whole tree.
+  const treeScroll = useRef<HTMLDivElement>(null);
+  const shown = useRowWindow(treeScroll, TREE_ROW_HEIGHT, rows.length);
+  // Requests of this tree that wait for a person: flagged on their run's row, listed above the tree.
+  const waitingByRun = useMemo(() => new Map(waiting.filter((a) => a.runId).map((a) => [a.runId!, a.id])), [waiting]);
+  const inThisTree = waiting.filter((a) => a.runId && store.runs.has(a.runId));
+  const selectedRun = selected ? store.runs.get(selected) : undefined;
+
+  const toggle = (id: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+
+  return (
+    <>
+      <h2 id="tree-title">Run tree and timeline</h2>
+      <RunUsageLine runId={runId} version={version} hasEvents={rows.length > 0} />
+      <WaitingApprovals approvals={inThisTree} />
+      <div className="run-layout">
+        <div className="table-scroll run-tree-wrap" ref={treeScroll}>
+          <table className="data-table run-tree" aria-labelledby="tree-title" aria-rowcount={rows.length + 1}>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Status</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Tokens own / subtree</th>
+                <th scope="col">Tools</th>
+                <th scope="col">Duration</th>
+                <th scope="col" className="timeline-head">
+                  <span className="visually-hidden">Timeline</span>
+                  <TimelineTicks ticks={ticks} />
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.above > 0 && <SpacerRow height={shown.above} />}
+              {rows.slice(shown.first, shown.end).map((row, i) => (
+                <TreeRowView
+                  key={row.run.runId}
+                  rowIndex={shown.first + i + 2}
+                  run={row.run}
+                  level={row.level}
+                  hasChildren={row.hasChildren}
+                  open={!collapsed.has(row.run.runId)}
+                  selected={selected === row.run.runId}
+                  waitingApproval={waitingByRun.get(row.run.runId)}
+                  subtreeTokens={row.subtree.tokens}
+                  subtreeRuns={row.subtree.runs}
+                  now={row.run.endedAt ? 0 : now}
+                  axisStart={axis.start}
+                  axisEnd={axis.end}
+                  onToggle={toggle}
+                  onSelect={setSelected}
+                />
+              ))}
+              {shown.below > 0 && <SpacerRow height={shown.below} />}
+            </tbody>
+          </table>
+        </div>
+        {selectedRun && <RunDetails run={selectedRun} now={now} onClose={() => setSelected(undefined)} />}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { request } from '../../api/client';
+import { usePolling } from '../../api/hooks';
+import { RunHeaderQuery } from '../operations';
+
+/** How often a running budgeted run's use is asked again. */
+const BUDGET_POLL_MS = 2000;
+
+/**
+ * The run as the service reads it. A budget's use is the service's own count (its guard's sums): asked
+ * again while the run works, and once more when its live status changes (the final count of a run that
+ * just ended).
+ */
+export function useRunHeader(runId: string, liveStatus: string | undefined) {
+  const header = useQuery({ queryKey: ['runs', 'header', runId], queryFn: () => request(RunHeaderQuery, { id: runId }) });
+  const loaded = header.data?.run;
+  usePolling(() => {
+    if (loaded?.budget && (liveStatus ?? loaded.status) === 'running') void header.refetch();
+  }, BUDGET_POLL_MS);
+  const { refetch } = header;
+  useEffect(() => {
+    if (liveStatus) void refetch();
+  }, [liveStatus, refetch]);
+  return header;
+}
