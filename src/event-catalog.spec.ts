@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { agentDecider } from './agents/agent.decider';
@@ -175,6 +175,28 @@ function factsOfSrc(): EventFacts {
   };
 }
 
+/** The console's copy of the catalog (`web/src/api/event-types.generated.ts`): types, streams and appenders. */
+const CONSOLE_EVENT_TYPES = 'web/src/api/event-types.generated.ts';
+
+export function consoleEventTypesSource(catalog: Readonly<Record<string, CatalogEntry>>): string {
+  const appender = (entry: CatalogEntry) => ('decider' in entry.appendedBy ? entry.appendedBy.decider : entry.appendedBy.foreign);
+  return [
+    '// Generated from src/event-catalog.ts; do not edit. `UPDATE_EVENT_TYPES=1 npx jest src/event-catalog.spec.ts` writes it',
+    '// again, and that spec fails while it differs from the catalog.',
+    '',
+    '/** Every event type the service appends: the stream it is on and who appends it (a decider, or another context as a fact). */',
+    'export const EVENT_TYPES = {',
+    ...Object.entries(catalog).map(([type, entry]) => `  '${type}': { stream: '${entry.stream}', appendedBy: '${appender(entry)}' },`),
+    '} as const;',
+    '',
+    'export type EventType = keyof typeof EVENT_TYPES;',
+    '',
+    `/** CLI events are kept as \`${CLI_EVENT_PREFIX}<their type>\` (the '${CLI_EVENTS}' entry). */`,
+    `export const CLI_EVENT_PREFIX = '${CLI_EVENT_PREFIX}';`,
+    '',
+  ].join('\n');
+}
+
 describe('event catalog', () => {
   const facts = factsOfSrc();
 
@@ -187,6 +209,13 @@ describe('event catalog', () => {
     expect(facts.projections.get('runs')).toContain('run.started');
     expect(facts.projections.get('audit-log')).toBeUndefined();
     expect(facts.used).toContain('subagent.completed');
+  });
+
+  it("the console's generated copy is the catalog's", () => {
+    const file = join(ROOT, CONSOLE_EVENT_TYPES);
+    const expected = consoleEventTypesSource(EVENT_CATALOG);
+    if (process.env.UPDATE_EVENT_TYPES === '1') writeFileSync(file, expected);
+    expect(existsSync(file) ? readFileSync(file, 'utf8') : `${CONSOLE_EVENT_TYPES} is missing`).toBe(expected);
   });
 
   it('fails on a missing, wrong or stale entry (the check can fail)', () => {
