@@ -28,7 +28,8 @@ import { InlineProjections } from '../src/projections/inline-projections';
 import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { SessionsProjection } from '../src/sessions/projections/sessions.projection';
 import { createSessionSchema } from '../src/sessions/session-config';
-import { type SessionEvent, type SessionState, sessionDecider } from '../src/sessions/session.decider';
+import { type SessionState, sessionDecider } from '../src/sessions/session.decider';
+import type { SessionEvent } from '../src/sessions/session.events';
 
 const SIZES = [10, 1_000, 10_000];
 const COMMANDS = 200;

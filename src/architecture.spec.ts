@@ -199,6 +199,21 @@ export function sessionStreamWrites(file: string, text: string): number[] {
   return lines;
 }
 
+/** At most this many `as unknown as` in non-spec src: each is a seam the types cannot cross, said so in a comment above it. */
+const DOUBLE_CASTS_ALLOWED = 3;
+
+/** Each `as unknown as` in the files, as `file:line`, and whether the line above it is a comment saying why. */
+export function doubleCasts(files: readonly string[], read: (file: string) => string): Array<{ at: string; commented: boolean }> {
+  return files.flatMap((file) => {
+    const lines = read(file).split('\n');
+    return lines.flatMap((line, index) => {
+      if (!line.includes('as unknown as')) return [];
+      const above = (lines[index - 1] ?? '').trim();
+      return [{ at: `${relative(SRC, file)}:${index + 1}`, commented: above.startsWith('//') || above.endsWith('*/') }];
+    });
+  });
+}
+
 describe('architecture', () => {
   it('finds a cycle and names its path (the check can fail)', () => {
     const graph = new Map([
@@ -304,6 +319,23 @@ describe('architecture', () => {
       const outside = sourceFiles(SRC).filter((f) => contextOf(f) !== 'sessions');
       const writes = outside.flatMap((f) => sessionStreamWrites(f, readFileSync(f, 'utf8')).map((line) => `${relative(SRC, f)}:${line}`));
       expect(writes).toEqual([]);
+    });
+  });
+
+  describe('as unknown as', () => {
+    it('finds each one and whether a comment above says why (the check can fail)', () => {
+      const file = join(SRC, 'x', 'y.ts');
+      const text = ['// the dialect seam', 'const a = b as unknown as C;', 'const d = e as unknown as F;'].join('\n');
+      expect(doubleCasts([file], () => text)).toEqual([
+        { at: 'x/y.ts:2', commented: true },
+        { at: 'x/y.ts:3', commented: false },
+      ]);
+    });
+
+    it(`src has at most ${DOUBLE_CASTS_ALLOWED}, each with a comment above saying why`, () => {
+      const casts = doubleCasts(sourceFiles(SRC), (f) => readFileSync(f, 'utf8'));
+      expect(casts.filter((cast) => !cast.commented).map((cast) => cast.at)).toEqual([]);
+      expect(casts.length).toBeLessThanOrEqual(DOUBLE_CASTS_ALLOWED);
     });
   });
 });

@@ -1,36 +1,10 @@
 import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
-import { type Decider, type DomainEvent, eventGuard } from '../event-store/decider';
+import type { Decider } from '../event-store/decider';
 import { AGENT_FIELD_NAMES, type AgentFields, OPTIONAL_AGENT_FIELDS } from './agent-definition';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
+import { type AgentEvent, AgentEvents, type AgentFieldChanges, isAgentEvent } from './agent.events';
 
 /** spec: agent-teams. An agent's stream (`agent-<id>`) as emmett-style pure pieces: initialState, evolve, decide. */
-export const AgentEvents = {
-  created: 'agent.created',
-  updated: 'agent.updated',
-  deleted: 'agent.deleted',
-} as const;
-
-export interface AgentCreatedData {
-  id: string;
-  fields: AgentFields;
-}
-/** Only the fields that changed, with their new values; an optional field removed is null (JSON has no undefined). */
-export type AgentFieldChanges = { [K in keyof AgentFields]?: AgentFields[K] | null };
-export interface AgentUpdatedData {
-  id: string;
-  changes: AgentFieldChanges;
-}
-export interface AgentDeletedData {
-  id: string;
-}
-
-export type AgentEvent =
-  | DomainEvent<typeof AgentEvents.created, AgentCreatedData>
-  | DomainEvent<typeof AgentEvents.updated, AgentUpdatedData>
-  | DomainEvent<typeof AgentEvents.deleted, AgentDeletedData>;
-
-export const isAgentEvent = eventGuard<AgentEvent>(Object.values(AgentEvents));
-
 export type AgentState = { status: 'absent' } | { status: 'active'; id: string; fields: AgentFields } | { status: 'deleted'; id: string };
 
 export const initialAgentState = (): AgentState => ({ status: 'absent' });
@@ -77,6 +51,7 @@ function decideAgent(command: AgentCommand, state: AgentState): AgentEvent[] {
 
 /** An agent's stream (`agent-<id>`). */
 export const agentDecider: Decider<AgentState, AgentCommand, AgentEvent> = {
+  isEvent: isAgentEvent,
   initialState: initialAgentState,
   evolve: evolveAgent,
   decide: decideAgent,

@@ -1,6 +1,13 @@
 import type { Decider } from '../event-store/decider';
 import { ApprovalNotFoundError, ApprovalSettledError } from './approval.errors';
-import { type ApprovalDecision, type ApprovalEvent, ApprovalEvents, type ApprovalScope, type PermissionAskedData } from './approval.events';
+import {
+  type ApprovalDecision,
+  type ApprovalEvent,
+  ApprovalEvents,
+  type ApprovalScope,
+  isApprovalEvent,
+  type PermissionAskedData,
+} from './approval.events';
 
 export type ApprovalStatus = 'absent' | 'pending' | 'decided' | 'expired';
 
@@ -20,6 +27,7 @@ export type ApprovalCommand =
  * expiry of a request no longer pending changes nothing (the session ending after a decision).
  */
 export const approvalDecider: Decider<ApprovalState, ApprovalCommand, ApprovalEvent> = {
+  isEvent: isApprovalEvent,
   initialState: () => ({ status: 'absent' }),
 
   evolve(state, event) {

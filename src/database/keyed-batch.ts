@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { type AnyColumn, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { ReadModelDatabase } from './read-model-database';
 
 /**
@@ -96,7 +96,7 @@ export class KeyedReadBatch<T, Table extends PgTable> {
       .orderBy(sql`${orderBy}`)
       .limit(limit)
       .as('r');
-    const columns = Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, (first as unknown as Record<string, PgColumn>)[key]]));
+    const columns = Object.fromEntries(Object.keys(getTableColumns(table)).map((key) => [key, first[key]]));
     return this.db.orm
       .select({ k: sql<number>`q.k - 1`.mapWith(Number), row: columns })
       .from(sql`jsonb_array_elements(${keys}::jsonb) WITH ORDINALITY AS q(value, k)`)

@@ -10,10 +10,13 @@ import type { Orm } from './sqlite-database';
 export class SqliteReadModels extends ReadModelDatabase {
   readonly dialect = 'sqlite' as const;
   readonly orm: ReadOrm;
-  readonly tables = sqliteSchema as unknown as ReadTables;
+  readonly tables: ReadTables;
 
   constructor(orm: Orm) {
     super();
-    this.orm = orm as unknown as ReadOrm;
+    // The dialect seam: drizzle's SQLite and PostgreSQL types share no declarations, only their shapes (schema-twins.spec.ts).
+    const asPostgres = { orm, tables: sqliteSchema } as unknown as { orm: ReadOrm; tables: ReadTables };
+    this.orm = asPostgres.orm;
+    this.tables = asPostgres.tables;
   }
 }

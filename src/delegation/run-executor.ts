@@ -16,7 +16,7 @@ import { SessionRegistry } from '../sessions/session-registry';
 import { foreignSessionAppend } from '../sessions/session-stream-appends';
 import type { RunCommand, RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import { API_THREAD, RunEvents } from './run.events';
+import { API_THREAD, RunEvents, type RunProgress, type RunProgressData } from './run.events';
 import { RunHandle, RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 import { cliEventData, endsCurrentTurn, evolveTurn, initialTurnState, isProgress, type TurnOutcome, turnOutcome } from './turn-detection';
@@ -171,7 +171,7 @@ export class RunExecutor {
     return (event) => {
       const data = cliEventData(event);
       const payload = data.payload;
-      const progress =
+      const progress: RunProgress | undefined =
         event.type === cli('tool.execution_start')
           ? { kind: 'tool', toolName: payload.toolName }
           : typeof payload.content === 'string' && payload.content.trim()
@@ -182,7 +182,10 @@ export class RunExecutor {
         .appendMany(
           [
             foreignSessionAppend(parentThreadId, [
-              { type: RunEvents.progress, data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } },
+              {
+                type: RunEvents.progress,
+                data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } satisfies RunProgressData,
+              },
             ]),
           ],
           { maxDelayMs: 5 },

@@ -99,6 +99,7 @@ function evolveRun(state: RunState | undefined, event: RunEvent): RunState | und
 
 /** A run's stream (`run-<run_id>`): undefined until it started. */
 export const runDecider: Decider<RunState | undefined, RunCommand, RunEvent> = {
+  isEvent: isRunEvent,
   initialState: () => undefined,
   evolve: evolveRun,
   decide: decideRun,

@@ -130,5 +130,24 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
 ];
 export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
 
+/** What a foreground child is doing: a tool it started, or the start of a message. */
+export type RunProgress = { kind: 'tool'; toolName: unknown } | { kind: 'message'; text: string };
+
+/** `run.progress`, on the child's parent session's stream. */
+export type RunProgressData = { runId: string; agentId: string; subAgentId?: string } & RunProgress;
+
+/** A delegation the run policy refused, on the caller's session stream. */
+export interface DelegationRefusedData {
+  agentId: string;
+  callerAgentId: string | null;
+  parentRunId: string | null;
+  depth: number;
+  reason: string;
+}
+
 /** `run.ended` on an owner session's stream. */
 export type RunEndedEvent = DomainEvent<typeof RunEvents.ended, RunEndedData>;
+
+/** What the delegation context appends to session streams (at version `any`): facts the session's decider never folds. */
+export type RunOnSessionEvent =
+  RunEndedEvent | DomainEvent<typeof RunEvents.progress, RunProgressData> | DomainEvent<typeof RunEvents.delegationRefused, DelegationRefusedData>;

@@ -8,6 +8,7 @@ type Counter = { total: number };
 type Add = { by: number; max: number };
 
 const counter: Decider<Counter, Add, CounterEvent> = {
+  isEvent: eventGuard<CounterEvent>(['counter.added']),
   initialState: () => ({ total: 0 }),
   evolve: (state, event) => ({ total: state.total + event.data.by }),
   decide: (command, state) => {

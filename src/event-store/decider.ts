@@ -24,6 +24,8 @@ export function eventGuard<Ev extends DomainEvent>(types: Iterable<string>): <E 
  * needs it, is the same fold; projections use the same `evolve` where they mirror the state.
  */
 export interface Decider<State, Command, Event extends DomainEvent> {
+  /** Which stored events are this stream's own (its `<context>.events.ts` guard): a fold skips the others, foreign records on a session's stream. */
+  isEvent: <E extends { type: string }>(event: E) => event is E & Event;
   initialState: () => State;
   evolve: (state: State, event: Event) => State;
   /** Throws a DomainError to refuse; returns [] when the command changes nothing. */
@@ -80,15 +82,14 @@ export interface CommandPlan<State, Event extends DomainEvent> extends CommandRe
  */
 export async function foldStream<State, Event extends DomainEvent>(
   store: Pick<EventStore, 'readStream'>,
-  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  decider: Pick<Decider<State, never, Event>, 'isEvent' | 'initialState' | 'evolve'>,
   streamId: string,
   base?: FoldedStream<State>,
 ): Promise<FoldedStream<State>> {
   let state = base ? base.state : decider.initialState();
   let version = base?.version ?? 0;
   for await (const page of streamPages(store, streamId, version + 1)) {
-    // a stream holds only its decider's events, stored with type and data as decided
-    state = (page as unknown as Event[]).reduce(decider.evolve, state);
+    for (const event of page) if (decider.isEvent(event)) state = decider.evolve(state, event);
     version += page.length;
   }
   return { state, version };

@@ -13,7 +13,13 @@ export type ProjectionMode = 'inline' | 'async';
 /** One statement a projection asks to run, and what it wants back: the first row, every row, or nothing. */
 export interface ProjectionStep {
   kind: 'one' | 'many' | 'run';
-  query: PromiseLike<unknown>;
+  /** A drizzle builder (on SQLite also runnable synchronously), or a write prepared once (`runPrepared`, SQLite). */
+  query: PromiseLike<unknown> | SqlitePreparedRun;
+}
+
+/** A SQLite write prepared once, bound to this event's values: it only runs (synchronously). */
+interface SqlitePreparedRun {
+  run(): unknown;
 }
 
 /**
@@ -164,22 +170,28 @@ export function* runPrepared(
   if (!prepared) statements.set(key, (prepared = build(db).prepare(key) as PreparedWrite));
   const write = prepared;
   const query = db.dialect === 'sqlite' ? { run: () => write.run?.(values) } : (write.execute?.(values) as Promise<unknown>);
-  yield { kind: 'run', query: query as unknown as PromiseLike<unknown> };
+  yield { kind: 'run', query };
 }
 
-/** What a SQLite drizzle builder offers besides `then`: the synchronous executions. */
-interface SqliteRunnable {
-  get(): unknown;
-  all(): unknown[];
-  run(): unknown;
+/** A SQLite drizzle builder's synchronous executions for each kind of step. */
+const SQLITE_EXECUTION = { one: 'get', many: 'all', run: 'run' } as const;
+
+/**
+ * Whether the statement has the synchronous execution: drizzle's SQLite builders do, but the shared
+ * code sees them typed as PostgreSQL builders (see SqliteReadModels), so it is checked when run.
+ */
+function runsSynchronously<M extends string>(query: object, method: M): query is Record<M, () => unknown> {
+  return typeof Reflect.get(query, method) === 'function';
 }
 
 /** Runs a projection's work on SQLite, statement by statement, without leaving the current transaction. */
 export function runProjectionSync(work: ProjectionWork): void {
   for (let step = work.next(); !step.done;) {
-    const query = step.value.query as unknown as SqliteRunnable;
-    const result = step.value.kind === 'one' ? query.get() : step.value.kind === 'many' ? query.all() : (query.run(), undefined);
-    step = work.next(result);
+    const { kind, query } = step.value;
+    const method = SQLITE_EXECUTION[kind];
+    if (!runsSynchronously(query, method)) throw new Error(`A projection's ${kind} statement has no synchronous ${method}(): not a SQLite statement`);
+    const result = query[method]();
+    step = work.next(kind === 'run' ? undefined : result);
   }
 }
 

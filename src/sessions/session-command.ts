@@ -3,7 +3,8 @@ import type { EventStore } from '../event-store/event-store';
 import type { EventMetadata } from '../event-store/event-store.types';
 import { sessionStreamId } from '../event-store/stream-ids';
 import type { LiveSession } from './live-session';
-import { SESSION_COMMAND_RETRIES, type SessionCommand, type SessionEvent, sessionDecider } from './session.decider';
+import { SESSION_COMMAND_RETRIES, type SessionCommand, sessionDecider } from './session.decider';
+import type { SessionEvent } from './session.events';
 
 /**
  * The metadata of every event a session command records: who asked, and the session as correlation id,

@@ -1,6 +1,7 @@
 import { foldEvents } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
-import { type SessionCommand, type SessionEvent, type SessionState, sessionDecider } from './session.decider';
+import { type SessionCommand, type SessionState, sessionDecider } from './session.decider';
+import type { SessionEvent } from './session.events';
 import { SessionNotFoundError, SessionNotLiveError, SessionStateError } from './session.errors';
 
 /** given(past events).when(command).then(new events | error), against the Decider object itself. */

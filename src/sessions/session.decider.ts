@@ -1,46 +1,19 @@
-import type { Decider, DomainEvent } from '../event-store/decider';
+import type { Decider } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { SessionNotFoundError, SessionNotLiveError, SessionStateError } from './session.errors';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
+import {
+  CLI_EVENT_PREFIX,
+  isSessionEvent,
+  type RecordedCliEventData,
+  type SessionEvent,
+  SessionEvents,
+  type SessionReminded,
+  type SessionStarted,
+  type SessionStatus,
+  type TeamProblems,
+} from './session.events';
 
 /** spec: sessions. A session's stream (`session-<id>`) as emmett-style pure pieces: initialState, evolve, decide. */
-
-type TeamProblems = Array<{ id: string; reason: string }>;
-
-export type SessionCreated = DomainEvent<typeof SessionEvents.created, { sessionId: string; config: SessionConfig }>;
-export type SessionStarted = DomainEvent<typeof SessionEvents.started, { protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }>;
-export type SessionStartFailed = DomainEvent<typeof SessionEvents.startFailed, { error: string; problems?: TeamProblems }>;
-export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, { prompt: string }>;
-export type SessionReminded = DomainEvent<typeof SessionEvents.reminded, { kind: string; text: string; [key: string]: unknown }>;
-export type SessionMessageFailed = DomainEvent<typeof SessionEvents.messageFailed, { error: string }>;
-export type SessionInterrupted = DomainEvent<typeof SessionEvents.interrupted, { reason: string; wasRunning: boolean }>;
-export type SessionResumed = DomainEvent<typeof SessionEvents.resumed, { cliGeneration: number; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }>;
-export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed, { error: string; problems?: TeamProblems }>;
-export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
-export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;
-/** A CLI `session.event` as recorded: a fact the CLI reported, never decided here. */
-export type SessionCliEventRecorded = DomainEvent<`${typeof CLI_EVENT_PREFIX}${string}`, RecordedCliEventData>;
-
-export type SessionEvent =
-  | SessionCreated
-  | SessionStarted
-  | SessionStartFailed
-  | SessionMessageSent
-  | SessionReminded
-  | SessionMessageFailed
-  | SessionInterrupted
-  | SessionResumed
-  | SessionResumeFailed
-  | SessionDestroyed
-  | SessionSubAgentsChanged
-  | SessionCliEventRecorded;
-
-const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(SessionEvents));
-
-/** Session streams also carry other contexts' events (runs, child mappings): this tells the session's own apart. */
-export function isSessionEvent(event: { type: string; data: unknown }): event is SessionEvent {
-  return SESSION_EVENT_TYPES.has(event.type) || event.type.startsWith(CLI_EVENT_PREFIX);
-}
 
 const CLI_IDLE = `${CLI_EVENT_PREFIX}session.idle`;
 const STATE_EVENT_TYPES: ReadonlySet<string> = new Set([
@@ -229,6 +202,7 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
 export const initialSessionState = (): SessionState => ({ status: 'absent', teamAgents: [], cliCreated: false });
 
 export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
+  isEvent: isSessionEvent,
   initialState: initialSessionState,
   // Session streams carry other contexts' events too: those leave the session as it is.
   evolve: (state, event) => (isSessionEvent(event) ? evolveSession(state, event) : state),

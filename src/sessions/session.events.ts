@@ -1,6 +1,11 @@
-import type { SessionConfig } from './session-config';
+import type { DomainEvent } from '../event-store/decider';
+import type { CustomAgentConfig, SessionConfig } from './session-config';
 
-/** Event types of a session stream (`session-<id>`). CLI events are kept as `cli.<their type>`. */
+/**
+ * spec: sessions. Event types of a session stream (`session-<id>`); its decider is `session.decider.ts`.
+ * CLI events are kept as `cli.<their type>`. Other contexts append their own events to this stream too
+ * (runs, child sessions, routed requests: see `src/event-catalog.ts`); `isSessionEvent` tells these apart.
+ */
 export const SessionEvents = {
   created: 'session.created',
   started: 'session.started',
@@ -29,17 +34,40 @@ export const CLI_EVENT_PREFIX = 'cli.';
 
 export type SessionStatus = 'starting' | 'active' | 'running' | 'idle' | 'interrupted' | 'failed' | 'destroyed';
 
-export interface SessionCreatedData {
-  sessionId: string;
-  config: SessionConfig;
-}
+/** Agents of the team that could not be mapped, and why. */
+export type TeamProblems = Array<{ id: string; reason: string }>;
 
-export interface SessionStartedData {
-  protocolVersion: number;
-  cliVersion?: string;
-}
+export type SessionCreated = DomainEvent<typeof SessionEvents.created, { sessionId: string; config: SessionConfig }>;
+export type SessionStarted = DomainEvent<typeof SessionEvents.started, { protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }>;
+export type SessionStartFailed = DomainEvent<typeof SessionEvents.startFailed, { error: string; problems?: TeamProblems }>;
+export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, { prompt: string }>;
+export type SessionReminded = DomainEvent<typeof SessionEvents.reminded, { kind: string; text: string; [key: string]: unknown }>;
+export type SessionMessageFailed = DomainEvent<typeof SessionEvents.messageFailed, { error: string }>;
+export type SessionInterrupted = DomainEvent<typeof SessionEvents.interrupted, { reason: string; wasRunning: boolean }>;
+export type SessionResumed = DomainEvent<typeof SessionEvents.resumed, { cliGeneration: number; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }>;
+export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed, { error: string; problems?: TeamProblems }>;
+export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
+export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;
+/** A CLI `session.event` as recorded: a fact the CLI reported, never decided here. */
+export type SessionCliEventRecorded = DomainEvent<`${typeof CLI_EVENT_PREFIX}${string}`, RecordedCliEventData>;
 
-export interface SessionInterruptedData {
-  reason: string;
-  wasRunning: boolean;
+export type SessionEvent =
+  | SessionCreated
+  | SessionStarted
+  | SessionStartFailed
+  | SessionMessageSent
+  | SessionReminded
+  | SessionMessageFailed
+  | SessionInterrupted
+  | SessionResumed
+  | SessionResumeFailed
+  | SessionDestroyed
+  | SessionSubAgentsChanged
+  | SessionCliEventRecorded;
+
+const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(SessionEvents));
+
+/** Session streams also carry other contexts' events (runs, child mappings): this tells the session's own apart. */
+export function isSessionEvent<E extends { type: string }>(event: E): event is E & SessionEvent {
+  return SESSION_EVENT_TYPES.has(event.type) || event.type.startsWith(CLI_EVENT_PREFIX);
 }

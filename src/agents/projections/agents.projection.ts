@@ -3,7 +3,8 @@ import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
 import type { AgentFields } from '../agent-definition';
-import { AgentEvents, applyAgentChanges, isAgentEvent } from '../agent.decider';
+import { applyAgentChanges } from '../agent.decider';
+import { AgentEvents, isAgentEvent } from '../agent.events';
 
 /** Inline: the `agents` table, never behind the agent streams. */
 @ReadModelProjection()

@@ -480,7 +480,7 @@ export class PostgresEventStore extends EventStore {
       }
       versions = (await client.query<StreamVersionRow>(readVersionsSql(streamIds))).rows;
     } else {
-      const opened = (await client.query(lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds))) as unknown as QueryResult[];
+      const opened = await statementResults(client, lockAndReadVersionsSql(APPEND_LOCK_KEY, streamIds));
       turn.locked();
       versions = opened[LOCKED_RESULT_INDEX].rows as StreamVersionRow[];
     }
@@ -541,7 +541,7 @@ export class PostgresEventStore extends EventStore {
       let results: AppendResult[];
       try {
         const release = inline.length > 0 ? '' : '; RELEASE SAVEPOINT append';
-        const written = (await client.query(`SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}${release}`)) as unknown as QueryResult[];
+        const written = await statementResults(client, `SAVEPOINT append; ${writePartsSql(plan.parts, recordedAt)}${release}`);
         results = toResults(plan.parts, written[1].rows as PositionRow[], recordedAt);
       } catch (error) {
         if (!(error instanceof DatabaseError)) throw error;
@@ -584,11 +584,11 @@ export class PostgresEventStore extends EventStore {
     let results: AppendResult[];
     if (inline.length === 0) {
       sendingFinish();
-      const written = (await client.query(`${write}; ${finish}`)) as unknown as QueryResult[];
+      const written = await statementResults(client, `${write}; ${finish}`);
       results = toResults(parts, written[writeIndex].rows as PositionRow[], recordedAt);
     } else {
-      const written = (await client.query(write)) as unknown as QueryResult | QueryResult[];
-      results = toResults(parts, (Array.isArray(written) ? written[writeIndex] : written).rows as PositionRow[], recordedAt);
+      const written = await statementResults(client, write);
+      results = toResults(parts, written[writeIndex].rows as PositionRow[], recordedAt);
       // The next group plans from these versions and queues at the lock while the projections run.
       for (const result of results) this.rememberVersion(result.streamId, result.nextExpectedVersion);
       turn.locked();
@@ -861,4 +861,13 @@ function toStoredEvent(row: EventRow): StoredEvent {
     metadata: row.metadata,
     recordedAt: row.recorded_at.toISOString(),
   };
+}
+
+/**
+ * The results of a simple query, one per statement: pg resolves a multi-statement query to an array
+ * but a single statement to its one result, and types both as one result.
+ */
+async function statementResults(client: ClientBase, text: string): Promise<QueryResult[]> {
+  const result: QueryResult | QueryResult[] = await client.query(text);
+  return Array.isArray(result) ? result : [result];
 }

@@ -4,7 +4,8 @@ import { sessions } from '../../database/schema-pg';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
-import { changesSessionState, isSessionEvent } from '../session.decider';
+import { changesSessionState } from '../session.decider';
+import { isSessionEvent } from '../session.events';
 
 const TABLE = escapeIdentifier(getTableName(sessions));
 

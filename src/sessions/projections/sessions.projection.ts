@@ -5,8 +5,8 @@ import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run,
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { SessionConfig } from '../session-config';
 import { sessionsOnPostgres } from './sessions.pg-projection';
-import { changesSessionState, evolveSession, initialSessionState, isSessionEvent, type SessionState } from '../session.decider';
-import { SessionEvents, type SessionStatus } from '../session.events';
+import { changesSessionState, evolveSession, initialSessionState, type SessionState } from '../session.decider';
+import { isSessionEvent, SessionEvents, type SessionStatus } from '../session.events';
 
 /** Inline: the `sessions` table, one row per session, never behind its stream. */
 @ReadModelProjection()

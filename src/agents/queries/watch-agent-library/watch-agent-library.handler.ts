@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { filter, map, type Observable } from 'rxjs';
 import { EventStore } from '../../../event-store/event-store';
-import { AgentEvents, isAgentEvent } from '../../agent.decider';
+import { AgentEvents, isAgentEvent } from '../../agent.events';
 import { type AgentLibraryChange, WatchAgentLibrary } from './watch-agent-library.query';
 
 const CHANGE_OF = {

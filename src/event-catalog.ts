@@ -1,0 +1,134 @@
+import { AgentEvents } from './agents/agent.events';
+import { ApprovalEvents } from './approvals/approval.events';
+import { ChildSessionEvents } from './child-sessions/child-session.events';
+import { RunEvents } from './delegation/run.events';
+import { SessionEvents } from './sessions/session.events';
+import { RoutedRequestEvents } from './tool-dispatch/routed-request.events';
+
+/**
+ * Every event type in the system, in one list: its stream, who appends it, the projections that read
+ * it and the console code that renders it. It sits in `src/` beside the app module because it names
+ * every context. `event-catalog.spec.ts` checks it against the code (see "Add an event type" in
+ * docs/ARCHITECTURE.md); a type missing here is a compile error, since the keys are the union of every
+ * context's `<context>.events.ts`.
+ */
+
+type ValuesOf<T> = T[keyof T];
+
+/** CLI `session.event`s are kept as `cli.<their type>`: one entry for all of them (the CLI decides the types). */
+export const CLI_EVENTS = 'cli.<type>';
+
+export type CatalogedEventType =
+  | ValuesOf<typeof AgentEvents>
+  | ValuesOf<typeof SessionEvents>
+  | typeof CLI_EVENTS
+  | ValuesOf<typeof RunEvents>
+  | ValuesOf<typeof ApprovalEvents>
+  | ValuesOf<typeof ChildSessionEvents>
+  | ValuesOf<typeof RoutedRequestEvents>;
+
+/** The `*Events` objects the catalog is keyed by: a new one in a `<context>.events.ts` is added here. */
+export const EVENT_TYPE_SOURCES = { AgentEvents, SessionEvents, RunEvents, ApprovalEvents, ChildSessionEvents, RoutedRequestEvents } as const;
+
+/** The deciders, by the name the catalog uses. */
+export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider';
+
+export interface CatalogEntry {
+  /** The stream's prefix: `session` for `session-<id>` (a run's own thread included: `session-sub-agent-<run_id>`). */
+  stream: 'session' | 'run' | 'agent' | 'approval';
+  /** The decider that emits it, or the context that appends it as a fact on another context's stream (version `any`). */
+  appendedBy: { decider: DeciderName } | { foreign: string };
+  /** Projections whose `eventTypes` list it (those that read every event are in EVERY_EVENT_PROJECTIONS). */
+  projections: readonly string[];
+  /** Files under `web/src` that render it by its type string, or 'not shown' (the event log page shows every event raw). */
+  console: readonly string[] | 'not shown';
+}
+
+/** Projections without `eventTypes`: they read every event, so no entry names them. */
+export const EVERY_EVENT_PROJECTIONS = {
+  'stream-summaries': 'every stream: its last position and type',
+  'audit-log': 'every event: who did what',
+  sessions: "every event on a session stream moves its position; the session's own state events and cli.session.idle change its status",
+} as const;
+
+const CONVERSATION = ['web/src/sessions/conversation.ts'];
+const RUN_TREE = ['web/src/runs/run-tree.ts'];
+
+const sessionDecided = (console: CatalogEntry['console'], projections: readonly string[] = []): CatalogEntry => ({
+  stream: 'session',
+  appendedBy: { decider: 'sessionDecider' },
+  projections,
+  console,
+});
+const runDecided = (projections: readonly string[]): CatalogEntry => ({
+  stream: 'run',
+  appendedBy: { decider: 'runDecider' },
+  projections,
+  console: RUN_TREE,
+});
+const agentDecided: CatalogEntry = { stream: 'agent', appendedBy: { decider: 'agentDecider' }, projections: ['agents'], console: 'not shown' };
+const approvalDecided: CatalogEntry = { stream: 'approval', appendedBy: { decider: 'approvalDecider' }, projections: ['approvals'], console: 'not shown' };
+const onSession = (foreign: string, projections: readonly string[], console: CatalogEntry['console']): CatalogEntry => ({
+  stream: 'session',
+  appendedBy: { foreign },
+  projections,
+  console,
+});
+
+export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
+  [AgentEvents.created]: agentDecided,
+  [AgentEvents.updated]: agentDecided,
+  [AgentEvents.deleted]: agentDecided,
+
+  [SessionEvents.created]: sessionDecided('not shown'),
+  [SessionEvents.started]: sessionDecided('not shown'),
+  [SessionEvents.messageSent]: sessionDecided(CONVERSATION),
+  [SessionEvents.interrupted]: sessionDecided(CONVERSATION),
+  [SessionEvents.resumed]: sessionDecided(CONVERSATION),
+  [SessionEvents.destroyed]: sessionDecided(CONVERSATION),
+  [SessionEvents.startFailed]: sessionDecided(CONVERSATION),
+  [SessionEvents.messageFailed]: sessionDecided(CONVERSATION),
+  [SessionEvents.resumeFailed]: sessionDecided(CONVERSATION),
+  [SessionEvents.subAgentsChanged]: sessionDecided(CONVERSATION),
+  [SessionEvents.reminded]: sessionDecided('not shown', ['runs']),
+  // Folded by the session decider (cli.session.idle ends a turn), never decided: the CLI reported them.
+  [CLI_EVENTS]: {
+    stream: 'session',
+    appendedBy: { foreign: 'sessions (recorded from the CLI)' },
+    projections: ['runs'],
+    console: [...CONVERSATION, ...RUN_TREE],
+  },
+
+  [RunEvents.started]: runDecided(['runs']),
+  [RunEvents.completed]: runDecided(['runs']),
+  [RunEvents.failed]: runDecided(['runs']),
+  [RunEvents.stopped]: runDecided(['runs']),
+  [RunEvents.interrupted]: runDecided(['runs']),
+  [RunEvents.resumed]: runDecided(['runs']),
+  [RunEvents.budgetWarned]: { ...runDecided(['runs']), console: 'not shown' },
+  [RunEvents.ended]: onSession('delegation (on the owner session)', [], 'not shown'),
+  [RunEvents.progress]: onSession('delegation (on the parent session)', [], 'not shown'),
+  [RunEvents.delegationRefused]: onSession('delegation (on the caller session)', [], 'not shown'),
+
+  [ApprovalEvents.asked]: approvalDecided,
+  [ApprovalEvents.decided]: approvalDecided,
+  [ApprovalEvents.expired]: approvalDecided,
+
+  [ChildSessionEvents.subagentStarted]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.subagentCompleted]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.subagentFailed]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.childMapped]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
+
+  [RoutedRequestEvents.toolCallRouted]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.toolCallDenied]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.permissionDecided]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.hookInvoked]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], 'not shown'),
+  [RoutedRequestEvents.userInputRequested]: onSession('tool-dispatch (on the parent session)', [], CONVERSATION),
+  [RoutedRequestEvents.userInputAnswered]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
+};
+
+/** The catalog entry of a stored event type (`cli.<anything>` is one entry), or undefined for a type nobody declared. */
+export function catalogEntryOf(type: string): CatalogEntry | undefined {
+  if (type.startsWith('cli.')) return EVENT_CATALOG[CLI_EVENTS];
+  return Object.hasOwn(EVENT_CATALOG, type) ? EVENT_CATALOG[type as CatalogedEventType] : undefined;
+}
