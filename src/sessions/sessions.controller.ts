@@ -4,7 +4,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { map, Observable, takeUntil } from 'rxjs';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { EventStore } from '../event-store/event-store';
+import { WatchStream } from '../event-log/queries/watch-stream/watch-stream.query';
 import { ServiceStopping } from '../lifecycle/service-stopping';
 import { CreateSession } from './commands/create-session/create-session.command';
 import { DestroySession } from './commands/destroy-session/destroy-session.command';
@@ -35,7 +35,6 @@ export class SessionsController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
-    private readonly store: EventStore,
     private readonly serviceStopping: ServiceStopping,
   ) {}
 
@@ -97,7 +96,8 @@ export class SessionsController {
     await this.queryBus.execute(new GetSession(id)); // 404 before the stream opens
     const resumeFrom = Number.parseInt(lastEventId ?? '', 10);
     const after = query.after ?? (Number.isFinite(resumeFrom) ? resumeFrom : 0);
-    return this.store.subscribeToStream(sessionStreamId(id), after).pipe(
+    const events = await this.queryBus.execute(new WatchStream(sessionStreamId(id), after));
+    return events.pipe(
       // Ends with the service, before the HTTP drain would cut it. Clients resume with Last-Event-ID.
       takeUntil(this.serviceStopping.signal),
       map((event) => ({
