@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { endWithJson } from './raw-http-answer';
 
 const REFUSAL_BY_PARSER_CODE: Record<string, { statusCode: number; code: string; hint: string }> = {
   HPE_HEADER_OVERFLOW: { statusCode: 431, code: 'headers_too_large', hint: 'send fewer or smaller headers' },
@@ -39,13 +40,6 @@ export function answerMalformedRequestsAsJson(server: Server): void {
     const refusal = REFUSAL_BY_PARSER_CODE[error.code ?? ''] ?? { statusCode: 400, code: 'invalid_input', hint: 'send a well-formed HTTP/1.1 request' };
     const message = `The request is not valid HTTP (${error.message}): ${refusal.hint}`;
     logger.warn({ statusCode: refusal.statusCode, code: error.code, reason: error.message }, 'malformed HTTP request refused');
-    const body = JSON.stringify({ statusCode: refusal.statusCode, code: refusal.code, message });
-    socket.end(
-      `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    endWithJson(socket, refusal.statusCode, { statusCode: refusal.statusCode, code: refusal.code, message });
   });
 }

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
 import type { RequestHandler } from 'express';
-import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ThrottledWarning } from '../throttled-warning';
+import { endWithJson } from '../raw-http-answer';
 import type { RequestFacts, RequestOriginRules, RequestRefusal } from './request-origin-rules';
 
 const logger = new Logger('RequestOrigin');
@@ -109,12 +110,5 @@ function refuseHandshake(socket: Duplex, refusal: { statusCode: number; code: st
     socket.destroy();
     return;
   }
-  const body = JSON.stringify(refusal);
-  socket.end(
-    `HTTP/1.1 ${refusal.statusCode} ${STATUS_CODES[refusal.statusCode]}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  endWithJson(socket, refusal.statusCode, refusal);
 }

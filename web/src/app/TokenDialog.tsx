@@ -1,16 +1,13 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { saveToken } from '../api/token';
+import { useModalDialog } from '../ui/modal-dialog';
 
 /** Asks for SWITCHBOARD_API_TOKEN; the reason is the service's own message (why the last call was refused). */
 export function TokenDialog({ reason, onSaved }: { reason: string | undefined; onSaved: () => void }) {
   const [token, setToken] = useState('');
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog();
   const inputId = useId();
   const reasonId = useId();
-
-  useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
-  }, []);
 
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby={`${inputId}-title`} aria-describedby={reasonId} onCancel={(e) => e.preventDefault()}>

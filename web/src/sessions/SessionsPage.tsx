@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import { ApiError, request } from '../api/client';
 import { useQuery } from '@tanstack/react-query';
 import { usePolling } from '../api/hooks';
@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { DestroySessionMutation, ResumeSessionMutation, SessionListQuery } from './operations';
 import { actionsFor, type SessionAction, statusTone, timeAgo } from './session-list';
+import { useModalDialog } from '../ui/modal-dialog';
 
 /** The newest sessions the list shows (the service allows up to 1,000 a page). */
 const SHOWN = 200;
@@ -224,10 +225,7 @@ function AgentLink({ id, label, known, badge }: { id: string; label: string; kno
 }
 
 function ConfirmAction({ pending, onCancel, onConfirm }: { pending: Pending; onCancel: () => void; onConfirm: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
-  }, []);
+  const dialog = useModalDialog();
   const resume = pending.action === 'resume';
   const who = pending.agent ? ` (${pending.agent})` : '';
   return (

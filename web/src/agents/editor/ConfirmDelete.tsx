@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from '../../ui/modal-dialog';
 
 /** Asks before deleting, naming the teams the agent is a sub-agent of. */
 export function ConfirmDelete({
@@ -12,10 +12,7 @@ export function ConfirmDelete({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
-  }, []);
+  const dialog = useModalDialog();
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby="delete-title" onCancel={onCancel}>
       <h2 id="delete-title">Delete {name}?</h2>

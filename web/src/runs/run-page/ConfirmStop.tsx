@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from '../../ui/modal-dialog';
 
 /** Asks before stopping, saying how many running descendants stop with it. */
 export function ConfirmStop({
@@ -12,10 +12,7 @@ export function ConfirmStop({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
-  }, []);
+  const dialog = useModalDialog();
   return (
     <dialog ref={dialog} className="dialog" aria-labelledby="confirm-stop-title" onCancel={onCancel}>
       <h2 id="confirm-stop-title">Stop this run?</h2>
