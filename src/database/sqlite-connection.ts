@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DatabaseUnavailableError } from './database-unavailable.error';
+import { DatabaseFileUnusableError } from './database-file-unusable.error';
 
 export type SynchronousMode = 'FULL' | 'NORMAL';
 
@@ -32,7 +32,7 @@ export function openSqliteConnection(options: SqliteConnectionOptions): Database
   try {
     db = new Database(absolute, { fileMustExist: existed });
   } catch (error) {
-    throw new DatabaseUnavailableError(absolute, describeSqliteError(error));
+    throw new DatabaseFileUnusableError(absolute, describeSqliteError(error));
   }
   try {
     configure(db, options);
@@ -40,8 +40,8 @@ export function openSqliteConnection(options: SqliteConnectionOptions): Database
     return db;
   } catch (error) {
     db.close();
-    if (error instanceof DatabaseUnavailableError) throw error;
-    throw new DatabaseUnavailableError(absolute, describeSqliteError(error));
+    if (error instanceof DatabaseFileUnusableError) throw error;
+    throw new DatabaseFileUnusableError(absolute, describeSqliteError(error));
   }
 }
 
@@ -53,13 +53,13 @@ function ensureParentFolder(file: string): void {
   const folder = path.dirname(file);
   if (fs.existsSync(folder)) {
     if (!fs.statSync(folder).isDirectory()) {
-      throw new DatabaseUnavailableError(file, `${folder} is not a folder`);
+      throw new DatabaseFileUnusableError(file, `${folder} is not a folder`);
     }
     return;
   }
   const grandParent = path.dirname(folder);
   if (!fs.existsSync(grandParent)) {
-    throw new DatabaseUnavailableError(
+    throw new DatabaseFileUnusableError(
       file,
       `folder ${folder} does not exist and neither does ${grandParent}; create it or point SWITCHBOARD_DB elsewhere`,
     );
@@ -67,7 +67,7 @@ function ensureParentFolder(file: string): void {
   try {
     fs.mkdirSync(folder);
   } catch (error) {
-    throw new DatabaseUnavailableError(file, `cannot create folder ${folder}: ${(error as Error).message}`);
+    throw new DatabaseFileUnusableError(file, `cannot create folder ${folder}: ${(error as Error).message}`);
   }
 }
 
@@ -78,20 +78,20 @@ function inspectExistingFile(file: string): boolean {
     stat = fs.statSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new DatabaseUnavailableError(file, `cannot read it: ${(error as Error).message}`);
+    throw new DatabaseFileUnusableError(file, `cannot read it: ${(error as Error).message}`);
   }
-  if (!stat.isFile()) throw new DatabaseUnavailableError(file, 'it exists but is not a regular file');
+  if (!stat.isFile()) throw new DatabaseFileUnusableError(file, 'it exists but is not a regular file');
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, fs.constants.O_RDWR);
     const header = Buffer.alloc(SQLITE_HEADER.length);
     const read = fs.readSync(fd, header, 0, header.length, 0);
     if (read > 0 && (read < header.length || !header.equals(SQLITE_HEADER))) {
-      throw new DatabaseUnavailableError(file, 'it is not a SQLite database (bad file header); refusing to start so that it is not overwritten');
+      throw new DatabaseFileUnusableError(file, 'it is not a SQLite database (bad file header); refusing to start so that it is not overwritten');
     }
   } catch (error) {
-    if (error instanceof DatabaseUnavailableError) throw error;
-    throw new DatabaseUnavailableError(file, `cannot open it for reading and writing: ${(error as Error).message}`);
+    if (error instanceof DatabaseFileUnusableError) throw error;
+    throw new DatabaseFileUnusableError(file, `cannot open it for reading and writing: ${(error as Error).message}`);
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
@@ -116,7 +116,7 @@ function checkIntegrity(db: Database.Database, file: string): void {
   const rows = db.pragma('quick_check') as Array<{ quick_check: string }>;
   const problems = rows.map((r) => r.quick_check).filter((r) => r !== 'ok');
   if (problems.length > 0) {
-    throw new DatabaseUnavailableError(file, `it is corrupt (quick_check: ${problems.slice(0, 3).join('; ')}); restore it from a backup`);
+    throw new DatabaseFileUnusableError(file, `it is corrupt (quick_check: ${problems.slice(0, 3).join('; ')}); restore it from a backup`);
   }
 }
 

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DatabaseUnavailableError } from '../../src/database/database-unavailable.error';
+import { DatabaseFileUnusableError } from '../../src/database/database-file-unusable.error';
 import { openSqliteConnection } from '../../src/database/sqlite-connection';
 import { makeTempDir } from '../fixtures/temp-dir';
 
@@ -26,7 +26,7 @@ describe('opening the database file', () => {
     const file = path.join(tmp.dir, 'switchboard.db');
     fs.writeFileSync(file, 'this is my shopping list, not a database\n'.repeat(200));
     const before = fs.readFileSync(file);
-    expect(() => openSqliteConnection(options(file))).toThrow(DatabaseUnavailableError);
+    expect(() => openSqliteConnection(options(file))).toThrow(DatabaseFileUnusableError);
     expect(() => openSqliteConnection(options(file))).toThrow(`Cannot use database file ${file}: it is not a SQLite database`);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
   });
