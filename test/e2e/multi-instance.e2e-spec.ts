@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -7,7 +6,7 @@ import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-s
 import { hasExited } from '../fixtures/process-tree';
 import { numberedTaskRules, snapshotReadModels, taskPrompt, taskResult } from '../fixtures/crash-workload';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
-import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { collectUntilExit, type ServiceProcess, spawnTs, startServiceProcess } from '../fixtures/service-process';
 import { SseClient } from '../fixtures/sse-client';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
@@ -26,11 +25,8 @@ const RUNS = 20;
 const DELAYS_MS = [300, 1000, 4000, 8000];
 const LEASE_TTL_MS = 3000;
 
-interface Instance {
+interface Instance extends ServiceProcess {
   name: string;
-  child: ChildProcess;
-  baseUrl: string;
-  exited: ReturnType<typeof collectUntilExit>;
 }
 
 describe('two instances on one PostgreSQL database: read anywhere, take over after a kill -9', () => {
@@ -58,21 +54,19 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
   });
 
   async function start(name: string): Promise<Instance> {
-    const port = await freePort();
-    const child = spawnTs('src/main.ts', [], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SWITCHBOARD_DATABASE_URL: databaseUrl,
-      SWITCHBOARD_DATABASE_POOL_SIZE: '4',
-      SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
-      SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
-      LOG_LEVEL: 'warn',
-      ...model.providerEnv(),
-      // One CLI home for both, as on a shared volume: a session's history is there for whichever CLI resumes it.
-      COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
-    });
-    const instance: Instance = { name, child, baseUrl: `http://127.0.0.1:${port}`, exited: collectUntilExit(child, 900_000) };
-    await waitForHttp(`${instance.baseUrl}/health`, child, 90_000);
+    const service = await startServiceProcess(
+      {
+        SWITCHBOARD_DATABASE_URL: databaseUrl,
+        SWITCHBOARD_DATABASE_POOL_SIZE: '4',
+        SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
+        SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
+        ...model.providerEnv(),
+        // One CLI home for both, as on a shared volume: a session's history is there for whichever CLI resumes it.
+        COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
+      },
+      { readyPath: '/health', readyWithinMs: 90_000, exitWithinMs: 900_000 },
+    );
+    const instance: Instance = { name, ...service };
     instances.set(name, instance);
     return instance;
   }

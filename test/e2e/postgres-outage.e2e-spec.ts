@@ -1,8 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { Client } from 'pg';
 import { GraphqlSubscription, graphqlWs } from '../fixtures/graphql-client';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
-import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { type ServiceProcess, startServiceProcess } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
 
@@ -26,11 +25,8 @@ const DOWN_MS = 2_000;
 /** Shorter than the outage: every lease looks expired when the database is back. */
 const LEASE_TTL_MS = 1_500;
 
-interface Instance {
+interface Instance extends ServiceProcess {
   name: string;
-  child: ChildProcess;
-  baseUrl: string;
-  exited: ReturnType<typeof collectUntilExit>;
 }
 
 interface Answer {
@@ -64,22 +60,20 @@ describe('a PostgreSQL outage under load (issue 22)', () => {
   });
 
   async function start(name: string, databaseUrl: string): Promise<Instance> {
-    const port = await freePort();
-    const child = spawnTs('src/main.ts', [], {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SWITCHBOARD_DATABASE_URL: databaseUrl,
-      SWITCHBOARD_DATABASE_POOL_SIZE: '4',
-      SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
-      SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
-      LOG_LEVEL: 'warn',
-      COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
-      COPILOT_PROVIDER_API_KEY: 'test',
-      COPILOT_CLI_HOME: `${tmp.dir}/copilot-home-${name}`,
-    });
-    const instance: Instance = { name, child, baseUrl: `http://127.0.0.1:${port}`, exited: collectUntilExit(child, 300_000) };
+    const service = await startServiceProcess(
+      {
+        SWITCHBOARD_DATABASE_URL: databaseUrl,
+        SWITCHBOARD_DATABASE_POOL_SIZE: '4',
+        SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
+        SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
+        COPILOT_PROVIDER_BASE_URL: 'http://127.0.0.1:9/v1',
+        COPILOT_PROVIDER_API_KEY: 'test',
+        COPILOT_CLI_HOME: `${tmp.dir}/copilot-home-${name}`,
+      },
+      { exitWithinMs: 300_000 },
+    );
+    const instance: Instance = { name, ...service };
     instances.push(instance);
-    await waitForHttp(`${instance.baseUrl}/health/live`, child, 60_000);
     return instance;
   }
 

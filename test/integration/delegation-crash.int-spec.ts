@@ -6,7 +6,7 @@ import { type Json, jsonHttp } from '../fixtures/json-http';
 import { numberedTaskRules, snapshotReadModels, taskPrompt, taskResult } from '../fixtures/crash-workload';
 import { hasExited } from '../fixtures/process-tree';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
-import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { collectUntilExit, type ServiceProcess, spawnTs, startServiceProcess } from '../fixtures/service-process';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
 
@@ -43,11 +43,7 @@ const LEASE = { SWITCHBOARD_LEASE_HEARTBEAT_MS: '400', SWITCHBOARD_LEASE_TTL_MS:
 const reports: Record<string, unknown> = {};
 const RUN_ENDS = new Set(['run.completed', 'run.failed', 'run.stopped', 'run.interrupted']);
 
-interface Service {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: ReturnType<typeof collectUntilExit>;
-}
+type Service = ServiceProcess;
 
 interface KillRound {
   completedBeforeKill: number;
@@ -88,21 +84,13 @@ describe.each(targets)(
     });
 
     async function startService(): Promise<Service> {
-      const port = await freePort();
-      const child = spawnTs('src/main.ts', [], {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        ...store.env,
-        ...LEASE,
-        LOG_LEVEL: 'warn',
-        ...model.providerEnv(),
-        COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
-      });
-      live.add(child);
-      child.on('exit', () => live.delete(child));
-      const exited = collectUntilExit(child, 600_000);
-      await waitForHttp(`http://127.0.0.1:${port}/health`, child, 60_000);
-      return { child, baseUrl: `http://127.0.0.1:${port}`, exited };
+      const service = await startServiceProcess(
+        { ...store.env, ...LEASE, ...model.providerEnv(), COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home') },
+        { readyPath: '/health' },
+      );
+      live.add(service.child);
+      service.child.on('exit', () => live.delete(service.child));
+      return service;
     }
 
     const http = (...args: Parameters<ReturnType<typeof jsonHttp>>) => jsonHttp(() => (service as Service).baseUrl)(...args);
