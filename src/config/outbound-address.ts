@@ -135,6 +135,9 @@ export function addressFamily(address: string): 'ipv4' | 'ipv6' {
   return isIP(address) === 6 ? 'ipv6' : 'ipv4';
 }
 
+/** A DNS name as config lists it (labels of letters, digits, `-`, `_`; 253 characters at most), normalised. */
+export const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*$/;
+
 /**
  * A URL's host as the guard compares it: lowercase, without IPv6 brackets or trailing dots, an IP
  * address in canonical form. WHATWG URL has already turned `2130706433` and `0x7f.0.0.1` into 127.0.0.1.

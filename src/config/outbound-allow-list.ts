@@ -1,8 +1,8 @@
 import { BlockList, isIP } from 'node:net';
-import { addressFamily, canonicalAddress, normaliseHost } from './outbound-address';
+import { entryProblems } from './served-names';
+import { addressFamily, canonicalAddress, HOST_NAME, normaliseHost } from './outbound-address';
 
 const NOT_AN_ENTRY = 'is not a host name, *.wildcard, IP address or CIDR (ports and schemes are not accepted)';
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*$/;
 
 /**
  * SWITCHBOARD_OUTBOUND_ALLOW: host names (`hooks.internal`), wildcards (`*.example.com`: any name
@@ -28,15 +28,7 @@ export class OutboundAllowList {
 
   /** Problems with the entries, one per bad entry; empty when every entry is usable. */
   static problems(entries: readonly string[]): string[] {
-    const problems: string[] = [];
-    for (const entry of entries) {
-      try {
-        new OutboundAllowList([entry]);
-      } catch (error) {
-        problems.push((error as Error).message);
-      }
-    }
-    return problems;
+    return entryProblems(entries, (entry) => new OutboundAllowList([entry]));
   }
 
   /** A name entry (exact or wildcard) matches the host; `host` must be normalised. */

@@ -1,10 +1,9 @@
 import { isIP } from 'node:net';
-import { canonicalAddress, normaliseHost } from './outbound-address';
+import { canonicalAddress, HOST_NAME, normaliseHost } from './outbound-address';
 
 // In config rather than common: loadConfig checks SWITCHBOARD_ALLOWED_HOSTS and SWITCHBOARD_ALLOWED_ORIGINS
 // with these, and config imports nothing of common (the request-origin rules import them from here).
 
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}[a-z0-9_])?)*$/;
 /** `name`, `1.2.3.4` or `[v6]`, then an optional `:port`; no user part, path or space (a Host header never has them). */
 const AUTHORITY = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s[\]@/\\?#:]+))(?::(\d{1,5}))?$/;
 
