@@ -1,5 +1,6 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
+import { contributionsTo } from '../common/contributions';
 import { type Projection, READ_MODEL_PROJECTION } from './projection';
 
 /**
@@ -17,10 +18,7 @@ export class ProjectionRegistry implements OnModuleInit {
   constructor(@Optional() private readonly discovery?: DiscoveryService) {}
 
   onModuleInit(): void {
-    for (const { instance, metatype } of this.discovery?.getProviders() ?? []) {
-      if (!instance || !metatype) continue;
-      if (Reflect.getMetadata(READ_MODEL_PROJECTION, metatype)) this.register(instance as Projection);
-    }
+    for (const projection of contributionsTo<Projection>(this.discovery, READ_MODEL_PROJECTION)) this.register(projection);
   }
 
   register(projection: Projection): void {

@@ -1,4 +1,4 @@
-import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { Contributes } from '../common/contributions';
 import { DrizzleQueryError } from 'drizzle-orm';
 import type { ReadModelDatabase, ReadTableName } from '../database/read-model-database';
 import type { ClientBase } from 'pg';
@@ -221,5 +221,5 @@ export const READ_MODEL_PROJECTION = 'switchboard:read-model-projection';
 
 /** Marks a provider as a projection: the ProjectionRegistry finds and registers it when the app starts. */
 export function ReadModelProjection(): ClassDecorator {
-  return applyDecorators(Injectable(), SetMetadata(READ_MODEL_PROJECTION, true));
+  return Contributes(READ_MODEL_PROJECTION);
 }
