@@ -3,6 +3,7 @@ import { ApprovalEvents } from './approvals/approval.events';
 import { ChildSessionEvents } from './child-sessions/child-session.events';
 import { RunEvents } from './delegation/run.events';
 import { SessionEvents } from './sessions/session.events';
+import { SESSION_FOREIGN_EVENT_TYPES } from './sessions/session-stream-appends';
 import { RoutedRequestEvents } from './tool-dispatch/routed-request.events';
 
 /**
@@ -68,9 +69,15 @@ const runDecided = (projections: readonly string[]): CatalogEntry => ({
 });
 const agentDecided: CatalogEntry = { stream: 'agent', appendedBy: { decider: 'agentDecider' }, projections: ['agents'], console: 'not shown' };
 const approvalDecided: CatalogEntry = { stream: 'approval', appendedBy: { decider: 'approvalDecider' }, projections: ['approvals'], console: 'not shown' };
-const onSession = (foreign: string, projections: readonly string[], console: CatalogEntry['console']): CatalogEntry => ({
+/** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again here. */
+const onSession = (
+  type: keyof typeof SESSION_FOREIGN_EVENT_TYPES,
+  which: 'owner' | 'parent' | 'caller',
+  projections: readonly string[],
+  console: CatalogEntry['console'],
+): CatalogEntry => ({
   stream: 'session',
-  appendedBy: { foreign },
+  appendedBy: { foreign: `${SESSION_FOREIGN_EVENT_TYPES[type]} (on the ${which} session)` },
   projections,
   console,
 });
@@ -106,25 +113,25 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [RunEvents.interrupted]: runDecided(['runs']),
   [RunEvents.resumed]: runDecided(['runs']),
   [RunEvents.budgetWarned]: { ...runDecided(['runs']), console: 'not shown' },
-  [RunEvents.ended]: onSession('delegation (on the owner session)', [], 'not shown'),
-  [RunEvents.progress]: onSession('delegation (on the parent session)', [], 'not shown'),
-  [RunEvents.delegationRefused]: onSession('delegation (on the caller session)', [], 'not shown'),
+  [RunEvents.ended]: onSession(RunEvents.ended, 'owner', [], 'not shown'),
+  [RunEvents.progress]: onSession(RunEvents.progress, 'parent', [], 'not shown'),
+  [RunEvents.delegationRefused]: onSession(RunEvents.delegationRefused, 'caller', [], 'not shown'),
 
   [ApprovalEvents.asked]: approvalDecided,
   [ApprovalEvents.decided]: approvalDecided,
   [ApprovalEvents.expired]: approvalDecided,
 
-  [ChildSessionEvents.subagentStarted]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
-  [ChildSessionEvents.subagentCompleted]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
-  [ChildSessionEvents.subagentFailed]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
-  [ChildSessionEvents.childMapped]: onSession('child-sessions (on the parent session)', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.subagentStarted]: onSession(ChildSessionEvents.subagentStarted, 'parent', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.subagentCompleted]: onSession(ChildSessionEvents.subagentCompleted, 'parent', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.subagentFailed]: onSession(ChildSessionEvents.subagentFailed, 'parent', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.childMapped]: onSession(ChildSessionEvents.childMapped, 'parent', ['child-sessions'], CONVERSATION),
 
-  [RoutedRequestEvents.toolCallRouted]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
-  [RoutedRequestEvents.toolCallDenied]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
-  [RoutedRequestEvents.permissionDecided]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
-  [RoutedRequestEvents.hookInvoked]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], 'not shown'),
-  [RoutedRequestEvents.userInputRequested]: onSession('tool-dispatch (on the parent session)', [], CONVERSATION),
-  [RoutedRequestEvents.userInputAnswered]: onSession('tool-dispatch (on the parent session)', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.toolCallRouted]: onSession(RoutedRequestEvents.toolCallRouted, 'parent', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.toolCallDenied]: onSession(RoutedRequestEvents.toolCallDenied, 'parent', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.permissionDecided]: onSession(RoutedRequestEvents.permissionDecided, 'parent', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.hookInvoked]: onSession(RoutedRequestEvents.hookInvoked, 'parent', ['routed-requests'], 'not shown'),
+  [RoutedRequestEvents.userInputRequested]: onSession(RoutedRequestEvents.userInputRequested, 'parent', [], CONVERSATION),
+  [RoutedRequestEvents.userInputAnswered]: onSession(RoutedRequestEvents.userInputAnswered, 'parent', ['routed-requests'], CONVERSATION),
 };
 
 /** The catalog entry of a stored event type (`cli.<anything>` is one entry), or undefined for a type nobody declared. */
