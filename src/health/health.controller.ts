@@ -1,11 +1,8 @@
-import { Controller, Get, HttpStatus, Inject, Req, Res } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Controller, Get, HttpStatus, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiTokenGuard } from '../common/auth/api-token.guard';
 import { Public } from '../common/auth/public.decorator';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
 import { EventStore } from '../event-store/event-store';
@@ -25,8 +22,6 @@ type CheckSummary = Record<ReadinessCheckName, 'ok' | 'failing'>;
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  private readonly token: ApiTokenGuard;
-
   constructor(
     private readonly database: DatabaseHealth,
     private readonly store: EventStore,
@@ -34,10 +29,8 @@ export class HealthController {
     private readonly cli: CopilotCliConnection,
     private readonly readiness: Readiness,
     private readonly lease: InstanceLease,
-    @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
-  ) {
-    this.token = new ApiTokenGuard(new Reflector(), config);
-  }
+    private readonly token: ApiTokenGuard,
+  ) {}
 
   /**
    * Open without a token. 200 when the database answers, 503 otherwise. With the token (or none

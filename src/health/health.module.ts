@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ApiTokenGuard } from '../common/auth/api-token.guard';
 import { HealthController } from './health.controller';
 import { Readiness } from './readiness';
 
-@Module({ controllers: [HealthController], providers: [Readiness] })
+@Module({ controllers: [HealthController], providers: [Readiness, ApiTokenGuard] })
 export class HealthModule {}
