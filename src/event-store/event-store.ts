@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import { catchUpThenLive } from './catch-up-then-live';
 import { InvalidAppendError } from './event-store.errors';
 import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from './event-store.types';
+import { STREAM_PAGE_SIZE } from './stream-pages';
 
 /** One group commit as metrics see it: how many appends it carried, how many of them it refused, how long the transaction took. */
 export interface CommitRecord {
@@ -23,9 +24,6 @@ export interface CommitRecord {
  *   instance's), and has emitted an append's events by the time its promise resolves.
  * Injected by this class: `EventStoreModule` binds it to the adapter the configuration chose.
  */
-/** Events per read while a subscription catches up. */
-const CATCH_UP_PAGE_SIZE = 500;
-
 export abstract class EventStore {
   /** Every event once, in global order, right after its transaction committed. Live only: see `subscribe`. */
   abstract readonly committed$: Observable<StoredEvent>;
@@ -73,8 +71,8 @@ export abstract class EventStore {
     return catchUpThenLive(
       {
         live$: this.committed$,
-        readPage: (last) => this.catchUpPage({ after: last, limit: CATCH_UP_PAGE_SIZE }),
-        pageSize: CATCH_UP_PAGE_SIZE,
+        readPage: (last) => this.catchUpPage({ after: last, limit: STREAM_PAGE_SIZE }),
+        pageSize: STREAM_PAGE_SIZE,
         positionOf: (event) => event.globalPosition,
         matches: () => true,
       },
@@ -87,8 +85,8 @@ export abstract class EventStore {
     return catchUpThenLive(
       {
         live$: this.committed$,
-        readPage: (last) => this.catchUpStreamPage(streamId, { fromVersion: last + 1, limit: CATCH_UP_PAGE_SIZE }),
-        pageSize: CATCH_UP_PAGE_SIZE,
+        readPage: (last) => this.catchUpStreamPage(streamId, { fromVersion: last + 1, limit: STREAM_PAGE_SIZE }),
+        pageSize: STREAM_PAGE_SIZE,
         positionOf: (event) => event.streamPosition,
         matches: (event) => event.streamId === streamId,
       },

@@ -2,8 +2,8 @@ import type { EventStore } from './event-store';
 import type { StoredEvent } from './event-store.types';
 
 /**
- * Events per read when a whole stream is gone through: a page is a short task even for large events.
- * The same size as a subscription's catch-up page.
+ * Events per read when a whole stream is gone through (a fold, a subscription's catch-up): a page
+ * is a short task even for large events.
  */
 export const STREAM_PAGE_SIZE = 500;
 
