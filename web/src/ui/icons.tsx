@@ -1,0 +1,52 @@
+import type { LucideIcon } from 'lucide-react';
+import {
+  Blocks,
+  Bot,
+  Check,
+  CircleAlert,
+  CirclePause,
+  CirclePlay,
+  CircleStop,
+  Moon,
+  Search,
+  ShieldCheck,
+  Sun,
+  Trash2,
+  Users,
+  Wrench,
+  X,
+} from 'lucide-react';
+
+/**
+ * The console's icons: SVGs bundled with it (lucide), so they draw on a machine without an emoji font.
+ * Each one is decorative next to its text label; give `label` when the icon stands alone, and screen
+ * readers hear the label instead.
+ */
+export const ICONS = {
+  agent: Bot,
+  team: Users,
+  composable: Blocks,
+  tool: Wrench,
+  permission: ShieldCheck,
+  approve: Check,
+  deny: X,
+  warning: CircleAlert,
+  run: CirclePlay,
+  pause: CirclePause,
+  stop: CircleStop,
+  remove: Trash2,
+  search: Search,
+  light: Sun,
+  dark: Moon,
+} satisfies Record<string, LucideIcon>;
+
+export type IconName = keyof typeof ICONS;
+
+export function Icon({ name, label, size = 16 }: { name: IconName; label?: string; size?: number }) {
+  const Svg = ICONS[name];
+  return label ? (
+    <Svg size={size} role="img" aria-label={label} className="icon" focusable="false" />
+  ) : (
+    <Svg size={size} aria-hidden="true" className="icon" focusable="false" />
+  );
+}
