@@ -426,3 +426,18 @@ export function timelineRows(steps: readonly TimelineStep[], query: TimelineQuer
   }
   return rows;
 }
+
+/**
+ * Keeps the newest steps when there are more than `cap`: the oldest `drop` go (the audit log has every
+ * event), and the open tool calls and questions shift with them. Returns how many were dropped.
+ */
+export function dropOldSteps(timeline: Timeline, cap: number, drop: number): number {
+  if (timeline.steps.length <= cap) return 0;
+  for (const step of timeline.steps.splice(0, drop)) timeline.counts.set(step.kind, (timeline.counts.get(step.kind) ?? 1) - 1);
+  for (const open of [timeline.tools, timeline.questions])
+    for (const [id, index] of open) {
+      if (index < drop) open.delete(id);
+      else open.set(id, index - drop);
+    }
+  return drop;
+}

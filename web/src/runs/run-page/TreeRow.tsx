@@ -102,7 +102,7 @@ export const TreeRowView = memo(function TreeRowView({
           <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
         )}
       </td>
-      <td>{run.background ? 'bg' : 'fg'}</td>
+      <td>{run.background ? 'background' : 'waited for'}</td>
       <td>
         {run.inputTokens + run.outputTokens} / {subtreeTokens}
         {subtreeRuns > 1 && <span className="muted small"> ({subtreeRuns})</span>}
