@@ -66,9 +66,10 @@ describe('the run timeline', () => {
     expect(lines.slice(1)).toEqual([
       'builder asked you to approve `bash rm -rf build`: approved by you',
       'builder asked you to approve `shell`: nobody answered in time, so it was denied',
-      "builder was allowed `agent_run` (tool agent_run is one of the session's own tools)",
     ]);
-    expect(timeline.counts.get('approval')).toBe(3);
+    expect(timeline.counts.get('approval')).toBe(2);
+    // Switchboard's own tools are allowed without asking: bookkeeping, not a decision.
+    expect(timeline.counts.get('internal')).toBe(1);
   });
 
   it('words a question and its answer as one step, and the run’s answer', () => {
@@ -86,7 +87,7 @@ describe('the run timeline', () => {
     ]);
     expect(lines.slice(1)).toEqual([
       'planner asked you: “Which branch?”, you answered “main”',
-      'planner said: Looking at **main**.',
+      'planner said: Looking at main.',
       'planner answered: All good.',
     ]);
   });
@@ -149,6 +150,16 @@ describe('the run timeline', () => {
       '# worker',
       'was given a task by lead (in the background): “Part one”',
     ]);
+  });
+
+  it('says the answer once when the run’s last message was its answer', () => {
+    const { lines, timeline } = fold([
+      started('r1', 'writer', 'Write'),
+      event(thread('r1'), 'cli.assistant.message', { payload: { content: 'Done: **3** files.' } }),
+      event('run-r1', 'run.completed', { runId: 'r1', epoch: 1, output: 'Done: **3** files.' }),
+    ]);
+    expect(lines.slice(1)).toEqual(['writer answered: Done: 3 files.']);
+    expect(timeline.steps.at(-1)!.events.map((e) => e.type)).toEqual(['cli.assistant.message', 'run.completed']);
   });
 
   it('says a reason without the how-to for API callers', () => {

@@ -51,10 +51,12 @@ export interface Timeline {
   readonly subAgents: Map<string, string>;
   /** Steps per kind, for the filter's counts. */
   readonly counts: Map<StepKind, number>;
+  /** Each run's last message (its index and text): the run's answer is usually that message again. */
+  readonly lastSaid: Map<string, { index: number; text: string }>;
 }
 
 export function emptyTimeline(): Timeline {
-  return { steps: [], tools: new Map(), questions: new Map(), subAgents: new Map(), counts: new Map() };
+  return { steps: [], tools: new Map(), questions: new Map(), subAgents: new Map(), counts: new Map(), lastSaid: new Map() };
 }
 
 type Json = Record<string, unknown>;
@@ -69,6 +71,11 @@ const RUN_STREAM = /^run-(.+)$/;
 export function oneLine(text: string, max = 160): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Markdown's emphasis and code marks dropped, for a one-line quote (the full text renders as markdown). */
+export function plainText(markdown: string): string {
+  return markdown.replace(/\*\*|__|`/g, '').replace(/^#+\s+/gm, '');
 }
 
 /**
@@ -147,11 +154,16 @@ function replace(timeline: Timeline, index: number, change: Partial<TimelineStep
     timeline.counts.set(old.kind, (timeline.counts.get(old.kind) ?? 1) - 1);
     timeline.counts.set(change.kind, (timeline.counts.get(change.kind) ?? 0) + 1);
   }
-  next.searchText = `${next.agent} ${stepText(next)}`.toLowerCase();
+  next.searchText = searchTextOf(next);
   timeline.steps[index] = next;
 }
 
-/** A step's sentence as text, code in backticks: what tests and the search read. */
+/** What the search matches: the agent and the sentence as shown (no backticks). */
+function searchTextOf(step: Pick<TimelineStep, 'agent' | 'words'>): string {
+  return `${step.agent} ${step.words.map((s) => (typeof s === 'string' ? s : s.code)).join('')}`.toLowerCase();
+}
+
+/** A step's sentence as text, code in backticks: what tests read. */
 export function stepText(step: Pick<TimelineStep, 'words'>): string {
   return step.words.map((s) => (typeof s === 'string' ? s : `\`${s.code}\``)).join('');
 }
@@ -180,7 +192,7 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
   const key = `e${event.globalPosition}`;
   const make = (draft: StepDraft, who = agent): TimelineStep => {
     const step: TimelineStep = { key, runId, agent: who, at: event.recordedAt, events: [event], searchText: '', ...draft };
-    step.searchText = `${who} ${stepText(step)}`.toLowerCase();
+    step.searchText = searchTextOf(step);
     return step;
   };
 
@@ -237,10 +249,12 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
       if (decision.asked) {
         add(timeline, make({ kind: 'approval', words: ['asked you to approve ', { code: name }, `: ${decision.words}`] }));
       } else {
+        // Switchboard's own tools (agent_run…) are always allowed: bookkeeping, not a decision.
+        const ownTool = approved && reason !== undefined && /one of the session's own tools$/.test(reason);
         add(
           timeline,
           make({
-            kind: approved ? 'approval' : 'problem',
+            kind: ownTool ? 'internal' : approved ? 'approval' : 'problem',
             words: [approved ? 'was allowed ' : 'was refused ', { code: name }, reason ? ` (${oneLine(reason, 120)})` : ''],
           }),
         );
@@ -293,7 +307,8 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
     case 'cli.assistant.message': {
       const text = str(payload.content);
       if (text?.trim()) {
-        add(timeline, make({ kind: 'message', words: [`said: ${oneLine(text)}`] }));
+        const index = add(timeline, make({ kind: 'message', words: [`said: ${oneLine(plainText(text))}`] }));
+        if (!childSession) timeline.lastSaid.set(runId, { index, text: text.trim() });
         return;
       }
       break;
@@ -316,7 +331,15 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
     }
     case 'run.completed': {
       const output = str(data.output);
-      add(timeline, make({ kind: 'message', words: [output ? `answered: ${oneLine(output)}` : 'finished without an answer'] }));
+      const words = [output ? `answered: ${oneLine(plainText(output))}` : 'finished without an answer'];
+      // Its last message was the answer: one step says so, not "said: X" and "answered: X".
+      const said = timeline.lastSaid.get(runId);
+      timeline.lastSaid.delete(runId);
+      if (said && output && said.text === output.trim() && timeline.steps[said.index]?.key.startsWith('e')) {
+        replace(timeline, said.index, { words }, event);
+        return;
+      }
+      add(timeline, make({ kind: 'message', words }));
       return;
     }
     case 'run.failed':
@@ -434,6 +457,10 @@ export function timelineRows(steps: readonly TimelineStep[], query: TimelineQuer
 export function dropOldSteps(timeline: Timeline, cap: number, drop: number): number {
   if (timeline.steps.length <= cap) return 0;
   for (const step of timeline.steps.splice(0, drop)) timeline.counts.set(step.kind, (timeline.counts.get(step.kind) ?? 1) - 1);
+  for (const [runId, said] of timeline.lastSaid) {
+    if (said.index < drop) timeline.lastSaid.delete(runId);
+    else said.index -= drop;
+  }
   for (const open of [timeline.tools, timeline.questions])
     for (const [id, index] of open) {
       if (index < drop) open.delete(id);

@@ -67,7 +67,7 @@ export function RunTimeline({
           </div>
         </div>
       </div>
-      <p className="timeline-scope small" role="status">
+      <p className="timeline-scope small">
         {narrowedTo ? (
           <>
             Only the run of <strong>{narrowedTo.agentId}</strong>: {stepCount} {stepCount === 1 ? 'step' : 'steps'}.{' '}
