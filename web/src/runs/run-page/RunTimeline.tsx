@@ -86,6 +86,7 @@ export function RunTimeline({
       <div className="timeline-scroll" ref={scroller}>
         <ol
           className="timeline-list"
+          data-query={query}
           aria-label="Steps of the run and the runs below it, oldest first"
           style={{ paddingTop: shown.above, paddingBottom: shown.below }}
         >
