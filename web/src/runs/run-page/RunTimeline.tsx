@@ -2,7 +2,7 @@ import { memo, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Icon } from '../../ui/icons';
 import { useMeasuredWindow } from '../../ui/measured-window';
 import type { RunStore } from '../run-tree';
-import { STEP_KINDS, type StepKind, type Timeline, type TimelineRow, type TimelineStep, timelineRows } from '../timeline';
+import { STEP_KINDS, type StepKind, type Timeline, type TimelineStep, timelineRows } from '../timeline';
 import { TIMELINE_CAP } from '../use-run-events';
 
 /** A row's height before it was measured (one line of text). */
@@ -90,9 +90,23 @@ export function RunTimeline({
           aria-label="Steps of the run and the runs below it, oldest first"
           style={{ paddingTop: shown.above, paddingBottom: shown.below }}
         >
-          {rows.slice(shown.first, shown.end).map((row) => (
-            <TimelineRowView key={row.key} row={row} measure={shown.measure} onSelectRun={onSelectRun} selectedRunId={selectedRunId} />
-          ))}
+          {rows
+            .slice(shown.first, shown.end)
+            .map((row) =>
+              row.kind === 'agent' ? (
+                <AgentRow
+                  key={row.key}
+                  rowKey={row.key}
+                  agent={row.agent}
+                  runId={row.runId}
+                  narrowed={selectedRunId === row.runId}
+                  measure={shown.measure}
+                  onSelectRun={onSelectRun}
+                />
+              ) : (
+                <StepRow key={row.key} step={row.step} measure={shown.measure} />
+              ),
+            )}
         </ol>
         {rows.length === 0 && <p className="muted timeline-empty">No step matches.</p>}
       </div>
@@ -100,39 +114,45 @@ export function RunTimeline({
   );
 }
 
-const TimelineRowView = memo(function TimelineRowView({
-  row,
+// Rows take what they show, not the row objects (new on every fold): a row re-renders only when its step changed.
+const AgentRow = memo(function AgentRow({
+  rowKey,
+  agent,
+  runId,
+  narrowed,
   measure,
   onSelectRun,
-  selectedRunId,
 }: {
-  row: TimelineRow;
+  rowKey: string;
+  agent: string;
+  runId: string;
+  narrowed: boolean;
   measure: (element: HTMLElement | null) => void;
   onSelectRun: (runId: string | undefined) => void;
-  selectedRunId: string | undefined;
 }) {
-  if (row.kind === 'agent')
-    return (
-      <li className="timeline-agent" data-window-key={row.key} ref={measure}>
-        <Icon name="agent" />
-        <strong>{row.agent}</strong>
-        {selectedRunId !== row.runId && row.runId && (
-          <button type="button" className="link-button small" onClick={() => onSelectRun(row.runId)} aria-label={`Show only the run of ${row.agent}`}>
-            only this run
-          </button>
-        )}
-      </li>
-    );
-  return <StepRow step={row.step} rowKey={row.key} measure={measure} />;
+  return (
+    <li className="timeline-agent" data-window-key={rowKey} ref={measure}>
+      <Icon name="agent" />
+      <strong>{agent}</strong>
+      {!narrowed && runId && (
+        <button type="button" className="link-button small" onClick={() => onSelectRun(runId)} aria-label={`Show only the run of ${agent}`}>
+          only this run
+        </button>
+      )}
+    </li>
+  );
 });
 
-function StepRow({ step, rowKey, measure }: { step: TimelineStep; rowKey: string; measure: (element: HTMLElement | null) => void }) {
+/** One formatter for every row's time: toLocaleTimeString builds a new one per call. */
+const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
+
+const StepRow = memo(function StepRow({ step, measure }: { step: TimelineStep; measure: (element: HTMLElement | null) => void }) {
   const [open, setOpen] = useState(false);
   return (
-    <li className={`timeline-step step-${step.kind}`} data-window-key={rowKey} data-kind={step.kind} ref={measure}>
+    <li className={`timeline-step step-${step.kind}`} data-window-key={step.key} data-kind={step.kind} ref={measure}>
       <div className="timeline-line">
         <time className="muted small" dateTime={step.at}>
-          {new Date(step.at).toLocaleTimeString()}
+          {TIME.format(Date.parse(step.at))}
         </time>
         <span className="timeline-words">
           <strong>{step.agent}</strong> {step.words.map((segment, i) => (typeof segment === 'string' ? segment : <code key={i}>{segment.code}</code>))}
@@ -156,4 +176,4 @@ function StepRow({ step, rowKey, measure }: { step: TimelineStep; rowKey: string
       )}
     </li>
   );
-}
+});
