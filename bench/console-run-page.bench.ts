@@ -211,7 +211,11 @@ async function main(): Promise<void> {
     await page.getByText(new RegExp(`^${treeSize} runs,`)).waitFor({ timeout: 60_000 });
     const openMs = Date.now() - opened;
     // The timeline in words: its first step, and every run's start as a step.
-    await page.waitForFunction(`(window.__seen.shown['run.started'] ?? {})[${treeSize}] !== undefined`, undefined, { timeout: 60_000 });
+    // (Polled from here: the console's CSP forbids the eval waitForFunction does with a string.)
+    for (const until = Date.now() + 60_000; !(await page.evaluate<boolean>(`(window.__seen.shown['run.started'] ?? {})[${treeSize}] !== undefined`));) {
+      if (Date.now() > until) throw new Error(`the timeline never showed ${treeSize} run starts`);
+      await sleep(50);
+    }
     const opening = await page.evaluate<Seen>('window.__seen');
     const firstStepMs = (opening.firstStepAt ?? NaN) - opened;
     const allStartsMs = opening.shown['run.started'][treeSize] - opened;
