@@ -65,6 +65,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
   // The title is the agent and its task; the run id is a fact below it.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${manager}: Manage the reading.`);
   await expect(page.getByTestId('run-status')).toHaveText('completed');
+  await expect(page).toHaveTitle(`${manager}: Manage the reading. · Switchboard`);
   await expect(page.getByText('Its caller waited for it')).toBeVisible();
 
   // One line per step, in words, under the agent doing them; no event types, no stream ids.

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { usePendingApprovals } from '../approvals/WaitingApprovals';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -34,6 +34,13 @@ export function RunPage({ runId }: { runId: string }) {
   const agent = root?.agentId ?? loaded?.agentId;
   const task = root?.prompt ?? loaded?.prompt;
   const epoch = root?.epoch ?? loaded?.epoch ?? 1;
+  // The browser's tab says which run too: the agent and its task, not an id.
+  useEffect(() => {
+    if (!agent) return;
+    const before = document.title;
+    document.title = `${agent}: ${oneLine(task ?? '', 60)} · Switchboard`;
+    return () => void (document.title = before);
+  }, [agent, task]);
 
   if (header.data && !loaded) {
     return (
@@ -53,7 +60,7 @@ export function RunPage({ runId }: { runId: string }) {
         {loaded?.parentRunId && (
           <>
             {' / '}
-            <Link to={`/runs/${loaded.parentRunId}`}>parent run</Link>
+            <Link to={`/runs/${loaded.parentRunId}`}>the run that gave it this task</Link>
           </>
         )}
       </p>
