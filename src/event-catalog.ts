@@ -53,7 +53,8 @@ export const EVERY_EVENT_PROJECTIONS = {
 } as const;
 
 const CONVERSATION = ['web/src/sessions/conversation.ts'];
-const RUN_TREE = ['web/src/runs/run-tree.ts'];
+// The run page folds a run's events into its tree and words them as the steps of its timeline.
+const RUN_TREE = ['web/src/runs/run-tree.ts', 'web/src/runs/timeline.ts'];
 
 const sessionDecided = (console: CatalogEntry['console'], projections: readonly string[] = []): CatalogEntry => ({
   stream: 'session',
@@ -112,7 +113,7 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [RunEvents.stopped]: runDecided(['runs']),
   [RunEvents.interrupted]: runDecided(['runs']),
   [RunEvents.resumed]: runDecided(['runs']),
-  [RunEvents.budgetWarned]: { ...runDecided(['runs']), console: 'not shown' },
+  [RunEvents.budgetWarned]: { ...runDecided(['runs']), console: ['web/src/runs/timeline.ts'] },
   [RunEvents.ended]: onSession(RunEvents.ended, 'owner', [], 'not shown'),
   [RunEvents.progress]: onSession(RunEvents.progress, 'parent', [], 'not shown'),
   [RunEvents.delegationRefused]: onSession(RunEvents.delegationRefused, 'caller', [], 'not shown'),

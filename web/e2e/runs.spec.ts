@@ -52,8 +52,9 @@ test('a run tree grows live, Stop names the running descendants and stops them a
 
   const root = await api.call<RunSummary>('POST', '/api/runs', { agent_id: chief, prompt: 'Lead the work.', background: true });
   await page.goto(`/runs/${root.run_id}`);
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(root.run_id);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${chief}: Lead the work.`);
   await expect(page.getByTestId('run-status')).toHaveText('running');
+  await expect(page.getByText('Started through the API')).toBeVisible();
   await expect(treeRow(page, root.run_id)).toBeVisible();
   // Nothing below reloads the page: what appears comes through its live subscription.
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
@@ -83,16 +84,17 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await expect(details).toContainText('Scout ahead.');
   await expect(details).toContainText(late.run_id);
 
-  // The event history: filtered by type, an event's JSON expanded.
-  const history = page.getByRole('list', { name: /^Events of the run/ });
-  await page.getByLabel('Type').selectOption('run.started');
-  await expect(history.getByRole('listitem')).toHaveCount(4);
-  await history
-    .getByRole('button', { name: /^Show the JSON of event/ })
-    .last()
-    .click();
-  await expect(history.locator('pre')).toContainText(`"runId": "${late.run_id}"`);
-  await page.getByLabel('Type').selectOption('');
+  // The timeline, narrowed to the run picked (the scout): its start in words, its raw event one click away.
+  const timeline = page.getByRole('list', { name: /^Steps of the run/ });
+  await expect(page.getByText(`Only the run of ${scout}`)).toBeVisible();
+  const given = timeline.locator('.timeline-step', { hasText: `${scout} was given a task by ${chief} (in the background): “Scout ahead.”` });
+  await expect(given).toBeVisible();
+  await given.getByRole('button', { name: 'Show the raw event of this step' }).click();
+  await expect(given.locator('pre')).toContainText(`"runId": "${late.run_id}"`);
+  await page.getByRole('button', { name: 'Show every run' }).click();
+  await page.getByLabel('Show', { exact: true }).selectOption('run');
+  await expect(timeline.locator('.timeline-step', { hasText: 'was given a task' })).toHaveCount(3);
+  await page.getByLabel('Show', { exact: true }).selectOption('');
 
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'run-page', { fullPage: false });
@@ -140,12 +142,12 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'runs');
   await listed.filter({ hasText: scout }).getByRole('link', { name: late.run_id }).click();
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(late.run_id);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${scout}: Scout ahead.`);
   await expect(page.getByTestId('stop-reason')).toContainText(`when run ${root.run_id} was stopped`);
 
   // Resume launches it again on its own thread; the page follows it back to running.
   await page.getByRole('button', { name: 'Resume' }).click();
-  await expect(page.getByRole('status').filter({ hasText: /^Resumed: it is running \(launch 2\)\.$/ })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: /^Resumed: it is running again\.$/ })).toBeVisible();
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await expect(page.getByTestId('stop-reason')).toBeHidden();
   await page.getByRole('button', { name: 'Stop', exact: true }).click();

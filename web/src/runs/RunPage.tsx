@@ -1,21 +1,24 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { usePendingApprovals } from '../approvals/WaitingApprovals';
 import { ErrorNote } from '../ui/ErrorNote';
 import { runStatusTone } from './run-list';
 import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
-import { EventHistory } from './run-page/EventHistory';
 import { RunActions } from './run-page/RunActions';
+import { RunOwner } from './run-page/RunOwner';
+import { RunTimeline } from './run-page/RunTimeline';
 import { RunSummary } from './run-page/RunSummary';
 import { RunTreePanel } from './run-page/RunTreePanel';
 import { useRunActions } from './run-page/use-run-actions';
 import { useRunHeader } from './run-page/use-run-header';
+import { oneLine } from './timeline';
 import { useRunEvents } from './use-run-events';
 
 /**
- * One run and its subtree, live: the header and actions, the summary, the tree with its timeline and
- * the event history are components of their own (./run-page); this page wires them to the run.
+ * One run and its subtree, live: the header and actions, the summary, the tree with its waterfall and
+ * the timeline of steps are components of their own (./run-page); this page wires them to the run. The
+ * run picked in the tree narrows the timeline to it.
  */
 export function RunPage({ runId }: { runId: string }) {
   const live = useRunEvents(runId);
@@ -27,6 +30,17 @@ export function RunPage({ runId }: { runId: string }) {
   const treeRoot = loaded ? (loaded.rootRunId ?? loaded.runId) : undefined;
   const waiting = usePendingApprovals(useMemo(() => (treeRoot ? { rootRunId: treeRoot } : undefined), [treeRoot]));
   const status = root?.status ?? loaded?.status;
+  const [selected, setSelected] = useState<string | undefined>();
+  const agent = root?.agentId ?? loaded?.agentId;
+  const task = root?.prompt ?? loaded?.prompt;
+  const epoch = root?.epoch ?? loaded?.epoch ?? 1;
+  // The browser's tab says which run too: the agent and its task, not an id.
+  useEffect(() => {
+    if (!agent) return;
+    const before = document.title;
+    document.title = `${agent}: ${oneLine(task ?? '', 60)} · Switchboard`;
+    return () => void (document.title = before);
+  }, [agent, task]);
 
   if (header.data && !loaded) {
     return (
@@ -46,14 +60,21 @@ export function RunPage({ runId }: { runId: string }) {
         {loaded?.parentRunId && (
           <>
             {' / '}
-            <Link to={`/runs/${loaded.parentRunId}`}>parent run</Link>
+            <Link to={`/runs/${loaded.parentRunId}`}>the run that gave it this task</Link>
           </>
         )}
       </p>
       <div className="page-head">
         <div>
           <h1 id="run-title">
-            Run <span className="mono run-title-id">{runId}</span>
+            {agent ? (
+              <>
+                {agent}
+                {task && <span className="run-title-task">: {oneLine(task, 90)}</span>}
+              </>
+            ) : (
+              'Run'
+            )}
           </h1>
           <p className="run-facts">
             {status && (
@@ -63,17 +84,20 @@ export function RunPage({ runId }: { runId: string }) {
             )}
             {loaded && (
               <>
-                <span>
-                  Agent <strong>{loaded.agentId}</strong>
-                </span>
-                <span>{loaded.background ? 'background' : 'foreground'}</span>
-                <span>launch {root?.epoch ?? loaded.epoch}</span>
-                <span>
-                  owner <code>{loaded.ownerThreadId}</code>
+                <span>{loaded.background ? 'Ran in the background: its caller went on working' : 'Its caller waited for it'}</span>
+                {epoch > 1 && <span>Resumed {epoch - 1 === 1 ? 'once' : `${epoch - 1} times`}</span>}
+                <RunOwner ownerThreadId={loaded.ownerThreadId} rootRunId={loaded.rootRunId ?? loaded.runId} />
+                <span className="muted small">
+                  Run id <code className="run-title-id">{runId}</code>
                 </span>
               </>
             )}
           </p>
+          {status === 'interrupted' && (
+            <p className="small" data-testid="interrupted-note">
+              It was cut off before it finished. Resume launches it again where it left off.
+            </p>
+          )}
         </div>
         <RunActions
           status={status}
@@ -91,8 +115,8 @@ export function RunPage({ runId }: { runId: string }) {
       )}
 
       <RunSummary loaded={loaded ?? undefined} root={root} />
-      <RunTreePanel runId={runId} store={store} version={version} waiting={waiting} />
-      <EventHistory history={live.history} dropped={live.dropped} types={live.types} version={version} />
+      <RunTreePanel runId={runId} store={store} version={version} waiting={waiting} selected={selected} onSelect={setSelected} />
+      <RunTimeline timeline={live.timeline} store={store} dropped={live.dropped} version={version} selectedRunId={selected} onSelectRun={setSelected} />
 
       {actions.confirmStop !== undefined && (
         <ConfirmStop runId={runId} descendants={actions.confirmStop} onCancel={actions.cancelStop} onConfirm={() => void actions.act('stop')} />

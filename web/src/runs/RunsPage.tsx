@@ -3,6 +3,7 @@ import { request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
+import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
@@ -52,7 +53,8 @@ export function RunsPage() {
   const set = (name: keyof RunFilterFields) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
   const agentLabel = (id: string) => {
     const agent = agents.get(id);
-    return agent ? `${agent.icon ? `${agent.icon} ` : ''}${agent.name}` : id;
+    // The agent's own icon is often an emoji, which a machine without an emoji font draws as a box.
+    return agent ? agent.name : id;
   };
 
   return (
@@ -117,9 +119,7 @@ export function RunsPage() {
         <div className="empty">
           <h2>No runs</h2>
           <p className="muted">
-            {filtered
-              ? 'No run matches these filters.'
-              : 'A run starts when an agent delegates with agent_run in a session, or through POST /api/runs (the agentRun mutation).'}
+            {filtered ? 'No run matches these filters.' : 'A run starts when an agent in a chat hands a task to another agent of its team.'}
           </p>
         </div>
       ) : (
@@ -131,8 +131,8 @@ export function RunsPage() {
                 <th scope="col">Run</th>
                 <th scope="col">Status</th>
                 <th scope="col">Agent</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Lineage</th>
+                <th scope="col">How it ran</th>
+                <th scope="col">Place in its tree</th>
                 <th scope="col">Started</th>
                 <th scope="col">Duration</th>
                 <th scope="col">Tokens (own / subtree)</th>
@@ -149,18 +149,20 @@ export function RunsPage() {
                   <td>
                     <span className={`badge status-${runStatusTone(node.status)}`}>{node.status}</span>
                   </td>
-                  <td>{agentLabel(node.agentId)}</td>
-                  <td>{node.background ? 'background' : 'foreground'}</td>
+                  <td>
+                    <Icon name="agent" /> {agentLabel(node.agentId)}
+                  </td>
+                  <td>{node.background ? 'in the background' : 'caller waited'}</td>
                   <td className="small">
                     {node.parentRunId ? (
                       <>
-                        depth {node.depth}, root{' '}
-                        <Link className="mono" to={`/runs/${node.rootRunId}`}>
-                          {node.rootRunId.slice(-8)}
+                        {node.depth} {node.depth === 1 ? 'level' : 'levels'} down in{' '}
+                        <Link to={`/runs/${node.rootRunId}`} aria-label={`the tree of run ${node.rootRunId}`}>
+                          this tree
                         </Link>
                       </>
                     ) : (
-                      'root'
+                      'top of its tree'
                     )}
                   </td>
                   <td>

@@ -79,6 +79,17 @@ export const RunHeaderQuery = graphql(`
   }
 `);
 
+// The root run of a tree: whose chat (or the API) started the tree the page shows a run of.
+export const RunOwnerQuery = graphql(`
+  query RunOwner($id: ID!) {
+    run(id: $id) {
+      runId
+      agentId
+      ownerThreadId
+    }
+  }
+`);
+
 // The subtree's usage as the service sums it (the runs read model): the page never adds it up from events.
 export const RunUsageQuery = graphql(`
   query RunUsage($id: ID!) {

@@ -2,19 +2,18 @@ import { useEffect, useState } from 'react';
 import { subscribe } from '../api/client';
 import { RunEventsSubscription } from './operations';
 import { emptyStore, foldEvent, type RunStore, type RunStreamEvent } from './run-tree';
+import { dropOldSteps, emptyTimeline, foldStep, type Timeline } from './timeline';
 
-/** The newest events the history keeps in memory; older ones are dropped in blocks (the audit log has them all). */
-export const HISTORY_CAP = 10_000;
-const HISTORY_DROP = 1_000;
+/** The newest steps the timeline keeps in memory; older ones are dropped in blocks (the audit log has every event). */
+export const TIMELINE_CAP = 10_000;
+const TIMELINE_DROP = 1_000;
 
 export interface LiveRun {
   store: RunStore;
-  /** Every event of the subtree folded so far, oldest first (at most HISTORY_CAP). */
-  history: readonly RunStreamEvent[];
-  /** How many events were dropped from the front of the history. */
+  /** How many of the oldest steps were dropped from the timeline (it keeps TIMELINE_CAP). */
   dropped: number;
-  /** Events per type, for the history's type filter. */
-  types: ReadonlyMap<string, number>;
+  /** The subtree's events as steps a person reads (each raw event kept on its step). */
+  timeline: Timeline;
   /** Bumped once per animation frame that folded events: what memoized views depend on. */
   version: number;
 }
@@ -26,7 +25,7 @@ export interface LiveRun {
  */
 export function useRunEvents(runId: string): LiveRun {
   // One store per mounted page (the page is keyed by run id); folded in place, `version` tells React.
-  const [state] = useState(() => ({ store: emptyStore(), history: [] as RunStreamEvent[], dropped: 0, types: new Map<string, number>() }));
+  const [state] = useState(() => ({ store: emptyStore(), dropped: 0, timeline: emptyTimeline() }));
   const [version, setVersion] = useState(0);
 
   useEffect(() => {
@@ -41,14 +40,10 @@ export function useRunEvents(runId: string): LiveRun {
         // A replay after a reconnect starts again from the run's start: what was folded is skipped.
         if (event.globalPosition <= state.store.lastPosition) continue;
         foldEvent(state.store, event);
-        state.history.push(event);
-        state.types.set(event.type, (state.types.get(event.type) ?? 0) + 1);
+        foldStep(state.timeline, state.store, event);
         changed = true;
       }
-      if (state.history.length > HISTORY_CAP) {
-        state.history.splice(0, HISTORY_DROP);
-        state.dropped += HISTORY_DROP;
-      }
+      state.dropped += dropOldSteps(state.timeline, TIMELINE_CAP, TIMELINE_DROP);
       if (changed) setVersion((v) => v + 1);
     };
     const unsubscribe = subscribe(RunEventsSubscription, { runId }, ({ runEvents }) => {

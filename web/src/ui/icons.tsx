@@ -3,6 +3,8 @@ import {
   Blocks,
   Bot,
   Check,
+  ChevronDown,
+  ChevronRight,
   CircleAlert,
   CirclePause,
   CirclePlay,
@@ -38,6 +40,8 @@ export const ICONS = {
   search: Search,
   light: Sun,
   dark: Moon,
+  expanded: ChevronDown,
+  collapsed: ChevronRight,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;

@@ -1,5 +1,8 @@
 import { Link } from 'react-router';
+import { Icon } from '../../ui/icons';
+import { Markdown } from '../../ui/Markdown';
 import { runStatusTone } from '../run-list';
+import { plainReason } from '../timeline';
 import { describeStop, durationMs, formatDuration, type RunNode } from '../run-tree';
 
 /** The run picked in the tree: its facts, prompt, output or error. */
@@ -9,7 +12,7 @@ export function RunDetails({ run, now, onClose }: { run: RunNode; now: number; o
       <div className="run-details-head">
         <h2 id="run-details-title">{run.agentId}</h2>
         <button type="button" className="ghost" onClick={onClose} aria-label="Close the run details">
-          ✕
+          <Icon name="deny" />
         </button>
       </div>
       <dl className="facts">
@@ -23,9 +26,9 @@ export function RunDetails({ run, now, onClose }: { run: RunNode; now: number; o
         <dd>
           <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
         </dd>
-        <dt>Mode</dt>
-        <dd>{run.background ? 'background' : 'foreground'}</dd>
-        <dt>Depth</dt>
+        <dt>How it ran</dt>
+        <dd>{run.background ? 'In the background' : 'Its caller waited for it'}</dd>
+        <dt>Levels below the top</dt>
         <dd>{run.depth}</dd>
         <dt>Tokens</dt>
         <dd>
@@ -38,21 +41,27 @@ export function RunDetails({ run, now, onClose }: { run: RunNode; now: number; o
         <dt>Duration</dt>
         <dd>{formatDuration(durationMs(run, now))}</dd>
       </dl>
-      <h3>Prompt</h3>
-      <p className="run-text">{run.prompt}</p>
+      <h3>Task</h3>
+      <Markdown className="run-text" text={run.prompt} />
       {run.output && (
         <>
-          <h3>Output</h3>
-          <p className="run-text">{run.output}</p>
+          <h3>Answer</h3>
+          <Markdown className="run-text" text={run.output} />
         </>
       )}
       {run.error && (
         <>
           <h3>Error</h3>
-          <p className="problem-text run-text">{run.error}</p>
+          <p className="problem-text run-text">{run.status === 'interrupted' ? plainReason(run.error) : run.error}</p>
         </>
       )}
       {run.stoppedBy && <p>{describeStop(run.stoppedBy)}</p>}
+      {/* Picking the run narrowed the timeline to it: one click to read what it did. */}
+      <p>
+        <button type="button" className="link-button" onClick={() => document.getElementById('timeline-title')?.scrollIntoView({ block: 'start' })}>
+          Read its steps in the timeline
+        </button>
+      </p>
     </aside>
   );
 }

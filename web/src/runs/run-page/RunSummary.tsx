@@ -1,5 +1,7 @@
 import type { RunHeaderQuery } from '../../gql/graphql';
 import { budgetLines, describeStop, durationMs, formatDuration, type RunNode, type StopReason } from '../run-tree';
+import { Markdown } from '../../ui/Markdown';
+import { plainReason } from '../timeline';
 import { useNow } from '../use-run-events';
 
 export type LoadedRun = NonNullable<RunHeaderQuery['run']>;
@@ -9,7 +11,10 @@ export function RunSummary({ loaded, root }: { loaded: LoadedRun | undefined; ro
   const now = useNow(root?.status === 'running');
   // Once the run's events are folded they are the truth (the loaded header may predate a stop or resume).
   const output = root ? root.output : (loaded?.output ?? undefined);
-  const error = root ? root.error : (loaded?.error ?? undefined);
+  const status = root?.status ?? loaded?.status;
+  const rawError = root ? root.error : (loaded?.error ?? undefined);
+  // An interruption's reason tells an API caller how to resume; here the Resume button does that.
+  const error = rawError && status === 'interrupted' ? plainReason(rawError) : rawError;
   const stoppedBy = root ? root.stoppedBy : ((loaded?.stoppedBy as StopReason | null | undefined) ?? undefined);
   const policy = loaded?.policy as { timeoutMs?: number; maxDepth?: number; maxConcurrentChildren?: number } | undefined;
   const budget = loaded?.budget && budgetLines(loaded.budget.limits, loaded.budget.used);
@@ -18,16 +23,16 @@ export function RunSummary({ loaded, root }: { loaded: LoadedRun | undefined; ro
     <div className="run-summary">
       {loaded && (
         <div className="aside-card">
-          <h2>Prompt</h2>
-          <p className="run-text">{loaded.prompt}</p>
+          <h2>Task</h2>
+          <Markdown className="run-text" text={loaded.prompt} />
         </div>
       )}
       {(output || error || stoppedBy) && (
         <div className="aside-card">
-          <h2>{stoppedBy ? 'Stop reason' : error ? 'Error' : 'Output'}</h2>
+          <h2>{stoppedBy ? 'Stop reason' : status === 'interrupted' ? 'Interrupted' : error ? 'Error' : 'Answer'}</h2>
           {stoppedBy && <p data-testid="stop-reason">{describeStop(stoppedBy)}</p>}
           {error && <p className="problem-text run-text">{error}</p>}
-          {output && <p className="run-text">{output}</p>}
+          {output && <Markdown className="run-text" text={output} />}
         </div>
       )}
       {(policy || budget) && (

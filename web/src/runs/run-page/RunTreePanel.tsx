@@ -12,9 +12,22 @@ import { SpacerRow, TimelineTicks, TREE_ROW_HEIGHT, TreeRowView } from './TreeRo
  * The run tree with its timeline (collapsible, windowed), the requests of the tree that wait for a
  * person, and the details of the run picked.
  */
-export function RunTreePanel({ runId, store, version, waiting }: { runId: string; store: RunStore; version: number; waiting: PendingApproval[] }) {
+export function RunTreePanel({
+  runId,
+  store,
+  version,
+  waiting,
+  selected,
+  onSelect,
+}: {
+  runId: string;
+  store: RunStore;
+  version: number;
+  waiting: PendingApproval[];
+  selected: string | undefined;
+  onSelect: (runId: string | undefined) => void;
+}) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const [selected, setSelected] = useState<string | undefined>();
   const rows = useMemo(() => treeRows(store, runId, collapsed), [store, runId, collapsed, version]); // eslint-disable-line react-hooks/exhaustive-deps -- the store is mutated in place; version says when
   const now = useNow(rows.some((r) => r.run.status === 'running'));
   const axis = useMemo(
@@ -53,7 +66,7 @@ export function RunTreePanel({ runId, store, version, waiting }: { runId: string
               <tr>
                 <th scope="col">Run</th>
                 <th scope="col">Status</th>
-                <th scope="col">Mode</th>
+                <th scope="col">How it ran</th>
                 <th scope="col">Tokens own / subtree</th>
                 <th scope="col">Tools</th>
                 <th scope="col">Duration</th>
@@ -81,14 +94,14 @@ export function RunTreePanel({ runId, store, version, waiting }: { runId: string
                   axisStart={axis.start}
                   axisEnd={axis.end}
                   onToggle={toggle}
-                  onSelect={setSelected}
+                  onSelect={onSelect}
                 />
               ))}
               {shown.below > 0 && <SpacerRow height={shown.below} />}
             </tbody>
           </table>
         </div>
-        {selectedRun && <RunDetails run={selectedRun} now={now} onClose={() => setSelected(undefined)} />}
+        {selectedRun && <RunDetails run={selectedRun} now={now} onClose={() => onSelect(undefined)} />}
       </div>
     </>
   );

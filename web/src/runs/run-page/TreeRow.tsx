@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
+import { Icon } from '../../ui/icons';
 import { approvalHref } from '../../approvals/WaitingApprovals';
 import { runStatusTone } from '../run-list';
 import { durationMs, formatDuration, type RunNode } from '../run-tree';
@@ -83,7 +84,7 @@ export const TreeRowView = memo(function TreeRowView({
             aria-label={`${open ? 'Collapse' : 'Expand'} the runs under ${run.agentId} ${run.runId}`}
             onClick={() => onToggle(run.runId)}
           >
-            {open ? '▾' : '▸'}
+            <Icon name={open ? 'expanded' : 'collapsed'} size={14} />
           </button>
         ) : (
           <span className="tree-toggle-space" aria-hidden="true" />
@@ -102,7 +103,7 @@ export const TreeRowView = memo(function TreeRowView({
           <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
         )}
       </td>
-      <td>{run.background ? 'bg' : 'fg'}</td>
+      <td>{run.background ? 'background' : 'waited for'}</td>
       <td>
         {run.inputTokens + run.outputTokens} / {subtreeTokens}
         {subtreeRuns > 1 && <span className="muted small"> ({subtreeRuns})</span>}

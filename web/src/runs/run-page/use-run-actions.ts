@@ -22,7 +22,7 @@ export function useRunActions(runId: string, onActed: () => void) {
         setDone(`Stopped ${agentStop.stoppedRuns.length} run${agentStop.stoppedRuns.length === 1 ? '' : 's'}.`);
       } else {
         const { resumeRun } = await request(ResumeRunMutation, { runId });
-        setDone(`Resumed: it is ${resumeRun.status} (launch ${resumeRun.epoch}).`);
+        setDone(`Resumed: it is ${resumeRun.status} again.`);
       }
     } catch (error) {
       setActionError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
