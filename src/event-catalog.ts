@@ -49,7 +49,8 @@ export interface CatalogEntry {
 export const EVERY_EVENT_PROJECTIONS = {
   'stream-summaries': 'every stream: its last position and type',
   'audit-log': 'every event: who did what',
-  sessions: "every event on a session stream moves its position; the session's own state events and cli.session.idle change its status",
+  sessions:
+    "every event on a session stream moves its position; the session's own state events and cli.session.idle change its status; session.message_sent, cli.assistant.message and cli.session.title_changed its title and preview",
 } as const;
 
 const CONVERSATION = ['web/src/sessions/conversation.ts'];

@@ -18,11 +18,20 @@ import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunsResolver, RunUsageResolver } from './resolvers/runs.resolver';
-import { SessionsResolver } from './resolvers/sessions.resolver';
+import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
 import { RunLoaders } from './run-loaders';
 
 /** Every resolver of the schema: the module provides them, and the console's schema file is printed from them. */
-export const GRAPHQL_RESOLVERS = [AgentsResolver, SessionsResolver, RunsResolver, RunUsageResolver, RunCommandsResolver, AuditResolver, ApprovalsResolver];
+export const GRAPHQL_RESOLVERS = [
+  AgentsResolver,
+  SessionsResolver,
+  SessionSummaryResolver,
+  RunsResolver,
+  RunUsageResolver,
+  RunCommandsResolver,
+  AuditResolver,
+  ApprovalsResolver,
+];
 
 /** Lets the GraphQL module's factory check tokens the way the REST guard does. */
 @Module({ providers: [ApiTokenGuard], exports: [ApiTokenGuard] })

@@ -20,6 +20,8 @@ const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be e
 const listSchema = z.object({
   status: z.enum(['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed']).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
+  search: z.string().max(200, 'search must be at most 200 characters').optional(),
+  includeRunSessions: z.enum(['true', 'false'], { message: 'includeRunSessions must be true or false' }).optional(),
 });
 const afterSchema = z.object({ after: z.coerce.number().int().min(0).optional() });
 
@@ -45,9 +47,14 @@ export class SessionsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List sessions, newest first' })
+  @ApiOperation({
+    summary: 'List sessions, newest first',
+    description:
+      "Each with its title and a preview of its last message. `search` matches the title, the preview and the agent's id in any case. The sessions delegated runs execute on (`sub-agent-<runId>`) are left out unless `includeRunSessions=true`: each is reached from its run.",
+  })
   list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
-    return this.queryBus.execute(new ListSessions(query.status, query.limit));
+    const { status, search, includeRunSessions, limit } = query;
+    return this.queryBus.execute(new ListSessions({ status, search, includeRunSessions: includeRunSessions === 'true' }, limit));
   }
 
   @Get(':id')

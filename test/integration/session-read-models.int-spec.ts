@@ -103,7 +103,8 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
       await insertSession('s-new', { createdAt: at(3), status: 'idle', config: config({ agentId: 'planner' }) });
     });
 
-    const list = (status: string | undefined, limit: number) => new ListSessionsHandler(side.db).execute(new ListSessions(status, limit));
+    const list = (status: string | undefined, limit: number) =>
+      new ListSessionsHandler(side.db).execute(new ListSessions({ status, includeRunSessions: true }, limit));
 
     it('lists newest first, ties by id in byte order, with the agent and sub-agents picked from the config', async () => {
       const { sessions } = await list(undefined, 50);
@@ -115,6 +116,9 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
           model: 'gpt-4.1',
           agentId: 'planner',
           subAgents: [],
+          title: null,
+          preview: null,
+          runId: null,
           createdAt: at(3),
           updatedAt: at(59),
         },
@@ -162,6 +166,9 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
         workingDirectory: '/srv/switchboard-test/workspace',
         agentId: 'writer',
         subAgents: ['critic'],
+        title: null,
+        preview: null,
+        runId: null,
         lastPosition: BIG,
         createdAt: at(0),
         updatedAt: at(59),

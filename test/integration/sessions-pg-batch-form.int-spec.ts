@@ -15,6 +15,11 @@ const config = (subAgents: string[]) => ({
   subAgents,
 });
 const cli = (type: string, agentId?: string) => ({ type: `${CLI_EVENT_PREFIX}${type}`, data: { payload: { n: 1 }, ...(agentId ? { agentId } : {}) } });
+/** A CLI record that changes the session's title or preview (a sub-agent's does not). */
+const said = (type: string, payload: Record<string, unknown>, agentId?: string) => ({
+  type: `${CLI_EVENT_PREFIX}${type}`,
+  data: { payload, ...(agentId ? { agentId } : {}) },
+});
 
 /**
  * Transactions of a few sessions' lives, each mixing position moves (CLI records, audit) with state
@@ -61,7 +66,18 @@ function transactions(): StreamAppend[][] {
       },
     ],
     [
-      { streamId: s('a'), expectedVersion: 'any', events: [cli('assistant.message'), cli('session.idle'), cli('assistant.usage')] },
+      {
+        streamId: s('a'),
+        expectedVersion: 'any',
+        events: [
+          cli('assistant.message'),
+          said('assistant.message', { content: 'the answer' }),
+          said('session.title_changed', { title: 'A title' }),
+          said('assistant.message', { content: 'a child answer' }, 'task-1'),
+          cli('session.idle'),
+          cli('assistant.usage'),
+        ],
+      },
       { streamId: s('b'), expectedVersion: 'any', events: [{ type: SessionEvents.interrupted, data: { reason: 'stopped', wasRunning: true } }] },
       { streamId: 'agent-not-a-session', expectedVersion: 'any', events: [cli('assistant.message')] },
     ],

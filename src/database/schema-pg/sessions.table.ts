@@ -16,6 +16,10 @@ export const sessions = pgTable(
     updatedAt: text('updated_at').notNull(),
     /** The instance that last took the session live (create, start, resume: `metadata.instanceId`); null before leases. */
     ownerInstance: text('owner_instance'),
+    /** What the CLI named it (`session.title_changed`), else its first message, shortened; null before any. */
+    title: text('title'),
+    /** Its last message (the user's or the main agent's), shortened to one line. */
+    preview: text('preview'),
   },
   (t) => [index('sessions_status_idx').on(t.status), index('sessions_owner_instance_idx').on(t.ownerInstance)],
 );

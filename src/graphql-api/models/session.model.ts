@@ -25,6 +25,12 @@ export class SessionSummary {
   @Field() model!: string;
   @Field(() => String, { nullable: true, description: 'The library agent it runs as (null: an inline config)' }) agentId!: string | null;
   @Field(() => [String], { description: 'The library agents its main agent may delegate to' }) subAgents!: string[];
+  @Field(() => String, { nullable: true, description: 'What the Copilot CLI named it, else its first message, shortened; null before any message' })
+  title!: string | null;
+  @Field(() => String, { nullable: true, description: "Its last message (the user's or the main agent's), shortened to one line" })
+  preview!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The delegated run this session executes (its thread sub-agent-<runId>); null for a chat' })
+  runId!: string | null;
   @Field() createdAt!: string;
   @Field({ description: 'Its last event: the last activity' }) updatedAt!: string;
 }

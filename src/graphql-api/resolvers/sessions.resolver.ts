@@ -1,4 +1,4 @@
-import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { NotFoundError } from '../../common/domain-error';
@@ -17,15 +17,17 @@ import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/sessi
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, ListSize, validated } from '../input-validation';
-import { budgetModelOf } from './runs.resolver';
+import { budgetModelOf, runOf } from './runs.resolver';
+import type { GraphqlContext } from '../graphql-context';
 import { StoredEventModel, StreamPageBeforeModel } from '../models/event.model';
 import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
-import { RunBudgetModel } from '../models/run.model';
+import { Run, RunBudgetModel } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
 const SESSIONS_LIMIT = new ListSize('limit', 1, 1000, 100);
+const SEARCH_SCHEMA = z.string().max(200, 'search must be at most 200 characters').optional();
 const HISTORY_LAST = new ListSize('last', 1, 500, 200);
 
 @ObjectType()
@@ -58,6 +60,22 @@ class UserInputAnswered {
   @Field() answered!: boolean;
 }
 
+/** The run a session executes, through the operation's run loader (one statement for a whole list). */
+async function runOfSession({ runId }: { runId: string | null }, { loaders }: GraphqlContext) {
+  if (!runId) return null;
+  const row = await loaders.runById.load(runId);
+  return row ? runOf(row) : null;
+}
+
+/** Fields of a session in a list. */
+@Resolver(() => SessionSummary)
+export class SessionSummaryResolver {
+  @ResolveField(() => Run, { nullable: true, description: 'The delegated run this session executes; null for a chat' })
+  run(@Parent() session: { runId: string | null }, @Context() context: GraphqlContext) {
+    return runOfSession(session, context);
+  }
+}
+
 @Resolver(() => Session)
 export class SessionsResolver {
   constructor(
@@ -65,13 +83,22 @@ export class SessionsResolver {
     private readonly queryBus: QueryBus,
   ) {}
 
-  @Query(() => [SessionSummary], { description: 'Sessions, newest first', complexity: SESSIONS_LIMIT.complexity })
+  @Query(() => [SessionSummary], {
+    description: "Sessions, newest first; the sessions runs execute on are left out unless asked for (each is reached from its run's threadId)",
+    complexity: SESSIONS_LIMIT.complexity,
+  })
   async sessions(
     @Args('status', { type: () => String, nullable: true, description: 'starting, active, running, idle, interrupted, failed or destroyed' })
     status?: string,
     @Args('limit', { type: () => Int, defaultValue: SESSIONS_LIMIT.fallback, description: SESSIONS_LIMIT.description }) limit = SESSIONS_LIMIT.fallback,
+    @Args('search', { type: () => String, nullable: true, description: "Words the title, the preview or the agent's id contain, in any case" })
+    search?: string | null,
+    @Args('includeRunSessions', { type: () => Boolean, defaultValue: false, description: 'Also the sessions delegated runs execute on' })
+    includeRunSessions = false,
   ) {
-    const { sessions } = await this.queryBus.execute(new ListSessions(status ?? undefined, SESSIONS_LIMIT.check(limit)));
+    const words = validated(SEARCH_SCHEMA, search ?? undefined);
+    const filter = { status: status ?? undefined, search: words, includeRunSessions };
+    const { sessions } = await this.queryBus.execute(new ListSessions(filter, SESSIONS_LIMIT.check(limit)));
     return sessions;
   }
 
@@ -83,6 +110,11 @@ export class SessionsResolver {
       if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
       throw error;
     }
+  }
+
+  @ResolveField(() => Run, { nullable: true, description: 'The delegated run this session executes; null for a chat' })
+  run(@Parent() session: { runId: string | null }, @Context() context: GraphqlContext) {
+    return runOfSession(session, context);
   }
 
   @ResolveField(() => RunBudgetModel, {

@@ -31,7 +31,15 @@ const sessionsEvent: fc.Arbitrary<LogEvent> = fc.oneof(
   session.map((id) => on(id, SessionEvents.subAgentsChanged, { subAgents: ['x', id] })),
   session.map((id) => on(id, SessionEvents.interrupted, { reason: 'gone', wasRunning: true })),
   session.map((id) => on(id, SessionEvents.destroyed, { reason: 'done' })),
-  session.map((id) => on(id, SessionEvents.messageSent, { prompt: 'go' })),
+  fc.record({ id: session, prompt: fc.constantFrom('go', 'and then stop') }).map(({ id, prompt }) => on(id, SessionEvents.messageSent, { prompt })),
+  // Headline changes: the CLI's title, the main agent's words (a sub-agent's change nothing).
+  fc
+    .record({ id: session, title: fc.constantFrom('Title one', 'Title two') })
+    .map(({ id, title }) => on(id, `${CLI_EVENT_PREFIX}session.title_changed`, { payload: { title } })),
+  fc
+    .record({ id: session, content: fc.constantFrom('answer', 'other answer') })
+    .map(({ id, content }) => on(id, `${CLI_EVENT_PREFIX}assistant.message`, { payload: { content } })),
+  session.map((id) => on(id, `${CLI_EVENT_PREFIX}assistant.message`, { payload: { content: 'child' }, agentId: 'task-1' })),
   session.map((id) => on(id, `${CLI_EVENT_PREFIX}session.idle`, { payload: {} })),
   session.map((id) => on(id, `${CLI_EVENT_PREFIX}session.idle`, { payload: {}, agentId: 'sub-agent-1' })),
   fc

@@ -5,6 +5,7 @@ import type { StoredEvent } from '../../event-store/event-store.types';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
 import { changesSessionState } from '../session.decider';
+import { changesSessionHeadline } from '../session-headline';
 import { isSessionEvent } from '../session.events';
 
 const TABLE = escapeIdentifier(getTableName(sessions));
@@ -14,10 +15,15 @@ const TOUCH = `UPDATE ${TABLE} AS s SET last_position = t.last_position, updated
 FROM jsonb_to_recordset($1::jsonb) AS t(session_id text, last_position bigint, updated_at text)
 WHERE s.session_id = t.session_id`;
 
-/** A session event that changes the row beyond its position (created, started, ended...): handled per event. */
-function changesState(event: StoredEvent): boolean {
-  return isSessionEvent(event) && changesSessionState(event);
+/**
+ * Whether the event changes a session's row beyond its position: its state (status, config...) or its
+ * headline (title, preview). Both forms handle these one by one; the rest only move the position.
+ */
+export function changesSessionRow(event: StoredEvent): boolean {
+  return isSessionEvent(event) && (changesSessionState(event) || changesSessionHeadline(event));
 }
+
+const changesState = changesSessionRow;
 
 /**
  * What the set-based form relies on: a position move (most session events: the CLI's records, audit)

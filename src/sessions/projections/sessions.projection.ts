@@ -4,11 +4,12 @@ import type { StoredEvent } from '../../event-store/event-store.types';
 import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
 import { sessionIdOfStream } from '../../event-store/stream-ids';
 import type { SessionConfig } from '../session-config';
-import { sessionsOnPostgres } from './sessions.pg-projection';
-import { changesSessionState, evolveSession, initialSessionState, type SessionState } from '../session.decider';
+import { changesSessionRow, sessionsOnPostgres } from './sessions.pg-projection';
+import { evolveSession, type SessionState, initialSessionState } from '../session.decider';
+import { evolveHeadline } from '../session-headline';
 import { isSessionEvent, SessionEvents, type SessionStatus } from '../session.events';
 
-/** Inline: the `sessions` table, one row per session, never behind its stream. */
+/** Inline: the `sessions` table, one row per session (status, config, title, preview), never behind its stream. */
 @ReadModelProjection()
 export class SessionsProjection extends PerEventProjection {
   readonly name = 'sessions';
@@ -20,7 +21,7 @@ export class SessionsProjection extends PerEventProjection {
     const sessionId = sessionIdOfStream(event.streamId);
     if (!sessionId) return;
     const { sessions } = db.tables;
-    if (!isSessionEvent(event) || !changesSessionState(event)) {
+    if (!isSessionEvent(event) || !changesSessionRow(event)) {
       // Most session events (CLI records, audit) only move the position.
       yield* runPrepared(db, 'sessions_touch', touchSession, { sessionId, position: event.globalPosition, at: event.recordedAt });
       return;
@@ -44,7 +45,13 @@ export class SessionsProjection extends PerEventProjection {
     }
     const row = yield* one(
       db.orm
-        .select({ status: sessions.status, statusReason: sessions.statusReason, config: sessions.config })
+        .select({
+          status: sessions.status,
+          statusReason: sessions.statusReason,
+          config: sessions.config,
+          title: sessions.title,
+          preview: sessions.preview,
+        })
         .from(sessions)
         .where(eq(sessions.sessionId, sessionId)),
     );
@@ -59,6 +66,8 @@ export class SessionsProjection extends PerEventProjection {
       cliCreated: false,
     };
     const after = evolveSession(before, event);
+    const headline = { title: row.title, preview: row.preview };
+    const headlineAfter = evolveHeadline(headline, event);
     // Taken live (again): held from now on by the instance that recorded it, when it said (none before leases).
     const takenLiveBy = event.type === SessionEvents.started || event.type === SessionEvents.resumed ? ownerInstanceOf(event) : null;
     yield* run(
@@ -73,6 +82,7 @@ export class SessionsProjection extends PerEventProjection {
           ...(configChanges && after.config !== before.config ? { config: JSON.stringify(after.config) } : {}),
           ...(event.type === SessionEvents.started ? { protocolVersion: event.data.protocolVersion } : {}),
           ...(takenLiveBy ? { ownerInstance: takenLiveBy } : {}),
+          ...(headlineAfter !== headline ? headlineAfter : {}),
         })
         .where(eq(sessions.sessionId, sessionId)),
     );

@@ -1,31 +1,52 @@
-import { Fragment, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { ApiError, request } from '../api/client';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Icon } from '../ui/icons';
 import { DestroySessionMutation, ResumeSessionMutation, SessionListQuery } from './operations';
-import { actionsFor, type SessionAction, statusTone, timeAgo } from './session-list';
+import type { SessionListQuery as SessionListData } from '../gql/graphql';
+import { actionsFor, runLabel, type SessionAction, sessionTitle, shortId, statusTone, timeAgo } from './session-list';
 import { useModalDialog } from '../ui/modal-dialog';
 
 /** The newest sessions the list shows (the service allows up to 1,000 a page). */
 const SHOWN = 200;
 /** No subscription reports status changes across sessions: the list asks again this often while it is visible. */
 const POLL_MS = 3000;
+/** The search asks the service once typing pauses, not at every key. */
+const SEARCH_DELAY_MS = 250;
+
+type ListedSession = SessionListData['sessions'][number];
 
 interface Pending {
   action: SessionAction;
   sessionId: string;
+  title: string;
   agent: string | undefined;
 }
 
+/**
+ * The chats: each session by its title (the CLI's, else its first message) with its last message, agent,
+ * status and last activity, and a search over title, message and agent. A delegated run works in a
+ * session of its own; that one belongs to its run (the run page shows it), so it is not listed as a chat
+ * unless asked for, and then it says which run it is part of.
+ */
 export function SessionsPage() {
-  const list = useQuery({ queryKey: ['sessions', 'list'], queryFn: () => request(SessionListQuery, { limit: SHOWN }) });
+  const [search, setSearch] = useState('');
+  const words = useSettled(search.trim(), SEARCH_DELAY_MS);
+  const [withRuns, setWithRuns] = useState(false);
+  const list = useQuery({
+    queryKey: ['sessions', 'list', words, withRuns],
+    queryFn: () => request(SessionListQuery, { limit: SHOWN, search: words || null, includeRunSessions: withRuns }),
+    placeholderData: keepPreviousData,
+  });
   const [confirming, setConfirming] = useState<Pending | undefined>();
   const [acting, setActing] = useState<string | undefined>();
   const [errors, setErrors] = useState<ReadonlyMap<string, { action: SessionAction; error: ApiError }>>(new Map());
   const [done, setDone] = useState<string | undefined>();
   const [now, setNow] = useState(() => Date.now());
+  const searchId = useId();
 
   usePolling(() => {
     void list.refetch();
@@ -34,8 +55,9 @@ export function SessionsPage() {
 
   const sessions = useMemo(() => list.data?.sessions ?? [], [list.data]);
   const agents = useMemo(() => new Map((list.data?.agents ?? []).map((a) => [a.id, a])), [list.data]);
+  const filtered = words !== '' || withRuns;
 
-  const run = async ({ action, sessionId }: Pending) => {
+  const run = async ({ action, sessionId, title }: Pending) => {
     setConfirming(undefined);
     setActing(sessionId);
     setDone(undefined);
@@ -43,10 +65,10 @@ export function SessionsPage() {
     try {
       if (action === 'resume') {
         const { resumeSession } = await request(ResumeSessionMutation, { sessionId });
-        setDone(`Session ${sessionId} resumed: it is ${resumeSession.status}.`);
+        setDone(`Session “${title}” resumed: it is ${resumeSession.status}.`);
       } else {
         await request(DestroySessionMutation, { sessionId });
-        setDone(`Session ${sessionId} destroyed.`);
+        setDone(`Session “${title}” destroyed.`);
       }
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
@@ -57,17 +79,16 @@ export function SessionsPage() {
     }
   };
 
-  const agentLabel = (id: string) => {
-    const agent = agents.get(id);
-    return agent ? `${agent.icon ? `${agent.icon} ` : ''}${agent.name}` : id;
-  };
+  const agentName = (id: string) => agents.get(id)?.name ?? id;
 
   return (
     <section className="page" aria-labelledby="sessions-title">
       <div className="page-head">
         <div>
           <h1 id="sessions-title">Sessions</h1>
-          <p className="muted">Every Copilot session, newest first, with its agent and team. Statuses follow the service as they change.</p>
+          <p className="muted">
+            Your chats with agents, newest first. The work an agent delegates runs in a session of its own, shown with its run under Runs.
+          </p>
         </div>
         <div className="page-actions">
           <Link className="button primary" to="/sessions/new">
@@ -83,20 +104,41 @@ export function SessionsPage() {
       )}
       <ErrorNote error={list.error} title="The sessions could not be loaded" />
 
-      {list.data && sessions.length === 0 && (
+      {(sessions.length > 0 || filtered) && (
+        <div className="toolbar">
+          <div className="search search-field">
+            <label htmlFor={searchId} className="visually-hidden">
+              Search sessions
+            </label>
+            <Icon name="search" />
+            <input
+              id={searchId}
+              type="search"
+              placeholder="Search by title, message or agent"
+              maxLength={200}
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          </div>
+          <label className="inline-check">
+            <input type="checkbox" checked={withRuns} onChange={(e) => setWithRuns(e.target.checked)} /> Also the sessions of runs
+          </label>
+        </div>
+      )}
+
+      {list.data && sessions.length === 0 && !filtered && (
         <div className="empty">
           <h2>No sessions yet</h2>
           <p>
-            A session runs one of your library agents with its team of sub-agents. Start one with <code>POST /api/sessions</code> and{' '}
-            <code>{'{ "agentId": "…" }'}</code> (or the <code>createSession</code> mutation); it shows up here, and its status follows live.
+            A session is a chat with one of your library agents and its team of sub-agents. Start one, and it shows up here with its status as it changes.
           </p>
           <p className="page-actions centered">
-            <Link className="button primary" to="/agents">
+            <Link className="button primary" to="/sessions/new">
+              New session
+            </Link>
+            <Link className="button" to="/agents">
               Pick an agent
             </Link>
-            <a className="button" href="/api/docs">
-              API docs
-            </a>
           </p>
         </div>
       )}
@@ -105,108 +147,145 @@ export function SessionsPage() {
           Loading sessions…
         </p>
       )}
+      {list.data && filtered && (
+        <p role="status" className="muted result-count">
+          {sessions.length === 0
+            ? words
+              ? `No session matches “${words}”.`
+              : 'No sessions.'
+            : `${sessions.length} session${sessions.length === 1 ? '' : 's'}${words ? ` matching “${words}”` : ''}`}
+        </p>
+      )}
 
       {sessions.length > 0 && (
-        <div className="table-wrap">
-          <table className="session-table">
-            <caption className="visually-hidden">Sessions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Status</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Sub-agents</th>
-                <th scope="col">Last activity</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {sessions.map((session) => {
-                const failure = errors.get(session.sessionId);
-                const agentName = session.agentId ? agentLabel(session.agentId) : undefined;
-                return (
-                  <Fragment key={session.sessionId}>
-                    <tr data-session={session.sessionId}>
-                      <td>
-                        <Link to={`/sessions/${session.sessionId}`}>
-                          <code className="session-id">{session.sessionId}</code>
-                        </Link>
-                        <div className="muted small">{session.model}</div>
-                      </td>
-                      <td>
-                        <span className={`badge session-status status-${statusTone(session.status)}`}>{session.status}</span>
-                        {session.statusReason && <div className="muted small status-reason">{session.statusReason}</div>}
-                      </td>
-                      <td>
-                        {session.agentId ? (
-                          <AgentLink id={session.agentId} label={agentName!} known={agents.has(session.agentId)} />
-                        ) : (
-                          <span className="muted">Inline config</span>
-                        )}
-                      </td>
-                      <td>
-                        {session.subAgents.length === 0 ? (
-                          <span className="muted">None</span>
-                        ) : (
-                          <ul className="badges plain" aria-label={`Sub-agents of ${session.sessionId}`}>
-                            {session.subAgents.map((id) => (
-                              <li key={id}>
-                                <AgentLink id={id} label={agentLabel(id)} known={agents.has(id)} badge />
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                      <td>
-                        <time dateTime={session.updatedAt} title={new Date(session.updatedAt).toLocaleString()}>
-                          {timeAgo(session.updatedAt, now)}
-                        </time>
-                      </td>
-                      <td className="row-actions">
-                        {actionsFor(session.status).map((action) => (
-                          <button
-                            key={action}
-                            type="button"
-                            className={action === 'destroy' ? 'danger' : undefined}
-                            disabled={acting !== undefined}
-                            aria-label={`${action === 'resume' ? 'Resume' : 'Destroy'} session ${session.sessionId}`}
-                            onClick={() => setConfirming({ action, sessionId: session.sessionId, agent: agentName })}
-                          >
-                            {acting === session.sessionId
-                              ? action === 'resume'
-                                ? 'Resuming…'
-                                : 'Destroying…'
-                              : action === 'resume'
-                                ? 'Resume'
-                                : 'Destroy'}
-                          </button>
-                        ))}
-                      </td>
-                    </tr>
-                    {failure && (
-                      <tr className="row-error">
-                        <td colSpan={6}>
-                          <ErrorNote
-                            error={failure.error}
-                            title={`${failure.action === 'resume' ? 'Resume' : 'Destroy'} of ${session.sessionId} failed`}
-                          />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </tbody>
-          </table>
-          {sessions.length === SHOWN && <p className="muted">Showing the newest {SHOWN} sessions.</p>}
-        </div>
+        <ul className="session-list" aria-label="Sessions, newest first">
+          {sessions.map((session) => (
+            <SessionItem
+              key={session.sessionId}
+              session={session}
+              now={now}
+              agentName={agentName}
+              knownAgent={(id) => agents.has(id)}
+              acting={acting}
+              failure={errors.get(session.sessionId)}
+              onAction={(action) =>
+                setConfirming({
+                  action,
+                  sessionId: session.sessionId,
+                  title: sessionTitle(session),
+                  agent: session.agentId ? agentName(session.agentId) : undefined,
+                })
+              }
+            />
+          ))}
+        </ul>
       )}
+      {sessions.length === SHOWN && <p className="muted">Showing the newest {SHOWN} sessions.</p>}
 
       {confirming && <ConfirmAction pending={confirming} onCancel={() => setConfirming(undefined)} onConfirm={() => void run(confirming)} />}
     </section>
   );
+}
+
+function SessionItem({
+  session,
+  now,
+  agentName,
+  knownAgent,
+  acting,
+  failure,
+  onAction,
+}: {
+  session: ListedSession;
+  now: number;
+  agentName: (id: string) => string;
+  knownAgent: (id: string) => boolean;
+  acting: string | undefined;
+  failure: { action: SessionAction; error: ApiError } | undefined;
+  onAction: (action: SessionAction) => void;
+}) {
+  const titleId = useId();
+  const title = sessionTitle(session);
+  // A run's session is stopped, resumed and read through its run: no chat actions here.
+  const actions = session.runId ? [] : actionsFor(session.status);
+  return (
+    <li className="session-item" data-session={session.sessionId}>
+      <div className="session-item-main">
+        <h2 className="session-title" id={titleId}>
+          <Link to={`/sessions/${session.sessionId}`}>{title}</Link>
+        </h2>
+        <p className={session.preview ? 'session-preview' : 'session-preview muted'}>{session.preview ?? 'No messages yet'}</p>
+        {session.runId && (
+          <p className="session-run small">
+            <Icon name="run" /> Part of run{' '}
+            <Link to={`/runs/${session.runId}`}>{session.run ? runLabel(session.run, agentName(session.run.agentId)) : session.runId}</Link>
+          </p>
+        )}
+        <div className="session-meta small">
+          <span className="session-agent">
+            <Icon name="agent" />{' '}
+            {session.agentId ? (
+              <AgentLink id={session.agentId} label={agentName(session.agentId)} known={knownAgent(session.agentId)} />
+            ) : (
+              <span className="muted">Inline config</span>
+            )}
+          </span>
+          {session.subAgents.length > 0 && (
+            <span className="session-team">
+              <Icon name="team" label="Sub-agents" />
+              <ul className="badges plain" aria-label={`Sub-agents of ${title}`}>
+                {session.subAgents.map((id) => (
+                  <li key={id}>
+                    <AgentLink id={id} label={agentName(id)} known={knownAgent(id)} badge />
+                  </li>
+                ))}
+              </ul>
+            </span>
+          )}
+          <span className={`badge session-status status-${statusTone(session.status)}`}>{session.status}</span>
+          <time dateTime={session.updatedAt} title={new Date(session.updatedAt).toLocaleString()}>
+            {timeAgo(session.updatedAt, now)}
+          </time>
+          <span className="muted">{session.model}</span>
+          <code className="session-id muted" title={session.sessionId}>
+            {shortId(session.sessionId)}
+          </code>
+        </div>
+        {session.statusReason && <p className="muted small status-reason">{session.statusReason}</p>}
+      </div>
+      {actions.length > 0 && (
+        <div className="row-actions">
+          {actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              className={action === 'destroy' ? 'danger' : undefined}
+              disabled={acting !== undefined}
+              aria-describedby={titleId}
+              onClick={() => onAction(action)}
+            >
+              {acting === session.sessionId ? (action === 'resume' ? 'Resuming…' : 'Destroying…') : action === 'resume' ? 'Resume' : 'Destroy'}
+            </button>
+          ))}
+        </div>
+      )}
+      {failure && (
+        <div className="session-item-error">
+          <ErrorNote error={failure.error} title={`${failure.action === 'resume' ? 'Resume' : 'Destroy'} of “${title}” failed`} />
+        </div>
+      )}
+    </li>
+  );
+}
+
+/** The value once it has stopped changing for `ms` (a search asks once typing pauses). */
+function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 function AgentLink({ id, label, known, badge }: { id: string; label: string; known: boolean; badge?: boolean }) {
@@ -232,8 +311,11 @@ function ConfirmAction({ pending, onCancel, onConfirm }: { pending: Pending; onC
     <dialog ref={dialog} className="dialog" aria-labelledby="confirm-session-title" onCancel={onCancel}>
       <h2 id="confirm-session-title">{resume ? 'Resume' : 'Destroy'} this session?</h2>
       <p>
-        <code className="session-id">{pending.sessionId}</code>
+        <strong>{pending.title}</strong>
         {who}
+      </p>
+      <p className="muted small">
+        <code className="session-id">{pending.sessionId}</code>
       </p>
       {resume ? (
         <p>It is opened again on the running Copilot CLI, with its agent and sub-agents as the library has them now, and can take messages again.</p>

@@ -3,14 +3,22 @@ import { graphql } from '../gql';
 // Every GraphQL operation of the session list: codegen types them from the service's schema.
 
 export const SessionListQuery = graphql(`
-  query SessionList($limit: Int!) {
-    sessions(limit: $limit) {
+  query SessionList($limit: Int!, $search: String, $includeRunSessions: Boolean!) {
+    sessions(limit: $limit, search: $search, includeRunSessions: $includeRunSessions) {
       sessionId
       status
       statusReason
       model
       agentId
       subAgents
+      title
+      preview
+      runId
+      run {
+        runId
+        agentId
+        prompt
+      }
       createdAt
       updatedAt
     }

@@ -1,4 +1,4 @@
-import { actionsFor, statusTone, timeAgo } from './session-list';
+import { actionsFor, runLabel, sessionTitle, shortId, statusTone, timeAgo } from './session-list';
 
 describe('session list rules', () => {
   it('offers resume only for an interrupted session and nothing for one that is over', () => {
@@ -24,5 +24,23 @@ describe('session list rules', () => {
     expect(timeAgo('2026-01-09T12:00:00Z', now)).toBe('24 h ago');
     expect(timeAgo('2026-01-08T12:00:00Z', now)).toBe('2 days ago');
     expect(timeAgo('2026-01-10T12:00:05Z', now)).toBe('just now'); // a clock slightly behind the service's
+  });
+});
+
+describe('session list labels', () => {
+  it('calls a session by its title, and one without a message yet plainly', () => {
+    expect(sessionTitle({ title: 'Bugs in main.ts' })).toBe('Bugs in main.ts');
+    expect(sessionTitle({ title: null })).toBe('Untitled session');
+    expect(sessionTitle({ title: '  ' })).toBe('Untitled session');
+  });
+
+  it('names a run by its agent and task, the task on one short line', () => {
+    expect(runLabel({ agentId: 'code-reviewer', prompt: 'Review\n  main.ts' }, 'Code Reviewer')).toBe('Code Reviewer: Review main.ts');
+    expect(runLabel({ agentId: 'code-reviewer', prompt: 'x'.repeat(100) })).toBe(`code-reviewer: ${'x'.repeat(59)}…`);
+  });
+
+  it('shortens only ids too long to read', () => {
+    expect(shortId('e4c3410c-1b2a-4c3d-8e9f-001122334455')).toBe('e4c3410c…');
+    expect(shortId('chat-1')).toBe('chat-1');
   });
 });

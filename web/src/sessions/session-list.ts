@@ -29,3 +29,28 @@ export function timeAgo(iso: string, now: number): string {
   const days = Math.round(hours / 24);
   return `${days} day${days === 1 ? '' : 's'} ago`;
 }
+
+/** What a session is called in the list: its title (the CLI's, else its first message), or a plain word before any message. */
+export function sessionTitle(session: { title?: string | null }): string {
+  return session.title?.trim() || 'Untitled session';
+}
+
+/** The start of a session id, enough to tell sessions apart where the whole id is too long to read. */
+export function shortId(sessionId: string): string {
+  return sessionId.length > 13 ? `${sessionId.slice(0, 8)}…` : sessionId;
+}
+
+/** A run named as a person reads it: "<agent>: <task>", the task cut to one short line. */
+export function runLabel(run: { agentId: string; prompt: string }, agentName?: string): string {
+  const task = run.prompt.replace(/\s+/g, ' ').trim();
+  const shown =
+    Array.from(task).length > RUN_TASK_MAX
+      ? `${Array.from(task)
+          .slice(0, RUN_TASK_MAX - 1)
+          .join('')
+          .trimEnd()}…`
+      : task;
+  return `${agentName ?? run.agentId}: ${shown}`;
+}
+
+const RUN_TASK_MAX = 60;

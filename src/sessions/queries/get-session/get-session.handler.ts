@@ -4,6 +4,7 @@ import { type AnyColumn, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { ReadModelDatabase } from '../../../database/read-model-database';
+import { runIdOfThread } from '../../../event-store/stream-ids';
 import type { SessionConfig } from '../../session-config';
 import { SessionNotFoundError } from '../../session.errors';
 import { GetSession, SessionView } from './get-session.query';
@@ -37,7 +38,8 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
     const config = JSON.parse(row.config) as SessionConfig;
     // Every session on this instance works in the one folder: a setting, not part of what the session recorded.
     const workingDirectory = this.config.cli.workingDirectory;
-    return { ...fields, config, workingDirectory, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], subagents };
+    const runId = runIdOfThread(sessionId) ?? null;
+    return { ...fields, config, workingDirectory, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], runId, subagents };
   }
 
   private byteOrder(column: AnyColumn): SQLWrapper {

@@ -11,6 +11,12 @@ export interface SessionView {
   workingDirectory: string;
   agentId: string | null;
   subAgents: string[];
+  /** What the CLI named it, else its first message, shortened; null before any message. */
+  title: string | null;
+  /** Its last message, shortened to one line; null before any. */
+  preview: string | null;
+  /** The delegated run whose thread this session is (`sub-agent-<runId>`); null for a chat. */
+  runId: string | null;
   lastPosition: number;
   createdAt: string;
   updatedAt: string;

@@ -1,0 +1,2 @@
+ALTER TABLE `sessions` ADD `title` text;--> statement-breakpoint
+ALTER TABLE `sessions` ADD `preview` text;

@@ -1,0 +1,2 @@
+ALTER TABLE "sessions" ADD COLUMN "title" text;--> statement-breakpoint
+ALTER TABLE "sessions" ADD COLUMN "preview" text;
