@@ -84,3 +84,42 @@ test('a running turn is stopped from the chat: Stop asks the CLI to abort, the s
   expect(JSON.stringify((refused as ApiCallError).body)).toContain('there is no running turn to stop');
   await api.call('DELETE', `/api/sessions/${sessionId}`);
 });
+
+test('a delegation shows as a run card linked to its run; the automatic approval of agent_run shows only when asked', async ({ page, api, model }) => {
+  const s = Date.now().toString(36);
+  const worker = `worker-${s}`;
+  model.setScript([
+    { name: 'the run answers', systemIncludes: `WORKER_${s}`, answer: { text: `RUN_DONE_${s}` }, usage: { prompt_tokens: 1000, completion_tokens: 234 } },
+    {
+      name: 'the lead delegates',
+      messagesInclude: `DELEGATE_${s}`,
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: worker, prompt: `Summarize **PART_${s}**.` } }] },
+    },
+    { name: 'the lead wraps up', messagesInclude: `DELEGATE_${s}`, lastIsToolResult: true, answer: { text: `LEAD_DONE_${s}` } },
+  ]);
+  await api.createAgent({ id: worker, name: 'Worker', system_message: { content: `WORKER_${s} You summarize.` } });
+  const { sessionId } = await api.call<Json>('POST', '/api/sessions', { delegation: true, budget: { max_runs: 5 } });
+  await page.goto(`/sessions/${sessionId}`);
+  await expect(page.getByTestId('session-delegation')).toContainText('On');
+  await messageBox(page).fill(`DELEGATE_${s} please`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(conversation(page).getByLabel('Assistant')).toHaveText(`LEAD_DONE_${s}`);
+
+  const card = conversation(page).getByRole('article', { name: `Run of ${worker}` });
+  await expect(card.getByTestId('run-card-status')).toHaveText('done');
+  await expect(card).toContainText(`Summarize **PART_${s}**.`);
+  await expect(card).toContainText(/\d+(\.\d)? (ms|s)/);
+  await expect(card).toContainText(/[\d,]+ tokens/);
+  // No generic agent_run step, and the policy's approval of its own tool stays out of the way until asked.
+  await expect(conversation(page).locator('.tool-step')).toHaveCount(0);
+  await expect(conversation(page).locator('.permission-step')).toHaveCount(0);
+  await page.getByRole('checkbox', { name: /Show automatic approvals/ }).check();
+  await expect(conversation(page).locator('.permission-step')).toContainText('automatic');
+  await expect(page.getByTestId('session-budget')).toContainText('runs: 1 of 5');
+
+  await card.getByRole('link').click();
+  await expect(page).toHaveURL(/\/runs\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('run-status')).toHaveText('completed');
+  await api.call('DELETE', `/api/sessions/${sessionId}`);
+});

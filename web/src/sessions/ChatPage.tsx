@@ -27,8 +27,8 @@ import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
 import { sessionToolsOf } from './tool-choices';
 
-/** The events that change the side panel (the team, once it resumes with it) or the question cards: reload those then. */
-const RELOADS_SESSION = /^session\.(sub_agents_changed|resumed)$/;
+/** The events that change the side panel (the team, once it resumes with it; the budget, as runs end) or the question cards: reload those then. */
+const RELOADS_SESSION = /^(session\.(sub_agents_changed|resumed)|run\.ended)$/;
 const RELOADS_QUESTIONS = /^user_input\./;
 
 /** Events per page of history: the newest page opens the chat, earlier ones load as the reader scrolls up. */
