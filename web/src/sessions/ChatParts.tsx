@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, request } from '../api/client';
 import { Link } from 'react-router';
@@ -68,6 +68,14 @@ export function ConversationView({ items, working, earlier }: { items: readonly 
   );
 }
 
+/**
+ * An answer's markdown, parsed again only when its text changes: the conversation is folded anew on every
+ * event (a streamed delta included), and the items in view re-render with it.
+ */
+const AnswerMarkdown = memo(function AnswerMarkdown({ text }: { text: string }) {
+  return <Markdown text={text} />;
+});
+
 function Item({ item }: { item: ConversationItem }) {
   switch (item.kind) {
     case 'user':
@@ -79,7 +87,7 @@ function Item({ item }: { item: ConversationItem }) {
     case 'assistant':
       return (
         <div className="bubble assistant" aria-label="Assistant" aria-busy={item.streaming || undefined}>
-          <Markdown text={item.text} />
+          <AnswerMarkdown text={item.text} />
         </div>
       );
     case 'tool':
@@ -233,7 +241,7 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
           <>
             <dt>Answer</dt>
             <dd>
-              <Markdown text={step.answer} />
+              <AnswerMarkdown text={step.answer} />
             </dd>
           </>
         )}
