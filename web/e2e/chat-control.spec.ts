@@ -16,6 +16,8 @@ test.beforeEach(async ({ api }) => {
 });
 
 test('after a restart the chat offers Resume, the box takes no typing until then, and the next message works', async ({ page, api, model }) => {
+  // The Copilot CLI is killed and started again (about half of this test's time on a busy 2-core machine).
+  test.setTimeout(120_000);
   const s = Date.now().toString(36);
   model.setScript([{ name: 'answer after the resume', lastMessageIncludes: `AFTER_RESUME_${s}`, answer: { text: `RESUMED_OK_${s}` } }]);
   const { sessionId } = await api.call<Json>('POST', '/api/sessions', { agentId: 'doc-writer' });
