@@ -99,6 +99,7 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [SessionEvents.messageFailed]: sessionDecided(CONVERSATION),
   [SessionEvents.resumeFailed]: sessionDecided(CONVERSATION),
   [SessionEvents.subAgentsChanged]: sessionDecided(CONVERSATION),
+  [SessionEvents.abortRequested]: sessionDecided(CONVERSATION),
   [SessionEvents.reminded]: sessionDecided('not shown', ['runs']),
   // Folded by the session decider (cli.session.idle ends a turn), never decided: the CLI reported them.
   [CLI_EVENTS]: {

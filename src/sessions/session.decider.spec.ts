@@ -195,4 +195,26 @@ describe('sessionDecider', () => {
       given(created, startFailed).when(command).thenThrows(SessionNotLiveError, `Session ${id} is failed (boom)`);
     });
   });
+
+  describe('stopping the running turn', () => {
+    const abort = (onCurrentCli = true): SessionCommand => ({ type: 'RequestAbort', sessionId: id, onCurrentCli });
+
+    it('records the request on a running turn and leaves the status to the CLI (its idle ends the turn)', () => {
+      given(created, started, sent)
+        .when(abort())
+        .then([{ type: 'session.abort_requested', data: {} }]);
+      const after = foldEvents(sessionDecider, [created, started, sent, { type: 'session.abort_requested', data: {} }]);
+      expect(after.status).toBe('running');
+      expect(foldEvents(sessionDecider, [created, started, sent, { type: 'session.abort_requested', data: {} }, idle()]).status).toBe('idle');
+    });
+
+    it('refuses when there is no running turn, saying the status', () => {
+      given(created, started, sent, idle()).when(abort()).thenThrows(SessionStateError, `Session ${id} is idle; there is no running turn to stop`);
+      given(created, started, sent, interrupted)
+        .when(abort())
+        .thenThrows(SessionStateError, `Session ${id} is interrupted; there is no running turn to stop`);
+      given(created, started, sent).when(abort(false)).thenThrows(SessionStateError, `Session ${id} is interrupted; there is no running turn to stop`);
+      given(created, started, destroyed).when(abort()).thenThrows(SessionNotLiveError, `Session ${id} is destroyed`);
+    });
+  });
 });

@@ -74,7 +74,8 @@ export type SessionCommand =
     }
   | { type: 'RecordResumeFailure'; sessionId: string; error: string; problems?: TeamProblems }
   | { type: 'DestroySession'; sessionId: string; reason?: string; cliError?: string }
-  | { type: 'ChangeSubAgents'; sessionId: string; subAgents: string[] };
+  | { type: 'ChangeSubAgents'; sessionId: string; subAgents: string[] }
+  | { type: 'RequestAbort'; sessionId: string; onCurrentCli: boolean };
 
 const OVER: ReadonlySet<SessionState['status']> = new Set(['destroyed', 'failed']);
 
@@ -196,6 +197,19 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
     case 'ChangeSubAgents':
       assertLive(state, sessionId);
       return [{ type: SessionEvents.subAgentsChanged, data: { subAgents: command.subAgents } }];
+    case 'RequestAbort':
+      assertLive(state, sessionId);
+      // Only a turn on the running CLI can be stopped; an interrupted session's turn already ended with the CLI.
+      if (state.status !== 'running' || !command.onCurrentCli) {
+        throw new SessionStateError(
+          `Session ${sessionId} is ${state.status === 'running' ? 'interrupted' : state.status}; there is no running turn to stop`,
+          {
+            sessionId,
+            status: state.status,
+          },
+        );
+      }
+      return [{ type: SessionEvents.abortRequested, data: {} }];
   }
 }
 

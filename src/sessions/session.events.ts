@@ -17,6 +17,8 @@ export const SessionEvents = {
   messageFailed: 'session.message_failed',
   resumeFailed: 'session.resume_failed',
   subAgentsChanged: 'session.sub_agents_changed',
+  /** Someone asked to stop the running turn (the CLI's session.abort); the CLI's session.idle ends it. */
+  abortRequested: 'session.abort_requested',
   /** Context prepended to the prompt just sent (see TurnReminders). */
   reminded: 'session.reminded',
 } as const;
@@ -48,6 +50,7 @@ export type SessionResumed = DomainEvent<typeof SessionEvents.resumed, { cliGene
 export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed, { error: string; problems?: TeamProblems }>;
 export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
 export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;
+export type SessionAbortRequested = DomainEvent<typeof SessionEvents.abortRequested, Record<string, never>>;
 /** A CLI `session.event` as recorded: a fact the CLI reported, never decided here. */
 export type SessionCliEventRecorded = DomainEvent<`${typeof CLI_EVENT_PREFIX}${string}`, RecordedCliEventData>;
 
@@ -63,6 +66,7 @@ export type SessionEvent =
   | SessionResumeFailed
   | SessionDestroyed
   | SessionSubAgentsChanged
+  | SessionAbortRequested
   | SessionCliEventRecorded;
 
 const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(SessionEvents));

@@ -10,6 +10,7 @@ import { CreateSession } from './commands/create-session/create-session.command'
 import { DestroySession } from './commands/destroy-session/destroy-session.command';
 import { ResumeSession } from './commands/resume-session/resume-session.command';
 import { SendMessage } from './commands/send-message/send-message.command';
+import { StopTurn } from './commands/stop-turn/stop-turn.command';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { GetSession } from './queries/get-session/get-session.query';
 import { ListSessions } from './queries/list-sessions/list-sessions.query';
@@ -81,6 +82,13 @@ export class SessionsController {
   @ApiOperation({ summary: 'Resume an interrupted session on the running Copilot CLI' })
   resume(@Param('id') id: string) {
     return this.commandBus.execute(new ResumeSession(id));
+  }
+
+  @Post(':id/abort')
+  @HttpCode(202)
+  @ApiOperation({ summary: "Stop the session's running turn (the CLI's session.abort); the session turns idle when the CLI ends it" })
+  abort(@Param('id') id: string) {
+    return this.commandBus.execute(new StopTurn(id));
   }
 
   @Delete(':id')

@@ -8,6 +8,7 @@ import { CreateSessionHandler } from './commands/create-session/create-session.h
 import { DestroySessionHandler } from './commands/destroy-session/destroy-session.handler';
 import { ResumeSessionHandler } from './commands/resume-session/resume-session.handler';
 import { SendMessageHandler } from './commands/send-message/send-message.handler';
+import { StopTurnHandler } from './commands/stop-turn/stop-turn.handler';
 import { SessionsProjection } from './projections/sessions.projection';
 import { HeldWork } from './held-work';
 import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list-thread-subagents.handler';
@@ -46,6 +47,7 @@ import { TurnReminders } from './turn-reminders';
     ResumeSessionHandler,
     DestroySessionHandler,
     AbortSessionHandler,
+    StopTurnHandler,
     ChangeSubAgentsHandler,
     GetSessionHandler,
     ListSessionsHandler,

@@ -278,6 +278,7 @@ describe('bad input on real sessions (real Copilot CLI)', () => {
     expect(message.body.message).toMatch(new RegExp(`^Session ${sessionId} is destroyed .*; create a new session$`));
     for (const [method, path, body] of [
       ['POST', `/api/sessions/${sessionId}/resume`, undefined],
+      ['POST', `/api/sessions/${sessionId}/abort`, undefined],
       ['PATCH', `/api/sessions/${sessionId}`, { subAgents: [] }],
       ['DELETE', `/api/sessions/${sessionId}`, undefined],
     ] as const) {

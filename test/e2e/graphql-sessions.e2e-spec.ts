@@ -15,7 +15,10 @@ describe('GraphQL session mutations on the real Copilot CLI', () => {
 
   beforeAll(async () => {
     await model.start();
-    model.setScript([{ name: 'answer', who: 'parent', answer: { text: 'GRAPHQL_DONE' } }]);
+    model.setScript([
+      { name: 'a turn that never ends', lastMessageIncludes: 'HANG_UNTIL_STOPPED', answer: { hang: true } },
+      { name: 'answer', who: 'parent', answer: { text: 'GRAPHQL_DONE' } },
+    ]);
     running = await startRealCliApp(model, { apiToken: TOKEN });
     client = graphqlWs(running.app.baseUrl, TOKEN);
   }, 60_000);
@@ -67,5 +70,37 @@ describe('GraphQL session mutations on the real Copilot CLI', () => {
     const destroyed = await gql('mutation ($id: ID!) { destroySession(sessionId: $id) { sessionId status } }', { id: sessionId });
     expect(destroyed.body.data.destroySession).toEqual({ sessionId, status: 'destroyed' });
     events.stop();
+  }, 90_000);
+
+  it('stops a running turn: abortSessionTurn is recorded on the session, the CLI ends the turn, and a second stop is refused', async () => {
+    const created = await gql('mutation { createSession { sessionId } }');
+    const { sessionId } = created.body.data.createSession;
+    const events = new GraphqlSubscription<{ sessionEvents: { type: string; data: Json } }>(
+      client,
+      'subscription ($id: ID!) { sessionEvents(sessionId: $id) { type data } }',
+      { id: sessionId },
+    ).start();
+    const idleCount = (v: Array<{ sessionEvents: { type: string; data: Json } }>) =>
+      v.filter((e) => e.sessionEvents.type === 'cli.session.idle' && !e.sessionEvents.data.agentId).length;
+
+    await gql('mutation ($id: ID!) { sendMessage(sessionId: $id, prompt: "HANG_UNTIL_STOPPED please") { sessionId } }', { id: sessionId });
+    await model.waitForRequests((r) => JSON.stringify(r.lastMessage).includes('HANG_UNTIL_STOPPED'));
+    const before = idleCount(events.values);
+
+    const stopped = await gql('mutation ($id: ID!) { abortSessionTurn(sessionId: $id) { sessionId status } }', { id: sessionId });
+    expect(stopped.body.errors).toBeUndefined();
+    expect(stopped.body.data.abortSessionTurn).toEqual({ sessionId, status: 'stopping' });
+    const values = await events.waitFor((v) => idleCount(v) > before, 'the aborted turn to end', 30_000);
+    expect(values.map((v) => v.sessionEvents.type)).toContain('session.abort_requested');
+    const shown = await gql('query ($id: ID!) { session(id: $id) { status } }', { id: sessionId });
+    expect(shown.body.data.session.status).toBe('idle');
+
+    const again = await gql('mutation ($id: ID!) { abortSessionTurn(sessionId: $id) { sessionId status } }', { id: sessionId });
+    expect(again.body.errors?.[0]).toMatchObject({
+      message: `Session ${sessionId} is idle; there is no running turn to stop`,
+      extensions: { code: 'invalid_state' },
+    });
+    events.stop();
+    await gql('mutation ($id: ID!) { destroySession(sessionId: $id) { sessionId } }', { id: sessionId });
   }, 90_000);
 });

@@ -136,6 +136,8 @@ test('a question from the agent is answered in place and the answer reaches it',
 
   const card = page.getByRole('region', { name: /asks: Ship the release now\?/ });
   await expect(card).toBeVisible();
+  // Asked once: the card to answer, not a step of the conversation as well.
+  await expect(page.getByText('Ship the release now?')).toHaveCount(1);
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await card.getByRole('button', { name: 'not yet' }).click();
   await expect(card).toHaveCount(0);

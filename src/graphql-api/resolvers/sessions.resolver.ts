@@ -11,6 +11,7 @@ import { CreateSession } from '../../sessions/commands/create-session/create-ses
 import { DestroySession } from '../../sessions/commands/destroy-session/destroy-session.command';
 import { ResumeSession } from '../../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../../sessions/commands/send-message/send-message.command';
+import { StopTurn } from '../../sessions/commands/stop-turn/stop-turn.command';
 import { GetSession } from '../../sessions/queries/get-session/get-session.query';
 import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/session-config';
@@ -34,6 +35,12 @@ const HISTORY_LAST = new ListSize('last', 1, 500, 200);
 class DestroyedSession {
   @Field(() => ID) sessionId!: string;
   @Field() status!: string;
+}
+
+@ObjectType({ description: 'A stop of the running turn, asked of the CLI; the session turns idle when the CLI ends the turn' })
+class TurnStopRequested {
+  @Field(() => ID) sessionId!: string;
+  @Field({ description: 'stopping' }) status!: string;
 }
 
 @ObjectType()
@@ -164,6 +171,11 @@ export class SessionsResolver {
   @Mutation(() => CreatedSession, { description: 'Resume an interrupted session on the running Copilot CLI' })
   resumeSession(@Args('sessionId', { type: () => ID }) sessionId: string) {
     return this.commandBus.execute(new ResumeSession(sessionId));
+  }
+
+  @Mutation(() => TurnStopRequested, { description: "Stop the session's running turn (POST /api/sessions/:id/abort)" })
+  abortSessionTurn(@Args('sessionId', { type: () => ID }) sessionId: string) {
+    return this.commandBus.execute(new StopTurn(sessionId));
   }
 
   @Query(() => [PendingUserInput], { description: 'Questions agents of the session are waiting on (GET /api/sessions/:id/user-input)' })

@@ -7,8 +7,11 @@ import { usePendingApprovals, WaitingApprovals } from '../approvals/WaitingAppro
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Composer, ConversationView, QuestionCard, SessionSetup } from './ChatParts';
-import { acceptsMessages, conversationOf, type SessionEventLike } from './conversation';
+import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, visibleItems } from './conversation';
+import { Icon } from '../ui/icons';
+import { SessionPolicyPanel } from './SessionPolicyPanel';
 import {
+  AbortSessionTurnMutation,
   AnswerUserInputMutation,
   ChangeSessionSubAgentsMutation,
   ChatSessionQuery,
@@ -18,13 +21,14 @@ import {
   SessionEventsSubscription,
   SessionHistoryQuery,
   SessionStatusQuery,
+  ResumeSessionMutation,
 } from './operations';
 import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
 import { sessionToolsOf } from './tool-choices';
 
-/** The events that change the side panel (the team, once it resumes with it) or the question cards: reload those then. */
-const RELOADS_SESSION = /^session\.(sub_agents_changed|resumed)$/;
+/** The events that change the side panel (the team, once it resumes with it; the budget, as runs end) or the question cards: reload those then. */
+const RELOADS_SESSION = /^(session\.(sub_agents_changed|resumed)|run\.ended)$/;
 const RELOADS_QUESTIONS = /^user_input\./;
 
 /** Events per page of history: the newest page opens the chat, earlier ones load as the reader scrolls up. */
@@ -55,6 +59,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const [sending, setSending] = useState(false);
   const [sendError, setSendError] = useState<ApiError | undefined>();
   const [teamError, setTeamError] = useState<ApiError | undefined>();
+  const [control, setControl] = useState<'resuming' | 'stopping' | undefined>();
+  const [controlError, setControlError] = useState<{ action: 'resume' | 'stop'; error: ApiError } | undefined>();
+  const [showAutomatic, setShowAutomatic] = useState(false);
   const [teamSaved, setTeamSaved] = useState<string | undefined>();
   // A toggle shows at once; the session's next load (after the save) is the truth again.
   const [pendingTeam, setPendingTeam] = useState<{ for: unknown; subAgents: string[] } | undefined>();
@@ -118,6 +125,12 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
 
   const info = session.data?.session;
   const conversation = useMemo(() => conversationOf(events), [events]);
+  const openQuestions = useMemo(() => new Set((questions.data?.pendingUserInput ?? []).map((q) => q.requestId)), [questions.data]);
+  const shownItems = useMemo(
+    () => visibleItems(conversation.items, { automaticPermissions: showAutomatic, openQuestions }),
+    [conversation.items, showAutomatic, openQuestions],
+  );
+  const automaticCount = useMemo(() => automaticPermissionCount(conversation.items), [conversation.items]);
   const agents = useMemo(() => session.data?.agents ?? [], [session.data]);
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
   const agent = agentId ? known.get(agentId) : undefined;
@@ -136,6 +149,21 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       return false;
     } finally {
       setSending(false);
+    }
+  };
+
+  /** Resume (after a restart) or stop the running turn; the status that follows arrives with the events. */
+  const act = async (action: 'resume' | 'stop') => {
+    setControl(action === 'resume' ? 'resuming' : 'stopping');
+    setControlError(undefined);
+    try {
+      if (action === 'resume') await request(ResumeSessionMutation, { sessionId });
+      else await request(AbortSessionTurnMutation, { sessionId });
+    } catch (error) {
+      setControlError({ action, error: error instanceof ApiError ? error : new ApiError(String(error), 'error', 0) });
+    } finally {
+      setControl(undefined);
+      reloadStatus();
     }
   };
 
@@ -190,8 +218,15 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         <div className="chat-main">
           {!opened && !historyError && <p className="muted">Loading the conversation…</p>}
           <ErrorNote error={historyError} title="The conversation could not be loaded" />
+          {automaticCount > 0 && (
+            <label className="chat-filter small">
+              <input type="checkbox" checked={showAutomatic} onChange={(e) => setShowAutomatic(e.target.checked)} /> Show automatic approvals of the
+              session&apos;s own tools ({automaticCount})
+            </label>
+          )}
+          {/* The provider-problem banner (web/src/health) goes here: above the conversation, where a failed turn is read. */}
           <ConversationView
-            items={conversation.items}
+            items={shownItems}
             working={working}
             earlier={{ has: hasEarlier && !historyError, loading: loadingEarlier, load: loadEarlier }}
           />
@@ -208,15 +243,32 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           ))}
           <WaitingApprovals approvals={waiting} />
           <ErrorNote error={sendError} title="The message was not sent" />
+          {status === 'interrupted' && (
+            <div className="chat-resume" role="region" aria-label="Interrupted session">
+              <p>
+                <strong>This session was interrupted</strong>
+                {(sessionStatus.data?.session?.statusReason ?? info?.statusReason) && (
+                  <span className="muted"> ({sessionStatus.data?.session?.statusReason ?? info?.statusReason})</span>
+                )}
+                . Resume it to carry on where it left off.
+              </p>
+              <button type="button" className="primary" disabled={control !== undefined} onClick={() => void act('resume')}>
+                <Icon name="resume" /> {control === 'resuming' ? 'Resuming…' : 'Resume'}
+              </button>
+            </div>
+          )}
+          <ErrorNote error={controlError?.error} title={controlError?.action === 'resume' ? 'The session did not resume' : 'The turn was not stopped'} />
           <Composer
             disabled={!acceptsMessages(status)}
+            locked={!acceptsMessages(status) && status !== 'running'}
             busy={sending}
-            hint={
-              acceptsMessages(status)
-                ? undefined
-                : status === 'running'
-                  ? 'The agent is working; send when it is done.'
-                  : `The session is ${status}; it takes no messages.`
+            hint={composerHint(status)}
+            actions={
+              status === 'running' && (
+                <button type="button" disabled={control !== undefined} onClick={() => void act('stop')}>
+                  <Icon name="stop" /> {control === 'stopping' ? 'Stopping…' : 'Stop'}
+                </button>
+              )
             }
             onSend={send}
           />
@@ -228,6 +280,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             <p>{info?.model ?? '…'}</p>
           </div>
           {info && <SessionSetup tools={sessionToolsOf(info.config)} agentId={agentId} />}
+          {info && <SessionPolicyPanel config={info.config} budget={info.budget ?? undefined} />}
           {info && agentId && (
             <>
               <ChoiceList
@@ -257,4 +310,24 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
       </div>
     </section>
   );
+}
+
+/** What the composer says when the session takes no message now, and what to do about it. */
+function composerHint(status: string): string | undefined {
+  switch (status) {
+    case 'active':
+    case 'idle':
+      return undefined;
+    case 'running':
+      return 'The agent is working: send when it is done, or Stop the turn.';
+    case 'starting':
+      return 'The session is starting; wait a moment.';
+    case 'interrupted':
+      return 'The session was interrupted: Resume it above, then write.';
+    case 'destroyed':
+    case 'failed':
+      return `The session is ${status}; it takes no messages. Start a new session from Sessions.`;
+    default:
+      return `The session is ${status}; it takes no messages.`;
+  }
 }

@@ -1,9 +1,22 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError } from '../api/client';
+import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, request } from '../api/client';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Icon, type IconName } from '../ui/icons';
+import { Markdown } from '../ui/Markdown';
 import { useMeasuredWindow } from '../ui/measured-window';
-import { argumentsLine, type ConversationItem, duration, type PermissionStep, type SubAgentStep, type TeamProblem, type ToolStep } from './conversation';
+import {
+  argumentsLine,
+  type ConversationItem,
+  duration,
+  type PermissionStep,
+  type RunCard,
+  type SubAgentStep,
+  type TeamProblem,
+  type ToolStep,
+} from './conversation';
+import { RunCardQuery } from './operations';
 import type { SessionTools } from './tool-choices';
 
 // The pieces the new-session page and the chat page share: the conversation, the FR-5 error bubble,
@@ -55,6 +68,14 @@ export function ConversationView({ items, working, earlier }: { items: readonly 
   );
 }
 
+/**
+ * An answer's markdown, parsed again only when its text changes: the conversation is folded anew on every
+ * event (a streamed delta included), and the items in view re-render with it.
+ */
+const AnswerMarkdown = memo(function AnswerMarkdown({ text }: { text: string }) {
+  return <Markdown text={text} />;
+});
+
 function Item({ item }: { item: ConversationItem }) {
   switch (item.kind) {
     case 'user':
@@ -66,7 +87,7 @@ function Item({ item }: { item: ConversationItem }) {
     case 'assistant':
       return (
         <div className="bubble assistant" aria-label="Assistant" aria-busy={item.streaming || undefined}>
-          {item.text}
+          <AnswerMarkdown text={item.text} />
         </div>
       );
     case 'tool':
@@ -75,10 +96,15 @@ function Item({ item }: { item: ConversationItem }) {
       return <PermissionStepView step={item} />;
     case 'subagent':
       return <SubAgentStepView step={item} />;
+    case 'run':
+      return <RunCardView card={item} />;
     case 'question':
       return (
         <div className="step question-step">
-          <span className="step-kind">❓ Question{item.agent ? ` from ${item.agent}` : ''}</span> {item.question}
+          <span className="step-kind">
+            <Icon name="question" /> Question{item.agent ? ` from ${item.agent}` : ''}
+          </span>{' '}
+          {item.question}
           {item.outcome === 'answered' ? (
             <div className="muted">Answered: {item.answer}</div>
           ) : item.outcome === 'pending' ? (
@@ -95,13 +121,22 @@ function Item({ item }: { item: ConversationItem }) {
   }
 }
 
-const STATUS_LABEL: Record<string, string> = { running: 'running', succeeded: 'done', failed: 'failed', denied: 'refused', completed: 'done' };
+const STATUS_LABEL: Record<string, string> = {
+  running: 'running',
+  starting: 'starting',
+  succeeded: 'done',
+  failed: 'failed',
+  denied: 'refused',
+  refused: 'refused',
+  completed: 'done',
+  stopped: 'stopped',
+  interrupted: 'interrupted',
+};
 
-function StepHead({ icon, title, status, latency }: { icon: string; title: React.ReactNode; status: string; latency?: number }) {
+function StepHead({ icon, title, status, latency }: { icon: IconName; title: ReactNode; status: string; latency?: number }) {
   return (
     <span className="step-head">
-      <span aria-hidden="true">{icon}</span> <span className="step-title">{title}</span>{' '}
-      <span className={`badge step-${status}`}>{STATUS_LABEL[status] ?? status}</span>
+      <Icon name={icon} /> <span className="step-title">{title}</span> <span className={`badge step-${status}`}>{STATUS_LABEL[status] ?? status}</span>
       {latency !== undefined && <span className="muted small"> {duration(latency)}</span>}
     </span>
   );
@@ -124,7 +159,7 @@ function ToolStepView({ step }: { step: ToolStep }) {
     <details className={`step tool-step status-${step.status}`}>
       <summary>
         <StepHead
-          icon="🔧"
+          icon="tool"
           title={
             <>
               {step.agent && <span className="step-agent">{step.agent} · </span>}
@@ -151,11 +186,19 @@ function PermissionStepView({ step }: { step: PermissionStep }) {
     <details className={`step permission-step status-${status}`}>
       <summary>
         <StepHead
-          icon="🛡"
+          icon="permission"
           title={
             <>
               {step.agent && <span className="step-agent">{step.agent} · </span>}
-              Permission <code>{step.permission}</code> {step.approved ? 'approved' : 'denied'}
+              Permission <code>{step.permission}</code>
+              {step.toolName && (
+                <>
+                  {' '}
+                  for <code>{step.toolName}</code>
+                </>
+              )}{' '}
+              {step.approved ? 'approved' : 'denied'}
+              {step.automatic && <span className="muted small"> (automatic: one of the session&apos;s own tools)</span>}
             </>
           }
           status={status}
@@ -176,7 +219,7 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
     <details className={`step subagent-step status-${step.status}`} open={step.status === 'running' || undefined}>
       <summary>
         <StepHead
-          icon="👥"
+          icon="team"
           title={
             <>
               Sub-agent <strong>{step.displayName ?? step.agentName}</strong> <span className="muted small">({step.agentName})</span>
@@ -194,7 +237,14 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
       </summary>
       <dl className="step-details">
         {step.prompt && <Json label="Task" value={step.prompt} />}
-        {step.answer && <Json label="Answer" value={step.answer} />}
+        {step.answer && (
+          <>
+            <dt>Answer</dt>
+            <dd>
+              <AnswerMarkdown text={step.answer} />
+            </dd>
+          </>
+        )}
         {step.error && <Json label="Error" value={step.error} />}
       </dl>
       {step.steps.length > 0 && (
@@ -205,6 +255,53 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
         </ol>
       )}
     </details>
+  );
+}
+
+const RUN_STEP_STATUS: Record<RunCard['status'], string> = {
+  starting: 'running',
+  running: 'running',
+  completed: 'succeeded',
+  failed: 'failed',
+  stopped: 'denied',
+  interrupted: 'denied',
+  refused: 'denied',
+};
+
+/**
+ * A delegation as the run it started: the agent, its task, status, time and tokens, linked to the run
+ * page. Tokens are the run's own figure (this run and the runs it started), asked again as its status moves.
+ */
+function RunCardView({ card }: { card: RunCard }) {
+  const run = useQuery({
+    queryKey: ['runs', 'card', card.runId ?? '', card.status],
+    queryFn: () => request(RunCardQuery, { id: card.runId ?? '' }),
+    enabled: card.runId !== undefined,
+  });
+  const tokens = run.data?.run?.usage.subtree.totalTokens;
+  const tone = RUN_STEP_STATUS[card.status];
+  const heading = (
+    <>
+      {card.runId ? 'Run' : 'Delegating'}: <strong>{card.agentId ?? 'an agent'}</strong>
+    </>
+  );
+  return (
+    <article className={`step run-card status-${tone}`} aria-label={`Run of ${card.agentId ?? 'an agent'}`}>
+      <div className="run-card-head">
+        <Icon name="run" />
+        <span className="step-title">{card.runId ? <Link to={`/runs/${card.runId}`}>{heading}</Link> : heading}</span>
+        <span className={`badge step-${tone}`} data-testid="run-card-status">
+          {STATUS_LABEL[card.status] ?? card.status}
+        </span>
+        {card.background && <span className="muted small">in the background</span>}
+      </div>
+      {card.task && <p className="run-card-task">{argumentsLine(card.task, 240)}</p>}
+      <p className="muted small run-card-figures">
+        {card.durationMs !== undefined ? duration(card.durationMs) : card.status === 'running' || card.status === 'starting' ? 'working…' : ''}
+        {tokens !== undefined && tokens > 0 && <> · {tokens.toLocaleString()} tokens</>}
+      </p>
+      {card.error && <p className="step-reason problem-text">{card.error}</p>}
+    </article>
   );
 }
 
@@ -270,7 +367,7 @@ export function QuestionCard({ question, onAnswer }: { question: PendingQuestion
   return (
     <section className="question-card" aria-labelledby={titleId}>
       <h2 id={titleId} className="question-title">
-        ❓ {question.agentName ? `${question.agentName} asks` : 'The agent asks'}: {question.question}
+        <Icon name="question" /> {question.agentName ? `${question.agentName} asks` : 'The agent asks'}: {question.question}
       </h2>
       {question.choices.length > 0 && (
         <div className="question-choices" role="group" aria-label="Answers">
@@ -301,16 +398,24 @@ export function QuestionCard({ question, onAnswer }: { question: PendingQuestion
   );
 }
 
-/** The prompt box: Enter sends, Shift+Enter adds a line. */
+/**
+ * The prompt box: Enter sends, Shift+Enter adds a line. `locked`: the session takes no message at all
+ * (interrupted, over), so the box takes no typing either; `disabled` only holds Send (a turn is running:
+ * the next message can be written meanwhile). `actions` sit beside Send (Stop, Resume).
+ */
 export function Composer({
   disabled,
+  locked = false,
   busy,
   hint,
+  actions,
   onSend,
 }: {
   disabled: boolean;
+  locked?: boolean;
   busy: boolean;
   hint?: string;
+  actions?: ReactNode;
   onSend: (prompt: string) => Promise<boolean>;
 }) {
   const [prompt, setPrompt] = useState('');
@@ -334,7 +439,8 @@ export function Composer({
         id="chat-prompt"
         rows={3}
         value={prompt}
-        placeholder="Message the agent…"
+        disabled={locked}
+        placeholder={locked ? 'This session takes no messages now' : 'Message the agent…'}
         aria-describedby={hint ? 'chat-prompt-hint' : undefined}
         onChange={(e) => setPrompt(e.target.value)}
         onKeyDown={(e) => {
@@ -350,7 +456,8 @@ export function Composer({
             {hint}
           </span>
         )}
-        <button type="submit" className="primary" disabled={disabled || busy || !prompt.trim()}>
+        {actions}
+        <button type="submit" className="primary" disabled={disabled || locked || busy || !prompt.trim()}>
           {busy ? 'Sending…' : 'Send'}
         </button>
       </div>

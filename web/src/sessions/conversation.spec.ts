@@ -1,4 +1,5 @@
-import { acceptsMessages, argumentsLine, conversationOf, duration, type SessionEventLike } from './conversation';
+import { acceptsMessages, argumentsLine, automaticPermissionCount, conversationOf, duration, type SessionEventLike, visibleItems } from './conversation';
+import { budgetLines, sessionPolicyOf } from './session-policy';
 import { subAgentChoices } from './team-choices';
 
 // Events shaped as the real Copilot CLI 1.0.x (protocol 3) and the service record them (a team lead
@@ -231,5 +232,187 @@ describe('conversationOf on the newest pages of a long session', () => {
     ];
     const conversation = conversationOf(tail);
     expect(conversation).toEqual({ lastPosition: 5002, items: [expect.objectContaining({ kind: 'assistant', text: 'Done.' })] });
+  });
+});
+
+// A lead delegating with Switchboard's agent_run (delegation: true), as the service records it: the CLI's
+// tool events, the policy's automatic permission of the tool, the routed call and the run's own events.
+function agentRun(background: boolean): SessionEventLike[] {
+  position = 0;
+  const args = { agent_id: 'code-reviewer', prompt: 'Review **main.ts**', background };
+  return [
+    event('session.message_sent', { prompt: 'Get it reviewed.' }),
+    cli('tool.execution_start', { toolCallId: 'call_run', toolName: 'agent_run', arguments: args }, {}, '2026-01-10T12:00:00.000Z'),
+    event('permission.decided', {
+      via: 'permission.request',
+      parentSessionId: 's1',
+      toolName: 'agent_run',
+      arguments: { kind: 'custom-tool', toolName: 'agent_run', toolDescription: 'Delegate a task to another agent, …' },
+      outcome: 'approved',
+      reason: "tool agent_run is one of the session's own tools",
+      latencyMs: 0.2,
+    }),
+    ...(background
+      ? []
+      : [event('run.progress', { runId: 'run-1', agentId: 'code-reviewer', kind: 'tool', toolName: 'view' }, '2026-01-10T12:00:01.000Z')]),
+    event(
+      'tool_call.routed',
+      {
+        via: 'external_tool.requested',
+        parentSessionId: 's1',
+        toolCallId: 'call_run',
+        toolName: 'agent_run',
+        arguments: args,
+        outcome: 'success',
+        result: JSON.stringify(
+          background
+            ? { run_id: 'run-1', agent_id: 'code-reviewer', status: 'running' }
+            : { run_id: 'run-1', agent_id: 'code-reviewer', status: 'completed', output: 'LGTM' },
+        ),
+        latencyMs: 3,
+      },
+      '2026-01-10T12:00:04.000Z',
+    ),
+    cli('tool.execution_complete', { toolCallId: 'call_run', success: true, result: { content: '{}' } }, {}, '2026-01-10T12:00:04.000Z'),
+  ];
+}
+
+describe('delegations (agent_run) and the automatic permissions of the session’s own tools', () => {
+  it('shows a foreground agent_run as one run card: agent, task, run id (from its progress first), status and duration', () => {
+    const events = agentRun(false);
+    const upToProgress = conversationOf(events.slice(0, 4)).items;
+    expect(upToProgress.find((i) => i.kind === 'run')).toMatchObject({ kind: 'run', runId: 'run-1', status: 'running', agentId: 'code-reviewer' });
+
+    const { items } = conversationOf(events);
+    expect(items.map((i) => i.kind)).toEqual(['user', 'run', 'permission']);
+    expect(items[1]).toMatchObject({
+      kind: 'run',
+      agentId: 'code-reviewer',
+      task: 'Review **main.ts**',
+      runId: 'run-1',
+      status: 'completed',
+      output: 'LGTM',
+      durationMs: 4000,
+      background: false,
+    });
+    expect(items.some((i) => i.kind === 'tool')).toBe(false);
+  });
+
+  it('follows a background run to its end through run.ended on the session', () => {
+    const events = agentRun(true);
+    expect(conversationOf(events).items[1]).toMatchObject({ kind: 'run', runId: 'run-1', status: 'running', background: true });
+    const ended = conversationOf([
+      ...events,
+      event('run.ended', { runId: 'run-1', agentId: 'code-reviewer', status: 'failed', error: 'budget_exceeded' }, '2026-01-10T12:00:09.000Z'),
+    ]);
+    expect(ended.items[1]).toMatchObject({ kind: 'run', status: 'failed', error: 'budget_exceeded', durationMs: 9000 });
+  });
+
+  it('marks a refused delegation as refused with the reason', () => {
+    position = 0;
+    const { items } = conversationOf([
+      event('tool_call.routed', {
+        toolCallId: 'c',
+        toolName: 'agent_run',
+        arguments: { agent_id: 'ghost', prompt: 'x' },
+        outcome: 'failure',
+        result: JSON.stringify({
+          run_id: null,
+          agent_id: 'ghost',
+          status: 'refused',
+          error: { code: 'not_found', message: 'Agent ghost does not exist' },
+        }),
+      }),
+    ]);
+    expect(items).toEqual([expect.objectContaining({ kind: 'run', agentId: 'ghost', status: 'refused', error: 'Agent ghost does not exist' })]);
+  });
+
+  it('hides the automatic approval of agent_run unless asked, but never a person’s or a refusal', () => {
+    const events = [
+      ...agentRun(false),
+      event('permission.decided', { arguments: { kind: 'shell', fullCommandText: 'ls' }, outcome: 'approved', reason: 'approved in the console' }),
+      event('permission.decided', { arguments: { kind: 'custom-tool', toolName: 'deploy' }, outcome: 'approved', reason: 'approved in the console' }),
+      event('permission.decided', {
+        arguments: { kind: 'custom-tool', toolName: 'x' },
+        outcome: 'denied',
+        reason: 'tool x is not registered on the session',
+      }),
+    ];
+    const { items } = conversationOf(events);
+    expect(automaticPermissionCount(items)).toBe(1);
+    const hidden = visibleItems(items, { automaticPermissions: false, openQuestions: new Set() });
+    expect(hidden.filter((i) => i.kind === 'permission').map((i) => (i.kind === 'permission' ? (i.toolName ?? i.permission) : ''))).toEqual([
+      'shell',
+      'deploy',
+      'x',
+    ]);
+    expect(visibleItems(items, { automaticPermissions: true, openQuestions: new Set() })).toHaveLength(items.length);
+  });
+
+  it('hides the same approval made for a sub-agent inside its launch step', () => {
+    const events = [
+      ...delegation(),
+      event('permission.decided', {
+        childSessionId: CHILD,
+        agentName: 'code-reviewer',
+        arguments: { kind: 'custom-tool', toolName: 'lookup' },
+        outcome: 'approved',
+        reason: "tool lookup is one of the session's own tools",
+      }),
+    ];
+    const { items } = conversationOf(events);
+    const launch = (list: typeof items) => list.find((i) => i.kind === 'subagent');
+    expect(launch(items)).toMatchObject({ steps: expect.arrayContaining([expect.objectContaining({ kind: 'permission', automatic: true })]) });
+    const shown = launch(visibleItems(items, { automaticPermissions: false, openQuestions: new Set() }));
+    expect(shown?.kind === 'subagent' && shown.steps.some((s) => s.kind === 'permission' && s.automatic)).toBe(false);
+  });
+});
+
+describe('the chat shows a question once and notes a stop', () => {
+  it('leaves an open question to its answer card, and shows it as a step once answered or when no card shows it', () => {
+    position = 0;
+    const { items } = conversationOf([
+      event('user_input.requested', { requestId: 'r1', arguments: { question: 'Ship?' }, outcome: 'pending' }),
+      event('user_input.requested', { requestId: 'r2', arguments: { question: 'Tag?' }, outcome: 'pending' }),
+      event('user_input.answered', { requestId: 'r2', arguments: { question: 'Tag?' }, outcome: 'answered', result: { answer: 'v2' } }),
+    ]);
+    const shown = visibleItems(items, { automaticPermissions: false, openQuestions: new Set(['r1']) });
+    expect(shown).toEqual([expect.objectContaining({ kind: 'question', requestId: 'r2', answer: 'v2' })]);
+    expect(visibleItems(items, { automaticPermissions: false, openQuestions: new Set() })).toHaveLength(2);
+  });
+
+  it('says a stop was asked for', () => {
+    position = 0;
+    expect(conversationOf([event('session.abort_requested', {})]).items).toEqual([
+      expect.objectContaining({ kind: 'notice', text: 'Stop requested: the agent stops its turn.' }),
+    ]);
+  });
+});
+
+describe('the side panel’s delegation, permission policy and budget', () => {
+  it('reads them off the stored config, delegation from the flag or the agent_run tool', () => {
+    expect(
+      sessionPolicyOf({ delegation: true, permissionPolicy: { allowKinds: ['read'], askKinds: ['shell'], askTools: ['deploy'], approveOwnTools: true } }),
+    ).toEqual({
+      delegation: true,
+      allowKinds: ['read'],
+      askKinds: ['shell'],
+      askTools: ['deploy'],
+      approveOwnTools: true,
+    });
+    expect(sessionPolicyOf({ tools: [{ name: 'agent_run' }], permissionPolicy: { allowKinds: [], approveOwnTools: false } })).toMatchObject({
+      delegation: true,
+      approveOwnTools: false,
+    });
+    expect(sessionPolicyOf(null)).toMatchObject({ delegation: false, allowKinds: [], askKinds: [] });
+  });
+
+  it('says each limit the budget has with what is used of it', () => {
+    expect(
+      budgetLines({
+        limits: { maxTokens: 50_000, maxRuns: 3, maxDurationMs: 120_000 },
+        used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500 },
+      }),
+    ).toEqual(['tokens: 1,200 of 50,000', 'runs: 1 of 3', 'time: 31 s of 120 s']);
   });
 });

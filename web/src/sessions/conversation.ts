@@ -58,10 +58,42 @@ export interface PermissionStep {
   agent?: string;
   /** shell, write, read, url, mcp… */
   permission: string;
+  /** The tool it was asked for, when the request names one (custom tools, MCP). */
+  toolName?: string;
   request: unknown;
   approved: boolean;
   reason?: string;
   latencyMs?: number;
+  /**
+   * The policy's own approval of one of the session's tools (agent_run and the like): nothing a person
+   * decided or needs to read, so the chat hides it unless asked.
+   */
+  automatic: boolean;
+}
+
+/** What the run of a delegation says of itself, as far as the session's stream tells. */
+export type RunCardStatus = 'starting' | 'running' | 'completed' | 'failed' | 'stopped' | 'interrupted' | 'refused';
+
+/**
+ * A delegation: the main agent's agent_run call, shown as the run it started (or checked on), linked to
+ * the run page once its run id is known (the tool's result, or the run's progress before that).
+ */
+export interface RunCard {
+  kind: 'run';
+  key: string;
+  toolCallId: string;
+  agentId?: string;
+  /** The task the agent was given (agent_run's prompt); unset when the call resumes or checks a run. */
+  task?: string;
+  runId?: string;
+  background: boolean;
+  status: RunCardStatus;
+  /** The run's last answer or why it failed, as the session's stream has it. */
+  output?: string;
+  error?: string;
+  startedAt: number;
+  /** From the call to the run's end (a background run ends after its call returns). */
+  durationMs?: number;
 }
 
 export type ConversationItem =
@@ -70,6 +102,7 @@ export type ConversationItem =
   | ToolStep
   | SubAgentStep
   | PermissionStep
+  | RunCard
   | { kind: 'question'; key: string; requestId: string; agent?: string; question: string; answer?: string; outcome: string }
   | { kind: 'error'; key: string; action: 'start' | 'resume' | 'message' | 'cli'; text: string; problems: TeamProblem[] }
   | { kind: 'notice'; key: string; text: string };
@@ -84,6 +117,13 @@ type Json = Record<string, unknown>;
 
 const asObject = (value: unknown): Json => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {});
 const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const safeParse = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 const asNumber = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 function problemsOf(value: unknown): TeamProblem[] {
@@ -103,6 +143,33 @@ function resultText(value: unknown): string | undefined {
   return JSON.stringify(value);
 }
 
+/** The tool calls of Switchboard's delegation tools, shown as run cards rather than generic steps. */
+const RUN_TOOL = 'agent_run';
+const RUN_STATUSES: ReadonlySet<string> = new Set(['running', 'completed', 'failed', 'stopped', 'interrupted', 'refused']);
+/** How the permission policy words its approval of one of the session's own tools (permission-policy.ts). */
+const OWN_TOOL_APPROVAL = /^tool \S+ is one of the session's own tools$/;
+
+/** agent_run answers JSON {run_id, agent_id, status, output?, error?}; anything else tells nothing. */
+function runResultOf(value: unknown): { runId?: string; agentId?: string; status?: string; output?: string; error?: string } {
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return {};
+    }
+  }
+  const result = asObject(parsed);
+  const error = result.error;
+  return {
+    runId: asString(result.run_id),
+    agentId: asString(result.agent_id),
+    status: asString(result.status),
+    output: asString(result.output),
+    error: typeof error === 'string' ? error : asString(asObject(error).message),
+  };
+}
+
 function timeOf(event: SessionEventLike): number {
   return Date.parse(asString(asObject(event.data).timestamp) ?? event.recordedAt);
 }
@@ -120,7 +187,48 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
   const byChild = new Map<string, SubAgentStep>();
   const streaming = new Map<string, { kind: 'assistant'; key: string; text: string; at: string; streaming: boolean }>();
   const questions = new Map<string, Extract<ConversationItem, { kind: 'question' }>>();
+  // Delegations by the agent_run call that made them, and by the run they started.
+  const runCalls = new Map<string, RunCard>();
+  const runsById = new Map<string, RunCard>();
   let lastPosition = 0;
+
+  /** The card of an agent_run call, made by whichever of its events comes first. */
+  const runCard = (toolCallId: string, key: string, event: SessionEventLike, args: unknown): RunCard => {
+    let card = runCalls.get(toolCallId);
+    if (!card) {
+      const given = asObject(typeof args === 'string' ? safeParse(args) : args);
+      card = {
+        kind: 'run',
+        key,
+        toolCallId,
+        agentId: asString(given.agent_id),
+        task: asString(given.prompt),
+        runId: asString(given.run_id),
+        background: given.background === true,
+        status: 'starting',
+        startedAt: timeOf(event),
+      };
+      runCalls.set(toolCallId, card);
+      if (card.runId) runsById.set(card.runId, card);
+      items.push(card);
+    }
+    return card;
+  };
+  /** What the call's result says of the run: its id, and its status when it already ended (a sync run). */
+  const settleRunCall = (card: RunCard, result: unknown, failed: boolean, failure: string | undefined, at: number) => {
+    const told = runResultOf(result);
+    card.agentId ??= told.agentId;
+    if (told.runId && !card.runId) {
+      card.runId = told.runId;
+      runsById.set(told.runId, card);
+    }
+    card.output = told.output ?? card.output;
+    card.error = told.error ?? failure ?? card.error;
+    const status = told.status && RUN_STATUSES.has(told.status) ? (told.status as RunCardStatus) : failed ? 'failed' : undefined;
+    if (status && card.status !== 'completed' && card.status !== 'failed') card.status = status;
+    else if (card.status === 'starting') card.status = 'running';
+    if (card.status !== 'running' && card.durationMs === undefined) card.durationMs = Math.max(0, at - card.startedAt);
+  };
 
   /** A step goes under its sub-agent when the event names one we know, else in the main conversation. */
   const place = (step: ToolStep | PermissionStep, childSessionId: string | undefined) => {
@@ -157,6 +265,9 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         break;
       case 'session.destroyed':
         items.push({ kind: 'notice', key, text: 'Session destroyed.' });
+        break;
+      case 'session.abort_requested':
+        items.push({ kind: 'notice', key, text: 'Stop requested: the agent stops its turn.' });
         break;
       case 'session.sub_agents_changed': {
         const ids = Array.isArray(data.subAgents) ? data.subAgents.filter((id): id is string => typeof id === 'string') : [];
@@ -205,6 +316,10 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         toolStarted.set(toolCallId, timeOf(event));
         // A question (ask_user) is shown as the question it asks (user_input.* events), not as a tool call.
         if (toolName === 'ask_user') break;
+        if (toolName === RUN_TOOL && !childId) {
+          runCard(toolCallId, key, event, payload.arguments);
+          break;
+        }
         if (toolName === 'task' && !childId) {
           // The launch of a sub-agent: one step for it, filled in by subagent.* and the tool's result.
           const args = asObject(payload.arguments);
@@ -233,6 +348,11 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         const toolCallId = asString(payload.toolCallId) ?? '';
         const started = toolStarted.get(toolCallId);
         const latencyMs = started === undefined ? undefined : Math.max(0, timeOf(event) - started);
+        const call = runCalls.get(toolCallId);
+        if (call) {
+          settleRunCall(call, resultText(payload.result), payload.success === false, asString(asObject(payload.error).message), timeOf(event));
+          break;
+        }
         const launch = launches.get(toolCallId);
         if (launch) {
           if (launch.durationMs === undefined && latencyMs !== undefined) launch.durationMs = latencyMs;
@@ -290,6 +410,13 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         // outcome measured here, and the allowlist refusals.
         const toolCallId = asString(data.toolCallId) ?? key;
         const child = asString(data.childSessionId);
+        if (asString(data.toolName) === RUN_TOOL && !child) {
+          const card = runCard(toolCallId, key, event, data.arguments);
+          const refused = event.type === 'tool_call.denied' || asString(data.outcome) === 'denied';
+          settleRunCall(card, data.result, refused || asString(data.outcome) === 'failure', asString(data.reason), timeOf(event));
+          if (refused) card.status = 'refused';
+          break;
+        }
         let step = tools.get(toolCallId);
         if (!step) {
           step = { kind: 'tool', key, toolCallId, toolName: asString(data.toolName) ?? 'tool', arguments: data.arguments, status: 'running' };
@@ -306,17 +433,43 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
       }
       case 'permission.decided': {
         const request = asObject(data.arguments);
+        const permission = asString(request.kind) ?? 'permission';
+        const approved = data.outcome === 'approved';
+        const reason = asString(data.reason);
         const step: PermissionStep = {
           kind: 'permission',
           key,
           agent: asString(data.agentName),
-          permission: asString(request.kind) ?? 'permission',
+          permission,
+          toolName: asString(data.toolName) ?? asString(request.toolName),
           request: data.arguments,
-          approved: data.outcome === 'approved',
-          reason: asString(data.reason),
+          approved,
+          reason,
           latencyMs: asNumber(data.latencyMs),
+          automatic: permission === 'custom-tool' && approved && OWN_TOOL_APPROVAL.test(reason ?? ''),
         };
         place(step, asString(data.childSessionId));
+        break;
+      }
+      case 'run.progress': {
+        // A foreground run reports progress before its agent_run call returns: the first sign of its run id.
+        const runId = asString(data.runId);
+        if (!runId || runsById.has(runId)) break;
+        const card = [...runCalls.values()].find((c) => !c.runId && c.agentId === asString(data.agentId) && c.status === 'starting');
+        if (!card) break;
+        card.runId = runId;
+        card.status = 'running';
+        runsById.set(runId, card);
+        break;
+      }
+      case 'run.ended': {
+        const card = runsById.get(asString(data.runId) ?? '');
+        const status = asString(data.status);
+        if (!card || !status || !RUN_STATUSES.has(status)) break;
+        card.status = status as RunCardStatus;
+        card.output = asString(data.output) ?? card.output;
+        card.error = asString(data.error) ?? card.error;
+        card.durationMs = Math.max(0, timeOf(event) - card.startedAt);
         break;
       }
       case 'user_input.requested': {
@@ -373,4 +526,30 @@ export function duration(ms: number | undefined): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const s = Math.round(ms / 1000);
   return `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** What the reader asked to see beyond the conversation itself. */
+export interface ConversationFilter {
+  /** Show the policy's automatic approvals of the session's own tools (hidden by default). */
+  automaticPermissions: boolean;
+  /** Questions answered in a card below the conversation: not shown a second time as a step. */
+  openQuestions: ReadonlySet<string>;
+}
+
+/** The items the chat shows: the same fold, less what the reader has not asked for or sees elsewhere. */
+export function visibleItems(items: readonly ConversationItem[], filter: ConversationFilter): ConversationItem[] {
+  const shown = (item: ConversationItem | ToolStep | PermissionStep) =>
+    !(item.kind === 'permission' && item.automatic && !filter.automaticPermissions) &&
+    !(item.kind === 'question' && item.outcome === 'pending' && filter.openQuestions.has(item.requestId));
+  return items.filter(shown).map((item) => (item.kind === 'subagent' && !item.steps.every(shown) ? { ...item, steps: item.steps.filter(shown) } : item));
+}
+
+/** How many automatic approvals the filter hides, for the toggle's label. */
+export function automaticPermissionCount(items: readonly ConversationItem[]): number {
+  let count = 0;
+  for (const item of items) {
+    if (item.kind === 'permission' && item.automatic) count += 1;
+    if (item.kind === 'subagent') count += item.steps.filter((s) => s.kind === 'permission' && s.automatic).length;
+  }
+  return count;
 }

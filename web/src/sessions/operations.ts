@@ -120,6 +120,20 @@ export const ChatSessionQuery = graphql(`
       agentId
       subAgents
       config
+      budget {
+        limits {
+          maxTokens
+          maxToolCalls
+          maxRuns
+          maxDurationMs
+        }
+        used {
+          tokens
+          toolCalls
+          runs
+          durationMs
+        }
+      }
     }
     agents {
       id
@@ -201,6 +215,30 @@ export const ChangeSessionSubAgentsMutation = graphql(`
     changeSessionSubAgents(sessionId: $sessionId, subAgents: $subAgents) {
       sessionId
       subAgents
+    }
+  }
+`);
+
+export const AbortSessionTurnMutation = graphql(`
+  mutation AbortSessionTurn($sessionId: ID!) {
+    abortSessionTurn(sessionId: $sessionId) {
+      sessionId
+      status
+    }
+  }
+`);
+
+// A delegation's run card: what the session's stream does not carry (tokens), asked of the run itself.
+export const RunCardQuery = graphql(`
+  query RunCard($id: ID!) {
+    run(id: $id) {
+      runId
+      status
+      usage {
+        subtree {
+          totalTokens
+        }
+      }
     }
   }
 `);
