@@ -5,7 +5,7 @@ import { safeUrl } from './safe-url';
 /**
  * Text from a model, an agent's prompt or a tool result, rendered as markdown and never as HTML:
  * react-markdown builds React elements from a markdown syntax tree, so raw HTML in the text is
- * shown as text (no rehype-raw here, on purpose) and link/image URLs go through its URL filter,
+ * escaped and shown as text, the way a person would want to read it (no rehype-raw here, on purpose) and link/image URLs go through its URL filter,
  * which drops `javascript:` and other non-web schemes. Links open outside the console.
  */
 export function Markdown({ text, className }: { text: string; className?: string }) {
@@ -13,7 +13,6 @@ export function Markdown({ text, className }: { text: string; className?: string
     <div className={className ? `markdown ${className}` : 'markdown'}>
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
-        skipHtml
         urlTransform={safeUrl}
         components={{
           a: ({ href, children }) => (
