@@ -1,9 +1,13 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createSwitchboardApp, requestOriginRules } from './bootstrap';
 import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
 import { isLoopback } from './config/outbound-address';
+import { consoleBundle } from './console/serve-console';
+import { startBanner } from './start-banner';
 import { type ListenTarget, startupRefusal, stopOnSignals } from './service-lifecycle';
 
 async function main(): Promise<void> {
@@ -21,6 +25,12 @@ async function main(): Promise<void> {
   const origins = requestOriginRules(config);
   const served = { hosts: origins.servedHosts(config.port), origins: config.requestOrigin.allowedOrigins };
   logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open', served }, 'listening');
+  // A person at a terminal gets one line saying where to go; piped or collected output stays JSON only.
+  if (process.stdout.isTTY) {
+    const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // PORT=0 picks one
+    const facts = { host: config.host, port, publicUrl: config.instances.publicUrl, tokenRequired: Boolean(config.apiToken) };
+    process.stdout.write(`${startBanner({ ...facts, console: consoleBundle(config.console.dir).state })}\n`);
+  }
   if (!config.apiToken && !isLoopback(config.host)) {
     logger.warn({ host: config.host }, 'SWITCHBOARD_ALLOW_UNAUTHENTICATED=true: the API is open to anyone who reaches this address');
   }

@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import * as path from 'node:path';
 import { defineConfig, type ProxyOptions } from 'vite';
 
 // The console is built into web/dist, which the service serves at / (same origin as /api and /graphql).
@@ -32,7 +33,15 @@ const asTheServiceItself: ProxyOptions = {
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    target: 'es2022',
+    // The GraphQL IDE (GraphiQL, served at GET /graphql for a browser) is an entry of its own: its editor
+    // (Monaco) is loaded by that page only, never by the console's.
+    rollupOptions: { input: { console: path.join(import.meta.dirname, 'index.html'), graphiql: path.join(import.meta.dirname, 'graphiql.html') } },
+  },
   server: {
     port: DEV_PORT,
     proxy: {

@@ -8,6 +8,15 @@ export class AgentNotFoundError extends DomainError {
   }
 }
 
+/** A request names an agent (in its body) that is not in the library: 422, the request is understood but refers to nothing. */
+export class UnknownAgentError extends DomainError {
+  readonly code = 'unknown_agent';
+
+  constructor(agentId: string) {
+    super(`Agent ${agentId} does not exist; list the agents with GET /api/agents`, { agentId });
+  }
+}
+
 export class AgentAlreadyExistsError extends DomainError {
   readonly code = 'agent_exists';
   constructor(agentId: string) {

@@ -4,8 +4,10 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { z, type ZodType } from 'zod';
+import { UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
 import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { DOCUMENTED_ANSWERS, pathParameterExample, REQUEST_EXAMPLES } from './api-responses';
 
 type Operation = OpenAPIObject['paths'][string]['get'] & object;
 type JsonSchema = Record<string, unknown>;
@@ -33,15 +35,49 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   document.components.schemas ??= {};
   document.components.schemas[ERROR_SCHEMA] = errorSchema();
   const operations = operationsById(document);
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (operation) describeAnswer(operation, path);
+    }
+  }
   for (const controller of controllersOf(app)) {
     for (const method of Object.getOwnPropertyNames(controller.prototype)) {
       const operation = operations.get(`${controller.name}_${method}`);
       if (!operation) continue;
       describeValidatedInputs(operation, controller, method);
+      const example = REQUEST_EXAMPLES[operation.operationId ?? ''];
+      const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json'] : undefined;
+      if (body && example !== undefined) body.example = example;
       describeErrors(operation, isPublic(controller, method));
     }
   }
   return document;
+}
+
+/**
+ * The success answer from DOCUMENTED_ANSWERS (its zod schema as the body, a realistic example), in
+ * place of the empty 200/201 Nest puts on every operation; path parameters get an id of the real shape.
+ */
+function describeAnswer(operation: Operation, path: string): void {
+  const answer = DOCUMENTED_ANSWERS[operation.operationId ?? ''];
+  const responses = operation.responses as Record<string, unknown>;
+  if (answer) {
+    for (const status of Object.keys(responses)) if (status.startsWith('2')) delete responses[status];
+    const schema = answer.contentType
+      ? { type: 'string' }
+      : z.toJSONSchema(answer.schema, { io: 'output', unrepresentable: 'any', target: 'openapi-3.0' });
+    responses[String(answer.status)] = {
+      description: answer.description,
+      content: { [answer.contentType ?? 'application/json']: { schema, example: answer.example } },
+    };
+  }
+  for (const parameter of operation.parameters ?? []) {
+    if (!('in' in parameter) || parameter.in !== 'path') continue;
+    const { example, format } = pathParameterExample(path, parameter.name);
+    parameter.schema = { type: 'string', ...(format ? { format } : {}) };
+    parameter.example = example;
+  }
 }
 
 function errorSchema(): JsonSchema {
@@ -117,21 +153,51 @@ function describeValidatedInputs(operation: Operation, controller: Type<unknown>
 }
 
 function describeErrors(operation: Operation, open: boolean): void {
-  const error = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` } } } });
+  const error = (statusCode: number, code: string, message: string, description: string) => ({
+    description,
+    content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` }, example: { statusCode, code, message } } },
+  });
   operation.responses ??= {};
   const responses = operation.responses as Record<string, unknown>;
   responses['400'] ??= error(
+    400,
+    'invalid_input',
+    'limit: Too big: expected number to be <=1000',
     'invalid_input: a parameter or the body does not match its schema (problems lists each field), has an unknown key, nests deeper than 64 levels, holds text that is not Unicode, or is not valid JSON',
   );
-  if (!open) responses['401'] ??= error('unauthorized: SWITCHBOARD_API_TOKEN is set and the Authorization: Bearer header is missing or wrong');
-  if ((operation.parameters ?? []).some((p) => 'in' in p && p.in === 'path')) responses['404'] ??= error('not_found: no such entity');
+  if (!open) {
+    responses['401'] ??= error(
+      401,
+      'unauthorized',
+      UNAUTHORIZED_MESSAGE,
+      'unauthorized: SWITCHBOARD_API_TOKEN is set and the Authorization: Bearer header is missing or wrong',
+    );
+  }
+  if ((operation.parameters ?? []).some((p) => 'in' in p && p.in === 'path')) {
+    responses['404'] ??= error(404, 'not_found', 'Session 0192f3a4-5b6c-7d8e-9f01-23456789abcd does not exist', 'not_found: no such entity');
+  }
   if (operation.requestBody !== undefined || (operation.operationId ?? '').match(/_(update|delete|destroy|change|resume|stop)/i)) {
-    responses['409'] ??= error('expected_version_conflict or invalid_state: read it again and retry, or it is in the wrong state');
+    responses['409'] ??= error(
+      409,
+      'invalid_state',
+      'The session is interrupted; it takes no messages: resume it first',
+      'expected_version_conflict or invalid_state: read it again and retry, or it is in the wrong state',
+    );
   }
   if (operation.requestBody !== undefined) {
-    responses['413'] ??= error('payload_too_large: the body is over 1 MB, or a field is larger than may be stored (details.field)');
-    responses['415'] ??= error('unsupported_media_type: the body is not UTF-8 JSON');
+    responses['413'] ??= error(
+      413,
+      'payload_too_large',
+      'The body is over 1 MB',
+      'payload_too_large: the body is over 1 MB, or a field is larger than may be stored (details.field)',
+    );
+    responses['415'] ??= error(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON', 'unsupported_media_type: the body is not UTF-8 JSON');
   }
-  responses['422'] ??= error('understood but refused (for example invalid_sub_agents, with details)');
-  responses['500'] ??= error('internal_error: see the service log');
+  responses['422'] ??= error(
+    422,
+    'unknown_agent',
+    'Agent code-reviewr does not exist; list the agents with GET /api/agents',
+    'understood but refused (for example unknown_agent or invalid_sub_agents, with details)',
+  );
+  responses['500'] ??= error(500, 'internal_error', 'Internal error; see the service log', 'internal_error: see the service log');
 }

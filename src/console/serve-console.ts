@@ -47,6 +47,7 @@ export function serveConsole(bundle: ConsoleBundle): RequestHandler[] {
     },
   });
   return [
+    graphqlIde(path.join(bundle.dir, GRAPHQL_IDE_PAGE)),
     (request, response, next) => {
       if (SERVICE_PATHS.test(request.path)) next();
       else void files(request, response, next);
@@ -57,6 +58,38 @@ export function serveConsole(bundle: ConsoleBundle): RequestHandler[] {
       response.sendFile(index);
     }),
   ];
+}
+
+/** The GraphQL IDE's page in the built console (web/graphiql.html, a Vite entry of its own). */
+export const GRAPHQL_IDE_PAGE = 'graphiql.html';
+
+/**
+ * The IDE's editor (Monaco) writes its styles into <style> elements as it runs: its page allows inline
+ * styles, never inline scripts; its workers are files of the bundle ('self').
+ */
+export const GRAPHQL_IDE_CONTENT_SECURITY_POLICY = CONSOLE_CONTENT_SECURITY_POLICY.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'").replace(
+  "img-src 'self' data:",
+  "img-src 'self' data:; font-src 'self' data:; worker-src 'self'",
+);
+
+/**
+ * `GET /graphql` from a browser (Accept prefers text/html) is the GraphQL IDE; API clients (JSON, or no
+ * preference) go on to the GraphQL server as before. The IDE's own requests are JSON POSTs with the token.
+ */
+function graphqlIde(page: string): RequestHandler {
+  return (request, response, next) => {
+    const isBrowser =
+      (request.method === 'GET' || request.method === 'HEAD') && request.path === '/graphql' && request.accepts(['json', 'html']) === 'html';
+    if (!isBrowser || !fs.existsSync(page)) {
+      next();
+      return;
+    }
+    securityHeaders(response);
+    response.setHeader('Content-Security-Policy', GRAPHQL_IDE_CONTENT_SECURITY_POLICY);
+    response.setHeader('Cache-Control', 'no-cache');
+    response.setHeader('Vary', 'Accept');
+    response.sendFile(page);
+  };
 }
 
 /** A GET for a page (a browser navigating, Accept: text/html) outside the service's own paths. */

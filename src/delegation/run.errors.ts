@@ -6,13 +6,7 @@ export class InvalidRunArgumentsError extends DomainError {
   readonly code = 'invalid_arguments';
 }
 
-export class UnknownAgentError extends DomainError {
-  readonly code = 'unknown_agent';
-
-  constructor(agentId: string) {
-    super(`Agent ${agentId} does not exist; list the agents with GET /api/agents`, { agentId });
-  }
-}
+export { UnknownAgentError } from '../agents/agent.errors';
 
 export class UnknownRunError extends DomainError {
   readonly code = 'unknown_run';

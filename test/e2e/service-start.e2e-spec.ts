@@ -2,7 +2,9 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { collectUntilExit, freePort, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { spawn } from 'node:child_process';
+import { collectUntilExit, freePort, REPO_ROOT, spawnTs, waitForHttp } from '../fixtures/service-process';
+import { waitUntil } from '../fixtures/wait-until';
 import { makeTempDir } from '../fixtures/temp-dir';
 
 /** A start-up refusal is one line on stderr naming what to fix: no Nest stack trace, no module list. */
@@ -34,8 +36,41 @@ describe('starting the service process (src/main.ts)', () => {
     expect(stdout).toContain('database closed');
     const firstLine = JSON.parse(stdout.split('\n')[0]);
     expect(firstLine).toHaveProperty('level');
+    // Not a terminal: JSON lines only, no line for people.
+    expect(stdout).not.toContain('Switchboard is up');
     expect(fs.existsSync(file)).toBe(true);
   }, 60_000);
+
+  it('at a terminal (a pseudo-terminal from script(1)), says in one line where the console is and that it needs no token', async () => {
+    const port = await freePort();
+    const command = [process.execPath, '-r', '@swc-node/register', 'src/main.ts'].join(' ');
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      cwd: REPO_ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SWITCHBOARD_DB: path.join(tmp.dir, 'switchboard.db'),
+        SWITCHBOARD_CONSOLE_DIR: tmp.dir,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const exited = collectUntilExit(child);
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    try {
+      await waitUntil(async () => output.includes('Switchboard is up'), 'the line for people', 60_000);
+      const line = output.split(/\r?\n/).find((l) => l.startsWith('Switchboard is up'));
+      expect(line).toBe(
+        `Switchboard is up: the console is not built (run npm run build:web), API at http://127.0.0.1:${port}/api (no token needed); ` +
+          `API docs http://127.0.0.1:${port}/api/docs, GraphQL IDE http://127.0.0.1:${port}/graphql`,
+      );
+    } finally {
+      process.kill(-(child.pid as number), 'SIGTERM'); // script and the service under it
+    }
+    expect((await exited).code).toBe(0);
+  }, 90_000);
 
   it.each([
     [{ PORT: 'eighty' }, /PORT must be an integer/],

@@ -11,6 +11,7 @@ import { LiveSessionLimit } from '../../live-session-limit';
 import { LiveSessionStarter } from '../../live-session-starter';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { ProviderNotConfiguredError } from '../../session.errors';
+import { UnknownAgentError } from '../../../agents/agent.errors';
 import { CreateSession, SessionSummary } from './create-session.command';
 import { mergedHooks, requestedSessionConfig } from './requested-session-config';
 
@@ -36,6 +37,8 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
     const main = request.agentId ? await this.library.find(request.agentId) : undefined;
+    // Before session.created: an unknown agent leaves no failed session behind (422, as POST /api/runs says it).
+    if (request.agentId && !main) throw new UnknownAgentError(request.agentId);
     await this.endpoints.assertAllowed({ ...request, hooks: mergedHooks(main?.hooks, request.hooks) });
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();

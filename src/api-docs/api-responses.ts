@@ -1,0 +1,635 @@
+import { z, type ZodType } from 'zod';
+import { agentInputSchema } from '../agents/agent-definition';
+
+/**
+ * What each REST operation answers, by operationId (`<Controller>_<method>`), for the OpenAPI document:
+ * the success status, a zod schema of the body and a realistic example (api-responses.spec.ts parses
+ * each example with its schema). One table for every controller: a route without an entry fails
+ * test/e2e/openapi-document.e2e-spec.ts. Bodies use the spelling the service sends today.
+ */
+export interface DocumentedAnswer {
+  status: number;
+  description: string;
+  /** application/json unless said. */
+  contentType?: string;
+  schema: ZodType;
+  example: unknown;
+}
+
+export const SESSION_ID = '0192f3a4-5b6c-7d8e-9f01-23456789abcd';
+export const RUN_ID = '0192f3a4-7777-7abc-8def-0123456789ab';
+const CHILD_SESSION_ID = '0192f3a4-9999-7abc-8def-0123456789ab';
+const APPROVAL_ID = '0192f3a4-aaaa-7abc-8def-0123456789ab';
+const REQUEST_ID = 'b7e4d2a0-1c3f-4e5a-9b8c-7d6e5f4a3b2c';
+const AT = '2026-11-27T14:03:12.345Z';
+const LATER = '2026-11-27T14:04:02.120Z';
+
+const iso = z.string().describe('ISO 8601 UTC timestamp');
+const nullable = <T extends ZodType>(schema: T) => schema.nullable();
+
+const sessionSummary = z.object({ sessionId: z.uuid(), status: z.string(), model: z.string(), protocolVersion: z.number().int().optional() });
+const sessionListItem = z.object({
+  sessionId: z.string(),
+  status: z.string(),
+  statusReason: nullable(z.string()),
+  model: z.string(),
+  agentId: nullable(z.string()),
+  subAgents: z.array(z.string()),
+  createdAt: iso,
+  updatedAt: iso,
+});
+const launch = z.object({
+  toolCallId: z.string(),
+  agentName: z.string(),
+  childSessionId: z.string(),
+  status: z.string(),
+  error: nullable(z.string()),
+  startedAt: iso,
+  endedAt: nullable(iso),
+  totalTokens: nullable(z.number()),
+  totalToolCalls: nullable(z.number()),
+  durationMs: nullable(z.number()),
+});
+const sessionView = sessionListItem.extend({
+  protocolVersion: z.number().int(),
+  config: z.record(z.string(), z.unknown()).describe('what it was created with (the POST body, defaults applied)'),
+  workingDirectory: z.string(),
+  lastPosition: z.number().int(),
+  subagents: z.array(launch).describe("the CLI's own sub-agent launches (task tool) in this session"),
+});
+const sessionListExample = {
+  sessionId: SESSION_ID,
+  status: 'idle',
+  statusReason: null,
+  model: 'gpt-4.1',
+  agentId: 'code-reviewer',
+  subAgents: ['test-writer'],
+  createdAt: AT,
+  updatedAt: LATER,
+};
+const sessionExample = {
+  ...sessionListExample,
+  protocolVersion: 3,
+  config: {
+    model: 'gpt-4.1',
+    tools: [],
+    customAgents: [],
+    permissionPolicy: { allowKinds: ['read'], approveOwnTools: true },
+    agentId: 'code-reviewer',
+    subAgents: ['test-writer'],
+  },
+  workingDirectory: '/var/lib/switchboard/work',
+  lastPosition: 42,
+  subagents: [
+    {
+      toolCallId: 'call_8f2a',
+      agentName: 'test-writer',
+      childSessionId: CHILD_SESSION_ID,
+      status: 'completed',
+      error: null,
+      startedAt: AT,
+      endedAt: LATER,
+      totalTokens: 5120,
+      totalToolCalls: 4,
+      durationMs: 49775,
+    },
+  ],
+};
+
+const usage = z.object({ input_tokens: z.number(), output_tokens: z.number(), total_tokens: z.number(), tool_calls: z.number(), duration_ms: z.number() });
+const budgetLimits = z.object({ max_tokens: z.number(), max_tool_calls: z.number(), max_runs: z.number(), max_duration_ms: z.number() }).partial();
+const budgetUse = z.object({ tokens: z.number(), tool_calls: z.number(), runs: z.number(), duration_ms: z.number() });
+const budgetView = z.object({ limits: budgetLimits, used: nullable(budgetUse), remaining: nullable(budgetLimits) });
+const runView = z.object({
+  run_id: z.uuid(),
+  agent_id: z.string(),
+  prompt: z.string(),
+  status: z.string(),
+  background: z.boolean(),
+  parent_run_id: nullable(z.string()),
+  parent_thread_id: nullable(z.string()),
+  owner_thread_id: z.string(),
+  root_run_id: z.string(),
+  depth: z.number().int(),
+  thread_id: z.string(),
+  epoch: z.number().int(),
+  policy: z.unknown().describe('the delegation policy the run runs under'),
+  output: nullable(z.string()),
+  error: nullable(z.string()),
+  stopped_by: z.unknown(),
+  usage,
+  budget: nullable(budgetView),
+  started_at: iso,
+  ended_at: nullable(iso),
+});
+const usageExample = { input_tokens: 4200, output_tokens: 920, total_tokens: 5120, tool_calls: 4, duration_ms: 49775 };
+const runExample = {
+  run_id: RUN_ID,
+  agent_id: 'test-writer',
+  prompt: 'Write unit tests for src/parser.ts',
+  status: 'completed',
+  background: false,
+  parent_run_id: null,
+  parent_thread_id: SESSION_ID,
+  owner_thread_id: SESSION_ID,
+  root_run_id: RUN_ID,
+  depth: 1,
+  thread_id: `sub-agent-${RUN_ID}`,
+  epoch: 1,
+  policy: { maxDepth: 3, allowedAgents: ['test-writer'] },
+  output: 'Added 6 tests in test/parser.spec.ts; all pass.',
+  error: null,
+  stopped_by: null,
+  usage: usageExample,
+  budget: null,
+  started_at: AT,
+  ended_at: LATER,
+};
+const runSummary = z.object({
+  run_id: z.uuid(),
+  agent_id: z.string(),
+  status: z.string(),
+  background: z.boolean(),
+  output: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+const runSummaryExample = {
+  run_id: RUN_ID,
+  agent_id: 'test-writer',
+  status: 'completed',
+  background: false,
+  output: 'Added 6 tests in test/parser.spec.ts; all pass.',
+};
+const cliSubagentNode = z.object({
+  kind: z.literal('cli_subagent'),
+  agent_name: z.string(),
+  status: z.string(),
+  tool_call_id: z.string(),
+  child_session_id: z.string(),
+  error: nullable(z.string()),
+  usage: z.object({ total_tokens: nullable(z.number()), tool_calls: nullable(z.number()), duration_ms: nullable(z.number()) }),
+  started_at: iso,
+  ended_at: nullable(iso),
+});
+const runTree = runView.extend({
+  kind: z.literal('run'),
+  subtree_usage: usage,
+  children: z
+    .array(z.union([z.object({ kind: z.literal('run') }).loose(), cliSubagentNode]))
+    .describe('runs (the same shape, recursively) and CLI-native sub-agents'),
+});
+
+const agentView = agentInputSchema.extend({
+  id: z.string(),
+  created_at: iso,
+  updated_at: iso,
+  version: z.number().int(),
+  composable: z.boolean(),
+  composable_reasons: z.array(z.string()),
+  sub_agent_problems: z.array(z.object({ id: z.string(), reason: z.string() }).loose()),
+  included_in: z.array(z.string()),
+});
+const agentExample = {
+  id: 'code-reviewer',
+  name: 'Code reviewer',
+  description: 'Reviews a diff for bugs, security problems and missing tests',
+  system_message: { mode: 'replace', content: 'You review code. Name the file and line of each problem.' },
+  tools: { custom: [], builtin: ['view', 'grep'], excluded_builtin: [] },
+  sub_agents: ['test-writer'],
+  created_at: AT,
+  updated_at: LATER,
+  version: 2,
+  composable: true,
+  composable_reasons: [],
+  sub_agent_problems: [],
+  included_in: [],
+};
+
+const approvalView = z.object({
+  id: z.uuid(),
+  status: z.string(),
+  kind: z.string(),
+  tool_name: nullable(z.string()),
+  arguments: z.unknown(),
+  session_id: z.string(),
+  child_session_id: nullable(z.string()),
+  agent_name: nullable(z.string()),
+  run_id: nullable(z.string()),
+  root_run_id: nullable(z.string()),
+  lineage_path: z.array(z.string()),
+  requested_at: iso,
+  decided_at: nullable(iso),
+  decision: nullable(z.string()),
+  scope: nullable(z.string()),
+  decided_by: nullable(z.string()),
+  reason: nullable(z.string()),
+});
+const approvalExample = {
+  id: APPROVAL_ID,
+  status: 'approved',
+  kind: 'shell',
+  tool_name: 'bash',
+  arguments: { command: 'npm test' },
+  session_id: SESSION_ID,
+  child_session_id: null,
+  agent_name: 'test-writer',
+  run_id: RUN_ID,
+  root_run_id: RUN_ID,
+  lineage_path: [RUN_ID],
+  requested_at: AT,
+  decided_at: LATER,
+  decision: 'approved',
+  scope: 'once',
+  decided_by: 'api',
+  reason: 'tests only',
+};
+
+const storedEvent = z.object({
+  globalPosition: z.number().int(),
+  eventId: z.uuid(),
+  streamId: z.string(),
+  streamPosition: z.number().int(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()),
+  recordedAt: iso,
+});
+const eventExample = {
+  globalPosition: 1201,
+  eventId: '0192f3a4-bbbb-7abc-8def-0123456789ab',
+  streamId: `session-${SESSION_ID}`,
+  streamPosition: 3,
+  type: 'session.message_sent',
+  data: { sessionId: SESSION_ID, prompt: 'Review the diff in src/parser.ts' },
+  metadata: { actor: 'api', correlationId: SESSION_ID },
+  recordedAt: AT,
+};
+const eventPage = z.object({ events: z.array(storedEvent), nextAfter: z.number().int() });
+const auditEntry = z.object({
+  position: z.number().int(),
+  streamId: z.string(),
+  eventType: z.string(),
+  actor: nullable(z.string()),
+  correlationId: nullable(z.string()),
+  causationId: nullable(z.string()),
+  recordedAt: iso,
+  sessionId: nullable(z.string()),
+  runId: nullable(z.string()),
+  agentId: nullable(z.string()),
+  toolName: nullable(z.string()),
+  decision: nullable(z.string()),
+});
+const auditExample = {
+  position: 1240,
+  streamId: `session-${SESSION_ID}`,
+  eventType: 'permission.decided',
+  actor: 'copilot-cli',
+  correlationId: SESSION_ID,
+  causationId: null,
+  recordedAt: AT,
+  sessionId: SESSION_ID,
+  runId: null,
+  agentId: 'code-reviewer',
+  toolName: 'view',
+  decision: 'approved',
+};
+const routedRequest = z.object({
+  position: z.number().int(),
+  kind: z.string(),
+  parentSessionId: z.string(),
+  childSessionId: nullable(z.string()),
+  agentName: nullable(z.string()),
+  toolName: nullable(z.string()),
+  arguments: z.unknown(),
+  result: z.unknown(),
+  outcome: z.string(),
+  reason: nullable(z.string()),
+  latencyMs: nullable(z.number()),
+  recordedAt: iso,
+});
+const pendingQuestion = z.object({
+  requestId: z.string(),
+  sessionId: z.string(),
+  childSessionId: z.string().optional(),
+  agentName: z.string().optional(),
+  question: z.string(),
+  choices: z.array(z.string()),
+  allowFreeform: z.boolean(),
+  askedAt: iso,
+});
+const healthSummary = z.object({ status: z.string(), checks: z.record(z.string(), z.enum(['ok', 'failing'])).optional() }).loose();
+
+const text = (description: string, contentType: string, example: string): Omit<DocumentedAnswer, 'status'> => ({
+  description,
+  contentType,
+  schema: z.string(),
+  example,
+});
+
+export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
+  // sessions
+  SessionsController_create: {
+    status: 201,
+    description: 'The session, started in the Copilot CLI',
+    schema: sessionSummary,
+    example: { sessionId: SESSION_ID, status: 'active', model: 'gpt-4.1', protocolVersion: 3 },
+  },
+  SessionsController_list: {
+    status: 200,
+    description: 'Sessions, newest first',
+    schema: z.object({ sessions: z.array(sessionListItem) }),
+    example: { sessions: [sessionListExample] },
+  },
+  SessionsController_get: { status: 200, description: 'The session', schema: sessionView, example: sessionExample },
+  SessionsController_send: {
+    status: 202,
+    description: 'Accepted: the answer arrives on the event stream',
+    schema: z.object({ sessionId: z.string(), messageId: z.string().optional() }),
+    example: { sessionId: SESSION_ID, messageId: 'msg_01J9Z' },
+  },
+  SessionsController_change: {
+    status: 200,
+    description: 'The sub-agents now chosen',
+    schema: z.object({ sessionId: z.string(), subAgents: z.array(z.string()) }),
+    example: { sessionId: SESSION_ID, subAgents: ['test-writer'] },
+  },
+  SessionsController_resume: {
+    status: 200,
+    description: 'Resumed',
+    schema: sessionSummary,
+    example: { sessionId: SESSION_ID, status: 'idle', model: 'gpt-4.1', protocolVersion: 3 },
+  },
+  SessionsController_destroy: {
+    status: 200,
+    description: 'Destroyed',
+    schema: z.object({ sessionId: z.string(), status: z.literal('destroyed') }),
+    example: { sessionId: SESSION_ID, status: 'destroyed' },
+  },
+  SessionsController_events: {
+    status: 200,
+    ...text(
+      'Server-Sent Events: one per stream event (id: its stream position; data: {position, globalPosition, type, data, recordedAt})',
+      'text/event-stream',
+      `id: 3\nevent: session.message_sent\ndata: {"position":3,"globalPosition":1201,"type":"session.message_sent","data":{"prompt":"Review the diff"},"recordedAt":"${AT}"}\n\n`,
+    ),
+  },
+  SessionBudgetController_budget: {
+    status: 200,
+    description: "The session's budget",
+    schema: budgetView.extend({ session_id: z.string() }),
+    example: {
+      session_id: SESSION_ID,
+      limits: { max_tokens: 200000, max_runs: 10 },
+      used: { tokens: 5120, tool_calls: 4, runs: 1, duration_ms: 49775 },
+      remaining: { max_tokens: 194880, max_runs: 9 },
+    },
+  },
+  SessionRequestsController_requests: {
+    status: 200,
+    description: 'Routed requests, in order',
+    schema: z.object({ requests: z.array(routedRequest), nextAfter: z.number().int() }),
+    example: {
+      requests: [
+        {
+          position: 1233,
+          kind: 'tool_call',
+          parentSessionId: SESSION_ID,
+          childSessionId: null,
+          agentName: null,
+          toolName: 'lookup',
+          arguments: { key: 'release' },
+          result: { textResultForLlm: '2026.11' },
+          outcome: 'success',
+          reason: null,
+          latencyMs: 38,
+          recordedAt: AT,
+        },
+      ],
+      nextAfter: 1233,
+    },
+  },
+  SessionRequestsController_pending: {
+    status: 200,
+    description: 'Questions waiting for an answer',
+    schema: z.object({ pending: z.array(pendingQuestion) }),
+    example: {
+      pending: [
+        {
+          requestId: REQUEST_ID,
+          sessionId: SESSION_ID,
+          question: 'Which branch should I review?',
+          choices: ['main', 'release'],
+          allowFreeform: true,
+          askedAt: AT,
+        },
+      ],
+    },
+  },
+  SessionRequestsController_answer: {
+    status: 200,
+    description: 'Answered',
+    schema: z.object({ requestId: z.string(), answered: z.literal(true) }),
+    example: { requestId: REQUEST_ID, answered: true },
+  },
+  // agents
+  AgentsController_create: {
+    status: 201,
+    description: 'The agent as stored',
+    schema: agentView,
+    example: { ...agentExample, version: 1, created_at: AT, updated_at: AT },
+  },
+  AgentsController_list: {
+    status: 200,
+    description: 'The library',
+    schema: z.object({ agents: z.array(agentView) }),
+    example: { agents: [agentExample] },
+  },
+  AgentsController_eligible: {
+    status: 200,
+    description: 'Agents that can be its sub-agents',
+    schema: z.object({ agents: z.array(agentView) }),
+    example: { agents: [agentExample] },
+  },
+  AgentsController_export: {
+    status: 200,
+    description: 'One file per agent',
+    schema: z.object({ files: z.array(z.object({ name: z.string(), content: z.string() })) }),
+    example: { files: [{ name: 'code-reviewer.json', content: '{\n  "id": "code-reviewer",\n  "name": "Code reviewer"\n}\n' }] },
+  },
+  AgentsController_import: {
+    status: 200,
+    description: 'What the import did, by agent id',
+    schema: z.object({ created: z.array(z.string()), updated: z.array(z.string()), unchanged: z.array(z.string()) }),
+    example: { created: ['test-writer'], updated: ['code-reviewer'], unchanged: [] },
+  },
+  AgentsController_get: { status: 200, description: 'The agent', schema: agentView, example: agentExample },
+  AgentsController_update: { status: 200, description: 'The agent as stored (version + 1)', schema: agentView, example: { ...agentExample, version: 3 } },
+  AgentsController_delete: {
+    status: 200,
+    description: 'Deleted',
+    schema: z.object({ id: z.string(), deleted: z.literal(true) }),
+    example: { id: 'code-reviewer', deleted: true },
+  },
+  // runs
+  RunsController_start: { status: 201, description: 'The run (a foreground run: once it ended)', schema: runSummary, example: runSummaryExample },
+  RunsController_list: {
+    status: 200,
+    description: 'A page of runs',
+    schema: z.object({ runs: z.array(runView), next_cursor: nullable(z.string()) }),
+    example: { runs: [runExample], next_cursor: null },
+  },
+  RunsController_get: { status: 200, description: 'The run', schema: runView, example: runExample },
+  RunsController_output: { status: 200, description: 'Its status, and its output once completed', schema: runSummary, example: runSummaryExample },
+  RunsController_tree: {
+    status: 200,
+    description: 'The run and everything below it',
+    schema: runTree,
+    example: { ...runExample, kind: 'run', subtree_usage: usageExample, children: [] },
+  },
+  RunsController_stop: {
+    status: 200,
+    description: 'Stopped, with every run the cascade stopped',
+    schema: runSummary.extend({ stopped_runs: z.array(z.string()) }),
+    example: {
+      run_id: RUN_ID,
+      agent_id: 'test-writer',
+      status: 'stopped',
+      background: true,
+      error: { code: 'run_stopped', message: 'stopped by api: not needed' },
+      stopped_runs: [RUN_ID],
+    },
+  },
+  RunsController_resume: {
+    status: 200,
+    description: 'The resumed run',
+    schema: runSummary,
+    example: { ...runSummaryExample, status: 'running', background: true, output: undefined },
+  },
+  // approvals
+  ApprovalsController_list: {
+    status: 200,
+    description: 'A page of approvals',
+    schema: z.object({ approvals: z.array(approvalView), next_cursor: nullable(z.string()) }),
+    example: { approvals: [approvalExample], next_cursor: null },
+  },
+  ApprovalsController_decide: { status: 200, description: 'The decided approval', schema: approvalView, example: approvalExample },
+  // event log
+  EventLogController_listEvents: { status: 200, description: 'A page of events', schema: eventPage, example: { events: [eventExample], nextAfter: 1201 } },
+  EventLogController_listAudit: {
+    status: 200,
+    description: 'A page of the audit log',
+    schema: z.object({ entries: z.array(auditEntry), nextAfter: z.number().int(), hasMore: z.boolean() }),
+    example: { entries: [auditExample], nextAfter: 1240, hasMore: false },
+  },
+  EventLogController_exportAudit: {
+    status: 200,
+    ...text(
+      'The filtered audit log: JSONL (one /api/audit entry per line) or CSV (a header row, then one row per entry)',
+      'application/x-ndjson',
+      `${JSON.stringify(auditExample)}\n`,
+    ),
+  },
+  EventLogController_getStream: {
+    status: 200,
+    description: 'The stream',
+    schema: z.object({
+      streamId: z.string(),
+      category: z.string(),
+      version: z.number().int(),
+      eventCount: z.number().int(),
+      lastEventType: z.string(),
+      lastGlobalPosition: z.number().int(),
+      firstRecordedAt: iso,
+      lastRecordedAt: iso,
+    }),
+    example: {
+      streamId: `session-${SESSION_ID}`,
+      category: 'session',
+      version: 42,
+      eventCount: 42,
+      lastEventType: 'cli.session.idle',
+      lastGlobalPosition: 1290,
+      firstRecordedAt: AT,
+      lastRecordedAt: LATER,
+    },
+  },
+  EventLogController_listStreamEvents: {
+    status: 200,
+    description: "A page of the stream's events",
+    schema: eventPage,
+    example: { events: [eventExample], nextAfter: 3 },
+  },
+  // operations
+  HealthController_health: {
+    status: 200,
+    description: 'With the token (or none configured): database, projections, CLI and instances in detail; without it: ok or failing per check',
+    schema: healthSummary,
+    example: { status: 'ok', checks: { database: 'ok', migrations: 'ok', projections: 'ok', copilotCli: 'ok', modelProvider: 'ok' } },
+  },
+  HealthController_live: {
+    status: 200,
+    description: 'Serving HTTP',
+    schema: z.object({ status: z.literal('live'), pid: z.number().optional(), uptimeSeconds: z.number().optional() }),
+    example: { status: 'live', pid: 4242, uptimeSeconds: 3600 },
+  },
+  HealthController_ready: {
+    status: 200,
+    description: 'Ready (503 with the failing checks otherwise)',
+    schema: z.object({ status: z.string(), failing: z.array(z.object({ check: z.string() }).loose()), checks: z.record(z.string(), z.unknown()) }),
+    example: { status: 'ready', failing: [], checks: { database: 'ok', migrations: 'ok', projections: 'ok', copilotCli: 'ok', modelProvider: 'ok' } },
+  },
+  MetricsController_scrape: {
+    status: 200,
+    ...text(
+      'Prometheus text format',
+      'text/plain',
+      '# HELP switchboard_live_sessions Live sessions on this instance\n# TYPE switchboard_live_sessions gauge\nswitchboard_live_sessions 2\n',
+    ),
+  },
+};
+
+/** Path parameters: an example of what a real id looks like, by route prefix and name. */
+export function pathParameterExample(path: string, name: string): { example: string; format?: string } {
+  if (path.startsWith('/api/agents')) return { example: 'code-reviewer' };
+  if (name === 'streamId') return { example: `session-${SESSION_ID}` };
+  if (name === 'requestId') return { example: REQUEST_ID };
+  if (path.startsWith('/api/runs')) return { example: RUN_ID, format: 'uuid' };
+  if (path.startsWith('/api/approvals')) return { example: APPROVAL_ID, format: 'uuid' };
+  return { example: SESSION_ID, format: 'uuid' };
+}
+
+/** Request bodies as a client would send them (each is parsed by its route's own schema in api-responses.spec.ts). */
+export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  SessionsController_create: {
+    agentId: 'code-reviewer',
+    subAgents: ['test-writer'],
+    delegation: true,
+    permissionPolicy: { allowKinds: ['read'], askKinds: ['write'] },
+    budget: { max_tokens: 200000, max_runs: 10 },
+  },
+  SessionsController_send: { prompt: 'Review the diff in src/parser.ts and name the file and line of each problem.' },
+  SessionsController_change: { subAgents: ['test-writer'] },
+  SessionRequestsController_answer: { answer: 'main', wasFreeform: false },
+  AgentsController_create: {
+    id: 'code-reviewer',
+    name: 'Code reviewer',
+    description: 'Reviews a diff for bugs, security problems and missing tests',
+    system_message: { mode: 'replace', content: 'You review code. Name the file and line of each problem.' },
+    tools: { custom: [], builtin: ['view', 'grep'], excluded_builtin: [] },
+    sub_agents: ['test-writer'],
+  },
+  AgentsController_update: {
+    name: 'Code reviewer',
+    description: 'Reviews a diff for bugs, security problems and missing tests',
+    system_message: { mode: 'replace', content: 'You review code. Name the file and line of each problem, and suggest a fix.' },
+    tools: { custom: [], builtin: ['view', 'grep'], excluded_builtin: [] },
+    sub_agents: ['test-writer'],
+  },
+  AgentsController_import: {
+    files: [{ name: 'test-writer.json', content: '{"id":"test-writer","name":"Test writer","system_message":{"content":"You write unit tests."}}' }],
+  },
+  RunsController_start: { agent_id: 'test-writer', prompt: 'Write unit tests for src/parser.ts', background: false },
+  RunsController_stop: { reason: 'not needed any more' },
+  RunsController_resume: { prompt: 'Go on where you stopped.' },
+  ApprovalsController_decide: { decision: 'approve', scope: 'once', reason: 'tests only' },
+};
