@@ -12,14 +12,23 @@ import { DestroySession } from '../../sessions/commands/destroy-session/destroy-
 import { ResumeSession } from '../../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../../sessions/commands/send-message/send-message.command';
 import { GetSession } from '../../sessions/queries/get-session/get-session.query';
+import { GetSessionOptions } from '../../sessions/queries/get-session-options/get-session-options.query';
 import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
-import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/session-config';
+import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../../sessions/session-config';
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, ListSize, validated } from '../input-validation';
 import { budgetModelOf } from './runs.resolver';
 import { StoredEventModel, StreamPageBeforeModel } from '../models/event.model';
-import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
+import {
+  CreatedSession,
+  CreateSessionInput,
+  MessageAccepted,
+  Session,
+  SessionOptionsModel,
+  SessionPermissionPolicy,
+  SessionSummary,
+} from '../models/session.model';
 import { RunBudgetModel } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
@@ -75,6 +84,11 @@ export class SessionsResolver {
     return sessions;
   }
 
+  @Query(() => SessionOptionsModel, { description: 'What a session may be created with here: permission kinds the operator allows, budget limits' })
+  sessionOptions(): Promise<SessionOptionsModel> {
+    return this.queryBus.execute(new GetSessionOptions());
+  }
+
   @Query(() => Session, { nullable: true, description: 'A session with its status and its sub-agent launches' })
   async session(@Args('id', { type: () => ID }) id: string) {
     try {
@@ -83,6 +97,12 @@ export class SessionsResolver {
       if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
       throw error;
     }
+  }
+
+  @ResolveField(() => SessionPermissionPolicy)
+  permissionPolicy(@Parent() session: { permissionPolicy: PermissionPolicy }): SessionPermissionPolicy {
+    const { allowKinds, approveOwnTools, askKinds, askTools } = session.permissionPolicy;
+    return { allowKinds, approveOwnTools, askKinds: askKinds ?? [], askTools: askTools ?? [] };
   }
 
   @ResolveField(() => RunBudgetModel, {

@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { PermissionPolicy } from '../../session-config';
 
 export interface SessionView {
   sessionId: string;
@@ -11,6 +12,9 @@ export interface SessionView {
   workingDirectory: string;
   agentId: string | null;
   subAgents: string[];
+  /** Whether its main agent may start runs (agent_run / agent_stop / agent_output). */
+  delegation: boolean;
+  permissionPolicy: PermissionPolicy;
   lastPosition: number;
   createdAt: string;
   updatedAt: string;
