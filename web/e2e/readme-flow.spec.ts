@@ -71,7 +71,8 @@ test('the README flow: a team built, started with delegation and an asked tool, 
   await settings.getByLabel('Max runs').fill('3');
   await page.getByRole('textbox', { name: 'Message' }).fill('Please get main.ts reviewed.');
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
+  // The first session starts the Copilot CLI: longer than a click takes.
+  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   const sessionId = page.url().split('/').pop()!;
 
   // Step 5: the delegation waits in Approvals, counted on every page; approved there.
