@@ -162,6 +162,8 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
         workingDirectory: '/srv/switchboard-test/workspace',
         agentId: 'writer',
         subAgents: ['critic'],
+        delegation: false,
+        permissionPolicy: config({}).permissionPolicy,
         lastPosition: BIG,
         createdAt: at(0),
         updatedAt: at(59),
