@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hookListSchema } from './agent-hooks';
+import { agentPermissionPolicySchema, budgetInputSchema } from './agent-session-defaults';
 
 export const MAX_AGENT_PROMPT_CHARS = 100_000;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -32,6 +33,12 @@ export const agentFieldsSchema = z
     excluded_agents: z.array(slug).max(256).optional(),
     /** Hook handlers (webhooks) for sessions and runs this agent is the main agent of; unset: none. */
     hooks: hookListSchema.optional(),
+    /** Session defaults (agent-session-defaults.ts); a session's request overrides each. Unset delegation: on when it has sub_agents. */
+    delegation: z.boolean().optional(),
+    /** Unset: the service's default policy (the session's own tools approved, every other kind denied). */
+    permission_policy: agentPermissionPolicySchema.optional(),
+    /** Unset: no budget over the runs its sessions start. */
+    budget: budgetInputSchema.optional(),
   })
   .strict();
 
@@ -55,7 +62,14 @@ export interface AgentDefinition extends AgentFields {
 export const AGENT_FIELD_NAMES = Object.keys(agentFieldsSchema.shape) as Array<keyof AgentFields>;
 
 /** Fields an agent may leave unset (unset means "no restriction", which differs from an empty list). */
-export const OPTIONAL_AGENT_FIELDS = ['allowed_agents', 'excluded_agents', 'hooks'] as const satisfies ReadonlyArray<keyof AgentFields>;
+export const OPTIONAL_AGENT_FIELDS = [
+  'allowed_agents',
+  'excluded_agents',
+  'hooks',
+  'delegation',
+  'permission_policy',
+  'budget',
+] as const satisfies ReadonlyArray<keyof AgentFields>;
 
 /** "Engineering Lead" -> "engineering-lead". */
 export function slugify(name: string): string {

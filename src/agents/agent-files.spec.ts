@@ -182,6 +182,37 @@ describe('toAgentFile: the export format', () => {
     const { id, created_at: _c, updated_at: _u, ...fields } = agent;
     expect(parsed).toEqual({ ok: true, file: 'engineering-lead.json', id, fields });
   });
+
+  it('writes the session defaults only when set, after the hooks, and reads them back', () => {
+    const withDefaults: AgentDefinition = {
+      ...agent,
+      delegation: false,
+      permission_policy: { allow_kinds: ['read'], ask_kinds: [], ask_tools: ['agent_run'] },
+      budget: { max_runs: 5 },
+    };
+    const file = toAgentFile(withDefaults);
+    expect(Object.keys(JSON.parse(file.content)).slice(-5)).toEqual(['delegation', 'permission_policy', 'budget', 'created_at', 'updated_at']);
+    const { id, created_at: _c, updated_at: _u, ...fields } = withDefaults;
+    expect(parseAgentFile(file)).toEqual({ ok: true, file: 'engineering-lead.json', id, fields });
+  });
+
+  it('reads a file written before the session defaults as an agent without them', () => {
+    const parsed = parseAgentFile({ name: 'old.json', content: JSON.stringify({ id: 'old', name: 'Old', sub_agents: [] }) });
+    expect(parsed.ok && parsed.fields).not.toHaveProperty('delegation');
+    expect(parsed.ok && parsed.fields).not.toHaveProperty('permission_policy');
+    expect(parsed.ok && parsed.fields).not.toHaveProperty('budget');
+  });
+
+  it('refuses a permission kind or a budget limit the format does not know', () => {
+    const bad = parseAgentFile({
+      name: 'bad.json',
+      content: JSON.stringify({ name: 'Bad', permission_policy: { ask_kinds: ['root'] }, budget: { max_tokens: 0 } }),
+    });
+    expect(bad.ok).toBe(false);
+    const message = bad.ok ? '' : bad.problem.message;
+    expect(message).toMatch(/permission_policy\.ask_kinds\.0/);
+    expect(message).toMatch(/budget\.max_tokens/);
+  });
 });
 
 describe('jsonSyntaxErrorOffset', () => {

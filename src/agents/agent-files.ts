@@ -191,6 +191,10 @@ export function toAgentFile(agent: AgentDefinition): AgentFile {
     ...(agent.allowed_agents !== undefined && { allowed_agents: agent.allowed_agents }),
     ...(agent.excluded_agents !== undefined && { excluded_agents: agent.excluded_agents }),
     ...(agent.hooks !== undefined && { hooks: agent.hooks }),
+    // Session defaults only when set, so files written before them stay byte-identical.
+    ...(agent.delegation !== undefined && { delegation: agent.delegation }),
+    ...(agent.permission_policy !== undefined && { permission_policy: agent.permission_policy }),
+    ...(agent.budget !== undefined && { budget: agent.budget }),
     created_at: agent.created_at,
     updated_at: agent.updated_at,
   };

@@ -83,7 +83,7 @@ export class RunExecutor {
         // around a pre-tool-use veto or a person's approval, nor gain what the owner was not allowed.
         const owner = this.sessions.get(state.started.ownerThreadId)?.config;
         const inherited = { hooks: owner?.hooks ?? [], ...(owner ? { permissionPolicy: owner.permissionPolicy } : {}) };
-        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited }), actor, sessionId));
+        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited }), actor, sessionId, 'skip'));
       } else {
         await this.reopen(sessionId, actor);
       }

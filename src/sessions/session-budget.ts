@@ -1,25 +1,7 @@
-import { z } from 'zod';
+import type { BudgetInput } from '../agents/agent-session-defaults';
 
-/** Positive 32-bit integers: GraphQL's Int carries them as they are. */
-const limitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(2_147_483_647);
-
-/**
- * A budget as a caller gives it (any subset, at least one limit): on a run (`agent_run`, POST /api/runs)
- * it covers the run and every run under it; on a session, every run the session starts and their runs.
- * Defined here so session creation can take one; the delegation engine enforces it (run-budget.ts).
- */
-export const budgetInputSchema = z
-  .object({
-    max_tokens: limitValue.optional(),
-    max_tool_calls: limitValue.optional(),
-    max_runs: limitValue.optional(),
-    max_duration_ms: limitValue.optional(),
-  })
-  .strict()
-  .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'give at least one of max_tokens, max_tool_calls, max_runs, max_duration_ms',
-  });
-export type BudgetInput = z.infer<typeof budgetInputSchema>;
+// The schema lives with the agent format, whose `budget` default is the same shape; sessions and runs take it from here.
+export { budgetInputSchema, type BudgetInput } from '../agents/agent-session-defaults';
 
 export type BudgetLimit = 'max_tokens' | 'max_tool_calls' | 'max_runs' | 'max_duration_ms';
 export const BUDGET_LIMITS: readonly BudgetLimit[] = ['max_tokens', 'max_tool_calls', 'max_runs', 'max_duration_ms'];

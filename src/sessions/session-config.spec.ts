@@ -56,12 +56,10 @@ describe('createSessionSchema', () => {
       expect(result.data).toStrictEqual(request);
     });
 
-    it('an empty request, applying every default', () => {
+    it('an empty request, applying every default; delegation and the policy stay unset so the agent can give them', () => {
       expect(createSessionSchema.parse({})).toStrictEqual({
         tools: [],
         customAgents: [],
-        permissionPolicy: { allowKinds: [], approveOwnTools: true },
-        delegation: false,
         hooks: [],
       });
     });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
+import { PERMISSION_KINDS } from '../agents/agent-session-defaults';
 import { type Budget, budgetInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
@@ -54,8 +55,7 @@ export const customAgentSchema = z
   .strict();
 export type CustomAgentConfig = z.infer<typeof customAgentSchema>;
 
-export const PERMISSION_KINDS = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
-export type PermissionKind = (typeof PERMISSION_KINDS)[number];
+export { PERMISSION_KINDS, type PermissionKind } from '../agents/agent-session-defaults';
 
 export const permissionPolicySchema = z
   .object({
@@ -70,6 +70,9 @@ export const permissionPolicySchema = z
   })
   .strict();
 export type PermissionPolicy = z.infer<typeof permissionPolicySchema>;
+
+/** A session's policy when neither its request nor its agent gives one: its own tools approved, every other kind denied. */
+export const DEFAULT_PERMISSION_POLICY: PermissionPolicy = { allowKinds: [], approveOwnTools: true };
 
 const agentIdSchema = z
   .string()
@@ -88,13 +91,17 @@ export const createSessionSchema = z
       .optional(),
     tools: z.array(toolSpecSchema).max(128).default([]),
     customAgents: z.array(customAgentSchema).max(64).default([]),
-    permissionPolicy: permissionPolicySchema.default({ allowKinds: [], approveOwnTools: true }),
+    /** Default: the agent's `permission_policy`, else DEFAULT_PERMISSION_POLICY. */
+    permissionPolicy: permissionPolicySchema.optional(),
     /** spec: agent-teams FR-3/FR-4. The library agent the session runs as, and its selected sub-agents. */
     agentId: agentIdSchema.optional(),
     /** Default: the agent's own `sub_agents`. */
     subAgents: z.array(agentIdSchema).max(64).optional(),
-    /** spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools. */
-    delegation: z.boolean().default(false),
+    /**
+     * spec: sub-agent-delegation. Gives the main agent the agent_run / agent_stop / agent_output tools.
+     * Default: the agent's `delegation`, else on for an agent with sub-agents; off without an agent.
+     */
+    delegation: z.boolean().optional(),
     /** Hook handlers: webhooks the CLI's hooks.invoke calls for this session and its sub-agents are sent to. */
     hooks: hookListSchema.default([]),
     /**
@@ -105,7 +112,7 @@ export const createSessionSchema = z
     availableTools: z.array(toolName).max(128).optional(),
     excludedTools: z.array(toolName).max(128).optional(),
     mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
-    /** Limits over every run the session starts and their runs (enforced by the delegation engine). */
+    /** Limits over every run the session starts and their runs (enforced by the delegation engine). Default: the agent's `budget`. */
     budget: budgetInputSchema.optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
@@ -129,6 +136,8 @@ export interface SessionConfig {
   /** Agents given inline with the request; team agents are mapped from the library at each start. */
   customAgents: CustomAgentConfig[];
   permissionPolicy: PermissionPolicy;
+  /** Whether the main agent was given agent_run / agent_stop / agent_output; unset in sessions recorded before issue 24 (their tools say). */
+  delegation?: boolean;
   agentId?: string;
   subAgents: string[];
   /** The main agent's hooks, then the request's; unset in sessions recorded before hooks existed. */

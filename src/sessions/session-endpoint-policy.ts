@@ -3,13 +3,26 @@ import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import type { HookSpec } from '../agents/agent-hooks';
 import { type OutboundVerdict, OutboundUrlGuard } from '../outbound/outbound-url-guard';
-import type { CustomAgentConfig, PermissionKind, PermissionPolicy, ToolSpec } from './session-config';
+import type { PermissionKindOption } from './queries/get-session-options/get-session-options.query';
+import { type CustomAgentConfig, PERMISSION_KINDS, type PermissionKind, type PermissionPolicy, type ToolSpec } from './session-config';
 import { SessionEndpointRefusedError } from './session.errors';
 
 const COMMAND_TYPES = new Set(['local', 'stdio']);
 const REMOTE_TYPES = new Set(['http', 'sse']);
 /** Permission kinds whose approval lets the model act on this host: run programs, write files, fetch any URL. */
 export const HOST_PERMISSION_KINDS: readonly PermissionKind[] = ['shell', 'write', 'url'];
+const HOST_PERMISSIONS_SWITCH = 'SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true';
+
+/** What approving each kind lets the model do, for a person choosing a policy. */
+const PERMISSION_KIND_DESCRIPTIONS: Record<PermissionKind, string> = {
+  shell: 'run shell commands on this host',
+  write: 'create and change files',
+  read: 'read files',
+  url: 'fetch URLs',
+  mcp: "call MCP servers' tools",
+  'custom-tool': "call the session's own tools (webhooks, agent_run)",
+  memory: 'store memories',
+};
 
 type Problem = { field: string; reason: string };
 
@@ -44,11 +57,29 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
     }
   }
 
+  /** Each permission kind as the checks below treat it, for a console to offer (GET /api/session-options). */
+  permissionKindOptions(): PermissionKindOption[] {
+    return PERMISSION_KINDS.map((kind) => {
+      const refused = !this.allowHostPermissions && HOST_PERMISSION_KINDS.includes(kind);
+      return {
+        kind,
+        description: PERMISSION_KIND_DESCRIPTIONS[kind],
+        allowed: !refused,
+        refusedReason: refused ? `lets the model act on this host (${PERMISSION_KIND_DESCRIPTIONS[kind]}): the operator has not allowed it` : null,
+        enabledBy: refused ? HOST_PERMISSIONS_SWITCH : null,
+        note:
+          kind === 'read' && !this.allowHostPermissions ? `stays inside the working directory; ${HOST_PERMISSIONS_SWITCH} lets it reach any file` : null,
+      };
+    });
+  }
+
   /** Throws SessionEndpointRefusedError naming every refused field. `tools` unset: MCP servers and permissions only (resume). */
   async assertAllowed(request: {
     customAgents: readonly CustomAgentConfig[];
     tools?: readonly ToolSpec[];
     permissionPolicy?: PermissionPolicy;
+    /** Where the policy came from, when not the request's `permissionPolicy` (an agent's default). */
+    permissionPolicyField?: string;
     hooks?: readonly HookSpec[];
   }): Promise<void> {
     // One resolution per origin: a request may list 128 tools on the same webhook host.
@@ -58,7 +89,9 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
       if (!verdicts.has(key)) verdicts.set(key, this.outbound.check(url));
       return verdicts.get(key)!;
     };
-    const checks: Array<Promise<Problem | undefined>> = this.permissionProblems(request.permissionPolicy).map((p) => Promise.resolve(p));
+    const checks: Array<Promise<Problem | undefined>> = this.permissionProblems(request.permissionPolicy, request.permissionPolicyField).map((p) =>
+      Promise.resolve(p),
+    );
     request.customAgents.forEach((agent, i) => {
       for (const [name, server] of Object.entries(agent.mcpServers ?? {})) {
         checks.push(this.mcpServerProblem(`customAgents[${i}].mcpServers.${name}`, server, check));
@@ -81,17 +114,19 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
    * Approving shell, write or url lets the model act on this host as the service's user: the operator
    * decides. Asking for them is refused alike: a caller who can ask can also approve over the API.
    */
-  private permissionProblems(policy: PermissionPolicy | undefined): Problem[] {
+  private permissionProblems(policy: PermissionPolicy | undefined, from?: string): Problem[] {
     if (this.allowHostPermissions || !policy) return [];
+    const fieldOf = (list: 'allowKinds' | 'askKinds', i: number) =>
+      from ? `${from}.${list === 'allowKinds' ? 'allow_kinds' : 'ask_kinds'}[${i}]` : `permissionPolicy.${list}[${i}]`;
     const refused = (list: 'allowKinds' | 'askKinds', verb: string) =>
       (policy[list] ?? []).flatMap((kind, i) =>
         HOST_PERMISSION_KINDS.includes(kind)
           ? [
               {
-                field: `permissionPolicy.${list}[${i}]`,
+                field: fieldOf(list, i),
                 reason:
                   `${verb} ${kind} requests lets the model act on this host (run programs, write files or fetch any URL): ` +
-                  'refused unless the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true',
+                  `refused unless the operator sets ${HOST_PERMISSIONS_SWITCH}`,
               },
             ]
           : [],

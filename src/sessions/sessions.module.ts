@@ -23,12 +23,14 @@ import { SessionLifecycle } from './session-lifecycle';
 import { LiveSessionLookup } from './live-session-lookup';
 import { SessionRegistry } from './session-registry';
 import { SessionsController } from './sessions.controller';
+import { SessionOptionsController } from './session-options.controller';
+import { GetSessionOptionsHandler } from './queries/get-session-options/get-session-options.handler';
 import { TurnReminders } from './turn-reminders';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
   imports: [AgentsModule, DiscoveryModule],
-  controllers: [SessionsController],
+  controllers: [SessionsController, SessionOptionsController],
   providers: [
     SessionRegistry,
     SessionsReadModel,
@@ -52,6 +54,7 @@ import { TurnReminders } from './turn-reminders';
     GetSessionHandler,
     ListSessionsHandler,
     ListThreadSubagentsHandler,
+    GetSessionOptionsHandler,
   ],
   exports: [SessionRegistry, SessionsReadModel, SubagentLaunchesReadModel, HeldWork, LiveSessionLookup, BuiltinToolCatalog, TurnReminders],
 })

@@ -3,7 +3,7 @@ import type { NewEvent } from '../../src/event-store/event-store.types';
 import { sessionStreamId } from '../../src/event-store/stream-ids';
 import { LiveSession } from '../../src/sessions/live-session';
 import { decideOnSession } from '../../src/sessions/session-command';
-import { createSessionSchema, type SessionConfig } from '../../src/sessions/session-config';
+import { createSessionSchema, DEFAULT_PERMISSION_POLICY, type SessionConfig } from '../../src/sessions/session-config';
 import { SessionEvents } from '../../src/sessions/session.events';
 import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-store-targets';
 
@@ -44,7 +44,7 @@ describe.each(eventStoreTargets())('commands racing on one session on %s', (_nam
   /** A session of a few thousand events, as a live session loaded after a restart sees it: no command ran yet. */
   async function longSession(): Promise<LiveSession> {
     const sessionId = `turns-${++sessions}`;
-    const config: SessionConfig = { model: 'gpt-4.1', ...createSessionSchema.parse({}), subAgents: [] };
+    const config: SessionConfig = { model: 'gpt-4.1', ...createSessionSchema.parse({}), permissionPolicy: DEFAULT_PERMISSION_POLICY, subAgents: [] };
     await target.store.append(sessionStreamId(sessionId), 'no_stream', [
       { type: SessionEvents.created, data: { sessionId, config } },
       { type: SessionEvents.started, data: { protocolVersion: 3 } },

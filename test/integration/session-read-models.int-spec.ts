@@ -169,6 +169,8 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
         title: null,
         preview: null,
         runId: null,
+        delegation: false,
+        permissionPolicy: config({}).permissionPolicy,
         lastPosition: BIG,
         createdAt: at(0),
         updatedAt: at(59),

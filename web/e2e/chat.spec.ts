@@ -33,6 +33,8 @@ test.beforeEach(async ({ api }) => {
 });
 
 test('a team lead started from the page delegates to the one sub-agent selected; the other is never offered', async ({ page, model }) => {
+  // The worker's first session starts the Copilot CLI, and two pages are checked in both themes: ~55 s on 2 cores.
+  test.setTimeout(120_000);
   model.setScript([
     {
       name: 'lead delegates to the reviewer',

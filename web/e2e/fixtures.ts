@@ -12,6 +12,11 @@ interface WorkerFixtures {
    */
   apiToken: string | undefined;
   /**
+   * SWITCHBOARD_ALLOW_HOST_PERMISSIONS (`test.use({ hostPermissions: false })` for a default install);
+   * true by default: the approvals scenarios ask a person before a shell command.
+   */
+  hostPermissions: boolean;
+  /**
    * The scripted OpenAI-compatible model server the service's real Copilot CLI talks to (the only fake:
    * the model's answers are the outside world's). A scenario sets its script with `model.setScript`.
    */
@@ -36,6 +41,7 @@ interface TestFixtures {
 // React hooks rules on web/, which take any call to `use` for React's hook.
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiToken: [undefined, { option: true, scope: 'worker' }],
+  hostPermissions: [true, { option: true, scope: 'worker' }],
 
   modelServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
@@ -51,13 +57,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   service: [
-    async ({ apiToken, modelServer }, provide) => {
+    async ({ apiToken, hostPermissions, modelServer }, provide) => {
       const service = await startService({
         apiToken,
         env: {
           ...modelServer.providerEnv(),
           // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
-          SWITCHBOARD_ALLOW_HOST_PERMISSIONS: 'true',
+          SWITCHBOARD_ALLOW_HOST_PERMISSIONS: String(hostPermissions),
         },
       });
       try {

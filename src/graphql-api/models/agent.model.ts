@@ -1,4 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { RunBudgetInput } from './run-commands.model';
+import { BudgetLimits } from './run.model';
 
 @ObjectType()
 export class SystemMessage {
@@ -25,6 +27,13 @@ export class AgentHook {
   failure!: string | null;
 }
 
+@ObjectType({ description: "An agent's default permission policy for its sessions (kinds not listed are denied; its sessions' own tools approved)" })
+export class AgentPermissionPolicy {
+  @Field(() => [String], { description: 'Kinds approved without asking' }) allowKinds!: string[];
+  @Field(() => [String], { description: 'Kinds that wait for a person (ask beats allow)' }) askKinds!: string[];
+  @Field(() => [String], { description: 'Tool names that wait for a person' }) askTools!: string[];
+}
+
 @ObjectType()
 export class SubAgentProblem {
   @Field() id!: string;
@@ -48,6 +57,15 @@ export class Agent {
   excludedAgents!: string[] | null;
   @Field(() => [AgentHook], { nullable: true, description: 'Hook webhooks for sessions and runs it is the main agent of (unset: none)' })
   hooks!: AgentHook[] | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Session default: its sessions get agent_run, agent_stop, agent_output (unset: on when it has sub-agents)',
+  })
+  delegation!: boolean | null;
+  @Field(() => AgentPermissionPolicy, { nullable: true, description: "Session default (unset: the service's default policy)" })
+  permissionPolicy!: AgentPermissionPolicy | null;
+  @Field(() => BudgetLimits, { nullable: true, description: 'Session default: the budget over the runs its sessions start (unset: none)' })
+  budget!: BudgetLimits | null;
   @Field(() => Int) version!: number;
   @Field() createdAt!: string;
   @Field() updatedAt!: string;
@@ -119,6 +137,13 @@ export class AgentHookInput {
 }
 
 @InputType()
+export class AgentPermissionPolicyInput {
+  @Field(() => [String], { nullable: true, description: 'shell, write, read, url, mcp, custom-tool, memory' }) allowKinds?: string[];
+  @Field(() => [String], { nullable: true }) askKinds?: string[];
+  @Field(() => [String], { nullable: true }) askTools?: string[];
+}
+
+@InputType()
 export class AgentToolsInput {
   @Field(() => [String], { nullable: true }) custom?: string[];
   @Field(() => [String], { nullable: true }) builtin?: string[];
@@ -139,6 +164,10 @@ export class AgentFieldsInput {
   @Field(() => [String], { nullable: true, description: 'Unset or null: any agent' }) allowedAgents?: string[] | null;
   @Field(() => [String], { nullable: true }) excludedAgents?: string[] | null;
   @Field(() => [AgentHookInput], { nullable: true, description: 'Unset or null: no hooks' }) hooks?: AgentHookInput[] | null;
+  @Field(() => Boolean, { nullable: true, description: 'Session default; unset or null: on when it has sub-agents' }) delegation?: boolean | null;
+  @Field(() => AgentPermissionPolicyInput, { nullable: true, description: "Session default; unset or null: the service's default" })
+  permissionPolicy?: AgentPermissionPolicyInput | null;
+  @Field(() => RunBudgetInput, { nullable: true, description: 'Session default; unset or null: no budget' }) budget?: RunBudgetInput | null;
 }
 
 @InputType()

@@ -35,8 +35,18 @@ export class SessionSummary {
   @Field({ description: 'Its last event: the last activity' }) updatedAt!: string;
 }
 
+@ObjectType({ description: 'Which permission requests are approved, asked of a person, or denied (every kind not listed)' })
+export class SessionPermissionPolicy {
+  @Field(() => [String], { description: 'Kinds approved without asking' }) allowKinds!: string[];
+  @Field({ description: "The session's own tools approved" }) approveOwnTools!: boolean;
+  @Field(() => [String], { description: 'Kinds that wait for a person (ask beats allow)' }) askKinds!: string[];
+  @Field(() => [String], { description: 'Tool names that wait for a person' }) askTools!: string[];
+}
+
 @ObjectType()
 export class Session extends SessionSummary {
+  @Field({ description: 'Its main agent may start runs (agent_run, agent_stop, agent_output)' }) delegation!: boolean;
+  @Field(() => SessionPermissionPolicy) permissionPolicy!: SessionPermissionPolicy;
   @Field(() => Int) protocolVersion!: number;
   @Field(() => JsonScalar, { description: 'What the session was created with' }) config!: unknown;
   @Field({
@@ -123,4 +133,29 @@ export class CreateSessionInput {
   @Field(() => [String], { nullable: true, description: "MCP servers (names in the operator's registry) it may use; default: the agent's mcp_servers" })
   mcpServers?: string[];
   @Field(() => RunBudgetInput, { nullable: true, description: 'Limits over every run the session starts and their runs' }) budget?: RunBudgetInput;
+}
+
+@ObjectType({ description: "A permission kind as this service treats it in a session's policy (the operator's switches)" })
+export class PermissionKindOptionModel {
+  @Field({ description: 'shell, write, read, url, mcp, custom-tool or memory' }) kind!: string;
+  @Field({ description: 'What approving it lets the model do' }) description!: string;
+  @Field({ description: 'May a policy allow or ask it here' }) allowed!: boolean;
+  @Field(() => String, { nullable: true, description: 'Why not, when not allowed' }) refusedReason!: string | null;
+  @Field(() => String, { nullable: true, description: "The operator's setting that allows it, when not allowed" }) enabledBy!: string | null;
+  @Field(() => String, { nullable: true, description: 'A limit that stays when allowed' }) note!: string | null;
+}
+
+@ObjectType()
+export class BudgetLimitOption {
+  @Field({ description: 'max_tokens, max_tool_calls, max_runs or max_duration_ms' }) name!: string;
+  @Field(() => Int) max!: number;
+}
+
+@ObjectType({ description: 'What a session may be created with here: the operator switches a console respects (GET /api/session-options)' })
+export class SessionOptionsModel {
+  @Field(() => [PermissionKindOptionModel]) permissionKinds!: PermissionKindOptionModel[];
+  @Field(() => [BudgetLimitOption]) budgetLimits!: BudgetLimitOption[];
+  @Field(() => [String], { description: 'The built-in tools delegation gives the main agent' }) delegationTools!: string[];
+  @Field(() => Int, { description: 'A request waiting for a person is denied after this long' }) approvalTimeoutMs!: number;
+  @Field({ description: 'The folder sessions work in' }) workingDirectory!: string;
 }

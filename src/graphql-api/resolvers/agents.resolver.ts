@@ -51,6 +51,18 @@ export function agentOf(view: AgentView): Agent {
     allowedAgents: view.allowed_agents ?? null,
     excludedAgents: view.excluded_agents ?? null,
     hooks: view.hooks?.map((h) => ({ type: h.type, url: h.url, failure: h.failure ?? null })) ?? null,
+    delegation: view.delegation ?? null,
+    permissionPolicy: view.permission_policy
+      ? { allowKinds: view.permission_policy.allow_kinds, askKinds: view.permission_policy.ask_kinds, askTools: view.permission_policy.ask_tools }
+      : null,
+    budget: view.budget
+      ? {
+          maxTokens: view.budget.max_tokens ?? null,
+          maxToolCalls: view.budget.max_tool_calls ?? null,
+          maxRuns: view.budget.max_runs ?? null,
+          maxDurationMs: view.budget.max_duration_ms ?? null,
+        }
+      : null,
     version: view.version,
     createdAt: view.created_at,
     updatedAt: view.updated_at,
@@ -80,6 +92,22 @@ function agentFields(input: AgentFieldsInput) {
     allowed_agents: input.allowedAgents ?? undefined,
     excluded_agents: input.excludedAgents ?? undefined,
     hooks: input.hooks?.map((h) => ({ type: h.type, url: h.url, ...(h.failure ? { failure: h.failure } : {}) })) ?? undefined,
+    delegation: input.delegation ?? undefined,
+    permission_policy: input.permissionPolicy
+      ? {
+          allow_kinds: input.permissionPolicy.allowKinds ?? undefined,
+          ask_kinds: input.permissionPolicy.askKinds ?? undefined,
+          ask_tools: input.permissionPolicy.askTools ?? undefined,
+        }
+      : undefined,
+    budget: input.budget
+      ? {
+          max_tokens: input.budget.maxTokens ?? undefined,
+          max_tool_calls: input.budget.maxToolCalls ?? undefined,
+          max_runs: input.budget.maxRuns ?? undefined,
+          max_duration_ms: input.budget.maxDurationMs ?? undefined,
+        }
+      : undefined,
   };
 }
 

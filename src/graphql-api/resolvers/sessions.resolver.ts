@@ -13,15 +13,24 @@ import { ResumeSession } from '../../sessions/commands/resume-session/resume-ses
 import { SendMessage } from '../../sessions/commands/send-message/send-message.command';
 import { StopTurn } from '../../sessions/commands/stop-turn/stop-turn.command';
 import { GetSession } from '../../sessions/queries/get-session/get-session.query';
+import { GetSessionOptions } from '../../sessions/queries/get-session-options/get-session-options.query';
 import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
-import { changeSubAgentsSchema, createSessionSchema } from '../../sessions/session-config';
+import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../../sessions/session-config';
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
 import { inRange, ListSize, validated } from '../input-validation';
 import { budgetModelOf, runOf } from './runs.resolver';
 import type { GraphqlContext } from '../graphql-context';
 import { StoredEventModel, StreamPageBeforeModel } from '../models/event.model';
-import { CreatedSession, CreateSessionInput, MessageAccepted, Session, SessionSummary } from '../models/session.model';
+import {
+  CreatedSession,
+  CreateSessionInput,
+  MessageAccepted,
+  Session,
+  SessionOptionsModel,
+  SessionPermissionPolicy,
+  SessionSummary,
+} from '../models/session.model';
 import { Run, RunBudgetModel } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
@@ -109,6 +118,11 @@ export class SessionsResolver {
     return sessions;
   }
 
+  @Query(() => SessionOptionsModel, { description: 'What a session may be created with here: permission kinds the operator allows, budget limits' })
+  sessionOptions(): Promise<SessionOptionsModel> {
+    return this.queryBus.execute(new GetSessionOptions());
+  }
+
   @Query(() => Session, { nullable: true, description: 'A session with its status and its sub-agent launches' })
   async session(@Args('id', { type: () => ID }) id: string) {
     try {
@@ -122,6 +136,12 @@ export class SessionsResolver {
   @ResolveField(() => Run, { nullable: true, description: 'The delegated run this session executes; null for a chat' })
   run(@Parent() session: { runId: string | null }, @Context() context: GraphqlContext) {
     return runOfSession(session, context);
+  }
+
+  @ResolveField(() => SessionPermissionPolicy)
+  permissionPolicy(@Parent() session: { permissionPolicy: PermissionPolicy }): SessionPermissionPolicy {
+    const { allowKinds, approveOwnTools, askKinds, askTools } = session.permissionPolicy;
+    return { allowKinds, approveOwnTools, askKinds: askKinds ?? [], askTools: askTools ?? [] };
   }
 
   @ResolveField(() => RunBudgetModel, {

@@ -16,6 +16,8 @@ import { useSubAgentChoices } from './editor/sub-agent-choices';
 import { useDraftCheck } from './editor/use-draft-check';
 import { useFieldProblems } from './editor/use-field-problems';
 import { useLibraryChanges } from './editor/use-library-changes';
+import { SessionSettingsFields } from '../sessions/SessionSettingsFields';
+import { budgetOf } from '../sessions/session-settings';
 import { AgentQuery, CreateAgentMutation, DeleteAgentMutation, EditorChoicesQuery, UpdateAgentMutation } from './operations';
 
 const asApiError = (error: unknown) => (error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
@@ -70,7 +72,8 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
   const problemsByField = useFieldProblems(saveError);
   const fieldProblem = (field: string) => problemsByField.get(field)?.join('; ');
   const subAgents = useSubAgentChoices(choices.data, draft.subAgents, check, saveError);
-  const blocked = subAgents.flagged.length > 0;
+  const budgetProblems = Object.keys(budgetOf(draft.sessionDefaults.budget).problems).length > 0;
+  const blocked = subAgents.flagged.length > 0 || budgetProblems;
   const saveBlockedId = useId();
 
   const save = async () => {
@@ -175,6 +178,19 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
           <McpServersEditor {...form} registry={choices.data?.mcpServers} />
           <HooksField hooks={draft.hooks} types={choices.data?.hookTypes ?? []} onChange={(v) => set('hooks', v)} problem={fieldProblem('hooks')} />
           <SubAgentPicker draft={draft} set={set} choices={subAgents.choices} blockedNoteId={blocked ? saveBlockedId : undefined} />
+          <section className="session-defaults" aria-labelledby={`${saveBlockedId}-defaults`}>
+            <h2 id={`${saveBlockedId}-defaults`}>Session defaults</h2>
+            <p className="help">What a session started as this agent gets unless the new-session page or the request says otherwise.</p>
+            {fieldProblem('sessionDefaults') && <p className="field-problem">{fieldProblem('sessionDefaults')}</p>}
+            <SessionSettingsFields
+              draft={draft.sessionDefaults}
+              onChange={(next) => set('sessionDefaults', next)}
+              kindOptions={choices.data?.sessionOptions.permissionKinds}
+              mode="agent"
+              hasSubAgents={draft.subAgents.length > 0}
+              toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...(choices.data?.knownBuiltinTools ?? [])]}
+            />
+          </section>
         </form>
         <EditorSummary
           check={check}
@@ -184,6 +200,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
           saving={saving}
           saved={saved}
           flagged={subAgents.flagged}
+          budgetBlocked={budgetProblems}
           blockedNoteId={saveBlockedId}
         />
       </div>

@@ -16,6 +16,9 @@ const loaded = {
     { type: 'preToolUse', url: 'https://hooks.example.com/pre', failure: 'closed' },
     { type: 'postToolUse', url: 'https://hooks.example.com/post', failure: null },
   ],
+  delegation: null,
+  permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
+  budget: { maxTokens: null, maxToolCalls: null, maxRuns: 4, maxDurationMs: null },
   includedIn: [],
   composable: false,
   composableReasons: [],
@@ -39,7 +42,17 @@ describe('the editor draft', () => {
         { type: 'preToolUse', url: 'https://hooks.example.com/pre', failure: 'closed' },
         { type: 'postToolUse', url: 'https://hooks.example.com/post' },
       ],
+      delegation: null,
+      permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
+      budget: { maxRuns: 4 },
     });
+  });
+
+  it('sends session defaults left empty as unset: automatic delegation, the service’s policy, no budget', () => {
+    const cleared = draftOf({ ...loaded, permissionPolicy: null, budget: null });
+    expect(inputOf(cleared)).toMatchObject({ delegation: null, permissionPolicy: null, budget: null });
+    const off = { ...cleared, sessionDefaults: { ...cleared.sessionDefaults, delegation: false, kinds: { 'custom-tool': 'ask' as const } } };
+    expect(inputOf(off)).toMatchObject({ delegation: false, permissionPolicy: { allowKinds: [], askKinds: ['custom-tool'], askTools: [] } });
   });
 
   it('sends no hooks as unset, and a hook left on its default failure mode without one', () => {
@@ -64,5 +77,7 @@ describe('the editor draft', () => {
     expect(fieldOfProblem('id')).toBe('id');
     expect(fieldOfProblem('hooks[1].url')).toBe('hooks');
     expect(fieldOfProblem('hooks.0.type')).toBe('hooks');
+    expect(fieldOfProblem('permission_policy.ask_kinds.0')).toBe('sessionDefaults');
+    expect(fieldOfProblem('budget.max_runs')).toBe('sessionDefaults');
   });
 });

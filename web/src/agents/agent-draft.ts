@@ -1,4 +1,5 @@
 import type { AgentFieldsInput, AgentQuery } from '../gql/graphql';
+import { agentPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf } from '../sessions/session-settings';
 
 /** A hook webhook as the form holds it; `failure` '' is the service's default for the type. */
 export interface HookDraft {
@@ -24,6 +25,8 @@ export interface AgentDraft {
   allowedAgents: string[] | null;
   excludedAgents: string[] | null;
   hooks: HookDraft[];
+  /** What its sessions get unless started otherwise: delegation (undefined: automatic), policy, budget. */
+  sessionDefaults: SessionSettingsDraft;
 }
 
 export const emptyDraft = (): AgentDraft => ({
@@ -42,6 +45,7 @@ export const emptyDraft = (): AgentDraft => ({
   allowedAgents: null,
   excludedAgents: null,
   hooks: [],
+  sessionDefaults: settingsOf(undefined, 'as-set'),
 });
 
 export function draftOf(agent: NonNullable<AgentQuery['agent']>): AgentDraft {
@@ -61,6 +65,7 @@ export function draftOf(agent: NonNullable<AgentQuery['agent']>): AgentDraft {
     allowedAgents: agent.allowedAgents ?? null,
     excludedAgents: agent.excludedAgents ?? null,
     hooks: (agent.hooks ?? []).map((h) => ({ type: h.type, url: h.url, failure: h.failure === 'open' || h.failure === 'closed' ? h.failure : '' })),
+    sessionDefaults: settingsOf(agent, 'as-set'),
   };
 }
 
@@ -78,6 +83,9 @@ export function inputOf(draft: AgentDraft): AgentFieldsInput {
     allowedAgents: draft.allowedAgents,
     excludedAgents: draft.excludedAgents,
     hooks: draft.hooks.length > 0 ? draft.hooks.map((h) => ({ type: h.type, url: h.url.trim(), ...(h.failure ? { failure: h.failure } : {}) })) : null,
+    delegation: draft.sessionDefaults.delegation ?? null,
+    permissionPolicy: agentPolicyOf(draft.sessionDefaults),
+    budget: budgetOf(draft.sessionDefaults.budget).budget ?? null,
   };
 }
 
@@ -91,5 +99,6 @@ export function fieldOfProblem(path: string): string {
   if (path.startsWith('sub_agents')) return 'subAgents';
   if (path.startsWith('allowed_agents') || path.startsWith('excluded_agents')) return 'policy';
   if (path.startsWith('hooks')) return 'hooks';
+  if (path.startsWith('delegation') || path.startsWith('permission_policy') || path.startsWith('budget')) return 'sessionDefaults';
   return path.split('.')[0] || 'form';
 }

@@ -59,6 +59,7 @@ export const AgentQuery = graphql(`
         url
         failure
       }
+      ...AgentSessionDefaults
       includedIn
       composable
       composableReasons
@@ -89,6 +90,7 @@ export const EditorChoicesQuery = graphql(`
     }
     knownBuiltinTools
     hookTypes
+    ...SessionOptions
   }
 `);
 

@@ -9,6 +9,8 @@ import type { TeamProblem } from './conversation';
 import { CreateSessionMutation, EligibleSubAgentsQuery, NewSessionQuery, SendMessageMutation } from './operations';
 import { subAgentChoices } from './team-choices';
 import { builtinToolChoices, defaultBuiltinTools, mcpServerChoices, sessionToolOverrides } from './tool-choices';
+import { SessionSettingsFields } from './SessionSettingsFields';
+import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf } from './session-settings';
 
 /** What the person chose on this page for the agent in `for`. */
 interface Choices {
@@ -18,6 +20,8 @@ interface Choices {
   /** Built-in tools checked. */
   tools: string[];
   mcpServers: string[];
+  /** Delegation, permission policy and budget: the agent's defaults to start with. */
+  settings: SessionSettingsDraft;
 }
 
 interface Failure {
@@ -60,7 +64,11 @@ export function NewSessionPage() {
           subAgents: [...(agent?.subAgents ?? [])],
           tools: defaultBuiltinTools(knownTools, agentTools),
           mcpServers: [...(agent?.mcpServers ?? [])],
+          settings: settingsOf(agent, 'resolved'),
         };
+  const budget = budgetOf(current.settings.budget);
+  const budgetProblem = Object.keys(budget.problems).length > 0;
+  const kindOrder = library.data?.sessionOptions.permissionKinds.map((k) => k.kind);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | undefined>();
 
@@ -82,6 +90,10 @@ export function NewSessionPage() {
           agentId: agent.id,
           subAgents: current.subAgents,
           ...(model && model !== agent.model ? { model } : {}),
+          // What the page shows is what is sent: the agent's defaults as the person left them.
+          delegation: current.settings.delegation ?? false,
+          permissionPolicy: policyOf(current.settings, kindOrder),
+          ...(budget.budget ? { budget: budget.budget } : {}),
           ...sessionToolOverrides({
             known: knownTools,
             tools: agent.tools,
@@ -167,7 +179,18 @@ export function NewSessionPage() {
             </p>
           )}
 
-          <Composer disabled={!agent} busy={sending} hint={agent ? `Starts a session as ${agent.name}` : 'Pick an agent first'} onSend={send} />
+          <Composer
+            disabled={!agent || budgetProblem}
+            busy={sending}
+            hint={
+              !agent
+                ? 'Pick an agent first'
+                : budgetProblem
+                  ? 'Fix the budget first: each limit is a positive whole number'
+                  : `Starts a session as ${agent.name}`
+            }
+            onSend={send}
+          />
         </div>
 
         {agent && (
@@ -207,6 +230,15 @@ export function NewSessionPage() {
               selected={current.subAgents}
               onChange={(next) => setChoices({ ...current, subAgents: next })}
               empty="No other agent can be a sub-agent."
+            />
+            <SessionSettingsFields
+              draft={current.settings}
+              onChange={(settings) => setChoices({ ...current, settings })}
+              kindOptions={library.data?.sessionOptions.permissionKinds}
+              mode="session"
+              hasSubAgents={current.subAgents.length > 0}
+              toolSuggestions={[...(library.data?.sessionOptions.delegationTools ?? []), ...knownTools]}
+              disabled={sending}
             />
           </aside>
         )}

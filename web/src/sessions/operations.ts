@@ -68,6 +68,7 @@ export const NewSessionQuery = graphql(`
         builtin
         excludedBuiltin
       }
+      ...AgentSessionDefaults
     }
     mcpServers {
       servers {
@@ -77,6 +78,41 @@ export const NewSessionQuery = graphql(`
       problem
     }
     knownBuiltinTools
+    ...SessionOptions
+  }
+`);
+
+// An agent's session defaults and the operator's switches: the new-session page and the agent editor show both.
+export const AgentSessionDefaultsFragment = graphql(`
+  fragment AgentSessionDefaults on Agent {
+    delegation
+    permissionPolicy {
+      allowKinds
+      askKinds
+      askTools
+    }
+    budget {
+      maxTokens
+      maxToolCalls
+      maxRuns
+      maxDurationMs
+    }
+  }
+`);
+
+export const SessionOptionsFragment = graphql(`
+  fragment SessionOptions on Query {
+    sessionOptions {
+      permissionKinds {
+        kind
+        description
+        allowed
+        refusedReason
+        enabledBy
+        note
+      }
+      delegationTools
+    }
   }
 `);
 

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { CreateSessionRequest } from '../../session-config';
+import type { AgentDefaults } from './requested-session-config';
 
 export interface SessionSummary {
   sessionId: string;
@@ -14,6 +15,8 @@ export class CreateSession extends Command<SessionSummary> {
     readonly actor?: string,
     /** Set by the delegation engine: a run's session is its thread, `sub-agent-<run_id>`. */
     readonly sessionId?: string,
+    /** A run's session skips its agent's delegation, policy and budget defaults: the delegation engine sets what a run gets. */
+    readonly agentDefaults: AgentDefaults = 'apply',
   ) {
     super();
   }

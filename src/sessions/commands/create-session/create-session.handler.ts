@@ -13,7 +13,7 @@ import { assertStorableSessionRequest } from '../../session-config-limits';
 import { ProviderNotConfiguredError } from '../../session.errors';
 import { UnknownAgentError } from '../../../agents/agent.errors';
 import { CreateSession, SessionSummary } from './create-session.command';
-import { mergedHooks, requestedSessionConfig } from './requested-session-config';
+import { requestedSessionConfig } from './requested-session-config';
 
 /**
  * Checks the request before anything is recorded (a refused request leaves no session behind), then
@@ -32,19 +32,25 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly starter: LiveSessionStarter,
   ) {}
 
-  async execute({ request, actor, sessionId }: CreateSession): Promise<SessionSummary> {
+  async execute({ request, actor, sessionId, agentDefaults }: CreateSession): Promise<SessionSummary> {
     assertStorableSessionRequest(request);
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
     const main = request.agentId ? await this.library.find(request.agentId) : undefined;
     // Before session.created: an unknown agent leaves no failed session behind (422, as POST /api/runs says it).
     if (request.agentId && !main) throw new UnknownAgentError(request.agentId);
-    await this.endpoints.assertAllowed({ ...request, hooks: mergedHooks(main?.hooks, request.hooks) });
+    // The agent whose hooks and policy are checked is the one the session is configured from.
+    const config = requestedSessionConfig(request, main, { config: this.config, builtins: this.builtins, mcp: this.mcp }, agentDefaults);
+    await this.endpoints.assertAllowed({
+      ...request,
+      permissionPolicy: config.permissionPolicy,
+      // A refused kind from the agent's defaults names the agent's field: that is what to change.
+      ...(request.permissionPolicy || !main ? {} : { permissionPolicyField: `agent ${main.id}: permission_policy` }),
+      hooks: config.hooks ?? [],
+    });
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
-      // The agent whose hooks were just checked is the one the session is configured from.
-      const config = requestedSessionConfig(request, main, { config: this.config, builtins: this.builtins, mcp: this.mcp });
       return await this.starter.start({ kind: 'create', sessionId: sessionId ?? randomUUID(), config, actor, slot });
     } finally {
       slot.release();

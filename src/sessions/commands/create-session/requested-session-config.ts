@@ -1,10 +1,11 @@
 import type { HookSpec } from '../../../agents/agent-hooks';
 import type { LibraryAgent } from '../../../agents/agent-library';
+import { delegationByDefault } from '../../../agents/agent-session-defaults';
 import type { McpServerRegistry } from '../../../agents/mcp-server-registry';
 import { InvalidInputError } from '../../../common/domain-error';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import type { BuiltinToolCatalog } from '../../builtin-tool-catalog';
-import type { CreateSessionRequest, SessionConfig } from '../../session-config';
+import { type CreateSessionRequest, DEFAULT_PERMISSION_POLICY, type PermissionPolicy, type SessionConfig } from '../../session-config';
 import { toBudget } from '../../session-budget';
 
 /** What resolving a request's configuration reads: the CLI defaults, the built-in groups and the operator's MCP registry. */
@@ -14,32 +15,61 @@ export interface SessionConfigSources {
   mcp: McpServerRegistry;
 }
 
+/** Which of the main agent's session defaults apply: all for a caller's session; none for a run's, which the delegation engine configures. */
+export type AgentDefaults = 'apply' | 'skip';
+
 /**
  * The session's configuration from the request and its main agent, which gives the defaults: its model,
  * its system message (FR: mode honoured), its sub_agents, its built-in tool allowlist and exclusions, and
  * its MCP servers (FR-3's selectors change them). Refused (400) before anything is recorded.
  */
-export function requestedSessionConfig(request: CreateSessionRequest, main: LibraryAgent | undefined, sources: SessionConfigSources): SessionConfig {
+export function requestedSessionConfig(
+  request: CreateSessionRequest,
+  main: LibraryAgent | undefined,
+  sources: SessionConfigSources,
+  agentDefaults: AgentDefaults = 'apply',
+): SessionConfig {
+  const defaults = agentDefaults === 'apply' ? main : undefined;
   const agentMessage =
     main && main.system_message.content.trim().length > 0 ? { mode: main.system_message.mode, content: main.system_message.content } : undefined;
   const systemMessage = request.systemMessage ?? agentMessage;
-  const delegationTools = request.delegation ? sources.builtins.group('delegation') : [];
+  const delegation = request.delegation ?? (defaults ? delegationByDefault(defaults) : false);
+  const delegationTools = delegation ? sources.builtins.group('delegation') : [];
   const clash = delegationTools.find((t) => request.tools.some((own) => own.name === t.name));
-  if (clash) throw new InvalidInputError(`tools defines ${clash.name}, which delegation: true provides; remove one of them`);
+  if (clash) throw new InvalidInputError(`tools defines ${clash.name}, which delegation provides; remove one of them or set delegation: false`);
   return {
     model: request.model ?? main?.model ?? sources.config.cli.defaultModel,
     ...(systemMessage ? { systemMessage } : {}),
     tools: [...request.tools, ...delegationTools],
     customAgents: request.customAgents,
-    permissionPolicy: request.permissionPolicy,
+    permissionPolicy: requestedPermissionPolicy(request, defaults),
+    delegation,
     ...(request.agentId ? { agentId: request.agentId } : {}),
     subAgents: request.subAgents ?? main?.sub_agents ?? [],
     hooks: mergedHooks(main?.hooks, request.hooks),
     ...optionalList('availableTools', request.availableTools ?? (main && main.tools.builtin.length > 0 ? main.tools.builtin : undefined)),
     ...optionalList('excludedTools', request.excludedTools ?? main?.tools.excluded_builtin),
     ...optionalList('mcpServers', knownMcpServers(request.mcpServers, sources.mcp) ?? main?.mcp_servers),
-    ...(request.budget ? { budget: toBudget(request.budget) } : {}),
+    ...optionalBudget(request.budget ?? defaults?.budget),
   };
+}
+
+/** The request's policy, else the agent's default (its snake_case fields mapped), else the service's default. */
+export function requestedPermissionPolicy(request: CreateSessionRequest, defaults: LibraryAgent | undefined): PermissionPolicy {
+  if (request.permissionPolicy) return request.permissionPolicy;
+  const policy = defaults?.permission_policy;
+  if (!policy) return DEFAULT_PERMISSION_POLICY;
+  return {
+    allowKinds: [...policy.allow_kinds],
+    approveOwnTools: true,
+    ...(policy.ask_kinds.length > 0 ? { askKinds: [...policy.ask_kinds] } : {}),
+    ...(policy.ask_tools.length > 0 ? { askTools: [...policy.ask_tools] } : {}),
+  };
+}
+
+function optionalBudget(input: CreateSessionRequest['budget']): Pick<SessionConfig, 'budget'> {
+  const budget = toBudget(input);
+  return budget ? { budget } : {};
 }
 
 /** Names picked for the session must be in the operator's registry now: refused before anything is recorded. */

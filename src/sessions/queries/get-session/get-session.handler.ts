@@ -39,10 +39,25 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
     // Every session on this instance works in the one folder: a setting, not part of what the session recorded.
     const workingDirectory = this.config.cli.workingDirectory;
     const runId = runIdOfThread(sessionId) ?? null;
-    return { ...fields, config, workingDirectory, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], runId, subagents };
+    return {
+      ...fields,
+      config,
+      workingDirectory,
+      agentId: config.agentId ?? null,
+      subAgents: config.subAgents ?? [],
+      delegation: delegationOf(config),
+      permissionPolicy: config.permissionPolicy,
+      runId,
+      subagents,
+    };
   }
 
   private byteOrder(column: AnyColumn): SQLWrapper {
     return this.db.dialect === 'sqlite' ? column : sql`${column} collate "C"`;
   }
+}
+
+/** Sessions recorded before `delegation` was stored say it by their tools: the built-in agent_run. */
+export function delegationOf(config: SessionConfig): boolean {
+  return config.delegation ?? config.tools.some((tool) => tool.handler.type === 'builtin' && tool.name === 'agent_run');
 }

@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { PermissionPolicy } from '../../session-config';
 
 export interface SessionView {
   sessionId: string;
@@ -17,6 +18,9 @@ export interface SessionView {
   preview: string | null;
   /** The delegated run whose thread this session is (`sub-agent-<runId>`); null for a chat. */
   runId: string | null;
+  /** Whether its main agent may start runs (agent_run / agent_stop / agent_output). */
+  delegation: boolean;
+  permissionPolicy: PermissionPolicy;
   lastPosition: number;
   createdAt: string;
   updatedAt: string;

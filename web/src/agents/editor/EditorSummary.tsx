@@ -11,6 +11,7 @@ export function EditorSummary({
   saving,
   saved,
   flagged,
+  budgetBlocked = false,
   blockedNoteId,
 }: {
   check: DraftCheck | undefined;
@@ -21,9 +22,11 @@ export function EditorSummary({
   saving: boolean;
   saved: string | undefined;
   flagged: readonly string[];
+  /** A budget limit that is not a positive whole number. */
+  budgetBlocked?: boolean;
   blockedNoteId: string;
 }) {
-  const blocked = flagged.length > 0;
+  const blocked = flagged.length > 0 || budgetBlocked;
   return (
     <aside className="editor-aside" aria-label="Summary">
       <section className="aside-card" aria-labelledby="eligibility-title">
@@ -70,7 +73,12 @@ export function EditorSummary({
         <Link className="button" to="/agents">
           Cancel
         </Link>
-        {blocked && (
+        {budgetBlocked && flagged.length === 0 && (
+          <p id={blockedNoteId} className="field-problem" role="alert">
+            Save is blocked: a budget limit is not a positive whole number (see Session defaults).
+          </p>
+        )}
+        {flagged.length > 0 && (
           <p id={blockedNoteId} className="field-problem" role="alert">
             Save is blocked: {flagged.length === 1 ? 'sub-agent' : 'sub-agents'} {flagged.join(', ')} cannot be used. Remove{' '}
             {flagged.length === 1 ? 'it' : 'them'} or fix {flagged.length === 1 ? 'it' : 'them'} first.

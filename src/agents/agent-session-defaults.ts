@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * What a session started as an agent gets unless its request says otherwise (issue 24): delegation, a
+ * permission policy and a budget. Defined here, with the agent format, because sessions (which import
+ * agents) check their requests with the same kinds and limits.
+ */
+
+/** The kinds of a permission request the Copilot CLI asks about. */
+export const PERMISSION_KINDS = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
+export type PermissionKind = (typeof PERMISSION_KINDS)[number];
+
+/** Positive 32-bit integers: GraphQL's Int carries them as they are. */
+export const MAX_BUDGET_LIMIT = 2_147_483_647;
+const limitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(MAX_BUDGET_LIMIT);
+
+/**
+ * A budget as a caller gives it (any subset, at least one limit): on a run (`agent_run`, POST /api/runs)
+ * it covers the run and every run under it; on a session, every run the session starts and their runs.
+ * The delegation engine enforces it (run-budget.ts).
+ */
+export const budgetInputSchema = z
+  .object({
+    max_tokens: limitValue.optional(),
+    max_tool_calls: limitValue.optional(),
+    max_runs: limitValue.optional(),
+    max_duration_ms: limitValue.optional(),
+  })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'give at least one of max_tokens, max_tool_calls, max_runs, max_duration_ms',
+  });
+export type BudgetInput = z.infer<typeof budgetInputSchema>;
+
+const toolName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . - only');
+
+/** An agent's default permission policy, in the agent format's snake_case; a session's request replaces it whole. */
+export const agentPermissionPolicySchema = z
+  .object({
+    /** Kinds approved without asking. */
+    allow_kinds: z.array(z.enum(PERMISSION_KINDS)).max(PERMISSION_KINDS.length).default([]),
+    /** Kinds that wait for a person (ask beats allow). */
+    ask_kinds: z.array(z.enum(PERMISSION_KINDS)).max(PERMISSION_KINDS.length).default([]),
+    /** Tool names that wait for a person even when their kind is allowed. */
+    ask_tools: z.array(toolName).max(128).default([]),
+  })
+  .strict();
+export type AgentPermissionPolicy = z.infer<typeof agentPermissionPolicySchema>;
+
+/** Delegation when neither the request nor the agent says: on for a lead (an agent with sub-agents). */
+export function delegationByDefault(agent: { delegation?: boolean; sub_agents: readonly string[] }): boolean {
+  return agent.delegation ?? agent.sub_agents.length > 0;
+}

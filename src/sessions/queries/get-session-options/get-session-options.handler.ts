@@ -1,0 +1,28 @@
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { MAX_BUDGET_LIMIT } from '../../../agents/agent-session-defaults';
+import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
+import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
+import { BUDGET_LIMITS } from '../../session-budget';
+import { SessionEndpointPolicy } from '../../session-endpoint-policy';
+import { GetSessionOptions, type SessionOptions } from './get-session-options.query';
+
+@QueryHandler(GetSessionOptions)
+export class GetSessionOptionsHandler implements IQueryHandler<GetSessionOptions, SessionOptions> {
+  constructor(
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly endpoints: SessionEndpointPolicy,
+    private readonly builtins: BuiltinToolCatalog,
+  ) {}
+
+  execute(): Promise<SessionOptions> {
+    return Promise.resolve({
+      permissionKinds: this.endpoints.permissionKindOptions(),
+      budgetLimits: BUDGET_LIMITS.map((name) => ({ name, max: MAX_BUDGET_LIMIT })),
+      delegationTools: this.builtins.group('delegation').map((tool) => tool.name),
+      approvalTimeoutMs: this.config.approvals.timeoutMs,
+      workingDirectory: this.config.cli.workingDirectory,
+    });
+  }
+}

@@ -1,0 +1,155 @@
+import { useId } from 'react';
+import { TagInput } from '../ui/TagInput';
+import { type BudgetDraft, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from './session-settings';
+
+const BUDGET_FIELDS: Array<{ field: keyof BudgetDraft; label: string }> = [
+  { field: 'maxRuns', label: 'Max runs' },
+  { field: 'maxTokens', label: 'Max tokens' },
+  { field: 'maxToolCalls', label: 'Max tool calls' },
+  { field: 'maxDurationSeconds', label: 'Max time (seconds)' },
+];
+
+/**
+ * Delegation, the permission policy and the budget of a session: on the new-session page (what this
+ * session gets) and in the agent editor (what its sessions get unless started otherwise). A kind the
+ * operator refuses is shown disabled with the reason and the setting that opens it (sessionOptions).
+ */
+export function SessionSettingsFields({
+  draft,
+  onChange,
+  kindOptions,
+  mode,
+  hasSubAgents,
+  toolSuggestions,
+  disabled = false,
+}: {
+  draft: SessionSettingsDraft;
+  onChange: (next: SessionSettingsDraft) => void;
+  /** undefined while the service's options load: every kind offered, the service still checks. */
+  kindOptions: readonly KindOption[] | undefined;
+  /** 'agent': delegation may stay automatic, and the texts speak of the agent's sessions. */
+  mode: 'session' | 'agent';
+  hasSubAgents: boolean;
+  toolSuggestions: readonly string[];
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const { problems } = budgetOf(draft.budget);
+  const setKind = (kind: string, answer: KindAnswer) => onChange({ ...draft, kinds: { ...draft.kinds, [kind]: answer } });
+  const kinds: readonly KindOption[] = kindOptions ?? Object.keys(draft.kinds).map((kind) => ({ kind, description: '', allowed: true }));
+  return (
+    <>
+      <fieldset className="session-settings" aria-describedby={`${id}-delegation-note`}>
+        <legend>Delegation</legend>
+        {mode === 'session' ? (
+          <label className="checkbox-line">
+            <input
+              type="checkbox"
+              checked={draft.delegation ?? false}
+              disabled={disabled}
+              onChange={(e) => onChange({ ...draft, delegation: e.target.checked })}
+            />{' '}
+            Let the agent start runs of library agents (agent_run)
+          </label>
+        ) : (
+          <label className="select-line">
+            <span>Its sessions may start runs</span>
+            <select
+              value={draft.delegation === undefined ? 'auto' : draft.delegation ? 'on' : 'off'}
+              disabled={disabled}
+              onChange={(e) => onChange({ ...draft, delegation: e.target.value === 'auto' ? undefined : e.target.value === 'on' })}
+            >
+              <option value="auto">Automatic: {hasSubAgents ? 'yes, it has sub-agents' : 'no, it has no sub-agents'}</option>
+              <option value="on">Yes</option>
+              <option value="off">No</option>
+            </select>
+          </label>
+        )}
+        <p id={`${id}-delegation-note`} className="help">
+          Delegation gives the main agent agent_run, agent_stop and agent_output: each run appears under Runs.
+          {mode === 'agent' && ' Automatic: on for a lead (an agent with sub-agents).'}
+        </p>
+      </fieldset>
+
+      <fieldset className="session-settings" aria-describedby={`${id}-policy-note`}>
+        <legend>Permissions</legend>
+        <ul className="kind-rows">
+          {kinds.map((option) => {
+            const answer = draft.kinds[option.kind] ?? 'deny';
+            const refused = !option.allowed;
+            const noteId = `${id}-kind-${option.kind}`;
+            const note = refused
+              ? `Refused by the operator: ${option.refusedReason ?? 'not allowed here'}.${option.enabledBy ? ` Set ${option.enabledBy} to allow it.` : ''}`
+              : option.note;
+            return (
+              <li key={option.kind} className={refused ? 'kind-row disabled' : 'kind-row'}>
+                <label>
+                  <span>
+                    <strong>{option.kind}</strong>
+                    {option.description && <span className="muted"> {option.description}</span>}
+                  </span>
+                  <select
+                    value={answer}
+                    // A refused kind already picked (an older default) stays changeable, so it can be set back to deny.
+                    disabled={disabled || (refused && answer === 'deny')}
+                    aria-invalid={refused && answer !== 'deny' ? true : undefined}
+                    aria-describedby={note ? noteId : undefined}
+                    onChange={(e) => setKind(option.kind, e.target.value as KindAnswer)}
+                  >
+                    <option value="deny">{option.kind === 'custom-tool' ? 'Own tools only' : 'Deny'}</option>
+                    <option value="ask">Ask a person</option>
+                    <option value="allow">Allow</option>
+                  </select>
+                </label>
+                {note && (
+                  <span id={noteId} className={refused && answer !== 'deny' ? 'choice-note problem-text' : 'choice-note muted'}>
+                    {note}
+                  </span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+        <TagInput
+          label="Ask a person before these tools"
+          values={draft.askTools}
+          onChange={(askTools) => onChange({ ...draft, askTools })}
+          suggestions={toolSuggestions}
+          help="Tool names (agent_run, a webhook tool, a built-in) whose calls wait in Approvals even when their kind is allowed."
+        />
+        <p id={`${id}-policy-note`} className="help">
+          Ask a person: the request waits in Approvals until someone approves or denies it. Deny: refused at once.
+        </p>
+      </fieldset>
+
+      <fieldset className="session-settings budget-fields" aria-describedby={`${id}-budget-note`}>
+        <legend>Budget</legend>
+        <div className="field-row">
+          {BUDGET_FIELDS.map(({ field, label }) => (
+            <div key={field} className="field narrow">
+              <label htmlFor={`${id}-${field}`}>{label}</label>
+              <input
+                id={`${id}-${field}`}
+                inputMode="numeric"
+                value={draft.budget[field]}
+                placeholder="no limit"
+                disabled={disabled}
+                aria-invalid={problems[field] ? true : undefined}
+                aria-describedby={problems[field] ? `${id}-${field}-problem` : undefined}
+                onChange={(e) => onChange({ ...draft, budget: { ...draft.budget, [field]: e.target.value } })}
+              />
+              {problems[field] && (
+                <p id={`${id}-${field}-problem`} className="field-problem">
+                  {problems[field]}
+                </p>
+              )}
+            </div>
+          ))}
+        </div>
+        <p id={`${id}-budget-note`} className="help">
+          Limits over every run {mode === 'agent' ? 'its sessions start' : 'this session starts'} and their runs; past one, the runs are stopped.
+        </p>
+      </fieldset>
+    </>
+  );
+}

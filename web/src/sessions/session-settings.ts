@@ -1,0 +1,130 @@
+/**
+ * A session's delegation, permission policy and budget as a form holds them: the new-session page starts
+ * from its agent's defaults, the agent editor edits those defaults. Pure, so both pages share the rules.
+ */
+
+/** Per kind: not listed (denied, or for custom-tool only the session's own tools), asked of a person, or allowed. */
+export type KindAnswer = 'deny' | 'ask' | 'allow';
+
+export interface BudgetDraft {
+  maxTokens: string;
+  maxToolCalls: string;
+  maxRuns: string;
+  /** Seconds as typed; sent as milliseconds. */
+  maxDurationSeconds: string;
+}
+
+export interface SessionSettingsDraft {
+  /** undefined in the editor: "automatic", on when the agent has sub-agents. */
+  delegation: boolean | undefined;
+  kinds: Record<string, KindAnswer>;
+  askTools: string[];
+  budget: BudgetDraft;
+}
+
+/** An agent's defaults as the API gives them (GraphQL `Agent`). */
+export interface AgentSessionDefaults {
+  delegation?: boolean | null;
+  subAgents: readonly string[];
+  permissionPolicy?: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null;
+  budget?: { maxTokens?: number | null; maxToolCalls?: number | null; maxRuns?: number | null; maxDurationMs?: number | null } | null;
+}
+
+/** A kind as the service says it treats it (GraphQL `sessionOptions.permissionKinds`). */
+export interface KindOption {
+  kind: string;
+  description: string;
+  allowed: boolean;
+  refusedReason?: string | null;
+  enabledBy?: string | null;
+  note?: string | null;
+}
+
+/** The editor's agent default: null when nothing is set, so the agent keeps the service's default policy. */
+export function agentPolicyOf(draft: SessionSettingsDraft): { allowKinds: string[]; askKinds: string[]; askTools: string[] } | null {
+  const policy = policyOf(draft);
+  return policy.allowKinds.length + policy.askKinds.length + policy.askTools.length > 0 ? policy : null;
+}
+
+export const emptyBudget = (): BudgetDraft => ({ maxTokens: '', maxToolCalls: '', maxRuns: '', maxDurationSeconds: '' });
+
+/** What the agent's sessions get when the request says nothing: the service's rule, shown to the person. */
+export function delegationOf(agent: Pick<AgentSessionDefaults, 'delegation' | 'subAgents'>): boolean {
+  return agent.delegation ?? agent.subAgents.length > 0;
+}
+
+export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 'resolved' | 'as-set'): SessionSettingsDraft {
+  const policy = agent?.permissionPolicy;
+  const kinds: Record<string, KindAnswer> = {};
+  for (const kind of policy?.allowKinds ?? []) kinds[kind] = 'allow';
+  // Ask beats allow, as the service decides.
+  for (const kind of policy?.askKinds ?? []) kinds[kind] = 'ask';
+  const b = agent?.budget;
+  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+  return {
+    delegation: delegation === 'resolved' ? (agent ? delegationOf(agent) : false) : (agent?.delegation ?? undefined),
+    kinds,
+    askTools: [...(policy?.askTools ?? [])],
+    budget: {
+      maxTokens: text(b?.maxTokens),
+      maxToolCalls: text(b?.maxToolCalls),
+      maxRuns: text(b?.maxRuns),
+      maxDurationSeconds: b?.maxDurationMs ? String(b.maxDurationMs / 1000) : '',
+    },
+  };
+}
+
+/** The service's kinds in its order (sessionOptions lists the same). */
+export const KIND_ORDER = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
+
+/** The policy's lists, kinds in the service's order. */
+export function policyOf(
+  draft: SessionSettingsDraft,
+  order: readonly string[] = KIND_ORDER,
+): { allowKinds: string[]; askKinds: string[]; askTools: string[] } {
+  const known = [...order, ...Object.keys(draft.kinds).filter((k) => !order.includes(k))];
+  return {
+    allowKinds: known.filter((k) => draft.kinds[k] === 'allow'),
+    askKinds: known.filter((k) => draft.kinds[k] === 'ask'),
+    askTools: [...draft.askTools],
+  };
+}
+
+export interface BudgetValue {
+  maxTokens?: number;
+  maxToolCalls?: number;
+  maxRuns?: number;
+  maxDurationMs?: number;
+}
+
+/** The budget to send (undefined: none set), or the problem of each field that is not a positive whole number. */
+export function budgetOf(draft: BudgetDraft): { budget?: BudgetValue; problems: Partial<Record<keyof BudgetDraft, string>> } {
+  const problems: Partial<Record<keyof BudgetDraft, string>> = {};
+  const budget: BudgetValue = {};
+  const read = (field: keyof BudgetDraft, scale = 1): number | undefined => {
+    const raw = draft[field].trim();
+    if (raw === '') return undefined;
+    const value = Number(raw) * scale;
+    if (!Number.isFinite(value) || value <= 0 || !Number.isInteger(value)) {
+      problems[field] = scale === 1 ? 'a positive whole number' : 'a positive number of seconds (at most 3 decimals)';
+      return undefined;
+    }
+    return value;
+  };
+  const tokens = read('maxTokens');
+  const toolCalls = read('maxToolCalls');
+  const runs = read('maxRuns');
+  const duration = read('maxDurationSeconds', 1000);
+  if (tokens !== undefined) budget.maxTokens = tokens;
+  if (toolCalls !== undefined) budget.maxToolCalls = toolCalls;
+  if (runs !== undefined) budget.maxRuns = runs;
+  if (duration !== undefined) budget.maxDurationMs = duration;
+  return { ...(Object.keys(budget).length > 0 ? { budget } : {}), problems };
+}
+
+/** Kinds the draft allows or asks that the operator refuses: each with the reason and what opens it. */
+export function refusedKinds(draft: SessionSettingsDraft, options: readonly KindOption[]): string[] {
+  return options
+    .filter((o) => !o.allowed && (draft.kinds[o.kind] ?? 'deny') !== 'deny')
+    .map((o) => `${o.kind}: ${o.refusedReason ?? 'refused by the operator'}${o.enabledBy ? ` (${o.enabledBy} opens it)` : ''}`);
+}
