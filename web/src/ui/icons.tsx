@@ -7,6 +7,7 @@ import {
   CirclePause,
   CirclePlay,
   CircleStop,
+  Menu,
   Moon,
   Search,
   ShieldCheck,
@@ -38,6 +39,8 @@ export const ICONS = {
   search: Search,
   light: Sun,
   dark: Moon,
+  menu: Menu,
+  close: X,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;
