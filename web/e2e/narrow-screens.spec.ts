@@ -91,6 +91,31 @@ async function expectOnScreen(page: Page, target: Locator, where: string): Promi
   expect(box!.x + box!.width, `${where}: ${target.toString()} ends on screen`).toBeLessThanOrEqual(width + 0.5);
 }
 
+/**
+ * Text that only an emoji font draws (a stock Debian Chromium has none, and shows empty boxes): the
+ * console's own icons are SVGs. The agents here have no icon of their own (an emoji a user picks is
+ * their data and may stay).
+ */
+async function emojiOnPage(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const emoji = /[\p{Extended_Pictographic}\u2600-\u27BF\u2B00-\u2BFF]|\uFE0F/u;
+    const out: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (emoji.test(node.textContent ?? '')) out.push(`${node.parentElement?.tagName.toLowerCase()}: "${(node.textContent ?? '').trim().slice(0, 40)}"`);
+    }
+    return out;
+  });
+}
+
+/** Every SVG icon is either hidden from screen readers (it sits beside its text) or named. */
+async function unnamedIcons(page: Page): Promise<number> {
+  return page.locator('svg.icon:not([aria-hidden="true"]):not([aria-label])').count();
+}
+
+// The chat and run pages draw their steps with icons of their own (changed with those pages).
+const EMOJI_CHECKED_ELSEWHERE = new Set(['chat', 'run page']);
+
 const menuButton = (page: Page) => page.getByRole('button', { name: /^Menu\b/ });
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const themeToggle = (page: Page) => page.getByRole('button', { name: /^Switch to (light|dark) theme$/ });
@@ -214,6 +239,11 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
       for (const target of [page.getByRole('heading', { level: 1 }), themeToggle(page), menuButton(page), ...consolePage.actions(page)]) {
         await expectOnScreen(page, target, where);
       }
+      // Icons are drawn without any font: the bar's are SVGs, and no text needs an emoji font.
+      await expect(menuButton(page).locator('svg')).toHaveCount(1);
+      await expect(themeToggle(page).locator('svg')).toHaveCount(1);
+      expect.soft(await unnamedIcons(page), `${where}: icons neither hidden nor named`).toBe(0);
+      if (!EMOJI_CHECKED_ELSEWHERE.has(consolePage.name)) expect.soft(await emojiOnPage(page), `${where}: text that needs an emoji font`).toEqual([]);
       // The menu is closed until asked for: the main links take no room (and no tab stops) on a phone.
       await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'false');
       await expect(mainNav(page)).toBeHidden();

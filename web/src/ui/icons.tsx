@@ -7,6 +7,7 @@ import {
   CirclePause,
   CirclePlay,
   CircleStop,
+  Hourglass,
   Menu,
   Moon,
   Search,
@@ -41,6 +42,7 @@ export const ICONS = {
   dark: Moon,
   menu: Menu,
   close: X,
+  waiting: Hourglass,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;
