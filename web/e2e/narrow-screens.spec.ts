@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { expectNoSeriousA11yViolations, screenshot } from './support';
 
 // Every page of the console on a phone (390 px, and 360 px, the narrowest we support), in the real
 // service with the real Copilot CLI and the scripted model: the document never scrolls sideways (wide
@@ -260,6 +261,8 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
     await expectOnScreen(page, mainNav(page).getByRole('link', { name: new RegExp(`^${section}`) }), `menu link ${section}`);
   }
   await expect(mainNav(page).getByTestId('approvals-count')).toHaveText('1 pending');
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, `menu-${WIDTHS[WIDTHS.length - 1]}px`, { fullPage: false });
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   await page.keyboard.press('Tab');
   await expect(mainNav(page).getByRole('link', { name: 'Agents' })).toBeFocused();
