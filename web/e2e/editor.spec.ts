@@ -103,7 +103,7 @@ test('delete asks first, naming the teams that include the agent', async ({ page
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
   await expect(page).toHaveURL(/\/agents$/);
   // The lead now names a sub-agent that no longer exists: its card shows the problem.
-  await expect(page.getByRole('article', { name: 'Lead' })).toContainText('⚠ 1 sub-agent problem');
+  await expect(page.getByRole('article', { name: 'Lead' })).toContainText('1 sub-agent problem');
 });
 
 test('an agent’s hooks are kept on save, edited in place, and a refused URL is named next to them', async ({ page, api }) => {

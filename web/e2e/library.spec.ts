@@ -53,11 +53,11 @@ test('builds a team of three through the pages and shows it as badges, team coun
 
   await expect(resultCount(page)).toHaveText('Showing 3 of 3 agents');
   const lead = card(page, 'Engineering Lead');
-  await expect(lead).toContainText('👥 2 sub-agents');
+  await expect(lead).toContainText('2 sub-agents');
   await expect(lead.getByLabel('Team of 2: Code Reviewer, Test Writer')).toBeVisible();
   await expect(lead).toContainText('Not a sub-agent: has sub-agents of its own');
   for (const member of ['Code Reviewer', 'Test Writer']) {
-    await expect(card(page, member)).toContainText('🧩 Composable');
+    await expect(card(page, member)).toContainText('Composable');
     await expect(card(page, member)).toContainText('In the team of Engineering Lead');
   }
   await expect(filter(page, 'All')).toHaveText('All 3');
@@ -144,7 +144,7 @@ test('changes made elsewhere appear without a reload: created, made ineligible, 
   await expect(card(page, 'Probe')).toHaveCount(0);
 
   await api.createAgent({ id: 'reviewer', name: 'Reviewer', description: 'Reviews', system_message: { content: 'Review.' } });
-  await expect(card(page, 'Reviewer')).toContainText('🧩 Composable');
+  await expect(card(page, 'Reviewer')).toContainText('Composable');
   await api.updateAgent('reviewer', { tools: { custom: ['deploy'], builtin: [], excluded_builtin: [] } });
   await expect(card(page, 'Reviewer')).toContainText('Not a sub-agent: has custom tools');
   await api.deleteAgent('reviewer');

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import type { LibraryQuery } from '../gql/graphql';
+import { Icon } from '../ui/icons';
 import { shortReason } from './library-filter';
 
 export type LibraryEntry = LibraryQuery['agents'][number];
@@ -14,7 +15,7 @@ export const AgentCard = memo(function AgentCard({ agent, names }: { agent: Libr
     <article className="agent-card" aria-labelledby={titleId}>
       <div className="agent-card-head">
         <span className="agent-icon" aria-hidden="true">
-          {agent.icon || '🤖'}
+          {agent.icon || <Icon name="agent" size={20} />}
         </span>
         <div className="agent-title">
           <h2 id={titleId}>
@@ -28,17 +29,17 @@ export const AgentCard = memo(function AgentCard({ agent, names }: { agent: Libr
         {agent.model && <span className="badge model">{agent.model}</span>}
         {team.length > 0 && (
           <span className="badge team" title={`Sub-agents: ${team.join(', ')}`} aria-label={`Team of ${team.length}: ${team.join(', ')}`}>
-            👥 {team.length} sub-agent{team.length === 1 ? '' : 's'}
+            <Icon name="team" /> {team.length} sub-agent{team.length === 1 ? '' : 's'}
           </span>
         )}
         {agent.composable ? (
           <span className="badge composable" title="Can be a sub-agent of a team">
-            🧩 Composable
+            <Icon name="composable" /> Composable
           </span>
         ) : null}
         {agent.subAgentProblems.length > 0 && (
           <span className="badge problem" title={agent.subAgentProblems.map((p) => p.reason).join('\n')}>
-            ⚠ {agent.subAgentProblems.length} sub-agent problem{agent.subAgentProblems.length === 1 ? '' : 's'}
+            <Icon name="warning" /> {agent.subAgentProblems.length} sub-agent problem{agent.subAgentProblems.length === 1 ? '' : 's'}
           </span>
         )}
       </div>

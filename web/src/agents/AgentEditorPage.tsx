@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, request } from '../api/client';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Icon } from '../ui/icons';
 import { type AgentDraft, draftOf, emptyDraft, inputOf } from './agent-draft';
 import { AgentBasicsForm } from './editor/AgentBasicsForm';
 import { ConfirmDelete } from './editor/ConfirmDelete';
@@ -138,7 +139,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
       <div className="page-head">
         <div>
           <h1 id="editor-title">
-            <span aria-hidden="true">{draft.icon || '🤖'}</span> {title}
+            {draft.icon ? <span aria-hidden="true">{draft.icon}</span> : <Icon name="agent" size={24} />} {title}
           </h1>
           <p className="muted">{editing ? 'Edit the agent; the summary on the right follows your changes.' : 'A new agent for the library.'}</p>
         </div>

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Icon } from '../ui/icons';
 import { AgentCard } from './AgentCard';
 import { FILTERS, filterCounts, type LibraryFilter, matchesFilter, searchIn, searchIndex } from './library-filter';
 import { AgentLibraryChangedSubscription, LibraryQuery } from './operations';
@@ -97,7 +98,9 @@ export function AgentLibraryPage() {
       <div className="page-head">
         <div>
           <h1 id="library-title">Agents</h1>
-          <p className="muted">Build teams: an agent with sub-agents delegates to them. Composable agents (🧩) can join a team.</p>
+          <p className="muted">
+            Build teams: an agent with sub-agents delegates to them. Composable agents (marked <Icon name="composable" /> Composable) can join a team.
+          </p>
         </div>
         <div className="page-actions">
           <input

@@ -3,7 +3,8 @@ import { useEffect, useRef, useState } from 'react';
 import { reconnect } from '../api/client';
 import { currentToken, forgetToken, onTokenRequired } from '../api/token';
 import { Link, useLocation, useRoutes } from 'react-router';
-import { ApprovalsBadge } from '../approvals/ApprovalsBadge';
+import { ApprovalsBadge, ApprovalsCount } from '../approvals/ApprovalsBadge';
+import { Icon } from '../ui/icons';
 import { routes, sectionOf, type Section } from './routes';
 import { useTheme } from './theme';
 import { TokenDialog } from './TokenDialog';
@@ -11,7 +12,8 @@ import { TokenDialog } from './TokenDialog';
 export function App() {
   const page = useRoutes(routes);
   const queryClient = useQueryClient();
-  const section = sectionOf(useLocation().pathname);
+  const { pathname } = useLocation();
+  const section = sectionOf(pathname);
   const current = (of: Section) => (section === of ? 'page' : undefined);
   const [theme, toggleTheme] = useTheme();
   const [tokenReason, setTokenReason] = useState<string | undefined>();
@@ -20,6 +22,32 @@ export function App() {
   const refusedByService = useRef(false);
   // Bumped when a new token is saved: every page reloads its data and subscriptions with it.
   const [generation, setGeneration] = useState(0);
+
+  // The path the narrow screen's menu was opened on: going to another page (its links are what take
+  // you there) closes it.
+  const [menuOpenOn, setMenuOpenOn] = useState<string | undefined>();
+  const menuOpen = menuOpenOn === pathname;
+  const setMenuOpen = (open: boolean) => setMenuOpenOn(open ? pathname : undefined);
+  const header = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpenOn(undefined);
+      menuButton.current?.focus();
+    };
+    // A click or tap outside the bar closes the menu, as a tap on the page behind it means "not now".
+    const onPointer = (event: PointerEvent) => {
+      if (event.target instanceof Node && !header.current?.contains(event.target)) setMenuOpenOn(undefined);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [menuOpen]);
 
   useEffect(
     () =>
@@ -39,59 +67,74 @@ export function App() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="topbar">
+      <header className="topbar" ref={header}>
         <Link className="brand" to="/agents">
           <img src="/favicon.svg" alt="" width={22} height={22} />
           Switchboard
         </Link>
-        <nav aria-label="Main">
-          <Link aria-current={current('agents')} to="/agents">
-            Agents
-          </Link>
-          <Link aria-current={current('sessions')} to="/sessions">
-            Sessions
-          </Link>
-          <Link aria-current={current('runs')} to="/runs">
-            Runs
-          </Link>
-          <Link aria-current={current('approvals')} to="/approvals">
-            Approvals
-            <ApprovalsBadge key={generation} />
-          </Link>
-          <Link aria-current={current('audit')} to="/audit">
-            Audit
-          </Link>
-          <Link aria-current={current('health')} to="/health-status">
-            Health
-          </Link>
-        </nav>
-        <div className="topbar-actions">
-          <a href="/api/docs" className="quiet-link">
-            API docs
-          </a>
-          {currentToken() && (
-            <button
-              type="button"
-              className="ghost"
-              onClick={() => {
-                forgetToken();
-                reconnect();
-                setTokenReason('Signed out. Enter the API token to continue.');
-                setAskingToken(true);
-              }}
-            >
-              Sign out
-            </button>
-          )}
-          <button
-            type="button"
-            className="ghost icon-button"
-            onClick={toggleTheme}
-            aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
-          >
-            {theme === 'dark' ? '☀' : '☾'}
-          </button>
+        {/* On a narrow screen the links and secondary actions fold behind this button (a disclosure). */}
+        <button
+          type="button"
+          className="ghost menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="topbar-menu"
+          ref={menuButton}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <Icon name={menuOpen ? 'close' : 'menu'} />
+          Menu
+          <ApprovalsCount />
+        </button>
+        <div id="topbar-menu" className={menuOpen ? 'topbar-menu open' : 'topbar-menu'}>
+          <nav aria-label="Main">
+            <Link aria-current={current('agents')} to="/agents">
+              Agents
+            </Link>
+            <Link aria-current={current('sessions')} to="/sessions">
+              Sessions
+            </Link>
+            <Link aria-current={current('runs')} to="/runs">
+              Runs
+            </Link>
+            <Link aria-current={current('approvals')} to="/approvals">
+              Approvals
+              <ApprovalsBadge key={generation} />
+            </Link>
+            <Link aria-current={current('audit')} to="/audit">
+              Audit
+            </Link>
+            <Link aria-current={current('health')} to="/health-status">
+              Health
+            </Link>
+          </nav>
+          <div className="topbar-actions">
+            <a href="/api/docs" className="quiet-link">
+              API docs
+            </a>
+            {currentToken() && (
+              <button
+                type="button"
+                className="ghost"
+                onClick={() => {
+                  forgetToken();
+                  reconnect();
+                  setTokenReason('Signed out. Enter the API token to continue.');
+                  setAskingToken(true);
+                }}
+              >
+                Sign out
+              </button>
+            )}
+          </div>
         </div>
+        <button
+          type="button"
+          className="ghost icon-button theme-toggle"
+          onClick={toggleTheme}
+          aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
+        >
+          <Icon name={theme === 'dark' ? 'light' : 'dark'} />
+        </button>
       </header>
       <main id="main" key={generation}>
         {page}

@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { lineageOf, requestLine } from './approval-inbox';
 import { PendingApprovalIdsQuery } from './operations';
+import { Icon } from '../ui/icons';
 import { useApprovalsLive } from './use-approvals-live';
 import type { ApprovalFilterInput } from '../gql/graphql';
 
@@ -33,8 +34,11 @@ export function WaitingApprovals({ approvals }: { approvals: PendingApproval[] }
     <ul className="waiting-approvals" aria-label="Waiting for approval">
       {approvals.map((a) => (
         <li key={a.id} className="waiting-approval">
-          <strong>⏳ Waiting for approval</strong> <span className="mono small">{requestLine(a)}</span>{' '}
-          <span className="muted small">asked by {lineageOf(a)}</span> <Link to={approvalHref(a.id)}>Decide in Approvals</Link>
+          <strong>
+            <Icon name="waiting" /> Waiting for approval
+          </strong>{' '}
+          <span className="mono small">{requestLine(a)}</span> <span className="muted small">asked by {lineageOf(a)}</span>{' '}
+          <Link to={approvalHref(a.id)}>Decide in Approvals</Link>
         </li>
       ))}
     </ul>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode } from 'react';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Icon } from '../ui/icons';
 import { type CheckName, loadHealth } from './health-api';
 
 /** How often the page asks again: often enough to watch a projection catch up. */
@@ -106,7 +107,7 @@ export function HealthPage() {
               return (
                 <li key={name} className={`health-check ${check.ok ? 'ok' : 'failing'}`} aria-labelledby={`check-${name}`}>
                   <h2 id={`check-${name}`}>
-                    <span aria-hidden="true">{check.ok ? '✓' : '✕'}</span> {TITLES[name]}
+                    <Icon name={check.ok ? 'approve' : 'deny'} /> {TITLES[name]}
                     <span className="check-state">{check.ok ? 'OK' : 'Failing'}</span>
                   </h2>
                   {!check.ok && <p className="check-reason">{check.reason ?? 'failing'}</p>}

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Icon } from './icons';
 
 export interface Choice {
   value: string;
@@ -81,7 +82,13 @@ export function ChoiceList({
                   </label>
                   {note && (
                     <span id={noteId} className={choice.problem ? 'choice-note problem-text' : 'choice-note muted'}>
-                      {choice.problem ? `⚠ ${choice.problem}` : choice.disabledReason}
+                      {choice.problem ? (
+                        <>
+                          <Icon name="warning" /> {choice.problem}
+                        </>
+                      ) : (
+                        choice.disabledReason
+                      )}
                     </span>
                   )}
                 </li>

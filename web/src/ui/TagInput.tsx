@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { Icon } from './icons';
 
 /** A list of names typed one by one (Enter or comma adds), with suggestions from a datalist. */
 export function TagInput({
@@ -40,7 +41,7 @@ export function TagInput({
                 aria-label={`Remove ${value} from ${label}`}
                 onClick={() => onChange(values.filter((v) => v !== value))}
               >
-                ×
+                <Icon name="close" size={14} />
               </button>
             </li>
           ))}

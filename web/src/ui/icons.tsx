@@ -10,6 +10,8 @@ import {
   CirclePause,
   CirclePlay,
   CircleStop,
+  Hourglass,
+  Menu,
   Moon,
   RotateCcw,
   Search,
@@ -46,6 +48,9 @@ export const ICONS = {
   dark: Moon,
   expanded: ChevronDown,
   collapsed: ChevronRight,
+  menu: Menu,
+  close: X,
+  waiting: Hourglass,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;

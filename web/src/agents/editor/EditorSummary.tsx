@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { Choice } from '../../ui/ChoiceList';
+import { Icon } from '../../ui/icons';
 import type { DraftCheck } from './use-draft-check';
 
 /** The aside: whether the draft can be a sub-agent, its team, and Save / Cancel (blocked with why). */
@@ -36,7 +37,10 @@ export function EditorSummary({
             <p className="muted">Type a name to see whether it can be a sub-agent.</p>
           ) : check.composable ? (
             <p>
-              <span className="badge composable">🧩 Composable</span> It can join a team.
+              <span className="badge composable">
+                <Icon name="composable" /> Composable
+              </span>{' '}
+              It can join a team.
             </p>
           ) : (
             <>
@@ -58,8 +62,7 @@ export function EditorSummary({
           <ul className="team-members">
             {team.map((c) => (
               <li key={c.value} className={c.problem ? 'problem-text' : undefined}>
-                {c.problem ? '⚠ ' : ''}
-                {c.label}
+                {c.problem && <Icon name="warning" label="Problem:" />} {c.label}
               </li>
             ))}
           </ul>

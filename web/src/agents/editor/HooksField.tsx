@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { HookDraft } from '../agent-draft';
+import { Icon } from '../../ui/icons';
 
 /**
  * The agent's hook webhooks (docs/hooks.md): one row per handler, for the sessions and runs it is the
@@ -55,7 +56,7 @@ export function HooksField({
               </select>
             </label>
             <button type="button" className="ghost" aria-label={`Remove hook ${i + 1}`} onClick={() => onChange(hooks.filter((_, j) => j !== i))}>
-              ✕
+              <Icon name="remove" />
             </button>
           </li>
         ))}

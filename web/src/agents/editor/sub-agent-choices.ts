@@ -35,7 +35,8 @@ export function useSubAgentChoices(
     const names = new Map((editorChoices?.agents ?? []).map((a) => [a.id, a]));
     const list: Choice[] = eligible.map((a) => ({
       value: a.id,
-      label: `${a.icon || '🤖'} ${a.name}`,
+      // The agent's own icon is the user's choice of emoji; without one, the name alone.
+      label: a.icon ? `${a.icon} ${a.name}` : a.name,
       hint: a.id,
       problem: problems.get(a.id)?.join('; '),
     }));
@@ -44,7 +45,7 @@ export function useSubAgentChoices(
       const known = names.get(id);
       list.push({
         value: id,
-        label: known ? `${known.icon || '🤖'} ${known.name}` : id,
+        label: known ? (known.icon ? `${known.icon} ${known.name}` : known.name) : id,
         hint: known ? id : undefined,
         problem: problems.get(id)?.join('; ') ?? 'cannot be a sub-agent of this agent',
       });
