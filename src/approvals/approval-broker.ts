@@ -14,6 +14,7 @@ import { SessionRegistry } from '../sessions/session-registry';
 import { approvalDecider, type ApprovalCommand } from './approval.decider';
 import { ApprovalSettledError } from './approval.errors';
 import type { ApprovalDecision, ApprovalScope, PermissionAskedData } from './approval.events';
+import type { DecisionSource } from './decision-source';
 
 /** What the router knows of a request that must be asked. */
 export interface ApprovalQuestion {
@@ -31,13 +32,14 @@ export interface ApprovalQuestion {
 export interface ApprovalAnswer {
   approved: boolean;
   reason: string;
+  decidedBy: DecisionSource;
 }
 
 export interface ApprovalDecisionInput {
   decision: ApprovalDecision;
   scope: ApprovalScope;
   reason?: string;
-  decidedBy: string;
+  decidedBy: 'console' | 'api' | 'timeout';
 }
 
 const SESSION_ENDED = new Set(['session.interrupted', 'session.destroyed']);
@@ -119,7 +121,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       await this.run(approvalId, { type: 'ask', asked });
     } catch (error) {
-      this.settle(approvalId, { approved: false, reason: 'the request could not be recorded for approval' });
+      this.settle(approvalId, { approved: false, reason: 'the request could not be recorded for approval', decidedBy: 'switchboard' });
       throw error;
     }
     return answered;
@@ -132,6 +134,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     this.settle(approvalId, {
       approved: input.decision === 'approve',
       reason: input.decidedBy === 'timeout' ? `${by}: ${input.reason}` : input.reason ? `${by}: ${input.reason}` : by,
+      decidedBy: input.decidedBy,
     });
   }
 
@@ -144,7 +147,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
       } catch (error) {
         this.logger.error({ err: error, approvalId }, 'could not record the approval as expired');
       }
-      this.settle(approvalId, { approved: false, reason: `expired: ${reason}` });
+      this.settle(approvalId, { approved: false, reason: `expired: ${reason}`, decidedBy: 'expired' });
     }
   }
 

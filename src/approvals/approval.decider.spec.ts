@@ -24,9 +24,9 @@ describe('approvalDecider', () => {
     given(askedEvent).when({ type: 'ask', asked }).then([]);
   });
 
-  it('decides a pending request, with its kind and tool for session grants', () => {
+  it('decides a pending request, with its kind and tool for session grants, the agent that asked and who decided', () => {
     given(askedEvent)
-      .when({ ...decide, scope: 'session', reason: 'fine' })
+      .when({ ...decide, scope: 'session', reason: 'fine', decidedBy: 'console' })
       .then([
         {
           type: ApprovalEvents.decided,
@@ -38,7 +38,28 @@ describe('approvalDecider', () => {
             decision: 'approve',
             scope: 'session',
             reason: 'fine',
+            decidedBy: 'console',
+            agentId: 'researcher',
+          },
+        },
+      ]);
+    // The session's own agent asked: the end of the lineage names it.
+    const ownAgent: ApprovalEvent = { type: ApprovalEvents.asked, data: { ...asked, agentName: undefined, lineagePath: ['lead'], runId: 'r1' } };
+    given(ownAgent)
+      .when(decide)
+      .then([
+        {
+          type: ApprovalEvents.decided,
+          data: {
+            approvalId: 'a1',
+            sessionId: 's1',
+            kind: 'shell',
+            toolName: undefined,
+            decision: 'approve',
+            scope: 'once',
             decidedBy: 'api',
+            agentId: 'lead',
+            runId: 'r1',
           },
         },
       ]);

@@ -50,7 +50,8 @@ export const approvalDecider: Decider<ApprovalState, ApprovalCommand, ApprovalEv
       case 'decide': {
         if (state.status === 'absent' || !state.asked) throw new ApprovalNotFoundError(command.approvalId);
         if (state.status !== 'pending') throw new ApprovalSettledError(command.approvalId, state.status);
-        const { sessionId, kind, toolName } = state.asked;
+        const { sessionId, kind, toolName, agentName, lineagePath, runId } = state.asked;
+        const agentId = agentName ?? lineagePath.at(-1);
         return [
           {
             type: ApprovalEvents.decided,
@@ -63,6 +64,8 @@ export const approvalDecider: Decider<ApprovalState, ApprovalCommand, ApprovalEv
               scope: command.scope,
               reason: command.reason,
               decidedBy: command.decidedBy,
+              ...(agentId ? { agentId } : {}),
+              ...(runId ? { runId } : {}),
             },
           },
         ];

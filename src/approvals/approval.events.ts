@@ -38,8 +38,14 @@ export interface ApprovalDecidedData {
   decision: ApprovalDecision;
   scope: ApprovalScope;
   reason?: string;
-  /** The API caller (`api`), or `timeout` when nobody decided in time. */
+  /** `console` or `api` (the client the person used), or `timeout` when nobody decided in time (`DecisionSource`). */
   decidedBy: string;
+  /**
+   * The agent that asked: the sub-agent, else the session's own agent (the end of the asked lineage).
+   * Added later than the rest: older events lack it (and `runId`); readers take it as unknown.
+   */
+  agentId?: string;
+  runId?: string;
 }
 
 /** The request can no longer be answered: its session ended, or the service restarted while it waited. */

@@ -1,9 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { toApprovalView } from './approval-view';
+import { CLIENT_HEADER, personDecisionSource } from './decision-source';
 import { DecideApproval, decideApprovalSchema as decideSchema } from './commands/decide-approval/decide-approval.command';
 import { APPROVAL_STATUSES, ListApprovals } from './queries/list-approvals/list-approvals.query';
 
@@ -44,7 +45,11 @@ export class ApprovalsController {
   @Post(':id')
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve or deny a pending request (scope once or session); 404 unknown, 409 already decided or expired' })
-  decide(@Param('id') id: string, @Body(new ZodValidationPipe(decideSchema)) body: z.infer<typeof decideSchema>) {
-    return this.commandBus.execute(new DecideApproval(id, body, 'api'));
+  decide(
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(decideSchema)) body: z.infer<typeof decideSchema>,
+    @Headers(CLIENT_HEADER) client: string | undefined,
+  ) {
+    return this.commandBus.execute(new DecideApproval(id, body, personDecisionSource(client)));
   }
 }

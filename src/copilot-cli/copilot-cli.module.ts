@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { BuiltinToolList } from './builtin-tools';
 import { CopilotCliConnection } from './copilot-cli-connection';
 
 /** The connection to the Copilot CLI process, shared by every session. */
 @Global()
-@Module({ providers: [CopilotCliConnection], exports: [CopilotCliConnection] })
+@Module({ providers: [CopilotCliConnection, BuiltinToolList], exports: [CopilotCliConnection, BuiltinToolList] })
 export class CopilotCliModule {}

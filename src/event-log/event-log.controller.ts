@@ -24,6 +24,14 @@ const auditQuery = pageQuery.extend({
   toolName: id.optional(),
   decision: id.optional(),
   eventType: id.optional(),
+  eventKind: z
+    .string()
+    .regex(/^[a-z_]{1,64}$/, 'eventKind is the part of an event type before its first dot: lower-case letters and underscores')
+    .optional(),
+  hideCli: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   from: utcTimestampParam.optional(),
   to: utcTimestampParam.optional(),
 });
@@ -58,6 +66,8 @@ export class EventLogController {
   @ApiQuery({ name: 'toolName', required: false })
   @ApiQuery({ name: 'decision', required: false, description: 'approved, denied, success, failure, answered...' })
   @ApiQuery({ name: 'eventType', required: false })
+  @ApiQuery({ name: 'eventKind', required: false, description: 'the type before its first dot: permission, approval, session, cli...' })
+  @ApiQuery({ name: 'hideCli', required: false, description: "true: leave out the CLI's own cli.* events" })
   @ApiQuery({ name: 'from', required: false, description: 'ISO timestamp, inclusive' })
   @ApiQuery({ name: 'to', required: false, description: 'ISO timestamp, exclusive' })
   listAudit(@Query(new ZodValidationPipe(auditQuery)) query: AuditQuery) {
@@ -81,6 +91,8 @@ export class EventLogController {
   @ApiQuery({ name: 'toolName', required: false })
   @ApiQuery({ name: 'decision', required: false })
   @ApiQuery({ name: 'eventType', required: false })
+  @ApiQuery({ name: 'eventKind', required: false, description: 'the type before its first dot: permission, approval, session, cli...' })
+  @ApiQuery({ name: 'hideCli', required: false, description: "true: leave out the CLI's own cli.* events" })
   @ApiQuery({ name: 'from', required: false, description: 'ISO timestamp, inclusive' })
   @ApiQuery({ name: 'to', required: false, description: 'ISO timestamp, exclusive' })
   async exportAudit(@Query(new ZodValidationPipe(exportQuery)) query: ExportQuery, @Res() response: Response): Promise<void> {

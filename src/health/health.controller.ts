@@ -92,7 +92,8 @@ export class HealthController {
    * Open without a token. 200 when the service can take work: database writable, migrations applied,
    * async projections caught up and none failing, CLI startable, provider configured. 503 otherwise,
    * with each failing check: with the token (or none configured) why, and each check's detail;
-   * without it the names only.
+   * without it the names only. A configured model provider that does not answer is `degraded`, not
+   * failing: still 200 (see Readiness).
    */
   @Public()
   @Get('ready')
@@ -100,13 +101,16 @@ export class HealthController {
   async ready(@Req() request: Request, @Res() response: Response) {
     const report = await this.readiness.check();
     const status = report.ready ? 'ready' : 'not_ready';
-    response
-      .status(report.ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
-      .json(
-        this.showsDetail(request)
-          ? { status, failing: report.failing, checks: report.checks }
-          : { status, failing: report.failing.map(({ check }) => ({ check })), checks: summary(report) },
-      );
+    response.status(report.ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(
+      this.showsDetail(request)
+        ? { status, failing: report.failing, degraded: report.degraded, checks: report.checks }
+        : {
+            status,
+            failing: report.failing.map(({ check }) => ({ check })),
+            degraded: report.degraded.map(({ check }) => ({ check })),
+            checks: summary(report),
+          },
+    );
   }
 
   private showsDetail(request: Request): boolean {

@@ -1,7 +1,17 @@
 import { Module } from '@nestjs/common';
 import { ApiTokenGuard } from '../common/auth/api-token.guard';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
 import { HealthController } from './health.controller';
+import { ProviderProbe } from './provider-probe';
 import { Readiness } from './readiness';
 
-@Module({ controllers: [HealthController], providers: [Readiness, ApiTokenGuard] })
+@Module({
+  controllers: [HealthController],
+  providers: [
+    Readiness,
+    ApiTokenGuard,
+    { provide: ProviderProbe, inject: [SWITCHBOARD_CONFIG], useFactory: (config: SwitchboardConfig) => new ProviderProbe(config.cli.provider) },
+  ],
+})
 export class HealthModule {}

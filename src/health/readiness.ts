@@ -5,6 +5,7 @@ import { cliStartProblem } from '../copilot-cli/cli-startability';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
 import { AsyncProjectionRunner, type AsyncProjectionStatus } from '../projections/async-projection-runner';
+import { ProviderProbe } from './provider-probe';
 /** This many unexpected CLI exits within a minute is a crash loop, not a restart. */
 const CRASH_LOOP_EXITS = 3;
 
@@ -14,13 +15,17 @@ export interface ReadinessCheck {
   ok: boolean;
   /** Why it fails, in words an operator acts on. */
   reason?: string;
+  /** false: reported, but a failure does not make the service unready (the model provider's outage). */
+  gatesReadiness?: boolean;
   [detail: string]: unknown;
 }
 
 export interface ReadinessReport {
   ready: boolean;
-  /** Each failing check with its reason; empty when ready. */
+  /** Each failing check that makes the service unready, with its reason; empty when ready. */
   failing: Array<{ check: ReadinessCheckName; reason: string }>;
+  /** Each failing check that does not (the model provider not answering): ready, but work will fail. */
+  degraded: Array<{ check: ReadinessCheckName; reason: string }>;
   checks: Record<ReadinessCheckName, ReadinessCheck>;
 }
 
@@ -28,6 +33,11 @@ export interface ReadinessReport {
  * What /health/ready answers: the service can take work now. The database takes writes, every
  * migration is applied (both judged by the dialect's DatabaseHealth), async projections are caught up (within SWITCHBOARD_READY_MAX_PROJECTION_LAG)
  * and none is failing, the CLI can be started (or reached), and a model provider is configured.
+ *
+ * The provider answering is checked (`ProviderProbe`) and reported, but it does not gate readiness:
+ * it is outside this instance and shared by every instance, so a load balancer that dropped
+ * instances for it would turn a provider blip into a full outage (console, approvals, history and
+ * audit down too) without fixing anything. It is listed under `degraded` instead: alert on that.
  */
 @Injectable()
 export class Readiness {
@@ -36,6 +46,7 @@ export class Readiness {
     private readonly database: DatabaseHealth,
     private readonly runner: AsyncProjectionRunner,
     private readonly cli: CopilotCliConnection,
+    private readonly providerProbe: ProviderProbe,
   ) {}
 
   async check(): Promise<ReadinessReport> {
@@ -45,12 +56,14 @@ export class Readiness {
       migrations,
       projections: await this.projectionsCheck(),
       copilotCli: await this.cliCheck(),
-      provider: this.providerCheck(),
+      provider: await this.providerCheck(),
     };
-    const failing = (Object.entries(checks) as Array<[ReadinessCheckName, ReadinessCheck]>)
+    const failed = (Object.entries(checks) as Array<[ReadinessCheckName, ReadinessCheck]>)
       .filter(([, c]) => !c.ok)
-      .map(([check, c]) => ({ check, reason: c.reason ?? 'failing' }));
-    return { ready: failing.length === 0, failing, checks };
+      .map(([check, c]) => ({ check, reason: c.reason ?? 'failing', gates: c.gatesReadiness !== false }));
+    const failing = failed.filter((f) => f.gates).map(({ check, reason }) => ({ check, reason }));
+    const degraded = failed.filter((f) => !f.gates).map(({ check, reason }) => ({ check, reason }));
+    return { ready: failing.length === 0, failing, degraded, checks };
   }
 
   private async projectionsCheck(): Promise<ReadinessCheck> {
@@ -85,10 +98,15 @@ export class Readiness {
     return problem ? { ok: false, reason: problem, ...status } : { ok: true, ...status };
   }
 
-  private providerCheck(): ReadinessCheck {
+  private async providerCheck(): Promise<ReadinessCheck> {
     const { provider, githubToken } = this.config.cli;
-    if (provider) return { ok: true, kind: 'provider', type: provider.type };
-    if (githubToken) return { ok: true, kind: 'github-token' };
+    if (provider) {
+      const { state, ...seen } = await this.providerProbe.reachability();
+      // A configured provider that does not answer: reported, not gating (see the class comment).
+      return { ok: state !== 'failing', gatesReadiness: false, kind: 'provider', type: provider.type, answering: state === 'answering', ...seen };
+    }
+    // The CLI talks to GitHub itself; Switchboard does not call GitHub to check.
+    if (githubToken) return { ok: true, kind: 'github-token', answering: null };
     return {
       ok: false,
       reason: 'no model provider is configured: set COPILOT_PROVIDER_BASE_URL (with COPILOT_PROVIDER_API_KEY) or COPILOT_GITHUB_TOKEN',

@@ -279,6 +279,7 @@ describe('decidePermission', () => {
       expect(await permissionVerdict({ kind: 'shell' }, session({ askKinds: ['shell', 'write'] }), granted, HOST)).toEqual({
         approved: true,
         reason: 'approved for the rest of the session by ops',
+        decidedBy: 'session-grant',
       });
       expect(await permissionVerdict({ kind: 'write' }, session({ askKinds: ['shell', 'write'] }), granted, HOST)).toMatchObject({ ask: true });
     });

@@ -1,5 +1,6 @@
 import type { LiveSession } from '../sessions/live-session';
 import { readOutsideWorkingDirectory } from './read-scope';
+import type { DecisionSource } from '../approvals/decision-source';
 
 export interface PermissionQuestion {
   /** The CLI's kind: shell, write, read, url, mcp, custom-tool, memory... */
@@ -19,6 +20,8 @@ export interface HostAccess {
 export interface PermissionDecision {
   approved: boolean;
   reason: string;
+  /** Who decided, for the audit; undefined: the session's permission policy. */
+  decidedBy?: DecisionSource;
 }
 
 /** The policy's answer when a person may be asked: approve, deny, or wait for a decision. */
@@ -47,7 +50,7 @@ export async function permissionVerdict(
   if (!byKind && !byTool) return decidePermission(question, session, host);
   // Read only when the answer would otherwise be to ask (the approvals read model).
   const grant = await grantedFor(question);
-  if (grant !== undefined) return { approved: true, reason: grant };
+  if (grant !== undefined) return { approved: true, reason: grant, decidedBy: 'session-grant' };
   return {
     ask: true,
     reason: byKind

@@ -55,6 +55,21 @@ describe('request audit (what is recorded of each routed request)', () => {
     });
   });
 
+  it('records who decided a permission, as data and as the actor, for which agent and which tool', () => {
+    const view = { via: 'permission.requested' as const, question: { kind: 'read' }, toolCallId: 'c1', asSent: { kind: 'read', path: 'a.ts' } };
+    const lead = { parentSessionId: 'parent-1', sessionAgentId: 'lead' };
+    // A person in the console; the built-in's name comes from its call (the question names only the kind).
+    const byConsole = auditRecords.permissionDecided(lead, view, { approved: true, reason: 'approved by console', decidedBy: 'console' }, 5, 'view');
+    expect(byConsole.data).toMatchObject({ toolName: 'view', agentId: 'lead', decidedBy: 'console', outcome: 'approved', reason: 'approved by console' });
+    expect(auditEvent(byConsole).metadata).toEqual({ actor: 'console', correlationId: 'parent-1' });
+    // The policy, for a sub-agent: the sub-agent is the agent that asked.
+    const byPolicy = auditRecords.permissionDecided({ ...lead, childSessionId: 'c', agentName: 'keeper' }, view, { approved: false, reason: 'no' }, 1);
+    expect(byPolicy.data).toMatchObject({ agentId: 'keeper', decidedBy: 'policy' });
+    expect(auditEvent(byPolicy).metadata?.actor).toBe('policy');
+    // Anything else the CLI asked stays the CLI's.
+    expect(auditEvent(auditRecords.hookInvoked(child, { hookType: 'preToolUse', input: {} }, 0)).metadata?.actor).toBe('copilot-cli');
+  });
+
   it('records a hook as continued, with its type and input', () => {
     const record = auditRecords.hookInvoked(child, { hookType: 'preToolUse', input: { toolName: 'x' }, toolName: 'x' }, 0.2);
     expect(record).toEqual({

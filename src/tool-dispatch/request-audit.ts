@@ -13,6 +13,8 @@ export interface Requesters {
   parentSessionId: string;
   childSessionId?: string;
   agentName?: string;
+  /** The agent the parent session runs (undefined: none). */
+  sessionAgentId?: string;
 }
 
 /** Audit records are not awaited by anyone: they may wait this long to share a commit. */
@@ -49,16 +51,20 @@ export const auditRecords = {
     });
   },
 
-  permissionDecided(who: Requesters, request: PermissionRequest, decision: PermissionDecision, latencyMs: number): RoutedRequestEvent {
+  /** `toolName`: the question's, else the name the CLI gave the call (a built-in's permission names only its kind). */
+  permissionDecided(who: Requesters, request: PermissionRequest, decision: PermissionDecision, latencyMs: number, toolName?: string): RoutedRequestEvent {
+    const agentId = who.agentName ?? who.sessionAgentId;
     return attributed(who, RoutedRequestEvents.permissionDecided, {
       via: request.via,
       requestId: request.requestId,
-      toolName: request.question.toolName,
+      toolName: request.question.toolName ?? toolName,
       toolCallId: request.toolCallId,
       arguments: request.asSent,
       outcome: decision.approved ? 'approved' : 'denied',
       reason: decision.reason,
       latencyMs,
+      decidedBy: decision.decidedBy ?? 'policy',
+      ...(agentId ? { agentId } : {}),
     });
   },
 
@@ -144,7 +150,9 @@ function attributed(
 /** The event appended to the parent session's stream: a JSON copy of the record, attributed to the CLI. */
 export function auditEvent(record: RoutedRequestEvent): ForeignSessionEvent {
   const sessionId = record.data.parentSessionId;
-  return { type: record.type, data: auditable(record.data), metadata: { actor: 'copilot-cli', correlationId: sessionId } };
+  // A decision's actor is who decided it (the console, the API, the timeout, the policy); the rest the CLI asked.
+  const actor = record.type === RoutedRequestEvents.permissionDecided ? (record.data.decidedBy ?? 'policy') : 'copilot-cli';
+  return { type: record.type, data: auditable(record.data), metadata: { actor, correlationId: sessionId } };
 }
 
 /** A JSON copy of the audit record; arguments too deep or cyclic to serialise are recorded as such, not lost with the rest. */

@@ -17,6 +17,8 @@ import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
 import { HookDispatcher, type HookLineage, isHookType } from './hook-dispatcher';
 import { LineageLookup } from '../run-lineage/lineage-lookup';
+import { CallToolNames } from './call-tool-names';
+import { fieldOf, nonEmptyString } from './cli-request';
 import { ToolInvoker } from './tool-invoker';
 import { UserInputBroker } from './user-input-broker';
 
@@ -50,6 +52,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription?: Subscription;
   /** Every session (a sub-agent's and a run's included) works in the one working directory. */
   private readonly host: HostAccess;
+  private readonly callToolNames = new CallToolNames();
 
   constructor(
     private readonly cli: CopilotCliConnection,
@@ -72,7 +75,9 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     this.cli.handleRequests('hooks.invoke', (p) => this.onHooksInvoke(p));
     this.cli.handleRequests('userInput.request', (p) => this.onUserInputRequest(p));
     this.subscription = this.cli.events$.subscribe((event) => {
-      if (event.event.type === 'external_tool.requested') void this.onExternalToolRequested(event);
+      if (event.event.type === 'tool.execution_start') {
+        this.callToolNames.remember(nonEmptyString(fieldOf(event.event.data, 'toolCallId')), nonEmptyString(fieldOf(event.event.data, 'toolName')));
+      } else if (event.event.type === 'external_tool.requested') void this.onExternalToolRequested(event);
       else if (event.event.type === 'permission.requested') void this.onPermissionRequested(event);
     });
     this.subscription.add(this.registry.removed$.subscribe((sessionId) => this.userInput.cancelFor(sessionId)));
@@ -96,7 +101,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const request = v2.permissionRequest(params);
     // An asked request holds this JSON-RPC request open until a person decides (issue 14).
     const decision = await this.decide(routed, request);
-    this.audit.record(auditRecords.permissionDecided(requesters(routed), request, decision, performance.now() - started));
+    this.audit.record(auditRecords.permissionDecided(requesters(routed), request, decision, performance.now() - started, this.toolNameOf(request)));
     return v2.permissionAnswer(decision);
   }
 
@@ -191,7 +196,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     // An asked request is answered later, with the same answer call, once a person decides (issue 14).
     const decision: PermissionDecision = 'error' in resolution ? { approved: false, reason: resolution.error } : await this.decide(resolution, request);
     if (!('error' in resolution)) {
-      this.audit.record(auditRecords.permissionDecided(requesters(resolution), request, decision, performance.now() - started));
+      this.audit.record(auditRecords.permissionDecided(requesters(resolution), request, decision, performance.now() - started, this.toolNameOf(request)));
     }
     const { method, params } = v3.permissionAnswer(event.sessionId, request.requestId, decision);
     await this.cli
@@ -251,18 +256,28 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
         childSessionId: routed.childSessionId,
         agentName: routed.agentName,
         kind: request.question.kind,
-        toolName: request.question.toolName,
+        toolName: this.toolNameOf(request),
         arguments: request.asSent,
         via: request.via,
         requestId: request.requestId,
       });
     } catch (error) {
       this.logger.error({ err: error, sessionId }, 'could not hold the permission request for approval; denied');
-      return { approved: false, reason: 'the request could not be recorded for approval' };
+      return { approved: false, reason: 'the request could not be recorded for approval', decidedBy: 'switchboard' };
     }
+  }
+
+  /** The tool a permission is for: the question's name, else the call's (a built-in's question names only its kind). */
+  private toolNameOf(request: PermissionRequest): string | undefined {
+    return request.question.toolName ?? this.callToolNames.nameOf(request.toolCallId);
   }
 }
 
 function requesters(routed: Routed): Requesters {
-  return { parentSessionId: routed.session.sessionId, childSessionId: routed.childSessionId, agentName: routed.agentName };
+  return {
+    parentSessionId: routed.session.sessionId,
+    childSessionId: routed.childSessionId,
+    agentName: routed.agentName,
+    sessionAgentId: routed.session.config.agentId,
+  };
 }

@@ -25,6 +25,13 @@ export interface RoutedRequestData {
   result?: unknown;
   reason?: string;
   latencyMs: number;
+  /**
+   * permission.decided only, added later (older records lack them and read as unknown): who decided
+   * (`DecisionSource`: console, api, timeout, policy, session-grant, expired) and the agent that
+   * asked (the sub-agent, else the session's own agent).
+   */
+  decidedBy?: string;
+  agentId?: string;
 }
 
 /** Every routed-request event has the common data shape. */

@@ -4,12 +4,20 @@ import * as path from 'node:path';
 import type { SwitchboardConfig } from '../../src/config/switchboard-config';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { type Json, jsonHttp } from '../fixtures/json-http';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
 import { waitUntil } from '../fixtures/wait-until';
 
 const TOKEN = 'health-test-token-0123456789';
-const PROVIDER = { type: 'openai' as const, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'test' };
+/** The provider every app here is given: the scripted model server, which answers GET /v1/models. */
+const model = new ScriptedModelServer();
+const PROVIDER = { type: 'openai' as const, baseUrl: '', apiKey: 'test' };
+beforeAll(async () => {
+  await model.start();
+  PROVIDER.baseUrl = model.baseUrl;
+});
+afterAll(() => model.stop());
 
 /** A port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {
@@ -66,7 +74,7 @@ describe('liveness and readiness', () => {
         projections: { ok: true, projections: [expect.objectContaining({ name: 'audit-log', state: 'live', lag: 0 })] },
         // Not started for the probe: the CLI starts with the first session.
         copilotCli: { ok: true, running: false },
-        provider: { ok: true, kind: 'provider' },
+        provider: { ok: true, kind: 'provider', answering: true, endpoint: `${model.baseUrl}/models`, lastAnsweredAt: expect.any(String) },
       },
     });
     // /health keeps its detail and shows each projection's state.
@@ -77,7 +85,7 @@ describe('liveness and readiness', () => {
     // Without the token: each check ok or failing, no file, pid, host name or address.
     const everyCheckOk = { database: 'ok', migrations: 'ok', projections: 'ok', copilotCli: 'ok', provider: 'ok' };
     expect(await anonymous('GET', '/health')).toEqual({ status: 200, body: { status: 'ok', checks: everyCheckOk } });
-    expect(await anonymous('GET', '/health/ready')).toEqual({ status: 200, body: { status: 'ready', failing: [], checks: everyCheckOk } });
+    expect(await anonymous('GET', '/health/ready')).toEqual({ status: 200, body: { status: 'ready', failing: [], degraded: [], checks: everyCheckOk } });
     const wrongToken = jsonHttp(() => apps.at(-1)!.running.baseUrl, { authorization: 'Bearer not-the-token-0123456789' });
     expect((await wrongToken('GET', '/health')).body).toEqual({ status: 'ok', checks: everyCheckOk });
   });
@@ -91,6 +99,7 @@ describe('liveness and readiness', () => {
       body: {
         status: 'not_ready',
         failing: [{ check: 'copilotCli' }, { check: 'provider' }],
+        degraded: [],
         checks: { database: 'ok', migrations: 'ok', projections: 'ok', copilotCli: 'failing', provider: 'failing' },
       },
     });
@@ -153,5 +162,80 @@ describe('liveness and readiness', () => {
     } finally {
       outside.close();
     }
+  });
+});
+
+/**
+ * The model provider as Health sees it: one cheap GET <baseUrl>/models, cached, with a timeout. Its
+ * outage is reported (checks.provider not ok, listed under `degraded`) without failing readiness.
+ */
+describe('a model provider that does not answer', () => {
+  const apps: Array<{ running: RunningApp; cleanup(): void }> = [];
+  const start = async (provider: SwitchboardConfig['cli']['provider']) => {
+    const { dir, cleanup } = makeTempDir();
+    const running = await startTestApp({ cli: { ...testConfig(dir).cli, provider } }, dir);
+    apps.push({ running, cleanup });
+    return jsonHttp(() => running.baseUrl);
+  };
+  afterAll(async () => {
+    for (const { running, cleanup } of apps) {
+      await running.stop();
+      cleanup();
+    }
+  });
+
+  it('says at once that a provider nobody listens for cannot be reached, and stays ready', async () => {
+    const http = await start({ type: 'openai', baseUrl: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: 'k' });
+    const ready = await http('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      failing: [],
+      degraded: [{ check: 'provider', reason: expect.stringMatching(/cannot be reached \(ECONNREFUSED\).*COPILOT_PROVIDER_BASE_URL/) }],
+      checks: { provider: { ok: false, answering: false, gatesReadiness: false } },
+    });
+    expect(ready.body.checks.provider.lastAnsweredAt).toBeUndefined();
+  });
+
+  it('gives up on a provider that takes the connection but never answers within its timeout', async () => {
+    // Accepts TCP and says nothing: a hung provider or a black-holing proxy.
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const http = await start({ type: 'openai', baseUrl: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}/v1`, apiKey: 'k' });
+      const started = Date.now();
+      // Two callers at once share the one look in flight.
+      const [first, second] = await Promise.all([http('GET', '/health/ready'), http('GET', '/health/ready')]);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(sockets).toHaveLength(1);
+      for (const answer of [first, second]) {
+        expect(answer.body.degraded).toEqual([{ check: 'provider', reason: expect.stringContaining('did not answer within 3000 ms') }]);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('notices a provider that stopped answering, and keeps when it last answered', async () => {
+    const provider = await new ScriptedModelServer().start();
+    const http = await start({ type: 'openai', baseUrl: provider.baseUrl, apiKey: 'k' });
+    const up = await http('GET', '/health/ready');
+    expect(up.body.checks.provider).toMatchObject({ ok: true, answering: true, lastAnsweredAt: expect.any(String) });
+    expect(provider.httpLog.filter((r) => r.path === '/v1/models')).toHaveLength(1);
+    await provider.stop();
+    // Within the answer's cache time (5 s) the next look finds it gone.
+    const down = await waitUntil(
+      async () => {
+        const r = await http('GET', '/health/ready');
+        return r.body.checks.provider.ok === false && r;
+      },
+      'the provider to be seen down',
+      10_000,
+    );
+    expect(down.status).toBe(200);
+    expect(down.body.checks.provider).toMatchObject({ answering: false, lastAnsweredAt: up.body.checks.provider.lastAnsweredAt });
+    expect(down.body.degraded).toEqual([{ check: 'provider', reason: expect.stringContaining('cannot be reached') }]);
   });
 });

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -60,6 +61,18 @@ describe("a session's built-in tools and MCP servers on the real Copilot CLI", (
     // The session's own tools stay whatever the built-in choice: delegation's agent_run is still offered.
     expect(chosen).toContain('agent_run');
   }, 60_000);
+
+  it("suggests the built-in tools the installed CLI offers its model (tools.list), ask_user included, and no capture's test tool", async () => {
+    const suggested = (await graphqlHttp(() => running.app.baseUrl)('{ knownBuiltinTools }')).body.data.knownBuiltinTools as string[];
+    // A session without an allowlist: the model is offered every built-in, and Switchboard's own tools.
+    const offered = await offeredTools({}, 'MARKER_EVERY_TOOL');
+    const own = ['agent_run', 'agent_stop', 'agent_output'];
+    const builtins = offered.filter((name) => !own.includes(name));
+    expect(builtins).toContain('ask_user');
+    expect(builtins).toContain('view');
+    for (const name of builtins) expect(suggested).toContain(name);
+    expect(suggested).not.toContain('lookup_secret');
+  });
 
   it('takes MCP servers by name from the registry and refuses an unknown one, naming what there is', async () => {
     const refused = await http('POST', '/api/sessions', { agentId: 'searcher', mcpServers: ['docs', 'nope'] });

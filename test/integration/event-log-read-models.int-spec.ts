@@ -117,6 +117,35 @@ describe.each(targets)('event-log read models on %s', (_name, openTarget) => {
     expect(await positions({ to: '2026-01-01T00:00:00.000Z' })).toEqual([]);
   });
 
+  it("audit: newest first pages down from the newest entry; a kind and hiding the CLI's own events filter by type", async () => {
+    const newest = (after: number, limit: number, filter: AuditFilter = {}) =>
+      new ListAuditLogHandler(db).execute(new ListAuditLog(filter, after, limit, true));
+    const first = await newest(0, 4);
+    expect(first.entries.map((e) => e.position)).toEqual([34, 21, 13, 8]);
+    expect(first).toMatchObject({ nextAfter: 8, hasMore: true });
+    expect(await newest(first.nextAfter, 4)).toMatchObject({
+      entries: [expect.objectContaining({ position: 5 }), expect.objectContaining({ position: 3 })],
+      hasMore: false,
+    });
+    expect(await positions({ eventKind: 'run' })).toEqual([8]);
+    expect(await positions({ eventKind: 'tool_call', sessionId: 's1' })).toEqual([3, 5, 34]);
+    // A kind is the part before the first dot: `tool` is not `tool_call`, and `_` is no wildcard.
+    expect(await positions({ eventKind: 'tool' })).toEqual([]);
+    expect(await positions({ eventKind: 'toolxcall' })).toEqual([]);
+    expect(await positions({ eventKind: 'tool_cal_' })).toEqual([]);
+    await db.orm
+      .insert(db.tables.auditLog)
+      .values({ ...audit(40, '2026-01-06T12:00:00.000Z', { sessionId: 's1' }), eventType: 'cli.assistant.message_delta' });
+    try {
+      expect(await positions({ sessionId: 's1' })).toEqual([3, 5, 8, 34, 40]);
+      expect(await positions({ sessionId: 's1', hideCli: true })).toEqual([3, 5, 8, 34]);
+      expect(await positions({ eventKind: 'cli' })).toEqual([40]);
+      expect((await newest(0, 2, { hideCli: true })).entries.map((e) => e.position)).toEqual([34, 21]);
+    } finally {
+      await db.orm.delete(db.tables.auditLog).where(eq(db.tables.auditLog.globalPosition, 40));
+    }
+  });
+
   it('audit: entries carry every column under the API names, positions as numbers', async () => {
     const [first] = (await listAudit({ agentId: 'reviewer' })).entries;
     expect(first).toEqual({

@@ -48,6 +48,11 @@ test('the health page shows each readiness check as the service reports it, fail
     await expect(projections.getByRole('row', { name: new RegExp(`^${projection.name} `) })).toContainText(projection.state);
   }
   await expect(page.getByRole('listitem', { name: /Database/ })).toContainText(detail.database.file);
+  // The model provider (the scripted model server) answered Health's look at it, and when is shown.
+  const provider = page.getByRole('listitem', { name: /^Model provider (OK|Failing)$/ });
+  await expect(provider).toContainText('Answeringyes');
+  await expect(provider).toContainText(`${ready.checks.provider.endpoint}`);
+  await expect(provider).toContainText('Last answered');
 
   // It refreshes by itself: a new check time appears without a reload.
   const checkedAt = await page
@@ -92,16 +97,33 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   const expected = await apiEntries(`agentId=${reviewer}`);
   const rows = table.locator('tbody tr');
   await expect(rows).toHaveCount(2);
-  for (const [i, entry] of expected.entries()) {
+  // Newest first by default: the update, then the creation.
+  const newestFirst = [...expected].reverse();
+  for (const [i, entry] of newestFirst.entries()) {
     await expect(rows.nth(i)).toContainText(entry.eventType);
     await expect(rows.nth(i)).toContainText(reviewer);
   }
   await expect(table.getByRole('cell', { name: planner, exact: true })).toHaveCount(0);
 
-  // A row's data expands in place: the whole entry as the API has it.
-  await page.getByRole('button', { name: `Show entry ${expected[0].position}` }).click();
-  const shown = JSON.parse((await page.getByLabel(`Entry ${expected[0].position}`, { exact: true }).textContent())!);
-  expect(shown).toEqual(expected[0]);
+  // A row's data expands in place: the whole entry as the API has it, and the event's payload.
+  const updated = newestFirst[0];
+  expect(updated.eventType).toBe('agent.updated');
+  await page.getByRole('button', { name: `Show entry ${updated.position}` }).click();
+  const shown = JSON.parse((await page.getByLabel(`Entry ${updated.position}`, { exact: true }).textContent())!);
+  expect(shown).toEqual(updated);
+  const payload = JSON.parse((await page.getByLabel(`Payload of entry ${updated.position}`).textContent())!);
+  expect(JSON.stringify(payload.data)).toContain('Reviews pull requests');
+  expect(payload.metadata).toMatchObject({ correlationId: reviewer });
+
+  // A kind narrows to its events; the oldest-first order is one choice away.
+  await page.getByLabel('Kind').selectOption('session');
+  await expect(page.getByRole('status').filter({ hasText: /^Page 1/ })).toHaveText('Page 1: 0 entries matching the filters');
+  await page.getByLabel('Kind').selectOption('agent');
+  await page.getByLabel('Order').selectOption('oldest');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText(expected[0].eventType);
+  await page.getByLabel('Kind').selectOption('');
+  await page.getByLabel('Order').selectOption('newest');
 
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'audit');
@@ -140,7 +162,7 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   // Paging: with everything shown, Next walks the cursor and Previous comes back.
   await page.getByRole('button', { name: 'Clear' }).click();
   await page.getByRole('button', { name: 'Apply filters' }).click();
-  const all = await apiEntries('');
+  const all = (await apiEntries('hideCli=true')).reverse();
   const previous = page.getByRole('button', { name: 'Previous' });
   const next = page.getByRole('button', { name: 'Next' });
   await expect(previous).toBeDisabled();
@@ -154,6 +176,25 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
     await expect(next).toBeDisabled();
   }
   await expect(rows.first()).toContainText(String(all[0].position));
+});
+
+// Last in the file: it stops the worker's model server, which no test after it could use.
+test('a model provider that stops answering shows on Health and in the chat, with what to fix', async ({ page, api, modelServer }) => {
+  const session = await api.call<Json>('POST', '/api/sessions', {});
+  await modelServer.stop();
+  await page.goto('/health-status');
+  await signIn(page);
+  await expect(page.getByRole('status').filter({ hasText: /^Ready, but degraded/ })).toContainText('Model provider', { timeout: 15_000 });
+  const provider = page.getByRole('listitem', { name: 'Model provider Failing' });
+  await expect(provider).toContainText('cannot be reached');
+  await expect(provider).toContainText('COPILOT_PROVIDER_BASE_URL');
+  await expect(provider).toContainText('Answeringno');
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+
+  await page.goto(`/sessions/${session.sessionId}`);
+  const banner = page.getByRole('alert').filter({ hasText: 'The model provider is not answering' });
+  await expect(banner).toContainText('COPILOT_PROVIDER_BASE_URL');
+  await expect(banner.getByRole('link', { name: 'See Health' })).toBeVisible();
 });
 
 async function download(page: Page, button: string): Promise<{ name: string; text: string }> {

@@ -10,6 +10,12 @@ describe('auditSubjectOf', () => {
     ).toEqual({ sessionId: 's1', runId: null, agentId: 'reviewer', toolName: 'save_result', decision: 'approved' });
   });
 
+  it('names the built-in tool the CLI ran from the recorded CLI event', () => {
+    const started = { streamId: 'session-s1', data: { payload: { toolCallId: 'c1', toolName: 'view', arguments: { path: 'a.ts' } } } };
+    expect(auditSubjectOf(started)).toMatchObject({ sessionId: 's1', toolName: 'view' });
+    expect(auditSubjectOf({ streamId: 'session-s1', data: { payload: 'not an object' } }).toolName).toBeNull();
+  });
+
   it("ties a run's own thread (session sub-agent-<runId>) to its run", () => {
     expect(auditSubjectOf({ streamId: 'session-sub-agent-r9', data: { type: 'x' } })).toMatchObject({
       sessionId: 'sub-agent-r9',

@@ -12,9 +12,16 @@ export interface AuditSubject {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 
+/** A recorded CLI event (`cli.<type>`) keeps the CLI's data under `payload`: `tool.execution_start` names its tool there. */
+const payloadField = (data: Record<string, unknown>, key: string): unknown => {
+  const payload = data.payload;
+  return typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>)[key] : undefined;
+};
+
 /**
  * The stream says first (`session-<id>`, `run-<id>`, `agent-<id>`); the event's data fills the rest:
- * `sessionId` / `parentSessionId` / `parentThreadId`, `runId`, `agentId` / `agentName`, `toolName`, and
+ * `sessionId` / `parentSessionId` / `parentThreadId`, `runId`, `agentId` / `agentName`, `toolName` (a CLI
+ * event's `payload.toolName`: the built-in tools the CLI runs itself are named only there), and
  * `decision` or else `outcome` (routed requests: approved, denied, success, failure, answered...).
  */
 export function auditSubjectOf(event: Pick<StoredEvent, 'streamId' | 'data'>): AuditSubject {
@@ -28,7 +35,7 @@ export function auditSubjectOf(event: Pick<StoredEvent, 'streamId' | 'data'>): A
     sessionId,
     runId: own('run') ?? text(data.runId) ?? threadRun,
     agentId: own('agent') ?? text(data.agentId) ?? text(data.agentName),
-    toolName: text(data.toolName),
+    toolName: text(data.toolName) ?? text(payloadField(data, 'toolName')),
     decision: text(data.decision) ?? text(data.outcome),
   };
 }

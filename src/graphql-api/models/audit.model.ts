@@ -38,6 +38,8 @@ export class AuditFilterInput {
   @Field({ nullable: true }) toolName?: string;
   @Field({ nullable: true, description: 'approved, denied, success, failure, answered...' }) decision?: string;
   @Field({ nullable: true }) eventType?: string;
+  @Field({ nullable: true, description: 'the type before its first dot: permission, approval, session, cli...' }) eventKind?: string;
+  @Field({ nullable: true, description: "true: leave out the CLI's own cli.* events" }) hideCli?: boolean;
   @Field(() => TimestampScalar, { nullable: true, description: 'inclusive' }) from?: string;
   @Field(() => TimestampScalar, { nullable: true, description: 'exclusive' }) to?: string;
 }

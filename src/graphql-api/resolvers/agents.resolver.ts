@@ -15,7 +15,7 @@ import { ExportAgents } from '../../agents/queries/export-agents/export-agents.q
 import { ListMcpServers } from '../../agents/queries/list-mcp-servers/list-mcp-servers.query';
 import { WatchAgentLibrary } from '../../agents/queries/watch-agent-library/watch-agent-library.query';
 import { HOOK_TYPES } from '../../agents/agent-hooks';
-import { KNOWN_BUILTIN_TOOLS } from '../../copilot-cli/builtin-tools';
+import { BuiltinToolList } from '../../copilot-cli/builtin-tools';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { NotFoundError } from '../../common/domain-error';
 import { validated } from '../input-validation';
@@ -116,6 +116,7 @@ export class AgentsResolver {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
+    private readonly builtinTools: BuiltinToolList,
   ) {}
 
   @Query(() => [Agent], {
@@ -162,9 +163,12 @@ export class AgentsResolver {
     return { servers, problem: problem ?? null };
   }
 
-  @Query(() => [String], { description: "The Copilot CLI's built-in tool names, as suggestions for an agent's tools allowlist" })
-  knownBuiltinTools() {
-    return KNOWN_BUILTIN_TOOLS;
+  @Query(() => [String], {
+    description:
+      "The installed Copilot CLI's built-in tool names (its tools.list, with ask_user), as suggestions for an agent's tools allowlist; a hand list while the CLI cannot be asked",
+  })
+  async knownBuiltinTools() {
+    return (await this.builtinTools.names()).names;
   }
 
   @Query(() => [String], { description: 'The hook types a hook webhook may be registered for (what the CLI sends through hooks.invoke)' })

@@ -1,8 +1,10 @@
-import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { map } from 'rxjs';
 import { type ApprovalView, toApprovalView } from '../../approvals/approval-view';
+import { CLIENT_HEADER, personDecisionSource } from '../../approvals/decision-source';
+import type { GraphqlContext } from '../graphql-context';
 import { DecideApproval, decideApprovalSchema } from '../../approvals/commands/decide-approval/decide-approval.command';
 import { encodeApprovalCursor } from '../../approvals/queries/list-approvals/list-approvals.handler';
 import { APPROVAL_STATUSES, ListApprovals } from '../../approvals/queries/list-approvals/list-approvals.query';
@@ -69,9 +71,10 @@ export class ApprovalsResolver {
   }
 
   @Mutation(() => Approval, { description: 'Approve or deny a pending request: not_found when unknown, approval_settled when already decided or expired' })
-  async decideApproval(@Args('id', { type: () => ID }) id: string, @Args('input') input: DecideApprovalInput) {
+  async decideApproval(@Args('id', { type: () => ID }) id: string, @Args('input') input: DecideApprovalInput, @Context() context: GraphqlContext) {
     const body = validated(decideApprovalSchema, input);
-    return approvalOf(await this.commandBus.execute(new DecideApproval(id, body, 'api')));
+    const decidedBy = personDecisionSource(context.req?.headers?.[CLIENT_HEADER]);
+    return approvalOf(await this.commandBus.execute(new DecideApproval(id, body, decidedBy)));
   }
 
   @Subscription(() => Approval, {

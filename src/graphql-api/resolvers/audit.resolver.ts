@@ -2,6 +2,9 @@ import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
 import { InvalidInputError } from '../../common/domain-error';
 import { ListAuditLog } from '../../event-log/queries/list-audit-log/list-audit-log.query';
+import { ListEvents } from '../../event-log/queries/list-events/list-events.query';
+import type { StoredEvent } from '../../event-store/event-store.types';
+import { StoredEventModel } from '../models/event.model';
 import { ListSize, presentFields } from '../input-validation';
 import { AuditConnection, AuditFilterInput } from '../models/audit.model';
 
@@ -19,6 +22,13 @@ function positionOf(cursor: string | undefined): number {
 
 @Resolver()
 export class AuditResolver {
+  @Query(() => StoredEventModel, { nullable: true, description: "One event of the log by its position: an audit entry's payload (its data and metadata)" })
+  async auditEvent(@Args('position', { type: () => Int }) position: number): Promise<StoredEvent | null> {
+    if (!Number.isSafeInteger(position) || position < 1) throw new InvalidInputError('position is a global position: an integer from 1');
+    const [event] = (await this.queryBus.execute(new ListEvents(position - 1, 1))).events;
+    return event?.globalPosition === position ? event : null;
+  }
+
   constructor(private readonly queryBus: QueryBus) {}
 
   @Query(() => AuditConnection, {
@@ -29,8 +39,13 @@ export class AuditResolver {
     @Args('filter', { type: () => AuditFilterInput, nullable: true }) filter?: AuditFilterInput,
     @Args('first', { type: () => Int, defaultValue: AUDIT_FIRST.fallback, description: AUDIT_FIRST.description }) first = AUDIT_FIRST.fallback,
     @Args('after', { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string,
+    @Args('newestFirst', { type: () => Boolean, defaultValue: false, description: 'from the newest entry down' }) newestFirst = false,
   ) {
-    const page = await this.queryBus.execute(new ListAuditLog(presentFields(filter), positionOf(after ?? undefined), AUDIT_FIRST.check(first)));
+    const present = presentFields(filter);
+    if (present.eventKind !== undefined && !/^[a-z_]{1,64}$/.test(present.eventKind)) {
+      throw new InvalidInputError('eventKind is the part of an event type before its first dot: lower-case letters and underscores');
+    }
+    const page = await this.queryBus.execute(new ListAuditLog(present, positionOf(after ?? undefined), AUDIT_FIRST.check(first), newestFirst));
     return {
       edges: page.entries.map((node) => ({ cursor: String(node.position), node })),
       pageInfo: { hasNextPage: page.hasMore, endCursor: page.entries.length ? String(page.nextAfter) : (after ?? null) },

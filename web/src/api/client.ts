@@ -48,6 +48,9 @@ interface GraphqlResponse<T> {
   errors?: Array<{ message: string; extensions?: { code?: string; statusCode?: number; details?: Record<string, unknown> } }>;
 }
 
+/** Names the console to the service, which records a decision made here as the console's (not a credential). */
+export const CONSOLE_CLIENT_HEADER = { 'X-Switchboard-Client': 'console' } as const;
+
 function authorization(): Record<string, string> {
   const token = currentToken();
   return token ? { Authorization: `Bearer ${token}` } : {};
@@ -59,7 +62,7 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   try {
     response = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authorization() },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...CONSOLE_CLIENT_HEADER, ...authorization() },
       body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
     });
   } catch {

@@ -1,9 +1,10 @@
 import { Fragment, useState, type FormEvent } from 'react';
 import { ApiError, request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { EVENT_TYPES } from '../api/event-types.generated';
 import { ErrorNote } from '../ui/ErrorNote';
-import { type AuditFilterFields, downloadAudit, type ExportFormat } from './audit-export';
-import { AuditLogQuery } from './operations';
+import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
+import { AuditEventQuery, AuditLogQuery } from './operations';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -14,6 +15,9 @@ const FIELDS: Array<{ name: keyof AuditFilterFields; label: string; hint?: strin
   { name: 'toolName', label: 'Tool' },
   { name: 'decision', label: 'Decision', hint: 'approved, denied, success, failure, answered…' },
 ];
+
+/** The kinds of event (the type before its first dot) the log has, for the kind filter; `cli` is the CLI's own. */
+export const EVENT_KINDS: readonly string[] = [...new Set([...Object.keys(EVENT_TYPES).map((type) => type.split('.')[0]), 'cli'])].sort();
 
 /** Only the fields with a value: an empty box is no filter. */
 function presentOnly(filter: AuditFilterFields): AuditFilterFields {
@@ -30,13 +34,28 @@ export function AuditPage() {
   // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [kind, setKind] = useState('');
+  const [showCli, setShowCli] = useState(false);
+  const [newestFirst, setNewestFirst] = useState(true);
+  // The kind, the CLI's events and the order apply at once: they are choices, not typed text.
+  const query: AuditQueryFields = { ...filter, ...(kind ? { eventKind: kind } : {}), ...(showCli || kind === 'cli' ? {} : { hideCli: 'true' }) };
+  const restart = () => {
+    setCursors([null]);
+    setExpanded(new Set());
+  };
   const [exporting, setExporting] = useState<ExportFormat | undefined>();
   const [exportError, setExportError] = useState<ApiError | undefined>();
   const after = cursors[cursors.length - 1];
 
   const page = useQuery({
-    queryKey: ['audit', filter, after],
-    queryFn: () => request(AuditLogQuery, { filter, first: AUDIT_PAGE_SIZE, after }),
+    queryKey: ['audit', query, newestFirst, after],
+    queryFn: () =>
+      request(AuditLogQuery, {
+        filter: { ...filter, eventKind: query.eventKind, hideCli: query.hideCli === 'true' },
+        first: AUDIT_PAGE_SIZE,
+        after,
+        newestFirst,
+      }),
     placeholderData: keepPreviousData,
   });
   const edges = page.data?.auditLog.edges ?? [];
@@ -64,7 +83,7 @@ export function AuditPage() {
     setExporting(format);
     setExportError(undefined);
     try {
-      await downloadAudit(format, filter);
+      await downloadAudit(format, query);
     } catch (error) {
       setExportError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
     } finally {
@@ -78,7 +97,7 @@ export function AuditPage() {
       <div className="page-head">
         <div>
           <h1 id="audit-title">Audit</h1>
-          <p className="muted">Every event of the log: who caused it and what it concerns, oldest first.</p>
+          <p className="muted">Every event of the log: who caused it, what it concerns, and its payload one click away.</p>
         </div>
         <div className="page-actions">
           <button type="button" onClick={() => void onExport('jsonl')} disabled={exporting !== undefined}>
@@ -102,6 +121,50 @@ export function AuditPage() {
             />
           </div>
         ))}
+        <div className="field">
+          <label htmlFor="audit-kind">Kind</label>
+          <select
+            id="audit-kind"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value);
+              restart();
+            }}
+          >
+            <option value="">Every kind</option>
+            {EVENT_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="audit-order">Order</label>
+          <select
+            id="audit-order"
+            value={newestFirst ? 'newest' : 'oldest'}
+            onChange={(e) => {
+              setNewestFirst(e.target.value === 'newest');
+              restart();
+            }}
+          >
+            <option value="newest">Newest first</option>
+            <option value="oldest">Oldest first</option>
+          </select>
+        </div>
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={showCli || kind === 'cli'}
+            disabled={kind === 'cli'}
+            onChange={(e) => {
+              setShowCli(e.target.checked);
+              restart();
+            }}
+          />{' '}
+          Show the CLI's own events (cli.*)
+        </label>
         <div className="audit-filter-actions">
           <button type="submit" className="button primary">
             Apply filters
@@ -179,6 +242,7 @@ export function AuditPage() {
                           <pre className="mono" aria-label={`Entry ${node.position}`}>
                             {JSON.stringify(node, null, 2)}
                           </pre>
+                          <EventPayload position={node.position} />
                         </td>
                       </tr>
                     )}
@@ -202,5 +266,21 @@ export function AuditPage() {
         </button>
       </nav>
     </section>
+  );
+}
+
+/** The event itself (data and metadata), read when its row is opened: the audit entry only indexes it. */
+function EventPayload({ position }: { position: number }) {
+  const event = useQuery({ queryKey: ['audit-event', position], queryFn: () => request(AuditEventQuery, { position }) });
+  if (event.error) return <ErrorNote error={event.error} title="The event could not be loaded" />;
+  if (!event.data) return <p className="muted">Loading the payload…</p>;
+  const found = event.data.auditEvent;
+  return (
+    <>
+      <h3 className="small">Payload</h3>
+      <pre className="mono" aria-label={`Payload of entry ${position}`}>
+        {found ? JSON.stringify({ data: found.data, metadata: found.metadata }, null, 2) : 'The event is no longer in the log.'}
+      </pre>
+    </>
   );
 }

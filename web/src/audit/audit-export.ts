@@ -1,11 +1,13 @@
-import { ApiError } from '../api/client';
+import { ApiError, CONSOLE_CLIENT_HEADER } from '../api/client';
 import { currentToken, tokenRequired } from '../api/token';
 
 export type AuditFilterFields = Partial<Record<'sessionId' | 'runId' | 'agentId' | 'toolName' | 'decision', string>>;
+/** The query parameters of GET /api/audit and its export: the text fields, a kind, and hiding the CLI's events. */
+export type AuditQueryFields = AuditFilterFields & { eventKind?: string; hideCli?: 'true' };
 export type ExportFormat = 'jsonl' | 'csv';
 
 /** The export route's URL for a filter (the same query parameters as GET /api/audit). */
-export function exportUrl(format: ExportFormat, filter: AuditFilterFields): string {
+export function exportUrl(format: ExportFormat, filter: AuditQueryFields): string {
   const query = new URLSearchParams({ format });
   for (const [name, value] of Object.entries(filter)) if (value) query.set(name, value);
   return `/api/audit/export?${query.toString()}`;
@@ -15,11 +17,11 @@ export function exportUrl(format: ExportFormat, filter: AuditFilterFields): stri
  * Downloads what the filter selects. The route is behind the API token, which a plain link cannot
  * send: fetch it with the token, then hand the file to the browser from a blob (the service streams it).
  */
-export async function downloadAudit(format: ExportFormat, filter: AuditFilterFields): Promise<void> {
+export async function downloadAudit(format: ExportFormat, filter: AuditQueryFields): Promise<void> {
   const token = currentToken();
   let response: Response;
   try {
-    response = await fetch(exportUrl(format, filter), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    response = await fetch(exportUrl(format, filter), { headers: { ...CONSOLE_CLIENT_HEADER, ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
   } catch {
     throw new ApiError('The service cannot be reached; check that it is running', 'unreachable', 0);
   }

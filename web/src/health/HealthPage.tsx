@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode } from 'react';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
-import { type CheckName, loadHealth } from './health-api';
+import { type CheckName, loadHealth, type ProviderCheck } from './health-api';
 
 /** How often the page asks again: often enough to watch a projection catch up. */
 export const HEALTH_REFRESH_MS = 3000;
@@ -22,7 +22,7 @@ export function HealthPage() {
   const checks = data?.readiness.checks;
   const cli = data?.detail.copilotCli;
   const database = data?.detail.database;
-  const provider = checks?.provider;
+  const provider = checks?.provider as ProviderCheck | undefined;
 
   const details: Record<CheckName, ReactNode> = {
     database: database && (
@@ -74,9 +74,18 @@ export function HealthPage() {
         <Fact term="Exits in the last minute" value={cli.exitsLastMinute} />
       </dl>
     ),
-    provider: provider?.ok && (
+    provider: provider?.kind && (
       <dl className="facts">
         <Fact term="Configured" value={provider.kind === 'provider' ? `provider (${String(provider.type)})` : 'GitHub token'} />
+        <Fact term="Answering" value={answeringText(provider)} />
+        <Fact term="Endpoint" value={provider.endpoint} mono />
+        <Fact
+          term="Last answered"
+          value={
+            provider.lastAnsweredAt ? new Date(provider.lastAnsweredAt).toLocaleString() : provider.endpoint ? 'not since the service started' : undefined
+          }
+        />
+        <Fact term="Last checked" value={provider.checkedAt && new Date(provider.checkedAt).toLocaleTimeString()} />
       </dl>
     ),
   };
@@ -94,10 +103,12 @@ export function HealthPage() {
       <ErrorNote error={health.error} title="Cannot read the service's health" />
       {data && (
         <>
-          <p role="status" className={`readiness ${data.readiness.status === 'ready' ? 'ready' : 'not-ready'}`}>
-            {data.readiness.status === 'ready'
-              ? 'Ready: the service can take work.'
-              : `Not ready: ${data.readiness.failing.length} failing check${data.readiness.failing.length === 1 ? '' : 's'}.`}{' '}
+          <p role="status" className={`readiness ${readinessTone(data.readiness)}`}>
+            {data.readiness.status !== 'ready'
+              ? `Not ready: ${data.readiness.failing.length} failing check${data.readiness.failing.length === 1 ? '' : 's'}.`
+              : (data.readiness.degraded ?? []).length > 0
+                ? `Ready, but degraded: ${data.readiness.degraded.map((d) => TITLES[d.check]).join(', ')} failing; work that needs it will fail.`
+                : 'Ready: the service can take work.'}{' '}
             <span className="muted">Checked at {data.at.toLocaleTimeString()}.</span>
           </p>
           <ul className="health-checks">
@@ -120,6 +131,17 @@ export function HealthPage() {
       )}
     </section>
   );
+}
+
+function readinessTone(readiness: { status: string; degraded?: unknown[] }): 'ready' | 'degraded' | 'not-ready' {
+  if (readiness.status !== 'ready') return 'not-ready';
+  return (readiness.degraded ?? []).length > 0 ? 'degraded' : 'ready';
+}
+
+function answeringText(provider: ProviderCheck): string | undefined {
+  if (provider.answering === null) return 'not checked (the CLI signs in to GitHub itself)';
+  if (provider.answering === undefined) return undefined;
+  return provider.answering ? `yes${provider.latencyMs !== undefined ? ` (${provider.latencyMs} ms)` : ''}` : 'no';
 }
 
 function Fact({ term, value, mono }: { term: string; value: string | number | undefined; mono?: boolean }) {

@@ -1,4 +1,4 @@
-import { ApiError } from '../api/client';
+import { ApiError, CONSOLE_CLIENT_HEADER } from '../api/client';
 import { currentToken, tokenRequired } from '../api/token';
 
 // The service's own health routes. They are open, but when the service has an API token their detail
@@ -35,7 +35,31 @@ export type CheckName = 'database' | 'migrations' | 'projections' | 'copilotCli'
 export interface Readiness {
   status: 'ready' | 'not_ready';
   failing: Array<{ check: CheckName; reason: string }>;
+  /** Failing checks that do not make the service unready: the model provider not answering. */
+  degraded: Array<{ check: CheckName; reason: string }>;
   checks: Record<CheckName, { ok: boolean; reason?: string; [detail: string]: unknown }>;
+}
+
+/** The provider check's detail (with the token): whether it answered the last look, and when it last did. */
+export interface ProviderCheck {
+  ok: boolean;
+  reason?: string;
+  kind?: 'provider' | 'github-token';
+  type?: string;
+  /** null: not checked (GitHub token); undefined: no provider configured. */
+  answering?: boolean | null;
+  endpoint?: string;
+  checkedAt?: string;
+  lastAnsweredAt?: string;
+  latencyMs?: number;
+}
+
+/** The provider check alone, for the chat's banner: one request to /health/ready (cached by the service). */
+export async function loadProviderCheck(): Promise<ProviderCheck> {
+  const readiness = await getHealth<{ checks: Record<CheckName, ProviderCheck | 'ok' | 'failing'> }>('/health/ready');
+  const check = readiness.checks.provider;
+  // Without the token only ok / failing comes back: enough to say it fails, not why.
+  return typeof check === 'string' ? { ok: check === 'ok' } : check;
 }
 
 /** GET a health route: 503 is an answer (a failing check), not an error; anything else unexpected is. */
@@ -43,7 +67,10 @@ async function getHealth<T>(path: string): Promise<T> {
   let response: Response;
   try {
     const token = currentToken();
-    response = await fetch(path, { headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, cache: 'no-store' });
+    response = await fetch(path, {
+      headers: { Accept: 'application/json', ...CONSOLE_CLIENT_HEADER, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      cache: 'no-store',
+    });
   } catch {
     throw new ApiError('The service cannot be reached; check that it is running', 'unreachable', 0);
   }

@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { usePendingApprovals, WaitingApprovals } from '../approvals/WaitingApprovals';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
+import { ProviderProblem } from '../health/ProviderProblem';
 import { Composer, ConversationView, QuestionCard, SessionSetup } from './ChatParts';
 import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, visibleItems } from './conversation';
 import { Icon } from '../ui/icons';
@@ -213,6 +214,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         </div>
       </div>
       <ErrorNote error={session.error} title="The session could not be loaded" />
+      <ProviderProblem />
 
       <div className="chat-layout">
         <div className="chat-main">

@@ -19,7 +19,7 @@ export class DecideApproval extends Command<ApprovalView> {
   constructor(
     readonly approvalId: string,
     readonly input: DecideApprovalInput,
-    readonly decidedBy: string,
+    readonly decidedBy: 'console' | 'api',
   ) {
     super();
   }

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { and, asc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, like, lt, not, sql, type SQL } from 'drizzle-orm';
 import { ReadModelDatabase } from '../../../database/read-model-database';
 import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
 
@@ -7,16 +7,19 @@ import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
 export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPage> {
   constructor(private readonly db: ReadModelDatabase) {}
 
-  async execute({ filter, after, limit }: ListAuditLog): Promise<AuditPage> {
+  async execute({ filter, after, limit, newestFirst }: ListAuditLog): Promise<AuditPage> {
     const { auditLog } = this.db.tables;
     const conditions: Array<SQL | undefined> = [
-      gt(auditLog.globalPosition, after),
+      newestFirst ? (after > 0 ? lt(auditLog.globalPosition, after) : undefined) : gt(auditLog.globalPosition, after),
       filter.sessionId === undefined ? undefined : eq(auditLog.sessionId, filter.sessionId),
       filter.runId === undefined ? undefined : eq(auditLog.runId, filter.runId),
       filter.agentId === undefined ? undefined : eq(auditLog.agentId, filter.agentId),
       filter.toolName === undefined ? undefined : eq(auditLog.toolName, filter.toolName),
       filter.decision === undefined ? undefined : eq(auditLog.decision, filter.decision),
       filter.eventType === undefined ? undefined : eq(auditLog.eventType, filter.eventType),
+      // A prefix compared as text, not LIKE: a kind's underscore would be LIKE's one-character wildcard.
+      filter.eventKind === undefined ? undefined : sql`substr(${auditLog.eventType}, 1, ${filter.eventKind.length + 1}) = ${`${filter.eventKind}.`}`,
+      filter.hideCli ? not(like(auditLog.eventType, 'cli.%')) : undefined,
       // recorded_at is ISO 8601 text on both databases: text order is time order.
       filter.from === undefined ? undefined : gte(auditLog.recordedAt, filter.from),
       filter.to === undefined ? undefined : lt(auditLog.recordedAt, filter.to),
@@ -26,7 +29,7 @@ export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPag
       .select()
       .from(auditLog)
       .where(and(...conditions))
-      .orderBy(asc(auditLog.globalPosition))
+      .orderBy(newestFirst ? desc(auditLog.globalPosition) : asc(auditLog.globalPosition))
       .limit(limit + 1);
     const hasMore = rows.length > limit;
     const entries: AuditEntry[] = rows.slice(0, limit).map(({ globalPosition, ...rest }) => ({ position: globalPosition, ...rest }));

@@ -7,6 +7,10 @@ export interface AuditFilter {
   toolName?: string;
   decision?: string;
   eventType?: string;
+  /** The kind of event: the part of its type before the first dot (`permission`, `approval`, `cli`…). */
+  eventKind?: string;
+  /** Leave out the CLI's own events (`cli.*`): its stream of deltas and turns drowns what people decided. */
+  hideCli?: boolean;
   /** ISO timestamps: `from` inclusive, `to` exclusive. */
   from?: string;
   to?: string;
@@ -39,10 +43,15 @@ export interface AuditPage {
  * recorded between two pages land after the cursor and no page skips or repeats one.
  */
 export class ListAuditLog extends Query<AuditPage> {
+  /**
+   * `newestFirst`: from the newest entry down; `after` is then the position to go below (0: the
+   * newest), and `nextAfter` the last (lowest) position of the page.
+   */
   constructor(
     readonly filter: AuditFilter,
     readonly after: number,
     readonly limit: number,
+    readonly newestFirst = false,
   ) {
     super();
   }
