@@ -19,6 +19,8 @@ import { BuiltinToolList } from '../../copilot-cli/builtin-tools';
 import { observableToAsyncIterator } from '../observable-iterator';
 import { NotFoundError } from '../../common/domain-error';
 import { validated } from '../input-validation';
+import { budgetFromInput } from '../budget-input';
+import { budgetLimitsOf } from './runs.resolver';
 import {
   Agent,
   AgentDraftCheck,
@@ -55,14 +57,7 @@ export function agentOf(view: AgentView): Agent {
     permissionPolicy: view.permission_policy
       ? { allowKinds: view.permission_policy.allow_kinds, askKinds: view.permission_policy.ask_kinds, askTools: view.permission_policy.ask_tools }
       : null,
-    budget: view.budget
-      ? {
-          maxTokens: view.budget.max_tokens ?? null,
-          maxToolCalls: view.budget.max_tool_calls ?? null,
-          maxRuns: view.budget.max_runs ?? null,
-          maxDurationMs: view.budget.max_duration_ms ?? null,
-        }
-      : null,
+    budget: view.budget ? budgetLimitsOf(view.budget) : null,
     version: view.version,
     createdAt: view.created_at,
     updatedAt: view.updated_at,
@@ -100,14 +95,7 @@ function agentFields(input: AgentFieldsInput) {
           ask_tools: input.permissionPolicy.askTools ?? undefined,
         }
       : undefined,
-    budget: input.budget
-      ? {
-          max_tokens: input.budget.maxTokens ?? undefined,
-          max_tool_calls: input.budget.maxToolCalls ?? undefined,
-          max_runs: input.budget.maxRuns ?? undefined,
-          max_duration_ms: input.budget.maxDurationMs ?? undefined,
-        }
-      : undefined,
+    budget: input.budget ? budgetFromInput(input.budget) : undefined,
   };
 }
 

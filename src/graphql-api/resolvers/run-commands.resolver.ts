@@ -12,6 +12,7 @@ import { StoredEventModel } from '../models/event.model';
 import { AgentRunInput, RunStopResult } from '../models/run-commands.model';
 import { Run } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
+import { budgetFromInput } from '../budget-input';
 import { runOf } from './runs.resolver';
 
 /** GraphQL, like REST, acts as an operator: it may stop or resume any run. */
@@ -42,14 +43,7 @@ export class RunCommandsResolver {
             timeout_ms: input.policy.timeoutMs ?? undefined,
           }
         : undefined,
-      budget: input.budget
-        ? {
-            max_tokens: input.budget.maxTokens ?? undefined,
-            max_tool_calls: input.budget.maxToolCalls ?? undefined,
-            max_runs: input.budget.maxRuns ?? undefined,
-            max_duration_ms: input.budget.maxDurationMs ?? undefined,
-          }
-        : undefined,
+      budget: input.budget ? budgetFromInput(input.budget) : undefined,
     });
     const summary = await this.commandBus.execute(new StartRun(startRunInput(body), API));
     return this.run(summary.run_id);

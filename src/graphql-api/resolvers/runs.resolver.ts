@@ -26,7 +26,8 @@ export function runOf(row: RunRow): Run & RunRow {
   return { ...row, policy: parseJson(row.policy), stoppedBy: parseJson(row.stoppedBy) } as Run & RunRow;
 }
 
-const limitsOf = (b: RunBudget): BudgetLimits => ({
+/** A budget's limits as the GraphQL type (null: no limit); runs, sessions and agents' defaults share it. */
+export const budgetLimitsOf = (b: RunBudget): BudgetLimits => ({
   maxTokens: b.max_tokens ?? null,
   maxToolCalls: b.max_tool_calls ?? null,
   maxRuns: b.max_runs ?? null,
@@ -36,7 +37,7 @@ const limitsOf = (b: RunBudget): BudgetLimits => ({
 /** A budget view (limits, use, what is left) as the GraphQL type; Run.budget and Session.budget share it. */
 export function budgetModelOf(view: BudgetView): RunBudgetModel {
   const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs } = view.used!;
-  return { limits: limitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: limitsOf(view.remaining ?? {}) };
+  return { limits: budgetLimitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: budgetLimitsOf(view.remaining ?? {}) };
 }
 
 const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
