@@ -21,6 +21,20 @@ export const budgetInputSchema = z
   });
 export type BudgetInput = z.infer<typeof budgetInputSchema>;
 
+/** The same budget in the JSON API's camelCase (sessions, POST /api/runs), checked into the tools' names. */
+export const budgetApiInputSchema = z
+  .object({
+    maxTokens: limitValue.optional(),
+    maxToolCalls: limitValue.optional(),
+    maxRuns: limitValue.optional(),
+    maxDurationMs: limitValue.optional(),
+  })
+  .strict()
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    message: 'give at least one of maxTokens, maxToolCalls, maxRuns, maxDurationMs',
+  })
+  .transform((b): BudgetInput => ({ max_tokens: b.maxTokens, max_tool_calls: b.maxToolCalls, max_runs: b.maxRuns, max_duration_ms: b.maxDurationMs }));
+
 export type BudgetLimit = 'max_tokens' | 'max_tool_calls' | 'max_runs' | 'max_duration_ms';
 export const BUDGET_LIMITS: readonly BudgetLimit[] = ['max_tokens', 'max_tool_calls', 'max_runs', 'max_duration_ms'];
 

@@ -28,26 +28,26 @@ export class RunCommandsResolver {
   @Mutation(() => Run, { description: 'agent_run: start a run; with background: false it answers once the run ended' })
   async agentRun(@Args('input', { type: () => AgentRunInput }) input: AgentRunInput) {
     const body = validated(startRunSchema, {
-      agent_id: input.agentId,
+      agentId: input.agentId,
       prompt: input.prompt,
       background: input.background ?? undefined,
-      parent_run_id: input.parentRunId ?? undefined,
-      fork_context: input.forkContext ?? undefined,
+      parentRunId: input.parentRunId ?? undefined,
+      forkContext: input.forkContext ?? undefined,
       policy: input.policy
         ? {
-            allowed_agents: input.policy.allowedAgents ?? undefined,
-            excluded_agents: input.policy.excludedAgents ?? undefined,
-            max_depth: input.policy.maxDepth ?? undefined,
-            max_concurrent_children: input.policy.maxConcurrentChildren ?? undefined,
-            timeout_ms: input.policy.timeoutMs ?? undefined,
+            allowedAgents: input.policy.allowedAgents ?? undefined,
+            excludedAgents: input.policy.excludedAgents ?? undefined,
+            maxDepth: input.policy.maxDepth ?? undefined,
+            maxConcurrentChildren: input.policy.maxConcurrentChildren ?? undefined,
+            timeoutMs: input.policy.timeoutMs ?? undefined,
           }
         : undefined,
       budget: input.budget
         ? {
-            max_tokens: input.budget.maxTokens ?? undefined,
-            max_tool_calls: input.budget.maxToolCalls ?? undefined,
-            max_runs: input.budget.maxRuns ?? undefined,
-            max_duration_ms: input.budget.maxDurationMs ?? undefined,
+            maxTokens: input.budget.maxTokens ?? undefined,
+            maxToolCalls: input.budget.maxToolCalls ?? undefined,
+            maxRuns: input.budget.maxRuns ?? undefined,
+            maxDurationMs: input.budget.maxDurationMs ?? undefined,
           }
         : undefined,
     });

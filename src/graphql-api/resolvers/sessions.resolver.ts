@@ -145,10 +145,10 @@ export class SessionsResolver {
       ...(budget
         ? {
             budget: {
-              max_tokens: budget.maxTokens ?? undefined,
-              max_tool_calls: budget.maxToolCalls ?? undefined,
-              max_runs: budget.maxRuns ?? undefined,
-              max_duration_ms: budget.maxDurationMs ?? undefined,
+              maxTokens: budget.maxTokens ?? undefined,
+              maxToolCalls: budget.maxToolCalls ?? undefined,
+              maxRuns: budget.maxRuns ?? undefined,
+              maxDurationMs: budget.maxDurationMs ?? undefined,
             },
           }
         : {}),

@@ -32,14 +32,14 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
         .orderBy(asc(this.byteOrder(subagentInstances.startedAt)), asc(this.byteOrder(subagentInstances.toolCallId))),
     ]);
     if (!row) throw new SessionNotFoundError(sessionId);
-    const subagents = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
+    const subAgentLaunches = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
     // Which instance holds it is operational state (the 409 names it), not part of the view.
     const { ownerInstance: _holder, ...fields } = row;
     const config = JSON.parse(row.config) as SessionConfig;
     // Every session on this instance works in the one folder: a setting, not part of what the session recorded.
     const workingDirectory = this.config.cli.workingDirectory;
     const runId = runIdOfThread(sessionId) ?? null;
-    return { ...fields, config, workingDirectory, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], runId, subagents };
+    return { ...fields, config, workingDirectory, agentId: config.agentId ?? null, subAgents: config.subAgents ?? [], runId, subAgentLaunches };
   }
 
   private byteOrder(column: AnyColumn): SQLWrapper {
