@@ -66,3 +66,10 @@ describe('JSON API naming', () => {
     expect(camelCaseKeys('run_id')).toBe('run_id');
   });
 });
+
+describe('a parsed query string (no prototype)', () => {
+  it('has its old keys renamed too', () => {
+    const query = Object.assign(Object.create(null) as Record<string, unknown>, { agent_id: 'a' });
+    expect(renameLegacyKeys(query, { topLevel: true, nested: [] }).renamed).toEqual([{ from: 'agent_id', to: 'agentId' }]);
+  });
+});

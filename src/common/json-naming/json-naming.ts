@@ -13,7 +13,10 @@ export function camelCaseOf(key: string): string {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // A parsed query string has no prototype.
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /**
