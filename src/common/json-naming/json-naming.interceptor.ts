@@ -57,7 +57,7 @@ function warnDeprecated(request: Request, response: Response, renamed: RenamedKe
   // A Warning header's text is a quoted-string: no quotes or backslashes inside.
   response.setHeader('Warning', `299 - "${text.replace(/["\\]/g, '')}"`);
   deprecatedInput.warn(
-    { method: request.method, route: request.route?.path ?? request.path, keys: renamed.map((r) => r.from) },
+    { method: request.method, path: request.path, keys: renamed.map((r) => r.from) },
     'request used deprecated snake_case keys',
   );
 }
