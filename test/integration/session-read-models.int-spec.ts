@@ -172,7 +172,7 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
         lastPosition: BIG,
         createdAt: at(0),
         updatedAt: at(59),
-        subagents: [
+        subAgentLaunches: [
           {
             toolCallId: 'tc-0',
             agentName: 'researcher',
