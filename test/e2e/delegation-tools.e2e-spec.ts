@@ -96,7 +96,7 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     expect(run.usage.totalTokens).toBeGreaterThan(0);
 
     // The lead's second model turn carried the tool result with the child's output.
-    const leadAfter = model.requests.find((r) => r.rule === 'lead wraps up' && r.allText.includes(run.run_id));
+    const leadAfter = model.requests.find((r) => r.rule === 'lead wraps up' && r.allText.includes(run.runId));
     expect(leadAfter?.allText).toContain('ALPHA=42');
     // The child ran on its own CLI session with the researcher's prompt.
     const childTurn = model.requests.find((r) => r.rule === 'researcher alpha');

@@ -219,7 +219,7 @@ describe('budgets per subtree on the real Copilot CLI', () => {
       stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 900 },
       budget: { limits: { maxTokens: 900 } },
     });
-    const leadSaw = model.requests.find((r) => r.rule === 'lead reads the budget stop' && r.allText.includes(child.run_id));
+    const leadSaw = model.requests.find((r) => r.rule === 'lead reads the budget stop' && r.allText.includes(child.runId));
     expect(JSON.stringify(leadSaw?.lastMessage)).toContain('budget_exceeded');
     overshoot.push(`  max_tokens (foreground child): allowed 900, used ${child.stoppedBy.used} when the stop began`);
   }, 150_000);

@@ -99,7 +99,7 @@ describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name,
     expect((await answerOf('q5')).result).toEqual({ kind: 'approve-once' });
     // Only q3 was ever asked for lookup: q4 and q5 were answered by the session grant.
     const lookups = await h.http('GET', `/api/approvals?sessionId=${sessionId}`);
-    expect(lookups.body.approvals.filter((a: Json) => a.tool_name === 'lookup').map((a: Json) => a.arguments.args.key)).toEqual(['q3']);
+    expect(lookups.body.approvals.filter((a: Json) => a.toolName === 'lookup').map((a: Json) => a.arguments.args.key)).toEqual(['q3']);
 
     await ask(sessionId, 'q6', 'secret');
     const secret = await pendingFor('q6');
