@@ -359,6 +359,12 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     schema: sessionSummary,
     example: { sessionId: SESSION_ID, status: 'idle', model: 'gpt-4.1', protocolVersion: 3 },
   },
+  SessionsController_abort: {
+    status: 202,
+    description: 'The stop was asked of the CLI; the session turns idle when the CLI ends the turn',
+    schema: z.object({ sessionId: z.string(), status: z.literal('stopping') }),
+    example: { sessionId: SESSION_ID, status: 'stopping' },
+  },
   SessionsController_destroy: {
     status: 200,
     description: 'Destroyed',
