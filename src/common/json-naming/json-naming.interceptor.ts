@@ -56,8 +56,5 @@ function warnDeprecated(request: Request, response: Response, renamed: RenamedKe
   response.setHeader('Deprecation', 'true');
   // A Warning header's text is a quoted-string: no quotes or backslashes inside.
   response.setHeader('Warning', `299 - "${text.replace(/["\\]/g, '')}"`);
-  deprecatedInput.warn(
-    { method: request.method, path: request.path, keys: renamed.map((r) => r.from) },
-    'request used deprecated snake_case keys',
-  );
+  deprecatedInput.warn({ method: request.method, path: request.path, keys: renamed.map((r) => r.from) }, 'request used deprecated snake_case keys');
 }
