@@ -274,7 +274,7 @@ describe('budgets per subtree on the real Copilot CLI', () => {
       status: 'stopped',
       stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls', allowed: 6 },
       budget: {
-        used: { tokens: rest.budget.used.tokens, toolCalls: rest.budget.used.tool_calls, runs: rest.budget.used.runs },
+        used: { tokens: rest.budget.used.tokens, toolCalls: rest.budget.used.toolCalls, runs: rest.budget.used.runs },
         remaining: { maxTokens: null, maxToolCalls: 0 },
       },
     });
@@ -334,7 +334,7 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     );
     expect(read.body.data?.session.budget).toEqual({
       limits: { maxToolCalls: 10, maxTokens: null },
-      used: { toolCalls: view.used.tool_calls, runs: 2 },
+      used: { toolCalls: view.used.toolCalls, runs: 2 },
       remaining: { maxToolCalls: 0 },
     });
     expect((await http('POST', '/api/sessions', { agentId: 'owner', budget: { maxToolCalls: 0 } })).status).toBe(400);
