@@ -10,8 +10,26 @@ import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createSwitchboardApp } from '../src/bootstrap';
 import { loadConfig } from '../src/config/switchboard-config';
-import type { CliSubagentNode, RunTreeNode } from '../src/delegation/queries/get-run-tree/get-run-tree.query';
 import { ScriptedModelServer } from '../test/fixtures/scripted-model-server';
+
+/** GET /api/runs/:id/tree as the REST API answers it (camelCase; docs/delegation.md), the parts printed here. */
+interface RunTreeNode {
+  kind: 'run';
+  runId: string;
+  agentId: string;
+  status: string;
+  background: boolean;
+  output: string | null;
+  usage: { totalTokens: number; toolCalls: number; durationMs: number };
+  subtreeUsage: { totalTokens: number };
+  children: Array<RunTreeNode | CliSubagentNode>;
+}
+interface CliSubagentNode {
+  kind: 'cli_subagent';
+  agentName: string;
+  status: string;
+  usage: { totalTokens: number | null };
+}
 
 const AGENTS = [
   {
@@ -96,18 +114,18 @@ async function main(): Promise<void> {
 
     for (const agent of AGENTS) await call('POST', '/api/agents', agent);
     console.log(`Switchboard on ${url} (real Copilot CLI over stdio), scripted model on ${model.baseUrl}\n`);
-    console.log('POST /api/runs {agent_id: "lead", background: false} ...');
-    const lead = await call('POST', '/api/runs', { agent_id: 'lead', prompt: 'Prepare a one-line pitch backed by facts.', background: false });
+    console.log('POST /api/runs {agentId: "lead", background: false} ...');
+    const lead = await call('POST', '/api/runs', { agentId: 'lead', prompt: 'Prepare a one-line pitch backed by facts.', background: false });
     console.log(`lead ${lead.status}: ${lead.output}\n`);
 
     // The writer runs in the background: wait for it before printing the final tree.
     for (let i = 0; i < 300; i++) {
-      const { runs } = (await call('GET', `/api/runs?root_run_id=${lead.run_id}`)) as { runs: Array<{ status: string }> };
+      const { runs } = (await call('GET', `/api/runs?rootRunId=${lead.runId}`)) as { runs: Array<{ status: string }> };
       if (runs.every((r) => r.status !== 'running')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const tree = (await call('GET', `/api/runs/${lead.run_id}/tree`)) as RunTreeNode;
-    console.log(`GET /api/runs/${lead.run_id}/tree\n`);
+    const tree = (await call('GET', `/api/runs/${lead.runId}/tree`)) as RunTreeNode;
+    console.log(`GET /api/runs/${lead.runId}/tree\n`);
     printTree(tree);
   } finally {
     await app.close();
@@ -119,8 +137,8 @@ async function main(): Promise<void> {
 function printTree(node: RunTreeNode, prefix = '', last = true, root = true): void {
   const branch = root ? '' : last ? '└─ ' : '├─ ';
   const mode = node.background ? 'background' : 'foreground';
-  const usage = `tokens ${node.usage.total_tokens} (subtree ${node.subtree_usage.total_tokens}), tool calls ${node.usage.tool_calls}, ${(node.usage.duration_ms / 1000).toFixed(1)} s`;
-  console.log(`${prefix}${branch}${node.agent_id} [${node.status}] ${root ? 'root' : mode} run ${node.run_id.slice(-8)}  ${usage}`);
+  const usage = `tokens ${node.usage.totalTokens} (subtree ${node.subtreeUsage.totalTokens}), tool calls ${node.usage.toolCalls}, ${(node.usage.durationMs / 1000).toFixed(1)} s`;
+  console.log(`${prefix}${branch}${node.agentId} [${node.status}] ${root ? 'root' : mode} run ${node.runId.slice(-8)}  ${usage}`);
   if (node.output)
     console.log(
       `${prefix}${root ? '' : last ? '   ' : '│  '}   output: ${JSON.stringify(node.output.length > 80 ? `${node.output.slice(0, 80)}…` : node.output)}`,
@@ -134,7 +152,7 @@ function printTree(node: RunTreeNode, prefix = '', last = true, root = true): vo
 }
 
 function printSubagent(node: CliSubagentNode, prefix: string, last: boolean): void {
-  console.log(`${prefix}${last ? '└─ ' : '├─ '}${node.agent_name} [${node.status}] CLI sub-agent, tokens ${node.usage.total_tokens ?? '?'}`);
+  console.log(`${prefix}${last ? '└─ ' : '├─ '}${node.agentName} [${node.status}] CLI sub-agent, tokens ${node.usage.totalTokens ?? '?'}`);
 }
 
 main().then(

@@ -12,7 +12,7 @@ export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 
 /** Positive 32-bit integers: GraphQL's Int carries them as they are. */
 export const MAX_BUDGET_LIMIT = 2_147_483_647;
-const limitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(MAX_BUDGET_LIMIT);
+export const budgetLimitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(MAX_BUDGET_LIMIT);
 
 /**
  * A budget as a caller gives it (any subset, at least one limit): on a run (`agent_run`, POST /api/runs)
@@ -21,10 +21,10 @@ const limitValue = z.number().int('must be a whole number').positive('must be a 
  */
 export const budgetInputSchema = z
   .object({
-    max_tokens: limitValue.optional(),
-    max_tool_calls: limitValue.optional(),
-    max_runs: limitValue.optional(),
-    max_duration_ms: limitValue.optional(),
+    max_tokens: budgetLimitValue.optional(),
+    max_tool_calls: budgetLimitValue.optional(),
+    max_runs: budgetLimitValue.optional(),
+    max_duration_ms: budgetLimitValue.optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), {

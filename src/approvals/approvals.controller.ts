@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
+import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { toApprovalView } from './approval-view';
 import { CLIENT_HEADER, personDecisionSource } from './decision-source';
@@ -11,11 +12,11 @@ import { APPROVAL_STATUSES, ListApprovals } from './queries/list-approvals/list-
 const listSchema = z
   .object({
     status: z.enum(APPROVAL_STATUSES).optional(),
-    session_id: z.string().min(1).max(200).optional(),
-    root_run_id: z.string().min(1).max(64).optional(),
-    agent_id: z.string().min(1).max(200).optional(),
+    sessionId: z.string().min(1).max(200).optional(),
+    rootRunId: z.string().min(1).max(64).optional(),
+    agentId: z.string().min(1).max(200).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(100),
-    /** `next_cursor` of the previous page. */
+    /** `nextCursor` of the previous page. */
     after: z.string().min(1).max(200).optional(),
   })
   .strict();
@@ -23,6 +24,9 @@ const listSchema = z
 /** issue 14: permission requests that wait for a person, across every session and run. */
 @ApiTags('approvals')
 @Controller('api/approvals')
+// Approval views are snake_case inside (GraphQL maps them); the API answers in camelCase. A tool
+// call's arguments are what the model wrote and keep their keys.
+@UseInterceptors(new JsonNamingInterceptor({ legacyInput: { topLevel: true, nested: [] }, camelCaseResponse: true, opaque: ['arguments'] }))
 export class ApprovalsController {
   constructor(
     private readonly commandBus: CommandBus,
@@ -30,16 +34,16 @@ export class ApprovalsController {
   ) {}
 
   @Get()
-  @ApiOperation({ summary: 'Approvals, newest first, a page at a time (after=next_cursor); filters: status, session_id, root_run_id, agent_id' })
+  @ApiOperation({ summary: 'Approvals, newest first, a page at a time (after=nextCursor); filters: status, sessionId, rootRunId, agentId' })
   async list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
     const page = await this.queryBus.execute(
       new ListApprovals(
-        { status: query.status, sessionId: query.session_id, rootRunId: query.root_run_id, agentName: query.agent_id },
+        { status: query.status, sessionId: query.sessionId, rootRunId: query.rootRunId, agentName: query.agentId },
         query.limit,
         query.after,
       ),
     );
-    return { approvals: page.approvals.map(toApprovalView), next_cursor: page.hasNextPage ? page.endCursor : null };
+    return { approvals: page.approvals.map(toApprovalView), nextCursor: page.hasNextPage ? page.endCursor : null };
   }
 
   @Post(':id')

@@ -6,17 +6,35 @@ const agentId = z
   .max(64)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be an agent id (a slug)');
 
-/** What a caller may set on a run; unset fields come from the agent definition, then the service defaults. */
+/** A run's policy as given, in the agent file format's names. */
+export interface RunPolicyInput {
+  allowed_agents?: string[];
+  excluded_agents?: string[];
+  max_depth?: number;
+  max_concurrent_children?: number;
+  timeout_ms?: number;
+}
+
+/**
+ * What a caller may set on a run (the JSON API's camelCase); unset fields come from the agent
+ * definition, then the service defaults. Checked into the agent file format's snake_case names.
+ */
 export const runPolicyInputSchema = z
   .object({
-    allowed_agents: z.array(agentId).max(256).optional(),
-    excluded_agents: z.array(agentId).max(256).optional(),
-    max_depth: z.number().int().min(0).max(32).optional(),
-    max_concurrent_children: z.number().int().min(0).max(1000).optional(),
-    timeout_ms: z.number().int().min(1000).max(86_400_000).optional(),
+    allowedAgents: z.array(agentId).max(256).optional(),
+    excludedAgents: z.array(agentId).max(256).optional(),
+    maxDepth: z.number().int().min(0).max(32).optional(),
+    maxConcurrentChildren: z.number().int().min(0).max(1000).optional(),
+    timeoutMs: z.number().int().min(1000).max(86_400_000).optional(),
   })
-  .strict();
-export type RunPolicyInput = z.infer<typeof runPolicyInputSchema>;
+  .strict()
+  .transform((p): RunPolicyInput => ({
+    allowed_agents: p.allowedAgents,
+    excluded_agents: p.excludedAgents,
+    max_depth: p.maxDepth,
+    max_concurrent_children: p.maxConcurrentChildren,
+    timeout_ms: p.timeoutMs,
+  }));
 
 /** The policy a run delegates under, stored with the run. */
 export interface ResolvedRunPolicy {

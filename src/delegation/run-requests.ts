@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import type { StartRunInput } from './commands/start-run/start-run.command';
-import { runBudgetInputSchema } from './run-budget';
+import { budgetApiInputSchema } from '../sessions/session-budget';
 import { runPolicyInputSchema } from './run-policy';
 
-/** Bodies of the run commands, shared by REST and GraphQL so both check the same rules. */
+/** Bodies of the run commands (the JSON API's camelCase), shared by REST and GraphQL so both check the same rules. */
 const agentId = z.string().min(1).max(64);
 export const startRunSchema = z
   .object({
-    agent_id: agentId,
+    agentId,
     prompt: z.string().trim().min(1, 'prompt must not be empty').max(200_000),
     /** Over REST the default is not to wait; background: false holds the request until the run ends. */
     background: z.boolean().default(true),
-    parent_run_id: z.string().min(1).max(64).optional(),
+    parentRunId: z.string().min(1).max(64).optional(),
     policy: runPolicyInputSchema.optional(),
-    /** Start the child with a copy of the parent run's conversation (needs parent_run_id). */
-    fork_context: z.boolean().default(false),
+    /** Start the child with a copy of the parent run's conversation (needs parentRunId). */
+    forkContext: z.boolean().default(false),
     /** Limits over the run and every run under it (narrowed by the parent's budget when there is one). */
-    budget: runBudgetInputSchema.optional(),
+    budget: budgetApiInputSchema.optional(),
   })
   .strict();
 export const resumeRunSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
@@ -25,12 +25,12 @@ export const stopRunSchema = z.object({ reason: z.string().min(1).max(2000).opti
 /** A checked start body (REST's, or GraphQL's input mapped to it) as the StartRun command's input. */
 export function startRunInput(body: z.infer<typeof startRunSchema>): StartRunInput {
   return {
-    agentId: body.agent_id,
+    agentId: body.agentId,
     prompt: body.prompt,
     background: body.background,
-    parentRunId: body.parent_run_id,
+    parentRunId: body.parentRunId,
     policy: body.policy,
-    forkContext: body.fork_context,
+    forkContext: body.forkContext,
     budget: body.budget,
   };
 }

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { utcTimestampParam } from '../common/utc-timestamp';
+import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
@@ -17,12 +18,12 @@ import { resumeRunSchema as resumeSchema, startRunInput, startRunSchema as start
 
 const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
-  agent_id: z.string().min(1).max(64).optional(),
-  root_run_id: z.string().min(1).max(64).optional(),
-  started_from: utcTimestampParam.optional(),
-  started_to: utcTimestampParam.optional(),
+  agentId: z.string().min(1).max(64).optional(),
+  rootRunId: z.string().min(1).max(64).optional(),
+  startedFrom: utcTimestampParam.optional(),
+  startedTo: utcTimestampParam.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  /** `next_cursor` of the previous page. */
+  /** `nextCursor` of the previous page. */
   after: z.string().min(1).max(200).optional(),
 });
 
@@ -31,6 +32,8 @@ const API: RunCaller = { kind: 'api' };
 /** spec: sub-agent-delegation over REST; the API acts as an operator (it may stop or resume any run). */
 @ApiTags('runs')
 @Controller('api/runs')
+// Run views are the tool results' snake_case inside; the API answers them in camelCase.
+@UseInterceptors(new JsonNamingInterceptor({ legacyInput: { topLevel: true, nested: ['policy', 'budget'] }, camelCaseResponse: true }))
 export class RunsController {
   constructor(
     private readonly commandBus: CommandBus,
@@ -38,23 +41,23 @@ export class RunsController {
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'agent_run: start a run of an agent (under parent_run_id when given); 403 policy_denied, 422 unknown_agent' })
+  @ApiOperation({ summary: 'agent_run: start a run of an agent (under parentRunId when given); 403 policy_denied, 422 unknown_agent' })
   start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>) {
     return this.commandBus.execute(new StartRun(startRunInput(body), API));
   }
 
   @Get()
-  @ApiOperation({ summary: 'Runs, newest first, a page at a time (after=next_cursor); filters: status, agent_id, root_run_id, started_from/to' })
+  @ApiOperation({ summary: 'Runs, newest first, a page at a time (after=nextCursor); filters: status, agentId, rootRunId, startedFrom/To' })
   async list(@Query(new ZodValidationPipe(listSchema)) query: z.infer<typeof listSchema>) {
     const page = await this.queryBus.execute(
       new ListRuns(
-        { status: query.status, agentId: query.agent_id, rootRunId: query.root_run_id, startedFrom: query.started_from, startedTo: query.started_to },
+        { status: query.status, agentId: query.agentId, rootRunId: query.rootRunId, startedFrom: query.startedFrom, startedTo: query.startedTo },
         query.limit,
         query.after,
       ),
     );
     const now = Date.now();
-    return { runs: page.runs.map((row) => toRunView(row, now)), next_cursor: page.hasNextPage ? page.endCursor : null };
+    return { runs: page.runs.map((row) => toRunView(row, now)), nextCursor: page.hasNextPage ? page.endCursor : null };
   }
 
   @Get(':id')
@@ -84,7 +87,7 @@ export class RunsController {
 
   @Post(':id/resume')
   @HttpCode(200)
-  @ApiOperation({ summary: 'agent_run with run_id: resume an interrupted or stopped run (409 otherwise)' })
+  @ApiOperation({ summary: 'agent_run with runId: resume an interrupted or stopped run (409 otherwise)' })
   resume(@Param('id') id: string, @Body(new ZodValidationPipe(resumeSchema)) body: z.infer<typeof resumeSchema>) {
     return this.commandBus.execute(new StartRun({ runId: id, prompt: body.prompt, background: body.background }, API));
   }

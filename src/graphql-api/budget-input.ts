@@ -2,8 +2,8 @@ import type { RunBudget } from '../delegation/run-budget';
 import type { RunBudgetInput } from './models/run-commands.model';
 
 /**
- * A GraphQL budget (camelCase; null for a limit left unset) as the snake_case budget the REST body
- * and the agent file carry: the one mapping for agentRun, createSession and an agent's default.
+ * A GraphQL budget (camelCase; null for a limit left unset) as the agent file's snake_case `budget`
+ * default. (Runs and sessions take the JSON API's camelCase budget, which their schemas convert.)
  */
 export function budgetFromInput(input: RunBudgetInput): RunBudget {
   return {
@@ -11,5 +11,15 @@ export function budgetFromInput(input: RunBudgetInput): RunBudget {
     max_tool_calls: input.maxToolCalls ?? undefined,
     max_runs: input.maxRuns ?? undefined,
     max_duration_ms: input.maxDurationMs ?? undefined,
+  };
+}
+
+/** The same budget for the JSON API's camelCase schema (runs, sessions): a null limit is an unset one. */
+export function apiBudgetFromInput(input: RunBudgetInput) {
+  return {
+    maxTokens: input.maxTokens ?? undefined,
+    maxToolCalls: input.maxToolCalls ?? undefined,
+    maxRuns: input.maxRuns ?? undefined,
+    maxDurationMs: input.maxDurationMs ?? undefined,
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
 import { PERMISSION_KINDS } from '../agents/agent-session-defaults';
-import { type Budget, budgetInputSchema } from './session-budget';
+import { type Budget, budgetApiInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
 const name = z
@@ -113,7 +113,7 @@ export const createSessionSchema = z
     excludedTools: z.array(toolName).max(128).optional(),
     mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
     /** Limits over every run the session starts and their runs (enforced by the delegation engine). Default: the agent's `budget`. */
-    budget: budgetInputSchema.optional(),
+    budget: budgetApiInputSchema.optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()

@@ -1,8 +1,9 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Sse } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Sse, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { map, Observable, takeUntil } from 'rxjs';
 import { z } from 'zod';
+import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { WatchStream } from '../event-log/queries/watch-stream/watch-stream.query';
 import { ServiceStopping } from '../lifecycle/service-stopping';
@@ -43,6 +44,8 @@ export class SessionsController {
 
   @Post()
   @ApiOperation({ summary: 'Create a Copilot session with tools, custom agents and a permission policy' })
+  // The body is camelCase already but for the budget's limits (max_tokens… until issue 24).
+  @UseInterceptors(new JsonNamingInterceptor({ legacyInput: { topLevel: false, nested: ['budget'] }, camelCaseResponse: false }))
   create(@Body(new ZodValidationPipe(createSessionSchema)) body: CreateSessionRequest) {
     return this.commandBus.execute(new CreateSession(body));
   }

@@ -67,7 +67,7 @@ describe('an agent team on the real Copilot CLI', () => {
     await waitUntil(async () => (await http('GET', `/api/sessions/${id}`)).body.status === 'idle', 'the turn to end', 60_000);
 
     const session = (await http('GET', `/api/sessions/${id}`)).body;
-    expect(session.subagents).toEqual([expect.objectContaining({ agentName: 'code-reviewer', status: 'completed' })]);
+    expect(session.subAgentLaunches).toEqual([expect.objectContaining({ agentName: 'code-reviewer', status: 'completed' })]);
 
     const parentTurns = model.requests.filter((r) => r.who === 'parent');
     const childTurns = model.requests.filter((r) => r.who === 'child');

@@ -96,7 +96,7 @@ describe('approvals through the real Copilot CLI', () => {
     const pending = (n: number) =>
       waitUntil(
         async () => {
-          const r = await http('GET', `/api/approvals?session_id=${sessionId}&status=pending`);
+          const r = await http('GET', `/api/approvals?sessionId=${sessionId}&status=pending`);
           return r.body.approvals.length === 1 && r.body.approvals[0] ? r.body.approvals[0] : undefined;
         },
         `pending approval ${n}`,
@@ -106,10 +106,10 @@ describe('approvals through the real Copilot CLI', () => {
     const first = await pending(1);
     expect(first).toMatchObject({
       kind: 'shell',
-      session_id: sessionId,
-      agent_name: 'operator',
-      lineage_path: ['main', 'operator'],
-      child_session_id: expect.any(String),
+      sessionId: sessionId,
+      agentName: 'operator',
+      lineagePath: ['main', 'operator'],
+      childSessionId: expect.any(String),
     });
     expect(JSON.stringify(first.arguments)).toContain('FIRST_$((40+2))');
     // Nothing ran while it waited: the model has not seen the command's output.
@@ -131,7 +131,7 @@ describe('approvals through the real Copilot CLI', () => {
     expect(afterDenial).toBeDefined();
     expect(model.requests.some((r) => r.allText.includes('SECOND_43'))).toBe(false);
 
-    const all = await http('GET', `/api/approvals?session_id=${sessionId}`);
+    const all = await http('GET', `/api/approvals?sessionId=${sessionId}`);
     expect(all.body.approvals.map((a: Json) => [a.status, a.decision])).toEqual([
       ['decided', 'deny'],
       ['decided', 'approve'],
@@ -150,13 +150,13 @@ describe('approvals through the real Copilot CLI', () => {
 
     // Without the owner's policy the run's session would deny shell outright: nothing would wait.
     const asked = await waitUntil(
-      async () => (await http('GET', '/api/approvals?status=pending')).body.approvals.find((a: Json) => a.run_id),
+      async () => (await http('GET', '/api/approvals?status=pending')).body.approvals.find((a: Json) => a.runId),
       "the run's pending approval",
       60_000,
     );
-    const runId = asked.run_id as string;
-    expect(asked).toMatchObject({ kind: 'shell', session_id: `sub-agent-${runId}`, root_run_id: runId });
-    expect(asked.lineage_path[asked.lineage_path.length - 1]).toBe('operator-agent');
+    const runId = asked.runId as string;
+    expect(asked).toMatchObject({ kind: 'shell', sessionId: `sub-agent-${runId}`, rootRunId: runId });
+    expect(asked.lineagePath[asked.lineagePath.length - 1]).toBe('operator-agent');
     expect(model.requests.some((r) => r.allText.includes('RUN_21'))).toBe(false);
     expect((await http('GET', `/api/runs/${runId}`)).body.status).toBe('running');
 

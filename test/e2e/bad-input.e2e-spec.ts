@@ -289,7 +289,7 @@ describe('bad input on real sessions (real Copilot CLI)', () => {
   }, 60_000);
 
   it('a message to a session that failed to start is 409 naming its status and why', async () => {
-    const failed = await running.http('POST', '/api/sessions', { agentId: 'no-such-agent' });
+    const failed = await running.http('POST', '/api/sessions', { subAgents: ['no-such-agent'] });
     expect(failed).toMatchObject({ status: 422, body: { code: 'invalid_sub_agents' } });
     const { sessionId } = failed.body.details;
     const message = await running.http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'hello' });

@@ -494,10 +494,10 @@ describe('bad input never gets a 5xx or a hang (property test over real HTTP, re
     const live = await http('POST', '/api/sessions', {});
     const gone = await http('POST', '/api/sessions', {});
     await http('DELETE', `/api/sessions/${gone.body.sessionId}`);
-    const run = await http('POST', '/api/runs', { agent_id: 'prop-agent', prompt: 'Say OK.' });
+    const run = await http('POST', '/api/runs', { agentId: 'prop-agent', prompt: 'Say OK.' });
     expect([agent.status, live.status, gone.status, run.status]).toEqual([201, 201, 201, 201]);
     hints = {
-      ids: ['prop-agent', live.body.sessionId, gone.body.sessionId, run.body.run_id, 'no-such-id'],
+      ids: ['prop-agent', live.body.sessionId, gone.body.sessionId, run.body.runId, 'no-such-id'],
       urls: ['http://127.0.0.1:9/hook', 'https://example.com/x', 'http://169.254.169.254/latest'],
     };
     // Plus paths no route serves: body refusals and 404s must look the same there.

@@ -154,7 +154,9 @@ describe('delegation through the real Copilot CLI', () => {
 
       const session = await http('GET', `/api/sessions/${sessionId}`);
       expect(session.body).toMatchObject({ status: 'idle', protocolVersion: 3 });
-      expect(session.body.subagents).toEqual([expect.objectContaining({ agentName: 'secret-keeper', childSessionId: childId, status: 'completed' })]);
+      expect(session.body.subAgentLaunches).toEqual([
+        expect.objectContaining({ agentName: 'secret-keeper', childSessionId: childId, status: 'completed' }),
+      ]);
     } finally {
       await sse.close();
     }

@@ -55,8 +55,8 @@ describe('an interrupted run, resumed by the main agent after a restart', () => 
     await http('POST', `/api/sessions/${session.sessionId}/messages`, { prompt: 'Start the job.' });
     await waitUntil(() => model.requests.some((r) => r.rule === 'slowpoke hangs before the restart'), 'the run to be working', 60_000);
     await waitUntil(async () => (await sessionStatus(session.sessionId)) === 'idle', 'the lead turn', 60_000);
-    const [run] = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.owner_thread_id === session.sessionId);
-    runId = run.run_id;
+    const [run] = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.ownerThreadId === session.sessionId);
+    runId = run.runId;
     expect(run.status).toBe('running');
 
     await running.restart();
@@ -73,7 +73,7 @@ describe('an interrupted run, resumed by the main agent after a restart', () => 
     await waitUntil(async () => (await sessionStatus(session.sessionId)) === 'idle', 'the lead turn after the restart', 60_000);
 
     const resumed = (await http('GET', `/api/runs/${runId}`)).body;
-    expect(resumed).toMatchObject({ status: 'completed', epoch: 2, output: 'JOB_X=done', thread_id: `sub-agent-${runId}` });
+    expect(resumed).toMatchObject({ status: 'completed', epoch: 2, output: 'JOB_X=done', threadId: `sub-agent-${runId}` });
     // The lead got the output as the result of its agent_run {run_id} call.
     const report = model.requests.find((r) => r.rule === 'lead reports' && r.allText.includes('JOB_X=done'));
     expect(report).toBeDefined();

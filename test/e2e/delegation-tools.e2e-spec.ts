@@ -75,7 +75,7 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
 
   async function runsOf(sessionId: string): Promise<Json[]> {
     const all = (await http('GET', '/api/runs')).body.runs as Json[];
-    return all.filter((r) => r.owner_thread_id === sessionId);
+    return all.filter((r) => r.ownerThreadId === sessionId);
   }
 
   it('waits for a foreground run and hands its output back to the main agent', async () => {
@@ -84,19 +84,19 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
 
     const [run] = await runsOf(session.sessionId);
     expect(run).toMatchObject({
-      agent_id: 'researcher',
+      agentId: 'researcher',
       status: 'completed',
       output: 'ALPHA=42',
       background: false,
-      parent_run_id: null,
-      parent_thread_id: session.sessionId,
-      thread_id: `sub-agent-${run.run_id}`,
+      parentRunId: null,
+      parentThreadId: session.sessionId,
+      threadId: `sub-agent-${run.runId}`,
       depth: 1,
     });
-    expect(run.usage.total_tokens).toBeGreaterThan(0);
+    expect(run.usage.totalTokens).toBeGreaterThan(0);
 
     // The lead's second model turn carried the tool result with the child's output.
-    const leadAfter = model.requests.find((r) => r.rule === 'lead wraps up' && r.allText.includes(run.run_id));
+    const leadAfter = model.requests.find((r) => r.rule === 'lead wraps up' && r.allText.includes(run.runId));
     expect(leadAfter?.allText).toContain('ALPHA=42');
     // The child ran on its own CLI session with the researcher's prompt.
     const childTurn = model.requests.find((r) => r.rule === 'researcher alpha');
@@ -108,8 +108,8 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     expect(types).toContain('run.progress');
     expect(types).toContain('run.ended');
 
-    const output = (await http('GET', `/api/runs/${run.run_id}/output`)).body;
-    expect(output).toEqual({ run_id: run.run_id, agent_id: 'researcher', status: 'completed', background: false, output: 'ALPHA=42' });
+    const output = (await http('GET', `/api/runs/${run.runId}/output`)).body;
+    expect(output).toEqual({ runId: run.runId, agentId: 'researcher', status: 'completed', background: false, output: 'ALPHA=42' });
   }, 120_000);
 
   it('answers a background run at once and reminds the main agent when it ended', async () => {
@@ -121,12 +121,12 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
 
     const [started] = await runsOf(session.sessionId);
     expect(started.background).toBe(true);
-    await waitUntil(async () => (await http('GET', `/api/runs/${started.run_id}`)).body.status === 'completed', 'the background run to end', 60_000);
+    await waitUntil(async () => (await http('GET', `/api/runs/${started.runId}`)).body.status === 'completed', 'the background run to end', 60_000);
 
     await turn(session.sessionId, 'Anything new?');
     const reminded = model.requests.find((r) => r.rule === 'lead reads the reminder');
     expect(reminded?.lastMessage && JSON.stringify(reminded.lastMessage)).toContain('BETA=7');
-    expect(JSON.stringify(reminded?.lastMessage)).toContain(started.run_id);
+    expect(JSON.stringify(reminded?.lastMessage)).toContain(started.runId);
 
     // Told once: a further turn carries no reminder.
     await turn(session.sessionId, 'Research in the background, please.');
@@ -135,16 +135,16 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
   }, 120_000);
 
   it('shows the CLI-native sub-agents of a run in its tree, as their own node kind', async () => {
-    const started = await http('POST', '/api/runs', { agent_id: 'rev-lead', prompt: 'Review this.', background: false });
+    const started = await http('POST', '/api/runs', { agentId: 'rev-lead', prompt: 'Review this.', background: false });
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ agent_id: 'rev-lead', status: 'completed', output: 'REVIEW_OK' });
+    expect(started.body).toMatchObject({ agentId: 'rev-lead', status: 'completed', output: 'REVIEW_OK' });
 
-    const tree = (await http('GET', `/api/runs/${started.body.run_id}/tree`)).body;
-    expect(tree).toMatchObject({ kind: 'run', run_id: started.body.run_id, depth: 0, owner_thread_id: 'api' });
-    expect(tree.children).toEqual([expect.objectContaining({ kind: 'cli_subagent', agent_name: 'checker', status: 'completed' })]);
+    const tree = (await http('GET', `/api/runs/${started.body.runId}/tree`)).body;
+    expect(tree).toMatchObject({ kind: 'run', runId: started.body.runId, depth: 0, ownerThreadId: 'api' });
+    expect(tree.children).toEqual([expect.objectContaining({ kind: 'cli_subagent', agentName: 'checker', status: 'completed' })]);
     // The run's own usage counts every model call of its session, the sub-agent's included.
-    expect(tree.usage.total_tokens).toBeGreaterThan(0);
-    expect(tree.usage.tool_calls).toBeGreaterThanOrEqual(1);
-    expect(tree.subtree_usage).toEqual(tree.usage);
+    expect(tree.usage.totalTokens).toBeGreaterThan(0);
+    expect(tree.usage.toolCalls).toBeGreaterThanOrEqual(1);
+    expect(tree.subtreeUsage).toEqual(tree.usage);
   }, 120_000);
 });

@@ -53,11 +53,11 @@ describe('agent_run fork_context on the real Copilot CLI', () => {
   const turn = (sessionId: string, prompt: string) => sendTurn(http, sessionId, prompt);
 
   async function runStarted(sessionId: string, n: number): Promise<Json> {
-    const runs = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.owner_thread_id === sessionId);
+    const runs = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.ownerThreadId === sessionId);
     expect(runs).toHaveLength(n);
-    const newest = runs.sort((a, b) => String(a.started_at).localeCompare(String(b.started_at)))[n - 1];
+    const newest = runs.sort((a, b) => String(a.startedAt).localeCompare(String(b.startedAt)))[n - 1];
     expect(newest.status).toBe('completed');
-    const events = (await http('GET', `/api/streams/run-${newest.run_id}/events?limit=10`)).body;
+    const events = (await http('GET', `/api/streams/run-${newest.runId}/events?limit=10`)).body;
     return (events.events ?? events).find((e: Json) => e.type === 'run.started');
   }
 
@@ -87,12 +87,12 @@ describe('agent_run fork_context on the real Copilot CLI', () => {
   }, 180_000);
 
   it("over GraphQL, forks the parent run's conversation into a child started under it", async () => {
-    const parent = await http('POST', '/api/runs', { agent_id: 'fork-lead', prompt: 'The code word is KIWI_9_SECRET (hold).' });
+    const parent = await http('POST', '/api/runs', { agentId: 'fork-lead', prompt: 'The code word is KIWI_9_SECRET (hold).' });
     expect(parent.status).toBe(201);
     // The parent's prompt is recorded on its session; its model answer is held back, so it is still running.
     await waitUntil(
       async () => {
-        const events = (await http('GET', `/api/streams/session-sub-agent-${parent.body.run_id}/events?limit=100`)).body;
+        const events = (await http('GET', `/api/streams/session-sub-agent-${parent.body.runId}/events?limit=100`)).body;
         return ((events.events ?? []) as Json[]).some((e) => e.type === 'session.message_sent');
       },
       'the parent run to send its prompt',
@@ -100,7 +100,7 @@ describe('agent_run fork_context on the real Copilot CLI', () => {
     );
     const gql = graphqlHttp(() => running.app.baseUrl);
     const child = await gql(`mutation ($input: AgentRunInput!) { agentRun(input: $input) { runId status output } }`, {
-      input: { agentId: 'helper', prompt: 'Say it (api-forked).', parentRunId: parent.body.run_id, forkContext: true, background: false },
+      input: { agentId: 'helper', prompt: 'Say it (api-forked).', parentRunId: parent.body.runId, forkContext: true, background: false },
     });
     expect(child.body.errors).toBeUndefined();
     expect(child.body.data?.agentRun).toMatchObject({ status: 'completed', output: 'HELPER_API_DONE' });
@@ -108,7 +108,7 @@ describe('agent_run fork_context on the real Copilot CLI', () => {
   }, 60_000);
 
   it('refuses fork_context on a root run started over the API, which has no conversation to fork', async () => {
-    const refused = await http('POST', '/api/runs', { agent_id: 'helper', prompt: 'Say the code word.', fork_context: true });
+    const refused = await http('POST', '/api/runs', { agentId: 'helper', prompt: 'Say the code word.', forkContext: true });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('invalid_arguments');
   });

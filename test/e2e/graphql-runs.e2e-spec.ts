@@ -83,7 +83,7 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
       { id: chief.runId },
     ).start();
     await events.waitFor((v) => v.some((e) => e.runEvents.type === 'run.completed'), 'the chief to complete', 60_000);
-    const helperId = ((await http('GET', `/api/runs?root_run_id=${chief.runId}`)).body.runs as Json[]).find((r) => r.agent_id === 'helper').run_id;
+    const helperId = ((await http('GET', `/api/runs?rootRunId=${chief.runId}`)).body.runs as Json[]).find((r) => r.agentId === 'helper').runId;
 
     stallHelper = false;
     const stop = await gql('mutation ($id: ID!) { agentStop(runId: $id, reason: "retry it") { stoppedRuns run { status stoppedBy } } }', { id: helperId });

@@ -174,7 +174,7 @@ describe('hook webhooks through the real Copilot CLI', () => {
     expect(childCall?.body).toMatchObject({ hookType: 'preToolUse', agentName: 'scribe', input: { toolArgs: { content: 'from-child' } } });
     const childSessionId = childCall?.body.childSessionId as string;
     expect(childSessionId).toEqual(expect.any(String));
-    const subagents = (await http('GET', `/api/sessions/${sessionId}`)).body.subagents as Json[];
+    const subagents = (await http('GET', `/api/sessions/${sessionId}`)).body.subAgentLaunches as Json[];
     expect(subagents.map((s) => s.childSessionId)).toContain(childSessionId);
 
     const audit = await waitUntil(async () => {
@@ -239,9 +239,9 @@ describe('hook webhooks through the real Copilot CLI', () => {
     const sessionId = await session([{ type: 'preToolUse', url: webhooks.url('/hook/observe') }], { delegation: true });
     await sendTurn(http, sessionId, 'SCENARIO_RUN delegate it');
 
-    const runs = (await http('GET', '/api/runs?agent_id=researcher')).body;
-    const run = (runs.items ?? runs.runs ?? runs).find((r: Json) => (r.agent_id ?? r.agentId) === 'researcher');
-    const runId = (run.run_id ?? run.runId) as string;
+    const runs = (await http('GET', '/api/runs?agentId=researcher')).body;
+    const run = (runs.runs as Json[]).find((r) => r.agentId === 'researcher');
+    const runId = run.runId as string;
     const thread = `sub-agent-${runId}`;
     const fromRun = webhooks.callsTo('/hook/observe').find((c) => c.body.sessionId === thread && (c.body.input as Json).toolName === 'agent_output');
     expect(fromRun?.body).toMatchObject({

@@ -118,9 +118,9 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
 
     const acknowledged = new Map<string, number>();
     for (let n = 0; n < RUNS; n++) {
-      const response = await a('POST', '/api/runs', { agent_id: 'worker', prompt: taskPrompt(n), background: true });
+      const response = await a('POST', '/api/runs', { agentId: 'worker', prompt: taskPrompt(n), background: true });
       expect(response.status).toBe(201);
-      acknowledged.set(response.body.run_id, n);
+      acknowledged.set(response.body.runId, n);
     }
 
     // B watches a run A executes: the run's session stream, live over SSE on B.
@@ -162,16 +162,15 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
     const takeoverMs = Date.now() - killedAt;
     expect(afterTakeover.filter((r) => r.status !== 'completed' && r.status !== 'interrupted')).toEqual([]);
     const completedBefore = before.filter((r) => r.status === 'completed');
-    for (const run of completedBefore)
-      expect(afterTakeover.find((r) => r.run_id === run.run_id)).toMatchObject({ status: 'completed', output: run.output });
-    const lost = [...acknowledged.keys()].filter((id) => !afterTakeover.some((r) => r.run_id === id)).length;
+    for (const run of completedBefore) expect(afterTakeover.find((r) => r.runId === run.runId)).toMatchObject({ status: 'completed', output: run.output });
+    const lost = [...acknowledged.keys()].filter((id) => !afterTakeover.some((r) => r.runId === id)).length;
     expect(lost).toBe(0);
     expect(await duplicatedEvents()).toBe(0);
 
     const interrupted = afterTakeover.filter((r) => r.status === 'interrupted');
     expect(interrupted.length).toBeGreaterThan(0);
     for (const run of interrupted) {
-      const resumed = await b('POST', `/api/runs/${run.run_id}/resume`, {});
+      const resumed = await b('POST', `/api/runs/${run.runId}/resume`, {});
       expect(resumed.status).toBe(200);
     }
     const final = await waitUntil(
@@ -182,7 +181,7 @@ describe('two instances on one PostgreSQL database: read anywhere, take over aft
       'every run to complete on B',
       240_000,
     );
-    const wrongOutputs = final.filter((r) => r.output !== taskResult(acknowledged.get(r.run_id) as number)).length;
+    const wrongOutputs = final.filter((r) => r.output !== taskResult(acknowledged.get(r.runId) as number)).length;
     expect(wrongOutputs).toBe(0);
     const duplicated = await duplicatedEvents();
     expect(duplicated).toBe(0);

@@ -133,12 +133,12 @@ describe('budgets per subtree on the real Copilot CLI', () => {
 
   const getRun = async (runId: string): Promise<Json> => (await http('GET', `/api/runs/${runId}`)).body;
   const subtree = async (rootRunId: string): Promise<Json[]> =>
-    ((await http('GET', `/api/runs?root_run_id=${rootRunId}&limit=500`)).body.runs as Json[]).sort((a, b) => a.depth - b.depth);
+    ((await http('GET', `/api/runs?rootRunId=${rootRunId}&limit=500`)).body.runs as Json[]).sort((a, b) => a.depth - b.depth);
 
   async function startBudgeted(mode: string, budget: Json): Promise<string> {
-    const started = await http('POST', '/api/runs', { agent_id: 'spender', prompt: `Go ${mode}.`, budget });
+    const started = await http('POST', '/api/runs', { agentId: 'spender', prompt: `Go ${mode}.`, budget });
     expect(started.status).toBe(201);
-    return started.body.run_id as string;
+    return started.body.runId as string;
   }
 
   /** Waits for the budgeted run to be stopped by its budget and every run under it to end; records the overshoot. */
@@ -154,76 +154,82 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     );
     expect(runs.length).toBeGreaterThanOrEqual(minRuns);
     const [root, ...descendants] = runs;
-    expect(root.stopped_by).toMatchObject({ actor: 'budget', reason: 'budget_exceeded', limit, allowed });
-    expect(root.stopped_by.used).toBeGreaterThan(allowed);
-    expect(root.stopped_by.cascadeFrom).toBeUndefined();
+    expect(root.stoppedBy).toMatchObject({ actor: 'budget', reason: 'budget_exceeded', limit, allowed });
+    expect(root.stoppedBy.used).toBeGreaterThan(allowed);
+    expect(root.stoppedBy.cascadeFrom).toBeUndefined();
     for (const run of descendants) {
-      expect(run).toMatchObject({ status: 'stopped', stopped_by: { actor: 'budget', reason: 'budget_exceeded', limit, cascadeFrom: rootRunId } });
+      expect(run).toMatchObject({ status: 'stopped', stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit, cascadeFrom: rootRunId } });
     }
     const view = await getRun(rootRunId);
-    const key = { max_tokens: 'tokens', max_tool_calls: 'tool_calls', max_runs: 'runs', max_duration_ms: 'duration_ms' }[limit] as string;
-    expect(view.budget.limits[limit]).toBe(allowed);
-    expect(view.budget.remaining[limit]).toBe(0);
+    // The limit's name is a value (`stoppedBy.limit`), the REST view's keys are camelCase.
+    const { name, key } = {
+      max_tokens: { name: 'maxTokens', key: 'tokens' },
+      max_tool_calls: { name: 'maxToolCalls', key: 'toolCalls' },
+      max_runs: { name: 'maxRuns', key: 'runs' },
+      max_duration_ms: { name: 'maxDurationMs', key: 'durationMs' },
+    }[limit] as { name: string; key: string };
+    expect(view.budget.limits[name]).toBe(allowed);
+    expect(view.budget.remaining[name]).toBe(0);
     const final = view.budget.used[key] as number;
     overshoot.push(
-      `  ${limit}: allowed ${allowed}, used ${root.stopped_by.used} when the stop began, ${final} once the subtree (${runs.length} runs) ended: ` +
+      `  ${limit}: allowed ${allowed}, used ${root.stoppedBy.used} when the stop began, ${final} once the subtree (${runs.length} runs) ended: ` +
         `${final - allowed} past (${(((final - allowed) / allowed) * 100).toFixed(0)}%)`,
     );
     return runs;
   }
 
   it('stops the run and every run under it once the subtree passed max_tokens', async () => {
-    const rootRunId = await startBudgeted('MODE_TOKENS', { max_tokens: 3000 });
+    const rootRunId = await startBudgeted('MODE_TOKENS', { maxTokens: 3000 });
     await expectStoppedByBudget(rootRunId, 'max_tokens', 3000);
   }, 150_000);
 
   it('stops the subtree once it passed max_tool_calls', async () => {
-    const rootRunId = await startBudgeted('MODE_TOOLS', { max_tool_calls: 8 });
+    const rootRunId = await startBudgeted('MODE_TOOLS', { maxToolCalls: 8 });
     await expectStoppedByBudget(rootRunId, 'max_tool_calls', 8);
   }, 150_000);
 
   it('refuses a run past max_runs and stops the subtree', async () => {
-    const rootRunId = await startBudgeted('MODE_RUNS', { max_runs: 3 });
+    const rootRunId = await startBudgeted('MODE_RUNS', { maxRuns: 3 });
     const runs = await expectStoppedByBudget(rootRunId, 'max_runs', 3, 3);
     expect(runs).toHaveLength(3);
-    expect((await getRun(rootRunId)).stopped_by.used).toBe(4);
+    expect((await getRun(rootRunId)).stoppedBy.used).toBe(4);
   }, 150_000);
 
   it('stops the subtree once its summed run time passed max_duration_ms', async () => {
-    const rootRunId = await startBudgeted('MODE_TIME', { max_duration_ms: 4000 });
+    const rootRunId = await startBudgeted('MODE_TIME', { maxDurationMs: 4000 });
     await expectStoppedByBudget(rootRunId, 'max_duration_ms', 4000);
   }, 150_000);
 
   it("narrows a child's budget to what its parent's has left, and stops it by the parent's", async () => {
-    const rootRunId = await startBudgeted('MODE_NARROW', { max_tokens: 2400 });
+    const rootRunId = await startBudgeted('MODE_NARROW', { maxTokens: 2400 });
     const child = await waitUntil(async () => (await subtree(rootRunId)).find((r) => r.depth === 1), 'the child run', 60_000);
     // It asked for a million tokens; it got what the lead had left when it started (2,400, less the lead's
     // first answer once that was recorded).
-    expect([2400, 2400 - TOKENS_PER_ANSWER]).toContain(child.budget.limits.max_tokens);
+    expect([2400, 2400 - TOKENS_PER_ANSWER]).toContain(child.budget.limits.maxTokens);
     const runs = await expectStoppedByBudget(rootRunId, 'max_tokens', 2400);
-    expect(runs.find((r) => r.run_id === child.run_id).status).toBe('stopped');
+    expect(runs.find((r) => r.runId === child.runId).status).toBe('stopped');
   }, 150_000);
 
   it("tells the agent that called agent_run when the child's own budget stopped it", async () => {
-    const started = await http('POST', '/api/runs', { agent_id: 'spender', prompt: 'Go MODE_FOREGROUND.', background: false });
+    const started = await http('POST', '/api/runs', { agentId: 'spender', prompt: 'Go MODE_FOREGROUND.', background: false });
     expect(started.body).toMatchObject({ status: 'completed', output: 'LEAD_SAW_BUDGET' });
-    const [, child] = await subtree(started.body.run_id);
+    const [, child] = await subtree(started.body.runId);
     expect(child).toMatchObject({
       status: 'stopped',
-      stopped_by: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 900 },
-      budget: { limits: { max_tokens: 900 } },
+      stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 900 },
+      budget: { limits: { maxTokens: 900 } },
     });
-    const leadSaw = model.requests.find((r) => r.rule === 'lead reads the budget stop' && r.allText.includes(child.run_id));
+    const leadSaw = model.requests.find((r) => r.rule === 'lead reads the budget stop' && r.allText.includes(child.runId));
     expect(JSON.stringify(leadSaw?.lastMessage)).toContain('budget_exceeded');
-    overshoot.push(`  max_tokens (foreground child): allowed 900, used ${child.stopped_by.used} when the stop began`);
+    overshoot.push(`  max_tokens (foreground child): allowed 900, used ${child.stoppedBy.used} when the stop began`);
   }, 150_000);
 
   it("tells the owner's next turn that a run it started reached 80% of a limit, once", async () => {
     const session = (await http('POST', '/api/sessions', { agentId: 'owner', delegation: true })).body;
     await sendTurn(http, session.sessionId, 'Start it MODE_WARN.');
-    const owned = ((await http('GET', '/api/runs?limit=500')).body.runs as Json[]).filter((r) => r.owner_thread_id === session.sessionId);
+    const owned = ((await http('GET', '/api/runs?limit=500')).body.runs as Json[]).filter((r) => r.ownerThreadId === session.sessionId);
     expect(owned).toHaveLength(1);
-    const runId = owned[0].run_id as string;
+    const runId = owned[0].runId as string;
     await waitUntil(async () => (await getRun(runId)).status === 'stopped', 'the budgeted run to be stopped', 60_000);
     const events = (await http('GET', `/api/streams/run-${runId}/events?limit=100`)).body;
     const warned = ((events.events ?? events) as Json[]).filter((e) => e.type === 'run.budget_warned');
@@ -241,12 +247,12 @@ describe('budgets per subtree on the real Copilot CLI', () => {
 
   it('refuses a run under a budget with nothing left (budget_exceeded, 409)', async () => {
     // One answer of 300 tokens spends the whole budget without passing it; the lead's next model call hangs.
-    const rootRunId = await startBudgeted('MODE_HOLD', { max_tokens: TOKENS_PER_ANSWER, max_runs: 5 });
+    const rootRunId = await startBudgeted('MODE_HOLD', { maxTokens: TOKENS_PER_ANSWER, maxRuns: 5 });
     await waitUntil(async () => (await getRun(rootRunId)).budget.used.tokens === TOKENS_PER_ANSWER, 'the first answer to be counted', 60_000);
-    const refused = await http('POST', '/api/runs', { agent_id: 'worker', prompt: 'More work.', parent_run_id: rootRunId, budget: { max_runs: 1 } });
+    const refused = await http('POST', '/api/runs', { agentId: 'worker', prompt: 'More work.', parentRunId: rootRunId, budget: { maxRuns: 1 } });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'budget_exceeded', details: { budgetRunId: rootRunId, limit: 'max_tokens', allowed: 300, used: 300 } });
-    expect((await subtree(rootRunId)).map((r) => r.run_id)).toEqual([rootRunId]);
+    expect((await subtree(rootRunId)).map((r) => r.runId)).toEqual([rootRunId]);
     expect((await getRun(rootRunId)).status).toBe('running');
     await http('POST', `/api/runs/${rootRunId}/stop`, {});
   }, 150_000);
@@ -268,7 +274,7 @@ describe('budgets per subtree on the real Copilot CLI', () => {
       status: 'stopped',
       stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls', allowed: 6 },
       budget: {
-        used: { tokens: rest.budget.used.tokens, toolCalls: rest.budget.used.tool_calls, runs: rest.budget.used.runs },
+        used: { tokens: rest.budget.used.tokens, toolCalls: rest.budget.used.toolCalls, runs: rest.budget.used.runs },
         remaining: { maxTokens: null, maxToolCalls: 0 },
       },
     });
@@ -286,10 +292,10 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     expect(created.body.errors).toBeUndefined();
     const sessionId = created.body.data?.createSession.sessionId as string;
     const sessionBudget = async (): Promise<Json> => (await http('GET', `/api/sessions/${sessionId}/budget`)).body;
-    expect(await sessionBudget()).toMatchObject({ session_id: sessionId, limits: { max_tool_calls: 10 }, remaining: { max_tool_calls: 10 } });
+    expect(await sessionBudget()).toMatchObject({ sessionId: sessionId, limits: { maxToolCalls: 10 }, remaining: { maxToolCalls: 10 } });
 
     await sendTurn(http, sessionId, 'Start them MODE_SESSION.');
-    const owned = async () => ((await http('GET', '/api/runs?limit=500')).body.runs as Json[]).filter((r) => r.owner_thread_id === sessionId);
+    const owned = async () => ((await http('GET', '/api/runs?limit=500')).body.runs as Json[]).filter((r) => r.ownerThreadId === sessionId);
     expect(await owned()).toHaveLength(2);
     // Each run alone was narrowed to the session's 10 tool calls; together they pass it first.
     const runs = await waitUntil(
@@ -303,16 +309,16 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     for (const run of runs) {
       expect(run).toMatchObject({
         status: 'stopped',
-        budget: { limits: { max_tool_calls: 10 } },
-        stopped_by: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls' },
+        budget: { limits: { maxToolCalls: 10 } },
+        stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls' },
       });
     }
-    expect(runs.filter((r) => r.stopped_by.budgetSessionId === sessionId).length).toBeGreaterThanOrEqual(1);
+    expect(runs.filter((r) => r.stoppedBy.budgetSessionId === sessionId).length).toBeGreaterThanOrEqual(1);
     const view = await sessionBudget();
-    expect(view).toMatchObject({ limits: { max_tool_calls: 10 }, used: { runs: 2 }, remaining: { max_tool_calls: 0 } });
-    expect(view.used.tool_calls).toBeGreaterThan(10);
-    const stoppedAt = runs.find((r) => r.stopped_by.budgetSessionId === sessionId).stopped_by.used as number;
-    overshoot.push(`  max_tool_calls (session, 2 root runs): allowed 10, used ${stoppedAt} when the stop began, ${view.used.tool_calls} once both ended`);
+    expect(view).toMatchObject({ limits: { maxToolCalls: 10 }, used: { runs: 2 }, remaining: { maxToolCalls: 0 } });
+    expect(view.used.toolCalls).toBeGreaterThan(10);
+    const stoppedAt = runs.find((r) => r.stoppedBy.budgetSessionId === sessionId).stoppedBy.used as number;
+    overshoot.push(`  max_tool_calls (session, 2 root runs): allowed 10, used ${stoppedAt} when the stop began, ${view.used.toolCalls} once both ended`);
 
     // Asking for more under the spent session budget is refused; the owner's model reads why.
     await sendTurn(http, sessionId, 'Again MODE_SESSION.');
@@ -328,17 +334,17 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     );
     expect(read.body.data?.session.budget).toEqual({
       limits: { maxToolCalls: 10, maxTokens: null },
-      used: { toolCalls: view.used.tool_calls, runs: 2 },
+      used: { toolCalls: view.used.toolCalls, runs: 2 },
       remaining: { maxToolCalls: 0 },
     });
-    expect((await http('POST', '/api/sessions', { agentId: 'owner', budget: { max_tool_calls: 0 } })).status).toBe(400);
+    expect((await http('POST', '/api/sessions', { agentId: 'owner', budget: { maxToolCalls: 0 } })).status).toBe(400);
     const plain = (await http('POST', '/api/sessions', { agentId: 'owner' })).body.sessionId as string;
     expect((await http('GET', `/api/sessions/${plain}/budget`)).status).toBe(404);
   }, 180_000);
 
   it('refuses a budget that is not positive integers (400)', async () => {
-    for (const budget of [{}, { max_tokens: 0 }, { max_tokens: 1.5 }, { max_runs: -2 }, { max_cost: 3 }]) {
-      const response = await http('POST', '/api/runs', { agent_id: 'spender', prompt: 'x', budget });
+    for (const budget of [{}, { maxTokens: 0 }, { maxTokens: 1.5 }, { maxRuns: -2 }, { max_cost: 3 }]) {
+      const response = await http('POST', '/api/runs', { agentId: 'spender', prompt: 'x', budget });
       expect(response.status).toBe(400);
     }
   });

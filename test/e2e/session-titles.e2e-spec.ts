@@ -96,9 +96,9 @@ describe('session titles, previews and search through the API', () => {
   }, 120_000);
 
   it("leaves a run's session out of the chat list; it is reached from its run, and listed under it when asked for", async () => {
-    const started = await http('POST', '/api/runs', { agent_id: 'code-reviewer', prompt: 'Review the tests' });
+    const started = await http('POST', '/api/runs', { agentId: 'code-reviewer', prompt: 'Review the tests' });
     expect(started.status).toBe(201);
-    const runId = started.body.run_id as string;
+    const runId = started.body.runId as string;
     await waitUntil(() => settled(async () => (await http('GET', `/api/runs/${runId}`)).body.status !== 'running'), 'the run to end', 60_000);
 
     expect((await listed()).map((s) => s.sessionId)).not.toContain(`sub-agent-${runId}`);

@@ -31,7 +31,7 @@ describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name,
     });
   const pendingFor = (requestId: string) =>
     waitUntil(async () => {
-      const r = await h.http('GET', `/api/approvals?status=pending&session_id=${sessionId}`);
+      const r = await h.http('GET', `/api/approvals?status=pending&sessionId=${sessionId}`);
       return r.body.approvals.find((a: Json) => a.arguments?.args?.key === requestId);
     }, `the approval of ${requestId}`);
 
@@ -41,21 +41,21 @@ describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name,
     expect(item).toMatchObject({
       status: 'pending',
       kind: 'custom-tool',
-      tool_name: 'secret',
-      session_id: sessionId,
-      child_session_id: 'task-1',
-      agent_name: 'free',
-      run_id: null,
-      root_run_id: null,
-      lineage_path: ['main', 'free'],
-      decided_at: null,
+      toolName: 'secret',
+      sessionId: sessionId,
+      childSessionId: 'task-1',
+      agentName: 'free',
+      runId: null,
+      rootRunId: null,
+      lineagePath: ['main', 'free'],
+      decidedAt: null,
       decision: null,
     });
     expect(answered('q1')).toBe(false);
 
     const decided = await h.http('POST', `/api/approvals/${item.id}`, { decision: 'approve', reason: 'looks fine' });
     expect(decided.status).toBe(200);
-    expect(decided.body).toMatchObject({ id: item.id, status: 'decided', decision: 'approve', scope: 'once', decided_by: 'api', reason: 'looks fine' });
+    expect(decided.body).toMatchObject({ id: item.id, status: 'decided', decision: 'approve', scope: 'once', decidedBy: 'api', reason: 'looks fine' });
     expect((await answerOf('q1')).result).toEqual({ kind: 'approve-once' });
 
     const again = await h.http('POST', `/api/approvals/${item.id}`, { decision: 'deny' });
@@ -98,8 +98,8 @@ describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name,
     await ask(sessionId, 'q5', 'lookup');
     expect((await answerOf('q5')).result).toEqual({ kind: 'approve-once' });
     // Only q3 was ever asked for lookup: q4 and q5 were answered by the session grant.
-    const lookups = await h.http('GET', `/api/approvals?session_id=${sessionId}`);
-    expect(lookups.body.approvals.filter((a: Json) => a.tool_name === 'lookup').map((a: Json) => a.arguments.args.key)).toEqual(['q3']);
+    const lookups = await h.http('GET', `/api/approvals?sessionId=${sessionId}`);
+    expect(lookups.body.approvals.filter((a: Json) => a.toolName === 'lookup').map((a: Json) => a.arguments.args.key)).toEqual(['q3']);
 
     await ask(sessionId, 'q6', 'secret');
     const secret = await pendingFor('q6');
@@ -108,29 +108,29 @@ describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name,
   });
 
   it('pages newest first with next_cursor and filters by status and agent', async () => {
-    const all = await h.http('GET', `/api/approvals?session_id=${sessionId}`);
+    const all = await h.http('GET', `/api/approvals?sessionId=${sessionId}`);
     const keys = all.body.approvals.map((a: Json) => a.arguments.args.key);
     expect(keys).toEqual(['q6', 'q3', 'q2', 'q1']);
-    const first = await h.http('GET', `/api/approvals?session_id=${sessionId}&limit=3`);
+    const first = await h.http('GET', `/api/approvals?sessionId=${sessionId}&limit=3`);
     expect(first.body.approvals.map((a: Json) => a.arguments.args.key)).toEqual(['q6', 'q3', 'q2']);
-    const second = await h.http('GET', `/api/approvals?session_id=${sessionId}&limit=3&after=${first.body.next_cursor}`);
+    const second = await h.http('GET', `/api/approvals?sessionId=${sessionId}&limit=3&after=${first.body.nextCursor}`);
     expect(second.body).toEqual({
       approvals: [expect.objectContaining({ arguments: expect.objectContaining({ args: { key: 'q1' } }) })],
-      next_cursor: null,
+      nextCursor: null,
     });
-    expect((await h.http('GET', `/api/approvals?session_id=${sessionId}&agent_id=free&status=decided`)).body.approvals).toHaveLength(4);
-    expect((await h.http('GET', `/api/approvals?agent_id=nobody`)).body.approvals).toEqual([]);
+    expect((await h.http('GET', `/api/approvals?sessionId=${sessionId}&agentId=free&status=decided`)).body.approvals).toHaveLength(4);
+    expect((await h.http('GET', `/api/approvals?agentId=nobody`)).body.approvals).toEqual([]);
   });
 
   it('expires a request left pending by a restart: the new process records it as expired', async () => {
     await ask(sessionId, 'q7', 'secret');
     const item = await pendingFor('q7');
     await h.restartApp({ approvals: { timeoutMs: 60_000 } });
-    const after = await h.http('GET', `/api/approvals?session_id=${sessionId}&status=expired`);
+    const after = await h.http('GET', `/api/approvals?sessionId=${sessionId}&status=expired`);
     expect(after.body.approvals.find((a: Json) => a.id === item.id)).toMatchObject({
       status: 'expired',
       reason: 'the service restarted while the request waited; the CLI no longer holds it',
-      decided_at: expect.any(String),
+      decidedAt: expect.any(String),
     });
     expect(await h.http('POST', `/api/approvals/${item.id}`, { decision: 'approve' })).toMatchObject({
       status: 409,
@@ -144,13 +144,10 @@ describe.each(appStoreTargets())('approvals (fake CLI, protocol 3, %s)', (_name,
       type: 'permission.requested',
       data: { requestId: 'd1', permissionRequest: { kind: 'custom-tool', toolName: 'secret' } },
     });
-    const item = await waitUntil(async () => (await h.http('GET', `/api/approvals?session_id=${other}&status=pending`)).body.approvals[0], 'the approval');
-    expect(item.lineage_path).toEqual(['main']);
+    const item = await waitUntil(async () => (await h.http('GET', `/api/approvals?sessionId=${other}&status=pending`)).body.approvals[0], 'the approval');
+    expect(item.lineagePath).toEqual(['main']);
     expect((await h.http('DELETE', `/api/sessions/${other}`)).status).toBe(200);
-    const expired = await waitUntil(
-      async () => (await h.http('GET', `/api/approvals?session_id=${other}&status=expired`)).body.approvals[0],
-      'the expiry',
-    );
+    const expired = await waitUntil(async () => (await h.http('GET', `/api/approvals?sessionId=${other}&status=expired`)).body.approvals[0], 'the expiry');
     expect(expired).toMatchObject({ id: item.id, reason: expect.stringContaining('destroyed') });
     expect((await answerOf('d1')).result).toEqual({ kind: 'reject', feedback: expect.stringContaining('expired: session') });
   });
@@ -171,11 +168,11 @@ describe('approvals: the timeout (fake CLI, protocol 3)', () => {
     });
     const answer = await h.fake.waitFor<Json>('session.permissions.handlePendingPermissionRequest', (p) => p.requestId === 't1', 10_000);
     expect(answer.result).toEqual({ kind: 'reject', feedback: 'denied: no decision within 300 ms (SWITCHBOARD_APPROVAL_TIMEOUT_MS)' });
-    const item = (await h.http('GET', `/api/approvals?session_id=${sessionId}`)).body.approvals[0];
+    const item = (await h.http('GET', `/api/approvals?sessionId=${sessionId}`)).body.approvals[0];
     expect(item).toMatchObject({
       status: 'decided',
       decision: 'deny',
-      decided_by: 'timeout',
+      decidedBy: 'timeout',
       reason: 'no decision within 300 ms (SWITCHBOARD_APPROVAL_TIMEOUT_MS)',
     });
   });
@@ -197,7 +194,7 @@ describe('approvals (fake CLI, protocol 2): the permission.request request resol
         settled = true;
       });
     const item = await waitUntil(
-      async () => (await h.http('GET', `/api/approvals?session_id=${sessionId}&status=pending`)).body.approvals[0],
+      async () => (await h.http('GET', `/api/approvals?sessionId=${sessionId}&status=pending`)).body.approvals[0],
       'the approval',
     );
     expect(settled).toBe(false);
@@ -206,7 +203,7 @@ describe('approvals (fake CLI, protocol 2): the permission.request request resol
 
     const denied = h.fake.request<Json>('permission.request', { sessionId, permissionRequest: { kind: 'custom-tool', toolName: 'lookup' } });
     const second = await waitUntil(
-      async () => (await h.http('GET', `/api/approvals?session_id=${sessionId}&status=pending`)).body.approvals[0],
+      async () => (await h.http('GET', `/api/approvals?sessionId=${sessionId}&status=pending`)).body.approvals[0],
       'the second',
     );
     await h.http('POST', `/api/approvals/${second.id}`, { decision: 'deny' });

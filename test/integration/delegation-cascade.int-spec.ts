@@ -90,34 +90,34 @@ describe.each(appStoreTargets())('delegation: cascade, ownership and policy (%s)
   const leafRequests = () => model.requests.filter((r) => r.rule === 'leaf works');
 
   it('stops a run, its background child and its background grandchild, recording who stopped each', async () => {
-    const root = (await start({ agent_id: 'root', prompt: 'ROOT_TASK' })).body;
-    expect(root).toMatchObject({ agent_id: 'root', status: 'running', background: true });
+    const root = (await start({ agentId: 'root', prompt: 'ROOT_TASK' })).body;
+    expect(root).toMatchObject({ agentId: 'root', status: 'running', background: true });
     await waitUntil(() => leafRequests().length > 0, 'the grandchild to be working', 60_000);
-    const tree = (await http('GET', `/api/runs/${root.run_id}/tree`)).body;
+    const tree = (await http('GET', `/api/runs/${root.runId}/tree`)).body;
     const mid = tree.children.find((c: Json) => c.kind === 'run');
     const leaf = mid.children.find((c: Json) => c.kind === 'run');
-    expect([mid.agent_id, mid.depth, mid.parent_run_id, mid.background]).toEqual(['mid', 1, root.run_id, true]);
-    expect([leaf.agent_id, leaf.depth, leaf.parent_run_id, leaf.root_run_id]).toEqual(['leaf', 2, mid.run_id, root.run_id]);
+    expect([mid.agentId, mid.depth, mid.parentRunId, mid.background]).toEqual(['mid', 1, root.runId, true]);
+    expect([leaf.agentId, leaf.depth, leaf.parentRunId, leaf.rootRunId]).toEqual(['leaf', 2, mid.runId, root.runId]);
 
-    const stop = await http('POST', `/api/runs/${root.run_id}/stop`, { reason: 'operator cancelled' });
+    const stop = await http('POST', `/api/runs/${root.runId}/stop`, { reason: 'operator cancelled' });
     expect(stop.status).toBe(200);
-    expect(new Set(stop.body.stopped_runs)).toEqual(new Set([root.run_id, mid.run_id, leaf.run_id]));
+    expect(new Set(stop.body.stoppedRuns)).toEqual(new Set([root.runId, mid.runId, leaf.runId]));
 
-    const after = await Promise.all([root.run_id, mid.run_id, leaf.run_id].map(run));
+    const after = await Promise.all([root.runId, mid.runId, leaf.runId].map(run));
     expect(after.map((r) => r.status)).toEqual(['stopped', 'stopped', 'stopped']);
-    expect(after[0].stopped_by).toMatchObject({ actor: 'api', reason: 'operator cancelled' });
-    expect(after[1].stopped_by).toMatchObject({ actor: 'api', cascadeFrom: root.run_id });
-    expect(after[2].stopped_by).toMatchObject({ actor: 'api', cascadeFrom: root.run_id });
+    expect(after[0].stoppedBy).toMatchObject({ actor: 'api', reason: 'operator cancelled' });
+    expect(after[1].stoppedBy).toMatchObject({ actor: 'api', cascadeFrom: root.runId });
+    expect(after[2].stoppedBy).toMatchObject({ actor: 'api', cascadeFrom: root.runId });
 
     // Nothing keeps running underneath: the stopped leaf's model request was abandoned, not answered.
-    expect((await http('GET', '/api/runs?status=running')).body.runs.filter((r: Json) => r.root_run_id === root.run_id)).toEqual([]);
+    expect((await http('GET', '/api/runs?status=running')).body.runs.filter((r: Json) => r.rootRunId === root.runId)).toEqual([]);
     // Stopping again is a conflict, not a silent success.
-    expect((await http('POST', `/api/runs/${root.run_id}/stop`, {})).status).toBe(409);
+    expect((await http('POST', `/api/runs/${root.runId}/stop`, {})).status).toBe(409);
   }, 120_000);
 
   it('refuses a tool call that stops, reads or self-delegates outside its own thread, and records the refusal', async () => {
-    const foreign = (await start({ agent_id: 'worker', prompt: 'WORKER_TASK' })).body;
-    foreignRunId = foreign.run_id;
+    const foreign = (await start({ agentId: 'worker', prompt: 'WORKER_TASK' })).body;
+    foreignRunId = foreign.runId;
     const session = (await http('POST', '/api/sessions', { agentId: 'intruder', delegation: true })).body;
     await http('POST', `/api/sessions/${session.sessionId}/messages`, { prompt: 'Interfere.' });
     await waitUntil(async () => (await http('GET', `/api/sessions/${session.sessionId}`)).body.status === 'idle', 'the intruder turn', 60_000);
@@ -126,33 +126,33 @@ describe.each(appStoreTargets())('delegation: cascade, ownership and policy (%s)
     const texts = toolResults.map((m: Json) => String(m.content));
     expect(texts.filter((t: string) => t.includes('"code":"policy_denied"'))).toHaveLength(3);
     expect(texts.some((t: string) => t.includes('cannot delegate to itself'))).toBe(true);
-    expect((await run(foreign.run_id)).status).toBe('running');
+    expect((await run(foreign.runId)).status).toBe('running');
 
     const events = (await http('GET', `/api/streams/session-${session.sessionId}/events?limit=1000`)).body;
     const refused = (events.events ?? events).filter((e: Json) => e.type === 'run.delegation_refused');
     expect(refused).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ agentId: 'intruder', reason: 'intruder cannot delegate to itself' }) }),
     ]);
-    expect((await http('POST', `/api/runs/${foreign.run_id}/stop`, {})).status).toBe(200);
+    expect((await http('POST', `/api/runs/${foreign.runId}/stop`, {})).status).toBe(200);
   }, 120_000);
 
   describe('policy', () => {
     let boss: Json;
 
     beforeAll(async () => {
-      boss = (await start({ agent_id: 'boss', prompt: 'BOSS_TASK', policy: { max_concurrent_children: 1, max_depth: 1 } })).body;
+      boss = (await start({ agentId: 'boss', prompt: 'BOSS_TASK', policy: { maxConcurrentChildren: 1, maxDepth: 1 } })).body;
     });
 
     afterAll(async () => {
-      await http('POST', `/api/runs/${boss.run_id}/stop`, {});
+      await http('POST', `/api/runs/${boss.runId}/stop`, {});
     });
 
-    async function refusedWith(agentId: string, reason: RegExp, parent = boss.run_id): Promise<void> {
-      const response = await start({ agent_id: agentId, prompt: 'x', parent_run_id: parent });
+    async function refusedWith(agentId: string, reason: RegExp, parent = boss.runId): Promise<void> {
+      const response = await start({ agentId: agentId, prompt: 'x', parentRunId: parent });
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ code: 'policy_denied' });
       expect(response.body.message).toMatch(reason);
-      const parentThread = (await run(parent)).thread_id;
+      const parentThread = (await run(parent)).threadId;
       const events = (await http('GET', `/api/streams/session-${parentThread}/events?limit=1000`)).body;
       const refusals = (events.events ?? events).filter((e: Json) => e.type === 'run.delegation_refused' && e.data.agentId === agentId);
       expect(refusals.at(-1)?.data.reason).toMatch(reason);
@@ -164,37 +164,37 @@ describe.each(appStoreTargets())('delegation: cascade, ownership and policy (%s)
 
     it('refuses a second running child above max_concurrent_children, then a grandchild below max_depth', async () => {
       await waitUntil(
-        async () => (await run(boss.run_id)).status === 'running' && model.requests.some((r) => r.rule === 'boss works'),
+        async () => (await run(boss.runId)).status === 'running' && model.requests.some((r) => r.rule === 'boss works'),
         'boss to work',
         60_000,
       );
-      const first = await start({ agent_id: 'worker', prompt: 'WORKER_ONE', parent_run_id: boss.run_id });
+      const first = await start({ agentId: 'worker', prompt: 'WORKER_ONE', parentRunId: boss.runId });
       expect(first.status).toBe(201);
       await refusedWith('worker', /already has 1 running child runs, the maximum is 1/);
       // The child inherits max_depth 1: its own child would be at depth 2.
-      await refusedWith('leaf', /depth 2, deeper than the maximum of 1/, first.body.run_id);
+      await refusedWith('leaf', /depth 2, deeper than the maximum of 1/, first.body.runId);
     }, 60_000);
 
     it('stops a run that outlives its timeout, naming the timeout', async () => {
-      const slow = (await start({ agent_id: 'worker', prompt: 'WORKER_SLOW', policy: { timeout_ms: 1000 } })).body;
+      const slow = (await start({ agentId: 'worker', prompt: 'WORKER_SLOW', policy: { timeoutMs: 1000 } })).body;
       const ended = await waitUntil(
         async () => {
-          const r = await run(slow.run_id);
+          const r = await run(slow.runId);
           return r.status !== 'running' && r;
         },
         'the timeout',
         30_000,
       );
       expect(ended.status).toBe('stopped');
-      expect(ended.stopped_by).toMatchObject({ actor: 'switchboard', reason: 'timed out after 1000 ms (run policy timeout)' });
+      expect(ended.stoppedBy).toMatchObject({ actor: 'switchboard', reason: 'timed out after 1000 ms (run policy timeout)' });
     }, 60_000);
   });
 
   it('answers bad requests with the code that says what to fix', async () => {
-    expect((await start({ agent_id: 'nobody', prompt: 'x' })).body).toMatchObject({ statusCode: 422, code: 'unknown_agent' });
+    expect((await start({ agentId: 'nobody', prompt: 'x' })).body).toMatchObject({ statusCode: 422, code: 'unknown_agent' });
     expect((await http('GET', '/api/runs/no-such-run')).body).toMatchObject({ statusCode: 404, code: 'unknown_run' });
-    expect((await start({ agent_id: 'worker' })).status).toBe(400);
-    expect((await start({ agent_id: 'worker', prompt: 'x', parent_run_id: 'no-such-run' })).body).toMatchObject({ statusCode: 404, code: 'unknown_run' });
+    expect((await start({ agentId: 'worker' })).status).toBe(400);
+    expect((await start({ agentId: 'worker', prompt: 'x', parentRunId: 'no-such-run' })).body).toMatchObject({ statusCode: 404, code: 'unknown_run' });
     expect((await http('POST', '/api/runs/no-such-run/resume', {})).status).toBe(404);
   });
 });

@@ -125,9 +125,9 @@ describe.each(targets)(
 
     /** What must hold after every restart; returns the figures of the round. */
     async function checkLog(acknowledged: Map<string, number>, runs: Json[]): Promise<Pick<KillRound, 'lost' | 'duplicatedEvents' | 'wrongOutputs'>> {
-      const byId = new Map(runs.map((r) => [r.run_id, r]));
+      const byId = new Map(runs.map((r) => [r.runId, r]));
       const lost = [...acknowledged.keys()].filter((id) => !byId.has(id)).length;
-      const wrongOutputs = runs.filter((r) => r.status === 'completed' && r.output !== taskResult(acknowledged.get(r.run_id) as number)).length;
+      const wrongOutputs = runs.filter((r) => r.status === 'completed' && r.output !== taskResult(acknowledged.get(r.runId) as number)).length;
       return { lost, duplicatedEvents: await duplicatedEvents(), wrongOutputs };
     }
 
@@ -164,9 +164,9 @@ describe.each(targets)(
         await Promise.all(
           Array.from({ length: 10 }, async (_, i) => {
             const n = batch + i;
-            const response = await http('POST', '/api/runs', { agent_id: 'worker', prompt: taskPrompt(n), background: true });
+            const response = await http('POST', '/api/runs', { agentId: 'worker', prompt: taskPrompt(n), background: true });
             expect(response.status).toBe(201);
-            acknowledged.set(response.body.run_id, n);
+            acknowledged.set(response.body.runId, n);
           }),
         );
       }
@@ -190,10 +190,10 @@ describe.each(targets)(
         expect(after.filter((r) => r.status !== 'completed' && r.status !== 'interrupted')).toEqual([]);
         const figures = await checkLog(acknowledged, after);
         expect(figures).toEqual({ lost: 0, duplicatedEvents: 0, wrongOutputs: 0 });
-        const completedBefore = before.filter((r) => r.status === 'completed').map((r) => r.run_id);
+        const completedBefore = before.filter((r) => r.status === 'completed').map((r) => r.runId);
         // A run acknowledged as completed stays completed, with the same output.
         for (const id of completedBefore)
-          expect(after.find((r) => r.run_id === id)).toMatchObject({ status: 'completed', output: taskResult(acknowledged.get(id) as number) });
+          expect(after.find((r) => r.runId === id)).toMatchObject({ status: 'completed', output: taskResult(acknowledged.get(id) as number) });
         rounds.push({
           completedBeforeKill: completedBefore.length,
           runningBeforeKill: count(before, 'running'),
@@ -213,9 +213,9 @@ describe.each(targets)(
         service = await startService();
 
         for (const run of after.filter((r) => r.status === 'interrupted')) {
-          const resumed = await http('POST', `/api/runs/${run.run_id}/resume`, {});
+          const resumed = await http('POST', `/api/runs/${run.runId}/resume`, {});
           expect(resumed.status).toBe(200);
-          expect(resumed.body).toMatchObject({ run_id: run.run_id, status: 'running' });
+          expect(resumed.body).toMatchObject({ runId: run.runId, status: 'running' });
         }
       }
 

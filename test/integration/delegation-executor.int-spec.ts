@@ -39,7 +39,7 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
   afterAll(() => h?.close());
 
   const run = async (id: string): Promise<Json> => (await h.http('GET', `/api/runs/${id}`)).body;
-  const start = async (prompt: string): Promise<Json> => (await h.http('POST', '/api/runs', { agent_id: 'worker', prompt })).body;
+  const start = async (prompt: string): Promise<Json> => (await h.http('POST', '/api/runs', { agentId: 'worker', prompt })).body;
   const ended = (id: string) =>
     waitUntil(async () => {
       const r = await run(id);
@@ -56,11 +56,11 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
       await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'FINAL_ANSWER' } });
       await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
     });
-    const r = await ended((await start('MARK_OUTPUT')).run_id);
+    const r = await ended((await start('MARK_OUTPUT')).runId);
     expect(r).toMatchObject({
       status: 'completed',
       output: 'FINAL_ANSWER',
-      usage: { input_tokens: 11, output_tokens: 4, total_tokens: 15, tool_calls: 1 },
+      usage: { inputTokens: 11, outputTokens: 4, totalTokens: 15, toolCalls: 1 },
     });
   });
 
@@ -71,36 +71,36 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
       await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'AFTER_STALE' } });
       await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
     });
-    expect(await ended((await start('RAW_STALE_IDLE')).run_id)).toMatchObject({ status: 'completed', output: 'AFTER_STALE' });
+    expect(await ended((await start('RAW_STALE_IDLE')).runId)).toMatchObject({ status: 'completed', output: 'AFTER_STALE' });
   });
 
   it('fails a run whose session reports an error, with the error', async () => {
     turns.set('MARK_ERROR', (sessionId) =>
       h.fake.emitEvent(sessionId, { type: 'session.error', data: { message: 'model quota exhausted' } }).then(() => undefined),
     );
-    const r = await ended((await start('MARK_ERROR')).run_id);
+    const r = await ended((await start('MARK_ERROR')).runId);
     expect(r).toMatchObject({ status: 'failed', error: 'model quota exhausted' });
   });
 
   it('forces a stop the CLI does not honour: destroys the session after the grace period, and the run cannot be resumed', async () => {
     const r = await start('MARK_NOTHING_HAPPENS');
     await waitUntil(
-      () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`),
+      () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.runId}`),
       'the prompt to be sent',
     );
-    const stop = await h.http('POST', `/api/runs/${r.run_id}/stop`, {});
+    const stop = await h.http('POST', `/api/runs/${r.runId}/stop`, {});
     expect(stop.status).toBe(200);
-    expect(stop.body).toMatchObject({ status: 'stopped', stopped_runs: [r.run_id] });
-    expect((await run(r.run_id)).stopped_by).toEqual({ actor: 'api', reason: 'stopped by api', forced: true });
-    const sent = h.fake.received.filter((m) => m.params?.sessionId === `sub-agent-${r.run_id}`).map((m) => m.method);
+    expect(stop.body).toMatchObject({ status: 'stopped', stoppedRuns: [r.runId] });
+    expect((await run(r.runId)).stoppedBy).toEqual({ actor: 'api', reason: 'stopped by api', forced: true });
+    const sent = h.fake.received.filter((m) => m.params?.sessionId === `sub-agent-${r.runId}`).map((m) => m.method);
     expect(sent.slice(-2)).toEqual(['session.abort', 'session.destroy']);
     // The run's session records why it was destroyed, not a generic API reason.
-    const sessionEvents = (await h.http('GET', `/api/streams/session-sub-agent-${r.run_id}/events`)).body.events;
+    const sessionEvents = (await h.http('GET', `/api/streams/session-sub-agent-${r.runId}/events`)).body.events;
     expect(sessionEvents.find((e: Json) => e.type === 'session.destroyed').data.reason).toMatch(
-      new RegExp(`run ${r.run_id} did not stop within \\d+ ms of session.abort: forced stop`),
+      new RegExp(`run ${r.runId} did not stop within \\d+ ms of session.abort: forced stop`),
     );
 
-    const resume = await h.http('POST', `/api/runs/${r.run_id}/resume`, {});
+    const resume = await h.http('POST', `/api/runs/${r.runId}/resume`, {});
     expect(resume.status).toBe(409);
     expect(resume.body.message).toMatch(/its session was destroyed when it was force-stopped; start a new run instead/);
   });
@@ -108,22 +108,22 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
   it('interrupts a running run when the CLI connection drops, and completes it on resume with a new epoch', async () => {
     const r = await start('MARK_DROP');
     await waitUntil(
-      () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`),
+      () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.runId}`),
       'the prompt to be sent',
     );
     await h.fake.dropConnections();
-    const interrupted = await ended(r.run_id);
+    const interrupted = await ended(r.runId);
     expect(interrupted).toMatchObject({ status: 'interrupted', epoch: 1 });
 
     turns.set('Continue where you left off', async (sessionId) => {
       await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'RESUMED_OK' } });
       await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
     });
-    const resumed = await h.http('POST', `/api/runs/${r.run_id}/resume`, {});
+    const resumed = await h.http('POST', `/api/runs/${r.runId}/resume`, {});
     expect(resumed.body).toMatchObject({ status: 'running' });
-    expect(await ended(r.run_id)).toMatchObject({ status: 'completed', epoch: 2, output: 'RESUMED_OK' });
+    expect(await ended(r.runId)).toMatchObject({ status: 'completed', epoch: 2, output: 'RESUMED_OK' });
     // The resume went through session.resume on the run's own session, with its prompt continuing the task.
-    expect(h.fake.received.some((m) => m.method === 'session.resume' && m.params.sessionId === `sub-agent-${r.run_id}`)).toBe(true);
+    expect(h.fake.received.some((m) => m.method === 'session.resume' && m.params.sessionId === `sub-agent-${r.runId}`)).toBe(true);
     expect(h.fake.hookErrors).toEqual([]);
   });
 
@@ -134,14 +134,18 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
     try {
       const r = await start('HANG_SEND');
       await waitUntil(
-        () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.run_id}`),
+        () => h.fake.received.some((m) => m.method === 'session.send' && m.params.sessionId === `sub-agent-${r.runId}`),
         'the prompt to be sent',
       );
       await h.fake.dropConnections();
-      expect(await ended(r.run_id)).toMatchObject({ status: 'interrupted', epoch: 1 });
-      const session = (await h.http('GET', `/api/sessions/sub-agent-${r.run_id}`)).body;
-      expect(session.status).toBe('interrupted');
-      const types = (await h.http('GET', `/api/streams/session-sub-agent-${r.run_id}/events?limit=100`)).body.events.map((e: Json) => e.type);
+      expect(await ended(r.runId)).toMatchObject({ status: 'interrupted', epoch: 1 });
+      // The run and its session are two streams, each interrupted by its own reaction to the drop (the
+      // executor's rejected send, the lifecycle's CLI exit): neither waits for the other.
+      await waitUntil(
+        async () => (await h.http('GET', `/api/sessions/sub-agent-${r.runId}`)).body.status === 'interrupted',
+        "the run's session to be interrupted",
+      );
+      const types = (await h.http('GET', `/api/streams/session-sub-agent-${r.runId}/events?limit=100`)).body.events.map((e: Json) => e.type);
       expect(types).not.toContain('session.message_failed');
     } finally {
       h.fake.handle('session.send', answerSend);
@@ -151,19 +155,19 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
   it('interrupts a run whose session.create was lost with the connection, and creates that session in the CLI on resume', async () => {
     h.fake.handle('session.create', () => new Promise(() => undefined));
     const r = await start('MARK_CREATE_LOST');
-    const threadId = `sub-agent-${r.run_id}`;
+    const threadId = `sub-agent-${r.runId}`;
     await waitUntil(() => h.fake.received.some((m) => m.method === 'session.create' && m.params.sessionId === threadId), 'session.create to be sent');
     await h.fake.dropConnections();
     h.fake.handle('session.create', undefined);
-    expect(await ended(r.run_id)).toMatchObject({ status: 'interrupted', epoch: 1 });
+    expect(await ended(r.runId)).toMatchObject({ status: 'interrupted', epoch: 1 });
     expect((await h.http('GET', `/api/sessions/${threadId}`)).body.status).toBe('interrupted');
 
     turns.set('Continue where you left off', async (sessionId) => {
       await h.fake.emitEvent(sessionId, { type: 'assistant.message', data: { content: 'CREATED_ON_RESUME' } });
       await h.fake.emitEvent(sessionId, { type: 'session.idle', ephemeral: true, data: {} });
     });
-    expect((await h.http('POST', `/api/runs/${r.run_id}/resume`, {})).body).toMatchObject({ status: 'running' });
-    expect(await ended(r.run_id)).toMatchObject({ status: 'completed', epoch: 2, output: 'CREATED_ON_RESUME' });
+    expect((await h.http('POST', `/api/runs/${r.runId}/resume`, {})).body).toMatchObject({ status: 'running' });
+    expect(await ended(r.runId)).toMatchObject({ status: 'completed', epoch: 2, output: 'CREATED_ON_RESUME' });
     // The CLI said it never had the session; the resume created it with the recorded configuration.
     const forThread = h.fake.received.filter((m) => m.params?.sessionId === threadId).map((m) => m.method);
     expect(forThread).toEqual(['session.create', 'session.resume', 'session.create', 'session.send']);
@@ -174,10 +178,10 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
     let after: string | null = null;
     do {
       const page: Json = (await h.http('GET', `/api/runs?limit=2${after ? `&after=${encodeURIComponent(after)}` : ''}`)).body;
-      seen.push(...page.runs.map((r: Json) => r.run_id));
-      after = page.next_cursor;
+      seen.push(...page.runs.map((r: Json) => r.runId));
+      after = page.nextCursor;
     } while (after);
-    const all = (await h.http('GET', '/api/runs?limit=500')).body.runs.map((r: Json) => r.run_id);
+    const all = (await h.http('GET', '/api/runs?limit=500')).body.runs.map((r: Json) => r.runId);
     expect(seen).toEqual(all);
     expect(new Set(seen).size).toBe(seen.length);
     expect(all.length).toBeGreaterThanOrEqual(4);
@@ -189,10 +193,10 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
     const all: Json[] = (await h.http('GET', '/api/runs?limit=500')).body.runs;
     const oldest = all[all.length - 1];
     // The same instant as the oldest run's start, written five hours ahead of UTC.
-    const ahead = new Date(Date.parse(oldest.started_at) + 5 * 3600_000).toISOString().replace('Z', '+05:00');
-    const from = (await h.http('GET', `/api/runs?limit=500&started_from=${encodeURIComponent(ahead)}`)).body.runs.map((r: Json) => r.run_id);
-    expect(from).toEqual(all.map((r) => r.run_id));
-    const to = (await h.http('GET', `/api/runs?limit=500&started_to=${encodeURIComponent(ahead)}`)).body.runs;
+    const ahead = new Date(Date.parse(oldest.startedAt) + 5 * 3600_000).toISOString().replace('Z', '+05:00');
+    const from = (await h.http('GET', `/api/runs?limit=500&startedFrom=${encodeURIComponent(ahead)}`)).body.runs.map((r: Json) => r.runId);
+    expect(from).toEqual(all.map((r) => r.runId));
+    const to = (await h.http('GET', `/api/runs?limit=500&startedTo=${encodeURIComponent(ahead)}`)).body.runs;
     expect(to).toEqual([]);
   });
 });

@@ -175,7 +175,7 @@ describe('JSON-RPC fuzz, protocol 2: frames and requests from the CLI (fake CLI 
     h = await startSessionHarness(harnessOptions(2));
     parent = await h.createTeamSession();
     await h.fake.emitEvent(parent, { type: 'subagent.started', data: { remoteSessionId: CHILD, toolCallId: 'call_fuzz', agentName: 'keeper' } });
-    await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}`)).body.subagents.length === 1, 'the child mapping');
+    await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}`)).body.subAgentLaunches.length === 1, 'the child mapping');
     tap = new AnswerTap(h.fake);
     rejections = recordHandlerRejections(h);
     before = await streamEvents(h, parent);
@@ -385,7 +385,7 @@ describe('JSON-RPC fuzz, protocol 3: session.event notifications (fake CLI over 
     h = await startSessionHarness(harnessOptions(3));
     parent = await h.createTeamSession();
     await h.fake.emitEvent(parent, { type: 'subagent.started', agentId: TASK, data: { toolCallId: 'call_task_fuzz', agentName: 'keeper' } });
-    await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}`)).body.subagents.length === 1, 'the child mapping');
+    await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}`)).body.subAgentLaunches.length === 1, 'the child mapping');
     tap = new AnswerTap(h.fake);
     rejections = recordHandlerRejections(h);
     before = await streamEvents(h, parent);
@@ -632,7 +632,7 @@ describe('JSON-RPC fuzz: header-level garbage on the CLI connection (fake CLI ov
     h = await startSessionHarness(harnessOptions(2));
     parent = await h.createTeamSession();
     await h.fake.emitEvent(parent, { type: 'subagent.started', data: { remoteSessionId: CHILD, toolCallId: 'call_hdr', agentName: 'keeper' } });
-    await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}`)).body.subagents.length === 1, 'the child mapping');
+    await waitUntil(async () => (await h.http('GET', `/api/sessions/${parent}`)).body.subAgentLaunches.length === 1, 'the child mapping');
   });
   afterEach(() => h.close());
 

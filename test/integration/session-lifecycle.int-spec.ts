@@ -51,7 +51,7 @@ describe.each(appStoreTargets())('session lifecycle against a CLI that dies and 
   it('after its own restart, reloads sessions as interrupted and still resolves a late child request', async () => {
     const id = await h.createTeamSession();
     await h.fake.emitEvent(id, { type: 'subagent.started', agentId: 'task-9', data: { toolCallId: 'call_9', agentName: 'keeper' } });
-    await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.subagents.length === 1, 'the mapping to be stored');
+    await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.subAgentLaunches.length === 1, 'the mapping to be stored');
 
     h.fake.received.length = 0;
     await h.restartApp();

@@ -13,8 +13,17 @@ describe.each(appStoreTargets())('racing commands on one session (%s)', (_name, 
   beforeEach(async () => (h = await startSessionHarness({ store })));
   afterEach(() => h.close());
 
-  const eventTypes = async (id: string) =>
-    ((await h.http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[]).map((e) => e.type as string);
+  /** The session's whole stream, page by page: a flooded stream runs past one page of 1,000. */
+  const streamEvents = async (id: string): Promise<Json[]> => {
+    const events: Json[] = [];
+    for (let after = 0; ;) {
+      const page = (await h.http('GET', `/api/streams/session-${id}/events?after=${after}&limit=1000`)).body;
+      events.push(...(page.events as Json[]));
+      if (page.events.length < 1000) return events;
+      after = page.nextAfter as number;
+    }
+  };
+  const eventTypes = async (id: string) => (await streamEvents(id)).map((e) => e.type as string);
 
   /** Holds every `method` request until `count` of them arrived, so the commands are all past their checks. */
   const holdUntil = (method: string, count: number, answer: unknown = {}) => {
@@ -75,10 +84,11 @@ describe.each(appStoreTargets())('racing commands on one session (%s)', (_name, 
     const id = await h.createTeamSession();
     let flooding = true;
     const flood = (async () => {
-      // A record every millisecond or so: faster than a CLI streams, and within what either database commits
-      // (a producer outrunning the commits only grows the queue of records nobody awaits).
+      // A streamed delta every millisecond or so: faster than a CLI streams, and within what either database
+      // commits (a producer outrunning the commits only grows the queue of records nobody awaits). Deltas
+      // are what a CLI floods a session with; they only move the session row's position.
       for (let i = 0; flooding; i++) {
-        await h.fake.emitEvent(id, { type: 'assistant.message', data: { content: `chunk ${i}` } });
+        await h.fake.emitEvent(id, { type: 'assistant.message_delta', data: { deltaContent: `chunk ${i}` } });
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
     })();
@@ -91,10 +101,10 @@ describe.each(appStoreTargets())('racing commands on one session (%s)', (_name, 
       flooding = false;
       await flood;
     }
-    const events = (await h.http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[];
+    const events = await streamEvents(id);
     expect(events.filter((e) => e.type === 'session.message_sent')).toHaveLength(10);
     // Every record is there once, in the order the CLI sent it (those held while a command decided included).
-    const chunks = events.filter((e) => e.type === 'cli.assistant.message').map((e) => e.data.payload.content as string);
+    const chunks = events.filter((e) => e.type === 'cli.assistant.message_delta').map((e) => e.data.payload.deltaContent as string);
     expect(chunks.length).toBeGreaterThan(0);
     expect(chunks).toEqual(chunks.map((_, i) => `chunk ${i}`));
   }, 30_000);

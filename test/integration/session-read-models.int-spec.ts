@@ -174,7 +174,7 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
         lastPosition: BIG,
         createdAt: at(0),
         updatedAt: at(59),
-        subagents: [
+        subAgentLaunches: [
           {
             toolCallId: 'tc-0',
             agentName: 'researcher',
@@ -191,7 +191,7 @@ describe.each(readModelTargets())('session read models on %s', (_name, open) => 
           expect.objectContaining({ toolCallId: 'ab', status: 'completed', error: null, endedAt: at(30) }),
         ],
       });
-      expect((await get('s-2')).subagents.map((s) => s.toolCallId)).toEqual(['tc-other']);
+      expect((await get('s-2')).subAgentLaunches.map((s) => s.toolCallId)).toEqual(['tc-other']);
     });
 
     it('refuses an unknown session with not_found', async () => {

@@ -34,7 +34,7 @@ describe('child-session routing, protocol 2 (fake CLI over TCP, real app, real S
     });
     await h.fake.emitEvent(other, { type: 'subagent.started', data: { remoteSessionId: otherChild, toolCallId: 'call_2', agentName: 'keeper' } });
     for (const id of [parent, other]) {
-      await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.subagents.length === 1, `the child mapping of ${id}`);
+      await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.subAgentLaunches.length === 1, `the child mapping of ${id}`);
     }
   });
 

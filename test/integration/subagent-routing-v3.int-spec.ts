@@ -112,9 +112,9 @@ describe('child-session routing, protocol 3 (fake CLI over TCP, real app, real S
     });
     const session = await waitUntil(async () => {
       const r = await h.http('GET', `/api/sessions/${sessionId}`);
-      return r.body.subagents.find((s: Json) => s.toolCallId === 'call_task_1' && s.status === 'completed') ? r.body : undefined;
+      return r.body.subAgentLaunches.find((s: Json) => s.toolCallId === 'call_task_1' && s.status === 'completed') ? r.body : undefined;
     }, 'the instance to complete');
-    expect(session.subagents.find((s: Json) => s.toolCallId === 'call_task_1')).toMatchObject({
+    expect(session.subAgentLaunches.find((s: Json) => s.toolCallId === 'call_task_1')).toMatchObject({
       agentName: 'keeper',
       childSessionId: 'task-1',
       totalTokens: 30,

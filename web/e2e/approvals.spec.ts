@@ -96,8 +96,8 @@ test('a run waiting for approval is flagged in its tree; denied from the inbox, 
   let runId = '';
   await expect
     .poll(async () => {
-      const { runs } = await api.call<{ runs: Array<{ run_id: string }> }>('GET', `/api/runs?agent_id=${operator}`);
-      runId = runs[0]?.run_id ?? '';
+      const { runs } = await api.call<{ runs: Array<{ runId: string }> }>('GET', `/api/runs?agentId=${operator}`);
+      runId = runs[0]?.runId ?? '';
       return runId;
     })
     .not.toBe('');

@@ -101,7 +101,7 @@ test('a delegation shows as a run card linked to its run; the automatic approval
     { name: 'the lead wraps up', messagesInclude: `DELEGATE_${s}`, lastIsToolResult: true, answer: { text: `LEAD_DONE_${s}` } },
   ]);
   await api.createAgent({ id: worker, name: 'Worker', system_message: { content: `WORKER_${s} You summarize.` } });
-  const { sessionId } = await api.call<Json>('POST', '/api/sessions', { delegation: true, budget: { max_runs: 5 } });
+  const { sessionId } = await api.call<Json>('POST', '/api/sessions', { delegation: true, budget: { maxRuns: 5 } });
   await page.goto(`/sessions/${sessionId}`);
   await expect(page.getByTestId('session-delegation')).toContainText('On');
   await messageBox(page).fill(`DELEGATE_${s} please`);

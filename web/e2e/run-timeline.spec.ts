@@ -8,7 +8,7 @@ import { expectNoSeriousA11yViolations, inBothThemes } from './support';
 // events one click away and a link back to the chat that started it.
 
 interface RunSummary {
-  run_id: string;
+  runId: string;
   status: string;
 }
 
@@ -50,7 +50,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
     await expect
       .poll(
         async () => {
-          run = (await api.call<{ runs: RunSummary[] }>('GET', `/api/runs?agent_id=${agentId}`)).runs[0];
+          run = (await api.call<{ runs: RunSummary[] }>('GET', `/api/runs?agentId=${agentId}`)).runs[0];
           return run?.status;
         },
         { timeout: 90_000 },
@@ -61,7 +61,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
   const lead = await runOf(manager);
   const child = await runOf(worker);
 
-  await page.goto(`/runs/${lead.run_id}`);
+  await page.goto(`/runs/${lead.runId}`);
   // The title is the agent and its task; the run id is a fact below it.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${manager}: Manage the reading.`);
   await expect(page.getByTestId('run-status')).toHaveText('completed');
@@ -86,7 +86,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
   await expect(answer).toContainText(`MANAGER_REPORT_${s}: the worker read it.`);
 
   // Picking the worker in the tree narrows the timeline to its run.
-  await page.locator(`.run-tree tbody tr[data-run="${child.run_id}"]`).getByRole('button', { name: worker }).click();
+  await page.locator(`.run-tree tbody tr[data-run="${child.runId}"]`).getByRole('button', { name: worker }).click();
   await expect(page.getByText(`Only the run of ${worker}`)).toBeVisible();
   await expect(step(`${manager} started on the task`)).toHaveCount(0);
   await expect(step(`${worker} answered`)).toBeVisible();
@@ -129,7 +129,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The worker's page links to the chat its tree came from, through the run above it.
-  await page.goto(`/runs/${child.run_id}`);
+  await page.goto(`/runs/${child.runId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${worker}: Read the readme and say what it is.`);
   // Its answer is markdown, rendered: the bold is bold, not asterisks.
   await expect(page.locator('.run-summary strong', { hasText: `WORKER_ANSWER_${s}` })).toBeVisible();
@@ -137,7 +137,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
   await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}$`));
 
   // And the manager's page links to it directly.
-  await page.goto(`/runs/${lead.run_id}`);
+  await page.goto(`/runs/${lead.runId}`);
   await page.getByRole('link', { name: 'Open the chat that started it' }).click();
   await expect(page).toHaveURL(new RegExp(`/sessions/${sessionId}$`));
   await api.call('DELETE', `/api/sessions/${sessionId}`);

@@ -7,7 +7,7 @@ import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './suppo
 // model calls hang), watched live, then stopped from the page with its whole subtree.
 
 interface RunSummary {
-  run_id: string;
+  runId: string;
   status: string;
 }
 
@@ -50,12 +50,12 @@ test('a run tree grows live, Stop names the running descendants and stops them a
     await api.createAgent({ id, name: id, description: `The ${id}`, system_message: { mode: 'append', content: `${marker} you work.` } });
   }
 
-  const root = await api.call<RunSummary>('POST', '/api/runs', { agent_id: chief, prompt: 'Lead the work.', background: true });
-  await page.goto(`/runs/${root.run_id}`);
+  const root = await api.call<RunSummary>('POST', '/api/runs', { agentId: chief, prompt: 'Lead the work.', background: true });
+  await page.goto(`/runs/${root.runId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${chief}: Lead the work.`);
   await expect(page.getByTestId('run-status')).toHaveText('running');
   await expect(page.getByText('Started through the API')).toBeVisible();
-  await expect(treeRow(page, root.run_id)).toBeVisible();
+  await expect(treeRow(page, root.runId)).toBeVisible();
   // Nothing below reloads the page: what appears comes through its live subscription.
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
@@ -67,11 +67,11 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await expect(page.getByRole('status').filter({ hasText: /^3 runs, [1-9]\d* tokens, 2 tool calls in the subtree$/ })).toBeVisible();
 
   // A run started under the root while the page is open joins the tree, and its bar grows with the clock.
-  const late = await api.call<RunSummary>('POST', '/api/runs', { agent_id: scout, prompt: 'Scout ahead.', background: true, parent_run_id: root.run_id });
+  const late = await api.call<RunSummary>('POST', '/api/runs', { agentId: scout, prompt: 'Scout ahead.', background: true, parentRunId: root.runId });
   await expect(rows).toHaveCount(4);
-  await expect(treeRow(page, late.run_id).locator('.badge')).toHaveText('running');
-  const first = await barWidth(page, late.run_id);
-  await expect.poll(() => barWidth(page, late.run_id), { timeout: 15_000 }).toBeGreaterThan(first);
+  await expect(treeRow(page, late.runId).locator('.badge')).toHaveText('running');
+  const first = await barWidth(page, late.runId);
+  await expect.poll(() => barWidth(page, late.runId), { timeout: 15_000 }).toBeGreaterThan(first);
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 
   // Collapse and expand; a click opens a node's details.
@@ -79,10 +79,10 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await expect(rows).toHaveCount(1);
   await page.getByRole('button', { name: new RegExp(`^Expand the runs under ${chief} `) }).click();
   await expect(rows).toHaveCount(4);
-  await treeRow(page, late.run_id).getByRole('button', { name: scout }).click();
+  await treeRow(page, late.runId).getByRole('button', { name: scout }).click();
   const details = page.getByRole('complementary', { name: scout });
   await expect(details).toContainText('Scout ahead.');
-  await expect(details).toContainText(late.run_id);
+  await expect(details).toContainText(late.runId);
 
   // The timeline, narrowed to the run picked (the scout): its start in words, its raw event one click away.
   const timeline = page.getByRole('list', { name: /^Steps of the run/ });
@@ -90,7 +90,7 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   const given = timeline.locator('.timeline-step', { hasText: `${scout} was given a task by ${chief} (in the background): “Scout ahead.”` });
   await expect(given).toBeVisible();
   await given.getByRole('button', { name: 'Show the raw event of this step' }).click();
-  await expect(given.locator('pre')).toContainText(`"runId": "${late.run_id}"`);
+  await expect(given.locator('pre')).toContainText(`"runId": "${late.runId}"`);
   await page.getByRole('button', { name: 'Show every run' }).click();
   await page.getByLabel('Show', { exact: true }).selectOption('run');
   await expect(timeline.locator('.timeline-step', { hasText: 'was given a task' })).toHaveCount(3);
@@ -111,13 +111,13 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await expect(page.getByRole('status').filter({ hasText: /^Stopped 4 runs\.$/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
   // The service agrees: every run of the tree is stopped, the children by the cascade from the root.
-  for (const id of [root.run_id, late.run_id]) expect((await api.call<RunSummary>('GET', `/api/runs/${id}`)).status).toBe('stopped');
+  for (const id of [root.runId, late.runId]) expect((await api.call<RunSummary>('GET', `/api/runs/${id}`)).status).toBe('stopped');
 
   // The runs list: the tree's runs, filtered by root run, status and agent; a time range with none.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Runs' })).toBeVisible();
   const listed = page.locator('.run-table tbody tr');
-  await page.getByLabel('Root run').fill(root.run_id);
+  await page.getByLabel('Root run').fill(root.runId);
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(listed).toHaveCount(4);
   for (const row of await listed.all()) await expect(row.locator('.badge')).toHaveText('stopped');
@@ -134,16 +134,16 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page.getByRole('heading', { name: 'No runs' })).toBeVisible();
   await page.getByRole('button', { name: 'Clear' }).click();
-  await page.getByLabel('Root run').fill(root.run_id);
+  await page.getByLabel('Root run').fill(root.runId);
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(listed).toHaveCount(4);
 
   // A row opens its run's page.
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'runs');
-  await listed.filter({ hasText: scout }).getByRole('link', { name: late.run_id }).click();
+  await listed.filter({ hasText: scout }).getByRole('link', { name: late.runId }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${scout}: Scout ahead.`);
-  await expect(page.getByTestId('stop-reason')).toContainText(`when run ${root.run_id} was stopped`);
+  await expect(page.getByTestId('stop-reason')).toContainText(`when run ${root.runId} was stopped`);
 
   // Resume launches it again on its own thread; the page follows it back to running.
   await page.getByRole('button', { name: 'Resume' }).click();
@@ -162,12 +162,12 @@ test('the runs list follows a status change without a reload, and an unknown run
   const solo = `solo-${s}`;
   model.setScript([{ name: 'solo works', systemIncludes: `SOLO_${s}`, answer: { hang: true } }]);
   await api.createAgent({ id: solo, name: solo, description: 'Works alone', system_message: { mode: 'append', content: `SOLO_${s} you work.` } });
-  const run = await api.call<RunSummary>('POST', '/api/runs', { agent_id: solo, prompt: 'Work alone.', background: true });
+  const run = await api.call<RunSummary>('POST', '/api/runs', { agentId: solo, prompt: 'Work alone.', background: true });
 
   await page.goto('/runs');
-  const row = page.locator(`.run-table tbody tr[data-run="${run.run_id}"]`);
+  const row = page.locator(`.run-table tbody tr[data-run="${run.runId}"]`);
   await expect(row.locator('.badge')).toHaveText('running');
-  await api.call('POST', `/api/runs/${run.run_id}/stop`, { reason: 'enough' });
+  await api.call('POST', `/api/runs/${run.runId}/stop`, { reason: 'enough' });
   await expect(row.locator('.badge')).toHaveText('stopped', { timeout: 15_000 });
 
   await page.goto('/runs/no-such-run');
@@ -188,11 +188,11 @@ test('a run’s budget shows on its page, used of allowed, and the stop names th
     },
   ]);
   await api.createAgent({ id: spender, name: 'Spender', system_message: { content: `SPENDER_${s} You work.` } });
-  const { run_id: runId } = await api.call<{ run_id: string }>('POST', '/api/runs', {
-    agent_id: spender,
+  const { runId } = await api.call<{ runId: string }>('POST', '/api/runs', {
+    agentId: spender,
     prompt: 'Work.',
     background: true,
-    budget: { max_tokens: 1500, max_tool_calls: 50 },
+    budget: { maxTokens: 1500, maxToolCalls: 50 },
   });
 
   await page.goto(`/runs/${runId}`);

@@ -89,8 +89,8 @@ test("shows each chat by its title and last message, finds it by the search, and
   await talk(review.sessionId, 'Review main.ts for bugs');
   const plan = await api.call<Json>('POST', '/api/sessions', { agentId: 'reviewer' });
   await talk(plan.sessionId, 'Plan the <b>release</b> notes');
-  const run = await api.call<Json>('POST', '/api/runs', { agent_id: 'reviewer', prompt: 'Check the tests' });
-  await expect.poll(async () => (await api.call<Json>('GET', `/api/runs/${run.run_id}`)).status, { timeout: 60_000 }).not.toBe('running');
+  const run = await api.call<Json>('POST', '/api/runs', { agentId: 'reviewer', prompt: 'Check the tests' });
+  await expect.poll(async () => (await api.call<Json>('GET', `/api/runs/${run.runId}`)).status, { timeout: 60_000 }).not.toBe('running');
 
   await page.goto('/sessions');
   const rowOf = (id: string) => page.locator(`li[data-session="${id}"]`);
@@ -102,7 +102,7 @@ test("shows each chat by its title and last message, finds it by the search, and
   await expect(rowOf(review.sessionId).getByRole('link', { name: 'Reviewer' })).toBeVisible();
   await expect(rowOf(review.sessionId).locator('.session-status')).toHaveText('idle');
   // The run's own session is not listed as a chat (other tests' sessions may be).
-  await expect(rowOf(`sub-agent-${run.run_id}`)).toHaveCount(0);
+  await expect(rowOf(`sub-agent-${run.runId}`)).toHaveCount(0);
   const chats = await page.locator('li[data-session]').count();
 
   // The search asks the service: title, last message and agent, in any case.
@@ -119,9 +119,9 @@ test("shows each chat by its title and last message, finds it by the search, and
 
   // Asked for, the run's session shows which run it is part of, links there, and offers no chat actions.
   await page.getByRole('checkbox', { name: 'Also the sessions of runs' }).check();
-  const runRow = rowOf(`sub-agent-${run.run_id}`);
+  const runRow = rowOf(`sub-agent-${run.runId}`);
   await expect(runRow.getByRole('heading', { level: 2 })).toHaveText('Check the tests');
-  await expect(runRow.getByRole('link', { name: 'Reviewer: Check the tests' })).toHaveAttribute('href', `/runs/${run.run_id}`);
+  await expect(runRow.getByRole('link', { name: 'Reviewer: Check the tests' })).toHaveAttribute('href', `/runs/${run.runId}`);
   await expect(runRow).toContainText('Part of run');
   await expect(runRow.getByRole('button')).toHaveCount(0);
 

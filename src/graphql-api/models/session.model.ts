@@ -55,7 +55,9 @@ export class Session extends SessionSummary {
   })
   workingDirectory!: string;
   @Field(() => Int, { description: 'Stream position of its latest event' }) lastPosition!: number;
-  @Field(() => [SubagentInstance]) subagents!: SubagentInstance[];
+  // The GraphQL field keeps its name; REST calls it subAgentLaunches (issue 24: it clashed with subAgents).
+  @Field(() => [SubagentInstance], { name: 'subagents', description: "The CLI's own sub-agent launches (task tool) in this session" })
+  subAgentLaunches!: SubagentInstance[];
 }
 
 @ObjectType()

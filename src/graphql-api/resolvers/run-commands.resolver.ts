@@ -12,7 +12,7 @@ import { StoredEventModel } from '../models/event.model';
 import { AgentRunInput, RunStopResult } from '../models/run-commands.model';
 import { Run } from '../models/run.model';
 import { observableToAsyncIterator } from '../observable-iterator';
-import { budgetFromInput } from '../budget-input';
+import { apiBudgetFromInput } from '../budget-input';
 import { runOf } from './runs.resolver';
 
 /** GraphQL, like REST, acts as an operator: it may stop or resume any run. */
@@ -29,21 +29,21 @@ export class RunCommandsResolver {
   @Mutation(() => Run, { description: 'agent_run: start a run; with background: false it answers once the run ended' })
   async agentRun(@Args('input', { type: () => AgentRunInput }) input: AgentRunInput) {
     const body = validated(startRunSchema, {
-      agent_id: input.agentId,
+      agentId: input.agentId,
       prompt: input.prompt,
       background: input.background ?? undefined,
-      parent_run_id: input.parentRunId ?? undefined,
-      fork_context: input.forkContext ?? undefined,
+      parentRunId: input.parentRunId ?? undefined,
+      forkContext: input.forkContext ?? undefined,
       policy: input.policy
         ? {
-            allowed_agents: input.policy.allowedAgents ?? undefined,
-            excluded_agents: input.policy.excludedAgents ?? undefined,
-            max_depth: input.policy.maxDepth ?? undefined,
-            max_concurrent_children: input.policy.maxConcurrentChildren ?? undefined,
-            timeout_ms: input.policy.timeoutMs ?? undefined,
+            allowedAgents: input.policy.allowedAgents ?? undefined,
+            excludedAgents: input.policy.excludedAgents ?? undefined,
+            maxDepth: input.policy.maxDepth ?? undefined,
+            maxConcurrentChildren: input.policy.maxConcurrentChildren ?? undefined,
+            timeoutMs: input.policy.timeoutMs ?? undefined,
           }
         : undefined,
-      budget: input.budget ? budgetFromInput(input.budget) : undefined,
+      budget: input.budget ? apiBudgetFromInput(input.budget) : undefined,
     });
     const summary = await this.commandBus.execute(new StartRun(startRunInput(body), API));
     return this.run(summary.run_id);

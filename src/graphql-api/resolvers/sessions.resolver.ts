@@ -18,7 +18,7 @@ import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions
 import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../../sessions/session-config';
 import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
-import { budgetFromInput } from '../budget-input';
+import { apiBudgetFromInput } from '../budget-input';
 import { inRange, ListSize, validated } from '../input-validation';
 import { budgetModelOf, runOf } from './runs.resolver';
 import type { GraphqlContext } from '../graphql-context';
@@ -163,7 +163,7 @@ export class SessionsResolver {
     const { budget, ...rest } = input ?? {};
     const body = {
       ...rest,
-      ...(budget ? { budget: budgetFromInput(budget) } : {}),
+      ...(budget ? { budget: apiBudgetFromInput(budget) } : {}),
     };
     return this.commandBus.execute(new CreateSession(validated(createSessionSchema, body)));
   }

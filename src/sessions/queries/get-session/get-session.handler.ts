@@ -32,7 +32,7 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
         .orderBy(asc(this.byteOrder(subagentInstances.startedAt)), asc(this.byteOrder(subagentInstances.toolCallId))),
     ]);
     if (!row) throw new SessionNotFoundError(sessionId);
-    const subagents = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
+    const subAgentLaunches = launches.map(({ parentSessionId: _parent, ...rest }) => rest);
     // Which instance holds it is operational state (the 409 names it), not part of the view.
     const { ownerInstance: _holder, ...fields } = row;
     const config = JSON.parse(row.config) as SessionConfig;
@@ -48,7 +48,7 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
       delegation: delegationOf(config),
       permissionPolicy: config.permissionPolicy,
       runId,
-      subagents,
+      subAgentLaunches,
     };
   }
 

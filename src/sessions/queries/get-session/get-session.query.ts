@@ -24,7 +24,8 @@ export interface SessionView {
   lastPosition: number;
   createdAt: string;
   updatedAt: string;
-  subagents: Array<{
+  /** The CLI's own sub-agent launches (its `task` tool) in this session; `subAgents` is the selected team. */
+  subAgentLaunches: Array<{
     toolCallId: string;
     agentName: string;
     childSessionId: string;
