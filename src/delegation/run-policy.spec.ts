@@ -88,11 +88,16 @@ describe('resolveRunPolicy', () => {
 
 describe('runPolicyInputSchema', () => {
   it('accepts a full policy and rejects unknown keys, non-slug agents and out-of-range limits', () => {
-    expect(runPolicyInputSchema.safeParse({ allowed_agents: ['code-reviewer'], max_depth: 2, timeout_ms: 1000 }).success).toBe(true);
-    expect(runPolicyInputSchema.safeParse({ maxDepth: 2 }).success).toBe(false);
-    expect(runPolicyInputSchema.safeParse({ allowed_agents: ['Code Reviewer'] }).success).toBe(false);
-    expect(runPolicyInputSchema.safeParse({ max_depth: 33 }).success).toBe(false);
-    expect(runPolicyInputSchema.safeParse({ timeout_ms: 999 }).success).toBe(false);
+    // The JSON API's camelCase, turned into the stored snake_case policy (the old spelling is renamed before, at the HTTP edge).
+    expect(runPolicyInputSchema.parse({ allowedAgents: ['code-reviewer'], maxDepth: 2, timeoutMs: 1000 })).toMatchObject({
+      allowed_agents: ['code-reviewer'],
+      max_depth: 2,
+      timeout_ms: 1000,
+    });
+    expect(runPolicyInputSchema.safeParse({ max_depth: 2 }).success).toBe(false);
+    expect(runPolicyInputSchema.safeParse({ allowedAgents: ['Code Reviewer'] }).success).toBe(false);
+    expect(runPolicyInputSchema.safeParse({ maxDepth: 33 }).success).toBe(false);
+    expect(runPolicyInputSchema.safeParse({ timeoutMs: 999 }).success).toBe(false);
   });
 });
 

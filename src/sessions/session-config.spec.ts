@@ -137,8 +137,9 @@ describe('createSessionSchema', () => {
 
   describe('refuses', () => {
     it('a budget that is empty, unknown or not positive integers, naming the budget', () => {
-      expect(createSessionSchema.parse({ budget: { max_tool_calls: 10, max_runs: 2 } }).budget).toStrictEqual({ max_tool_calls: 10, max_runs: 2 });
-      for (const budget of [{}, { max_tokens: 0 }, { max_runs: 1.5 }, { max_cost: 3 }]) {
+      // The JSON API's camelCase, stored as the snake_case budget the delegation engine enforces.
+      expect(createSessionSchema.parse({ budget: { maxToolCalls: 10, maxRuns: 2 } }).budget).toEqual({ max_tool_calls: 10, max_runs: 2 });
+      for (const budget of [{}, { maxTokens: 0 }, { maxRuns: 1.5 }, { maxCost: 3 }, { max_runs: 2 }]) {
         expect(issues({ budget })[0].path[0]).toBe('budget');
       }
     });

@@ -68,9 +68,9 @@ describe('audit records of built-in tools and of decisions, on the real Copilot 
     expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'READ_ONE' })).status).toBe(202);
     const first = await pendingApproval(sessionId);
     // The built-in's permission names only its kind: the tool's name comes from its call.
-    expect(first).toMatchObject({ kind: 'read', tool_name: 'view', lineage_path: ['note-reader'] });
+    expect(first).toMatchObject({ kind: 'read', toolName: 'view', lineagePath: ['note-reader'] });
     expect((await asConsole('POST', `/api/approvals/${first.id}`, { decision: 'approve', reason: 'READ_IS_FINE' })).body).toMatchObject({
-      decided_by: 'console',
+      decidedBy: 'console',
     });
     await waitUntil(() => model.requests.find((r) => r.lastIsToolResult && r.allText.includes('NOTE_CONTENT')), 'the view result', 60_000);
     await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the first turn to end', 60_000);
@@ -78,7 +78,7 @@ describe('audit records of built-in tools and of decisions, on the real Copilot 
     expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'READ_TWO' })).status).toBe(202);
     const second = await pendingApproval(sessionId);
     expect(second.id).not.toBe(first.id);
-    expect((await http('POST', `/api/approvals/${second.id}`, { decision: 'deny' })).body).toMatchObject({ decided_by: 'api' });
+    expect((await http('POST', `/api/approvals/${second.id}`, { decision: 'deny' })).body).toMatchObject({ decidedBy: 'api' });
 
     // Two decisions on `view`, each by whom it was made, with the agent and the reason.
     const decided = await auditEntries(`sessionId=${sessionId}&eventType=permission.decided`, 2);

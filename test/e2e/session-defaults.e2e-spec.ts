@@ -85,7 +85,7 @@ describe("an agent's session defaults and the session options, on the real Copil
     const view = (await http('GET', `/api/sessions/${sessionId}`)).body;
     expect(view.delegation).toBe(true);
     expect(view.permissionPolicy).toEqual({ allowKinds: ['read'], approveOwnTools: true, askTools: ['agent_run'] });
-    expect((await http('GET', `/api/sessions/${sessionId}/budget`)).body).toMatchObject({ limits: { max_runs: 4 } });
+    expect((await http('GET', `/api/sessions/${sessionId}/budget`)).body).toMatchObject({ limits: { maxRuns: 4 } });
     expect(await offeredTools(sessionId, 'MARKER_LEAD_DEFAULTS')).toEqual(expect.arrayContaining(['agent_run', 'agent_stop', 'agent_output']));
 
     const reply = await gql('query ($id: ID!) { session(id: $id) { delegation permissionPolicy { allowKinds askKinds askTools } } }', { id: sessionId });

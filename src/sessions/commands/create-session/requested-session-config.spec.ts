@@ -53,7 +53,7 @@ describe("a session's delegation, permission policy and budget: the request, els
   it("takes the agent's budget unless the request gives one", () => {
     const lead = agent({ budget: { max_runs: 5, max_tokens: 50_000 } });
     expect(requestedSessionConfig(request(), lead, sources).budget).toEqual({ max_tokens: 50_000, max_runs: 5 });
-    expect(requestedSessionConfig(request({ budget: { max_runs: 2 } }), lead, sources).budget).toEqual({ max_runs: 2 });
+    expect(requestedSessionConfig(request({ budget: { maxRuns: 2 } }), lead, sources).budget).toEqual({ max_runs: 2 });
     expect(requestedSessionConfig(request(), agent({}), sources)).not.toHaveProperty('budget');
   });
 
