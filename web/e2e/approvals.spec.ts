@@ -41,7 +41,9 @@ test('a sub-agent’s shell command waits in the inbox, counted on every page, a
 
   // The chat says what waits, and the count beside Approvals follows it live.
   const waiting = page.getByRole('list', { name: 'Waiting for approval' });
-  await expect(waiting).toContainText(`shell: echo APPROVED_${s}_$((40+2))`);
+  // The tool's name (bash) is added when the CLI's record of the call came before its permission request: its order varies.
+  const asked = new RegExp(`shell( · bash)?: echo APPROVED_${s}_\\$\\(\\(40\\+2\\)\\)`);
+  await expect(waiting).toContainText(asked);
   await expect(waiting).toContainText('asked by main → operator');
   await expect(nav(page).getByTestId('approvals-count')).toHaveText('1 pending');
   expect(model.requests.some((r) => r.allText.includes(`APPROVED_${s}_42`))).toBe(false);
@@ -50,7 +52,7 @@ test('a sub-agent’s shell command waits in the inbox, counted on every page, a
   await expect(page).toHaveURL(/\/approvals#approval-/);
   const pending = card(page, `APPROVED_${s}`);
   await expect(pending).toContainText('Asked by main → operator');
-  await expect(pending.getByRole('heading')).toHaveText(`shell: echo APPROVED_${s}_$((40+2))`);
+  await expect(pending.getByRole('heading')).toHaveText(asked);
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'approvals');
 
@@ -60,7 +62,7 @@ test('a sub-agent’s shell command waits in the inbox, counted on every page, a
   await page.getByRole('button', { name: 'Decided' }).click();
   const row = page.getByRole('row').filter({ hasText: `APPROVED_${s}` });
   await expect(row).toContainText('approved');
-  await expect(row).toContainText('api');
+  await expect(row).toContainText('console');
 
   // Approved, the command ran: its output is what the sub-agent read, and the session finished.
   await page.goto(`/sessions/${sessionId}`);

@@ -13,7 +13,7 @@ const WIDTHS = [390, 360];
 const LONG = `UNBROKEN_${'x'.repeat(160)}`;
 
 interface RunSummary {
-  run_id: string;
+  runId: string;
   status: string;
 }
 
@@ -156,8 +156,8 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
   });
   const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', { agentId: lead, permissionPolicy: { askKinds: ['shell'] } });
   await api.call('POST', `/api/sessions/${sessionId}/messages`, { prompt: `CHAT_${s} ${LONG}` });
-  const run = await api.call<RunSummary>('POST', '/api/runs', { agent_id: helper, prompt: `RUN_${s} ${LONG}`, background: true });
-  await expect.poll(async () => (await api.call<RunSummary>('GET', `/api/runs/${run.run_id}`)).status, { timeout: 60_000 }).toBe('completed');
+  const run = await api.call<RunSummary>('POST', '/api/runs', { agentId: helper, prompt: `RUN_${s} ${LONG}`, background: true });
+  await expect.poll(async () => (await api.call<RunSummary>('GET', `/api/runs/${run.runId}`)).status, { timeout: 60_000 }).toBe('completed');
   await expect.poll(async () => (await api.call<{ status: string }>('GET', `/api/sessions/${sessionId}`)).status, { timeout: 60_000 }).toBe('idle');
   await api.call('POST', `/api/sessions/${sessionId}/messages`, { prompt: `APPROVE_${s}` });
 
@@ -203,8 +203,8 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
       ready: (p) => p.getByText('Summary:').first(),
       actions: (p) => [p.getByRole('textbox', { name: 'Message' }), p.getByRole('button', { name: 'Send' })],
     },
-    { name: 'runs', path: '/runs', ready: (p) => p.locator(`main a[href$="/runs/${run.run_id}"]`).first(), actions: () => [] },
-    { name: 'run page', path: `/runs/${run.run_id}`, ready: (p) => p.getByText('Report:').first(), actions: () => [] },
+    { name: 'runs', path: '/runs', ready: (p) => p.locator(`main a[href$="/runs/${run.runId}"]`).first(), actions: () => [] },
+    { name: 'run page', path: `/runs/${run.runId}`, ready: (p) => p.getByText('Report:').first(), actions: () => [] },
     {
       name: 'approvals',
       path: '/approvals',

@@ -90,8 +90,8 @@ test('the README flow: a team built, started with delegation and an asked tool, 
   let runId = '';
   await expect
     .poll(async () => {
-      const { runs } = await api.call<{ runs: Array<{ run_id: string }> }>('GET', '/api/runs?agent_id=code-reviewer');
-      runId = runs[0]?.run_id ?? '';
+      const { runs } = await api.call<{ runs: Array<{ runId: string }> }>('GET', '/api/runs?agentId=code-reviewer');
+      runId = runs[0]?.runId ?? '';
       return runId;
     })
     .not.toBe('');
