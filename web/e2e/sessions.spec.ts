@@ -88,7 +88,9 @@ test("shows each chat by its title and last message, finds it by the search, and
   const review = await api.call<Json>('POST', '/api/sessions', { agentId: 'reviewer' });
   await talk(review.sessionId, 'Review main.ts for bugs');
   const plan = await api.call<Json>('POST', '/api/sessions', { agentId: 'reviewer' });
-  await talk(plan.sessionId, 'Plan the <b>release</b> notes');
+  // Other tests' sessions share the service: the words searched for are this test's own.
+  const word = `release${Date.now().toString(36)}`;
+  await talk(plan.sessionId, `Plan the <b>${word}</b> notes`);
   const run = await api.call<Json>('POST', '/api/runs', { agentId: 'reviewer', prompt: 'Check the tests' });
   await expect.poll(async () => (await api.call<Json>('GET', `/api/runs/${run.runId}`)).status, { timeout: 60_000 }).not.toBe('running');
 
@@ -97,7 +99,7 @@ test("shows each chat by its title and last message, finds it by the search, and
   await expect(rowOf(review.sessionId).getByRole('heading', { level: 2 })).toHaveText('Review main.ts for bugs');
   // The model's markdown read as plain words; a prompt's HTML shown as text, never as markup.
   await expect(rowOf(review.sessionId)).toContainText('The build is green; main.ts has two issues.');
-  await expect(rowOf(plan.sessionId).getByRole('heading', { level: 2 })).toHaveText('Plan the <b>release</b> notes');
+  await expect(rowOf(plan.sessionId).getByRole('heading', { level: 2 })).toHaveText(`Plan the <b>${word}</b> notes`);
   await expect(rowOf(plan.sessionId).locator('b')).toHaveCount(0);
   await expect(rowOf(review.sessionId).getByRole('link', { name: 'Reviewer' })).toBeVisible();
   await expect(rowOf(review.sessionId).locator('.session-status')).toHaveText('idle');
@@ -107,10 +109,10 @@ test("shows each chat by its title and last message, finds it by the search, and
 
   // The search asks the service: title, last message and agent, in any case.
   const search = page.getByRole('searchbox', { name: 'Search sessions' });
-  await search.fill('RELEASE');
+  await search.fill(word.toUpperCase());
   await expect(page.locator('li[data-session]')).toHaveCount(1);
   await expect(rowOf(plan.sessionId)).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: '1 session matching “RELEASE”' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: `1 session matching “${word.toUpperCase()}”` })).toBeVisible();
   await search.fill('no such words');
   await expect(page.getByRole('status').filter({ hasText: 'No session matches “no such words”.' })).toBeVisible();
   await expect(page.locator('li[data-session]')).toHaveCount(0);
