@@ -23,8 +23,6 @@ export function changesSessionRow(event: StoredEvent): boolean {
   return isSessionEvent(event) && (changesSessionState(event) || changesSessionHeadline(event));
 }
 
-const changesState = changesSessionRow;
-
 /**
  * What the set-based form relies on: a position move (most session events: the CLI's records, audit)
  * sets only `last_position` and `updated_at`, which a state change writes but never reads. So the
@@ -41,7 +39,7 @@ export const lastPositionMoveWins: BatchInvariant = {
     for (const event of events) {
       const sessionId = sessionIdOfStream(event.streamId);
       if (!sessionId) continue;
-      if (changesState(event)) {
+      if (changesSessionRow(event)) {
         lastMove.delete(sessionId);
         stateChanges.push(event);
       } else {
@@ -66,7 +64,7 @@ export const sessionsOnPostgres: PostgresSetBasedForm = {
     for (const event of events) {
       const sessionId = sessionIdOfStream(event.streamId);
       if (!sessionId) continue;
-      if (changesState(event)) {
+      if (changesSessionRow(event)) {
         moved.delete(sessionId);
         await handle([event]);
       } else {
