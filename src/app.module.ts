@@ -19,6 +19,7 @@ import { ServiceStopping } from './lifecycle/service-stopping';
 import { HealthModule } from './health/health.module';
 import { InstancesModule } from './instances/instances.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { ModelCallsModule } from './model-calls/model-calls.module';
 import { OutboundModule } from './outbound/outbound.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
@@ -64,6 +65,7 @@ export class AppModule implements OnModuleDestroy {
         ChildSessionsModule,
         ToolDispatchModule,
         ApprovalsModule,
+        ModelCallsModule,
         DelegationModule,
         RunLineageModule,
         GraphqlApiModule,

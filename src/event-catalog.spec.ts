@@ -4,6 +4,7 @@ import ts from 'typescript';
 import { agentDecider } from './agents/agent.decider';
 import { approvalDecider } from './approvals/approval.decider';
 import { runDecider } from './delegation/run.decider';
+import { modelCallDecider } from './model-calls/model-call.decider';
 import { type CatalogEntry, CLI_EVENTS, type DeciderName, EVENT_CATALOG, EVENT_TYPE_SOURCES, EVERY_EVENT_PROJECTIONS } from './event-catalog';
 import { READ_MODEL_PROJECTION } from './projections/projection';
 import { sessionDecider } from './sessions/session.decider';
@@ -17,7 +18,13 @@ const SRC = __dirname;
 const ROOT = resolve(SRC, '..');
 const CATALOG_FILE = join(SRC, 'event-catalog.ts');
 
-const DECIDERS: Record<DeciderName, { isEvent: (event: { type: string }) => boolean }> = { agentDecider, sessionDecider, runDecider, approvalDecider };
+const DECIDERS: Record<DeciderName, { isEvent: (event: { type: string }) => boolean }> = {
+  agentDecider,
+  sessionDecider,
+  runDecider,
+  approvalDecider,
+  modelCallDecider,
+};
 
 /** An event type as the code spells it: dotted lowercase words (`session.message_sent`). */
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;

@@ -2,6 +2,7 @@ import { AgentEvents } from './agents/agent.events';
 import { ApprovalEvents } from './approvals/approval.events';
 import { ChildSessionEvents } from './child-sessions/child-session.events';
 import { RunEvents } from './delegation/run.events';
+import { ModelCallEvents } from './model-calls/model-call.events';
 import { SessionEvents } from './sessions/session.events';
 import { SESSION_FOREIGN_EVENT_TYPES } from './sessions/session-stream-appends';
 import { RoutedRequestEvents } from './tool-dispatch/routed-request.events';
@@ -26,17 +27,26 @@ export type CatalogedEventType =
   | ValuesOf<typeof RunEvents>
   | ValuesOf<typeof ApprovalEvents>
   | ValuesOf<typeof ChildSessionEvents>
-  | ValuesOf<typeof RoutedRequestEvents>;
+  | ValuesOf<typeof RoutedRequestEvents>
+  | ValuesOf<typeof ModelCallEvents>;
 
 /** The `*Events` objects the catalog is keyed by: a new one in a `<context>.events.ts` is added here. */
-export const EVENT_TYPE_SOURCES = { AgentEvents, SessionEvents, RunEvents, ApprovalEvents, ChildSessionEvents, RoutedRequestEvents } as const;
+export const EVENT_TYPE_SOURCES = {
+  AgentEvents,
+  SessionEvents,
+  RunEvents,
+  ApprovalEvents,
+  ChildSessionEvents,
+  RoutedRequestEvents,
+  ModelCallEvents,
+} as const;
 
 /** The deciders, by the name the catalog uses. */
-export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider';
+export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider' | 'modelCallDecider';
 
 export interface CatalogEntry {
   /** The stream's prefix: `session` for `session-<id>` (a run's own thread included: `session-sub-agent-<run_id>`). */
-  stream: 'session' | 'run' | 'agent' | 'approval';
+  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call';
   /** The decider that emits it, or the context that appends it as a fact on another context's stream (version `any`). */
   appendedBy: { decider: DeciderName } | { foreign: string };
   /** Projections whose `eventTypes` list it (those that read every event are in EVERY_EVENT_PROJECTIONS). */
@@ -70,6 +80,12 @@ const runDecided = (projections: readonly string[]): CatalogEntry => ({
   console: RUN_TREE,
 });
 const agentDecided: CatalogEntry = { stream: 'agent', appendedBy: { decider: 'agentDecider' }, projections: ['agents'], console: 'not shown' };
+const modelCallDecided: CatalogEntry = {
+  stream: 'model_call',
+  appendedBy: { decider: 'modelCallDecider' },
+  projections: ['model-calls'],
+  console: 'not shown',
+};
 const approvalDecided: CatalogEntry = { stream: 'approval', appendedBy: { decider: 'approvalDecider' }, projections: ['approvals'], console: 'not shown' };
 /** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again here. */
 const onSession = (
@@ -123,6 +139,12 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [ApprovalEvents.asked]: approvalDecided,
   [ApprovalEvents.decided]: approvalDecided,
   [ApprovalEvents.expired]: approvalDecided,
+
+  [ModelCallEvents.started]: modelCallDecided,
+  [ModelCallEvents.finished]: modelCallDecided,
+  [ModelCallEvents.failed]: modelCallDecided,
+  [ModelCallEvents.refused]: modelCallDecided,
+  [ModelCallEvents.interrupted]: modelCallDecided,
 
   [ChildSessionEvents.subagentStarted]: onSession(ChildSessionEvents.subagentStarted, 'parent', ['child-sessions'], CONVERSATION),
   [ChildSessionEvents.subagentCompleted]: onSession(ChildSessionEvents.subagentCompleted, 'parent', ['child-sessions'], CONVERSATION),

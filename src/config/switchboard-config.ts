@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
+import { loadModelPrices, type ModelPriceTable } from './model-prices';
 import { isLoopback } from './outbound-address';
 import { OutboundAllowList } from './outbound-allow-list';
 import { entryProblems, parseAllowedHost, parseAllowedOrigin } from './served-names';
@@ -182,6 +183,11 @@ const environmentSchema = z.object({
   SWITCHBOARD_CONSOLE: flag('SWITCHBOARD_CONSOLE', true),
   SWITCHBOARD_CONSOLE_DIR: z.string().optional(),
 
+  // ---- Model calls (issue 25) ----
+  SWITCHBOARD_MODEL_CONTENT: oneOf('SWITCHBOARD_MODEL_CONTENT', ['full', 'metadata'] as const, 'full'),
+  SWITCHBOARD_MODEL_CONTENT_MAX_BYTES: integer('SWITCHBOARD_MODEL_CONTENT_MAX_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
+  SWITCHBOARD_MODEL_PRICES: z.string().optional(),
+
   // ---- Approvals (issue 14) ----
   SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
 
@@ -271,6 +277,16 @@ export interface SwitchboardConfig {
 
   /** The web console: the built bundle's folder, or undefined when SWITCHBOARD_CONSOLE=false. */
   console: { dir: string | undefined };
+
+  // ---- Model calls (issue 25) ----
+  modelCalls: {
+    /** `full` keeps each call's request and answer (replay and fork need them); `metadata` keeps neither. */
+    content: 'full' | 'metadata';
+    /** A kept request or answer is cut at this many bytes (marked truncated). */
+    contentMaxBytes: number;
+    /** Prices per model (`SWITCHBOARD_MODEL_PRICES`); undefined: every cost unknown. */
+    prices: ModelPriceTable | undefined;
+  };
 
   // ---- Approvals (issue 14) ----
   approvals: {
@@ -403,6 +419,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     },
     console: { dir: e.SWITCHBOARD_CONSOLE ? path.resolve(e.SWITCHBOARD_CONSOLE_DIR || DEFAULT_CONSOLE_DIR) : undefined },
 
+    // ---- Model calls (issue 25) ----
+    modelCalls: {
+      content: e.SWITCHBOARD_MODEL_CONTENT,
+      contentMaxBytes: e.SWITCHBOARD_MODEL_CONTENT_MAX_BYTES,
+      prices: modelPrices(e.SWITCHBOARD_MODEL_PRICES),
+    },
+
     // ---- Approvals (issue 14) ----
     approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },
 
@@ -415,6 +438,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     // ---- PostgreSQL (issue 15) ----
     postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,
   };
+}
+
+function modelPrices(file: string | undefined): ModelPriceTable | undefined {
+  if (!file) return undefined;
+  try {
+    return loadModelPrices(file);
+  } catch (error) {
+    throw new InvalidConfigurationError([(error as Error).message]);
+  }
 }
 
 /**

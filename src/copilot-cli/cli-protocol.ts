@@ -53,6 +53,28 @@ export interface ToolResult {
   toolTelemetry?: Record<string, unknown>;
 }
 
-/** Requests the CLI sends to the client in protocol 2 (and `hooks.invoke` in protocol 3). */
-export const CLI_REQUEST_METHODS = ['tool.call', 'permission.request', 'hooks.invoke', 'userInput.request'] as const;
+/**
+ * Requests the CLI sends to the client in protocol 2 (and `hooks.invoke` in protocol 3), and in
+ * protocol 3 the model calls it hands over once the client set itself as the provider (`llmInference.*`).
+ */
+export const CLI_REQUEST_METHODS = [
+  'tool.call',
+  'permission.request',
+  'hooks.invoke',
+  'userInput.request',
+  'llmInference.httpRequestStart',
+  'llmInference.httpRequestChunk',
+] as const;
 export type CliRequestMethod = (typeof CLI_REQUEST_METHODS)[number];
+
+/**
+ * Whether the CLI hands every model call to Switchboard (`llmInference.setProvider` accepted), and if
+ * not, why: a protocol-2 CLI, a CLI reached over TCP that already has sessions, a service without the route.
+ */
+export type ModelRouteState = { routed: true } | { routed: false; reason: string };
+
+/**
+ * The provider a routed session names on create / resume: its type and model tell the CLI which wire
+ * shape to speak; the address is never reached (Switchboard answers every call) and no key is sent.
+ */
+export const MODEL_ROUTE_BASE_URL = 'http://model-route.switchboard.invalid';

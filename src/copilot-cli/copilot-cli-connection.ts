@@ -5,7 +5,7 @@ import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { CopilotCliConfig, SwitchboardConfig } from '../config/switchboard-config';
 import { negotiateProtocol } from './cli-handshake';
 import { cliCommand, CliProcess, CliRestartPolicy } from './cli-process';
-import type { CliRequestMethod, CliSessionEvent, ProtocolVersion } from './cli-protocol';
+import type { CliRequestMethod, CliSessionEvent, ModelRouteState, ProtocolVersion } from './cli-protocol';
 import { type CliRequestHandler, CliTransport, type CliTransportOptions } from './cli-transport';
 import { CopilotCliUnavailableError } from './copilot-cli.errors';
 
@@ -47,6 +47,8 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   generation = 0;
   protocolVersion?: ProtocolVersion;
   cliVersion?: string;
+  /** Whether this CLI hands its model calls to Switchboard; set at each (re)start, before any session exists. */
+  private route: ModelRouteState = { routed: false, reason: 'the Copilot CLI has not started yet' };
 
   /** Every session.event notification, for every session, in arrival order. */
   readonly events$: Observable<CliSessionEvent> = this.events.asObservable();
@@ -63,6 +65,11 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     this.requestHandlers.set(method, handler);
   }
 
+  /** Whether the running CLI hands its model calls to Switchboard (`llmInference`), and why not. */
+  modelRoute(): ModelRouteState {
+    return this.route;
+  }
+
   get isRunning(): boolean {
     return this.transport !== undefined && !this.starting;
   }
@@ -77,6 +84,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     generation: number;
     lastStartFailure?: string;
     exitsLastMinute: number;
+    modelRoute: ModelRouteState;
   } {
     return {
       running: this.isRunning,
@@ -87,6 +95,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
       generation: this.generation,
       ...(this.lastStartFailure ? { lastStartFailure: this.lastStartFailure } : {}),
       exitsLastMinute: this.restarts.exitsLastMinute(),
+      modelRoute: this.route,
     };
   }
 
@@ -133,6 +142,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
       const { protocolVersion, cliVersion } = await negotiateProtocol((method, params) => transport.send(method, params));
       this.protocolVersion = protocolVersion;
       this.cliVersion = cliVersion;
+      this.route = await this.takeModelCalls(transport, protocolVersion);
     } catch (error) {
       const stderr = this.process?.stderrTail();
       if (stderr) this.logger.warn({ err: error, stderr }, 'Copilot CLI handshake failed');
@@ -143,6 +153,35 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     this.restarts.started();
     this.lastStartFailure = undefined;
     this.logger.log({ protocolVersion: this.protocolVersion, cliVersion: this.cliVersion, generation: this.generation }, 'Copilot CLI connected');
+  }
+
+  /**
+   * Asks the CLI to hand every model call to Switchboard. Only a protocol-3 CLI can, only before it has
+   * a session (a CLI reached over TCP may have some already), and only where a handler takes the calls.
+   */
+  private async takeModelCalls(transport: CliTransport, protocolVersion: ProtocolVersion): Promise<ModelRouteState> {
+    const previous = this.route;
+    let route: ModelRouteState;
+    if (!this.requestHandlers.has('llmInference.httpRequestStart')) route = { routed: false, reason: 'this process does not route model calls' };
+    else if (protocolVersion < 3)
+      route = { routed: false, reason: `the Copilot CLI speaks protocol ${protocolVersion}, which cannot hand model calls to a client` };
+    else {
+      try {
+        const answer = await transport.request<{ success?: boolean }>('llmInference.setProvider', {}, this.config.requestTimeoutMs);
+        route = answer?.success === true ? { routed: true } : { routed: false, reason: 'the Copilot CLI declined llmInference.setProvider' };
+      } catch (error) {
+        route = { routed: false, reason: `the Copilot CLI refused llmInference.setProvider: ${(error as Error).message}` };
+      }
+    }
+    if (route.routed !== previous.routed || (!route.routed && !previous.routed && route.reason !== previous.reason)) {
+      if (route.routed) this.logger.log('Model calls go through Switchboard: the Copilot CLI hands every model request to it');
+      else
+        this.logger.warn(
+          { reason: route.reason },
+          `Model calls go straight from the Copilot CLI to the provider, without the model-call ledger: ${route.reason}`,
+        );
+    }
+    return route;
   }
 
   private spawnCli(): CliTransport {

@@ -30,4 +30,5 @@ export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   runs: { owner: 'run-lineage', writtenBy: 'delegation', port: 'RunsReadModel, LineageLookup' },
   approvals: { owner: 'approvals' },
   instanceLeases: { owner: 'instances', port: 'InstanceLease' },
+  modelCalls: { owner: 'model-calls', port: 'ModelCallsReadModel' },
 };

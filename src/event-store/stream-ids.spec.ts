@@ -19,7 +19,7 @@ describe('stream ids', () => {
     expect(runStreamId('r1')).toBe('run-r1');
     expect(agentStreamId('code-reviewer')).toBe('agent-code-reviewer');
     expect(runThreadId('r9')).toBe('sub-agent-r9');
-    expect(STREAM_PREFIXES).toEqual({ session: 'session-', run: 'run-', agent: 'agent-', approval: 'approval-' });
+    expect(STREAM_PREFIXES).toEqual({ session: 'session-', run: 'run-', agent: 'agent-', approval: 'approval-', modelCall: 'model_call-' });
     expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
   });
 

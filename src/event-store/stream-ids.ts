@@ -10,6 +10,7 @@ export const STREAM_PREFIXES = {
   run: 'run-',
   agent: 'agent-',
   approval: 'approval-',
+  modelCall: 'model_call-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -44,6 +45,11 @@ export function agentStreamId(agentId: string): string {
 /** issue 14: one stream per permission request that waits for a person. */
 export function approvalStreamId(approvalId: string): string {
   return `${STREAM_PREFIXES.approval}${approvalId}`;
+}
+
+/** issue 25: one stream per model call the CLI handed to Switchboard. */
+export function modelCallStreamId(callId: string): string {
+  return `${STREAM_PREFIXES.modelCall}${callId}`;
 }
 
 /** The kind and id of a stream id; undefined for a stream no context writes (or a bare prefix). */

@@ -1,5 +1,5 @@
 import type { CopilotCliConfig } from '../config/switchboard-config';
-import type { CliCustomAgent, ToolDefinition } from '../copilot-cli/cli-protocol';
+import { type CliCustomAgent, MODEL_ROUTE_BASE_URL, type ModelRouteState, type ToolDefinition } from '../copilot-cli/cli-protocol';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 
 /**
@@ -37,6 +37,7 @@ export function cliSessionParams(
   cli: CopilotCliConfig,
   customAgents: readonly CustomAgentConfig[] = config.customAgents,
   mcpServers: Record<string, unknown> = {},
+  modelRoute: ModelRouteState = { routed: false, reason: 'not asked' },
 ): Record<string, unknown> {
   const params: Record<string, unknown> = {
     sessionId,
@@ -57,7 +58,10 @@ export function cliSessionParams(
   if (config.availableTools) params.availableTools = availableTools(config, customAgents);
   if (config.excludedTools && config.excludedTools.length > 0) params.excludedTools = [...config.excludedTools];
   if (Object.keys(mcpServers).length > 0) params.mcpServers = mcpServers;
-  if (cli.provider) {
+  if (cli.provider && modelRoute.routed) {
+    // Switchboard answers every model call: the CLI learns the wire shape, never the address or the key.
+    params.provider = { type: cli.provider.type, baseUrl: MODEL_ROUTE_BASE_URL };
+  } else if (cli.provider) {
     params.provider = {
       type: cli.provider.type,
       baseUrl: cli.provider.baseUrl,

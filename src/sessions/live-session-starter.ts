@@ -97,7 +97,8 @@ export class LiveSessionStarter {
       session.cliGeneration = this.cli.generation;
       this.registry.add(session);
       slot.release(); // counted by its own status from here
-      await this.cli.request('session.create', cliSessionParams(sessionId, config, this.config.cli, session.customAgents, assembly.mcpServers));
+      const params = cliSessionParams(sessionId, config, this.config.cli, session.customAgents, assembly.mcpServers, this.cli.modelRoute());
+      await this.cli.request('session.create', params);
     } catch (error) {
       if (error instanceof CopilotCliConnectionLostError) {
         // The CLI went away with the request: the session stays, interrupted like every session on that
@@ -138,8 +139,14 @@ export class LiveSessionStarter {
     const { sessionId } = session;
     const assembly = await this.assembled(session, 'resume', actor);
     const customAgents = [...session.config.customAgents, ...assembly.customAgents];
-    const params = cliSessionParams(sessionId, session.config, this.config.cli, customAgents, assembly.mcpServers);
     let createdInCli = false;
+    // Started first: whether the session names the real provider depends on whether this CLI routes model calls.
+    const params = await this.cli
+      .ensureStarted()
+      .then(() => cliSessionParams(sessionId, session.config, this.config.cli, customAgents, assembly.mcpServers, this.cli.modelRoute()))
+      .catch((error: unknown) => {
+        throw this.resumeFailure(sessionId, 'resume', error);
+      });
     try {
       await this.cli.request('session.resume', params);
     } catch (error) {

@@ -9,3 +9,4 @@ export * from './agents.table';
 export * from './runs.table';
 export * from './approvals.table';
 export * from './instance-leases.table';
+export * from './model-calls.table';

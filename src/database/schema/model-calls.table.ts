@@ -1,0 +1,59 @@
+import { index, integer, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+
+/**
+ * Read model (issue 25): one row per model call the CLI handed to Switchboard, with its lineage and
+ * what it cost; the bodies stay on the call's stream. `started_position` (the global position of
+ * `model_call.started` or `model_call.refused`) orders lists and is their cursor. `run_path` is the
+ * run's lineage path: a subtree's calls are the range `[path, path || '~')`.
+ */
+export const modelCalls = sqliteTable(
+  'model_calls',
+  {
+    callId: text('call_id').primaryKey(),
+    startedPosition: integer('started_position').notNull(),
+    status: text('status').notNull(),
+    sessionId: text('session_id').notNull(),
+    cliAgentId: text('cli_agent_id').notNull(),
+    agentInvocationId: text('agent_invocation_id'),
+    agentName: text('agent_name').notNull(),
+    subagentId: text('subagent_id'),
+    runId: text('run_id'),
+    rootRunId: text('root_run_id'),
+    runPath: text('run_path'),
+    /** JSON array of agent names, the team's top first. */
+    lineagePath: text('lineage_path').notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    interactionType: text('interaction_type'),
+    initiator: text('initiator'),
+    requestBytes: integer('request_bytes').notNull(),
+    messageCount: integer('message_count').notNull(),
+    toolCount: integer('tool_count').notNull(),
+    stream: integer('stream', { mode: 'boolean' }).notNull(),
+    httpStatus: integer('http_status'),
+    ttfbMs: integer('ttfb_ms'),
+    durationMs: integer('duration_ms'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    cachedInputTokens: integer('cached_input_tokens'),
+    reasoningTokens: integer('reasoning_tokens'),
+    responseId: text('response_id'),
+    finishReason: text('finish_reason'),
+    /** In `currency`; null when the model has no price (unknown, never 0). */
+    cost: real('cost'),
+    currency: text('currency'),
+    /** Why it failed, was refused or interrupted. */
+    error: text('error'),
+    /** The instance that forwarded it: an in-flight call of a dead instance is interrupted by its taker. */
+    instanceId: text('instance_id').notNull(),
+    startedAt: text('started_at').notNull(),
+    endedAt: text('ended_at'),
+  },
+  (t) => [
+    index('model_calls_session_idx').on(t.sessionId, t.startedPosition),
+    index('model_calls_run_idx').on(t.runId, t.startedPosition),
+    index('model_calls_run_path_idx').on(t.runPath),
+    index('model_calls_status_idx').on(t.status, t.instanceId),
+    index('model_calls_position_idx').on(t.startedPosition),
+  ],
+);

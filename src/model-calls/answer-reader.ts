@@ -1,0 +1,124 @@
+import type { ModelUsage } from './model-call.events';
+
+/** What the ledger keeps of an answer, read off it as it streams past. */
+export interface AnswerFacts {
+  usage: ModelUsage;
+  responseId?: string;
+  finishReason?: string;
+}
+
+/** A line of an SSE stream is at most this long before it is given up on (one huge `data:` line is no usage line). */
+const MAX_LINE_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Reads usage, the answer's id and the finish reason off a model answer as its chunks pass through,
+ * without holding the answer: a server-sent-event stream is read line by line, a JSON answer is
+ * parsed once at the end. Speaks the three answer shapes the CLI asks for: OpenAI chat completions
+ * (and Azure's), OpenAI responses, and Anthropic messages.
+ */
+export class AnswerReader {
+  private readonly facts: AnswerFacts = { usage: {} };
+  private readonly streamed: boolean;
+  private partial = '';
+  private json = '';
+  private jsonTooBig = false;
+
+  constructor(
+    contentType: string | undefined,
+    private readonly maxJsonChars = MAX_LINE_CHARS,
+  ) {
+    this.streamed = (contentType ?? '').includes('text/event-stream');
+  }
+
+  push(text: string): void {
+    if (!this.streamed) {
+      if (this.json.length + text.length > this.maxJsonChars) this.jsonTooBig = true;
+      else this.json += text;
+      return;
+    }
+    const lines = (this.partial + text).split('\n');
+    this.partial = lines.pop() ?? '';
+    if (this.partial.length > MAX_LINE_CHARS) this.partial = '';
+    for (const line of lines) this.line(line);
+  }
+
+  end(): AnswerFacts {
+    if (this.streamed) {
+      if (this.partial) this.line(this.partial);
+      this.partial = '';
+    } else if (!this.jsonTooBig && this.json) {
+      this.object(parse(this.json));
+    }
+    return this.facts;
+  }
+
+  private line(raw: string): void {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (!line.startsWith('data:')) return;
+    const payload = line.slice(5).trim();
+    if (!payload || payload === '[DONE]') return;
+    this.object(parse(payload));
+  }
+
+  private object(value: unknown): void {
+    if (!isRecord(value)) return;
+    const f = this.facts;
+    // Anthropic messages: message_start carries the id and input usage, message_delta the rest.
+    if (value.type === 'message_start' && isRecord(value.message)) return this.object(value.message);
+    if (value.type === 'message_delta') {
+      if (isRecord(value.delta) && typeof value.delta.stop_reason === 'string') f.finishReason = value.delta.stop_reason;
+      if (isRecord(value.usage)) this.usage(value.usage);
+      return;
+    }
+    // OpenAI responses: the completed (or incomplete) response holds everything.
+    if (typeof value.type === 'string' && value.type.startsWith('response.') && isRecord(value.response)) {
+      const response = value.response;
+      if (typeof response.id === 'string') f.responseId = response.id;
+      if (typeof response.status === 'string' && value.type !== 'response.created') f.finishReason = response.status;
+      if (isRecord(response.usage)) this.usage(response.usage);
+      return;
+    }
+    if (typeof value.id === 'string' && !f.responseId) f.responseId = value.id;
+    if (typeof value.stop_reason === 'string') f.finishReason = value.stop_reason;
+    if (Array.isArray(value.choices)) {
+      for (const choice of value.choices) {
+        if (isRecord(choice) && typeof choice.finish_reason === 'string') f.finishReason = choice.finish_reason;
+      }
+    }
+    if (isRecord(value.usage)) this.usage(value.usage);
+  }
+
+  /** Chat completions (`prompt_tokens`…), responses and Anthropic (`input_tokens`…) name the same counts differently. */
+  private usage(u: Record<string, unknown>): void {
+    const usage = this.facts.usage;
+    const input = num(u.prompt_tokens) ?? num(u.input_tokens);
+    const output = num(u.completion_tokens) ?? num(u.output_tokens);
+    const cached =
+      num(isRecord(u.prompt_tokens_details) ? u.prompt_tokens_details.cached_tokens : undefined) ??
+      num(isRecord(u.input_tokens_details) ? u.input_tokens_details.cached_tokens : undefined) ??
+      num(u.cache_read_input_tokens);
+    const reasoning =
+      num(isRecord(u.completion_tokens_details) ? u.completion_tokens_details.reasoning_tokens : undefined) ??
+      num(isRecord(u.output_tokens_details) ? u.output_tokens_details.reasoning_tokens : undefined);
+    if (input !== undefined) usage.inputTokens = input;
+    if (output !== undefined) usage.outputTokens = output;
+    if (cached !== undefined) usage.cachedInputTokens = cached;
+    if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  }
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+}

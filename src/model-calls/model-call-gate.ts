@@ -1,0 +1,30 @@
+import { Contributes } from '../common/contributions';
+import type { ModelCallLineage } from './model-call.events';
+
+/** The slot other contexts' gates are marked with (`@ProvidesModelCallGate()`): delegation's budgets. */
+export const MODEL_CALL_GATES = 'switchboard:model-call-gate';
+
+export function ProvidesModelCallGate(): ClassDecorator {
+  return Contributes(MODEL_CALL_GATES);
+}
+
+/** A call not to be sent: the limit it would pass, whose budget it is, and the text the agent's loop ends on. */
+export interface ModelCallRefusal {
+  limit: string;
+  used: number;
+  max: number;
+  budgetRunId?: string;
+  budgetSessionId?: string;
+  message: string;
+}
+
+/** What a gate decides for one call: refuse it, or send it with its output capped at what is left. */
+export type ModelCallAdmission = { refuse: ModelCallRefusal } | { outputCap: number } | undefined;
+
+/**
+ * Asked before each call is sent, in the order Nest finds them: the first refusal wins; of the caps,
+ * the lowest. Must answer quickly: the CLI waits for the call meanwhile.
+ */
+export interface ModelCallGate {
+  admit(call: ModelCallLineage & { model: string }): Promise<ModelCallAdmission>;
+}

@@ -1,0 +1,511 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { filter, type Subscription } from 'rxjs';
+import { v7 as uuidv7 } from 'uuid';
+import { contributionsTo } from '../common/contributions';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
+import { EventStore } from '../event-store/event-store';
+import type { StoredEvent } from '../event-store/event-store.types';
+import { modelCallStreamId, parseStreamId, runThreadId, sessionIdOfStream } from '../event-store/stream-ids';
+import { InstanceLease } from '../instances/instance-lease';
+import { SessionEvents } from '../sessions/session.events';
+import { AnswerReader } from './answer-reader';
+import {
+  type ModelAnswerRecord,
+  type ModelCallEvent,
+  ModelCallEvents,
+  type ModelCallLineage,
+  type ModelCallStartedData,
+  type ModelRequestSummary,
+} from './model-call.events';
+import { MODEL_CALL_GATES, type ModelCallGate, type ModelCallRefusal } from './model-call-gate';
+import { ModelCallLineages } from './model-call-lineages';
+import { costOf } from './model-cost';
+import { ProviderTraffic } from './provider-traffic';
+import { requestFactsOf, withOutputCap } from './request-summary';
+import { pathForLedger, upstreamRequestOf, type WireHeaders } from './upstream-request';
+
+/** `llmInference.httpRequestStart` as the CLI sends it (protocol 3). */
+interface RequestStartFrame {
+  requestId: string;
+  sessionId?: string;
+  method: string;
+  url: string;
+  headers: WireHeaders;
+  agentId?: string;
+  parentAgentId?: string;
+  agentInvocationId?: string;
+  interactionType?: string;
+}
+
+/** `llmInference.httpRequestChunk`: a piece of the body, the end of it, or the CLI cancelling the call. */
+interface RequestChunkFrame {
+  requestId: string;
+  data?: string;
+  binary?: boolean;
+  end?: boolean;
+  cancel?: boolean;
+  cancelReason?: string;
+}
+
+const optionalText = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+
+/** The start frame's fields Switchboard relies on; undefined for a frame without a request id or URL (ignored). */
+export function startFrameOf(params: Record<string, unknown>): RequestStartFrame | undefined {
+  const { requestId, url } = params;
+  if (typeof requestId !== 'string' || requestId.length === 0 || typeof url !== 'string') return undefined;
+  const headers: WireHeaders = {};
+  if (typeof params.headers === 'object' && params.headers !== null) {
+    for (const [name, values] of Object.entries(params.headers as Record<string, unknown>)) {
+      if (Array.isArray(values)) headers[name.toLowerCase()] = values.filter((v): v is string => typeof v === 'string');
+      else if (typeof values === 'string') headers[name.toLowerCase()] = [values];
+    }
+  }
+  const frame: RequestStartFrame = { requestId, url, method: optionalText(params.method) ?? 'POST', headers };
+  for (const key of ['sessionId', 'agentId', 'parentAgentId', 'agentInvocationId', 'interactionType'] as const) {
+    const value = optionalText(params[key]);
+    if (value !== undefined) frame[key] = value;
+  }
+  return frame;
+}
+
+export function chunkFrameOf(params: Record<string, unknown>): RequestChunkFrame | undefined {
+  const { requestId } = params;
+  if (typeof requestId !== 'string' || requestId.length === 0) return undefined;
+  return {
+    requestId,
+    ...(typeof params.data === 'string' ? { data: params.data } : {}),
+    binary: params.binary === true,
+    end: params.end === true,
+    cancel: params.cancel === true,
+    ...(typeof params.cancelReason === 'string' ? { cancelReason: params.cancelReason } : {}),
+  };
+}
+
+/** One call the CLI handed over, from its first frame to the end of its answer. */
+class Exchange {
+  start?: RequestStartFrame;
+  readonly body: string[] = [];
+  bodyEnded = false;
+  forwarding = false;
+  readonly abort = new AbortController();
+  /** Why it was aborted: the CLI cancelled it, or its session or run ended. */
+  abortedBecause?: string;
+  cancelledByCli = false;
+
+  constructor(readonly requestId: string) {}
+}
+
+/** Answer chunks sent to the CLI without waiting for their acknowledgement, at most this many at a time. */
+const CHUNKS_IN_FLIGHT = 16;
+/** What a refusal answers: a 400, on which the CLI's loop ends the turn showing the message (no retry). */
+const REFUSAL_STATUS = 400;
+/** Answer headers the CLI must not get: fetch already undid the encoding and the framing. */
+const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/**
+ * issue 25: Switchboard as the only way to a model. The CLI, once it accepted `llmInference.setProvider`
+ * (CopilotCliConnection), hands every model HTTP request here; each is resolved onto its lineage, asked
+ * of the gates (budgets refuse before spending, or cap the output), forwarded to the configured provider
+ * with Switchboard's key and streamed back chunk by chunk as it arrives, and kept as a `model_call-<id>`
+ * stream: `model_call.started` (appended while the request goes out, never in its way), then one
+ * `model_call.finished` / `failed` with the answer, its usage and cost. A CLI cancel, or the end of the
+ * call's session, its turn or its run, aborts the upstream request.
+ */
+@Injectable()
+export class ModelRoute implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ModelRoute.name);
+  private readonly exchanges = new Map<string, Exchange>();
+  private gates: ModelCallGate[] = [];
+  private endings?: Subscription;
+
+  constructor(
+    private readonly cli: CopilotCliConnection,
+    private readonly store: EventStore,
+    private readonly lineages: ModelCallLineages,
+    private readonly lease: InstanceLease,
+    private readonly traffic: ProviderTraffic,
+    private readonly discovery: DiscoveryService,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.gates = contributionsTo<ModelCallGate>(this.discovery, MODEL_CALL_GATES);
+    this.cli.handleRequests('llmInference.httpRequestStart', (params) => Promise.resolve(this.onStart(startFrameOf(params))));
+    this.cli.handleRequests('llmInference.httpRequestChunk', (params) => Promise.resolve(this.onChunk(chunkFrameOf(params))));
+    this.endings = this.store.committed$
+      .pipe(filter((event) => ENDING_TYPES.has(event.type)))
+      .subscribe((event) => this.abortSession(endedSessionOf(event), `${event.type} was recorded`));
+  }
+
+  onModuleDestroy(): void {
+    this.endings?.unsubscribe();
+    for (const exchange of this.exchanges.values()) this.abortExchange(exchange, 'Switchboard is stopping');
+  }
+
+  /** Calls being answered now, for /health and the metrics. */
+  inFlight(): number {
+    return this.exchanges.size;
+  }
+
+  private onStart(frame: RequestStartFrame | undefined): Record<string, never> {
+    if (!frame) return {};
+    const exchange = this.exchangeOf(frame.requestId);
+    exchange.start = frame;
+    this.forwardWhenReady(exchange);
+    return {};
+  }
+
+  private onChunk(frame: RequestChunkFrame | undefined): Record<string, never> {
+    if (!frame) return {};
+    // A chunk may come before its start frame: it is kept for it.
+    const exchange = this.exchangeOf(frame.requestId);
+    if (frame.cancel) {
+      exchange.cancelledByCli = true;
+      this.abortExchange(exchange, `the Copilot CLI cancelled the call${frame.cancelReason ? `: ${frame.cancelReason}` : ''}`);
+      if (!exchange.forwarding) this.exchanges.delete(exchange.requestId);
+      return {};
+    }
+    if (typeof frame.data === 'string' && frame.data.length > 0) {
+      exchange.body.push(frame.binary ? Buffer.from(frame.data, 'base64').toString('utf8') : frame.data);
+    }
+    if (frame.end) {
+      exchange.bodyEnded = true;
+      this.forwardWhenReady(exchange);
+    }
+    return {};
+  }
+
+  private exchangeOf(requestId: string): Exchange {
+    let exchange = this.exchanges.get(requestId);
+    if (!exchange) this.exchanges.set(requestId, (exchange = new Exchange(requestId)));
+    return exchange;
+  }
+
+  private forwardWhenReady(exchange: Exchange): void {
+    if (!exchange.start || !exchange.bodyEnded || exchange.forwarding) return;
+    exchange.forwarding = true;
+    void this.forward(exchange)
+      .catch((error: unknown) => this.logger.error({ err: error, requestId: exchange.requestId }, 'model call could not be answered'))
+      .finally(() => this.exchanges.delete(exchange.requestId));
+  }
+
+  private abortSession(sessionId: string | undefined, reason: string): void {
+    if (!sessionId) return;
+    for (const exchange of this.exchanges.values()) {
+      if (exchange.start?.sessionId === sessionId) this.abortExchange(exchange, reason);
+    }
+  }
+
+  private abortExchange(exchange: Exchange, reason: string): void {
+    if (exchange.abort.signal.aborted) return;
+    exchange.abortedBecause = reason;
+    exchange.abort.abort(new Error(reason));
+  }
+
+  private async forward(exchange: Exchange): Promise<void> {
+    const start = exchange.start as RequestStartFrame;
+    const requestBody = exchange.body.join('');
+    const received = performance.now();
+    const upstream = upstreamRequestOf(this.config.cli, start);
+    // Outside any session (the CLI's model catalog at start): forwarded, not a call of anyone's.
+    if (!start.sessionId) {
+      await this.answer(exchange, upstream, requestBody, received, undefined);
+      return;
+    }
+    const facts = requestFactsOf(requestBody);
+    const lineage = await this.lineages.of({ ...start, sessionId: start.sessionId });
+    const summary: ModelRequestSummary = {
+      model: facts.model,
+      provider: upstream.provider,
+      ...(start.interactionType ? { interactionType: start.interactionType } : {}),
+      ...(start.headers['x-initiator']?.[0] ? { initiator: start.headers['x-initiator'][0] } : {}),
+      method: start.method,
+      path: pathForLedger(start.url),
+      requestBytes: Buffer.byteLength(requestBody),
+      messageCount: facts.messageCount,
+      toolCount: facts.toolCount,
+      stream: facts.stream,
+      ...(facts.maxOutputTokens !== undefined ? { maxOutputTokens: facts.maxOutputTokens } : {}),
+    };
+    const callId = uuidv7();
+    const admission = await this.admit(lineage, facts.model);
+    if ('refuse' in admission) {
+      await this.refuse(exchange, callId, lineage, summary, admission.refuse);
+      return;
+    }
+    let body = requestBody;
+    if (admission.outputCap !== undefined) {
+      const capped = withOutputCap(requestBody, admission.outputCap, upstream.provider, summary.path);
+      if (capped !== undefined && capped !== requestBody) {
+        body = capped;
+        summary.cappedOutputTokens = Math.max(1, Math.floor(admission.outputCap));
+      }
+    }
+    const content = this.kept(body);
+    const started: ModelCallStartedData = {
+      callId,
+      requestId: exchange.requestId,
+      ...lineage,
+      ...summary,
+      ...(content ? { request: content.text, ...(content.truncated ? { requestTruncated: true } : {}) } : {}),
+      instanceId: this.lease.instanceId,
+    };
+    // Recorded while the request goes out: the ledger never adds a commit to the call's latency.
+    const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, start.sessionId);
+    const outcome = await this.answer(exchange, upstream, body, received, summary.model);
+    const ended = this.endEvent(callId, lineage, outcome, summary.model, exchange);
+    await recordedStart.then(
+      (ok) => (ok ? this.append(callId, 1, ended, start.sessionId as string) : undefined),
+      () => undefined,
+    );
+  }
+
+  /** The first refusal of any gate, else the lowest output cap any of them asked for. */
+  private async admit(lineage: ModelCallLineage, model: string): Promise<{ refuse: ModelCallRefusal } | { outputCap?: number }> {
+    let outputCap: number | undefined;
+    for (const gate of this.gates) {
+      const admission = await gate.admit({ ...lineage, model });
+      if (!admission) continue;
+      if ('refuse' in admission) return admission;
+      outputCap = outputCap === undefined ? admission.outputCap : Math.min(outputCap, admission.outputCap);
+    }
+    return { outputCap };
+  }
+
+  private async refuse(
+    exchange: Exchange,
+    callId: string,
+    lineage: ModelCallLineage,
+    summary: ModelRequestSummary,
+    refusal: ModelCallRefusal,
+  ): Promise<void> {
+    this.logger.warn(
+      { callId, sessionId: lineage.sessionId, runId: lineage.runId, limit: refusal.limit },
+      'model call refused: a budget over it is spent',
+    );
+    const recorded = this.append(
+      callId,
+      'no_stream',
+      {
+        type: ModelCallEvents.refused,
+        data: { callId, requestId: exchange.requestId, ...lineage, ...summary, ...refusal, instanceId: this.lease.instanceId },
+      },
+      lineage.sessionId,
+    );
+    const body = JSON.stringify({ error: { message: refusal.message, type: 'invalid_request_error', code: 'switchboard_budget_exhausted' } });
+    await this.send('llmInference.httpResponseStart', {
+      requestId: exchange.requestId,
+      status: REFUSAL_STATUS,
+      headers: { 'content-type': ['application/json'] },
+    });
+    await this.send('llmInference.httpResponseChunk', { requestId: exchange.requestId, data: body, end: true });
+    await recorded;
+  }
+
+  /**
+   * Sends the request upstream and streams the answer back as it comes; returns what the ledger keeps.
+   * A transport failure is answered as one (the CLI retries it as designed); an abort ends the answer.
+   */
+  private async answer(
+    exchange: Exchange,
+    upstream: ReturnType<typeof upstreamRequestOf>,
+    body: string,
+    received: number,
+    model: string | undefined,
+  ): Promise<CallOutcome> {
+    const { requestId } = exchange;
+    let response: Response;
+    try {
+      response = await fetch(upstream.url, {
+        method: upstream.method,
+        headers: upstream.headers,
+        ...(upstream.method === 'GET' || upstream.method === 'HEAD' ? {} : { body }),
+        signal: exchange.abort.signal,
+      });
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - received);
+      if (model !== undefined) this.traffic.failed(model, durationMs, undefined);
+      const message = exchange.abortedBecause ?? `the model provider could not be reached: ${causeOf(error)}`;
+      if (!exchange.cancelledByCli) await this.endWithError(requestId, false, message, exchange.abortedBecause ? 'cancelled' : 'upstream_unreachable');
+      return { kind: exchange.abortedBecause ? 'cancelled' : 'failed', error: message, durationMs, chunks: 0, answerBytes: 0 };
+    }
+    const ttfbMs = Math.round(performance.now() - received);
+    const headers: WireHeaders = {};
+    response.headers.forEach((value, name) => {
+      if (!NOT_RETURNED.has(name)) headers[name] = [value];
+    });
+    await this.send('llmInference.httpResponseStart', { requestId, status: response.status, statusText: response.statusText, headers });
+    const reader = new AnswerReader(response.headers.get('content-type') ?? undefined);
+    const kept = new KeptText(this.config.modelCalls.content === 'full' ? this.config.modelCalls.contentMaxBytes : 0);
+    const decoder = new TextDecoder();
+    const pending: Promise<unknown>[] = [];
+    let chunks = 0;
+    let answerBytes = 0;
+    let streamError: string | undefined;
+    try {
+      for await (const bytes of response.body ?? []) {
+        const text = decoder.decode(bytes as Uint8Array, { stream: true });
+        chunks += 1;
+        answerBytes += (bytes as Uint8Array).byteLength;
+        reader.push(text);
+        kept.push(text);
+        // Sent in order without waiting for each acknowledgement; a bounded window keeps a slow CLI in step.
+        pending.push(this.send('llmInference.httpResponseChunk', { requestId, data: text, end: false }));
+        if (pending.length >= CHUNKS_IN_FLIGHT) await Promise.all(pending.splice(0));
+      }
+      const tail = decoder.decode();
+      if (tail) {
+        reader.push(tail);
+        kept.push(tail);
+      }
+      await Promise.all(pending.splice(0));
+      await this.send('llmInference.httpResponseChunk', { requestId, data: tail, end: true });
+    } catch (error) {
+      await Promise.all(pending.splice(0));
+      streamError = exchange.abortedBecause ?? `the model provider's answer broke off: ${causeOf(error)}`;
+      if (!exchange.cancelledByCli) await this.endWithError(requestId, true, streamError, exchange.abortedBecause ? 'cancelled' : 'upstream_broken');
+    }
+    const durationMs = Math.round(performance.now() - received);
+    const facts = reader.end();
+    const ok = response.status < 400 && streamError === undefined;
+    // A refusal of one request (a 400) says nothing of the provider's health; a 429, a 5xx or a broken answer does.
+    if (model !== undefined) {
+      if (ok || (response.status < 500 && response.status !== 429 && streamError === undefined)) this.traffic.succeeded(model, durationMs, ttfbMs);
+      else this.traffic.failed(model, durationMs, response.status);
+    }
+    const record: ModelAnswerRecord = {
+      status: response.status,
+      ttfbMs,
+      durationMs,
+      usage: facts.usage,
+      ...(facts.responseId ? { responseId: facts.responseId } : {}),
+      ...(facts.finishReason ? { finishReason: facts.finishReason } : {}),
+      answerBytes,
+      chunks,
+      ...(kept.enabled ? { answer: kept.text(), ...(kept.truncated ? { answerTruncated: true } : {}) } : {}),
+    };
+    if (ok) return { kind: 'finished', record };
+    const error = streamError ?? `the model provider answered ${response.status}${errorTextOf(kept.text())}`;
+    return { kind: exchange.abortedBecause ? 'cancelled' : 'failed', error, durationMs, record, chunks, answerBytes };
+  }
+
+  private endEvent(callId: string, lineage: ModelCallLineage, outcome: CallOutcome, model: string, exchange: Exchange): ModelCallEvent {
+    const base = { callId, sessionId: lineage.sessionId, ...(lineage.runId ? { runId: lineage.runId } : {}) };
+    if (outcome.kind === 'finished') {
+      const cost = costOf(this.config.modelCalls.prices, model, outcome.record.usage);
+      return { type: ModelCallEvents.finished, data: { ...base, ...outcome.record, ...(cost ? { cost } : {}) } };
+    }
+    const cost = outcome.record ? costOf(this.config.modelCalls.prices, model, outcome.record.usage) : undefined;
+    if (exchange.abortedBecause) this.logger.debug({ callId, reason: exchange.abortedBecause }, 'model call aborted');
+    return {
+      type: ModelCallEvents.failed,
+      data: {
+        ...base,
+        ...(outcome.record ?? { answerBytes: outcome.answerBytes, chunks: outcome.chunks }),
+        durationMs: outcome.durationMs,
+        outcome: outcome.kind,
+        error: outcome.error,
+        ...(cost ? { cost } : {}),
+      },
+    };
+  }
+
+  /** Ends an answer with a transport failure, as the CLI's loop expects one: a 502 head when none was sent. */
+  private async endWithError(requestId: string, started: boolean, message: string, code: string): Promise<void> {
+    if (!started) await this.send('llmInference.httpResponseStart', { requestId, status: 502, headers: {} });
+    await this.send('llmInference.httpResponseChunk', { requestId, data: '', end: true, error: { message, code } });
+  }
+
+  /** A frame to the CLI; one that cannot be delivered (the CLI went away) is logged, never thrown into the forwarding. */
+  private send(method: string, params: Record<string, unknown>): Promise<unknown> {
+    return this.cli.request(method, params).catch((error: unknown) => {
+      this.logger.debug({ err: error, method, requestId: params.requestId }, 'could not deliver a model answer frame to the Copilot CLI');
+    });
+  }
+
+  /** Appends one event of a call; false when it could not be recorded (logged: the call itself went on). */
+  private async append(callId: string, expectedVersion: 'no_stream' | number, event: ModelCallEvent, sessionId: string): Promise<boolean> {
+    try {
+      await this.store.append(modelCallStreamId(callId), expectedVersion, [
+        { type: event.type, data: { ...event.data }, metadata: { actor: 'switchboard', correlationId: sessionId } },
+      ]);
+      return true;
+    } catch (error) {
+      this.logger.error({ err: error, callId, type: event.type }, 'could not record a model call');
+      return false;
+    }
+  }
+
+  private kept(text: string): { text: string; truncated: boolean } | undefined {
+    if (this.config.modelCalls.content !== 'full') return undefined;
+    const kept = new KeptText(this.config.modelCalls.contentMaxBytes);
+    kept.push(text);
+    return { text: kept.text(), truncated: kept.truncated };
+  }
+}
+
+type CallOutcome =
+  | { kind: 'finished'; record: ModelAnswerRecord }
+  | { kind: 'failed' | 'cancelled'; error: string; durationMs: number; record?: ModelAnswerRecord; chunks: number; answerBytes: number };
+
+/** Text kept up to a byte limit (0: nothing kept), marked truncated past it. */
+class KeptText {
+  private readonly parts: string[] = [];
+  private bytes = 0;
+  truncated = false;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  push(text: string): void {
+    if (!this.enabled || this.truncated) return;
+    const size = Buffer.byteLength(text);
+    if (this.bytes + size <= this.maxBytes) {
+      this.parts.push(text);
+      this.bytes += size;
+      return;
+    }
+    const room = this.maxBytes - this.bytes;
+    this.parts.push(
+      Buffer.from(text)
+        .subarray(0, room)
+        .toString('utf8')
+        .replace(/\uFFFD$/, ''),
+    );
+    this.bytes = this.maxBytes;
+    this.truncated = true;
+  }
+
+  text(): string {
+    return this.parts.join('');
+  }
+}
+
+/**
+ * Events after which a session's calls in flight have nobody to answer: its end, its CLI's loss, a stop
+ * of its turn or of its run (`run.stopped` by name: delegation sits above this context).
+ */
+const ENDING_TYPES = new Set<string>([SessionEvents.destroyed, SessionEvents.interrupted, SessionEvents.abortRequested, 'run.stopped']);
+
+function endedSessionOf(event: StoredEvent): string | undefined {
+  const stream = parseStreamId(event.streamId);
+  if (stream?.kind === 'run') return runThreadId(stream.id);
+  return sessionIdOfStream(event.streamId);
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+}
+
+/** A short quote of a provider's error answer, for the ledger's `error`. */
+function errorTextOf(answer: string): string {
+  const text = answer.trim().slice(0, 300);
+  return text ? `: ${text}` : '';
+}

@@ -1,0 +1,100 @@
+import { eq } from 'drizzle-orm';
+import type { ReadModelDatabase } from '../../database/read-model-database';
+import type { StoredEvent } from '../../event-store/event-store.types';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import { isModelCallEvent, type ModelCallLineage, ModelCallEvents, type ModelRequestSummary } from '../model-call.events';
+
+/** The columns a call has from its start (or its refusal): lineage and what the request said. */
+function startColumns(d: ModelCallLineage & ModelRequestSummary & { callId: string; instanceId: string }, event: StoredEvent) {
+  return {
+    callId: d.callId,
+    startedPosition: event.globalPosition,
+    sessionId: d.sessionId,
+    cliAgentId: d.cliAgentId,
+    agentInvocationId: d.agentInvocationId ?? null,
+    agentName: d.agentName,
+    subagentId: d.subagentId ?? null,
+    runId: d.runId ?? null,
+    rootRunId: d.rootRunId ?? null,
+    runPath: d.runPath ?? null,
+    lineagePath: JSON.stringify(d.lineagePath),
+    provider: d.provider,
+    model: d.model,
+    interactionType: d.interactionType ?? null,
+    initiator: d.initiator ?? null,
+    requestBytes: d.requestBytes,
+    messageCount: d.messageCount,
+    toolCount: d.toolCount,
+    stream: d.stream,
+    instanceId: d.instanceId,
+    startedAt: event.recordedAt,
+  };
+}
+
+/** Inline: a call is listed (and counted against budgets) as soon as it is recorded. */
+@ReadModelProjection()
+export class ModelCallsProjection extends PerEventProjection {
+  readonly name = 'model-calls';
+  readonly mode = 'inline';
+  readonly tables = ['modelCalls'] as const;
+  readonly eventTypes = Object.values(ModelCallEvents);
+
+  *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
+    if (!isModelCallEvent(event)) return;
+    const { modelCalls } = db.tables;
+    switch (event.type) {
+      case ModelCallEvents.started:
+        yield* run(
+          db.orm
+            .insert(modelCalls)
+            .values({ ...startColumns(event.data, event), status: 'in_flight' })
+            .onConflictDoNothing(),
+        );
+        return;
+      case ModelCallEvents.refused: {
+        const d = event.data;
+        yield* run(
+          db.orm
+            .insert(modelCalls)
+            .values({ ...startColumns(d, event), status: 'refused', error: d.message, endedAt: event.recordedAt, durationMs: 0 })
+            .onConflictDoNothing(),
+        );
+        return;
+      }
+      case ModelCallEvents.finished:
+      case ModelCallEvents.failed: {
+        const d = event.data;
+        const usage = d.usage ?? {};
+        yield* run(
+          db.orm
+            .update(modelCalls)
+            .set({
+              status: event.type === ModelCallEvents.finished ? 'succeeded' : event.data.outcome,
+              httpStatus: d.status ?? null,
+              ttfbMs: d.ttfbMs ?? null,
+              durationMs: d.durationMs,
+              inputTokens: usage.inputTokens ?? null,
+              outputTokens: usage.outputTokens ?? null,
+              cachedInputTokens: usage.cachedInputTokens ?? null,
+              reasoningTokens: usage.reasoningTokens ?? null,
+              responseId: d.responseId ?? null,
+              finishReason: d.finishReason ?? null,
+              cost: d.cost?.amount ?? null,
+              currency: d.cost?.currency ?? null,
+              error: event.type === ModelCallEvents.failed ? event.data.error : null,
+              endedAt: event.recordedAt,
+            })
+            .where(eq(modelCalls.callId, d.callId)),
+        );
+        return;
+      }
+      case ModelCallEvents.interrupted:
+        yield* run(
+          db.orm
+            .update(modelCalls)
+            .set({ status: 'interrupted', error: event.data.reason, endedAt: event.recordedAt })
+            .where(eq(modelCalls.callId, event.data.callId)),
+        );
+    }
+  }
+}
