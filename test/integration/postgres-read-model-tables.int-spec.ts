@@ -73,8 +73,21 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'runs',
         'sessions',
         'instance_leases',
+        'model_calls',
       ]),
     );
+  });
+
+  it('compares lineage paths byte by byte (COLLATE "C"), so a subtree is one range of runs.path and model_calls.run_path', async () => {
+    const { rows } = await client.query<{ table_name: string; column_name: string; collation_name: string | null }>(
+      `SELECT table_name, column_name, collation_name FROM information_schema.columns
+        WHERE table_schema = 'public' AND ((table_name = 'runs' AND column_name = 'path') OR (table_name = 'model_calls' AND column_name = 'run_path'))
+        ORDER BY table_name`,
+    );
+    expect(rows).toEqual([
+      { table_name: 'model_calls', column_name: 'run_path', collation_name: 'C' },
+      { table_name: 'runs', column_name: 'path', collation_name: 'C' },
+    ]);
   });
 
   it('creates every declared index and primary key', async () => {
