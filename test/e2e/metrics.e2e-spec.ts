@@ -31,6 +31,7 @@ describe('Prometheus metrics at /metrics', () => {
   const webhooks = new WebhookRecorder();
   let running: RealCliApp;
   const http = jsonHttp(() => running.app.baseUrl, { authorization: `Bearer ${TOKEN}` });
+  const chatRequests = () => model.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
   beforeAll(async () => {
     await model.start();
@@ -91,9 +92,14 @@ describe('Prometheus metrics at /metrics', () => {
     const after = await waitUntil(
       async () => {
         const s = await samples(base);
-        return sampleValue(s, 'switchboard_projection_lag_events', { projection: 'audit-log' }) === 0 ? s : undefined;
+        const caughtUp = sampleValue(s, 'switchboard_projection_lag_events', { projection: 'audit-log' }) === 0;
+        // Every chat request the model saw has ended in Switchboard too (a call is counted once its answer went back).
+        const callsEnded =
+          sampleValue(s, 'switchboard_model_calls_in_flight') === 0 &&
+          sampleValue(s, 'switchboard_model_calls_total', { model: 'gpt-4.1', outcome: 'succeeded' }) === chatRequests();
+        return caughtUp && callsEnded ? s : undefined;
       },
-      'the audit-log projection to catch up',
+      'the audit-log projection to catch up and the model calls to end',
       10_000,
     );
 
@@ -116,7 +122,7 @@ describe('Prometheus metrics at /metrics', () => {
     expect(sampleValue(after, 'switchboard_cli_up')).toBe(1);
 
     // Every model call went through Switchboard: counted by model and outcome, with its latency, tokens and cost.
-    const chats = model.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
+    const chats = chatRequests();
     expect(chats).toBeGreaterThanOrEqual(2);
     const gpt = { model: 'gpt-4.1' };
     expect(sampleValue(after, 'switchboard_model_calls_total', { ...gpt, outcome: 'succeeded' })).toBe(chats);
