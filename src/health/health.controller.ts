@@ -7,6 +7,7 @@ import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
 import { EventStore } from '../event-store/event-store';
 import { InstanceLease } from '../instances/instance-lease';
+import { ModelRoute } from '../model-calls/model-route';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { Readiness, type ReadinessCheckName, type ReadinessReport } from './readiness';
 
@@ -30,11 +31,14 @@ export class HealthController {
     private readonly readiness: Readiness,
     private readonly lease: InstanceLease,
     private readonly token: ApiTokenGuard,
+    private readonly modelRoute: ModelRoute,
   ) {}
 
   /**
    * Open without a token. 200 when the database answers, 503 otherwise. With the token (or none
-   * configured): the database, each async projection's state and lag, the CLI and the instances;
+   * configured): the database, each async projection's state and lag, the CLI, the model calls (the
+   * route, calls in flight, the provider from real traffic or the probe) and the instances, and
+   * `degraded` listing what fails without making the service unready (the provider);
    * without it, `{status, checks: {<check>: ok | failing}}`.
    */
   @Public()
@@ -52,13 +56,18 @@ export class HealthController {
       const described = await this.database.describe();
       const head = await this.store.headPosition();
       const live = await this.lease.liveInstances();
+      const provider = await this.readiness.providerCheck();
       response.status(HttpStatus.OK).json({
         status: 'ok',
+        // The provider failing does not make the service unready; alert on this list (as on /health/ready's).
+        degraded: !provider.ok && provider.gatesReadiness === false ? [{ check: 'provider', reason: provider.reason ?? 'failing' }] : [],
         database: { status: 'up', ...described, headPosition: head, groupCommit: this.store.stats() },
         // state: catching-up | live | failing (with lastError, failingSince, nextRetryAt); /health/ready judges them.
         projections: await this.runner.status(),
         // Started on first use: `running: false` before any session is normal.
         copilotCli: this.cli.status(),
+        // issue 25: whether model calls go through Switchboard (and why not), and the provider they reach.
+        modelCalls: { route: this.cli.modelRoute(), inFlight: this.modelRoute.inFlight(), provider },
         // This instance's lease, and every instance running on the database (from instance_leases).
         instance: {
           id: this.lease.instanceId,

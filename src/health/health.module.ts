@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { ApiTokenGuard } from '../common/auth/api-token.guard';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
+import { ModelCallsModule } from '../model-calls/model-calls.module';
 import { HealthController } from './health.controller';
 import { ProviderProbe } from './provider-probe';
 import { Readiness } from './readiness';
 
 @Module({
+  imports: [ModelCallsModule],
   controllers: [HealthController],
   providers: [
     Readiness,

@@ -4,10 +4,13 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
 import { cliStartProblem } from '../copilot-cli/cli-startability';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
+import { ProviderTraffic, type ProviderTrafficState } from '../model-calls/provider-traffic';
 import { AsyncProjectionRunner, type AsyncProjectionStatus } from '../projections/async-projection-runner';
 import { ProviderProbe } from './provider-probe';
 /** This many unexpected CLI exits within a minute is a crash loop, not a restart. */
 const CRASH_LOOP_EXITS = 3;
+/** Model calls that ended within this say how the provider is; a provider idle for longer is probed. */
+export const PROVIDER_TRAFFIC_RECENT_MS = 60_000;
 
 export type ReadinessCheckName = 'database' | 'migrations' | 'projections' | 'copilotCli' | 'provider';
 
@@ -47,6 +50,7 @@ export class Readiness {
     private readonly runner: AsyncProjectionRunner,
     private readonly cli: CopilotCliConnection,
     private readonly providerProbe: ProviderProbe,
+    private readonly traffic: ProviderTraffic,
   ) {}
 
   async check(): Promise<ReadinessReport> {
@@ -98,18 +102,68 @@ export class Readiness {
     return problem ? { ok: false, reason: problem, ...status } : { ok: true, ...status };
   }
 
-  private async providerCheck(): Promise<ReadinessCheck> {
+  /**
+   * The model provider as this instance sees it (issue 25): the calls it forwarded in the last minute
+   * when there were any (a failing last call is failing at once, without waiting for a probe), else the
+   * cheap probe. `source` says which; `traffic` is the window of real calls either way.
+   */
+  async providerCheck(): Promise<ReadinessCheck> {
     const { provider, githubToken } = this.config.cli;
-    if (provider) {
-      const { state, ...seen } = await this.providerProbe.reachability();
-      // A configured provider that does not answer: reported, not gating (see the class comment).
-      return { ok: state !== 'failing', gatesReadiness: false, kind: 'provider', type: provider.type, answering: state === 'answering', ...seen };
+    if (!provider && !githubToken) {
+      return {
+        ok: false,
+        reason: 'no model provider is configured: set COPILOT_PROVIDER_BASE_URL (with COPILOT_PROVIDER_API_KEY) or COPILOT_GITHUB_TOKEN',
+      };
+    }
+    const traffic = this.traffic.state();
+    const kind = provider ? { kind: 'provider', type: provider.type } : { kind: 'github-token' };
+    if (this.traffic.busySince(PROVIDER_TRAFFIC_RECENT_MS)) {
+      // Reported, not gating (see the class comment).
+      return {
+        ok: !traffic.failing,
+        gatesReadiness: false,
+        ...kind,
+        source: 'traffic',
+        answering: !traffic.failing,
+        ...(traffic.failing ? { reason: failingTrafficReason(traffic) } : {}),
+        ...(traffic.lastSuccessAt ? { lastAnsweredAt: traffic.lastSuccessAt } : {}),
+        traffic,
+      };
     }
     // The CLI talks to GitHub itself; Switchboard does not call GitHub to check.
-    if (githubToken) return { ok: true, kind: 'github-token', answering: null };
+    if (!provider) return { ok: true, ...kind, source: 'none', answering: null, traffic };
+    const { state, lastAnsweredAt, ...seen } = await this.providerProbe.reachability();
+    const answeredAt = latest(lastAnsweredAt, traffic.lastSuccessAt);
     return {
-      ok: false,
-      reason: 'no model provider is configured: set COPILOT_PROVIDER_BASE_URL (with COPILOT_PROVIDER_API_KEY) or COPILOT_GITHUB_TOKEN',
+      ok: state !== 'failing',
+      gatesReadiness: false,
+      ...kind,
+      source: 'probe',
+      answering: state === 'answering',
+      ...seen,
+      lastAnsweredAt: answeredAt,
+      traffic,
     };
   }
+}
+
+/** Why the provider is failing by its last calls, and what to check. */
+function failingTrafficReason(traffic: ProviderTrafficState): string {
+  const what = traffic.lastFailureReason ?? `the model provider answered ${traffic.lastFailureStatus ?? 'with an error'}`;
+  const status = traffic.lastFailureStatus;
+  const hint =
+    status === undefined
+      ? 'check COPILOT_PROVIDER_BASE_URL and that the provider is up'
+      : status === 401 || status === 403
+        ? 'check COPILOT_PROVIDER_API_KEY'
+        : status === 429
+          ? 'the provider is limiting the rate of calls'
+          : 'the provider is up but failing; check its own status';
+  return `the last model call failed (${traffic.failures} of the last ${traffic.calls} failed): ${what}; ${hint}`;
+}
+
+/** The later of two ISO times. */
+function latest(a: string | undefined, b: string | undefined): string | undefined {
+  if (!a || !b) return a ?? b;
+  return a > b ? a : b;
 }

@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
+import { ModelCallsModule } from '../model-calls/model-calls.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
+import { ModelCallMetrics } from './model-call-metrics';
 import { SwitchboardMetrics } from './switchboard-metrics';
 
-/** Prometheus metrics at /metrics: one registry per app, fed by the event store, the CLI and HTTP. */
+/** Prometheus metrics at /metrics: one registry per app, fed by the event store, the CLI, the model route and HTTP. */
 @Module({
-  imports: [RunLineageModule, SessionsModule],
+  imports: [RunLineageModule, SessionsModule, ModelCallsModule],
   controllers: [MetricsController],
-  providers: [SwitchboardMetrics, HttpMetrics],
+  providers: [SwitchboardMetrics, HttpMetrics, ModelCallMetrics],
   exports: [HttpMetrics],
 })
 export class MetricsModule {}

@@ -7,6 +7,9 @@ export interface AnswerFacts {
   finishReason?: string;
 }
 
+/** Statuses of a responses-API answer that is still being made. */
+const UNFINISHED_RESPONSE = new Set(['queued', 'in_progress']);
+
 /** A line of an SSE stream is at most this long before it is given up on (one huge `data:` line is no usage line). */
 const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
@@ -70,16 +73,14 @@ export class AnswerReader {
       if (isRecord(value.usage)) this.usage(value.usage);
       return;
     }
-    // OpenAI responses: the completed (or incomplete) response holds everything.
+    // OpenAI responses: the completed (or incomplete, or failed) response holds everything.
     if (typeof value.type === 'string' && value.type.startsWith('response.') && isRecord(value.response)) {
-      const response = value.response;
-      if (typeof response.id === 'string') f.responseId = response.id;
-      if (typeof response.status === 'string' && value.type !== 'response.created') f.finishReason = response.status;
-      if (isRecord(response.usage)) this.usage(response.usage);
-      return;
+      return this.object({ ...value.response, object: 'response' });
     }
     if (typeof value.id === 'string' && !f.responseId) f.responseId = value.id;
     if (typeof value.stop_reason === 'string') f.finishReason = value.stop_reason;
+    // A responses answer says how it ended in its status; `queued` and `in_progress` are not an end.
+    if (value.object === 'response' && typeof value.status === 'string' && !UNFINISHED_RESPONSE.has(value.status)) f.finishReason = value.status;
     if (Array.isArray(value.choices)) {
       for (const choice of value.choices) {
         if (isRecord(choice) && typeof choice.finish_reason === 'string') f.finishReason = choice.finish_reason;
@@ -88,15 +89,27 @@ export class AnswerReader {
     if (isRecord(value.usage)) this.usage(value.usage);
   }
 
-  /** Chat completions (`prompt_tokens`…), responses and Anthropic (`input_tokens`…) name the same counts differently. */
+  /**
+   * Chat completions (`prompt_tokens`…), responses and Anthropic (`input_tokens`…) name the same counts
+   * differently. OpenAI's input count includes the cached part; Anthropic's `input_tokens` is only what
+   * was neither read from nor written to the cache, so its cache counts are added back: the ledger's
+   * `inputTokens` is always the whole input, `cachedInputTokens` a part of it.
+   */
   private usage(u: Record<string, unknown>): void {
     const usage = this.facts.usage;
-    const input = num(u.prompt_tokens) ?? num(u.input_tokens);
+    const cacheRead = num(u.cache_read_input_tokens);
+    const cacheWritten = num(u.cache_creation_input_tokens);
+    const uncachedInput = num(u.input_tokens);
+    const anthropicInput =
+      uncachedInput !== undefined && (cacheRead !== undefined || cacheWritten !== undefined)
+        ? uncachedInput + (cacheRead ?? 0) + (cacheWritten ?? 0)
+        : uncachedInput;
+    const input = num(u.prompt_tokens) ?? anthropicInput;
     const output = num(u.completion_tokens) ?? num(u.output_tokens);
     const cached =
       num(isRecord(u.prompt_tokens_details) ? u.prompt_tokens_details.cached_tokens : undefined) ??
       num(isRecord(u.input_tokens_details) ? u.input_tokens_details.cached_tokens : undefined) ??
-      num(u.cache_read_input_tokens);
+      cacheRead;
     const reasoning =
       num(isRecord(u.completion_tokens_details) ? u.completion_tokens_details.reasoning_tokens : undefined) ??
       num(isRecord(u.output_tokens_details) ? u.output_tokens_details.reasoning_tokens : undefined);

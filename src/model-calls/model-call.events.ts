@@ -1,7 +1,7 @@
 import { type DomainEvent, eventGuard } from '../event-store/decider';
 
 /**
- * issue 25: the events of a `model-call-<callId>` stream, one stream per model call the CLI handed to
+ * issue 25: the events of a `model_call-<callId>` stream, one stream per model call the CLI handed to
  * Switchboard. A streamed answer is one recorded answer (`model_call.finished`), never an event per
  * chunk; the bodies live here, not on the session's stream, so reading a conversation never reads them.
  */

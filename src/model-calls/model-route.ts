@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { filter, type Subscription } from 'rxjs';
+import { filter, type Observable, Subject, type Subscription } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
 import { contributionsTo } from '../common/contributions';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
@@ -18,7 +18,9 @@ import {
   ModelCallEvents,
   type ModelCallLineage,
   type ModelCallStartedData,
+  type ModelCost,
   type ModelRequestSummary,
+  type ModelUsage,
 } from './model-call.events';
 import { MODEL_CALL_GATES, type ModelCallGate, type ModelCallRefusal } from './model-call-gate';
 import { ModelCallLineages } from './model-call-lineages';
@@ -98,6 +100,16 @@ class Exchange {
   constructor(readonly requestId: string) {}
 }
 
+/** A call this instance forwarded or refused, as it ended: what the metrics count (never another instance's). */
+export interface EndedModelCall {
+  model: string;
+  outcome: 'succeeded' | 'failed' | 'cancelled' | 'refused';
+  ttfbMs?: number;
+  durationMs?: number;
+  usage: ModelUsage;
+  cost?: ModelCost;
+}
+
 /** Answer chunks sent to the CLI without waiting for their acknowledgement, at most this many at a time. */
 const CHUNKS_IN_FLIGHT = 16;
 /** What a refusal answers: a 400, on which the CLI's loop ends the turn showing the message (no retry). */
@@ -120,6 +132,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   private readonly exchanges = new Map<string, Exchange>();
   private gates: ModelCallGate[] = [];
   private endings?: Subscription;
+  private readonly ended = new Subject<EndedModelCall>();
+  /** Each call of a session this instance forwarded or refused, once it ended (recorded or not). */
+  readonly ended$: Observable<EndedModelCall> = this.ended.asObservable();
 
   constructor(
     private readonly cli: CopilotCliConnection,
@@ -143,6 +158,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.endings?.unsubscribe();
     for (const exchange of this.exchanges.values()) this.abortExchange(exchange, 'Switchboard is stopping');
+    this.ended.complete();
   }
 
   /** Calls being answered now, for /health and the metrics. */
@@ -234,6 +250,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const admission = await this.admit(lineage, facts.model);
     if ('refuse' in admission) {
       await this.refuse(exchange, callId, lineage, summary, admission.refuse);
+      this.ended.next({ model: summary.model, outcome: 'refused', usage: {} });
       return;
     }
     let body = requestBody;
@@ -257,6 +274,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, start.sessionId);
     const outcome = await this.answer(exchange, upstream, body, received, summary.model);
     const ended = this.endEvent(callId, lineage, outcome, summary.model, exchange);
+    this.ended.next(endedCallOf(summary.model, ended));
     await recordedStart.then(
       (ok) => (ok ? this.append(callId, 1, ended, start.sessionId as string) : undefined),
       () => undefined,
@@ -327,8 +345,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       });
     } catch (error) {
       const durationMs = Math.round(performance.now() - received);
-      if (model !== undefined) this.traffic.failed(model, durationMs, undefined);
       const message = exchange.abortedBecause ?? `the model provider could not be reached: ${causeOf(error)}`;
+      // A call the CLI or a stop cancelled says nothing of the provider.
+      if (model !== undefined && !exchange.abortedBecause) this.traffic.failed(model, durationMs, undefined, message);
       if (!exchange.cancelledByCli) await this.endWithError(requestId, false, message, exchange.abortedBecause ? 'cancelled' : 'upstream_unreachable');
       return { kind: exchange.abortedBecause ? 'cancelled' : 'failed', error: message, durationMs, chunks: 0, answerBytes: 0 };
     }
@@ -371,10 +390,15 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const durationMs = Math.round(performance.now() - received);
     const facts = reader.end();
     const ok = response.status < 400 && streamError === undefined;
-    // A refusal of one request (a 400) says nothing of the provider's health; a 429, a 5xx or a broken answer does.
-    if (model !== undefined) {
-      if (ok || (response.status < 500 && response.status !== 429 && streamError === undefined)) this.traffic.succeeded(model, durationMs, ttfbMs);
-      else this.traffic.failed(model, durationMs, response.status);
+    if (model !== undefined && !exchange.abortedBecause) {
+      if (providerAnswered(response.status, streamError)) this.traffic.succeeded(model, durationMs, ttfbMs);
+      else
+        this.traffic.failed(
+          model,
+          durationMs,
+          response.status,
+          streamError ?? `the model provider answered ${response.status}${errorTextOf(kept.text())}`,
+        );
     }
     const record: ModelAnswerRecord = {
       status: response.status,
@@ -451,6 +475,18 @@ type CallOutcome =
   | { kind: 'finished'; record: ModelAnswerRecord }
   | { kind: 'failed' | 'cancelled'; error: string; durationMs: number; record?: ModelAnswerRecord; chunks: number; answerBytes: number };
 
+function endedCallOf(model: string, event: ModelCallEvent): EndedModelCall {
+  if (event.type === ModelCallEvents.finished) {
+    const { ttfbMs, durationMs, usage, cost } = event.data;
+    return { model, outcome: 'succeeded', ...(ttfbMs !== undefined ? { ttfbMs } : {}), durationMs, usage, ...(cost ? { cost } : {}) };
+  }
+  if (event.type === ModelCallEvents.failed) {
+    const { ttfbMs, durationMs, usage, cost, outcome } = event.data;
+    return { model, outcome, ...(ttfbMs !== undefined ? { ttfbMs } : {}), durationMs, usage: usage ?? {}, ...(cost ? { cost } : {}) };
+  }
+  return { model, outcome: 'failed', usage: {} };
+}
+
 /** Text kept up to a byte limit (0: nothing kept), marked truncated past it. */
 class KeptText {
   private readonly parts: string[] = [];
@@ -497,6 +533,16 @@ function endedSessionOf(event: StoredEvent): string | undefined {
   const stream = parseStreamId(event.streamId);
   if (stream?.kind === 'run') return runThreadId(stream.id);
   return sessionIdOfStream(event.streamId);
+}
+
+/**
+ * Whether an answer shows a working provider. A refusal of one request (a 400, a 404 for an unknown
+ * model) says nothing of the provider's health; a refused key (401, 403), a 429, a 5xx or a broken
+ * answer does.
+ */
+export function providerAnswered(status: number, streamError: string | undefined): boolean {
+  if (streamError !== undefined) return false;
+  return status < 400 || (status < 500 && status !== 401 && status !== 403 && status !== 429);
 }
 
 function causeOf(error: unknown): string {

@@ -11,6 +11,8 @@ export interface ProviderTrafficState {
   lastFailureAt?: string;
   /** The status of the last failure (undefined for a transport failure). */
   lastFailureStatus?: number;
+  /** What went wrong with the last failed call, in words an operator acts on. */
+  lastFailureReason?: string;
   /** Median time to the provider's first byte over the window's successes. */
   ttfbP50Ms?: number;
   durationP50Ms?: number;
@@ -24,6 +26,7 @@ interface Outcome {
   durationMs: number;
   ttfbMs?: number;
   status?: number;
+  reason?: string;
 }
 
 const WINDOW_CALLS = 100;
@@ -35,16 +38,20 @@ export class ProviderTraffic {
   private readonly outcomes: Outcome[] = [];
   private lastSuccess?: number;
   private lastFailure?: Outcome;
+  /** Whether the newest outcome was a failure: two calls ending in the same millisecond are still ordered. */
+  private lastFailed = false;
 
   succeeded(_model: string, durationMs: number, ttfbMs: number): void {
     const outcome = { at: Date.now(), ok: true, durationMs, ttfbMs };
     this.lastSuccess = outcome.at;
+    this.lastFailed = false;
     this.keep(outcome);
   }
 
-  failed(_model: string, durationMs: number, status: number | undefined): void {
-    const outcome = { at: Date.now(), ok: false, durationMs, ...(status !== undefined ? { status } : {}) };
+  failed(_model: string, durationMs: number, status: number | undefined, reason?: string): void {
+    const outcome = { at: Date.now(), ok: false, durationMs, ...(status !== undefined ? { status } : {}), ...(reason ? { reason } : {}) };
     this.lastFailure = outcome;
+    this.lastFailed = true;
     this.keep(outcome);
   }
 
@@ -59,10 +66,11 @@ export class ProviderTraffic {
       ...(this.lastSuccess ? { lastSuccessAt: new Date(this.lastSuccess).toISOString() } : {}),
       ...(this.lastFailure ? { lastFailureAt: new Date(this.lastFailure.at).toISOString() } : {}),
       ...(this.lastFailure?.status !== undefined ? { lastFailureStatus: this.lastFailure.status } : {}),
+      ...(this.lastFailure?.reason ? { lastFailureReason: this.lastFailure.reason } : {}),
       ...(successes.length > 0
         ? { ttfbP50Ms: median(successes.map((o) => o.ttfbMs ?? o.durationMs)), durationP50Ms: median(successes.map((o) => o.durationMs)) }
         : {}),
-      failing: this.lastFailure !== undefined && (this.lastSuccess === undefined || this.lastFailure.at > this.lastSuccess),
+      failing: this.lastFailed,
     };
   }
 

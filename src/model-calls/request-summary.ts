@@ -13,7 +13,14 @@ const OUTPUT_CAPS = ['max_completion_tokens', 'max_tokens', 'max_output_tokens']
 export function requestFactsOf(body: string): RequestFacts {
   const value = parseObject(body);
   if (!value) return { model: 'unknown', messageCount: 0, toolCount: 0, stream: false };
-  const messages = Array.isArray(value.messages) ? value.messages.length : Array.isArray(value.input) ? value.input.length : 0;
+  // A responses request's `input` is a list of items, or one string (one user message).
+  const messages = Array.isArray(value.messages)
+    ? value.messages.length
+    : Array.isArray(value.input)
+      ? value.input.length
+      : typeof value.input === 'string'
+        ? 1
+        : 0;
   const cap = OUTPUT_CAPS.map((k) => value[k]).find((v): v is number => typeof v === 'number');
   return {
     model: typeof value.model === 'string' ? value.model : 'unknown',
@@ -26,15 +33,17 @@ export function requestFactsOf(body: string): RequestFacts {
 
 /**
  * The body with its output cap lowered to `cap` (a budget's tokens left): the field the request already
- * uses, else the one its shape reads (`max_output_tokens` for responses, `max_tokens` for Anthropic and
- * chat completions). A cap the request already keeps under is left alone. Undefined: not JSON.
+ * uses, else the one its shape reads: `max_output_tokens` for responses, `max_tokens` for Anthropic (and
+ * GitHub's endpoint), `max_completion_tokens` for OpenAI and Azure chat completions, whose reasoning
+ * models refuse `max_tokens` with a 400. A cap the request already keeps under is left alone.
+ * Undefined: not JSON.
  */
 export function withOutputCap(body: string, cap: number, provider: string, path: string): string | undefined {
   const value = parseObject(body);
   if (!value) return undefined;
   const field =
     OUTPUT_CAPS.find((k) => typeof value[k] === 'number') ??
-    (path.includes('/responses') ? 'max_output_tokens' : provider === 'anthropic' ? 'max_tokens' : 'max_tokens');
+    (path.includes('/responses') ? 'max_output_tokens' : provider === 'openai' || provider === 'azure' ? 'max_completion_tokens' : 'max_tokens');
   const current = value[field];
   if (typeof current === 'number' && current <= cap) return body;
   return JSON.stringify({ ...value, [field]: Math.max(1, Math.floor(cap)) });

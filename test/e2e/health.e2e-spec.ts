@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import type { SwitchboardConfig } from '../../src/config/switchboard-config';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { type Json, jsonHttp } from '../fixtures/json-http';
+import { parsePrometheusText, sampleValue } from '../fixtures/prometheus-text';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
@@ -238,4 +240,100 @@ describe('a model provider that does not answer', () => {
     expect(down.body.checks.provider).toMatchObject({ answering: false, lastAnsweredAt: up.body.checks.provider.lastAnsweredAt });
     expect(down.body.degraded).toEqual([{ check: 'provider', reason: expect.stringContaining('cannot be reached') }]);
   });
+});
+
+/**
+ * issue 25: with model calls going through Switchboard, the provider's state comes from the calls
+ * themselves: a provider whose calls fail is `degraded` in /health at the first failed call, with the
+ * reason, without waiting for a probe (used only when no call went through in the last minute).
+ */
+describe('the model provider as real model calls find it (real CLI)', () => {
+  const provider = new ScriptedModelServer();
+  let running: RealCliApp;
+
+  beforeAll(async () => {
+    await provider.start();
+    running = await startRealCliApp(provider);
+  }, 90_000);
+  afterAll(async () => {
+    await running?.close();
+    await provider.stop();
+  });
+
+  async function send(sessionId: string, prompt: string): Promise<void> {
+    expect((await running.http('POST', `/api/sessions/${sessionId}/messages`, { prompt })).status).toBe(202);
+  }
+
+  it('shows the model route and the provider from traffic, then a provider that went down as degraded with the reason', async () => {
+    const { http } = running;
+    provider.setScript([{ name: 'answer', answer: { text: 'HEALTHY' } }]);
+    const created = await http('POST', '/api/sessions', {});
+    expect(created.status).toBe(201);
+    const { sessionId } = created.body;
+    await send(sessionId, 'Say something');
+    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
+
+    const up = await http('GET', '/health');
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({
+      status: 'ok',
+      degraded: [],
+      copilotCli: { running: true, modelRoute: { routed: true } },
+      modelCalls: {
+        route: { routed: true },
+        inFlight: expect.any(Number),
+        provider: {
+          ok: true,
+          source: 'traffic',
+          answering: true,
+          lastAnsweredAt: expect.any(String),
+          traffic: { failures: 0, errorRate: 0, failing: false, ttfbP50Ms: expect.any(Number), durationP50Ms: expect.any(Number) },
+        },
+      },
+    });
+    expect(up.body.modelCalls.provider.traffic.calls).toBeGreaterThan(0);
+
+    await provider.stop();
+    await send(sessionId, 'Say something else');
+    // The first failed call shows: the CLI is still retrying it.
+    const down = await waitUntil(
+      async () => {
+        const r = await http('GET', '/health');
+        return r.body.degraded?.length > 0 && r;
+      },
+      'the failing provider to show in /health',
+      20_000,
+    );
+    expect(down.status).toBe(200);
+    expect(down.body.degraded).toEqual([
+      {
+        check: 'provider',
+        reason: expect.stringMatching(
+          /^the last model call failed \(\d+ of the last \d+ failed\): the model provider could not be reached: .*COPILOT_PROVIDER_BASE_URL/,
+        ),
+      },
+    ]);
+    expect(down.body.modelCalls.provider).toMatchObject({
+      ok: false,
+      source: 'traffic',
+      answering: false,
+      lastAnsweredAt: up.body.modelCalls.provider.lastAnsweredAt,
+      traffic: { failing: true, lastFailureReason: expect.stringContaining('could not be reached') },
+    });
+    expect(down.body.modelCalls.provider.traffic.failures).toBeGreaterThan(0);
+    // /health/ready and the anonymous summary say the same, and the service stays ready (a provider outage does not gate it).
+    const ready = await http('GET', '/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      failing: [],
+      degraded: [{ check: 'provider', reason: expect.stringContaining('could not be reached') }],
+      checks: { provider: { ok: false, source: 'traffic' } },
+    });
+    // The metrics count the failed calls by outcome (once the CLI took the failed answer: traffic knows it first).
+    await waitUntil(async () => {
+      const metrics = parsePrometheusText(await (await fetch(`${running.app.baseUrl}/metrics`)).text());
+      return (sampleValue(metrics, 'switchboard_model_calls_total', { model: 'gpt-4.1', outcome: 'failed' }) ?? 0) > 0;
+    }, 'the failed call to be counted');
+  }, 120_000);
 });

@@ -7,6 +7,8 @@ import { waitUntil } from '../fixtures/wait-until';
 import { WebhookRecorder } from '../fixtures/webhook-recorder';
 
 const TOKEN = 'metrics-e2e-token-0123456789';
+/** Per million tokens; the scripted model says 10 input and 5 output tokens per call. */
+const PRICES = { 'gpt-4.1': { input: 2, output: 8 }, 'claude-sonnet-4': { input: 3, output: 15 } };
 
 async function scrape(baseUrl: string, authorization?: string): Promise<{ status: number; contentType: string | null; text: string }> {
   const response = await fetch(`${baseUrl}/metrics`, { headers: authorization ? { authorization } : {} });
@@ -29,6 +31,7 @@ describe('Prometheus metrics at /metrics', () => {
   const webhooks = new WebhookRecorder();
   let running: RealCliApp;
   const http = jsonHttp(() => running.app.baseUrl, { authorization: `Bearer ${TOKEN}` });
+  const chatRequests = () => model.requests.filter((r) => r.path.endsWith('/chat/completions')).length;
 
   beforeAll(async () => {
     await model.start();
@@ -37,7 +40,10 @@ describe('Prometheus metrics at /metrics', () => {
       { name: 'calls the tool', who: 'parent', lastIsToolResult: false, answer: { toolCalls: [{ name: 'save_result', arguments: { content: 'x' } }] } },
       { name: 'wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'METRICS_DONE' } },
     ]);
-    running = await startRealCliApp(model, { apiToken: TOKEN });
+    running = await startRealCliApp(model, {
+      apiToken: TOKEN,
+      modelCalls: { content: 'metadata', contentMaxBytes: 0, prices: { currency: 'USD', models: PRICES } },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -55,6 +61,9 @@ describe('Prometheus metrics at /metrics', () => {
     expect(sampleValue(before, 'switchboard_cli_restarts_total')).toBe(0);
     expect(sampleValue(before, 'switchboard_cli_up')).toBe(0); // started by the first session
     expect(sampleValue(before, 'switchboard_sessions', { status: 'idle' })).toBe(0);
+    // Priced models show from the start, at 0.
+    expect(sampleValue(before, 'switchboard_model_calls_total', { model: 'gpt-4.1', outcome: 'succeeded' })).toBe(0);
+    expect(sampleValue(before, 'switchboard_model_calls_total', { model: 'claude-sonnet-4', outcome: 'refused' })).toBe(0);
 
     const created = await http('POST', '/api/sessions', {
       tools: [
@@ -83,9 +92,14 @@ describe('Prometheus metrics at /metrics', () => {
     const after = await waitUntil(
       async () => {
         const s = await samples(base);
-        return sampleValue(s, 'switchboard_projection_lag_events', { projection: 'audit-log' }) === 0 ? s : undefined;
+        const caughtUp = sampleValue(s, 'switchboard_projection_lag_events', { projection: 'audit-log' }) === 0;
+        // Every chat request the model saw has ended in Switchboard too (a call is counted once its answer went back).
+        const callsEnded =
+          sampleValue(s, 'switchboard_model_calls_in_flight') === 0 &&
+          sampleValue(s, 'switchboard_model_calls_total', { model: 'gpt-4.1', outcome: 'succeeded' }) === chatRequests();
+        return caughtUp && callsEnded ? s : undefined;
       },
-      'the audit-log projection to catch up',
+      'the audit-log projection to catch up and the model calls to end',
       10_000,
     );
 
@@ -106,6 +120,23 @@ describe('Prometheus metrics at /metrics', () => {
     expect(sampleValue(after, 'switchboard_sessions', { status: 'failed' })).toBe(0);
     expect(sampleValue(after, 'switchboard_runs', { status: 'running' })).toBe(0);
     expect(sampleValue(after, 'switchboard_cli_up')).toBe(1);
+
+    // Every model call went through Switchboard: counted by model and outcome, with its latency, tokens and cost.
+    const chats = chatRequests();
+    expect(chats).toBeGreaterThanOrEqual(2);
+    const gpt = { model: 'gpt-4.1' };
+    expect(sampleValue(after, 'switchboard_model_calls_total', { ...gpt, outcome: 'succeeded' })).toBe(chats);
+    expect(sampleValue(after, 'switchboard_model_calls_total', { ...gpt, outcome: 'failed' })).toBe(0);
+    expect(sampleValue(after, 'switchboard_model_call_duration_seconds_count', gpt)).toBe(chats);
+    expect(sampleValue(after, 'switchboard_model_call_ttfb_seconds_count', gpt)).toBe(chats);
+    expect(sampleValue(after, 'switchboard_model_call_ttfb_seconds_sum', gpt)).toBeLessThanOrEqual(
+      sampleValue(after, 'switchboard_model_call_duration_seconds_sum', gpt)!,
+    );
+    expect(sampleValue(after, 'switchboard_model_tokens_total', { ...gpt, kind: 'input' })).toBe(10 * chats);
+    expect(sampleValue(after, 'switchboard_model_tokens_total', { ...gpt, kind: 'output' })).toBe(5 * chats);
+    expect(sampleValue(after, 'switchboard_model_cost_total', { ...gpt, currency: 'USD' })).toBeCloseTo(chats * ((10 * 2 + 5 * 8) / 1e6), 9);
+    expect(sampleValue(after, 'switchboard_model_calls_unpriced_total', gpt)).toBeUndefined();
+    expect(sampleValue(after, 'switchboard_model_calls_in_flight')).toBe(0);
 
     // Route patterns, never raw URLs (ids would make a series each).
     const duration = 'switchboard_http_request_duration_seconds_count';
