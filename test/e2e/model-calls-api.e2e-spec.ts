@@ -1,8 +1,12 @@
+import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { FakeCopilotCli } from '../fixtures/fake-copilot-cli';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { sendTurn } from '../fixtures/session-turns';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { testConfig } from '../fixtures/test-config';
 
 const TOKEN = 'model-calls-api-token-0123456789';
 /** USD per million tokens: a call of 100 input and 20 output tokens costs 100 * 2 / 1e6 + 20 * 8 / 1e6. */
@@ -218,5 +222,43 @@ describe('model calls over REST and GraphQL (real CLI)', () => {
     expect(bad.body.errors?.[0].extensions?.code).toBe('invalid_input');
     const tooMany = await gql('query ($id: ID!) { run(id: $id) { modelCalls(limit: 501) { nextCursor } } }', { id: chiefRunId });
     expect(tooMany.status).toBe(400);
+  });
+});
+
+/**
+ * spec: issue 25, Route: a CLI that cannot hand its model calls over (protocol 2) keeps working without
+ * the ledger, and the views that would list model calls say so, with the reason.
+ */
+describe('model-call lists on a CLI that does not route model calls', () => {
+  const fake = new FakeCopilotCli({ protocolVersion: 2 });
+  let app: RunningApp;
+  const dir = makeTempDir();
+  const http = jsonHttp(() => app.baseUrl);
+  const gql = graphqlHttp(() => app.baseUrl);
+
+  beforeAll(async () => {
+    await fake.start();
+    const cli = testConfig(dir.dir).cli;
+    app = await startTestApp(
+      { cli: { ...cli, url: fake.url, provider: { type: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'unused' } } },
+      dir.dir,
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await fake.stop();
+    dir.cleanup();
+  });
+
+  it('answers an empty list that says the calls are not routed and why, over REST and GraphQL', async () => {
+    const session = await http('POST', '/api/sessions', {});
+    expect(session.status).toBe(201);
+    const list = await http('GET', `/api/sessions/${session.body.sessionId}/model-calls`);
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ calls: [], nextCursor: null, modelRoute: { routed: false, reason: expect.stringContaining('protocol') } });
+
+    const route = await gql('{ modelRoute { routed reason } }');
+    expect(route.body.data.modelRoute).toEqual(list.body.modelRoute);
   });
 });
