@@ -48,7 +48,7 @@ describe('model calls routed through Switchboard (real CLI)', () => {
 
   async function callEvents(): Promise<Json[]> {
     const events: Json[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const page = (await http('GET', `/api/events?after=${after}&limit=1000`)).body;
       events.push(...(page.events as Json[]));
       if (page.events.length < 1000) break;
@@ -111,7 +111,9 @@ describe('model calls routed through Switchboard (real CLI)', () => {
         who: 'parent',
         lastIsToolResult: false,
         answer: {
-          toolCalls: [{ name: 'task', arguments: { agent_type: 'ledger-checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } }],
+          toolCalls: [
+            { name: 'task', arguments: { agent_type: 'ledger-checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } },
+          ],
         },
       },
       { name: 'checker answers', who: 'child', answer: { text: 'CHECKED_OK' } },
@@ -130,7 +132,9 @@ describe('model calls routed through Switchboard (real CLI)', () => {
         who: 'parent',
         lastIsToolResult: false,
         answer: {
-          toolCalls: [{ name: 'task', arguments: { agent_type: 'ledger-checker', name: 'check-2', description: 'Check', prompt: 'Check it.', mode: 'sync' } }],
+          toolCalls: [
+            { name: 'task', arguments: { agent_type: 'ledger-checker', name: 'check-2', description: 'Check', prompt: 'Check it.', mode: 'sync' } },
+          ],
         },
       },
       { name: 'researcher reports', systemIncludes: 'LEDGER_RESEARCHER', who: 'parent', lastIsToolResult: true, answer: { text: 'FACT=42' } },
