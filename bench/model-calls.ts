@@ -13,6 +13,9 @@
  * (time to first token), as the app receives them from the CLI. A streamed answer of CHUNKS chunks
  * gives the chunk throughput. At 1 session and at 16 sessions sending at once.
  *
+ * Both apps commit with synchronous=FULL, the default; SWITCHBOARD_DB_SYNCHRONOUS=NORMAL runs both without
+ * an fsync per commit, which shows what the ledger's commits (on the app's event loop) add.
+ *
  * "added" is routed minus direct, per percentile. Events written per call: the store's head position
  * moved per turn, in each mode. Nothing is asserted: the figures depend on the machine and its load;
  * the targets are printed beside them.
@@ -24,8 +27,10 @@ import { filter, type Subscription } from 'rxjs';
 import type { SwitchboardConfig } from '../src/config/switchboard-config';
 import { CopilotCliConnection } from '../src/copilot-cli/copilot-cli-connection';
 import { EventStore } from '../src/event-store/event-store';
+import { type AppStoreTarget, sqliteAppStore } from '../test/fixtures/app-store-targets';
 import { type RealCliApp, startRealCliApp } from '../test/fixtures/real-cli-app';
 import { ScriptedModelServer } from '../test/fixtures/scripted-model-server';
+import { testConfig } from '../test/fixtures/test-config';
 
 /** Chunks of the streamed answer (the scripted server cuts text every 40 characters). */
 const CHUNKS = 200;
@@ -46,6 +51,15 @@ interface Turn {
   deltas: number;
   /** From the first delta to the last one. */
   streamMs: number;
+}
+
+/** The app's SQLite file with the commit durability asked for (SWITCHBOARD_DB_SYNCHRONOUS, as the service reads it). */
+function storeWith(synchronous: 'FULL' | 'NORMAL'): AppStoreTarget {
+  return async (dir) => {
+    const store = await sqliteAppStore(dir);
+    const { database } = testConfig(dir);
+    return { ...store, config: { database: { ...database, synchronous } } };
+  };
 }
 
 /** The scripted model in a process of its own, so that its answers do not wait for either app's event loop. */
@@ -104,7 +118,7 @@ class Bench {
   static async start(mode: Mode, modelUrl: string): Promise<Bench> {
     const model = { baseUrl: modelUrl } as ScriptedModelServer;
     const modelCalls: SwitchboardConfig['modelCalls'] = { route: mode === 'routed', content: 'full', contentMaxBytes: 1024 * 1024, prices: undefined };
-    const running = await startRealCliApp(model, { modelCalls });
+    const running = await startRealCliApp(model, { modelCalls }, storeWith(process.env.SWITCHBOARD_DB_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL'));
     const bench = new Bench(mode, running);
     return bench;
   }
