@@ -184,6 +184,7 @@ const environmentSchema = z.object({
   SWITCHBOARD_CONSOLE_DIR: z.string().optional(),
 
   // ---- Model calls (issue 25) ----
+  SWITCHBOARD_MODEL_ROUTE: flag('SWITCHBOARD_MODEL_ROUTE', true),
   SWITCHBOARD_MODEL_CONTENT: oneOf('SWITCHBOARD_MODEL_CONTENT', ['full', 'metadata'] as const, 'full'),
   SWITCHBOARD_MODEL_CONTENT_MAX_BYTES: integer('SWITCHBOARD_MODEL_CONTENT_MAX_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
   SWITCHBOARD_MODEL_PRICES: z.string().optional(),
@@ -280,6 +281,11 @@ export interface SwitchboardConfig {
 
   // ---- Model calls (issue 25) ----
   modelCalls: {
+    /**
+     * Whether Switchboard asks the CLI for its model calls (`llmInference.setProvider`). Off: the CLI
+     * calls the provider itself, with the key, and nothing is recorded (for comparing, and as a way back).
+     */
+    route: boolean;
     /** `full` keeps each call's request and answer (replay and fork need them); `metadata` keeps neither. */
     content: 'full' | 'metadata';
     /** A kept request or answer is cut at this many bytes (marked truncated). */
@@ -421,6 +427,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
 
     // ---- Model calls (issue 25) ----
     modelCalls: {
+      route: e.SWITCHBOARD_MODEL_ROUTE,
       content: e.SWITCHBOARD_MODEL_CONTENT,
       contentMaxBytes: e.SWITCHBOARD_MODEL_CONTENT_MAX_BYTES,
       prices: modelPrices(e.SWITCHBOARD_MODEL_PRICES),

@@ -32,6 +32,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   private readonly config: CopilotCliConfig;
   private readonly envPassthrough: readonly string[];
   private readonly maxMessageBytes: number;
+  private readonly routeModelCalls: boolean;
   private readonly events = new Subject<CliSessionEvent>();
   private readonly exits = new Subject<CliExit>();
   private readonly requestHandlers = new Map<CliRequestMethod, CliRequestHandler>();
@@ -58,6 +59,7 @@ export class CopilotCliConnection implements OnApplicationShutdown {
     this.config = config.cli;
     this.envPassthrough = config.security.cliEnvPassthrough;
     this.maxMessageBytes = config.resilience.cliMaxMessageBytes;
+    this.routeModelCalls = config.modelCalls.route;
   }
 
   /** Protocol-2 requests from the CLI (tool.call, permission.request, ...) go to these handlers. */
@@ -162,7 +164,8 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   private async takeModelCalls(transport: CliTransport, protocolVersion: ProtocolVersion): Promise<ModelRouteState> {
     const previous = this.route;
     let route: ModelRouteState;
-    if (!this.requestHandlers.has('llmInference.httpRequestStart')) route = { routed: false, reason: 'this process does not route model calls' };
+    if (!this.routeModelCalls) route = { routed: false, reason: 'SWITCHBOARD_MODEL_ROUTE is off' };
+    else if (!this.requestHandlers.has('llmInference.httpRequestStart')) route = { routed: false, reason: 'this process does not route model calls' };
     else if (protocolVersion < 3)
       route = { routed: false, reason: `the Copilot CLI speaks protocol ${protocolVersion}, which cannot hand model calls to a client` };
     else {

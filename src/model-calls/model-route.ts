@@ -110,6 +110,11 @@ export interface EndedModelCall {
   cost?: ModelCost;
 }
 
+/**
+ * How long a call's `model_call.started` may wait for its commit (and for company in it): past the request
+ * going out and, for a model that answers at once, past the answer (`bench:model-calls`).
+ */
+const STARTED_COMMIT_DELAY_MS = 25;
 /** Answer chunks sent to the CLI without waiting for their acknowledgement, at most this many at a time. */
 const CHUNKS_IN_FLIGHT = 16;
 /** What a refusal answers: a 400, on which the CLI's loop ends the turn showing the message (no retry). */
@@ -270,8 +275,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       ...(content ? { request: content.text, ...(content.truncated ? { requestTruncated: true } : {}) } : {}),
       instanceId: this.lease.instanceId,
     };
-    // Recorded while the request goes out: the ledger never adds a commit to the call's latency.
-    const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, start.sessionId);
+    // Recorded while the request goes out, its commit a little later: a SQLite commit holds the event loop
+    // for its fsync, which must not fall between the request and its first answer chunk.
+    const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, start.sessionId, STARTED_COMMIT_DELAY_MS);
     const outcome = await this.answer(exchange, upstream, body, received, summary.model);
     const ended = this.endEvent(callId, lineage, outcome, summary.model, exchange);
     this.ended.next(endedCallOf(summary.model, ended));
@@ -451,11 +457,14 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Appends one event of a call; false when it could not be recorded (logged: the call itself went on). */
-  private async append(callId: string, expectedVersion: 'no_stream' | number, event: ModelCallEvent, sessionId: string): Promise<boolean> {
+  private async append(callId: string, expectedVersion: 'no_stream' | number, event: ModelCallEvent, sessionId: string, maxDelayMs = 0): Promise<boolean> {
     try {
-      await this.store.append(modelCallStreamId(callId), expectedVersion, [
-        { type: event.type, data: { ...event.data }, metadata: { actor: 'switchboard', correlationId: sessionId } },
-      ]);
+      await this.store.append(
+        modelCallStreamId(callId),
+        expectedVersion,
+        [{ type: event.type, data: { ...event.data }, metadata: { actor: 'switchboard', correlationId: sessionId } }],
+        { maxDelayMs },
+      );
       return true;
     } catch (error) {
       this.logger.error({ err: error, callId, type: event.type }, 'could not record a model call');

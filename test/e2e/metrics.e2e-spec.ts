@@ -42,7 +42,7 @@ describe('Prometheus metrics at /metrics', () => {
     ]);
     running = await startRealCliApp(model, {
       apiToken: TOKEN,
-      modelCalls: { content: 'metadata', contentMaxBytes: 0, prices: { currency: 'USD', models: PRICES } },
+      modelCalls: { route: true, content: 'metadata', contentMaxBytes: 0, prices: { currency: 'USD', models: PRICES } },
     });
   }, 60_000);
 

@@ -46,7 +46,7 @@ describe('model calls over REST and GraphQL (real CLI)', () => {
     ]);
     running = await startRealCliApp(model, {
       apiToken: TOKEN,
-      modelCalls: { content: 'full', contentMaxBytes: 1_000_000, prices: PRICES },
+      modelCalls: { route: true, content: 'full', contentMaxBytes: 1_000_000, prices: PRICES },
     });
     for (const [id, marker] of [
       ['chief', 'CHIEF_P'],
