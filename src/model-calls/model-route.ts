@@ -25,6 +25,7 @@ import {
 import { MODEL_CALL_GATES, type ModelCallGate, type ModelCallRefusal } from './model-call-gate';
 import { ModelCallLineages } from './model-call-lineages';
 import { costOf } from './model-cost';
+import { type ProviderAnswer, ProviderClient } from './provider-client';
 import { ProviderTraffic } from './provider-traffic';
 import { requestFactsOf, withOutputCap } from './request-summary';
 import { pathForLedger, upstreamRequestOf, type WireHeaders } from './upstream-request';
@@ -119,7 +120,7 @@ const STARTED_COMMIT_DELAY_MS = 25;
 const CHUNKS_IN_FLIGHT = 16;
 /** What a refusal answers: a 400, on which the CLI's loop ends the turn showing the message (no retry). */
 const REFUSAL_STATUS = 400;
-/** Answer headers the CLI must not get: fetch already undid the encoding and the framing. */
+/** Answer headers the CLI must not get: the framing is the CLI connection's, not the provider's. */
 const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'keep-alive']);
 
 /**
@@ -136,6 +137,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ModelRoute.name);
   private readonly exchanges = new Map<string, Exchange>();
   private gates: ModelCallGate[] = [];
+  private readonly provider = new ProviderClient();
   private endings?: Subscription;
   private readonly ended = new Subject<EndedModelCall>();
   /** Each call of a session this instance forwarded or refused, once it ended (recorded or not). */
@@ -163,6 +165,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.endings?.unsubscribe();
     for (const exchange of this.exchanges.values()) this.abortExchange(exchange, 'Switchboard is stopping');
+    this.provider.close();
     this.ended.complete();
   }
 
@@ -341,14 +344,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     model: string | undefined,
   ): Promise<CallOutcome> {
     const { requestId } = exchange;
-    let response: Response;
+    let response: ProviderAnswer;
     try {
-      response = await fetch(upstream.url, {
-        method: upstream.method,
-        headers: upstream.headers,
-        ...(upstream.method === 'GET' || upstream.method === 'HEAD' ? {} : { body }),
-        signal: exchange.abort.signal,
-      });
+      response = await this.provider.send(upstream, body, exchange.abort.signal);
     } catch (error) {
       const durationMs = Math.round(performance.now() - received);
       const message = exchange.abortedBecause ?? `the model provider could not be reached: ${causeOf(error)}`;
@@ -359,25 +357,26 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     }
     const ttfbMs = Math.round(performance.now() - received);
     const headers: WireHeaders = {};
-    response.headers.forEach((value, name) => {
-      if (!NOT_RETURNED.has(name)) headers[name] = [value];
-    });
-    await this.send('llmInference.httpResponseStart', { requestId, status: response.status, statusText: response.statusText, headers });
-    const reader = new AnswerReader(response.headers.get('content-type') ?? undefined);
+    for (const [name, values] of Object.entries(response.headers)) {
+      if (!NOT_RETURNED.has(name)) headers[name] = values;
+    }
+    const reader = new AnswerReader(response.contentType);
     const kept = new KeptText(this.config.modelCalls.content === 'full' ? this.config.modelCalls.contentMaxBytes : 0);
     const decoder = new TextDecoder();
-    const pending: Promise<unknown>[] = [];
+    // The head and the chunks go out in order without waiting for each acknowledgement; a bounded window keeps a slow CLI in step.
+    const pending: Promise<unknown>[] = [
+      this.send('llmInference.httpResponseStart', { requestId, status: response.status, statusText: response.statusText, headers }),
+    ];
     let chunks = 0;
     let answerBytes = 0;
     let streamError: string | undefined;
     try {
-      for await (const bytes of response.body ?? []) {
-        const text = decoder.decode(bytes as Uint8Array, { stream: true });
+      for await (const bytes of response.body) {
+        const text = decoder.decode(bytes, { stream: true });
         chunks += 1;
-        answerBytes += (bytes as Uint8Array).byteLength;
+        answerBytes += bytes.byteLength;
         reader.push(text);
         kept.push(text);
-        // Sent in order without waiting for each acknowledgement; a bounded window keeps a slow CLI in step.
         pending.push(this.send('llmInference.httpResponseChunk', { requestId, data: text, end: false }));
         if (pending.length >= CHUNKS_IN_FLIGHT) await Promise.all(pending.splice(0));
       }
@@ -554,9 +553,11 @@ export function providerAnswered(status: number, streamError: string | undefined
   return status < 400 || (status < 500 && status !== 401 && status !== 403 && status !== 429);
 }
 
+/** A socket error's code (ECONNREFUSED, ECONNRESET, ...) with its message, or the error's message. */
 function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { message?: string; code?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
+  const { code, message, cause } = error as { code?: string; message?: string; cause?: { message?: string; code?: string } };
+  if (code && message && !message.includes(code)) return `${code}: ${message}`;
+  return message ?? cause?.code ?? cause?.message ?? String(error);
 }
 
 /** A short quote of a provider's error answer, for the ledger's `error`. */
