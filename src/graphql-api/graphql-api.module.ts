@@ -9,6 +9,7 @@ import { ApiTokenGuard, authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/
 import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
 import { jsonInputProblem } from '../common/json-limits';
+import { ModelCallsModule } from '../model-calls/model-calls.module';
 import type { GraphqlContext } from './graphql-context';
 import { checkQueryLimits } from './query-limits';
 import { jsonInputError } from './scalars';
@@ -105,6 +106,7 @@ interface WsContext {
         };
       },
     }),
+    ModelCallsModule,
   ],
   providers: [QueryLimitsPlugin, ...GRAPHQL_RESOLVERS],
 })

@@ -64,6 +64,11 @@ export class ModelCallsReadModel {
     return this.spendWhere(and(gte(modelCalls.runPath, range.from), lt(modelCalls.runPath, range.to)));
   }
 
+  /** Spend of one run's own calls (its CLI sub-agents' included), not its child runs'. */
+  async spendOfRun(runId: string): Promise<ModelCallSpend> {
+    return this.spendWhere(eq(this.db.tables.modelCalls.runId, runId));
+  }
+
   async spendOfSession(sessionId: string): Promise<ModelCallSpend> {
     return this.spendWhere(eq(this.db.tables.modelCalls.sessionId, sessionId));
   }

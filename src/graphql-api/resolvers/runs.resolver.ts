@@ -1,3 +1,4 @@
+import { Inject } from '@nestjs/common';
 import { Args, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
 import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
@@ -6,6 +7,10 @@ import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor'
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
 import { budgetUseOf } from '../../delegation/budget-guard';
 import { type BudgetView, budgetView, type RunBudget } from '../../delegation/run-budget';
+import { runCostOf } from '../../delegation/run-view';
+import { SWITCHBOARD_CONFIG } from '../../config/config.module';
+import type { SwitchboardConfig } from '../../config/switchboard-config';
+import { type ModelCallSpend, ModelCallsReadModel } from '../../model-calls/model-calls-read-model';
 import type { GraphqlContext } from '../graphql-context';
 import { inRange, ListSize, presentFields } from '../input-validation';
 import { EventPage } from '../models/event.model';
@@ -32,15 +37,20 @@ export const budgetLimitsOf = (b: RunBudget): BudgetLimits => ({
   maxToolCalls: b.max_tool_calls ?? null,
   maxRuns: b.max_runs ?? null,
   maxDurationMs: b.max_duration_ms ?? null,
+  maxCost: b.max_cost ?? null,
 });
 
 /** A budget view (limits, use, what is left) as the GraphQL type; Run.budget and Session.budget share it. */
 export function budgetModelOf(view: BudgetView): RunBudgetModel {
-  const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs } = view.used!;
-  return { limits: budgetLimitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: budgetLimitsOf(view.remaining ?? {}) };
+  const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs, cost } = view.used!;
+  return { limits: budgetLimitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs, cost }, remaining: budgetLimitsOf(view.remaining ?? {}) };
 }
 
-const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
+/** Usage with its model calls' cost (ModelCallSpend's naming: cost null when unknown, currency, unpricedCalls). */
+function usageOf(usage: RunUsage, calls: ModelCallSpend, config: SwitchboardConfig): Usage {
+  const { cost, currency, model_calls: modelCalls, unpriced_calls: unpricedCalls } = runCostOf(calls, config.modelCalls.prices);
+  return { ...usage, totalTokens: usage.inputTokens + usage.outputTokens, cost, currency, modelCalls, unpricedCalls };
+}
 
 /** Estimated sizes of lists without a count argument, for the complexity limit. */
 const ANCESTORS_ESTIMATE = 10;
@@ -53,7 +63,10 @@ const EVENTS_FIRST = new ListSize('first', 1, 1000, 100);
 
 @Resolver(() => Run)
 export class RunsResolver {
-  constructor(private readonly queryBus: QueryBus) {}
+  constructor(
+    private readonly queryBus: QueryBus,
+    private readonly calls: ModelCallsReadModel,
+  ) {}
 
   @Query(() => RunConnection, {
     description: 'Runs, newest first, filtered, paged by cursor',
@@ -127,7 +140,8 @@ export class RunsResolver {
   @ResolveField(() => RunBudgetModel, { nullable: true, description: 'Its budget over its subtree: limits, use and what is left; null without one' })
   async budget(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext): Promise<RunBudgetModel | null> {
     if (!run.budget) return null;
-    return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(await loaders.subtreeSpend.load(run.path))));
+    const [spend, calls] = await Promise.all([loaders.subtreeSpend.load(run.path), this.calls.spendOfRuns(run.path)]);
+    return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(spend, calls)));
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })
@@ -178,13 +192,19 @@ export class RunsResolver {
 
 @Resolver(() => RunUsageModel)
 export class RunUsageResolver {
+  constructor(
+    private readonly calls: ModelCallsReadModel,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
+
   @ResolveField(() => Usage)
-  own(@Parent() run: RunRow) {
-    return usageOf(ownUsage(run));
+  async own(@Parent() run: RunRow) {
+    return usageOf(ownUsage(run), await this.calls.spendOfRun(run.runId), this.config);
   }
 
   @ResolveField(() => Usage)
   async subtree(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    return usageOf(await loaders.subtreeUsage.load(run.path));
+    const [usage, calls] = await Promise.all([loaders.subtreeUsage.load(run.path), this.calls.spendOfRuns(run.path)]);
+    return usageOf(usage, calls, this.config);
   }
 }
