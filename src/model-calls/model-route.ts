@@ -297,7 +297,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
 
   private async previousAnswersRecorded(sessionId: string): Promise<void> {
     const pending = this.unrecorded.get(sessionId);
-    if (pending) await Promise.all([...pending].map((exchange) => exchange.recorded?.done));
+    if (pending) await Promise.all([...pending].flatMap((exchange) => (exchange.recorded ? [exchange.recorded.done] : [])));
   }
 
   /** The first refusal of any gate, else the lowest output cap any of them asked for. */
