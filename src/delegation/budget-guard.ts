@@ -16,6 +16,11 @@ import { RunStopper } from './run-stopper';
 
 /** The CLI events that spend: what the runs projection sums (tokens, tool calls). */
 const SPENDING = new Set([`${CLI_EVENT_PREFIX}assistant.usage`, `${CLI_EVENT_PREFIX}tool.execution_start`]);
+/** A stop begun by a refused model call: the message its turn ended on, and the session that is ending it. */
+interface RefusalStop {
+  message: string;
+  endingTurns: ReadonlySet<string>;
+}
 /** How often running budgeted runs are checked anyway: time spends without any event. */
 const SWEEP_MS = 250;
 
@@ -30,7 +35,8 @@ export function budgetUseOf(spend: SubtreeSpend, calls?: ModelCallSpend): Budget
     tool_calls: spend.toolCalls,
     runs: spend.runs,
     duration_ms: spend.durationMs,
-    cost: calls?.cost ?? 0,
+    // Summed in SQL as floating point: kept to a millionth, as each call's cost is.
+    cost: Math.round((calls?.cost ?? 0) * 1_000_000) / 1_000_000,
   };
 }
 
@@ -141,7 +147,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
       }),
       { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
     );
-    return { sessionId, budget, used: budgetUseOf(spend, { ...summed, cost: Math.round(summed.cost * 1_000_000) / 1_000_000 }) };
+    return { sessionId, budget, used: budgetUseOf(spend, summed) };
   }
 
   /**
@@ -161,9 +167,11 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
    * A model call was refused because a budget over it is spent: that budget's subtree (or every run of the
    * session) is stopped as if it had been passed, `stopped_by.actor = budget`.
    */
-  budgetSpent(owner: { runId?: string; sessionId?: string }, breach: BudgetBreach): void {
-    if (owner.runId) this.stop(owner.runId, breach);
-    else if (owner.sessionId) this.stopSession(owner.sessionId, breach);
+  budgetSpent(owner: { runId?: string; sessionId?: string }, breach: BudgetBreach, refused: { sessionId: string; message: string }): void {
+    // The refused call's turn ends on the refusal (the CLI records it as session.error): that session is not aborted.
+    const stop = { message: refused.message, endingTurns: new Set([refused.sessionId]) };
+    if (owner.runId) this.stop(owner.runId, breach, stop);
+    else if (owner.sessionId) this.stopSession(owner.sessionId, breach, stop);
   }
 
   /**
@@ -213,18 +221,24 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     if (breach) this.stopSession(sessionId, breach);
   }
 
-  private stopSession(sessionId: string, breach: BudgetBreach): void {
+  private stopSession(sessionId: string, breach: BudgetBreach, refusal?: RefusalStop): void {
     const key = `session:${sessionId}`;
     if (this.stopping.has(key)) return;
     this.stopping.add(key);
     this.logger.warn({ sessionId, ...breach }, 'session budget exceeded: stopping every run it started');
-    const stoppedBy: StoppedBy = { actor: 'budget', reason: 'budget_exceeded', ...breach, budgetSessionId: sessionId };
+    const stoppedBy: StoppedBy = {
+      actor: 'budget',
+      reason: 'budget_exceeded',
+      ...breach,
+      budgetSessionId: sessionId,
+      ...(refusal ? { message: refusal.message } : {}),
+    };
     void this.runs
       .runningRootsOwnedBy(sessionId)
       .then((roots) =>
         Promise.all(
           roots.map((runId) =>
-            this.stopper.stopTree(runId, stoppedBy).catch((error: unknown) => {
+            this.stopper.stopTree(runId, stoppedBy, refusal?.endingTurns).catch((error: unknown) => {
               if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its session budget');
             }),
           ),
@@ -279,12 +293,12 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
       .finally(() => this.warning.delete(key));
   }
 
-  private stop(runId: string, breach: BudgetBreach): void {
+  private stop(runId: string, breach: BudgetBreach, refusal?: RefusalStop): void {
     if (this.stopping.has(runId)) return;
     this.stopping.add(runId);
     this.logger.warn({ runId, ...breach }, 'run budget exceeded: stopping its subtree');
     this.stopper
-      .stopTree(runId, { actor: 'budget', reason: 'budget_exceeded', ...breach })
+      .stopTree(runId, { actor: 'budget', reason: 'budget_exceeded', ...breach, ...(refusal ? { message: refusal.message } : {}) }, refusal?.endingTurns)
       .catch((error: unknown) => {
         if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its budget');
       })

@@ -21,7 +21,7 @@ const call: ModelCallLineage & { model: string } = {
 /** The gate over a guard that answers `covering` as given and records what it was asked. */
 function gateOver(covering: CoveringBudget[], options: { mayApply?: boolean; prices?: boolean } = {}) {
   const reads: string[] = [];
-  const spent: Array<{ owner: { runId?: string; sessionId?: string }; breach: BudgetBreach }> = [];
+  const spent: Array<{ owner: { runId?: string; sessionId?: string }; breach: BudgetBreach; refused: { sessionId: string } }> = [];
   const guard = {
     mayApply: () => options.mayApply ?? true,
     anySessionBudget: () => covering.some((c) => c.sessionId),
@@ -29,7 +29,8 @@ function gateOver(covering: CoveringBudget[], options: { mayApply?: boolean; pri
       reads.push(`covering ${path}`);
       return covering;
     },
-    budgetSpent: (owner: { runId?: string; sessionId?: string }, breach: BudgetBreach) => spent.push({ owner, breach }),
+    budgetSpent: (owner: { runId?: string; sessionId?: string }, breach: BudgetBreach, refused: { sessionId: string }) =>
+      spent.push({ owner, breach, refused: { sessionId: refused.sessionId } }),
   } as unknown as BudgetGuard;
   const runs = {
     find: async (runId: string) => {
@@ -70,7 +71,10 @@ describe('BudgetModelGate', () => {
     const message = admission && 'refuse' in admission ? admission.refuse.message : '';
     expect(message).toContain('the budget of run root (over run child) has reached max_tokens 3000 (used 3000)');
     expect(message).toContain('start the work again with a larger max_tokens');
-    expect(spent).toEqual([{ owner: { runId: 'root' }, breach: { limit: 'max_tokens', allowed: 3000, used: 3000 } }]);
+    // The refused call's session is left to end its turn on the refusal.
+    expect(spent).toEqual([
+      { owner: { runId: 'root' }, breach: { limit: 'max_tokens', allowed: 3000, used: 3000 }, refused: { sessionId: 'sub-agent-child' } },
+    ]);
   });
 
   it("refuses once the session's cost budget is spent, in the table's currency", async () => {
@@ -85,7 +89,9 @@ describe('BudgetModelGate', () => {
     expect(admission && 'refuse' in admission && admission.refuse.message).toContain(
       'the budget of session owner-session (over the runs it starts) has reached max_cost 0.5 USD (used 0.5 USD)',
     );
-    expect(spent).toEqual([{ owner: { sessionId: 'owner-session' }, breach: { limit: 'max_cost', allowed: 0.5, used: 0.5 } }]);
+    expect(spent).toEqual([
+      { owner: { sessionId: 'owner-session' }, breach: { limit: 'max_cost', allowed: 0.5, used: 0.5 }, refused: { sessionId: 'sub-agent-child' } },
+    ]);
     // The tree's owner was read to find the session's budget.
     expect(reads).toEqual(['find root', 'covering /root/child/']);
   });

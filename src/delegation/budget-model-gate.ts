@@ -52,7 +52,7 @@ export class BudgetModelGate implements ModelCallGate {
       `Switchboard refused this model call: ${whose} has reached ${limit} ${allowed}${currency} (used ${used}${currency}). ` +
       `The run and every run under it are being stopped. To go on, start the work again with a larger ${limit}.`;
     this.logger.warn({ runId: call.runId, budgetRunId: runId, budgetSessionId: sessionId, limit, allowed, used }, 'model call refused: budget spent');
-    this.guard.budgetSpent({ runId, sessionId }, { limit, allowed, used });
+    this.guard.budgetSpent({ runId, sessionId }, { limit, allowed, used }, { sessionId: call.sessionId, message });
     return {
       refuse: { limit, used, max: allowed, ...(runId ? { budgetRunId: runId } : {}), ...(sessionId ? { budgetSessionId: sessionId } : {}), message },
     };

@@ -17,7 +17,13 @@ export interface RunCost {
 
 export function runCostOf(spend: ModelCallSpend, prices: ModelPriceTable | undefined): RunCost {
   const known = prices !== undefined && (spend.calls === 0 || spend.unpricedCalls < spend.calls);
-  return { cost: known ? spend.cost : null, currency: prices?.currency ?? null, model_calls: spend.calls, unpriced_calls: spend.unpricedCalls };
+  // Summed in SQL as floating point: kept to a millionth, as each call's cost is.
+  return {
+    cost: known ? Math.round(spend.cost * 1_000_000) / 1_000_000 : null,
+    currency: prices?.currency ?? null,
+    model_calls: spend.calls,
+    unpriced_calls: spend.unpricedCalls,
+  };
 }
 
 export interface RunUsage extends Partial<RunCost> {
