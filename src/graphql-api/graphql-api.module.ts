@@ -18,7 +18,7 @@ import { AgentsResolver } from './resolvers/agents.resolver';
 import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
-import { RunsResolver, RunUsageResolver } from './resolvers/runs.resolver';
+import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
 import { RunLoaders } from './run-loaders';
 
@@ -29,6 +29,7 @@ export const GRAPHQL_RESOLVERS = [
   SessionSummaryResolver,
   RunsResolver,
   RunUsageResolver,
+  UsageCostResolver,
   RunCommandsResolver,
   AuditResolver,
   ApprovalsResolver,

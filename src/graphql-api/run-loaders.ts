@@ -1,4 +1,5 @@
 import type { QueryBus } from '@nestjs/cqrs';
+import type { ModelCallSpend } from '../model-calls/model-calls-read-model';
 import DataLoader from 'dataloader';
 import { ListStreamsEvents } from '../event-log/queries/list-streams-events/list-streams-events.query';
 import type { StoredEvent } from '../event-store/event-store.types';
@@ -70,6 +71,8 @@ export class RunLoaders {
   readonly toolCalls: DataLoader<string, RoutedRequestView[]>;
   readonly permissionDecisions: DataLoader<string, RoutedRequestView[]>;
   readonly events: DataLoader<EventsKey, StoredEvent[], string>;
+  /** What model calls cost, by `run:<id>` (its own) or `tree:<path>` (its subtree); made by the first field that asks. */
+  modelCallSpend?: DataLoader<string, ModelCallSpend>;
 
   constructor(queryBus: QueryBus) {
     this.runById = new DataLoader(

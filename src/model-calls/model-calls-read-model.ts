@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, eq, gte, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
+import { jsonArrayRows, jsonArrayValues, tableIndexedBy } from '../database/keyed-batch';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { subtreeRange } from '../run-lineage/run-lineage';
 
@@ -69,6 +70,34 @@ export class ModelCallsReadModel {
     return this.spendWhere(eq(this.db.tables.modelCalls.runId, runId));
   }
 
+  /** Spends of many runs' own calls in one statement, in the order of `runIds`. */
+  async spendOfEachRun(runIds: readonly string[]): Promise<ModelCallSpend[]> {
+    if (runIds.length === 0) return [];
+    const { modelCalls } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ key: modelCalls.runId, ...this.spendColumns() })
+      .from(modelCalls)
+      .where(and(inArray(modelCalls.runId, jsonArrayValues(this.db, [...new Set(runIds)])), this.spentStatus()))
+      .groupBy(modelCalls.runId);
+    const byKey = new Map(rows.map(({ key, ...spend }) => [key, spendOf(spend)]));
+    return runIds.map((id) => byKey.get(id) ?? spendOf(undefined));
+  }
+
+  /** Spends of many subtrees in one statement (each path one range of `run_path`), in the order of `paths`. */
+  async spendOfEachSubtree(paths: readonly string[]): Promise<ModelCallSpend[]> {
+    if (paths.length === 0) return [];
+    const { modelCalls } = this.db.tables;
+    const path = sql<string>`p.value`;
+    const rows = await this.db.orm
+      .select({ key: path, ...this.spendColumns() })
+      .from(jsonArrayRows(this.db, [...new Set(paths)], 'p'))
+      .crossJoin(tableIndexedBy(this.db, modelCalls, 'model_calls_run_path_idx'))
+      .where(and(gte(modelCalls.runPath, path), lt(modelCalls.runPath, sql`${path} || '~'`), this.spentStatus()))
+      .groupBy(path);
+    const byKey = new Map(rows.map(({ key, ...spend }) => [key, spendOf(spend)]));
+    return paths.map((p) => byKey.get(p) ?? spendOf(undefined));
+  }
+
   async spendOfSession(sessionId: string): Promise<ModelCallSpend> {
     return this.spendWhere(eq(this.db.tables.modelCalls.sessionId, sessionId));
   }
@@ -96,22 +125,35 @@ export class ModelCallsReadModel {
 
   private async spendWhere(where: ReturnType<typeof and>): Promise<ModelCallSpend> {
     const { modelCalls } = this.db.tables;
-    const [row] = await this.db.orm
-      .select({
-        calls: sql<number>`count(*)`,
-        inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`,
-        outputTokens: sql<number>`coalesce(sum(${modelCalls.outputTokens}), 0)`,
-        cost: sql<number>`coalesce(sum(${modelCalls.cost}), 0)`,
-        unpricedCalls: sql<number>`count(*) - count(${modelCalls.cost})`,
-      })
-      .from(modelCalls)
-      .where(and(where, or(eq(modelCalls.status, 'succeeded'), eq(modelCalls.status, 'failed'), eq(modelCalls.status, 'cancelled'))));
+    const [row] = await this.db.orm.select(this.spendColumns()).from(modelCalls).where(and(where, this.spentStatus()));
+    return spendOf(row);
+  }
+
+  private spendColumns() {
+    const { modelCalls } = this.db.tables;
     return {
-      calls: Number(row?.calls ?? 0),
-      inputTokens: Number(row?.inputTokens ?? 0),
-      outputTokens: Number(row?.outputTokens ?? 0),
-      cost: Number(row?.cost ?? 0),
-      unpricedCalls: Number(row?.unpricedCalls ?? 0),
+      calls: sql<number>`count(*)`,
+      inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`,
+      outputTokens: sql<number>`coalesce(sum(${modelCalls.outputTokens}), 0)`,
+      cost: sql<number>`coalesce(sum(${modelCalls.cost}), 0)`,
+      unpricedCalls: sql<number>`count(*) - count(${modelCalls.cost})`,
     };
   }
+
+  /** Calls that were sent and ended: in flight, refused and interrupted ones spent nothing known. */
+  private spentStatus() {
+    const { modelCalls } = this.db.tables;
+    return or(eq(modelCalls.status, 'succeeded'), eq(modelCalls.status, 'failed'), eq(modelCalls.status, 'cancelled'));
+  }
+}
+
+/** Sums come back as numeric text on PostgreSQL: numbers on both. */
+function spendOf(row: { calls: unknown; inputTokens: unknown; outputTokens: unknown; cost: unknown; unpricedCalls: unknown } | undefined): ModelCallSpend {
+  return {
+    calls: Number(row?.calls ?? 0),
+    inputTokens: Number(row?.inputTokens ?? 0),
+    outputTokens: Number(row?.outputTokens ?? 0),
+    cost: Number(row?.cost ?? 0),
+    unpricedCalls: Number(row?.unpricedCalls ?? 0),
+  };
 }

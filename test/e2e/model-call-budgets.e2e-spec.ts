@@ -1,3 +1,4 @@
+import { graphqlHttp } from '../fixtures/graphql-client';
 import type { Json, JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -196,6 +197,14 @@ describe('budgets refuse model calls before spending (real CLI, routed)', () => 
     // The run views show what its calls cost, its own and its subtree's.
     expect(run.usage).toMatchObject({ modelCalls: 3, cost: 1.2, currency: 'USD', unpricedCalls: 0 });
     expect(run.subtreeUsage).toMatchObject({ modelCalls: 3, cost: 1.2, currency: 'USD' });
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const read = await gql('query ($id: ID!) { run(id: $id) { usage { own { cost currency modelCalls unpricedCalls } subtree { cost modelCalls } } } }', {
+      id: rootRunId,
+    });
+    expect(read.body.data?.run.usage).toEqual({
+      own: { cost: 1.2, currency: 'USD', modelCalls: 3, unpricedCalls: 0 },
+      subtree: { cost: 1.2, modelCalls: 3 },
+    });
   }, 150_000);
 
   it('stops a tree (a lead and its worker) at max_tokens with no call sent past it', async () => {

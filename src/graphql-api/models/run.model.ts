@@ -61,15 +61,8 @@ export class Usage {
   @Field(() => Int) totalTokens!: number;
   @Field(() => Int) toolCalls!: number;
   @Field(() => Int) durationMs!: number;
-  @Field(() => Float, {
-    nullable: true,
-    description:
-      "Cost of its model calls in `currency` (SWITCHBOARD_MODEL_PRICES); null when unknown (no price table, or none of its calls' models has a price)",
-  })
-  cost!: number | null;
-  @Field(() => String, { nullable: true }) currency!: string | null;
-  @Field(() => Int, { description: 'Model calls whose cost is unknown (their model is not in the price table): not in cost' }) unpricedCalls!: number;
-  @Field(() => Int, { description: 'Model calls recorded (routed through Switchboard)' }) modelCalls!: number;
+  /** Whose model calls its cost fields (resolved only when asked, batched per operation) sum: a run's own, or a subtree's. */
+  spendOf!: { runId: string } | { path: string };
 }
 
 @ObjectType()

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { Args, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import DataLoader from 'dataloader';
 import { QueryBus } from '@nestjs/cqrs';
 import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
@@ -46,11 +47,7 @@ export function budgetModelOf(view: BudgetView): RunBudgetModel {
   return { limits: budgetLimitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs, cost }, remaining: budgetLimitsOf(view.remaining ?? {}) };
 }
 
-/** Usage with its model calls' cost (ModelCallSpend's naming: cost null when unknown, currency, unpricedCalls). */
-function usageOf(usage: RunUsage, calls: ModelCallSpend, config: SwitchboardConfig): Usage {
-  const { cost, currency, model_calls: modelCalls, unpriced_calls: unpricedCalls } = runCostOf(calls, config.modelCalls.prices);
-  return { ...usage, totalTokens: usage.inputTokens + usage.outputTokens, cost, currency, modelCalls, unpricedCalls };
-}
+const usageOf = (usage: RunUsage, spendOf: Usage['spendOf']): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens, spendOf });
 
 /** Estimated sizes of lists without a count argument, for the complexity limit. */
 const ANCESTORS_ESTIMATE = 10;
@@ -192,19 +189,63 @@ export class RunsResolver {
 
 @Resolver(() => RunUsageModel)
 export class RunUsageResolver {
+  @ResolveField(() => Usage)
+  own(@Parent() run: RunRow) {
+    return usageOf(ownUsage(run), { runId: run.runId });
+  }
+
+  @ResolveField(() => Usage)
+  async subtree(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
+    return usageOf(await loaders.subtreeUsage.load(run.path), { path: run.path });
+  }
+}
+
+/** A usage's cost, named as ModelCallSpend: read only when asked, one statement per kind per operation. */
+@Resolver(() => Usage)
+export class UsageCostResolver {
   constructor(
     private readonly calls: ModelCallsReadModel,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
-  @ResolveField(() => Usage)
-  async own(@Parent() run: RunRow) {
-    return usageOf(ownUsage(run), await this.calls.spendOfRun(run.runId), this.config);
+  @ResolveField(() => Float, {
+    nullable: true,
+    description:
+      "Cost of its model calls in `currency` (SWITCHBOARD_MODEL_PRICES); null when unknown (no price table, or none of its calls' models has a price)",
+  })
+  async cost(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number | null> {
+    return (await this.costOf(usage, context)).cost;
   }
 
-  @ResolveField(() => Usage)
-  async subtree(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    const [usage, calls] = await Promise.all([loaders.subtreeUsage.load(run.path), this.calls.spendOfRuns(run.path)]);
-    return usageOf(usage, calls, this.config);
+  @ResolveField(() => String, { nullable: true })
+  async currency(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<string | null> {
+    return (await this.costOf(usage, context)).currency;
+  }
+
+  @ResolveField(() => Int, { description: 'Model calls whose cost is unknown (their model is not in the price table): not in cost' })
+  async unpricedCalls(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number> {
+    return (await this.costOf(usage, context)).unpriced_calls;
+  }
+
+  @ResolveField(() => Int, { description: 'Model calls recorded (routed through Switchboard)' })
+  async modelCalls(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number> {
+    return (await this.costOf(usage, context)).model_calls;
+  }
+
+  private async costOf(usage: Usage, { loaders }: GraphqlContext) {
+    loaders.modelCallSpend ??= new DataLoader((keys: readonly string[]) => this.spends(keys));
+    const key = 'runId' in usage.spendOf ? `run:${usage.spendOf.runId}` : `tree:${usage.spendOf.path}`;
+    return runCostOf(await loaders.modelCallSpend.load(key), this.config.modelCalls.prices);
+  }
+
+  private async spends(keys: readonly string[]): Promise<ModelCallSpend[]> {
+    const runIds = keys.filter((k) => k.startsWith('run:')).map((k) => k.slice(4));
+    const paths = keys.filter((k) => k.startsWith('tree:')).map((k) => k.slice(5));
+    const [ofRuns, ofTrees] = await Promise.all([this.calls.spendOfEachRun(runIds), this.calls.spendOfEachSubtree(paths)]);
+    const byKey = new Map<string, ModelCallSpend>([
+      ...runIds.map((id, i): [string, ModelCallSpend] => [`run:${id}`, ofRuns[i]]),
+      ...paths.map((path, i): [string, ModelCallSpend] => [`tree:${path}`, ofTrees[i]]),
+    ]);
+    return keys.map((key) => byKey.get(key) as ModelCallSpend);
   }
 }
