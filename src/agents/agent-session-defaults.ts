@@ -13,6 +13,10 @@ export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 /** Positive 32-bit integers: GraphQL's Int carries them as they are. */
 export const MAX_BUDGET_LIMIT = 2_147_483_647;
 export const budgetLimitValue = z.number().int('must be a whole number').positive('must be a positive integer').max(MAX_BUDGET_LIMIT);
+/** The largest `max_cost`, in the price table's currency (SWITCHBOARD_MODEL_PRICES). */
+export const MAX_BUDGET_COST = 1_000_000_000;
+/** A cost limit: a positive amount of the price table's currency (fractions allowed: 0.5 is half a dollar). */
+export const budgetCostValue = z.number().finite().positive('must be a positive amount').max(MAX_BUDGET_COST);
 
 /**
  * A budget as a caller gives it (any subset, at least one limit): on a run (`agent_run`, POST /api/runs)
@@ -25,10 +29,12 @@ export const budgetInputSchema = z
     max_tool_calls: budgetLimitValue.optional(),
     max_runs: budgetLimitValue.optional(),
     max_duration_ms: budgetLimitValue.optional(),
+    /** In the price table's currency; needs SWITCHBOARD_MODEL_PRICES and model calls routed through Switchboard. */
+    max_cost: budgetCostValue.optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    message: 'give at least one of max_tokens, max_tool_calls, max_runs, max_duration_ms',
+    message: 'give at least one of max_tokens, max_tool_calls, max_runs, max_duration_ms, max_cost',
   });
 export type BudgetInput = z.infer<typeof budgetInputSchema>;
 

@@ -98,8 +98,17 @@ const sessionExample = {
 };
 
 const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number(), toolCalls: z.number(), durationMs: z.number() });
-const budgetLimits = z.object({ maxTokens: z.number(), maxToolCalls: z.number(), maxRuns: z.number(), maxDurationMs: z.number() }).partial();
-const budgetUse = z.object({ tokens: z.number(), toolCalls: z.number(), runs: z.number(), durationMs: z.number() });
+/** A single run's view adds what its model calls cost (SWITCHBOARD_MODEL_PRICES; null when unknown, never 0 for unknown). */
+const usageWithCost = usage.extend({
+  cost: nullable(z.number()).optional(),
+  currency: nullable(z.string()).optional(),
+  modelCalls: z.number().int().optional(),
+  unpricedCalls: z.number().int().optional(),
+});
+const budgetLimits = z
+  .object({ maxTokens: z.number(), maxToolCalls: z.number(), maxRuns: z.number(), maxDurationMs: z.number(), maxCost: z.number() })
+  .partial();
+const budgetUse = z.object({ tokens: z.number(), toolCalls: z.number(), runs: z.number(), durationMs: z.number(), cost: z.number() });
 const budgetView = z.object({ limits: budgetLimits, used: nullable(budgetUse), remaining: nullable(budgetLimits) });
 const runView = z.object({
   runId: z.uuid(),
@@ -118,7 +127,8 @@ const runView = z.object({
   output: nullable(z.string()),
   error: nullable(z.string()),
   stoppedBy: z.unknown(),
-  usage,
+  usage: usageWithCost,
+  subtreeUsage: usageWithCost.optional().describe('GET /api/runs/:id only: the run and every run under it'),
   budget: nullable(budgetView),
   startedAt: iso,
   endedAt: nullable(iso),
@@ -508,7 +518,7 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     example: {
       sessionId: SESSION_ID,
       limits: { maxTokens: 200000, maxRuns: 10 },
-      used: { tokens: 5120, toolCalls: 4, runs: 1, durationMs: 49775 },
+      used: { tokens: 5120, toolCalls: 4, runs: 1, durationMs: 49775, cost: 0.0158 },
       remaining: { maxTokens: 194880, maxRuns: 9 },
     },
   },

@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import { runRow } from '../../test/fixtures/run-forest';
 import type { EventStore } from '../event-store/event-store';
+import type { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
 import type { StoredEvent } from '../event-store/event-store.types';
 import type { RunRow } from '../run-lineage/run-lineage';
 import type { RunsReadModel, SubtreeSpend } from '../run-lineage/runs-read-model';
@@ -59,7 +60,10 @@ describe('BudgetGuard on one of several instances', () => {
     } as unknown as RunStopper;
     const store = { committed$: new Subject<StoredEvent>() } as unknown as EventStore;
     const sessions = { all: () => [], get: () => undefined } as unknown as SessionRegistry;
-    guard = new BudgetGuard(store, runs, stopper, {} as RunRepository, handles, sessions);
+    const calls = {
+      spendOfRuns: async () => ({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 }),
+    } as unknown as ModelCallsReadModel;
+    guard = new BudgetGuard(store, runs, stopper, {} as RunRepository, handles, sessions, calls);
   });
 
   afterEach(() => guard.onModuleDestroy());

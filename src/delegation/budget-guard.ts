@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { filter, type Subscription } from 'rxjs';
 import { EventStore } from '../event-store/event-store';
+import { type ModelCallSpend, ModelCallsReadModel } from '../model-calls/model-calls-read-model';
 import { runIdOfThread, sessionIdOfStream } from '../event-store/stream-ids';
 import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
 import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
@@ -15,11 +16,28 @@ import { RunStopper } from './run-stopper';
 
 /** The CLI events that spend: what the runs projection sums (tokens, tool calls). */
 const SPENDING = new Set([`${CLI_EVENT_PREFIX}assistant.usage`, `${CLI_EVENT_PREFIX}tool.execution_start`]);
+/** A stop begun by a refused model call: the message its turn ended on, and the session that is ending it. */
+interface RefusalStop {
+  message: string;
+  endingTurns: ReadonlySet<string>;
+}
 /** How often running budgeted runs are checked anyway: time spends without any event. */
 const SWEEP_MS = 250;
 
-export function budgetUseOf(spend: SubtreeSpend): BudgetUse {
-  return { tokens: spend.tokens, tool_calls: spend.toolCalls, runs: spend.runs, duration_ms: spend.durationMs };
+/**
+ * A subtree's use: runs, tool calls and time from the runs table; tokens from the CLI's usage events or the
+ * model-call ledger, whichever counted more so far (the ledger records a call as its answer ends, the CLI's
+ * event may come later); cost from the ledger (0 when no call was routed or priced).
+ */
+export function budgetUseOf(spend: SubtreeSpend, calls?: ModelCallSpend): BudgetUse {
+  return {
+    tokens: Math.max(spend.tokens, calls ? calls.inputTokens + calls.outputTokens : 0),
+    tool_calls: spend.toolCalls,
+    runs: spend.runs,
+    duration_ms: spend.durationMs,
+    // Summed in SQL as floating point: kept to a millionth, as each call's cost is.
+    cost: Math.round((calls?.cost ?? 0) * 1_000_000) / 1_000_000,
+  };
 }
 
 export function budgetOf(row: Pick<RunRow, 'budget'>): RunBudget | undefined {
@@ -60,6 +78,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     private readonly repository: RunRepository,
     private readonly handles: RunHandleTable,
     private readonly sessions: SessionRegistry,
+    private readonly calls: ModelCallsReadModel,
   ) {}
 
   onModuleInit(): void {
@@ -100,16 +119,59 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     const ids = [...ancestorIdsOf(parentPath), ...parentPath.split('/').filter(Boolean).slice(-1)];
     const budgeted = (await this.runs.budgetedAmong(ids)).sort((a, b) => a.depth - b.depth);
     const runBudgets = await Promise.all(
-      budgeted.map(async (row) => ({ runId: row.runId, budget: budgetOf(row) as RunBudget, used: budgetUseOf(await this.runs.subtreeSpend(row.path)) })),
+      budgeted.map(async (row) => ({ runId: row.runId, budget: budgetOf(row) as RunBudget, used: await this.subtreeUse(row.path) })),
     );
     return session ? [session, ...runBudgets] : runBudgets;
+  }
+
+  /** What a run's subtree spent: the runs table's sums with the model-call ledger's tokens and cost. */
+  async subtreeUse(path: string, now = Date.now()): Promise<BudgetUse> {
+    const [spend, calls] = await Promise.all([this.runs.subtreeSpend(path, now), this.calls.spendOfRuns(path)]);
+    return budgetUseOf(spend, calls);
   }
 
   /** A session's budget (set at its creation) with what the runs it started spent so far. */
   async sessionBudget(sessionId: string | undefined): Promise<CoveringBudget | undefined> {
     if (!sessionId || sessionId === API_THREAD) return undefined;
     const budget = this.sessions.get(sessionId)?.config.budget;
-    return budget ? { sessionId, budget, used: budgetUseOf(await this.runs.sessionSpend(sessionId)) } : undefined;
+    if (!budget) return undefined;
+    const [spend, roots] = await Promise.all([this.runs.sessionSpend(sessionId), this.runs.rootPathsOwnedBy(sessionId)]);
+    const calls = await Promise.all(roots.map((path) => this.calls.spendOfRuns(path)));
+    const summed = calls.reduce<ModelCallSpend>(
+      (sum, c) => ({
+        calls: sum.calls + c.calls,
+        inputTokens: sum.inputTokens + c.inputTokens,
+        outputTokens: sum.outputTokens + c.outputTokens,
+        cost: sum.cost + c.cost,
+        unpricedCalls: sum.unpricedCalls + c.unpricedCalls,
+      }),
+      { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
+    );
+    return { sessionId, budget, used: budgetUseOf(spend, summed) };
+  }
+
+  /**
+   * Whether any budget may cover a run now: a budgeted run may be running, or a live session has a budget.
+   * When not, a check (and the model-call gate) reads nothing.
+   */
+  mayApply(): boolean {
+    return this.budgetedRunsMayRun || this.anySessionBudget();
+  }
+
+  /** Whether a live session has a budget: only then is a run's tree owner worth reading. */
+  anySessionBudget(): boolean {
+    return this.sessions.all().some((session) => session.config.budget);
+  }
+
+  /**
+   * A model call was refused because a budget over it is spent: that budget's subtree (or every run of the
+   * session) is stopped as if it had been passed, `stopped_by.actor = budget`.
+   */
+  budgetSpent(owner: { runId?: string; sessionId?: string }, breach: BudgetBreach, refused: { sessionId: string; message: string }): void {
+    // The refused call's turn ends on the refusal (the CLI records it as session.error): that session is not aborted.
+    const stop = { message: refused.message, endingTurns: new Set([refused.sessionId]) };
+    if (owner.runId) this.stop(owner.runId, breach, stop);
+    else if (owner.sessionId) this.stopSession(owner.sessionId, breach, stop);
   }
 
   /**
@@ -127,7 +189,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
    * comes here: with no budgeted run going and no session budget, it reads nothing.
    */
   private async checkCovering(runId: string): Promise<void> {
-    if (!this.budgetedRunsMayRun && !this.anySessionBudget()) return;
+    if (!this.mayApply()) return;
     const row = await this.runs.find(runId);
     if (!row) return;
     const budgeted = await this.runs.budgetedAmong([...ancestorIdsOf(row.path), runId]);
@@ -149,10 +211,6 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     await Promise.all((await this.runs.sessionsWithRunningRuns()).map((sessionId) => this.checkSession(sessionId)));
   }
 
-  private anySessionBudget(): boolean {
-    return this.sessions.all().some((session) => session.config.budget);
-  }
-
   /** A session's budget over every run it started: past a limit, each of its running runs' subtrees is stopped. */
   private async checkSession(sessionId: string): Promise<void> {
     if (this.stopping.has(`session:${sessionId}`)) return;
@@ -163,18 +221,24 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     if (breach) this.stopSession(sessionId, breach);
   }
 
-  private stopSession(sessionId: string, breach: BudgetBreach): void {
+  private stopSession(sessionId: string, breach: BudgetBreach, refusal?: RefusalStop): void {
     const key = `session:${sessionId}`;
     if (this.stopping.has(key)) return;
     this.stopping.add(key);
     this.logger.warn({ sessionId, ...breach }, 'session budget exceeded: stopping every run it started');
-    const stoppedBy: StoppedBy = { actor: 'budget', reason: 'budget_exceeded', ...breach, budgetSessionId: sessionId };
+    const stoppedBy: StoppedBy = {
+      actor: 'budget',
+      reason: 'budget_exceeded',
+      ...breach,
+      budgetSessionId: sessionId,
+      ...(refusal ? { message: refusal.message } : {}),
+    };
     void this.runs
       .runningRootsOwnedBy(sessionId)
       .then((roots) =>
         Promise.all(
           roots.map((runId) =>
-            this.stopper.stopTree(runId, stoppedBy).catch((error: unknown) => {
+            this.stopper.stopTree(runId, stoppedBy, refusal?.endingTurns).catch((error: unknown) => {
               if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its session budget');
             }),
           ),
@@ -189,7 +253,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     // Every instance sees every instance's usage; only the one executing the budgeted run (it holds the
     // run's live handle, and so its subtree's) warns and stops: another's stop would be refused with a 409.
     if (!budget || row.status !== 'running' || !this.handles.has(row.runId) || this.underStop(row, undefined)) return;
-    const used = budgetUseOf(await this.runs.subtreeSpend(row.path));
+    const used = await this.subtreeUse(row.path);
     // A stop may have begun during the reads: checked again with no await before acting on it (the owner is
     // read only while something is being stopped). stop() and warn() also dedupe: two checks act once.
     const owner = this.stopping.size > 0 ? await this.treeOwnerOf(row) : undefined;
@@ -229,12 +293,12 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
       .finally(() => this.warning.delete(key));
   }
 
-  private stop(runId: string, breach: BudgetBreach): void {
+  private stop(runId: string, breach: BudgetBreach, refusal?: RefusalStop): void {
     if (this.stopping.has(runId)) return;
     this.stopping.add(runId);
     this.logger.warn({ runId, ...breach }, 'run budget exceeded: stopping its subtree');
     this.stopper
-      .stopTree(runId, { actor: 'budget', reason: 'budget_exceeded', ...breach })
+      .stopTree(runId, { actor: 'budget', reason: 'budget_exceeded', ...breach, ...(refusal ? { message: refusal.message } : {}) }, refusal?.endingTurns)
       .catch((error: unknown) => {
         if (!(error instanceof RunStateError)) this.logger.error({ runId, err: error }, 'could not stop a run past its budget');
       })

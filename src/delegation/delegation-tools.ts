@@ -39,13 +39,14 @@ export const DELEGATION_TOOLS: ToolSpec[] = [
         budget: {
           type: 'object',
           description:
-            'Limits over the run and every run it starts (any subset, positive integers; never more than your own budget has left). ' +
-            'Past a limit the run and its runs are stopped and the result says budget_exceeded.',
+            'Limits over the run and every run it starts (any subset, positive integers, max_cost an amount of money; never more than your own budget has left). ' +
+            'Past a limit the run and its runs are stopped and the result says budget_exceeded; a model call past max_tokens or max_cost is refused before it is sent.',
           properties: {
             max_tokens: { type: 'integer', minimum: 1 },
             max_tool_calls: { type: 'integer', minimum: 1 },
             max_runs: { type: 'integer', minimum: 1 },
             max_duration_ms: { type: 'integer', minimum: 1 },
+            max_cost: { type: 'number', exclusiveMinimum: 0, description: "In the operator's price table's currency (needs SWITCHBOARD_MODEL_PRICES)" },
           },
         },
       },

@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { ModelCallsModule } from '../model-calls/model-calls.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { RunAdmission } from './commands/start-run/run-admission';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
 import { BudgetGuard } from './budget-guard';
+import { BudgetModelGate } from './budget-model-gate';
 import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { DelegationTools } from './delegation-tools';
@@ -27,10 +29,11 @@ import { SessionBudgetController } from './session-budget.controller';
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
  * session; agent_run / agent_stop / agent_output as commands, built-in tools and REST; stop cascades
- * over the lineage path; recovery marks cut-off runs interrupted.
+ * over the lineage path; recovery marks cut-off runs interrupted; budgets over subtrees, which also refuse
+ * a model call before it is sent once spent (BudgetModelGate, a model-call gate).
  */
 @Module({
-  imports: [AgentsModule, SessionsModule, RunLineageModule],
+  imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
     RunHandleTable,
@@ -41,6 +44,7 @@ import { SessionBudgetController } from './session-budget.controller';
     HeldRuns,
     RunReminders,
     BudgetGuard,
+    BudgetModelGate,
     BudgetReminders,
     RunsProjection,
     DelegationTools,

@@ -1,10 +1,11 @@
-import { breachOf, budgetView, exhaustion, narrowBudget, newWarnings, runBudgetInputSchema, toRunBudget } from './run-budget';
+import { breachOf, budgetView, exhaustion, modelCallAdmission, narrowBudget, newWarnings, runBudgetInputSchema, toRunBudget } from './run-budget';
 
-const use = (over: Partial<{ tokens: number; tool_calls: number; runs: number; duration_ms: number }> = {}) => ({
+const use = (over: Partial<{ tokens: number; tool_calls: number; runs: number; duration_ms: number; cost: number }> = {}) => ({
   tokens: 0,
   tool_calls: 0,
   runs: 0,
   duration_ms: 0,
+  cost: 0,
   ...over,
 });
 
@@ -12,7 +13,18 @@ describe('run budgets', () => {
   it('accepts any subset of positive integers and refuses anything else', () => {
     expect(runBudgetInputSchema.safeParse({ max_tokens: 10 }).success).toBe(true);
     expect(runBudgetInputSchema.safeParse({ max_runs: 2, max_duration_ms: 1000, max_tool_calls: 3 }).success).toBe(true);
-    for (const bad of [{}, { max_tokens: 0 }, { max_tokens: -1 }, { max_tokens: 1.5 }, { max_tokens: '5' }, { max_cost: 1 }]) {
+    expect(runBudgetInputSchema.safeParse({ max_cost: 0.25 }).success).toBe(true);
+    for (const bad of [
+      {},
+      { max_tokens: 0 },
+      { max_tokens: -1 },
+      { max_tokens: 1.5 },
+      { max_tokens: '5' },
+      { max_cost: 0 },
+      { max_cost: -1 },
+      { max_cost: '1' },
+      { maxCost: 1 },
+    ]) {
       expect(runBudgetInputSchema.safeParse(bad).success).toBe(false);
     }
   });
@@ -56,5 +68,32 @@ describe('run budgets', () => {
       remaining: { max_tokens: 0, max_runs: 1 },
     });
     expect(budgetView({ max_runs: 2 }, undefined)).toEqual({ limits: { max_runs: 2 }, used: null, remaining: null });
+  });
+
+  it('narrows max_cost by what the covering budgets have left, to a millionth', () => {
+    const parent = { runId: 'p', budget: { max_cost: 0.3 }, used: use({ cost: 0.1 }) };
+    expect(narrowBudget(toRunBudget({ max_cost: 5 }), [parent])).toEqual({ max_cost: 0.2 });
+    expect(narrowBudget(toRunBudget({ max_cost: 0.05 }), [parent])).toEqual({ max_cost: 0.05 });
+    expect(exhaustion([{ ...parent, used: use({ cost: 0.3 }) }])).toEqual({ runId: 'p', limit: 'max_cost', allowed: 0.3, used: 0.3 });
+    expect(breachOf({ max_cost: 0.3 }, use({ cost: 0.300001 }))).toEqual({ limit: 'max_cost', allowed: 0.3, used: 0.300001 });
+    expect(budgetView({ max_cost: 0.3 }, use({ cost: 0.1 })).remaining).toEqual({ max_cost: 0.2 });
+  });
+
+  describe('before a model call', () => {
+    it('refuses once any covering token or cost budget is spent, naming whose', () => {
+      const session = { sessionId: 's1', budget: { max_cost: 1 }, used: use({ cost: 0.4 }) };
+      const parent = { runId: 'p', budget: { max_tokens: 1000 }, used: use({ tokens: 1000 }) };
+      expect(modelCallAdmission([session, parent])).toEqual({ spent: { runId: 'p', limit: 'max_tokens', allowed: 1000, used: 1000, left: 0 } });
+      const costly = { runId: 'c', budget: { max_cost: 0.5 }, used: use({ cost: 0.5 }) };
+      expect(modelCallAdmission([session, costly])).toEqual({ spent: { runId: 'c', limit: 'max_cost', allowed: 0.5, used: 0.5, left: 0 } });
+    });
+
+    it('sends it capped at the least any token budget has left; other limits do not refuse it', () => {
+      const root = { runId: 'r', budget: { max_tokens: 5000, max_tool_calls: 3 }, used: use({ tokens: 4000, tool_calls: 3 }) };
+      const child = { runId: 'c', budget: { max_tokens: 900, max_cost: 1 }, used: use({ tokens: 600, cost: 0.2 }) };
+      expect(modelCallAdmission([root, child])).toEqual({ tokensLeft: { runId: 'c', limit: 'max_tokens', allowed: 900, used: 600, left: 300 } });
+      expect(modelCallAdmission([{ runId: 'r', budget: { max_runs: 1 }, used: use({ runs: 1 }) }])).toEqual({ tokensLeft: undefined });
+      expect(modelCallAdmission([])).toEqual({ tokensLeft: undefined });
+    });
   });
 });

@@ -8,12 +8,16 @@ export type RunBudgetInput = BudgetInput;
 export type RunBudget = Budget;
 export const toRunBudget = toBudget;
 
-/** Usage summed over a subtree (the run included); a running run counts its time so far. */
+/**
+ * Usage summed over a subtree (the run included); a running run counts its time so far. `cost` is what its
+ * model calls cost in the price table's currency, from the model-call ledger (0 without a table or a route).
+ */
 export interface BudgetUse {
   tokens: number;
   tool_calls: number;
   runs: number;
   duration_ms: number;
+  cost: number;
 }
 
 const USE_OF: Record<BudgetLimit, keyof BudgetUse> = {
@@ -21,7 +25,17 @@ const USE_OF: Record<BudgetLimit, keyof BudgetUse> = {
   max_tool_calls: 'tool_calls',
   max_runs: 'runs',
   max_duration_ms: 'duration_ms',
+  max_cost: 'cost',
 };
+
+/** Costs are kept to a millionth of the currency's unit (as each call's cost is): differences stay free of float noise. */
+const roundCost = (amount: number): number => Math.round(amount * 1_000_000) / 1_000_000;
+
+/** What is left of one limit (may be <= 0: spent). */
+function leftOf(limit: BudgetLimit, allowed: number, used: BudgetUse): number {
+  const left = allowed - used[USE_OF[limit]];
+  return limit === 'max_cost' ? roundCost(left) : left;
+}
 
 /** One limit compared with its use: what `stopped_by`, the warning and the refusal carry. */
 export interface BudgetBreach {
@@ -53,7 +67,7 @@ export function narrowBudget(own: RunBudget | undefined, covering: readonly Cove
     for (const limit of BUDGET_LIMITS) {
       const allowed = budget[limit];
       if (allowed === undefined) continue;
-      const left = allowed - used[USE_OF[limit]];
+      const left = leftOf(limit, allowed, used);
       result[limit] = Math.min(result[limit] ?? left, left);
     }
   }
@@ -103,9 +117,40 @@ export function budgetView(budget: RunBudget, used: BudgetUse | undefined): Budg
   const remaining: RunBudget = {};
   for (const limit of BUDGET_LIMITS) {
     const allowed = budget[limit];
-    if (allowed !== undefined) remaining[limit] = Math.max(0, allowed - used[USE_OF[limit]]);
+    if (allowed !== undefined) remaining[limit] = Math.max(0, leftOf(limit, allowed, used));
   }
   return { limits: budget, used, remaining };
+}
+
+/** The tightest token and cost budgets among `covering`: what is left of each, and whose budget it is. */
+export interface TightestLeft {
+  limit: 'max_tokens' | 'max_cost';
+  left: number;
+  allowed: number;
+  used: number;
+  runId?: string;
+  sessionId?: string;
+}
+
+/**
+ * Before a model call: the first covering budget whose tokens or cost are already spent (used >= allowed),
+ * which refuses the call, else the least any token budget has left (the call's output cap). Only tokens and
+ * cost: tool calls, runs and time are not spent by a model call, and keep being stopped after the fact.
+ */
+export function modelCallAdmission(covering: readonly CoveringBudget[]): { spent: TightestLeft } | { tokensLeft?: TightestLeft } {
+  let tokensLeft: TightestLeft | undefined;
+  for (const { runId, sessionId, budget, used } of covering) {
+    for (const limit of ['max_tokens', 'max_cost'] as const) {
+      const allowed = budget[limit];
+      if (allowed === undefined) continue;
+      const left = leftOf(limit, allowed, used);
+      const owner = { ...(runId ? { runId } : {}), ...(sessionId ? { sessionId } : {}) };
+      const found: TightestLeft = { limit, left, allowed, used: used[USE_OF[limit]], ...owner };
+      if (left <= 0) return { spent: found };
+      if (limit === 'max_tokens' && (tokensLeft === undefined || left < tokensLeft.left)) tokensLeft = found;
+    }
+  }
+  return { tokensLeft };
 }
 
 export function describeBreach(b: BudgetBreach): string {

@@ -56,8 +56,12 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     this.subscription?.unsubscribe();
   }
 
-  /** Stops the run and its running descendants; returns the ids of the runs stopped. */
-  async stopTree(runId: string, stoppedBy: StoppedBy): Promise<string[]> {
+  /**
+   * Stops the run and its running descendants; returns the ids of the runs stopped. `endingTurns`: sessions
+   * whose turn is ending by itself (a refused model call): they are given the grace period to end it, so the
+   * CLI records why, and are aborted only when they did not.
+   */
+  async stopTree(runId: string, stoppedBy: StoppedBy, endingTurns: ReadonlySet<string> = new Set()): Promise<string[]> {
     const target = await this.repository.get(runId);
     if (target.status !== 'running') {
       throw new RunStateError(`Run ${runId} is ${target.status}; there is nothing to stop`);
@@ -66,7 +70,9 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
       const running = await this.runs.runningSubtreeIds(target.started.path);
       if (running.length === 0) break;
-      const results = await Promise.all(running.map((id) => this.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId })));
+      const results = await Promise.all(
+        running.map((id) => this.stopOne(id, id === runId ? stoppedBy : { ...stoppedBy, cascadeFrom: runId }, endingTurns)),
+      );
       running.forEach((id, i) => results[i] && stopped.push(id));
     }
     this.logger.log({ runId, stopped: stopped.length, actor: stoppedBy.actor }, 'run subtree stopped');
@@ -78,7 +84,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
    * turn to end, destroys the session when it did not (forced), and records who stopped it.
    * Returns false when the run was no longer running.
    */
-  private async stopOne(runId: string, stoppedBy: StoppedBy): Promise<boolean> {
+  private async stopOne(runId: string, stoppedBy: StoppedBy, endingTurns: ReadonlySet<string>): Promise<boolean> {
     const state = await this.repository.load(runId);
     if (!state || state.status !== 'running') return false;
     const handle = this.handles.get(runId);
@@ -88,10 +94,13 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     const graceMs = this.config.runs.stopGraceMs;
     let forced = false;
     if (session && session.status === 'running' && session.cliGeneration === this.cliConnection.generation && this.cliConnection.isRunning) {
-      const turnEnded = this.executor.turnEnd(sessionId, graceMs);
-      await this.commandBus
-        .execute(new AbortSession(sessionId, graceMs))
-        .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'session.abort failed'));
+      const endedByItself = endingTurns.has(sessionId) && (await this.turnEndedByItself(sessionId, graceMs));
+      const turnEnded = endedByItself ? Promise.resolve(true) : this.executor.turnEnd(sessionId, graceMs);
+      if (!endedByItself) {
+        await this.commandBus
+          .execute(new AbortSession(sessionId, graceMs))
+          .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'session.abort failed'));
+      }
       if (!(await turnEnded)) {
         forced = true;
         await this.commandBus
@@ -109,5 +118,11 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
       if (handle) this.handles.close(handle);
     }
     return true;
+  }
+
+  /** A turn ending by itself ended within the grace period (or had already ended when we looked). */
+  private async turnEndedByItself(sessionId: string, graceMs: number): Promise<boolean> {
+    const ended = await this.executor.turnEnd(sessionId, graceMs);
+    return ended || this.sessions.get(sessionId)?.status !== 'running';
   }
 }

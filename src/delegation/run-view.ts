@@ -1,7 +1,32 @@
+import type { ModelPriceTable } from '../config/model-prices';
+import type { ModelCallSpend } from '../model-calls/model-calls-read-model';
 import type { RunRow } from '../run-lineage/run-lineage';
 import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
 
-export interface RunUsage {
+/**
+ * What some runs' model calls cost (the ledger's ModelCallSpend as the run views show it): `cost` in
+ * `currency`, null when unknown (no price table, or none of the calls' models has a price; never 0 for
+ * unknown); `unpriced_calls` were left out of it.
+ */
+export interface RunCost {
+  cost: number | null;
+  currency: string | null;
+  model_calls: number;
+  unpriced_calls: number;
+}
+
+export function runCostOf(spend: ModelCallSpend, prices: ModelPriceTable | undefined): RunCost {
+  const known = prices !== undefined && (spend.calls === 0 || spend.unpricedCalls < spend.calls);
+  // Summed in SQL as floating point: kept to a millionth, as each call's cost is.
+  return {
+    cost: known ? Math.round(spend.cost * 1_000_000) / 1_000_000 : null,
+    currency: prices?.currency ?? null,
+    model_calls: spend.calls,
+    unpriced_calls: spend.unpricedCalls,
+  };
+}
+
+export interface RunUsage extends Partial<RunCost> {
   input_tokens: number;
   output_tokens: number;
   total_tokens: number;

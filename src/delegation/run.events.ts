@@ -74,6 +74,8 @@ export interface StoppedBy {
   used?: number;
   /** actor `budget`, when the budget passed was a session's (over every run it started). */
   budgetSessionId?: string;
+  /** actor `budget`, when a model call was refused before it was sent: the refusal its agent's turn ended on. */
+  message?: string;
 }
 
 export interface RunStoppedData {

@@ -11,6 +11,7 @@ export function budgetFromInput(input: RunBudgetInput): RunBudget {
     max_tool_calls: input.maxToolCalls ?? undefined,
     max_runs: input.maxRuns ?? undefined,
     max_duration_ms: input.maxDurationMs ?? undefined,
+    max_cost: input.maxCost ?? undefined,
   };
 }
 
@@ -21,5 +22,6 @@ export function apiBudgetFromInput(input: RunBudgetInput) {
     maxToolCalls: input.maxToolCalls ?? undefined,
     maxRuns: input.maxRuns ?? undefined,
     maxDurationMs: input.maxDurationMs ?? undefined,
+    maxCost: input.maxCost ?? undefined,
   };
 }

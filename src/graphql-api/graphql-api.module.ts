@@ -9,6 +9,7 @@ import { ApiTokenGuard, authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/
 import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
 import { jsonInputProblem } from '../common/json-limits';
+import { ModelCallsModule } from '../model-calls/model-calls.module';
 import type { GraphqlContext } from './graphql-context';
 import { checkQueryLimits } from './query-limits';
 import { jsonInputError } from './scalars';
@@ -18,7 +19,7 @@ import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
 import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } from './resolvers/model-calls.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
-import { RunsResolver, RunUsageResolver } from './resolvers/runs.resolver';
+import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
 import { RunLoaders } from './run-loaders';
 
@@ -29,6 +30,7 @@ export const GRAPHQL_RESOLVERS = [
   SessionSummaryResolver,
   RunsResolver,
   RunUsageResolver,
+  UsageCostResolver,
   RunCommandsResolver,
   AuditResolver,
   ApprovalsResolver,
@@ -109,6 +111,7 @@ interface WsContext {
         };
       },
     }),
+    ModelCallsModule,
   ],
   providers: [QueryLimitsPlugin, ...GRAPHQL_RESOLVERS],
 })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch } from '../database/keyed-batch';
+import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch, tableIndexedBy } from '../database/keyed-batch';
 import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
 import { subtreeRange } from '../run-lineage/run-lineage';
 
@@ -113,6 +113,39 @@ export class ModelCallsReadModel {
     return this.spendWhere(and(gte(modelCalls.runPath, range.from), lt(modelCalls.runPath, range.to)));
   }
 
+  /** Spend of one run's own calls (its CLI sub-agents' included), not its child runs'. */
+  async spendOfRun(runId: string): Promise<ModelCallSpend> {
+    return this.spendWhere(eq(this.db.tables.modelCalls.runId, runId));
+  }
+
+  /** Spends of many runs' own calls in one statement, in the order of `runIds`. */
+  async spendOfEachRun(runIds: readonly string[]): Promise<ModelCallSpend[]> {
+    if (runIds.length === 0) return [];
+    const { modelCalls } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ key: modelCalls.runId, ...this.budgetSpendColumns() })
+      .from(modelCalls)
+      .where(and(inArray(modelCalls.runId, jsonArrayValues(this.db, [...new Set(runIds)])), this.spentStatus()))
+      .groupBy(modelCalls.runId);
+    const byKey = new Map(rows.map(({ key, ...spend }) => [key, spendOf(spend)]));
+    return runIds.map((id) => byKey.get(id) ?? spendOf(undefined));
+  }
+
+  /** Spends of many subtrees in one statement (each path one range of `run_path`), in the order of `paths`. */
+  async spendOfEachSubtree(paths: readonly string[]): Promise<ModelCallSpend[]> {
+    if (paths.length === 0) return [];
+    const { modelCalls } = this.db.tables;
+    const path = sql<string>`p.value`;
+    const rows = await this.db.orm
+      .select({ key: path, ...this.budgetSpendColumns() })
+      .from(jsonArrayRows(this.db, [...new Set(paths)], 'p'))
+      .crossJoin(tableIndexedBy(this.db, modelCalls, 'model_calls_run_path_idx'))
+      .where(and(gte(modelCalls.runPath, path), lt(modelCalls.runPath, sql`${path} || '~'`), this.spentStatus()))
+      .groupBy(path);
+    const byKey = new Map(rows.map(({ key, ...spend }) => [key, spendOf(spend)]));
+    return paths.map((p) => byKey.get(p) ?? spendOf(undefined));
+  }
+
   async spendOfSession(sessionId: string): Promise<ModelCallSpend> {
     return this.spendWhere(eq(this.db.tables.modelCalls.sessionId, sessionId));
   }
@@ -222,24 +255,38 @@ export class ModelCallsReadModel {
 
   private async spendWhere(where: ReturnType<typeof and>): Promise<ModelCallSpend> {
     const { modelCalls } = this.db.tables;
-    const [row] = await this.db.orm
-      .select({
-        calls: sql<number>`count(*)`,
-        inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`,
-        outputTokens: sql<number>`coalesce(sum(${modelCalls.outputTokens}), 0)`,
-        cost: sql<number>`coalesce(sum(${modelCalls.cost}), 0)`,
-        unpricedCalls: sql<number>`count(*) - count(${modelCalls.cost})`,
-      })
-      .from(modelCalls)
-      .where(and(where, or(eq(modelCalls.status, 'succeeded'), eq(modelCalls.status, 'failed'), eq(modelCalls.status, 'cancelled'))));
+    const [row] = await this.db.orm.select(this.budgetSpendColumns()).from(modelCalls).where(and(where, this.spentStatus()));
+    return spendOf(row);
+  }
+
+  /** The sums budgets read: a cost not known counts 0 here (the gate refuses unpriced models under a cost budget). */
+  private budgetSpendColumns() {
+    const { modelCalls } = this.db.tables;
     return {
-      calls: Number(row?.calls ?? 0),
-      inputTokens: Number(row?.inputTokens ?? 0),
-      outputTokens: Number(row?.outputTokens ?? 0),
-      cost: Number(row?.cost ?? 0),
-      unpricedCalls: Number(row?.unpricedCalls ?? 0),
+      calls: sql<number>`count(*)`,
+      inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`,
+      outputTokens: sql<number>`coalesce(sum(${modelCalls.outputTokens}), 0)`,
+      cost: sql<number>`coalesce(sum(${modelCalls.cost}), 0)`,
+      unpricedCalls: sql<number>`count(*) - count(${modelCalls.cost})`,
     };
   }
+
+  /** Calls that were sent and ended: in flight, refused and interrupted ones spent nothing known. */
+  private spentStatus() {
+    const { modelCalls } = this.db.tables;
+    return or(eq(modelCalls.status, 'succeeded'), eq(modelCalls.status, 'failed'), eq(modelCalls.status, 'cancelled'));
+  }
+}
+
+/** Sums come back as numeric text on PostgreSQL: numbers on both. */
+function spendOf(row: { calls: unknown; inputTokens: unknown; outputTokens: unknown; cost: unknown; unpricedCalls: unknown } | undefined): ModelCallSpend {
+  return {
+    calls: Number(row?.calls ?? 0),
+    inputTokens: Number(row?.inputTokens ?? 0),
+    outputTokens: Number(row?.outputTokens ?? 0),
+    cost: Number(row?.cost ?? 0),
+    unpricedCalls: Number(row?.unpricedCalls ?? 0),
+  };
 }
 
 function spendView(sums: {

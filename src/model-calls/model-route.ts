@@ -97,6 +97,8 @@ class Exchange {
   /** Why it was aborted: the CLI cancelled it, or its session or run ended. */
   abortedBecause?: string;
   cancelledByCli = false;
+  /** Set once its answer's end went to the CLI: resolved when that end is recorded (its usage counted). */
+  recorded?: { done: Promise<void>; resolve: () => void };
 
   constructor(readonly requestId: string) {}
 }
@@ -136,6 +138,8 @@ const NOT_RETURNED = new Set(['content-length', 'content-encoding', 'transfer-en
 export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(ModelRoute.name);
   private readonly exchanges = new Map<string, Exchange>();
+  /** Per session: calls whose answer ended at the CLI but whose usage is not recorded yet. */
+  private readonly unrecorded = new Map<string, Set<Exchange>>();
   private gates: ModelCallGate[] = [];
   private readonly provider = new ProviderClient();
   private endings?: Subscription;
@@ -213,7 +217,10 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     exchange.forwarding = true;
     void this.forward(exchange)
       .catch((error: unknown) => this.logger.error({ err: error, requestId: exchange.requestId }, 'model call could not be answered'))
-      .finally(() => this.exchanges.delete(exchange.requestId));
+      .finally(() => {
+        this.exchanges.delete(exchange.requestId);
+        this.recordedNow(exchange);
+      });
   }
 
   private abortSession(sessionId: string | undefined, reason: string): void {
@@ -255,6 +262,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       ...(facts.maxOutputTokens !== undefined ? { maxOutputTokens: facts.maxOutputTokens } : {}),
     };
     const callId = uuidv7();
+    // The CLI sends its next call as soon as the last answer ended, maybe before that answer's usage was
+    // recorded: the gates (budgets) must count it, so they wait for it (no wait when it is recorded already).
+    if (this.gates.length > 0) await this.previousAnswersRecorded(start.sessionId);
     const admission = await this.admit(lineage, facts.model);
     if ('refuse' in admission) {
       await this.refuse(exchange, callId, lineage, summary, admission.refuse);
@@ -288,6 +298,33 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       (ok) => (ok ? this.append(callId, 1, ended, start.sessionId as string) : undefined),
       () => undefined,
     );
+    this.recordedNow(exchange);
+  }
+
+  /** Called just before an answer's end goes to the CLI: from then on its session's next call waits for its record. */
+  private endingAnswer(exchange: Exchange): void {
+    const sessionId = exchange.start?.sessionId;
+    if (!sessionId || exchange.recorded || this.gates.length === 0) return;
+    let resolve!: () => void;
+    const done = new Promise<void>((r) => (resolve = r));
+    exchange.recorded = { done, resolve };
+    let pending = this.unrecorded.get(sessionId);
+    if (!pending) this.unrecorded.set(sessionId, (pending = new Set()));
+    pending.add(exchange);
+  }
+
+  private recordedNow(exchange: Exchange): void {
+    const sessionId = exchange.start?.sessionId;
+    if (!exchange.recorded || !sessionId) return;
+    exchange.recorded.resolve();
+    const pending = this.unrecorded.get(sessionId);
+    pending?.delete(exchange);
+    if (pending?.size === 0) this.unrecorded.delete(sessionId);
+  }
+
+  private async previousAnswersRecorded(sessionId: string): Promise<void> {
+    const pending = this.unrecorded.get(sessionId);
+    if (pending) await Promise.all([...pending].flatMap((exchange) => (exchange.recorded ? [exchange.recorded.done] : [])));
   }
 
   /** The first refusal of any gate, else the lowest output cap any of them asked for. */
@@ -352,6 +389,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       const message = exchange.abortedBecause ?? `the model provider could not be reached: ${causeOf(error)}`;
       // A call the CLI or a stop cancelled says nothing of the provider.
       if (model !== undefined && !exchange.abortedBecause) this.traffic.failed(model, durationMs, undefined, message);
+      this.endingAnswer(exchange);
       if (!exchange.cancelledByCli) await this.endWithError(requestId, false, message, exchange.abortedBecause ? 'cancelled' : 'upstream_unreachable');
       return { kind: exchange.abortedBecause ? 'cancelled' : 'failed', error: message, durationMs, chunks: 0, answerBytes: 0 };
     }
@@ -386,10 +424,12 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
         kept.push(tail);
       }
       await Promise.all(pending.splice(0));
+      this.endingAnswer(exchange);
       await this.send('llmInference.httpResponseChunk', { requestId, data: tail, end: true });
     } catch (error) {
       await Promise.all(pending.splice(0));
       streamError = exchange.abortedBecause ?? `the model provider's answer broke off: ${causeOf(error)}`;
+      this.endingAnswer(exchange);
       if (!exchange.cancelledByCli) await this.endWithError(requestId, true, streamError, exchange.abortedBecause ? 'cancelled' : 'upstream_broken');
     }
     const durationMs = Math.round(performance.now() - received);

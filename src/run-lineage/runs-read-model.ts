@@ -179,6 +179,16 @@ export class RunsReadModel {
     return spendOf(rows, now);
   }
 
+  /** Paths of the root runs a session started (any status): its budget's subtrees. */
+  async rootPathsOwnedBy(sessionId: string): Promise<string[]> {
+    const { runs } = this;
+    const rows = await this.db.orm
+      .select({ path: runs.path })
+      .from(runs)
+      .where(and(eq(runs.ownerThreadId, sessionId), isNull(runs.parentRunId)));
+    return rows.map((r) => r.path);
+  }
+
   /** Sessions that own a root of some running run: the ones whose budget time can still grow. */
   async sessionsWithRunningRuns(): Promise<string[]> {
     const { runs } = this;

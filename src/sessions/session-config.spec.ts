@@ -136,10 +136,11 @@ describe('createSessionSchema', () => {
   });
 
   describe('refuses', () => {
-    it('a budget that is empty, unknown or not positive integers, naming the budget', () => {
+    it('a budget that is empty, unknown, not positive integers or a cost that is not a positive amount, naming the budget', () => {
       // The JSON API's camelCase, stored as the snake_case budget the delegation engine enforces.
       expect(createSessionSchema.parse({ budget: { maxToolCalls: 10, maxRuns: 2 } }).budget).toEqual({ max_tool_calls: 10, max_runs: 2 });
-      for (const budget of [{}, { maxTokens: 0 }, { maxRuns: 1.5 }, { maxCost: 3 }, { max_runs: 2 }]) {
+      expect(createSessionSchema.parse({ budget: { maxCost: 0.75 } }).budget).toEqual({ max_cost: 0.75 });
+      for (const budget of [{}, { maxTokens: 0 }, { maxRuns: 1.5 }, { maxCost: 0 }, { maxCost: -1 }, { max_cost: 3 }, { max_runs: 2 }]) {
         expect(issues({ budget })[0].path[0]).toBe('budget');
       }
     });

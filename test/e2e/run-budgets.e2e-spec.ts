@@ -155,7 +155,10 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     expect(runs.length).toBeGreaterThanOrEqual(minRuns);
     const [root, ...descendants] = runs;
     expect(root.stoppedBy).toMatchObject({ actor: 'budget', reason: 'budget_exceeded', limit, allowed });
-    expect(root.stoppedBy.used).toBeGreaterThan(allowed);
+    // A token or cost budget refuses the model call that would spend more once it is reached (the stop
+    // begins at the limit); the others are stopped once passed.
+    if (limit === 'max_tokens' || limit === 'max_cost') expect(root.stoppedBy.used).toBeGreaterThanOrEqual(allowed);
+    else expect(root.stoppedBy.used).toBeGreaterThan(allowed);
     expect(root.stoppedBy.cascadeFrom).toBeUndefined();
     for (const run of descendants) {
       expect(run).toMatchObject({ status: 'stopped', stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit, cascadeFrom: rootRunId } });
@@ -246,12 +249,13 @@ describe('budgets per subtree on the real Copilot CLI', () => {
   }, 150_000);
 
   it('refuses a run under a budget with nothing left (budget_exceeded, 409)', async () => {
-    // One answer of 300 tokens spends the whole budget without passing it; the lead's next model call hangs.
-    const rootRunId = await startBudgeted('MODE_HOLD', { maxTokens: TOKENS_PER_ANSWER, maxRuns: 5 });
-    await waitUntil(async () => (await getRun(rootRunId)).budget.used.tokens === TOKENS_PER_ANSWER, 'the first answer to be counted', 60_000);
+    // One tool call spends the whole budget without passing it; the lead's next model call hangs. (A spent
+    // token budget would refuse that call and stop the run; tool calls are only counted.)
+    const rootRunId = await startBudgeted('MODE_HOLD', { maxToolCalls: 1, maxRuns: 5 });
+    await waitUntil(async () => (await getRun(rootRunId)).budget.used.toolCalls === 1, 'the first tool call to be counted', 60_000);
     const refused = await http('POST', '/api/runs', { agentId: 'worker', prompt: 'More work.', parentRunId: rootRunId, budget: { maxRuns: 1 } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: 'budget_exceeded', details: { budgetRunId: rootRunId, limit: 'max_tokens', allowed: 300, used: 300 } });
+    expect(refused.body).toMatchObject({ code: 'budget_exceeded', details: { budgetRunId: rootRunId, limit: 'max_tool_calls', allowed: 1, used: 1 } });
     expect((await subtree(rootRunId)).map((r) => r.runId)).toEqual([rootRunId]);
     expect((await getRun(rootRunId)).status).toBe('running');
     await http('POST', `/api/runs/${rootRunId}/stop`, {});
@@ -342,8 +346,8 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     expect((await http('GET', `/api/sessions/${plain}/budget`)).status).toBe(404);
   }, 180_000);
 
-  it('refuses a budget that is not positive integers (400)', async () => {
-    for (const budget of [{}, { maxTokens: 0 }, { maxTokens: 1.5 }, { maxRuns: -2 }, { max_cost: 3 }]) {
+  it('refuses a budget that is not positive integers, or a cost that is not a positive amount (400)', async () => {
+    for (const budget of [{}, { maxTokens: 0 }, { maxTokens: 1.5 }, { maxRuns: -2 }, { maxCost: 0 }, { maxCost: -1 }, { maxCosts: 3 }]) {
       const response = await http('POST', '/api/runs', { agentId: 'spender', prompt: 'x', budget });
       expect(response.status).toBe(400);
     }

@@ -294,6 +294,11 @@ describe.each(targets)("the delegation engine's reads (RunsReadModel) on %s", (_
     expect(await runs.subtreeSpend(r1a.path, now)).toEqual({ runs: 2, tokens: 60, toolCalls: 2, durationMs: 2 * 60_000 });
     expect(await runs.sessionSpend('s1', now)).toEqual({ runs: 7, tokens: 156, toolCalls: 3, durationMs: 1500 + 3 * 60_000 });
     expect(await runs.sessionSpend('nobody', now)).toEqual({ runs: 0, tokens: 0, toolCalls: 0, durationMs: 0 });
+    // The subtrees a session's budget covers (their model calls' cost is summed per root path).
+    const roots = await runs.rootPathsOwnedBy('s1');
+    expect(roots).toHaveLength(4);
+    expect(roots).toEqual(expect.arrayContaining([r1.path, ended.path, interrupted.path]));
+    expect(await runs.rootPathsOwnedBy('nobody')).toEqual([]);
   });
 
   it('picks the budgeted runs among ids, and the running budgeted ones', async () => {

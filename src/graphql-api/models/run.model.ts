@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { JsonScalar, TimestampScalar } from '../scalars';
 import { PageInfo } from './page-info.model';
 
@@ -33,6 +33,7 @@ export class BudgetLimits {
   @Field(() => Int, { nullable: true }) maxToolCalls!: number | null;
   @Field(() => Int, { nullable: true }) maxRuns!: number | null;
   @Field(() => Int, { nullable: true }) maxDurationMs!: number | null;
+  @Field(() => Float, { nullable: true, description: "In the price table's currency" }) maxCost!: number | null;
 }
 
 @ObjectType({ description: 'What a subtree spent against its budget; a running run counts its time so far' })
@@ -41,6 +42,8 @@ export class BudgetUse {
   @Field(() => Int) toolCalls!: number;
   @Field(() => Int) runs!: number;
   @Field(() => Int) durationMs!: number;
+  @Field(() => Float, { description: "Cost of its model calls in the price table's currency (a call of a model without a price counts 0 here)" })
+  cost!: number;
 }
 
 @ObjectType({ description: "A budget over a run and every run under it (narrowed at start by its ancestors' budgets)" })
@@ -58,6 +61,8 @@ export class Usage {
   @Field(() => Int) totalTokens!: number;
   @Field(() => Int) toolCalls!: number;
   @Field(() => Int) durationMs!: number;
+  /** Whose model calls its cost fields (resolved only when asked, batched per operation) sum: a run's own, or a subtree's. */
+  spendOf!: { runId: string } | { path: string };
 }
 
 @ObjectType()

@@ -149,7 +149,7 @@ export class PermissionKindOptionModel {
 
 @ObjectType()
 export class BudgetLimitOption {
-  @Field({ description: 'max_tokens, max_tool_calls, max_runs or max_duration_ms' }) name!: string;
+  @Field({ description: 'max_tokens, max_tool_calls, max_runs, max_duration_ms or max_cost' }) name!: string;
   @Field(() => Int) max!: number;
 }
 

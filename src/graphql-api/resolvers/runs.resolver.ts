@@ -1,4 +1,6 @@
-import { Args, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Inject } from '@nestjs/common';
+import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import DataLoader from 'dataloader';
 import { QueryBus } from '@nestjs/cqrs';
 import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
@@ -6,6 +8,10 @@ import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor'
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
 import { budgetUseOf } from '../../delegation/budget-guard';
 import { type BudgetView, budgetView, type RunBudget } from '../../delegation/run-budget';
+import { runCostOf } from '../../delegation/run-view';
+import { SWITCHBOARD_CONFIG } from '../../config/config.module';
+import type { SwitchboardConfig } from '../../config/switchboard-config';
+import { type ModelCallSpend, ModelCallsReadModel } from '../../model-calls/model-calls-read-model';
 import type { GraphqlContext } from '../graphql-context';
 import { inRange, ListSize, presentFields } from '../input-validation';
 import { EventPage } from '../models/event.model';
@@ -32,15 +38,16 @@ export const budgetLimitsOf = (b: RunBudget): BudgetLimits => ({
   maxToolCalls: b.max_tool_calls ?? null,
   maxRuns: b.max_runs ?? null,
   maxDurationMs: b.max_duration_ms ?? null,
+  maxCost: b.max_cost ?? null,
 });
 
 /** A budget view (limits, use, what is left) as the GraphQL type; Run.budget and Session.budget share it. */
 export function budgetModelOf(view: BudgetView): RunBudgetModel {
-  const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs } = view.used!;
-  return { limits: budgetLimitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs }, remaining: budgetLimitsOf(view.remaining ?? {}) };
+  const { tokens, tool_calls: toolCalls, runs, duration_ms: durationMs, cost } = view.used!;
+  return { limits: budgetLimitsOf(view.limits), used: { tokens, toolCalls, runs, durationMs, cost }, remaining: budgetLimitsOf(view.remaining ?? {}) };
 }
 
-const usageOf = (usage: RunUsage): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens });
+const usageOf = (usage: RunUsage, spendOf: Usage['spendOf']): Usage => ({ ...usage, totalTokens: usage.inputTokens + usage.outputTokens, spendOf });
 
 /** Estimated sizes of lists without a count argument, for the complexity limit. */
 const ANCESTORS_ESTIMATE = 10;
@@ -53,7 +60,10 @@ const EVENTS_FIRST = new ListSize('first', 1, 1000, 100);
 
 @Resolver(() => Run)
 export class RunsResolver {
-  constructor(private readonly queryBus: QueryBus) {}
+  constructor(
+    private readonly queryBus: QueryBus,
+    private readonly calls: ModelCallsReadModel,
+  ) {}
 
   @Query(() => RunConnection, {
     description: 'Runs, newest first, filtered, paged by cursor',
@@ -127,7 +137,8 @@ export class RunsResolver {
   @ResolveField(() => RunBudgetModel, { nullable: true, description: 'Its budget over its subtree: limits, use and what is left; null without one' })
   async budget(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext): Promise<RunBudgetModel | null> {
     if (!run.budget) return null;
-    return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(await loaders.subtreeSpend.load(run.path))));
+    const [spend, calls] = await Promise.all([loaders.subtreeSpend.load(run.path), this.calls.spendOfRuns(run.path)]);
+    return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(spend, calls)));
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })
@@ -180,11 +191,61 @@ export class RunsResolver {
 export class RunUsageResolver {
   @ResolveField(() => Usage)
   own(@Parent() run: RunRow) {
-    return usageOf(ownUsage(run));
+    return usageOf(ownUsage(run), { runId: run.runId });
   }
 
   @ResolveField(() => Usage)
   async subtree(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    return usageOf(await loaders.subtreeUsage.load(run.path));
+    return usageOf(await loaders.subtreeUsage.load(run.path), { path: run.path });
+  }
+}
+
+/** A usage's cost, named as ModelCallSpend: read only when asked, one statement per kind per operation. */
+@Resolver(() => Usage)
+export class UsageCostResolver {
+  constructor(
+    private readonly calls: ModelCallsReadModel,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
+
+  @ResolveField(() => Float, {
+    nullable: true,
+    description:
+      "Cost of its model calls in `currency` (SWITCHBOARD_MODEL_PRICES); null when unknown (no price table, or none of its calls' models has a price)",
+  })
+  async cost(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number | null> {
+    return (await this.costOf(usage, context)).cost;
+  }
+
+  @ResolveField(() => String, { nullable: true })
+  async currency(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<string | null> {
+    return (await this.costOf(usage, context)).currency;
+  }
+
+  @ResolveField(() => Int, { description: 'Model calls whose cost is unknown (their model is not in the price table): not in cost' })
+  async unpricedCalls(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number> {
+    return (await this.costOf(usage, context)).unpriced_calls;
+  }
+
+  @ResolveField(() => Int, { description: 'Model calls recorded (routed through Switchboard)' })
+  async modelCalls(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number> {
+    return (await this.costOf(usage, context)).model_calls;
+  }
+
+  private async costOf(usage: Usage, { loaders }: GraphqlContext) {
+    loaders.runUsageCost ??= new DataLoader((keys: readonly string[]) => this.spends(keys));
+    const key = 'runId' in usage.spendOf ? `run:${usage.spendOf.runId}` : `tree:${usage.spendOf.path}`;
+    return runCostOf(await loaders.runUsageCost.load(key), this.config.modelCalls.prices);
+  }
+
+  private async spends(keys: readonly string[]): Promise<ModelCallSpend[]> {
+    const runIds = keys.filter((k) => k.startsWith('run:')).map((k) => k.slice(4));
+    const paths = keys.filter((k) => k.startsWith('tree:')).map((k) => k.slice(5));
+    const [ofRuns, ofTrees] = await Promise.all([this.calls.spendOfEachRun(runIds), this.calls.spendOfEachSubtree(paths)]);
+    const byKey = new Map<string, ModelCallSpend>([
+      ...runIds.map((id, i): [string, ModelCallSpend] => [`run:${id}`, ofRuns[i]]),
+      ...paths.map((path, i): [string, ModelCallSpend] => [`tree:${path}`, ofTrees[i]]),
+    ]);
+    return keys.map((key) => byKey.get(key) as ModelCallSpend);
   }
 }

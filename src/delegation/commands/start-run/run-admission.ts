@@ -7,6 +7,8 @@ import { runIdOfThread } from '../../../event-store/stream-ids';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
+import { assertBudgetAvailable } from '../../../sessions/session-budget';
+import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
 import { foreignSessionAppend } from '../../../sessions/session-stream-appends';
 import { BudgetGuard } from '../../budget-guard';
 import { type CoveringBudget, describeBreach, exhaustion, narrowBudget, type RunBudget, toRunBudget } from '../../run-budget';
@@ -52,6 +54,7 @@ export class RunAdmission {
     private readonly store: EventStore,
     private readonly budgets: BudgetGuard,
     private readonly liveSessions: LiveSessionLookup,
+    private readonly cli: CopilotCliConnection,
   ) {}
 
   async place(input: StartRunInput, caller: RunCaller): Promise<Placement> {
@@ -115,6 +118,8 @@ export class RunAdmission {
 
   /** The new run's budget, narrowed by every budget covering its tree; refused when one has nothing left. */
   async budgetFor(placement: Placement, input: StartRunInput & { agentId: string }): Promise<RunBudget | undefined> {
+    // A cost limit this service cannot keep is refused before anything is read or recorded (422).
+    assertBudgetAvailable(toRunBudget(input.budget), this.config.modelCalls.prices, this.cli.modelRoute());
     const covering = await this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
     this.assertBudgetLeft(covering, input.agentId);
     return narrowBudget(toRunBudget(input.budget), covering);

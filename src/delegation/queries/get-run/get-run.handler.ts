@@ -1,18 +1,49 @@
-import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
+import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { ModelCallsReadModel } from '../../../model-calls/model-calls-read-model';
+import { GetSubtreeUsage } from '../../../run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { budgetUseOf } from '../../budget-guard';
 import { UnknownRunError } from '../../run.errors';
-import { toRunView, type RunView } from '../../run-view';
-import { GetRun } from './get-run.query';
+import { runCostOf, toRunView } from '../../run-view';
+import { GetRun, type SingleRunView } from './get-run.query';
 
+/** One run with its own usage and cost, its subtree's sums and cost, and its budget's use. */
 @QueryHandler(GetRun)
-export class GetRunHandler implements IQueryHandler<GetRun, RunView> {
-  constructor(private readonly runs: RunsReadModel) {}
+export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
+  constructor(
+    private readonly runs: RunsReadModel,
+    private readonly calls: ModelCallsReadModel,
+    private readonly queryBus: QueryBus,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
 
-  async execute({ runId }: GetRun): Promise<RunView> {
+  async execute({ runId }: GetRun): Promise<SingleRunView> {
     const row = await this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
     const now = Date.now();
-    return toRunView(row, now, row.budget ? budgetUseOf(await this.runs.subtreeSpend(row.path, now)) : undefined);
+    const [own, subtreeCalls, subtree, [sums]] = await Promise.all([
+      this.calls.spendOfRun(runId),
+      this.calls.spendOfRuns(row.path),
+      this.runs.subtreeSpend(row.path, now),
+      this.queryBus.execute(new GetSubtreeUsage([row.path])),
+    ]);
+    const { prices } = this.config.modelCalls;
+    const view = toRunView(row, now, row.budget ? budgetUseOf(subtree, subtreeCalls) : undefined);
+    return {
+      ...view,
+      usage: { ...view.usage, ...runCostOf(own, prices) },
+      subtree_usage: {
+        input_tokens: sums.inputTokens,
+        output_tokens: sums.outputTokens,
+        total_tokens: sums.inputTokens + sums.outputTokens,
+        tool_calls: sums.toolCalls,
+        // A running run counts its time so far.
+        duration_ms: subtree.durationMs,
+        ...runCostOf(subtreeCalls, prices),
+      },
+    };
   }
 }

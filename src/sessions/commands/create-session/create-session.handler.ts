@@ -11,6 +11,8 @@ import { LiveSessionLimit } from '../../live-session-limit';
 import { LiveSessionStarter } from '../../live-session-starter';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { ProviderNotConfiguredError } from '../../session.errors';
+import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { assertBudgetAvailable } from '../../session-budget';
 import { UnknownAgentError } from '../../../agents/agent.errors';
 import { CreateSession, SessionSummary } from './create-session.command';
 import { requestedSessionConfig } from './requested-session-config';
@@ -30,6 +32,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly liveSessions: LiveSessionLimit,
     private readonly mcp: McpServerRegistry,
     private readonly starter: LiveSessionStarter,
+    private readonly cli: CopilotCliConnection,
   ) {}
 
   async execute({ request, actor, sessionId, agentDefaults }: CreateSession): Promise<SessionSummary> {
@@ -41,6 +44,9 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     if (request.agentId && !main) throw new UnknownAgentError(request.agentId);
     // The agent whose hooks and policy are checked is the one the session is configured from.
     const config = requestedSessionConfig(request, main, { config: this.config, builtins: this.builtins, mcp: this.mcp }, agentDefaults);
+    // A cost limit from the request, or from the agent's defaults (then that is what to change).
+    const budgetField = request.budget || !main ? 'budget.maxCost' : `agent ${main.id}: budget.max_cost`;
+    assertBudgetAvailable(config.budget, this.config.modelCalls.prices, this.cli.modelRoute(), budgetField);
     await this.endpoints.assertAllowed({
       ...request,
       permissionPolicy: config.permissionPolicy,

@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { MAX_BUDGET_LIMIT } from '../../../agents/agent-session-defaults';
+import { MAX_BUDGET_COST, MAX_BUDGET_LIMIT } from '../../../agents/agent-session-defaults';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
@@ -19,7 +19,7 @@ export class GetSessionOptionsHandler implements IQueryHandler<GetSessionOptions
   execute(): Promise<SessionOptions> {
     return Promise.resolve({
       permissionKinds: this.endpoints.permissionKindOptions(),
-      budgetLimits: BUDGET_LIMITS.map((name) => ({ name, max: MAX_BUDGET_LIMIT })),
+      budgetLimits: BUDGET_LIMITS.map((name) => ({ name, max: name === 'max_cost' ? MAX_BUDGET_COST : MAX_BUDGET_LIMIT })),
       delegationTools: this.builtins.group('delegation').map((tool) => tool.name),
       approvalTimeoutMs: this.config.approvals.timeoutMs,
       workingDirectory: this.config.cli.workingDirectory,

@@ -1,0 +1,86 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
+import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate } from '../model-calls/model-call-gate';
+import type { ModelCallLineage } from '../model-calls/model-call.events';
+import { RunsReadModel } from '../run-lineage/runs-read-model';
+import { BudgetGuard } from './budget-guard';
+import { type CoveringBudget, modelCallAdmission, type TightestLeft } from './run-budget';
+
+/**
+ * Budgets that refuse before spending (issue 25): before a run's model call is sent, every budget over
+ * the run (its own, its ancestors', the budget of the session that started its tree) is read; one whose
+ * tokens or cost are already spent refuses the call (the CLI's loop ends the turn on the message) and its
+ * subtree is stopped as BudgetGuard stops a passed budget. Otherwise the call's output is capped at what
+ * the tightest token budget has left. Under a cost budget, a call to a model the price table does not list
+ * is refused: its cost could not be counted. With no budgeted run going and no session budget, it reads nothing.
+ */
+@Injectable()
+@ProvidesModelCallGate()
+export class BudgetModelGate implements ModelCallGate {
+  private readonly logger = new Logger(BudgetModelGate.name);
+
+  constructor(
+    private readonly guard: BudgetGuard,
+    private readonly runs: RunsReadModel,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
+
+  async admit(call: ModelCallLineage & { model: string }): Promise<ModelCallAdmission> {
+    // A session's own agent is covered by no budget (a session's budget is over the runs it starts).
+    if (!call.runId || !call.runPath || !this.guard.mayApply()) return undefined;
+    const owner = this.guard.anySessionBudget() ? await this.treeOwner(call.runId, call.rootRunId) : undefined;
+    const covering = await this.guard.covering(call.runPath, owner);
+    if (covering.length === 0) return undefined;
+    const unpriced = this.unpricedUnderCost(covering, call);
+    if (unpriced) return unpriced;
+    const admission = modelCallAdmission(covering);
+    if ('spent' in admission) return this.refuse(call, admission.spent);
+    return admission.tokensLeft ? { outputCap: admission.tokensLeft.left } : undefined;
+  }
+
+  private refuse(call: ModelCallLineage, spent: TightestLeft): ModelCallAdmission {
+    const { runId, sessionId, limit, allowed, used } = spent;
+    const currency = limit === 'max_cost' ? ` ${this.config.modelCalls.prices?.currency ?? ''}`.trimEnd() : '';
+    const whose =
+      runId === call.runId
+        ? `run ${runId}'s budget`
+        : runId
+          ? `the budget of run ${runId} (over run ${call.runId})`
+          : `the budget of session ${sessionId} (over the runs it starts)`;
+    const message =
+      `Switchboard refused this model call: ${whose} has reached ${limit} ${allowed}${currency} (used ${used}${currency}). ` +
+      `The run and every run under it are being stopped. To go on, start the work again with a larger ${limit}.`;
+    this.logger.warn({ runId: call.runId, budgetRunId: runId, budgetSessionId: sessionId, limit, allowed, used }, 'model call refused: budget spent');
+    this.guard.budgetSpent({ runId, sessionId }, { limit, allowed, used }, { sessionId: call.sessionId, message });
+    return {
+      refuse: { limit, used, max: allowed, ...(runId ? { budgetRunId: runId } : {}), ...(sessionId ? { budgetSessionId: sessionId } : {}), message },
+    };
+  }
+
+  /** A cost budget cannot count a call whose model has no price: the call is refused, saying which model and setting. */
+  private unpricedUnderCost(covering: readonly CoveringBudget[], call: ModelCallLineage & { model: string }): ModelCallAdmission {
+    const costly = covering.find((c) => c.budget.max_cost !== undefined);
+    if (!costly || this.config.modelCalls.prices?.models[call.model]) return undefined;
+    const whose = costly.runId ? `run ${costly.runId}` : `session ${costly.sessionId}`;
+    const message =
+      `Switchboard refused this model call: the budget of ${whose} has max_cost ${costly.budget.max_cost}, and model ${call.model} has no price ` +
+      `in SWITCHBOARD_MODEL_PRICES, so its cost could not be counted. Add the model to the price table, or use a model it lists.`;
+    this.logger.warn({ runId: call.runId, model: call.model }, 'model call refused: no price for its model under a cost budget');
+    return {
+      refuse: {
+        limit: 'max_cost',
+        used: costly.used.cost,
+        max: costly.budget.max_cost as number,
+        ...(costly.runId ? { budgetRunId: costly.runId } : {}),
+        ...(costly.sessionId ? { budgetSessionId: costly.sessionId } : {}),
+        message,
+      },
+    };
+  }
+
+  /** The session that started the run's tree: its budget covers the run too. */
+  private async treeOwner(runId: string, rootRunId: string | undefined): Promise<string | undefined> {
+    return (await this.runs.find(rootRunId ?? runId))?.ownerThreadId;
+  }
+}
