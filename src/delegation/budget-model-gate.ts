@@ -26,6 +26,11 @@ export class BudgetModelGate implements ModelCallGate {
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
+  /** A session's own agent is covered by no budget (a session's budget is over the runs it starts). */
+  applies(call: ModelCallLineage): boolean {
+    return call.runId !== undefined && call.runPath !== undefined && this.guard.mayApply();
+  }
+
   async admit(call: ModelCallLineage & { model: string }): Promise<ModelCallAdmission> {
     // A session's own agent is covered by no budget (a session's budget is over the runs it starts).
     if (!call.runId || !call.runPath || !this.guard.mayApply()) return undefined;

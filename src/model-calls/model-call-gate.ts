@@ -26,5 +26,10 @@ export type ModelCallAdmission = { refuse: ModelCallRefusal } | { outputCap: num
  * the lowest. Must answer quickly: the CLI waits for the call meanwhile.
  */
 export interface ModelCallGate {
+  /**
+   * Whether the gate may decide anything for the call, answered at once without I/O: only then does the
+   * call wait for the usage of its session's previous answer to be recorded and is `admit` asked.
+   */
+  applies(call: ModelCallLineage): boolean;
   admit(call: ModelCallLineage & { model: string }): Promise<ModelCallAdmission>;
 }

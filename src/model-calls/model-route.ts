@@ -264,8 +264,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const callId = uuidv7();
     // The CLI sends its next call as soon as the last answer ended, maybe before that answer's usage was
     // recorded: the gates (budgets) must count it, so they wait for it (no wait when it is recorded already).
-    if (this.gates.length > 0) await this.previousAnswersRecorded(start.sessionId);
-    const admission = await this.admit(lineage, facts.model);
+    const gates = this.gates.filter((gate) => gate.applies(lineage));
+    if (gates.length > 0) await this.previousAnswersRecorded(start.sessionId);
+    const admission = await this.admit(gates, lineage, facts.model);
     if ('refuse' in admission) {
       await this.refuse(exchange, callId, lineage, summary, admission.refuse);
       this.ended.next({ model: summary.model, outcome: 'refused', usage: {} });
@@ -328,9 +329,13 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   }
 
   /** The first refusal of any gate, else the lowest output cap any of them asked for. */
-  private async admit(lineage: ModelCallLineage, model: string): Promise<{ refuse: ModelCallRefusal } | { outputCap?: number }> {
+  private async admit(
+    gates: readonly ModelCallGate[],
+    lineage: ModelCallLineage,
+    model: string,
+  ): Promise<{ refuse: ModelCallRefusal } | { outputCap?: number }> {
     let outputCap: number | undefined;
-    for (const gate of this.gates) {
+    for (const gate of gates) {
       const admission = await gate.admit({ ...lineage, model });
       if (!admission) continue;
       if ('refuse' in admission) return admission;
