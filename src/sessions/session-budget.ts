@@ -64,6 +64,18 @@ export class BudgetUnavailableError extends DomainError {
   readonly code = 'budget_unavailable';
 }
 
+/**
+ * Whether the CLI routes model calls is known once it started (it starts with the first session): a cost
+ * budget starts it first, so the first session of a fresh service is not refused for a route not asked yet.
+ */
+export async function routeForBudget(
+  budget: Budget | undefined,
+  cli: { ensureStarted(): Promise<void>; modelRoute(): ModelRouteState },
+): Promise<ModelRouteState> {
+  if (budget?.max_cost !== undefined) await cli.ensureStarted();
+  return cli.modelRoute();
+}
+
 export function assertBudgetAvailable(budget: Budget | undefined, prices: ModelPriceTable | undefined, route: ModelRouteState, field?: string): void {
   const problem = costBudgetProblem(budget, prices, route, field);
   if (problem) throw new BudgetUnavailableError(problem, { field: field ?? 'budget.maxCost' });

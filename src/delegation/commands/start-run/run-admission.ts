@@ -7,7 +7,7 @@ import { runIdOfThread } from '../../../event-store/stream-ids';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
-import { assertBudgetAvailable } from '../../../sessions/session-budget';
+import { assertBudgetAvailable, routeForBudget } from '../../../sessions/session-budget';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
 import { foreignSessionAppend } from '../../../sessions/session-stream-appends';
 import { BudgetGuard } from '../../budget-guard';
@@ -119,7 +119,8 @@ export class RunAdmission {
   /** The new run's budget, narrowed by every budget covering its tree; refused when one has nothing left. */
   async budgetFor(placement: Placement, input: StartRunInput & { agentId: string }): Promise<RunBudget | undefined> {
     // A cost limit this service cannot keep is refused before anything is read or recorded (422).
-    assertBudgetAvailable(toRunBudget(input.budget), this.config.modelCalls.prices, this.cli.modelRoute());
+    const budget = toRunBudget(input.budget);
+    assertBudgetAvailable(budget, this.config.modelCalls.prices, await routeForBudget(budget, this.cli));
     const covering = await this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
     this.assertBudgetLeft(covering, input.agentId);
     return narrowBudget(toRunBudget(input.budget), covering);

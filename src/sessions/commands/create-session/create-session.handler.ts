@@ -12,7 +12,7 @@ import { LiveSessionStarter } from '../../live-session-starter';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { ProviderNotConfiguredError } from '../../session.errors';
 import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
-import { assertBudgetAvailable } from '../../session-budget';
+import { assertBudgetAvailable, routeForBudget } from '../../session-budget';
 import { UnknownAgentError } from '../../../agents/agent.errors';
 import { CreateSession, SessionSummary } from './create-session.command';
 import { requestedSessionConfig } from './requested-session-config';
@@ -46,7 +46,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     const config = requestedSessionConfig(request, main, { config: this.config, builtins: this.builtins, mcp: this.mcp }, agentDefaults);
     // A cost limit from the request, or from the agent's defaults (then that is what to change).
     const budgetField = request.budget || !main ? 'budget.maxCost' : `agent ${main.id}: budget.max_cost`;
-    assertBudgetAvailable(config.budget, this.config.modelCalls.prices, this.cli.modelRoute(), budgetField);
+    assertBudgetAvailable(config.budget, this.config.modelCalls.prices, await routeForBudget(config.budget, this.cli), budgetField);
     await this.endpoints.assertAllowed({
       ...request,
       permissionPolicy: config.permissionPolicy,
