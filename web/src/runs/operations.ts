@@ -102,6 +102,14 @@ export const RunUsageQuery = graphql(`
           toolCalls
         }
       }
+      modelCallSpend(subtree: true) {
+        calls
+        inputTokens
+        outputTokens
+        cost
+        currency
+        unpricedCalls
+      }
     }
   }
 `);
