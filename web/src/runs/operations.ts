@@ -102,14 +102,6 @@ export const RunUsageQuery = graphql(`
           toolCalls
         }
       }
-      modelCallSpend(subtree: true) {
-        calls
-        inputTokens
-        outputTokens
-        cost
-        currency
-        unpricedCalls
-      }
     }
   }
 `);

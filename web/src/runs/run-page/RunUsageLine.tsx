@@ -2,7 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { request } from '../../api/client';
 import { useCoalesced } from '../../api/hooks';
-import { spendCostText } from '../../model-calls/model-call-figures';
 import { RunUsageQuery } from '../operations';
 
 /**
@@ -16,12 +15,11 @@ export function RunUsageLine({ runId, version, hasEvents }: { runId: string; ver
     if (version > 0) refetchSoon();
   }, [version, refetchSoon]);
   const subtree = usage.data?.run?.usage.subtree;
-  const spend = usage.data?.run?.modelCallSpend;
   return (
     <p className="muted small" role="status">
       {!hasEvents || !subtree
         ? 'Waiting for the run’s events…'
-        : `${subtree.runs} run${subtree.runs === 1 ? '' : 's'}, ${subtree.totalTokens} tokens, ${subtree.toolCalls} tool calls${spend && spend.calls > 0 ? `, ${spend.calls} model call${spend.calls === 1 ? '' : 's'} costing ${spendCostText(spend)}` : ''} in the subtree`}
+        : `${subtree.runs} run${subtree.runs === 1 ? '' : 's'}, ${subtree.totalTokens} tokens, ${subtree.toolCalls} tool calls in the subtree`}
     </p>
   );
 }
