@@ -16,6 +16,7 @@ import { QueryLimitsPlugin } from './query-limits.plugin';
 import { AgentsResolver } from './resolvers/agents.resolver';
 import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
+import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } from './resolvers/model-calls.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunsResolver, RunUsageResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
@@ -31,6 +32,9 @@ export const GRAPHQL_RESOLVERS = [
   RunCommandsResolver,
   AuditResolver,
   ApprovalsResolver,
+  ModelCallsResolver,
+  SessionModelCallsResolver,
+  RunModelCallsResolver,
 ];
 
 /** Lets the GraphQL module's factory check tokens the way the REST guard does. */

@@ -7,6 +7,11 @@ import { GetRunsById } from '../run-lineage/queries/get-runs-by-id/get-runs-by-i
 import { GetSubtreeSpend } from '../run-lineage/queries/get-subtree-spend/get-subtree-spend.query';
 import { GetSubtreeUsage } from '../run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
 import { ListRunChildren } from '../run-lineage/queries/list-run-children/list-run-children.query';
+import { GetModelCallBodies } from '../model-calls/queries/get-model-call-bodies/get-model-call-bodies.query';
+import { GetModelCallSpend } from '../model-calls/queries/get-model-call-spend/get-model-call-spend.query';
+import { ListModelCallsOfRuns } from '../model-calls/queries/list-model-calls-of-runs/list-model-calls-of-runs.query';
+import type { ModelCallBodies, ModelCallPage } from '../model-calls/model-call-view';
+import type { ModelCallSpendView, RunCallsKey, SpendKey } from '../model-calls/model-calls-read-model';
 import { ListThreadRequests } from '../tool-dispatch/queries/list-thread-requests/list-thread-requests.query';
 import { ListThreadSubagents, type SubagentInstanceRow } from '../sessions/queries/list-thread-subagents/list-thread-subagents.query';
 import type { RunRow, RunUsage } from '../run-lineage/run-lineage';
@@ -58,6 +63,10 @@ export interface EventsKey {
   limit: number;
 }
 
+export interface RunModelCallsKey extends RunCallsKey {
+  limit: number;
+}
+
 /** One set per GraphQL operation (built in its context), so caching never outlives a request. */
 export class RunLoaders {
   readonly runById: DataLoader<string, RunRow | null>;
@@ -70,6 +79,11 @@ export class RunLoaders {
   readonly toolCalls: DataLoader<string, RoutedRequestView[]>;
   readonly permissionDecisions: DataLoader<string, RoutedRequestView[]>;
   readonly events: DataLoader<EventsKey, StoredEvent[], string>;
+  /** A page of each run's model calls (own or subtree): one statement per tree level and page size. */
+  readonly runModelCalls: DataLoader<RunModelCallsKey, ModelCallPage, string>;
+  readonly modelCallSpend: DataLoader<SpendKey, ModelCallSpendView, string>;
+  /** Kept request and answer of each call, read off the calls' streams only when a query asks for them. */
+  readonly modelCallBodies: DataLoader<string, ModelCallBodies>;
 
   constructor(queryBus: QueryBus) {
     this.runById = new DataLoader(
@@ -108,5 +122,21 @@ export class RunLoaders {
       () => 'all',
       (keys) => queryBus.execute(new ListStreamsEvents(keys)),
     );
+    this.runModelCalls = groupedLoader(
+      (key) => JSON.stringify([key.runId, key.subtreePath ?? null, key.after ?? null, key.limit]),
+      (key) => String(key.limit),
+      (keys) =>
+        queryBus.execute(
+          new ListModelCallsOfRuns(
+            keys.map(({ limit: _limit, ...key }) => key),
+            keys[0].limit,
+          ),
+        ),
+    );
+    this.modelCallSpend = new DataLoader((keys) => queryBus.execute(new GetModelCallSpend(keys)), {
+      cacheKeyFn: (key) => JSON.stringify(key),
+      batchScheduleFn,
+    });
+    this.modelCallBodies = new DataLoader((ids) => queryBus.execute(new GetModelCallBodies(ids)), { batchScheduleFn });
   }
 }

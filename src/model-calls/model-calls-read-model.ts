@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, gte, inArray, lt, notInArray, or, sql } from 'drizzle-orm';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch } from '../database/keyed-batch';
+import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
 import { subtreeRange } from '../run-lineage/run-lineage';
 
 /** A `model_calls` row as the read side sees it. */
@@ -16,12 +18,59 @@ export interface ModelCallSpend {
 }
 
 /**
+ * Tokens and cost of some calls as the read APIs show them: `cost` sums the calls with a known cost, null
+ * when calls spent tokens and none of them has a price (unknown, never 0); `unpricedCalls` says how many
+ * calls that reported usage the sum leaves out.
+ */
+export interface ModelCallSpendView {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number | null;
+  currency: string | null;
+  unpricedCalls: number;
+}
+
+/** Whose calls a spend sums: a session's, a run's own, or a run's whole subtree (one range of `run_path`). */
+export type SpendKey = { sessionId: string } | { runId: string } | { runPath: string };
+
+/** One page of a run's calls (or its subtree's) for a batch read: `after` is a started position. */
+export interface RunCallsKey {
+  runId: string;
+  /** Set: the whole subtree under this path; unset: the run's own calls. */
+  subtreePath?: string;
+  after?: number;
+}
+
+/** A spend with no calls in it. */
+const NO_SPEND: ModelCallSpendView = { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, currency: null, unpricedCalls: 0 };
+
+/**
  * The read port of `model_calls` (owned here): lists for a session or a run (its subtree being one range
  * of `run_path`), one call, the calls left in flight, and spend sums. Keyset pages by `started_position`.
  */
 @Injectable()
 export class ModelCallsReadModel {
-  constructor(private readonly db: ReadModelDatabase) {}
+  private readonly ownCalls: KeyedReadBatch<RunCallsKey, ReadTables['modelCalls']>;
+  private readonly subtreeCalls: KeyedReadBatch<RunCallsKey, ReadTables['modelCalls']>;
+
+  constructor(private readonly db: ReadModelDatabase) {
+    const { modelCalls } = db.tables;
+    const after = (key: KeyField) => gt(modelCalls.startedPosition, sql`CAST(${key('after')} AS BIGINT)`);
+    const fieldsOf = (key: RunCallsKey) => ({ runId: key.runId, path: key.subtreePath ?? '', after: key.after ?? 0 });
+    this.ownCalls = new KeyedReadBatch(db, {
+      table: modelCalls,
+      fieldsOf,
+      where: (key) => and(eq(modelCalls.runId, key('runId')), after(key)),
+      orderBy: modelCalls.startedPosition,
+    });
+    this.subtreeCalls = new KeyedReadBatch(db, {
+      table: modelCalls,
+      fieldsOf,
+      where: (key) => and(gte(modelCalls.runPath, key('path')), lt(modelCalls.runPath, sql`${key('path')} || '~'`), after(key)),
+      orderBy: modelCalls.startedPosition,
+    });
+  }
 
   async find(callId: string): Promise<ModelCallRow | undefined> {
     const { modelCalls } = this.db.tables;
@@ -89,6 +138,88 @@ export class ModelCallsReadModel {
     return rows.map((r) => r.callId);
   }
 
+  /**
+   * Pages of several runs' calls (own or subtree) in one statement per kind, oldest first, each key after
+   * its own cursor: the GraphQL loaders read a whole level of a run tree at once.
+   */
+  async ofRuns(keys: readonly RunCallsKey[], limit: number): Promise<ModelCallRow[][]> {
+    const own = keys.flatMap((key, i) => (key.subtreePath === undefined ? [{ key, i }] : []));
+    const subtree = keys.flatMap((key, i) => (key.subtreePath !== undefined ? [{ key, i }] : []));
+    const [ownRows, subtreeRows] = await Promise.all([
+      this.ownCalls.run(
+        own.map((o) => o.key),
+        limit,
+      ),
+      this.subtreeCalls.run(
+        subtree.map((o) => o.key),
+        limit,
+      ),
+    ]);
+    const pages: ModelCallRow[][] = keys.map(() => []);
+    own.forEach(({ i }, j) => (pages[i] = ownRows[j]));
+    subtree.forEach(({ i }, j) => (pages[i] = subtreeRows[j]));
+    return pages.map((rows) => rows.sort((a, b) => a.startedPosition - b.startedPosition));
+  }
+
+  /** Spend of each key (session, run, or subtree), in key order: one statement per kind of key. */
+  async spendOf(keys: readonly SpendKey[]): Promise<ModelCallSpendView[]> {
+    const { modelCalls } = this.db.tables;
+    const sessions = [...new Set(keys.flatMap((k) => ('sessionId' in k ? [k.sessionId] : [])))];
+    const runs = [...new Set(keys.flatMap((k) => ('runId' in k ? [k.runId] : [])))];
+    const paths = [...new Set(keys.flatMap((k) => ('runPath' in k ? [k.runPath] : [])))];
+    const [bySession, byRun, byPath] = await Promise.all([
+      this.spendGrouped(modelCalls.sessionId, sessions),
+      this.spendGrouped(modelCalls.runId, runs),
+      this.spendOfSubtrees(paths),
+    ]);
+    return keys.map((k) => ('sessionId' in k ? bySession.get(k.sessionId) : 'runId' in k ? byRun.get(k.runId) : byPath.get(k.runPath)) ?? NO_SPEND);
+  }
+
+  /** The sums every spend reads, over the calls that ended with an answer or an error (in flight and refused ones spent nothing known). */
+  private spendColumns() {
+    const { modelCalls } = this.db.tables;
+    const usage = or(isNotNull(modelCalls.inputTokens), isNotNull(modelCalls.outputTokens));
+    return {
+      calls: sql<number>`count(*)`.mapWith(Number),
+      inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`.mapWith(Number),
+      outputTokens: sql<number>`coalesce(sum(${modelCalls.outputTokens}), 0)`.mapWith(Number),
+      pricedCalls: sql<number>`count(${modelCalls.cost})`.mapWith(Number),
+      cost: sql<number | null>`sum(${modelCalls.cost})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
+      currency: sql<string | null>`max(${modelCalls.currency})`,
+      unpricedCalls: sql<number>`sum(case when ${and(isNull(modelCalls.cost), usage)} then 1 else 0 end)`.mapWith(Number),
+    };
+  }
+
+  private spent(): SQL | undefined {
+    const { modelCalls } = this.db.tables;
+    return inArray(modelCalls.status, ['succeeded', 'failed', 'cancelled']);
+  }
+
+  private async spendGrouped(column: PgColumn, ids: readonly string[]): Promise<Map<string, ModelCallSpendView>> {
+    if (ids.length === 0) return new Map();
+    const { modelCalls } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ key: sql<string>`${column}`, ...this.spendColumns() })
+      .from(modelCalls)
+      .where(and(inArray(column, jsonArrayValues(this.db, ids)), this.spent()))
+      .groupBy(column);
+    return new Map(rows.map(({ key, ...sums }) => [key, spendView(sums)]));
+  }
+
+  private async spendOfSubtrees(paths: readonly string[]): Promise<Map<string, ModelCallSpendView>> {
+    if (paths.length === 0) return new Map();
+    const { modelCalls } = this.db.tables;
+    const path = sql<string>`p.value`;
+    // Any number of subtrees in one statement: each path is one range scan of model_calls_run_path_idx.
+    const rows = await this.db.orm
+      .select({ key: path, ...this.spendColumns() })
+      .from(jsonArrayRows(this.db, paths, 'p'))
+      .innerJoin(modelCalls, and(gte(modelCalls.runPath, path), lt(modelCalls.runPath, sql`${path} || '~'`)))
+      .where(this.spent())
+      .groupBy(path);
+    return new Map(rows.map(({ key, ...sums }) => [key, spendView(sums)]));
+  }
+
   private async spendWhere(where: ReturnType<typeof and>): Promise<ModelCallSpend> {
     const { modelCalls } = this.db.tables;
     const [row] = await this.db.orm
@@ -109,4 +240,19 @@ export class ModelCallsReadModel {
       unpricedCalls: Number(row?.unpricedCalls ?? 0),
     };
   }
+}
+
+function spendView(sums: {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  pricedCalls: number;
+  cost: number | null;
+  currency: string | null;
+  unpricedCalls: number;
+}): ModelCallSpendView {
+  const { pricedCalls, cost, ...rest } = sums;
+  // Rounded as each call's cost is: a sum of millionths stays free of float noise.
+  const amount = cost === null ? null : Math.round(cost * 1_000_000) / 1_000_000;
+  return { ...rest, cost: pricedCalls > 0 ? amount : rest.unpricedCalls > 0 ? null : 0, currency: pricedCalls > 0 ? rest.currency : null };
 }

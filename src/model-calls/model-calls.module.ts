@@ -5,6 +5,13 @@ import { CopilotCliModule } from '../copilot-cli/copilot-cli.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ModelCallLineages } from './model-call-lineages';
+import { GetModelCallHandler } from './queries/get-model-call/get-model-call.handler';
+import { GetModelCallBodiesHandler } from './queries/get-model-call-bodies/get-model-call-bodies.handler';
+import { GetModelCallSpendHandler } from './queries/get-model-call-spend/get-model-call-spend.handler';
+import { GetModelRouteHandler } from './queries/get-model-route/get-model-route.handler';
+import { ListModelCallsOfRunsHandler } from './queries/list-model-calls-of-runs/list-model-calls-of-runs.handler';
+import { ListRunModelCallsHandler } from './queries/list-run-model-calls/list-run-model-calls.handler';
+import { ListSessionModelCallsHandler } from './queries/list-session-model-calls/list-session-model-calls.handler';
 import { ModelCallRecovery } from './model-call-recovery';
 import { ModelCallsReadModel } from './model-calls-read-model';
 import { ModelRoute } from './model-route';
@@ -13,12 +20,27 @@ import { ProviderTraffic } from './provider-traffic';
 
 /**
  * issue 25: every model call of every agent goes through Switchboard (`ModelRoute`) and is kept as a
- * `model_call-<id>` stream with its lineage, usage and cost; `model_calls` is its read model. Other
- * contexts gate calls through the `@ProvidesModelCallGate()` slot (delegation's budgets).
+ * `model_call-<id>` stream with its lineage, usage and cost; `model_calls` is its read model, read over
+ * REST (`ModelCallsController`) and GraphQL through the queries here. Other contexts gate calls through
+ * the `@ProvidesModelCallGate()` slot (delegation's budgets).
  */
 @Module({
   imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, DiscoveryModule],
-  providers: [ModelRoute, ModelCallLineages, ModelCallRecovery, ModelCallsReadModel, ModelCallsProjection, ProviderTraffic],
+  providers: [
+    ModelRoute,
+    ModelCallLineages,
+    ModelCallRecovery,
+    ModelCallsReadModel,
+    ModelCallsProjection,
+    ProviderTraffic,
+    ListSessionModelCallsHandler,
+    ListRunModelCallsHandler,
+    ListModelCallsOfRunsHandler,
+    GetModelCallHandler,
+    GetModelCallBodiesHandler,
+    GetModelCallSpendHandler,
+    GetModelRouteHandler,
+  ],
   exports: [ModelCallsReadModel, ProviderTraffic, ModelRoute],
 })
 export class ModelCallsModule {}
