@@ -23,14 +23,15 @@ export function ModelRouteNote() {
   );
 }
 
-/** Whether the ledger exists: false when the CLI does not route model calls (ModelRouteNote says why). */
+/** False while the CLI does not route model calls (ModelRouteNote says why): a list then says nothing of being empty. */
 export function useModelCallsRecorded(): boolean {
   return useModelRoute().data?.modelRoute.routed !== false;
 }
 
 /**
  * A list of model calls with their sum: each call's agent, model, tokens, cost, latency and status, and
- * its prompt and answer when opened. `title` names the list for assistive technology.
+ * its prompt and answer when opened. `title` names the list for assistive technology; `empty` is what
+ * it says without calls (nothing when empty).
  */
 export function ModelCallList({ view, title, empty }: { view: ModelCallsView; title: string; empty: string }) {
   return (
@@ -42,7 +43,7 @@ export function ModelCallList({ view, title, empty }: { view: ModelCallsView; ti
       )}
       <ErrorNote error={view.error} title="The model calls could not be loaded" />
       {view.loading && <p className="muted small">Loading the model calls…</p>}
-      {!view.loading && !view.error && view.calls.length === 0 && <p className="muted small">{empty}</p>}
+      {!view.loading && !view.error && view.calls.length === 0 && empty && <p className="muted small">{empty}</p>}
       {view.calls.length > 0 && (
         <ol className="model-call-list" aria-label={title}>
           {view.calls.map((call) => (

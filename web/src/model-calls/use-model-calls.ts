@@ -11,9 +11,18 @@ export type ModelCallSpend = ModelCallSpendFieldsFragment;
 /** Calls per page: a chat's first page, then "Show more". */
 const PAGE = 50;
 
-/** Whether the CLI routes model calls through Switchboard (asked once: it changes only with a restart of the CLI). */
+/**
+ * Whether the CLI routes model calls through Switchboard. Routed, it stays so until the CLI restarts;
+ * not routed, it is asked again every 5 s: the service says so too before its CLI has started (it starts
+ * with the first session or run).
+ */
 export function useModelRoute() {
-  return useQuery({ queryKey: ['model-calls', 'route'], queryFn: () => request(ModelRouteQuery), staleTime: 60_000 });
+  return useQuery({
+    queryKey: ['model-calls', 'route'],
+    queryFn: () => request(ModelRouteQuery),
+    staleTime: 60_000,
+    refetchInterval: (query) => (query.state.data?.modelRoute.routed === false ? 5000 : false),
+  });
 }
 
 /** What a list of calls gives its view: the calls loaded so far (oldest first), their sum, paging. */
@@ -42,13 +51,12 @@ function useLiveRefresh(refetch: () => unknown, version: number, inFlight: boole
 }
 
 /** A session's model calls (its main agent's and its CLI sub-agents'), oldest first. */
-export function useSessionModelCalls(sessionId: string, version: number, enabled = true): ModelCallsView {
+export function useSessionModelCalls(sessionId: string, version: number): ModelCallsView {
   const query = useInfiniteQuery({
     queryKey: ['model-calls', 'session', sessionId],
     queryFn: ({ pageParam }) => request(SessionModelCallsQuery, { id: sessionId, after: pageParam, limit: PAGE }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.session?.modelCalls.nextCursor ?? undefined,
-    enabled,
   });
   const calls = useMemo(() => (query.data?.pages ?? []).flatMap((page) => page.session?.modelCalls.calls ?? []), [query.data]);
   useLiveRefresh(
@@ -60,7 +68,7 @@ export function useSessionModelCalls(sessionId: string, version: number, enabled
     calls,
     spend: query.data?.pages.at(-1)?.session?.modelCallSpend,
     error: query.error,
-    loading: query.isPending && enabled,
+    loading: query.isPending,
     hasMore: query.hasNextPage,
     loadingMore: query.isFetchingNextPage,
     loadMore: () => void query.fetchNextPage(),
@@ -68,13 +76,12 @@ export function useSessionModelCalls(sessionId: string, version: number, enabled
 }
 
 /** A run's model calls, or its whole subtree's, oldest first. */
-export function useRunModelCalls(runId: string, subtree: boolean, version: number, enabled = true): ModelCallsView {
+export function useRunModelCalls(runId: string, subtree: boolean, version: number): ModelCallsView {
   const query = useInfiniteQuery({
     queryKey: ['model-calls', 'run', runId, subtree],
     queryFn: ({ pageParam }) => request(RunModelCallsQuery, { id: runId, subtree, after: pageParam, limit: PAGE }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.run?.modelCalls.nextCursor ?? undefined,
-    enabled,
   });
   const calls = useMemo(() => (query.data?.pages ?? []).flatMap((page) => page.run?.modelCalls.calls ?? []), [query.data]);
   useLiveRefresh(
@@ -86,7 +93,7 @@ export function useRunModelCalls(runId: string, subtree: boolean, version: numbe
     calls,
     spend: query.data?.pages.at(-1)?.run?.modelCallSpend,
     error: query.error,
-    loading: query.isPending && enabled,
+    loading: query.isPending,
     hasMore: query.hasNextPage,
     loadingMore: query.isFetchingNextPage,
     loadMore: () => void query.fetchNextPage(),
@@ -106,15 +113,14 @@ export interface RunSpend {
  * Each run's own and subtree spend in the tree under `runId`, by run id, as the service sums them; asked
  * again after the page's events move (`version`), at most every 2 s.
  */
-export function useRunTreeSpend(runId: string, version: number, enabled = true): ReadonlyMap<string, RunSpend> {
+export function useRunTreeSpend(runId: string, version: number): ReadonlyMap<string, RunSpend> {
   const query = useQuery({
     queryKey: ['model-calls', 'tree-spend', runId],
     queryFn: () => request(RunTreeSpendQuery, { id: runId, limit: TREE_SPEND_LIMIT }),
-    enabled,
   });
   const refetchSoon = useCoalesced(query.refetch, 2000);
   useEffect(() => {
-    if (version > 0 && enabled) refetchSoon();
-  }, [version, enabled, refetchSoon]);
+    if (version > 0) refetchSoon();
+  }, [version, refetchSoon]);
   return useMemo(() => new Map((query.data?.run?.subtree ?? []).map((run) => [run.runId, { own: run.own, subtree: run.all }])), [query.data]);
 }

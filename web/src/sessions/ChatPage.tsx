@@ -136,7 +136,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const automaticCount = useMemo(() => automaticPermissionCount(conversation.items), [conversation.items]);
   // The session's model calls: the side panel lists them all, a sub-agent's step its own.
   const recorded = useModelCallsRecorded();
-  const modelCalls = useSessionModelCalls(sessionId, conversation.lastPosition, recorded);
+  const modelCalls = useSessionModelCalls(sessionId, conversation.lastPosition);
   const agents = useMemo(() => session.data?.agents ?? [], [session.data]);
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
   const agent = agentId ? known.get(agentId) : undefined;
@@ -291,7 +291,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <section className="session-model-calls" aria-labelledby="session-model-calls-title">
             <h3 id="session-model-calls-title">Model calls</h3>
             <ModelRouteNote />
-            {recorded && <ModelCallList view={modelCalls} title="Model calls of the session" empty="No model call yet." />}
+            <ModelCallList view={modelCalls} title="Model calls of the session" empty={recorded ? 'No model call yet.' : ''} />
           </section>
           {info && <SessionSetup tools={sessionToolsOf(info.config)} agentId={agentId} />}
           {info && <SessionPolicyPanel config={info.config} budget={info.budget ?? undefined} />}

@@ -8,23 +8,19 @@ import { useRunModelCalls } from '../../model-calls/use-model-calls';
 export function RunModelCalls({ runId, selected, selectedAgent, version }: { runId: string; selected?: string; selectedAgent?: string; version: number }) {
   const recorded = useModelCallsRecorded();
   const narrowed = selected !== undefined && selected !== runId;
-  const view = useRunModelCalls(narrowed ? selected : runId, !narrowed, version, recorded);
+  const view = useRunModelCalls(narrowed ? selected : runId, !narrowed, version);
   return (
     <section className="run-model-calls" aria-labelledby="model-calls-title">
       <h2 id="model-calls-title">Model calls</h2>
       <ModelRouteNote />
-      {recorded && (
-        <>
-          <p className="muted small">
-            {narrowed ? `The calls of ${selectedAgent ?? 'the run picked in the tree'} alone.` : 'Every call of this run and the runs below it.'}
-          </p>
-          <ModelCallList
-            view={view}
-            title={narrowed ? `Model calls of ${selectedAgent ?? 'the run'}` : 'Model calls of the subtree'}
-            empty="No model call yet."
-          />
-        </>
-      )}
+      <p className="muted small">
+        {narrowed ? `The calls of ${selectedAgent ?? 'the run picked in the tree'} alone.` : 'Every call of this run and the runs below it.'}
+      </p>
+      <ModelCallList
+        view={view}
+        title={narrowed ? `Model calls of ${selectedAgent ?? 'the run'}` : 'Model calls of the subtree'}
+        empty={recorded ? 'No model call yet.' : ''}
+      />
     </section>
   );
 }

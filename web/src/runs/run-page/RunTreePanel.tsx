@@ -1,6 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
 import { type PendingApproval, WaitingApprovals } from '../../approvals/WaitingApprovals';
-import { useModelCallsRecorded } from '../../model-calls/ModelCalls';
 import { spendCell } from '../../model-calls/model-call-figures';
 import { useRunTreeSpend } from '../../model-calls/use-model-calls';
 import { useRowWindow } from '../../ui/row-window';
@@ -49,9 +48,8 @@ export function RunTreePanel({
   const waitingByRun = useMemo(() => new Map(waiting.filter((a) => a.runId).map((a) => [a.runId!, a.id])), [waiting]);
   const inThisTree = waiting.filter((a) => a.runId && store.runs.has(a.runId));
   const selectedRun = selected ? store.runs.get(selected) : undefined;
-  // Cost per run and per subtree, as the service sums the model-call ledger (none without the route).
-  const recorded = useModelCallsRecorded();
-  const spend = useRunTreeSpend(runId, version, recorded);
+  // Cost per run and per subtree, as the service sums the model-call ledger.
+  const spend = useRunTreeSpend(runId, version);
 
   const toggle = (id: string) =>
     setCollapsed((current) => {
