@@ -21,6 +21,7 @@ export const RUN_ID = '0192f3a4-7777-7abc-8def-0123456789ab';
 const CHILD_SESSION_ID = '0192f3a4-9999-7abc-8def-0123456789ab';
 const APPROVAL_ID = '0192f3a4-aaaa-7abc-8def-0123456789ab';
 const REQUEST_ID = 'b7e4d2a0-1c3f-4e5a-9b8c-7d6e5f4a3b2c';
+const MODEL_CALL_ID = '0192f3a4-cccc-7abc-8def-0123456789ab';
 const AT = '2026-11-27T14:03:12.345Z';
 const LATER = '2026-11-27T14:04:02.120Z';
 
@@ -326,6 +327,90 @@ const text = (description: string, contentType: string, example: string): Omit<D
   example,
 });
 
+const modelCallView = z.object({
+  callId: z.string(),
+  status: z.enum(['in_flight', 'succeeded', 'failed', 'cancelled', 'refused', 'interrupted']),
+  sessionId: z.string().describe('the CLI session that made it: a session, or a run thread sub-agent-<runId>'),
+  agentName: z.string(),
+  subagentId: nullable(z.string()).describe('the CLI sub-agent (task) that made it'),
+  runId: nullable(z.string()),
+  rootRunId: nullable(z.string()),
+  lineagePath: z.array(z.string()).describe('agent names from the top of the team down to the caller'),
+  provider: z.string(),
+  model: z.string(),
+  interactionType: nullable(z.string()),
+  initiator: nullable(z.string()),
+  requestBytes: z.number().int(),
+  messageCount: z.number().int(),
+  toolCount: z.number().int(),
+  stream: z.boolean(),
+  httpStatus: nullable(z.number().int()),
+  ttfbMs: nullable(z.number().int()),
+  durationMs: nullable(z.number().int()),
+  inputTokens: nullable(z.number().int()),
+  outputTokens: nullable(z.number().int()),
+  cachedInputTokens: nullable(z.number().int()),
+  reasoningTokens: nullable(z.number().int()),
+  responseId: nullable(z.string()),
+  finishReason: nullable(z.string()),
+  cost: nullable(z.number()).describe('in currency; null when the model has no price (unknown, never 0)'),
+  currency: nullable(z.string()),
+  error: nullable(z.string()),
+  startedAt: iso,
+  endedAt: nullable(iso),
+});
+const modelCallExample = {
+  callId: MODEL_CALL_ID,
+  status: 'succeeded',
+  sessionId: SESSION_ID,
+  agentName: 'code-reviewer',
+  subagentId: null,
+  runId: null,
+  rootRunId: null,
+  lineagePath: ['code-reviewer'],
+  provider: 'openai',
+  model: 'gpt-4.1',
+  interactionType: 'conversation-agent',
+  initiator: 'user',
+  requestBytes: 18234,
+  messageCount: 3,
+  toolCount: 12,
+  stream: true,
+  httpStatus: 200,
+  ttfbMs: 412,
+  durationMs: 2310,
+  inputTokens: 4210,
+  outputTokens: 388,
+  cachedInputTokens: 3072,
+  reasoningTokens: null,
+  responseId: 'chatcmpl-9x2',
+  finishReason: 'stop',
+  cost: 0.005379,
+  currency: 'USD',
+  error: null,
+  startedAt: AT,
+  endedAt: LATER,
+};
+const modelCallList = z.object({
+  calls: z.array(modelCallView).describe('oldest first'),
+  nextCursor: nullable(z.string()).describe('pass as after for the next page; null on the last one'),
+  spend: z.object({
+    calls: z.number().int(),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    cost: nullable(z.number()).describe('sum of the known costs; null when calls spent tokens and none has a price'),
+    currency: nullable(z.string()),
+    unpricedCalls: z.number().int().describe('calls that reported usage but whose model has no price'),
+  }),
+  modelRoute: z.object({ routed: z.boolean(), reason: z.string().optional().describe('why the CLI does not route model calls') }),
+});
+const modelCallListExample = {
+  calls: [modelCallExample],
+  nextCursor: null,
+  spend: { calls: 1, inputTokens: 4210, outputTokens: 388, cost: 0.005379, currency: 'USD', unpricedCalls: 0 },
+  modelRoute: { routed: true },
+};
+
 export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
   // sessions
   SessionsController_create: {
@@ -556,6 +641,36 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     example: { approvals: [approvalExample], nextCursor: null },
   },
   ApprovalsController_decide: { status: 200, description: 'The decided approval', schema: approvalView, example: approvalExample },
+  // model calls
+  ModelCallsController_listOfSession: {
+    status: 200,
+    description: "A page of the session's model calls with the spend of all of them, and whether the CLI routes model calls (when not, none are recorded)",
+    schema: modelCallList,
+    example: modelCallListExample,
+  },
+  ModelCallsController_listOfRun: {
+    status: 200,
+    description: "A page of the run's (or its subtree's) model calls with the spend of all of them, and whether the CLI routes model calls",
+    schema: modelCallList,
+    example: modelCallListExample,
+  },
+  ModelCallsController_get: {
+    status: 200,
+    description: 'The call, with its request and answer when kept (SWITCHBOARD_MODEL_CONTENT=full; null otherwise)',
+    schema: modelCallView.extend({
+      request: nullable(z.string()),
+      answer: nullable(z.string()),
+      requestTruncated: z.boolean(),
+      answerTruncated: z.boolean(),
+    }),
+    example: {
+      ...modelCallExample,
+      request: '{"model":"gpt-4.1","messages":[{"role":"user","content":"Review the diff"}],"stream":true}',
+      answer: 'data: {"id":"chatcmpl-9x2","choices":[{"delta":{"content":"Looks good"}}]}\n\ndata: [DONE]\n\n',
+      requestTruncated: false,
+      answerTruncated: false,
+    },
+  },
   // event log
   EventLogController_listEvents: { status: 200, description: 'A page of events', schema: eventPage, example: { events: [eventExample], nextAfter: 1201 } },
   EventLogController_listAudit: {
@@ -638,6 +753,7 @@ export function pathParameterExample(path: string, name: string): { example: str
   if (name === 'requestId') return { example: REQUEST_ID };
   if (path.startsWith('/api/runs')) return { example: RUN_ID, format: 'uuid' };
   if (path.startsWith('/api/approvals')) return { example: APPROVAL_ID, format: 'uuid' };
+  if (path.startsWith('/api/model-calls')) return { example: MODEL_CALL_ID, format: 'uuid' };
   return { example: SESSION_ID, format: 'uuid' };
 }
 

@@ -5,6 +5,7 @@ import { CopilotCliModule } from '../copilot-cli/copilot-cli.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { ModelCallLineages } from './model-call-lineages';
+import { ModelCallsController } from './model-calls.controller';
 import { GetModelCallHandler } from './queries/get-model-call/get-model-call.handler';
 import { GetModelCallBodiesHandler } from './queries/get-model-call-bodies/get-model-call-bodies.handler';
 import { GetModelCallSpendHandler } from './queries/get-model-call-spend/get-model-call-spend.handler';
@@ -26,6 +27,7 @@ import { ProviderTraffic } from './provider-traffic';
  */
 @Module({
   imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, DiscoveryModule],
+  controllers: [ModelCallsController],
   providers: [
     ModelRoute,
     ModelCallLineages,

@@ -505,6 +505,26 @@ describe('GraphQL API over HTTP and WebSocket', () => {
       // A 1,000-node answer on a loaded 2-core CI machine can take longer than jest's default 5 s.
     }, 60_000);
 
+    it("costs one statement per model-call field for a 1,000-run subtree's calls and spend, the same as for a 4-run one", async () => {
+      const query = `query ($id: ID!) { run(id: $id) { subtree(limit: 1000) {
+        runId own: modelCalls(limit: 2) { calls { callId request } nextCursor } all: modelCalls(subtree: true, limit: 2) { nextCursor }
+        modelCallSpend { calls } subtreeSpend: modelCallSpend(subtree: true) { calls cost }
+      } } }`;
+      const counter = new SqlStatementCounter(database.connection);
+      try {
+        const bigTree = await counter.measure(() => gql(query, { id: big.runId }));
+        const smallTree = await counter.measure(() => gql(query, { id: root.runId }));
+        expect(bigTree.result.body.errors).toBeUndefined();
+        expect(bigTree.result.body.data.run.subtree).toHaveLength(1000);
+        expect(bigTree.result.body.data.run.subtree[0].subtreeSpend).toEqual({ calls: 0, cost: 0 });
+        // run, subtree, own pages, subtree pages, own spends, subtree spends: one each.
+        expect(bigTree.statements).toBeLessThanOrEqual(6);
+        expect(bigTree.statements).toBe(smallTree.statements);
+      } finally {
+        counter.dispose();
+      }
+    }, 60_000);
+
     it('lists runs with filters and pages them by cursor without skipping or repeating across inserts', async () => {
       const filtered = await gql(
         '{ failed: runs(filter: { status: "failed" }) { edges { node { runId } } } byAgent: runs(filter: { agentId: "writer" }) { edges { node { runId } } } byRoot: runs(filter: { rootRunId: "' +
