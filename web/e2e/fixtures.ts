@@ -1,6 +1,6 @@
 import { test as base } from '@playwright/test';
 import { ScriptedModelServer } from '../../test/fixtures/scripted-model-server';
-import { type AgentsApi, type RunningService, startService } from './service';
+import { type AgentsApi, type RunningService, type ServiceOptions, startService } from './service';
 
 export { expect } from '@playwright/test';
 export { ApiCallError, type AgentView, MCP_SERVERS } from './service';
@@ -16,6 +16,11 @@ interface WorkerFixtures {
    * true by default: the approvals scenarios ask a person before a shell command.
    */
   hostPermissions: boolean;
+  /**
+   * The service's price table (`SWITCHBOARD_MODEL_PRICES`); by default E2E_MODEL_PRICES, which prices the
+   * scripted model's one model, so model calls have a cost in every scenario.
+   */
+  modelPrices: ServiceOptions['modelPrices'];
   /**
    * The scripted OpenAI-compatible model server the service's real Copilot CLI talks to (the only fake:
    * the model's answers are the outside world's). A scenario sets its script with `model.setScript`.
@@ -42,6 +47,7 @@ interface TestFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiToken: [undefined, { option: true, scope: 'worker' }],
   hostPermissions: [true, { option: true, scope: 'worker' }],
+  modelPrices: [undefined, { option: true, scope: 'worker' }],
 
   modelServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
@@ -57,9 +63,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   service: [
-    async ({ apiToken, hostPermissions, modelServer }, provide) => {
+    async ({ apiToken, hostPermissions, modelPrices, modelServer }, provide) => {
       const service = await startService({
         apiToken,
+        modelPrices: modelPrices ?? E2E_MODEL_PRICES,
         env: {
           ...modelServer.providerEnv(),
           // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
@@ -95,6 +102,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 });
+
+/** The price table every scenario's service has unless it sets another: gpt-4.1 (the scripted model's) at 2 in, 8 out per million tokens. */
+export const E2E_MODEL_PRICES = { currency: 'USD', models: { 'gpt-4.1': { input: 2, output: 8 } } };
 
 /** A token long enough for the service (it wants 16+ characters). */
 export const TEST_API_TOKEN = 'console-e2e-token-0123456789abcdef';

@@ -18,6 +18,8 @@ export interface ServiceOptions {
   apiToken?: string;
   /** More environment for the service (e.g. COPILOT_CLI_URL for part 2's sessions). */
   env?: Record<string, string>;
+  /** The price table (SWITCHBOARD_MODEL_PRICES' file format: prices per million tokens); unset: every cost unknown. */
+  modelPrices?: { currency: string; models: Record<string, { input: number; output: number; cached_input?: number }> };
 }
 
 /** An agent as the REST API returns it (the fields the scenarios read). */
@@ -140,6 +142,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const mcpConfig = path.join(tmp.dir, 'mcp-config.json');
   fs.writeFileSync(mcpConfig, JSON.stringify({ mcpServers: MCP_SERVERS }, null, 2));
   const databaseFile = path.join(tmp.dir, 'switchboard.db');
+  const pricesFile = path.join(tmp.dir, 'model-prices.json');
+  if (options.modelPrices) fs.writeFileSync(pricesFile, JSON.stringify(options.modelPrices));
   const port = await freePort();
   const child = spawnTs('src/main.ts', [], {
     PORT: String(port),
@@ -151,6 +155,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     SWITCHBOARD_API_TOKEN: options.apiToken ?? '',
     // The Copilot CLI (started on the first session) keeps its state in this service's own folder.
     COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
+    ...(options.modelPrices ? { SWITCHBOARD_MODEL_PRICES: pricesFile } : {}),
     ...options.env,
   });
   let output = '';

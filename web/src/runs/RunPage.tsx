@@ -7,6 +7,7 @@ import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
 import { RunActions } from './run-page/RunActions';
 import { RunOwner } from './run-page/RunOwner';
+import { RunModelCalls } from './run-page/RunModelCalls';
 import { RunTimeline } from './run-page/RunTimeline';
 import { RunSummary } from './run-page/RunSummary';
 import { RunTreePanel } from './run-page/RunTreePanel';
@@ -116,6 +117,7 @@ export function RunPage({ runId }: { runId: string }) {
 
       <RunSummary loaded={loaded ?? undefined} root={root} />
       <RunTreePanel runId={runId} store={store} version={version} waiting={waiting} selected={selected} onSelect={setSelected} />
+      <RunModelCalls runId={runId} selected={selected} selectedAgent={selected ? store.runs.get(selected)?.agentId : undefined} version={version} />
       <RunTimeline timeline={live.timeline} store={store} dropped={live.dropped} version={version} selectedRunId={selected} onSelectRun={setSelected} />
 
       {actions.confirmStop !== undefined && (

@@ -7,7 +7,9 @@ import { usePendingApprovals, WaitingApprovals } from '../approvals/WaitingAppro
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { ProviderProblem } from '../health/ProviderProblem';
-import { Composer, ConversationView, QuestionCard, SessionSetup } from './ChatParts';
+import { ModelCallList, ModelRouteNote, useModelCallsRecorded } from '../model-calls/ModelCalls';
+import { useSessionModelCalls } from '../model-calls/use-model-calls';
+import { Composer, ConversationView, QuestionCard, SessionSetup, SubAgentModelCalls } from './ChatParts';
 import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, visibleItems } from './conversation';
 import { Icon } from '../ui/icons';
 import { SessionPolicyPanel } from './SessionPolicyPanel';
@@ -132,6 +134,9 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     [conversation.items, showAutomatic, openQuestions],
   );
   const automaticCount = useMemo(() => automaticPermissionCount(conversation.items), [conversation.items]);
+  // The session's model calls: the side panel lists them all, a sub-agent's step its own.
+  const recorded = useModelCallsRecorded();
+  const modelCalls = useSessionModelCalls(sessionId, conversation.lastPosition);
   const agents = useMemo(() => session.data?.agents ?? [], [session.data]);
   const known = useMemo(() => new Map(agents.map((a) => [a.id, a])), [agents]);
   const agent = agentId ? known.get(agentId) : undefined;
@@ -227,11 +232,13 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             </label>
           )}
           {/* The provider-problem banner (web/src/health) goes here: above the conversation, where a failed turn is read. */}
-          <ConversationView
-            items={shownItems}
-            working={working}
-            earlier={{ has: hasEarlier && !historyError, loading: loadingEarlier, load: loadEarlier }}
-          />
+          <SubAgentModelCalls.Provider value={modelCalls.calls}>
+            <ConversationView
+              items={shownItems}
+              working={working}
+              earlier={{ has: hasEarlier && !historyError, loading: loadingEarlier, load: loadEarlier }}
+            />
+          </SubAgentModelCalls.Provider>
           <ErrorNote error={questions.error} title="The pending questions could not be loaded" />
           {(questions.data?.pendingUserInput ?? []).map((q) => (
             <QuestionCard
@@ -281,6 +288,11 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             <span className="field-label">Model</span>
             <p>{info?.model ?? '…'}</p>
           </div>
+          <section className="session-model-calls" aria-labelledby="session-model-calls-title">
+            <h3 id="session-model-calls-title">Model calls</h3>
+            <ModelRouteNote />
+            <ModelCallList view={modelCalls} title="Model calls of the session" empty={recorded ? 'No model call yet.' : ''} />
+          </section>
           {info && <SessionSetup tools={sessionToolsOf(info.config)} agentId={agentId} />}
           {info && <SessionPolicyPanel config={info.config} budget={info.budget ?? undefined} />}
           {info && agentId && (

@@ -1,10 +1,13 @@
-import { memo, type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, memo, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, request } from '../api/client';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon, type IconName } from '../ui/icons';
 import { Markdown } from '../ui/Markdown';
+import { ModelCallCard } from '../model-calls/ModelCalls';
+import { spendCostText } from '../model-calls/model-call-figures';
+import type { ModelCallRow } from '../model-calls/use-model-calls';
 import { useMeasuredWindow } from '../ui/measured-window';
 import {
   argumentsLine,
@@ -214,7 +217,15 @@ function PermissionStepView({ step }: { step: PermissionStep }) {
   );
 }
 
+/** The session's model calls, loaded by the chat page: a sub-agent's step shows the ones it made. */
+export const SubAgentModelCalls = createContext<readonly ModelCallRow[]>([]);
+
 function SubAgentStepView({ step }: { step: SubAgentStep }) {
+  const sessionCalls = useContext(SubAgentModelCalls);
+  const calls = useMemo(
+    () => (step.childSessionId ? sessionCalls.filter((call) => call.subagentId === step.childSessionId) : []),
+    [sessionCalls, step.childSessionId],
+  );
   return (
     <details className={`step subagent-step status-${step.status}`} open={step.status === 'running' || undefined}>
       <summary>
@@ -247,6 +258,15 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
         )}
         {step.error && <Json label="Error" value={step.error} />}
       </dl>
+      {calls.length > 0 && (
+        <ol className="substeps" aria-label={`Model calls of ${step.agentName}`}>
+          {calls.map((call) => (
+            <li key={call.callId}>
+              <ModelCallCard call={call} />
+            </li>
+          ))}
+        </ol>
+      )}
       {step.steps.length > 0 && (
         <ol className="substeps" aria-label={`Steps of ${step.agentName}`}>
           {step.steps.map((s) => (
@@ -279,6 +299,7 @@ function RunCardView({ card }: { card: RunCard }) {
     enabled: card.runId !== undefined,
   });
   const tokens = run.data?.run?.usage.subtree.totalTokens;
+  const spend = run.data?.run?.modelCallSpend;
   const tone = RUN_STEP_STATUS[card.status];
   const heading = (
     <>
@@ -299,6 +320,7 @@ function RunCardView({ card }: { card: RunCard }) {
       <p className="muted small run-card-figures">
         {card.durationMs !== undefined ? duration(card.durationMs) : card.status === 'running' || card.status === 'starting' ? 'working…' : ''}
         {tokens !== undefined && tokens > 0 && <> · {tokens.toLocaleString()} tokens</>}
+        {spend && spend.calls > 0 && <> · cost {spendCostText(spend)}</>}
       </p>
       {card.error && <p className="step-reason problem-text">{card.error}</p>}
     </article>

@@ -275,6 +275,14 @@ export const RunCardQuery = graphql(`
           totalTokens
         }
       }
+      modelCallSpend(subtree: true) {
+        calls
+        inputTokens
+        outputTokens
+        cost
+        currency
+        unpricedCalls
+      }
     }
   }
 `);

@@ -1,12 +1,14 @@
 import { Link } from 'react-router';
 import { Icon } from '../../ui/icons';
 import { Markdown } from '../../ui/Markdown';
+import { spendText } from '../../model-calls/model-call-figures';
+import type { RunSpend } from '../../model-calls/use-model-calls';
 import { runStatusTone } from '../run-list';
 import { plainReason } from '../timeline';
 import { describeStop, durationMs, formatDuration, type RunNode } from '../run-tree';
 
 /** The run picked in the tree: its facts, prompt, output or error. */
-export function RunDetails({ run, now, onClose }: { run: RunNode; now: number; onClose: () => void }) {
+export function RunDetails({ run, now, spend, onClose }: { run: RunNode; now: number; spend?: RunSpend; onClose: () => void }) {
   return (
     <aside className="aside-card run-details" aria-labelledby="run-details-title">
       <div className="run-details-head">
@@ -34,6 +36,12 @@ export function RunDetails({ run, now, onClose }: { run: RunNode; now: number; o
         <dd>
           {run.inputTokens} in, {run.outputTokens} out
         </dd>
+        {spend && (
+          <>
+            <dt>Model calls</dt>
+            <dd>{spendText(spend.own)}</dd>
+          </>
+        )}
         <dt>Tool calls</dt>
         <dd>{run.toolCalls}</dd>
         <dt>Started</dt>

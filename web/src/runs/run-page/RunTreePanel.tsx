@@ -1,5 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { type PendingApproval, WaitingApprovals } from '../../approvals/WaitingApprovals';
+import { spendCell } from '../../model-calls/model-call-figures';
+import { useRunTreeSpend } from '../../model-calls/use-model-calls';
 import { useRowWindow } from '../../ui/row-window';
 import { type RunStore, treeRows } from '../run-tree';
 import { useNow } from '../use-run-events';
@@ -46,6 +48,8 @@ export function RunTreePanel({
   const waitingByRun = useMemo(() => new Map(waiting.filter((a) => a.runId).map((a) => [a.runId!, a.id])), [waiting]);
   const inThisTree = waiting.filter((a) => a.runId && store.runs.has(a.runId));
   const selectedRun = selected ? store.runs.get(selected) : undefined;
+  // Cost per run and per subtree, as the service sums the model-call ledger.
+  const spend = useRunTreeSpend(runId, version);
 
   const toggle = (id: string) =>
     setCollapsed((current) => {
@@ -68,6 +72,7 @@ export function RunTreePanel({
                 <th scope="col">Status</th>
                 <th scope="col">How it ran</th>
                 <th scope="col">Tokens own / subtree</th>
+                <th scope="col">Cost own / subtree</th>
                 <th scope="col">Tools</th>
                 <th scope="col">Duration</th>
                 <th scope="col" className="timeline-head">
@@ -90,6 +95,8 @@ export function RunTreePanel({
                   waitingApproval={waitingByRun.get(row.run.runId)}
                   subtreeTokens={row.subtree.tokens}
                   subtreeRuns={row.subtree.runs}
+                  ownCost={spendCell(spend.get(row.run.runId)?.own)}
+                  subtreeCost={spendCell(spend.get(row.run.runId)?.subtree)}
                   now={row.run.endedAt ? 0 : now}
                   axisStart={axis.start}
                   axisEnd={axis.end}
@@ -101,7 +108,7 @@ export function RunTreePanel({
             </tbody>
           </table>
         </div>
-        {selectedRun && <RunDetails run={selectedRun} now={now} onClose={() => onSelect(undefined)} />}
+        {selectedRun && <RunDetails run={selectedRun} now={now} spend={spend.get(selectedRun.runId)} onClose={() => onSelect(undefined)} />}
       </div>
     </>
   );

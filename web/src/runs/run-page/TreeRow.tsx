@@ -25,7 +25,7 @@ export const TREE_ROW_HEIGHT = 36;
 export function SpacerRow({ height }: { height: number }) {
   return (
     <tr className="spacer-row" aria-hidden="true" style={{ height }}>
-      <td colSpan={7} />
+      <td colSpan={8} />
     </tr>
   );
 }
@@ -42,6 +42,9 @@ interface TreeRowProps {
   waitingApproval?: string;
   subtreeTokens: number;
   subtreeRuns: number;
+  /** The cost cells as worded (model-call-figures' spendCell): strings, so a memoized row compares them cheaply. */
+  ownCost: string;
+  subtreeCost: string;
   /** 0 for an ended run, so its row does not re-render with the clock. */
   now: number;
   /** The axis as numbers: a frame that leaves it unchanged leaves the memoized rows alone. */
@@ -64,6 +67,8 @@ export const TreeRowView = memo(function TreeRowView({
   waitingApproval,
   subtreeTokens,
   subtreeRuns,
+  ownCost,
+  subtreeCost,
   now,
   axisStart,
   axisEnd,
@@ -108,6 +113,7 @@ export const TreeRowView = memo(function TreeRowView({
         {run.inputTokens + run.outputTokens} / {subtreeTokens}
         {subtreeRuns > 1 && <span className="muted small"> ({subtreeRuns})</span>}
       </td>
+      <td data-testid="run-cost">{ownCost || subtreeCost ? `${ownCost || '–'} / ${subtreeCost || '–'}` : ''}</td>
       <td>{run.toolCalls}</td>
       <td>{duration}</td>
       <td className="timeline-cell">
