@@ -1,5 +1,5 @@
 import { Contributes } from '../common/contributions';
-import type { ModelCallLineage } from './model-call.events';
+import type { ModelCallLineage, ModelCallRefusedData } from './model-call.events';
 
 /** The slot other contexts' gates are marked with (`@ProvidesModelCallGate()`): delegation's budgets. */
 export const MODEL_CALL_GATES = 'switchboard:model-call-gate';
@@ -8,15 +8,8 @@ export function ProvidesModelCallGate(): ClassDecorator {
   return Contributes(MODEL_CALL_GATES);
 }
 
-/** A call not to be sent: the limit it would pass, whose budget it is, and the text the agent's loop ends on. */
-export interface ModelCallRefusal {
-  limit: string;
-  used: number;
-  max: number;
-  budgetRunId?: string;
-  budgetSessionId?: string;
-  message: string;
-}
+/** A call not to be sent: the limit it would pass, whose budget it is, and the text the agent's loop ends on (as recorded). */
+export type ModelCallRefusal = Pick<ModelCallRefusedData, 'limit' | 'used' | 'max' | 'budgetRunId' | 'budgetSessionId' | 'message'>;
 
 /** What a gate decides for one call: refuse it, or send it with its output capped at what is left. */
 export type ModelCallAdmission = { refuse: ModelCallRefusal } | { outputCap: number } | undefined;

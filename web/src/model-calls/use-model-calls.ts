@@ -50,23 +50,35 @@ function useLiveRefresh(refetch: () => unknown, version: number, inFlight: boole
   }, 2000);
 }
 
-/** A session's model calls (its main agent's and its CLI sub-agents'), oldest first. */
-export function useSessionModelCalls(sessionId: string, version: number): ModelCallsView {
+/** One page of a list of calls as the list's query answers it: none when its session or run is gone. */
+interface CallsPage {
+  modelCalls: { calls: ModelCallRow[]; nextCursor?: string | null };
+  modelCallSpend: ModelCallSpend;
+}
+
+/** The paging, refreshing and summing both lists share; each names its query and where its page is in the answer. */
+function usePagedModelCalls<Answer>(
+  queryKey: readonly unknown[],
+  fetchPage: (after: string | undefined) => Promise<Answer>,
+  pageOf: (answer: Answer) => CallsPage | null | undefined,
+  version: number,
+): ModelCallsView {
   const query = useInfiniteQuery({
-    queryKey: ['model-calls', 'session', sessionId],
-    queryFn: ({ pageParam }) => request(SessionModelCallsQuery, { id: sessionId, after: pageParam, limit: PAGE }),
+    queryKey,
+    queryFn: ({ pageParam }) => fetchPage(pageParam),
     initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.session?.modelCalls.nextCursor ?? undefined,
+    getNextPageParam: (last) => pageOf(last)?.modelCalls.nextCursor ?? undefined,
   });
-  const calls = useMemo(() => (query.data?.pages ?? []).flatMap((page) => page.session?.modelCalls.calls ?? []), [query.data]);
+  const calls = useMemo(() => (query.data?.pages ?? []).flatMap((page) => pageOf(page)?.modelCalls.calls ?? []), [query.data, pageOf]);
   useLiveRefresh(
     query.refetch,
     version,
     calls.some((c) => c.status === 'in_flight'),
   );
+  const last = query.data?.pages.at(-1);
   return {
     calls,
-    spend: query.data?.pages.at(-1)?.session?.modelCallSpend,
+    spend: last === undefined ? undefined : pageOf(last)?.modelCallSpend,
     error: query.error,
     loading: query.isPending,
     hasMore: query.hasNextPage,
@@ -75,30 +87,29 @@ export function useSessionModelCalls(sessionId: string, version: number): ModelC
   };
 }
 
+/** A session's model calls (its main agent's and its CLI sub-agents'), oldest first. */
+export function useSessionModelCalls(sessionId: string, version: number): ModelCallsView {
+  return usePagedModelCalls(
+    ['model-calls', 'session', sessionId],
+    (after) => request(SessionModelCallsQuery, { id: sessionId, after, limit: PAGE }),
+    sessionPage,
+    version,
+  );
+}
+
 /** A run's model calls, or its whole subtree's, oldest first. */
 export function useRunModelCalls(runId: string, subtree: boolean, version: number): ModelCallsView {
-  const query = useInfiniteQuery({
-    queryKey: ['model-calls', 'run', runId, subtree],
-    queryFn: ({ pageParam }) => request(RunModelCallsQuery, { id: runId, subtree, after: pageParam, limit: PAGE }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.run?.modelCalls.nextCursor ?? undefined,
-  });
-  const calls = useMemo(() => (query.data?.pages ?? []).flatMap((page) => page.run?.modelCalls.calls ?? []), [query.data]);
-  useLiveRefresh(
-    query.refetch,
+  return usePagedModelCalls(
+    ['model-calls', 'run', runId, subtree],
+    (after) => request(RunModelCallsQuery, { id: runId, subtree, after, limit: PAGE }),
+    runPage,
     version,
-    calls.some((c) => c.status === 'in_flight'),
   );
-  return {
-    calls,
-    spend: query.data?.pages.at(-1)?.run?.modelCallSpend,
-    error: query.error,
-    loading: query.isPending,
-    hasMore: query.hasNextPage,
-    loadingMore: query.isFetchingNextPage,
-    loadMore: () => void query.fetchNextPage(),
-  };
 }
+
+// Module-level so the lists' memo keeps its identity across renders.
+const sessionPage = (answer: { session?: CallsPage | null }) => answer.session;
+const runPage = (answer: { run?: CallsPage | null }) => answer.run;
 
 /** Runs of a tree the cost column covers: the service's own cap on Run.subtree. */
 const TREE_SPEND_LIMIT = 1000;
