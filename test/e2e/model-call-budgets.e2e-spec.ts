@@ -211,7 +211,9 @@ describe('budgets refuse model calls before spending (real CLI, routed)', () => 
     const { runs, measured } = await runUntilRefused('MODE_TREE', { maxTokens: 3000 }, 'max_tokens', 3000);
     expect(runs.length).toBe(2);
     expect(measured.sentPastLimit).toBe(0);
-    expect(measured.refused).toBeGreaterThanOrEqual(1);
+    // Two agents answering at once can pass the limit together: then the budget's stop reaches the tree
+    // before either asks again, and nothing is left to refuse. Refused or stopped, no call goes out past it
+    // (the lone agent's test shows the refusal itself).
     // Past the limit: at most one answer of each agent that was answering when the limit was reached.
     expect(measured.tokens - 3000).toBeLessThanOrEqual(runs.length * TOKENS_PER_ANSWER);
     for (const run of runs) expect(run).toMatchObject({ status: 'stopped', stoppedBy: { actor: 'budget', limit: 'max_tokens' } });
@@ -221,7 +223,7 @@ describe('budgets refuse model calls before spending (real CLI, routed)', () => 
   it('stops a tree at max_cost (the price table counts each call) with no call sent past it', async () => {
     const { rootRunId, runs, measured } = await runUntilRefused('MODE_TREE', { maxCost: 2 }, 'max_cost', 2);
     expect(measured.sentPastLimit).toBe(0);
-    expect(measured.refused).toBeGreaterThanOrEqual(1);
+    // As at max_tokens: the next calls are refused, or the stop reaches the tree before there is one.
     expect(measured.cost - 2).toBeLessThanOrEqual(runs.length * COST_PER_ANSWER + 1e-9);
     expect(await getRun(rootRunId)).toMatchObject({
       status: 'stopped',
