@@ -18,7 +18,7 @@ const loaded = {
   ],
   delegation: null,
   permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
-  budget: { maxTokens: null, maxToolCalls: null, maxRuns: 4, maxDurationMs: null },
+  budget: { maxTokens: null, maxToolCalls: null, maxRuns: 4, maxDurationMs: null, maxCost: 2.5 },
   includedIn: [],
   composable: false,
   composableReasons: [],
@@ -44,7 +44,7 @@ describe('the editor draft', () => {
       ],
       delegation: null,
       permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
-      budget: { maxRuns: 4 },
+      budget: { maxRuns: 4, maxCost: 2.5 },
     });
   });
 

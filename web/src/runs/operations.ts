@@ -67,12 +67,14 @@ export const RunHeaderQuery = graphql(`
           maxToolCalls
           maxRuns
           maxDurationMs
+          maxCost
         }
         used {
           tokens
           toolCalls
           runs
           durationMs
+          cost
         }
       }
     }

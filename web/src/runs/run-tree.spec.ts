@@ -143,6 +143,12 @@ describe('a run’s budget on its page', () => {
     expect(budgetLines({}, { tokens: 1, toolCalls: 1, runs: 1, durationMs: 1 })).toEqual([]);
   });
 
+  it('shows the cost used of a cost limit, and an unknown use as "?" with an empty meter, never as 0', () => {
+    const used = { tokens: 10, toolCalls: 0, runs: 1, durationMs: 1 };
+    expect(budgetLines({ maxCost: 2 }, { ...used, cost: 0.5 }).map((l) => [l.label, l.text, l.share])).toEqual([['cost', '0.5 of 2 (1.5 left)', 0.25]]);
+    expect(budgetLines({ maxCost: 2 }, used).map((l) => [l.label, l.text, l.used])).toEqual([['cost', '? of 2 (? left)', undefined]]);
+  });
+
   it('says which limit stopped a run and by how much', () => {
     expect(describeStop({ actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 3000, used: 3300 })).toBe(
       'Stopped by its budget: tokens 3300 of 3000',
@@ -152,6 +158,9 @@ describe('a run’s budget on its page', () => {
     );
     expect(describeStop({ actor: 'budget', reason: 'budget_exceeded', budgetSessionId: 's1', limit: 'max_tool_calls', allowed: 10, used: 11 })).toBe(
       "Stopped by session s1's budget: tool calls 11 of 10",
+    );
+    expect(describeStop({ actor: 'budget', reason: 'budget_exceeded', limit: 'max_cost', allowed: 1.5, used: 1.51234 })).toBe(
+      'Stopped by its budget: cost 1.5123 of 1.5',
     );
   });
 });

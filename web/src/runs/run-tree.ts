@@ -259,23 +259,25 @@ export function describeStop(stop: StopReason): string {
   return `Stopped by ${who}${cascade}${stop.reason ? `: ${stop.reason}` : ''}${stop.forced ? ' (its CLI session was destroyed)' : ''}`;
 }
 
-/** The four budget limits, as the service names them (`stopped_by.limit`). */
-export const BUDGET_LIMITS = ['max_tokens', 'max_tool_calls', 'max_runs', 'max_duration_ms'] as const;
+/** The budget limits, as the service names them (`stopped_by.limit`). */
+export const BUDGET_LIMITS = ['max_tokens', 'max_tool_calls', 'max_runs', 'max_duration_ms', 'max_cost'] as const;
 export type BudgetLimitName = (typeof BUDGET_LIMITS)[number];
 
 export function budgetLimitLabel(limit: string): string {
-  return { max_tokens: 'tokens', max_tool_calls: 'tool calls', max_runs: 'runs', max_duration_ms: 'time' }[limit] ?? limit;
+  return { max_tokens: 'tokens', max_tool_calls: 'tool calls', max_runs: 'runs', max_duration_ms: 'time', max_cost: 'cost' }[limit] ?? limit;
 }
 
 function formatBudgetValue(limit: string, value: number | undefined): string {
   if (value === undefined) return '?';
+  if (limit === 'max_cost') return value.toLocaleString('en', { maximumFractionDigits: 4 });
   return limit === 'max_duration_ms' ? formatDuration(value) : String(value);
 }
 
 export interface BudgetLine {
   limit: BudgetLimitName;
   label: string;
-  used: number;
+  /** undefined: not known. */
+  used: number | undefined;
   allowed: number;
   /** used / allowed, 0..1 (capped): the meter's fill. */
   share: number;
@@ -287,19 +289,26 @@ export interface BudgetLine {
  * (the same sums the service's budget guard counts) when the page has them.
  */
 export function budgetLines(
-  limits: { maxTokens?: number | null; maxToolCalls?: number | null; maxRuns?: number | null; maxDurationMs?: number | null },
-  used: { tokens: number; toolCalls: number; runs: number; durationMs: number },
+  limits: {
+    maxTokens?: number | null;
+    maxToolCalls?: number | null;
+    maxRuns?: number | null;
+    maxDurationMs?: number | null;
+    maxCost?: number | null;
+  },
+  // cost undefined: not known (an older service), shown as "?" rather than 0.
+  used: { tokens: number; toolCalls: number; runs: number; durationMs: number; cost?: number },
 ): BudgetLine[] {
   const lines: BudgetLine[] = [];
-  const add = (limit: BudgetLimitName, allowed: number | null | undefined, value: number) => {
+  const add = (limit: BudgetLimitName, allowed: number | null | undefined, value: number | undefined) => {
     if (!allowed) return;
-    const left = Math.max(0, allowed - value);
+    const left = value === undefined ? undefined : Math.max(0, allowed - value);
     lines.push({
       limit,
       label: budgetLimitLabel(limit),
       used: value,
       allowed,
-      share: Math.min(1, value / allowed),
+      share: value === undefined ? 0 : Math.min(1, value / allowed),
       text: `${formatBudgetValue(limit, value)} of ${formatBudgetValue(limit, allowed)} (${formatBudgetValue(limit, left)} left)`,
     });
   };
@@ -307,5 +316,6 @@ export function budgetLines(
   add('max_tool_calls', limits.maxToolCalls, used.toolCalls);
   add('max_runs', limits.maxRuns, used.runs);
   add('max_duration_ms', limits.maxDurationMs, used.durationMs);
+  add('max_cost', limits.maxCost, used.cost);
   return lines;
 }

@@ -2,11 +2,12 @@ import { useId } from 'react';
 import { TagInput } from '../ui/TagInput';
 import { type BudgetDraft, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from './session-settings';
 
-const BUDGET_FIELDS: Array<{ field: keyof BudgetDraft; label: string }> = [
+const BUDGET_FIELDS: Array<{ field: keyof BudgetDraft; label: string; decimal?: boolean }> = [
   { field: 'maxRuns', label: 'Max runs' },
   { field: 'maxTokens', label: 'Max tokens' },
   { field: 'maxToolCalls', label: 'Max tool calls' },
   { field: 'maxDurationSeconds', label: 'Max time (seconds)' },
+  { field: 'maxCost', label: 'Max cost', decimal: true },
 ];
 
 /**
@@ -125,12 +126,12 @@ export function SessionSettingsFields({
       <fieldset className="session-settings budget-fields" aria-describedby={`${id}-budget-note`}>
         <legend>Budget</legend>
         <div className="field-row">
-          {BUDGET_FIELDS.map(({ field, label }) => (
+          {BUDGET_FIELDS.map(({ field, label, decimal }) => (
             <div key={field} className="field narrow">
               <label htmlFor={`${id}-${field}`}>{label}</label>
               <input
                 id={`${id}-${field}`}
-                inputMode="numeric"
+                inputMode={decimal ? 'decimal' : 'numeric'}
                 value={draft.budget[field]}
                 placeholder="no limit"
                 disabled={disabled}
@@ -147,7 +148,8 @@ export function SessionSettingsFields({
           ))}
         </div>
         <p id={`${id}-budget-note`} className="help">
-          Limits over every run {mode === 'agent' ? 'its sessions start' : 'this session starts'} and their runs; past one, the runs are stopped.
+          Limits over every run {mode === 'agent' ? 'its sessions start' : 'this session starts'} and their runs; past one, the runs are stopped. Max cost
+          is in the service's price table currency and needs a price table (SWITCHBOARD_MODEL_PRICES).
         </p>
       </fieldset>
     </>

@@ -96,6 +96,7 @@ export const AgentSessionDefaultsFragment = graphql(`
       maxToolCalls
       maxRuns
       maxDurationMs
+      maxCost
     }
   }
 `);
@@ -162,12 +163,14 @@ export const ChatSessionQuery = graphql(`
           maxToolCalls
           maxRuns
           maxDurationMs
+          maxCost
         }
         used {
           tokens
           toolCalls
           runs
           durationMs
+          cost
         }
       }
     }

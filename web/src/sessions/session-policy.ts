@@ -30,20 +30,28 @@ export function sessionPolicyOf(config: unknown): SessionPolicy {
 }
 
 export interface BudgetFigures {
-  limits: { maxTokens?: number | null; maxToolCalls?: number | null; maxRuns?: number | null; maxDurationMs?: number | null };
-  used: { tokens: number; toolCalls: number; runs: number; durationMs: number };
+  limits: {
+    maxTokens?: number | null;
+    maxToolCalls?: number | null;
+    maxRuns?: number | null;
+    maxDurationMs?: number | null;
+    maxCost?: number | null;
+  };
+  // cost undefined: not known, shown as "?" (never as 0).
+  used: { tokens: number; toolCalls: number; runs: number; durationMs: number; cost?: number };
 }
 
 /** One line per limit the budget has: "tokens: 1,200 of 50,000". */
 export function budgetLines(budget: BudgetFigures): string[] {
   const { limits, used } = budget;
   const lines: string[] = [];
-  const line = (what: string, use: number, limit: number | null | undefined, unit = (n: number) => n.toLocaleString('en')) => {
-    if (limit !== null && limit !== undefined) lines.push(`${what}: ${unit(use)} of ${unit(limit)}`);
+  const line = (what: string, use: number | undefined, limit: number | null | undefined, unit = (n: number) => n.toLocaleString('en')) => {
+    if (limit !== null && limit !== undefined) lines.push(`${what}: ${use === undefined ? '?' : unit(use)} of ${unit(limit)}`);
   };
   line('tokens', used.tokens, limits.maxTokens);
   line('tool calls', used.toolCalls, limits.maxToolCalls);
   line('runs', used.runs, limits.maxRuns);
   line('time', used.durationMs, limits.maxDurationMs, (ms) => `${Math.round(ms / 1000).toLocaleString('en')} s`);
+  line('cost', used.cost, limits.maxCost, (n) => n.toLocaleString('en', { maximumFractionDigits: 4 }));
   return lines;
 }

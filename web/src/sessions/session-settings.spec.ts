@@ -27,7 +27,7 @@ describe("a session's settings from its agent's defaults", () => {
     );
     expect(draft.kinds).toEqual({ read: 'allow', mcp: 'ask' });
     expect(draft.askTools).toEqual(['agent_run']);
-    expect(draft.budget).toEqual({ maxTokens: '', maxToolCalls: '', maxRuns: '5', maxDurationSeconds: '90' });
+    expect(draft.budget).toEqual({ maxTokens: '', maxToolCalls: '', maxRuns: '5', maxDurationSeconds: '90', maxCost: '' });
   });
 
   it('sends the lists in the service’s kind order', () => {
@@ -45,8 +45,23 @@ describe('the budget fields', () => {
     });
   });
 
+  it('sends a cost as the decimal typed, and loads an agent default cost back into the field', () => {
+    expect(budgetOf({ ...emptyBudget(), maxCost: ' 2.50 ' })).toEqual({ budget: { maxCost: 2.5 }, problems: {} });
+    expect(budgetOf({ ...emptyBudget(), maxCost: '0.005' }).budget).toEqual({ maxCost: 0.005 });
+    const agent = { subAgents: [], budget: { maxTokens: null, maxCost: 1.25 } };
+    expect(settingsOf(agent, 'resolved').budget).toEqual({ ...emptyBudget(), maxCost: '1.25' });
+  });
+
+  it('names a cost that is not a positive amount, and sends no budget', () => {
+    for (const typed of ['0', '-1', 'lots', '1,5']) {
+      const { budget, problems } = budgetOf({ ...emptyBudget(), maxCost: typed });
+      expect(budget).toBeUndefined();
+      expect(problems).toEqual({ maxCost: 'a positive amount, like 2.50' });
+    }
+  });
+
   it('names each field that is not a positive whole number, and sends none of them', () => {
-    const { budget, problems } = budgetOf({ maxTokens: '-1', maxToolCalls: '2.5', maxRuns: 'many', maxDurationSeconds: '0' });
+    const { budget, problems } = budgetOf({ maxTokens: '-1', maxToolCalls: '2.5', maxRuns: 'many', maxDurationSeconds: '0', maxCost: '' });
     expect(budget).toBeUndefined();
     expect(Object.keys(problems).sort()).toEqual(['maxDurationSeconds', 'maxRuns', 'maxTokens', 'maxToolCalls']);
   });

@@ -12,6 +12,8 @@ export interface BudgetDraft {
   maxRuns: string;
   /** Seconds as typed; sent as milliseconds. */
   maxDurationSeconds: string;
+  /** A decimal in the price table's currency. */
+  maxCost: string;
 }
 
 export interface SessionSettingsDraft {
@@ -27,7 +29,13 @@ export interface AgentSessionDefaults {
   delegation?: boolean | null;
   subAgents: readonly string[];
   permissionPolicy?: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null;
-  budget?: { maxTokens?: number | null; maxToolCalls?: number | null; maxRuns?: number | null; maxDurationMs?: number | null } | null;
+  budget?: {
+    maxTokens?: number | null;
+    maxToolCalls?: number | null;
+    maxRuns?: number | null;
+    maxDurationMs?: number | null;
+    maxCost?: number | null;
+  } | null;
 }
 
 /** A kind as the service says it treats it (GraphQL `sessionOptions.permissionKinds`). */
@@ -46,7 +54,7 @@ export function agentPolicyOf(draft: SessionSettingsDraft): { allowKinds: string
   return policy.allowKinds.length + policy.askKinds.length + policy.askTools.length > 0 ? policy : null;
 }
 
-export const emptyBudget = (): BudgetDraft => ({ maxTokens: '', maxToolCalls: '', maxRuns: '', maxDurationSeconds: '' });
+export const emptyBudget = (): BudgetDraft => ({ maxTokens: '', maxToolCalls: '', maxRuns: '', maxDurationSeconds: '', maxCost: '' });
 
 /** What the agent's sessions get when the request says nothing: the service's rule, shown to the person. */
 export function delegationOf(agent: Pick<AgentSessionDefaults, 'delegation' | 'subAgents'>): boolean {
@@ -70,6 +78,7 @@ export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 
       maxToolCalls: text(b?.maxToolCalls),
       maxRuns: text(b?.maxRuns),
       maxDurationSeconds: b?.maxDurationMs ? String(b.maxDurationMs / 1000) : '',
+      maxCost: text(b?.maxCost),
     },
   };
 }
@@ -95,9 +104,10 @@ export interface BudgetValue {
   maxToolCalls?: number;
   maxRuns?: number;
   maxDurationMs?: number;
+  maxCost?: number;
 }
 
-/** The budget to send (undefined: none set), or the problem of each field that is not a positive whole number. */
+/** The budget to send (undefined: none set), or the problem of each field that is not a positive (whole, but for cost) number. */
 export function budgetOf(draft: BudgetDraft): { budget?: BudgetValue; problems: Partial<Record<keyof BudgetDraft, string>> } {
   const problems: Partial<Record<keyof BudgetDraft, string>> = {};
   const budget: BudgetValue = {};
@@ -111,14 +121,26 @@ export function budgetOf(draft: BudgetDraft): { budget?: BudgetValue; problems: 
     }
     return value;
   };
+  const readCost = (): number | undefined => {
+    const raw = draft.maxCost.trim();
+    if (raw === '') return undefined;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value <= 0) {
+      problems.maxCost = 'a positive amount, like 2.50';
+      return undefined;
+    }
+    return value;
+  };
   const tokens = read('maxTokens');
   const toolCalls = read('maxToolCalls');
   const runs = read('maxRuns');
   const duration = read('maxDurationSeconds', 1000);
+  const cost = readCost();
   if (tokens !== undefined) budget.maxTokens = tokens;
   if (toolCalls !== undefined) budget.maxToolCalls = toolCalls;
   if (runs !== undefined) budget.maxRuns = runs;
   if (duration !== undefined) budget.maxDurationMs = duration;
+  if (cost !== undefined) budget.maxCost = cost;
   return { ...(Object.keys(budget).length > 0 ? { budget } : {}), problems };
 }
 
