@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, request } from '../api/client';
@@ -41,7 +41,10 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
   const choices = useQuery({
     queryKey: ['agents', 'editor-choices', agentId ?? 'new'],
     queryFn: () => request(EditorChoicesQuery, { exclude: agentId ?? null }),
+    // Asked again whenever the page opens, never shown from another visit: the agent saved a moment ago must be a choice.
+    refetchOnMount: 'always',
   });
+  const queries = useQueryClient();
 
   const [draft, setDraft] = useState<AgentDraft>(emptyDraft);
   const [loadedVersion, setLoadedVersion] = useState<number | undefined>();
@@ -89,6 +92,8 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
         setSaved(`Saved (version ${updateAgent.version}).`);
       } else {
         const { createAgent } = await request(CreateAgentMutation, { input: { ...inputOf(draft), id: draft.id.trim() || null } });
+        // Every list of agents (the library, the editors' choices) is out of date now, whatever the live feed says later.
+        void queries.invalidateQueries({ queryKey: ['agents'] });
         void navigate(`/agents/${createAgent.id}`);
       }
     } catch (error) {
