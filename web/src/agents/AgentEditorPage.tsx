@@ -19,7 +19,7 @@ import { useFieldProblems } from './editor/use-field-problems';
 import { useLibraryChanges } from './editor/use-library-changes';
 import { SessionSettingsFields } from '../sessions/SessionSettingsFields';
 import { budgetOf } from '../sessions/session-settings';
-import { AgentQuery, CreateAgentMutation, DeleteAgentMutation, EditorChoicesQuery, UpdateAgentMutation } from './operations';
+import { AgentQuery, BuiltinToolsQuery, CreateAgentMutation, DeleteAgentMutation, EditorChoicesQuery, UpdateAgentMutation } from './operations';
 
 const asApiError = (error: unknown) => (error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
 
@@ -44,6 +44,8 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
     // Asked again whenever the page opens, never shown from another visit: the agent saved a moment ago must be a choice.
     refetchOnMount: 'always',
   });
+  const builtinTools = useQuery({ queryKey: ['builtin-tools'], queryFn: () => request(BuiltinToolsQuery), staleTime: 60_000 });
+  const knownBuiltinTools = builtinTools.data?.knownBuiltinTools ?? [];
   const queries = useQueryClient();
 
   const [draft, setDraft] = useState<AgentDraft>(emptyDraft);
@@ -180,7 +182,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
           }}
         >
           <AgentBasicsForm {...form} editing={editing} />
-          <ToolsEditor {...form} knownBuiltinTools={choices.data?.knownBuiltinTools ?? []} />
+          <ToolsEditor {...form} knownBuiltinTools={knownBuiltinTools} />
           <McpServersEditor {...form} registry={choices.data?.mcpServers} />
           <HooksField hooks={draft.hooks} types={choices.data?.hookTypes ?? []} onChange={(v) => set('hooks', v)} problem={fieldProblem('hooks')} />
           <SubAgentPicker draft={draft} set={set} choices={subAgents.choices} blockedNoteId={blocked ? saveBlockedId : undefined} />
@@ -194,7 +196,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
               kindOptions={choices.data?.sessionOptions.permissionKinds}
               mode="agent"
               hasSubAgents={draft.subAgents.length > 0}
-              toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...(choices.data?.knownBuiltinTools ?? [])]}
+              toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...knownBuiltinTools]}
             />
           </section>
         </form>

@@ -88,9 +88,18 @@ export const EditorChoicesQuery = graphql(`
       }
       problem
     }
-    knownBuiltinTools
     hookTypes
     ...SessionOptions
+  }
+`);
+
+/**
+ * The CLI's built-in tools, for suggestions: asked apart from the editor's choices, because the first ask
+ * starts the CLI (seconds) and the choices (which agents can be sub-agents) must not wait for it.
+ */
+export const BuiltinToolsQuery = graphql(`
+  query BuiltinTools {
+    knownBuiltinTools
   }
 `);
 
