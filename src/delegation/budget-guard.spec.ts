@@ -61,7 +61,7 @@ describe('BudgetGuard on one of several instances', () => {
     const store = { committed$: new Subject<StoredEvent>() } as unknown as EventStore;
     const sessions = { all: () => [], get: () => undefined } as unknown as SessionRegistry;
     const calls = {
-      spendOfRuns: async () => ({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 }),
+      spendOf: async (keys: unknown[]) => keys.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, currency: null, unpricedCalls: 0 })),
     } as unknown as ModelCallsReadModel;
     guard = new BudgetGuard(store, runs, stopper, {} as RunRepository, handles, sessions, calls);
   });

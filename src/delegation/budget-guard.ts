@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { filter, type Subscription } from 'rxjs';
 import { EventStore } from '../event-store/event-store';
-import { type ModelCallSpend, ModelCallsReadModel } from '../model-calls/model-calls-read-model';
+import { type ModelCallSpendView, ModelCallsReadModel } from '../model-calls/model-calls-read-model';
 import { runIdOfThread, sessionIdOfStream } from '../event-store/stream-ids';
 import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
 import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
@@ -29,14 +29,14 @@ const SWEEP_MS = 250;
  * model-call ledger, whichever counted more so far (the ledger records a call as its answer ends, the CLI's
  * event may come later); cost from the ledger (0 when no call was routed or priced).
  */
-export function budgetUseOf(spend: SubtreeSpend, calls?: ModelCallSpend): BudgetUse {
+export function budgetUseOf(spend: SubtreeSpend, calls?: Pick<ModelCallSpendView, 'inputTokens' | 'outputTokens' | 'cost'>): BudgetUse {
   return {
     tokens: Math.max(spend.tokens, calls ? calls.inputTokens + calls.outputTokens : 0),
     tool_calls: spend.toolCalls,
     runs: spend.runs,
     duration_ms: spend.durationMs,
-    // Summed in SQL as floating point: kept to a millionth, as each call's cost is.
-    cost: Math.round((calls?.cost ?? 0) * 1_000_000) / 1_000_000,
+    // An unknown cost counts 0 here: the gate refuses a model without a price under a cost budget.
+    cost: calls?.cost ?? 0,
   };
 }
 
@@ -126,7 +126,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
 
   /** What a run's subtree spent: the runs table's sums with the model-call ledger's tokens and cost. */
   async subtreeUse(path: string, now = Date.now()): Promise<BudgetUse> {
-    const [spend, calls] = await Promise.all([this.runs.subtreeSpend(path, now), this.calls.spendOfRuns(path)]);
+    const [spend, [calls]] = await Promise.all([this.runs.subtreeSpend(path, now), this.calls.spendOf([{ runPath: path }])]);
     return budgetUseOf(spend, calls);
   }
 
@@ -136,16 +136,11 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     const budget = this.sessions.get(sessionId)?.config.budget;
     if (!budget) return undefined;
     const [spend, roots] = await Promise.all([this.runs.sessionSpend(sessionId), this.runs.rootPathsOwnedBy(sessionId)]);
-    const calls = await Promise.all(roots.map((path) => this.calls.spendOfRuns(path)));
-    const summed = calls.reduce<ModelCallSpend>(
-      (sum, c) => ({
-        calls: sum.calls + c.calls,
-        inputTokens: sum.inputTokens + c.inputTokens,
-        outputTokens: sum.outputTokens + c.outputTokens,
-        cost: sum.cost + c.cost,
-        unpricedCalls: sum.unpricedCalls + c.unpricedCalls,
-      }),
-      { calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, unpricedCalls: 0 },
+    // Every root's subtree in one statement.
+    const calls = await this.calls.spendOf(roots.map((path) => ({ runPath: path })));
+    const summed = calls.reduce(
+      (sum, c) => ({ inputTokens: sum.inputTokens + c.inputTokens, outputTokens: sum.outputTokens + c.outputTokens, cost: sum.cost + (c.cost ?? 0) }),
+      { inputTokens: 0, outputTokens: 0, cost: 0 },
     );
     return { sessionId, budget, used: budgetUseOf(spend, summed) };
   }

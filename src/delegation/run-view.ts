@@ -1,10 +1,10 @@
 import type { ModelPriceTable } from '../config/model-prices';
-import type { ModelCallSpend } from '../model-calls/model-calls-read-model';
+import type { ModelCallSpendView } from '../model-calls/model-calls-read-model';
 import type { RunRow } from '../run-lineage/run-lineage';
 import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
 
 /**
- * What some runs' model calls cost (the ledger's ModelCallSpend as the run views show it): `cost` in
+ * What some runs' model calls cost (the ledger's spend as the run views show it): `cost` in
  * `currency`, null when unknown (no price table, or none of the calls' models has a price; never 0 for
  * unknown); `unpriced_calls` were left out of it.
  */
@@ -15,11 +15,9 @@ export interface RunCost {
   unpriced_calls: number;
 }
 
-export function runCostOf(spend: ModelCallSpend, prices: ModelPriceTable | undefined): RunCost {
-  const known = prices !== undefined && (spend.calls === 0 || spend.unpricedCalls < spend.calls);
-  // Summed in SQL as floating point: kept to a millionth, as each call's cost is.
+export function runCostOf(spend: ModelCallSpendView, prices: ModelPriceTable | undefined): RunCost {
   return {
-    cost: known ? Math.round(spend.cost * 1_000_000) / 1_000_000 : null,
+    cost: prices === undefined ? null : spend.cost,
     currency: prices?.currency ?? null,
     model_calls: spend.calls,
     unpriced_calls: spend.unpricedCalls,

@@ -1,5 +1,4 @@
 import type { QueryBus } from '@nestjs/cqrs';
-import type { ModelCallSpend } from '../model-calls/model-calls-read-model';
 import DataLoader from 'dataloader';
 import { ListStreamsEvents } from '../event-log/queries/list-streams-events/list-streams-events.query';
 import type { StoredEvent } from '../event-store/event-store.types';
@@ -85,8 +84,6 @@ export class RunLoaders {
   readonly modelCallSpend: DataLoader<SpendKey, ModelCallSpendView, string>;
   /** Kept request and answer of each call, read off the calls' streams only when a query asks for them. */
   readonly modelCallBodies: DataLoader<string, ModelCallBodies>;
-  /** What model calls cost, by `run:<id>` (its own) or `tree:<path>` (its subtree); made by the first field that asks. */
-  runUsageCost?: DataLoader<string, ModelCallSpend>;
 
   constructor(queryBus: QueryBus) {
     this.runById = new DataLoader(

@@ -8,15 +8,6 @@ import { subtreeRange } from '../run-lineage/run-lineage';
 /** A `model_calls` row as the read side sees it. */
 export type ModelCallRow = ReadModelDatabase['tables']['modelCalls']['$inferSelect'];
 
-/** Tokens and cost summed over some calls; `unpricedCalls` counts those whose cost is unknown. */
-export interface ModelCallSpend {
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cost: number;
-  unpricedCalls: number;
-}
-
 /**
  * Tokens and cost of some calls as the read APIs show them: `cost` sums the calls with a known cost, null
  * when calls spent tokens and none of them has a price (unknown, never 0); `unpricedCalls` says how many
@@ -104,50 +95,6 @@ export class ModelCallsReadModel {
       )
       .orderBy(asc(modelCalls.startedPosition))
       .limit(limit);
-  }
-
-  /** Spend of a run's subtree (one range of `run_path`) or of a single run. */
-  async spendOfRuns(runPath: string): Promise<ModelCallSpend> {
-    const { modelCalls } = this.db.tables;
-    const range = subtreeRange(runPath);
-    return this.spendWhere(and(gte(modelCalls.runPath, range.from), lt(modelCalls.runPath, range.to)));
-  }
-
-  /** Spend of one run's own calls (its CLI sub-agents' included), not its child runs'. */
-  async spendOfRun(runId: string): Promise<ModelCallSpend> {
-    return this.spendWhere(eq(this.db.tables.modelCalls.runId, runId));
-  }
-
-  /** Spends of many runs' own calls in one statement, in the order of `runIds`. */
-  async spendOfEachRun(runIds: readonly string[]): Promise<ModelCallSpend[]> {
-    if (runIds.length === 0) return [];
-    const { modelCalls } = this.db.tables;
-    const rows = await this.db.orm
-      .select({ key: modelCalls.runId, ...this.budgetSpendColumns() })
-      .from(modelCalls)
-      .where(and(inArray(modelCalls.runId, jsonArrayValues(this.db, [...new Set(runIds)])), this.spentStatus()))
-      .groupBy(modelCalls.runId);
-    const byKey = new Map(rows.map(({ key, ...spend }) => [key, spendOf(spend)]));
-    return runIds.map((id) => byKey.get(id) ?? spendOf(undefined));
-  }
-
-  /** Spends of many subtrees in one statement (each path one range of `run_path`), in the order of `paths`. */
-  async spendOfEachSubtree(paths: readonly string[]): Promise<ModelCallSpend[]> {
-    if (paths.length === 0) return [];
-    const { modelCalls } = this.db.tables;
-    const path = sql<string>`p.value`;
-    const rows = await this.db.orm
-      .select({ key: path, ...this.budgetSpendColumns() })
-      .from(jsonArrayRows(this.db, [...new Set(paths)], 'p'))
-      .crossJoin(tableIndexedBy(this.db, modelCalls, 'model_calls_run_path_idx'))
-      .where(and(gte(modelCalls.runPath, path), lt(modelCalls.runPath, sql`${path} || '~'`), this.spentStatus()))
-      .groupBy(path);
-    const byKey = new Map(rows.map(({ key, ...spend }) => [key, spendOf(spend)]));
-    return paths.map((p) => byKey.get(p) ?? spendOf(undefined));
-  }
-
-  async spendOfSession(sessionId: string): Promise<ModelCallSpend> {
-    return this.spendWhere(eq(this.db.tables.modelCalls.sessionId, sessionId));
   }
 
   /** Calls recorded in flight by these instances (a dead one's, taken over). */
@@ -247,46 +194,11 @@ export class ModelCallsReadModel {
     const rows = await this.db.orm
       .select({ key: path, ...this.spendColumns() })
       .from(jsonArrayRows(this.db, paths, 'p'))
-      .innerJoin(modelCalls, and(gte(modelCalls.runPath, path), lt(modelCalls.runPath, sql`${path} || '~'`)))
-      .where(this.spent())
+      .crossJoin(tableIndexedBy(this.db, modelCalls, 'model_calls_run_path_idx'))
+      .where(and(gte(modelCalls.runPath, path), lt(modelCalls.runPath, sql`${path} || '~'`), this.spent()))
       .groupBy(path);
     return new Map(rows.map(({ key, ...sums }) => [key, spendView(sums)]));
   }
-
-  private async spendWhere(where: ReturnType<typeof and>): Promise<ModelCallSpend> {
-    const { modelCalls } = this.db.tables;
-    const [row] = await this.db.orm.select(this.budgetSpendColumns()).from(modelCalls).where(and(where, this.spentStatus()));
-    return spendOf(row);
-  }
-
-  /** The sums budgets read: a cost not known counts 0 here (the gate refuses unpriced models under a cost budget). */
-  private budgetSpendColumns() {
-    const { modelCalls } = this.db.tables;
-    return {
-      calls: sql<number>`count(*)`,
-      inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`,
-      outputTokens: sql<number>`coalesce(sum(${modelCalls.outputTokens}), 0)`,
-      cost: sql<number>`coalesce(sum(${modelCalls.cost}), 0)`,
-      unpricedCalls: sql<number>`count(*) - count(${modelCalls.cost})`,
-    };
-  }
-
-  /** Calls that were sent and ended: in flight, refused and interrupted ones spent nothing known. */
-  private spentStatus() {
-    const { modelCalls } = this.db.tables;
-    return or(eq(modelCalls.status, 'succeeded'), eq(modelCalls.status, 'failed'), eq(modelCalls.status, 'cancelled'));
-  }
-}
-
-/** Sums come back as numeric text on PostgreSQL: numbers on both. */
-function spendOf(row: { calls: unknown; inputTokens: unknown; outputTokens: unknown; cost: unknown; unpricedCalls: unknown } | undefined): ModelCallSpend {
-  return {
-    calls: Number(row?.calls ?? 0),
-    inputTokens: Number(row?.inputTokens ?? 0),
-    outputTokens: Number(row?.outputTokens ?? 0),
-    cost: Number(row?.cost ?? 0),
-    unpricedCalls: Number(row?.unpricedCalls ?? 0),
-  };
 }
 
 function spendView(sums: {

@@ -1,6 +1,5 @@
 import { Inject } from '@nestjs/common';
 import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import DataLoader from 'dataloader';
 import { QueryBus } from '@nestjs/cqrs';
 import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
@@ -11,7 +10,6 @@ import { type BudgetView, budgetView, type RunBudget } from '../../delegation/ru
 import { runCostOf } from '../../delegation/run-view';
 import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
-import { type ModelCallSpend, ModelCallsReadModel } from '../../model-calls/model-calls-read-model';
 import type { GraphqlContext } from '../graphql-context';
 import { inRange, ListSize, presentFields } from '../input-validation';
 import { EventPage } from '../models/event.model';
@@ -60,10 +58,7 @@ const EVENTS_FIRST = new ListSize('first', 1, 1000, 100);
 
 @Resolver(() => Run)
 export class RunsResolver {
-  constructor(
-    private readonly queryBus: QueryBus,
-    private readonly calls: ModelCallsReadModel,
-  ) {}
+  constructor(private readonly queryBus: QueryBus) {}
 
   @Query(() => RunConnection, {
     description: 'Runs, newest first, filtered, paged by cursor',
@@ -137,7 +132,7 @@ export class RunsResolver {
   @ResolveField(() => RunBudgetModel, { nullable: true, description: 'Its budget over its subtree: limits, use and what is left; null without one' })
   async budget(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext): Promise<RunBudgetModel | null> {
     if (!run.budget) return null;
-    const [spend, calls] = await Promise.all([loaders.subtreeSpend.load(run.path), this.calls.spendOfRuns(run.path)]);
+    const [spend, calls] = await Promise.all([loaders.subtreeSpend.load(run.path), loaders.modelCallSpend.load({ runPath: run.path })]);
     return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(spend, calls)));
   }
 
@@ -200,13 +195,10 @@ export class RunUsageResolver {
   }
 }
 
-/** A usage's cost, named as ModelCallSpend: read only when asked, one statement per kind per operation. */
+/** A usage's cost, from the ledger's spend loader (the one Run.modelCallSpend reads): only when asked, batched per operation. */
 @Resolver(() => Usage)
 export class UsageCostResolver {
-  constructor(
-    private readonly calls: ModelCallsReadModel,
-    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
-  ) {}
+  constructor(@Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig) {}
 
   @ResolveField(() => Float, {
     nullable: true,
@@ -233,19 +225,7 @@ export class UsageCostResolver {
   }
 
   private async costOf(usage: Usage, { loaders }: GraphqlContext) {
-    loaders.runUsageCost ??= new DataLoader((keys: readonly string[]) => this.spends(keys));
-    const key = 'runId' in usage.spendOf ? `run:${usage.spendOf.runId}` : `tree:${usage.spendOf.path}`;
-    return runCostOf(await loaders.runUsageCost.load(key), this.config.modelCalls.prices);
-  }
-
-  private async spends(keys: readonly string[]): Promise<ModelCallSpend[]> {
-    const runIds = keys.filter((k) => k.startsWith('run:')).map((k) => k.slice(4));
-    const paths = keys.filter((k) => k.startsWith('tree:')).map((k) => k.slice(5));
-    const [ofRuns, ofTrees] = await Promise.all([this.calls.spendOfEachRun(runIds), this.calls.spendOfEachSubtree(paths)]);
-    const byKey = new Map<string, ModelCallSpend>([
-      ...runIds.map((id, i): [string, ModelCallSpend] => [`run:${id}`, ofRuns[i]]),
-      ...paths.map((path, i): [string, ModelCallSpend] => [`tree:${path}`, ofTrees[i]]),
-    ]);
-    return keys.map((key) => byKey.get(key) as ModelCallSpend);
+    const key = 'runId' in usage.spendOf ? { runId: usage.spendOf.runId } : { runPath: usage.spendOf.path };
+    return runCostOf(await loaders.modelCallSpend.load(key), this.config.modelCalls.prices);
   }
 }

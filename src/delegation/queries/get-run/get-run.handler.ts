@@ -24,9 +24,8 @@ export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
     const row = await this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
     const now = Date.now();
-    const [own, subtreeCalls, subtree, [sums]] = await Promise.all([
-      this.calls.spendOfRun(runId),
-      this.calls.spendOfRuns(row.path),
+    const [[own, subtreeCalls], subtree, [sums]] = await Promise.all([
+      this.calls.spendOf([{ runId }, { runPath: row.path }]),
       this.runs.subtreeSpend(row.path, now),
       this.queryBus.execute(new GetSubtreeUsage([row.path])),
     ]);
