@@ -3,7 +3,6 @@ import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, notInArray, or, 
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch, tableIndexedBy } from '../database/keyed-batch';
 import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
-import { subtreeRange } from '../run-lineage/run-lineage';
 
 /** A `model_calls` row as the read side sees it. */
 export type ModelCallRow = ReadModelDatabase['tables']['modelCalls']['$inferSelect'];
@@ -76,23 +75,6 @@ export class ModelCallsReadModel {
       .select()
       .from(modelCalls)
       .where(and(eq(modelCalls.sessionId, sessionId), after !== undefined ? gte(modelCalls.startedPosition, after + 1) : undefined))
-      .orderBy(asc(modelCalls.startedPosition))
-      .limit(limit);
-  }
-
-  /** A run's calls, or with `runPath` those of every run in its subtree, oldest first, after the cursor. */
-  async ofRun(runId: string, runPath: string | undefined, after: number | undefined, limit: number): Promise<ModelCallRow[]> {
-    const { modelCalls } = this.db.tables;
-    const range = runPath ? subtreeRange(runPath) : undefined;
-    return this.db.orm
-      .select()
-      .from(modelCalls)
-      .where(
-        and(
-          range ? and(gte(modelCalls.runPath, range.from), lt(modelCalls.runPath, range.to)) : eq(modelCalls.runId, runId),
-          after !== undefined ? gte(modelCalls.startedPosition, after + 1) : undefined,
-        ),
-      )
       .orderBy(asc(modelCalls.startedPosition))
       .limit(limit);
   }

@@ -299,7 +299,6 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       (ok) => (ok ? this.append(callId, 1, ended, start.sessionId as string) : undefined),
       () => undefined,
     );
-    this.recordedNow(exchange);
   }
 
   /** Called just before an answer's end goes to the CLI: from then on its session's next call waits for its record. */

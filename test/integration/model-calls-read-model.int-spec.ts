@@ -2,7 +2,7 @@ import type { NewEvent } from '../../src/event-store/event-store.types';
 import { modelCallStreamId } from '../../src/event-store/stream-ids';
 import { ModelCallEvents, type ModelCallLineage, type ModelRequestSummary } from '../../src/model-calls/model-call.events';
 import { decodeModelCallCursor, encodeModelCallCursor } from '../../src/model-calls/model-call-view';
-import { ModelCallsReadModel } from '../../src/model-calls/model-calls-read-model';
+import { ModelCallsReadModel, type RunCallsKey } from '../../src/model-calls/model-calls-read-model';
 import { ModelCallsProjection } from '../../src/model-calls/projections/model-calls.projection';
 import { GetModelCallBodiesHandler } from '../../src/model-calls/queries/get-model-call-bodies/get-model-call-bodies.handler';
 import { GetModelCallBodies } from '../../src/model-calls/queries/get-model-call-bodies/get-model-call-bodies.query';
@@ -132,15 +132,16 @@ describe.each(eventStoreTargets())('model calls read model on %s', (_name, openT
   });
 
   it("reads a run's own calls, or its subtree's as one range of run_path that leaves a sibling root sharing its prefix out", async () => {
-    expect((await calls.ofRun('R', undefined, undefined, 10)).map((c) => c.callId)).toEqual(['r-1', 'r-2']);
-    expect((await calls.ofRun('R', '/R/', undefined, 10)).map((c) => c.callId)).toEqual(['r-1', 'c-1', 'g-1', 'r-2']);
-    expect((await calls.ofRun('C', '/R/C/', undefined, 10)).map((c) => c.callId)).toEqual(['c-1', 'g-1']);
-    const [g] = await calls.ofRun('G', undefined, undefined, 10);
+    const ids = async (key: RunCallsKey) => (await calls.ofRuns([key], 10))[0].map((c) => c.callId);
+    expect(await ids({ runId: 'R' })).toEqual(['r-1', 'r-2']);
+    expect(await ids({ runId: 'R', subtreePath: '/R/' })).toEqual(['r-1', 'c-1', 'g-1', 'r-2']);
+    expect(await ids({ runId: 'C', subtreePath: '/R/C/' })).toEqual(['c-1', 'g-1']);
+    const [[g]] = await calls.ofRuns([{ runId: 'G' }], 10);
     expect(g).toMatchObject({ status: 'interrupted', error: 'the instance died', rootRunId: 'R', lineagePath: JSON.stringify(RUNS.G.lineagePath) });
   });
 
   it('reads pages of many runs in one batch, each after its own cursor, own and subtree mixed', async () => {
-    const [r1] = await calls.ofRun('R', undefined, undefined, 1);
+    const [[r1]] = await calls.ofRuns([{ runId: 'R' }], 1);
     const handler = new ListModelCallsOfRunsHandler(calls);
     const pages = await handler.execute(
       new ListModelCallsOfRuns(

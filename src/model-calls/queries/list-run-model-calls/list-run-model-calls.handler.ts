@@ -16,7 +16,11 @@ export class ListRunModelCallsHandler implements IQueryHandler<ListRunModelCalls
     const cursor = after === undefined ? undefined : decodeModelCallCursor(after);
     const place = await this.lineage.placeOf(runId);
     if (!place) throw new RunOfCallsNotFoundError(runId);
-    const rows = await this.calls.ofRun(runId, subtree ? place.path : undefined, cursor, limit + 1);
+    // The same read as GraphQL's per-level loader, for one run.
+    const [rows] = await this.calls.ofRuns(
+      [{ runId, ...(subtree ? { subtreePath: place.path } : {}), ...(cursor !== undefined ? { after: cursor } : {}) }],
+      limit + 1,
+    );
     return { ...modelCallPageOf(rows, limit), runPath: place.path };
   }
 }
