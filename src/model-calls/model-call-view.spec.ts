@@ -2,45 +2,9 @@ import { InvalidInputError } from '../common/domain-error';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { decodeModelCallCursor, encodeModelCallCursor, modelCallBodiesOf, modelCallPageOf } from './model-call-view';
 import { ModelCallEvents } from './model-call.events';
-import type { ModelCallRow } from './model-calls-read-model';
+import { modelCallRow } from '../../test/fixtures/model-call-rows';
 
-const row = (callId: string, startedPosition: number): ModelCallRow => ({
-  callId,
-  startedPosition,
-  status: 'succeeded',
-  sessionId: 's',
-  cliAgentId: 's',
-  agentInvocationId: null,
-  agentName: 'researcher',
-  subagentId: null,
-  runId: 'r',
-  rootRunId: 'r',
-  runPath: '/r/',
-  lineagePath: '["lead","researcher"]',
-  provider: 'openai',
-  model: 'gpt-4.1',
-  interactionType: null,
-  initiator: null,
-  requestBytes: 10,
-  messageCount: 1,
-  toolCount: 0,
-  stream: true,
-  httpStatus: 200,
-  ttfbMs: 1,
-  durationMs: 2,
-  inputTokens: 3,
-  outputTokens: 4,
-  cachedInputTokens: null,
-  reasoningTokens: null,
-  responseId: null,
-  finishReason: null,
-  cost: null,
-  currency: null,
-  error: null,
-  instanceId: 'i',
-  startedAt: 't0',
-  endedAt: 't1',
-});
+const row = (callId: string, startedPosition: number) => modelCallRow({ callId, startedPosition });
 
 const event = (type: string, data: Record<string, unknown>): StoredEvent => ({
   globalPosition: 1,

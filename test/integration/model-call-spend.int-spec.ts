@@ -1,5 +1,6 @@
 import type { ReadModelDatabase } from '../../src/database/read-model-database';
 import { ModelCallsReadModel, type ModelCallRow } from '../../src/model-calls/model-calls-read-model';
+import { modelCallRow } from '../fixtures/model-call-rows';
 import { type ReadModelTarget, readModelTargets } from '../fixtures/read-model-targets';
 
 jest.setTimeout(120_000);
@@ -9,44 +10,26 @@ let position = 0;
 function call(runPath: string, over: Partial<ModelCallRow> = {}): ModelCallRow {
   position += 1;
   const runId = runPath.split('/').filter(Boolean).at(-1) as string;
-  return {
+  return modelCallRow({
     callId: `call-${position}`,
     startedPosition: position,
-    status: 'succeeded',
     sessionId: `sub-agent-${runId}`,
     cliAgentId: `sub-agent-${runId}`,
-    agentInvocationId: null,
     agentName: 'worker',
-    subagentId: null,
     runId,
     rootRunId: runPath.split('/')[1],
     runPath,
     lineagePath: '["worker"]',
-    provider: 'openai',
-    model: 'gpt-4.1',
-    interactionType: null,
-    initiator: null,
-    requestBytes: 10,
-    messageCount: 1,
-    toolCount: 0,
-    stream: true,
-    httpStatus: 200,
-    ttfbMs: 1,
-    durationMs: 2,
     inputTokens: 200,
     outputTokens: 100,
-    cachedInputTokens: null,
-    reasoningTokens: null,
-    responseId: null,
     finishReason: 'stop',
     cost: 0.4,
     currency: 'USD',
-    error: null,
     instanceId: 'i1',
     startedAt: '2026-01-01T00:00:00.000Z',
     endedAt: '2026-01-01T00:00:01.000Z',
     ...over,
-  };
+  });
 }
 
 /**
