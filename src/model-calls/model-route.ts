@@ -291,7 +291,9 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     };
     // Recorded while the request goes out, its commit a little later: a SQLite commit holds the event loop
     // for its fsync, which must not fall between the request and its first answer chunk.
-    const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, start.sessionId, STARTED_COMMIT_DELAY_MS);
+    // A call a budget may decide on is committed at once: the session's next call waits for its record.
+    const commitDelay = gates.length > 0 ? 0 : STARTED_COMMIT_DELAY_MS;
+    const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, start.sessionId, commitDelay);
     const outcome = await this.answer(exchange, upstream, body, received, summary.model);
     const ended = this.endEvent(callId, lineage, outcome, summary.model, exchange);
     this.ended.next(endedCallOf(summary.model, ended));
