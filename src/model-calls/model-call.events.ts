@@ -65,6 +65,32 @@ export interface ModelCallStartedData extends ModelCallLineage, ModelRequestSumm
   requestTruncated?: boolean;
   /** The instance forwarding it: a call left in flight by a dead instance is recorded interrupted by the one that takes over. */
   instanceId: string;
+  /** issue 26: a call of a replay or fork session: answered from the record or sent live, and why. */
+  replay?: ModelCallReplay;
+}
+
+/** issue 26: where a replay's call got its answer. */
+export interface ModelCallReplay {
+  /** `record`: the recorded answer of `originalCallId` was played back (nothing reached the model); `live`: sent to the model. */
+  source: 'record' | 'live';
+  /** The original call matched by agent and position, when there was one. */
+  originalCallId?: string;
+  /** 1-based position of the call among its agent's calls in its session. */
+  position: number;
+  /** Set on the first call whose request differs from the original's (or that the original never made). */
+  divergence?: ReplayDivergence;
+  /** fork: this call is the fork point (message appended, overrides applied from here on). */
+  forkPoint?: true;
+}
+
+/** The first difference between what an agent asks now and what it asked then, with both versions (cut to 4 KB each). */
+export interface ReplayDivergence {
+  /** What differs: `system` (prompt), `tools` (tool list), `messages` (a message or tool result), `model`, or `missing` (no such call then). */
+  part: 'system' | 'tools' | 'messages' | 'model' | 'missing';
+  /** Where in that part: a message index, a tool name. */
+  at?: string;
+  original?: string;
+  now?: string;
 }
 
 export interface ModelUsage {
@@ -128,6 +154,8 @@ export interface ModelCallRefusedData extends ModelCallLineage, ModelRequestSumm
   /** The text the CLI's loop ends on, shown in the chat and in `session.error`. */
   message: string;
   instanceId: string;
+  /** issue 26: a replay stopped at its first divergence (`limit: 'replay_divergence'`, used and max 0). */
+  replay?: ModelCallReplay;
 }
 
 /** A call left in flight by a process that died: no answer will come to it. */

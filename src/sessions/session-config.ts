@@ -149,4 +149,37 @@ export interface SessionConfig {
   mcpServers?: string[];
   /** The budget over the runs the session starts (session-budget.ts). */
   budget?: Budget;
+  /**
+   * issue 26: set only by the delegation engine on a replay's or a fork's run session (never from the API):
+   * the recorded session whose model calls and routed tool calls answer this one's.
+   */
+  replay?: SessionReplay;
+}
+
+/**
+ * issue 26: how a session of a replay or fork tree is answered. Its model calls are matched to the
+ * original session's finished calls by agent name and position (the n-th call of that agent), never by
+ * the CLI's ids; a matched call is answered from the recorded answer, an unmatched or changed one is a
+ * divergence. Routed tool calls (webhook tools) are answered from the original session's recorded result
+ * of the same tool at the same position; Switchboard's own delegation tools run (the tree is replayed).
+ */
+export interface SessionReplay {
+  /** The session (a run's thread `sub-agent-<runId>`) whose records answer this one; absent: nothing to match, every call is live. */
+  originalSessionId?: string;
+  /** The run it replays (the original of this session's run), for the views. */
+  originalRunId?: string;
+  mode: 'replay' | 'fork';
+  /** replay: at the first call that differs from the record, stop the replay tree or go on live with the model. */
+  onDivergence: 'stop' | 'live';
+  /** Whether the CLI's built-in tools with side effects (shell, write, url) may run; denied by default. */
+  allowSideEffects: boolean;
+  /**
+   * fork: the fork point. An original call that started before `startedAt` is answered from the record;
+   * the call `callId` and every call after it go to the model.
+   */
+  liveFrom?: { callId: string; startedAt: string };
+  /** fork: appended as a user message to the request at the fork point. */
+  message?: string;
+  /** fork: per agent name, a model or prompt replacing that agent's in its live calls. */
+  agentOverrides?: Record<string, { prompt?: string; model?: string }>;
 }
