@@ -4,6 +4,16 @@ import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { type RecordedRequest, ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { waitUntil } from '../fixtures/wait-until';
 
+/**
+ * The held answer calls a tool the session does not have: the CLI answers the call with an error and the
+ * turn goes on, so the next request (with that result) is inside the same turn. A message queued for
+ * after the turn (session.send without mode immediate) would not be in it.
+ */
+const GOES_ON = { toolCalls: [{ name: 'steer_probe_missing_tool', arguments: {} }] };
+
+/** Whether the request answers the held tool call: it is the same turn's next step. */
+const inSameTurn = (r: RecordedRequest) => r.messages.some((m) => m.role === 'tool');
+
 /** A promise a test settles: the scripted model holds an answer on it while the test steers. */
 function gate(): { until: Promise<void>; open: () => void } {
   let open!: () => void;
@@ -59,7 +69,7 @@ describe('steering a running agent (real CLI)', () => {
   it("puts the text in the main agent's next model request, records who sent it, and refuses once the turn ended", async () => {
     const hold = gate();
     model.setScript([
-      { name: 'main held', messagesInclude: 'MAIN_GO', lastIsToolResult: false, who: 'parent', times: 1, until: hold.until, answer: { text: 'FIRST_ANSWER' } },
+      { name: 'main held', messagesInclude: 'MAIN_GO', lastIsToolResult: false, who: 'parent', times: 1, until: hold.until, answer: GOES_ON },
       { name: 'main steered', messagesInclude: 'STEER_MAIN_TEXT', who: 'parent', answer: { text: 'STEERED_ANSWER' } },
     ]);
     const sessionId = (await http('POST', '/api/sessions', {})).body.sessionId as string;
@@ -74,6 +84,7 @@ describe('steering a running agent (real CLI)', () => {
     expect(carries(held, 'STEER_MAIN_TEXT')).toBe(false);
     const [next] = after(held);
     expect(next.rule).toBe('main steered');
+    expect(inSameTurn(next)).toBe(true);
     expect(next.lastMessage.role).toBe('user');
     const events = await sessionEvents(sessionId);
     const event = events.find((e) => e.type === 'session.steered');
@@ -109,7 +120,7 @@ describe('steering a running agent (real CLI)', () => {
         },
       },
       { name: 'sibling', who: 'child', systemIncludes: 'STEER_SIBLING', answer: { text: 'SIBLING_DONE' } },
-      { name: 'checker held', who: 'child', systemIncludes: 'STEER_CHECKER', times: 1, until: hold.until, answer: { text: 'CHECK_FIRST' } },
+      { name: 'checker held', who: 'child', systemIncludes: 'STEER_CHECKER', times: 1, until: hold.until, answer: GOES_ON },
       { name: 'checker steered', who: 'child', systemIncludes: 'STEER_CHECKER', messagesInclude: 'STEER_SUB_TEXT', answer: { text: 'CHECKED_STEERED' } },
       { name: 'checker again', who: 'child', systemIncludes: 'STEER_CHECKER', answer: { text: 'CHECKED_PLAIN' } },
       { name: 'lead wraps up', systemIncludes: 'STEER_LEAD', who: 'parent', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
@@ -134,6 +145,7 @@ describe('steering a running agent (real CLI)', () => {
 
     const [next] = after(held).filter((r) => r.systemText.includes('STEER_CHECKER'));
     expect(next.rule).toBe('checker steered');
+    expect(inSameTurn(next)).toBe(true);
     // Neither the lead nor the sibling sub-agent got it: none of their requests carry the text, before or after.
     const lead = model.requests.filter((r) => r.who === 'parent' && r.systemText.includes('STEER_LEAD'));
     const sibling = model.requests.filter((r) => r.rule === 'sibling');
@@ -160,7 +172,7 @@ describe('steering a running agent (real CLI)', () => {
         answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'steer-researcher', prompt: 'Find the fact.' } }] },
       },
       { name: 'lead wraps up', systemIncludes: 'STEER_LEAD', who: 'parent', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
-      { name: 'researcher held', systemIncludes: 'STEER_RESEARCHER', times: 1, until: hold.until, answer: { text: 'FACT_FIRST' } },
+      { name: 'researcher held', systemIncludes: 'STEER_RESEARCHER', times: 1, until: hold.until, answer: GOES_ON },
       { name: 'researcher steered', systemIncludes: 'STEER_RESEARCHER', messagesInclude: 'STEER_RUN_TEXT', answer: { text: 'FACT_STEERED' } },
       { name: 'researcher again', systemIncludes: 'STEER_RESEARCHER', answer: { text: 'FACT_PLAIN' } },
     ]);
@@ -179,6 +191,7 @@ describe('steering a running agent (real CLI)', () => {
 
     const researcher = after(held).filter((r) => r.systemText.includes('STEER_RESEARCHER'));
     expect(researcher[0].rule).toBe('researcher steered');
+    expect(inSameTurn(researcher[0])).toBe(true);
     // The lead that started the run went on after it (its wrap-up) without the text.
     const lead = model.requests.filter((r) => r.systemText.includes('STEER_LEAD') && r.allText.includes('Research it.'));
     expect(lead.map((r) => r.rule)).toEqual(['lead starts a run', 'lead wraps up']);
