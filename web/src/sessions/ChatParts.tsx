@@ -15,6 +15,7 @@ import {
   duration,
   type PermissionStep,
   type RunCard,
+  type SteerStep,
   type SubAgentStep,
   type TeamProblem,
   type ToolStep,
@@ -101,6 +102,8 @@ function Item({ item }: { item: ConversationItem }) {
       return <SubAgentStepView step={item} />;
     case 'run':
       return <RunCardView card={item} />;
+    case 'steer':
+      return <SteerStepView step={item} />;
     case 'question':
       return (
         <div className="step question-step">
@@ -270,11 +273,110 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
       {step.steps.length > 0 && (
         <ol className="substeps" aria-label={`Steps of ${step.agentName}`}>
           {step.steps.map((s) => (
-            <li key={s.key}>{s.kind === 'tool' ? <ToolStepView step={s} /> : <PermissionStepView step={s} />}</li>
+            <li key={s.key}>
+              {s.kind === 'tool' ? <ToolStepView step={s} /> : s.kind === 'steer' ? <SteerStepView step={s} /> : <PermissionStepView step={s} />}
+            </li>
           ))}
         </ol>
       )}
     </details>
+  );
+}
+
+/** A steer where it landed: the agent's next model request carried it (or the CLI did not take it). */
+export function SteerStepView({ step }: { step: SteerStep }) {
+  return (
+    <div className="step steer-step" role="note" aria-label={`Steered ${step.agentName}`}>
+      <span className="step-kind">
+        <Icon name="composable" /> Steered {step.agentName}
+      </span>{' '}
+      <span className="muted small">by {step.by}</span>
+      <div className="steer-text">{step.text}</div>
+      {step.failed && <div className="steer-failed small">Not delivered: {step.failed}</div>}
+    </div>
+  );
+}
+
+/** Someone the steer box can reach: the session's main agent, or a running CLI sub-agent of it. */
+export interface SteerTargetChoice {
+  /** Empty for the main agent. */
+  subagentId: string;
+  label: string;
+}
+
+/**
+ * While an agent works, what a person says to it without stopping it: its next model request ends with
+ * the message. `targets` lists who can take it now (the main agent first).
+ */
+export function SteerBox({
+  targets,
+  onSteer,
+  idPrefix = 'steer',
+}: {
+  targets: readonly SteerTargetChoice[];
+  onSteer: (message: string, subagentId: string | undefined) => Promise<void>;
+  idPrefix?: string;
+}) {
+  const [message, setMessage] = useState('');
+  const [target, setTarget] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>();
+  const [sent, setSent] = useState<string | undefined>();
+  // A sub-agent that ended is no longer offered: the choice falls back to the main agent.
+  const chosen = targets.some((t) => t.subagentId === target) ? target : (targets[0]?.subagentId ?? '');
+  const steer = async () => {
+    const text = message.trim();
+    if (!text || busy) return;
+    setBusy(true);
+    setError(undefined);
+    setSent(undefined);
+    try {
+      await onSteer(text, chosen || undefined);
+      setMessage('');
+      setSent(`Sent to ${targets.find((t) => t.subagentId === chosen)?.label ?? 'the agent'}: its next model request carries it.`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e : new ApiError(String(e), 'error', 0));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="steer-box"
+      aria-label="Steer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void steer();
+      }}
+    >
+      <label htmlFor={`${idPrefix}-message`}>Steer the agent while it works</label>
+      <div className="steer-row">
+        {targets.length > 1 && (
+          <select aria-label="Steer whom" value={chosen} onChange={(e) => setTarget(e.target.value)}>
+            {targets.map((t) => (
+              <option key={t.subagentId} value={t.subagentId}>
+                {t.label}
+              </option>
+            ))}
+          </select>
+        )}
+        <input
+          id={`${idPrefix}-message`}
+          value={message}
+          placeholder="Say something to it without stopping it…"
+          onChange={(e) => setMessage(e.target.value)}
+        />
+        <button type="submit" disabled={busy || !message.trim()}>
+          {busy ? 'Steering…' : 'Steer'}
+        </button>
+      </div>
+      {sent && (
+        <p className="muted small" role="status">
+          {sent}
+        </p>
+      )}
+      <ErrorNote error={error} title="The agent was not steered" />
+    </form>
   );
 }
 
