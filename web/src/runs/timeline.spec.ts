@@ -39,7 +39,12 @@ describe('the run timeline', () => {
   it('shows a steer on the agent it reached: the run’s own, or a CLI sub-agent inside it', () => {
     const { lines, timeline } = fold([
       started('r1', 'code-reviewer', 'Review main.ts'),
-      event(thread('r1'), 'session.steered', { message: 'Only main.ts, please', target: 'main', agentName: 'code-reviewer', steeredBy: 'console', runId: 'r1' }, 5),
+      event(
+        thread('r1'),
+        'session.steered',
+        { message: 'Only main.ts, please', target: 'main', agentName: 'code-reviewer', steeredBy: 'console', runId: 'r1' },
+        5,
+      ),
       event(thread('r1'), 'subagent.started', { childSessionId: 'c1', toolCallId: 't9', agentName: 'checker' }, 6),
       event(thread('r1'), 'session.steered', { message: 'Be quick', target: 'subagent', subagentId: 'c1', agentName: 'checker', steeredBy: 'api' }, 7),
     ]);
