@@ -43,8 +43,18 @@ describe('steering a running agent (real CLI)', () => {
     for (const agent of [
       { id: 'steer-checker', name: 'Checker', description: 'Checks work', system_message: { mode: 'replace', content: 'STEER_CHECKER you check.' } },
       { id: 'steer-sibling', name: 'Sibling', description: 'Checks too', system_message: { mode: 'replace', content: 'STEER_SIBLING you check too.' } },
-      { id: 'steer-lead', name: 'Lead', system_message: { mode: 'append', content: 'STEER_LEAD you lead.' }, sub_agents: ['steer-checker', 'steer-sibling'] },
-      { id: 'steer-researcher', name: 'Researcher', description: 'Finds facts', system_message: { mode: 'append', content: 'STEER_RESEARCHER you find.' } },
+      {
+        id: 'steer-lead',
+        name: 'Lead',
+        system_message: { mode: 'append', content: 'STEER_LEAD you lead.' },
+        sub_agents: ['steer-checker', 'steer-sibling'],
+      },
+      {
+        id: 'steer-researcher',
+        name: 'Researcher',
+        description: 'Finds facts',
+        system_message: { mode: 'append', content: 'STEER_RESEARCHER you find.' },
+      },
     ]) {
       expect((await http('POST', '/api/agents', agent)).status).toBe(201);
     }
@@ -153,7 +163,13 @@ describe('steering a running agent (real CLI)', () => {
     expect(sibling.length).toBeGreaterThan(0);
     expect([...lead, ...sibling].filter((r) => carries(r, 'STEER_SUB_TEXT'))).toEqual([]);
     const event = (await sessionEvents(sessionId)).find((e) => e.type === 'session.steered');
-    expect(event?.data).toEqual({ message: 'STEER_SUB_TEXT', target: 'subagent', subagentId: launch.childSessionId, agentName: 'steer-checker', steeredBy: 'api' });
+    expect(event?.data).toEqual({
+      message: 'STEER_SUB_TEXT',
+      target: 'subagent',
+      subagentId: launch.childSessionId,
+      agentName: 'steer-checker',
+      steeredBy: 'api',
+    });
     expect(event?.metadata).toMatchObject({ actor: 'api' });
 
     // Idle now; the launch ended too.
