@@ -93,7 +93,11 @@ export class RunsController {
   @ApiOperation({
     summary: "Steer a running run: the run's agent gets the message in its next model request (409 when the run or its turn is not running)",
   })
-  steer(@Param('id') id: string, @Body(new ZodValidationPipe(steerRunSchema)) body: z.infer<typeof steerRunSchema>, @Headers(CLIENT_HEADER) client?: string) {
+  steer(
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(steerRunSchema)) body: z.infer<typeof steerRunSchema>,
+    @Headers(CLIENT_HEADER) client?: string,
+  ) {
     return this.commandBus.execute(new SteerRun(id, body.message, personDecisionSource(client)));
   }
 

@@ -253,12 +253,16 @@ describe('sessionDecider', () => {
         .when(steer())
         .thenThrows(SessionStateError, `Session ${id} is idle; only an agent whose turn is running can be steered (send a message instead`);
       given(created, started).when(steer()).thenThrows(SessionStateError, `Session ${id} is active; only an agent whose turn is running`);
-      given(created, started, sent).when(steer({ onCurrentCli: false })).thenThrows(SessionStateError, `Session ${id} is interrupted`);
+      given(created, started, sent)
+        .when(steer({ onCurrentCli: false }))
+        .thenThrows(SessionStateError, `Session ${id} is interrupted`);
       given(created, started, destroyed).when(steer()).thenThrows(SessionNotLiveError, `Session ${id} is destroyed`);
       given(created, started, sent)
         .when(steer({ subagent: { subagentId: 'agent-7', status: 'completed' } }))
         .thenThrows(SessionStateError, `Sub-agent agent-7 of session ${id} is completed; only a running sub-agent can be steered`);
-      given(created, started, sent).when(steer({ subagent: { subagentId: 'nope', status: undefined } })).thenThrows(SubagentNotFoundError, `has no sub-agent nope`);
+      given(created, started, sent)
+        .when(steer({ subagent: { subagentId: 'nope', status: undefined } }))
+        .thenThrows(SubagentNotFoundError, `has no sub-agent nope`);
     });
 
     it('records a steer the CLI did not take, unless the session is over', () => {

@@ -232,7 +232,11 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
       return [
         {
           type: SessionEvents.steerFailed,
-          data: { error: command.error, target: command.subagentId ? 'subagent' : 'main', ...(command.subagentId ? { subagentId: command.subagentId } : {}) },
+          data: {
+            error: command.error,
+            target: command.subagentId ? 'subagent' : 'main',
+            ...(command.subagentId ? { subagentId: command.subagentId } : {}),
+          },
         },
       ];
   }
@@ -252,11 +256,14 @@ function decideSteer(command: Extract<SessionCommand, { type: 'SteerAgent' }>, s
   if (subagent) {
     if (subagent.status === undefined) throw new SubagentNotFoundError(sessionId, subagent.subagentId);
     if (subagent.status !== 'running') {
-      throw new SessionStateError(`Sub-agent ${subagent.subagentId} of session ${sessionId} is ${subagent.status}; only a running sub-agent can be steered`, {
-        sessionId,
-        subagentId: subagent.subagentId,
-        status: subagent.status,
-      });
+      throw new SessionStateError(
+        `Sub-agent ${subagent.subagentId} of session ${sessionId} is ${subagent.status}; only a running sub-agent can be steered`,
+        {
+          sessionId,
+          subagentId: subagent.subagentId,
+          status: subagent.status,
+        },
+      );
     }
   }
   return [

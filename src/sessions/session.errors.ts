@@ -12,10 +12,13 @@ export class SessionNotFoundError extends DomainError {
 export class SubagentNotFoundError extends DomainError {
   readonly code = 'not_found';
   constructor(sessionId: string, subagentId: string) {
-    super(`Session ${sessionId} has no sub-agent ${subagentId}; subagentId is a launch's childSessionId (GET /api/sessions/${sessionId}: subAgentLaunches)`, {
-      sessionId,
-      subagentId,
-    });
+    super(
+      `Session ${sessionId} has no sub-agent ${subagentId}; subagentId is a launch's childSessionId (GET /api/sessions/${sessionId}: subAgentLaunches)`,
+      {
+        sessionId,
+        subagentId,
+      },
+    );
   }
 }
 

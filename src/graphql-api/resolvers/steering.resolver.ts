@@ -37,7 +37,9 @@ export class SteeringResolver {
     return this.commandBus.execute(new SteerSession(sessionId, body.message, actor, { subagentId: body.subagentId }));
   }
 
-  @Mutation(() => AgentSteered, { description: "Steer a running run: its agent's next model request carries the message; invalid_state when the run is not running" })
+  @Mutation(() => AgentSteered, {
+    description: "Steer a running run: its agent's next model request carries the message; invalid_state when the run is not running",
+  })
   steerRun(@Args('runId', { type: () => ID }) runId: string, @Args('message') message: string, @Context() context: GraphqlContext): Promise<AgentSteered> {
     const body = validated(steerRunSchema, { message });
     const actor = personDecisionSource(context.req?.headers?.[CLIENT_HEADER]);
