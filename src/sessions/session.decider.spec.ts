@@ -257,6 +257,9 @@ describe('sessionDecider', () => {
         .when(steer({ onCurrentCli: false }))
         .thenThrows(SessionStateError, `Session ${id} is interrupted`);
       given(created, started, destroyed).when(steer()).thenThrows(SessionNotLiveError, `Session ${id} is destroyed`);
+      given(created, started)
+        .when(steer({ runId: 'r-1' }))
+        .thenThrows(SessionStateError, `Run r-1 is running but its agent's turn is not (its session ${id} is active); steer it while its turn runs`);
       given(created, started, sent)
         .when(steer({ subagent: { subagentId: 'agent-7', status: 'completed' } }))
         .thenThrows(SessionStateError, `Sub-agent agent-7 of session ${id} is completed; only a running sub-agent can be steered`);

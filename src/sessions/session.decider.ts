@@ -248,10 +248,11 @@ function decideSteer(command: Extract<SessionCommand, { type: 'SteerAgent' }>, s
   assertLive(state, sessionId);
   if (state.status !== 'running' || !command.onCurrentCli) {
     const status = state.status === 'running' ? 'interrupted' : state.status;
-    throw new SessionStateError(
-      `Session ${sessionId} is ${status}; only an agent whose turn is running can be steered${status === 'idle' || status === 'active' ? ` (send a message instead: POST /api/sessions/${sessionId}/messages)` : ''}`,
-      { sessionId, status },
-    );
+    // A run's session is between turns (starting, or its turn just ended): the run's own state says what comes next.
+    const message = command.runId
+      ? `Run ${command.runId} is running but its agent's turn is not (its session ${sessionId} is ${status}); steer it while its turn runs`
+      : `Session ${sessionId} is ${status}; only an agent whose turn is running can be steered${status === 'idle' || status === 'active' ? ` (send a message instead: POST /api/sessions/${sessionId}/messages)` : ''}`;
+    throw new SessionStateError(message, { sessionId, status, ...(command.runId ? { runId: command.runId } : {}) });
   }
   if (subagent) {
     if (subagent.status === undefined) throw new SubagentNotFoundError(sessionId, subagent.subagentId);
