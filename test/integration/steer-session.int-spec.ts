@@ -1,4 +1,5 @@
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
+import { appStoreTargets } from '../fixtures/app-store-targets';
 import { type Json, type SessionHarness, startSessionHarness } from '../fixtures/session-harness';
 import { waitUntil } from '../fixtures/wait-until';
 
@@ -8,9 +9,10 @@ import { waitUntil } from '../fixtures/wait-until';
  * that fails the request, and a protocol-2 CLI. The real CLI's behaviour is test/e2e/steer-real-cli.e2e-spec.ts.
  */
 describe('steering through the CLI (fake CLI)', () => {
-  describe('protocol 3', () => {
+  // Both stores: the sub-agent is looked up in subagent_instances (by agentId or task call id).
+  describe.each(appStoreTargets())('protocol 3 (%s)', (_name, store) => {
     let h: SessionHarness;
-    beforeAll(async () => (h = await startSessionHarness()));
+    beforeAll(async () => (h = await startSessionHarness({ store })));
     afterAll(() => h.close());
 
     const events = async (id: string) => (await h.http('GET', `/api/streams/session-${id}/events?limit=1000`)).body.events as Json[];
