@@ -38,7 +38,7 @@ test('a running turn is steered from the chat: the message reaches the next mode
   await page.getByRole('textbox', { name: 'Message' }).fill(`WORK_${s} please`);
   await page.getByRole('button', { name: 'Send' }).click();
   await model.waitForRequests((r) => r.rule === 'held');
-  const box = page.getByRole('form', { name: 'Steer' });
+  const box = page.getByRole('form', { name: 'Steer', exact: true });
   await expect(box).toBeVisible();
   await box.getByRole('textbox', { name: 'Steer the agent while it works' }).fill(`STEER_${s} only the summary`);
   await box.getByRole('button', { name: 'Steer' }).click();
@@ -69,7 +69,7 @@ test('a running run is steered from its page: its agent gets the message and the
   await model.waitForRequests((r) => r.rule === 'held');
   await page.goto(`/runs/${run.runId}`);
   await expect(page.getByTestId('run-status')).toHaveText('running');
-  const box = page.getByRole('form', { name: 'Steer' });
+  const box = page.getByRole('form', { name: 'Steer', exact: true });
   await box.getByRole('textbox', { name: 'Steer the agent while it works' }).fill(`RUN_STEER_${s} be brief`);
   await box.getByRole('button', { name: 'Steer' }).click();
   await expect(box.getByRole('status')).toContainText(`Sent to ${worker}`);
@@ -80,4 +80,41 @@ test('a running run is steered from its page: its agent gets the message and the
   const answered = await api.call<Json>('GET', `/api/runs/${run.runId}`);
   expect(answered.output).toBe(`RUN_STEERED_${s}`);
   await expect(page.getByRole('form', { name: 'Steer' })).toHaveCount(0);
+});
+
+test('a running node picked in a run tree is steered from its details: only that run’s agent gets the message', async ({ page, api, model }) => {
+  const s = Date.now().toString(36);
+  const lead = `steer-lead-${s}`;
+  const worker = `steer-node-${s}`;
+  const hold = gate();
+  model.setScript([
+    {
+      name: 'lead delegates',
+      systemIncludes: `LEAD_${s}`,
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: worker, prompt: 'Do your part.' } }] },
+    },
+    { name: 'lead wraps up', systemIncludes: `LEAD_${s}`, lastIsToolResult: true, answer: { text: `LEAD_DONE_${s}` } },
+    { name: 'held', systemIncludes: `NODE_${s}`, lastIsToolResult: false, times: 1, until: hold.until, answer: GOES_ON },
+    { name: 'steered', systemIncludes: `NODE_${s}`, messagesInclude: `NODE_STEER_${s}`, answer: { text: `NODE_STEERED_${s}` } },
+    { name: 'not steered', systemIncludes: `NODE_${s}`, answer: { text: `NODE_NOT_STEERED_${s}` } },
+  ]);
+  await api.createAgent({ id: worker, name: 'Node', system_message: { content: `NODE_${s} You do your part.` } });
+  await api.createAgent({ id: lead, name: 'Lead', system_message: { mode: 'append', content: `LEAD_${s} You lead.` } });
+  const root = await api.call<Json>('POST', '/api/runs', { agentId: lead, prompt: 'Lead it.', background: true });
+  await model.waitForRequests((r) => r.rule === 'held');
+  const child = ((await api.call<Json>('GET', `/api/runs?rootRunId=${root.runId}`)).runs as Json[]).find((r) => r.agentId === worker);
+
+  await page.goto(`/runs/${root.runId}`);
+  await page.locator(`.run-tree tbody tr[data-run="${child.runId}"]`).getByRole('button', { name: worker }).click();
+  const box = page.getByRole('form', { name: `Steer ${worker}` });
+  await box.getByRole('textbox', { name: 'Steer the agent while it works' }).fill(`NODE_STEER_${s} be quick`);
+  await box.getByRole('button', { name: 'Steer' }).click();
+  await expect(box.getByRole('status')).toContainText(`Sent to ${worker}`);
+
+  hold.open();
+  await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 20_000 });
+  expect((await api.call<Json>('GET', `/api/runs/${child.runId}`)).output).toBe(`NODE_STEERED_${s}`);
+  // The lead that waited for it never got the text.
+  expect(model.requests.filter((r) => r.systemText.includes(`LEAD_${s}`) && r.allText.includes(`NODE_STEER_${s}`))).toEqual([]);
 });
