@@ -116,6 +116,8 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [SessionEvents.resumeFailed]: sessionDecided(CONVERSATION),
   [SessionEvents.subAgentsChanged]: sessionDecided(CONVERSATION),
   [SessionEvents.abortRequested]: sessionDecided(CONVERSATION),
+  [SessionEvents.steered]: sessionDecided([...CONVERSATION, 'web/src/runs/timeline.ts']),
+  [SessionEvents.steerFailed]: sessionDecided(CONVERSATION),
   [SessionEvents.reminded]: sessionDecided('not shown', ['runs']),
   // Folded by the session decider (cli.session.idle ends a turn), never decided: the CLI reported them.
   [CLI_EVENTS]: {

@@ -29,6 +29,13 @@ const iso = z.string().describe('ISO 8601 UTC timestamp');
 const nullable = <T extends ZodType>(schema: T) => schema.nullable();
 
 const sessionSummary = z.object({ sessionId: z.uuid(), status: z.string(), model: z.string(), protocolVersion: z.number().int().optional() });
+const agentSteered = z.object({
+  sessionId: z.string(),
+  target: z.enum(['main', 'subagent']),
+  subagentId: z.string().optional(),
+  agentName: z.string(),
+  status: z.literal('steered'),
+});
 const sessionListItem = z.object({
   sessionId: z.string(),
   status: z.string(),
@@ -460,6 +467,13 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     schema: z.object({ sessionId: z.string(), status: z.literal('stopping') }),
     example: { sessionId: SESSION_ID, status: 'stopping' },
   },
+  SessionsController_steer: {
+    status: 202,
+    description:
+      "Steered: the CLI has the message and the agent's next model request carries it; recorded as session.steered (409 when the turn or the sub-agent is not running, 404 unknown sub-agent, 422 on a protocol-2 CLI)",
+    schema: agentSteered,
+    example: { sessionId: SESSION_ID, target: 'subagent', subagentId: CHILD_SESSION_ID, agentName: 'test-writer', status: 'steered' },
+  },
   SessionOptionsController_get: {
     status: 200,
     description: 'What a session may ask for here: each permission kind (and what opens a refused one), budget maxima, the delegation tools',
@@ -637,6 +651,12 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
       stoppedRuns: [RUN_ID],
     },
   },
+  RunsController_steer: {
+    status: 202,
+    description: "Steered: the run's agent gets the message in its next model request (409 when the run or its turn is not running)",
+    schema: agentSteered.extend({ runId: z.string() }),
+    example: { sessionId: `sub-agent-${RUN_ID}`, target: 'main', agentName: 'test-writer', status: 'steered', runId: RUN_ID },
+  },
   RunsController_resume: {
     status: 200,
     description: 'The resumed run',
@@ -777,6 +797,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     budget: { maxTokens: 200000, maxRuns: 10 },
   },
   SessionsController_send: { prompt: 'Review the diff in src/parser.ts and name the file and line of each problem.' },
+  SessionsController_steer: { message: 'Only src/parser.ts; leave the lexer alone.', subagentId: CHILD_SESSION_ID },
   SessionsController_change: { subAgents: ['test-writer'] },
   SessionRequestsController_answer: { answer: 'main', wasFreeform: false },
   AgentsController_create: {
@@ -800,5 +821,6 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   RunsController_start: { agentId: 'test-writer', prompt: 'Write unit tests for src/parser.ts', background: false },
   RunsController_stop: { reason: 'not needed any more' },
   RunsController_resume: { prompt: 'Go on where you stopped.' },
+  RunsController_steer: { message: 'Skip the integration tests; unit tests are enough.' },
   ApprovalsController_decide: { decision: 'approve', scope: 'once', reason: 'tests only' },
 };

@@ -5,14 +5,5 @@
  */
 export type DecisionSource = 'console' | 'api' | 'timeout' | 'policy' | 'session-grant' | 'expired' | 'switchboard';
 
-/**
- * The header the console sends on every request so a decision made there is recorded as the
- * console's. Any client may send it: it names the client, it is not a credential (the token is).
- */
-export const CLIENT_HEADER = 'x-switchboard-client';
-
-/** `console` when the request carries `X-Switchboard-Client: console`, else `api`. */
-export function personDecisionSource(header: string | string[] | undefined): 'console' | 'api' {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.trim().toLowerCase() === 'console' ? 'console' : 'api';
-}
+// Any context records a person's actions by the same rule (sessions cannot import approvals): defined in common.
+export { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';

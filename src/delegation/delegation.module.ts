@@ -9,6 +9,7 @@ import { BudgetGuard } from './budget-guard';
 import { BudgetModelGate } from './budget-model-gate';
 import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
+import { SteerRunHandler } from './commands/steer-run/steer-run.handler';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
@@ -51,6 +52,7 @@ import { SessionBudgetController } from './session-budget.controller';
     RunAdmission,
     StartRunHandler,
     StopRunHandler,
+    SteerRunHandler,
     GetRunOutputHandler,
     GetRunHandler,
     GetSessionBudgetHandler,

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterceptors } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
@@ -7,6 +7,9 @@ import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interce
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
+import { SteerRun } from './commands/steer-run/steer-run.command';
+import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
+import { steerRunSchema } from '../sessions/steer-request';
 import { GetRun } from './queries/get-run/get-run.query';
 import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
@@ -83,6 +86,19 @@ export class RunsController {
   @ApiOperation({ summary: 'agent_stop: stop the run and every running descendant (409 when it is not running)' })
   stop(@Param('id') id: string, @Body(new ZodValidationPipe(stopSchema)) body: z.infer<typeof stopSchema>) {
     return this.commandBus.execute(new StopRun(id, API, body.reason));
+  }
+
+  @Post(':id/steer')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: "Steer a running run: the run's agent gets the message in its next model request (409 when the run or its turn is not running)",
+  })
+  steer(
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(steerRunSchema)) body: z.infer<typeof steerRunSchema>,
+    @Headers(CLIENT_HEADER) client?: string,
+  ) {
+    return this.commandBus.execute(new SteerRun(id, body.message, personDecisionSource(client)));
   }
 
   @Post(':id/resume')

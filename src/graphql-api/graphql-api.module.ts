@@ -21,6 +21,7 @@ import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } 
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
+import { SteeringResolver } from './resolvers/steering.resolver';
 import { RunLoaders } from './run-loaders';
 
 /** Every resolver of the schema: the module provides them, and the console's schema file is printed from them. */
@@ -37,6 +38,7 @@ export const GRAPHQL_RESOLVERS = [
   ModelCallsResolver,
   SessionModelCallsResolver,
   RunModelCallsResolver,
+  SteeringResolver,
 ];
 
 /** Lets the GraphQL module's factory check tokens the way the REST guard does. */

@@ -2,7 +2,7 @@ import { foldEvents } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { type SessionCommand, type SessionState, sessionDecider } from './session.decider';
 import type { SessionEvent } from './session.events';
-import { SessionNotFoundError, SessionNotLiveError, SessionStateError } from './session.errors';
+import { SessionNotFoundError, SessionNotLiveError, SessionStateError, SubagentNotFoundError } from './session.errors';
 
 /** given(past events).when(command).then(new events | error), against the Decider object itself. */
 function given(...history: SessionEvent[]) {
@@ -215,6 +215,64 @@ describe('sessionDecider', () => {
         .thenThrows(SessionStateError, `Session ${id} is interrupted; there is no running turn to stop`);
       given(created, started, sent).when(abort(false)).thenThrows(SessionStateError, `Session ${id} is interrupted; there is no running turn to stop`);
       given(created, started, destroyed).when(abort()).thenThrows(SessionNotLiveError, `Session ${id} is destroyed`);
+    });
+  });
+
+  describe('steering a running agent', () => {
+    const steer = (extra: Partial<Extract<SessionCommand, { type: 'SteerAgent' }>> = {}): SessionCommand => ({
+      type: 'SteerAgent',
+      sessionId: id,
+      message: 'focus on tests',
+      onCurrentCli: true,
+      steeredBy: 'console',
+      agentName: 'main',
+      ...extra,
+    });
+
+    it('records the text, the agent and who sent it on a running turn, and leaves the status as it is', () => {
+      given(created, started, sent)
+        .when(steer())
+        .then([{ type: 'session.steered', data: { message: 'focus on tests', target: 'main', agentName: 'main', steeredBy: 'console' } }]);
+      const steered: SessionEvent = { type: 'session.steered', data: { message: 'x', target: 'main', agentName: 'main', steeredBy: 'api' } };
+      expect(foldEvents(sessionDecider, [created, started, sent, steered]).status).toBe('running');
+    });
+
+    it('records a running sub-agent as the target, and the run it was sent to', () => {
+      given(created, started, sent)
+        .when(steer({ agentName: 'checker', runId: 'r-1', subagent: { subagentId: 'agent-7', status: 'running' } }))
+        .then([
+          {
+            type: 'session.steered',
+            data: { message: 'focus on tests', target: 'subagent', subagentId: 'agent-7', agentName: 'checker', steeredBy: 'console', runId: 'r-1' },
+          },
+        ]);
+    });
+
+    it('refuses an agent that is not running, naming its state', () => {
+      given(created, started, sent, idle())
+        .when(steer())
+        .thenThrows(SessionStateError, `Session ${id} is idle; only an agent whose turn is running can be steered (send a message instead`);
+      given(created, started).when(steer()).thenThrows(SessionStateError, `Session ${id} is active; only an agent whose turn is running`);
+      given(created, started, sent)
+        .when(steer({ onCurrentCli: false }))
+        .thenThrows(SessionStateError, `Session ${id} is interrupted`);
+      given(created, started, destroyed).when(steer()).thenThrows(SessionNotLiveError, `Session ${id} is destroyed`);
+      given(created, started)
+        .when(steer({ runId: 'r-1' }))
+        .thenThrows(SessionStateError, `Run r-1 is running but its agent's turn is not (its session ${id} is active); steer it while its turn runs`);
+      given(created, started, sent)
+        .when(steer({ subagent: { subagentId: 'agent-7', status: 'completed' } }))
+        .thenThrows(SessionStateError, `Sub-agent agent-7 of session ${id} is completed; only a running sub-agent can be steered`);
+      given(created, started, sent)
+        .when(steer({ subagent: { subagentId: 'nope', status: undefined } }))
+        .thenThrows(SubagentNotFoundError, `has no sub-agent nope`);
+    });
+
+    it('records a steer the CLI did not take, unless the session is over', () => {
+      given(created, started, sent)
+        .when({ type: 'RecordSteerFailure', sessionId: id, error: 'gone', subagentId: 'agent-7' })
+        .then([{ type: 'session.steer_failed', data: { error: 'gone', target: 'subagent', subagentId: 'agent-7' } }]);
+      given(created, started, destroyed).when({ type: 'RecordSteerFailure', sessionId: id, error: 'gone' }).then([]);
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { Decider } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
-import { SessionNotFoundError, SessionNotLiveError, SessionStateError } from './session.errors';
+import { SessionNotFoundError, SessionNotLiveError, SessionStateError, SubagentNotFoundError } from './session.errors';
 import {
   CLI_EVENT_PREFIX,
   isSessionEvent,
@@ -75,7 +75,22 @@ export type SessionCommand =
   | { type: 'RecordResumeFailure'; sessionId: string; error: string; problems?: TeamProblems }
   | { type: 'DestroySession'; sessionId: string; reason?: string; cliError?: string }
   | { type: 'ChangeSubAgents'; sessionId: string; subAgents: string[] }
-  | { type: 'RequestAbort'; sessionId: string; onCurrentCli: boolean };
+  | { type: 'RequestAbort'; sessionId: string; onCurrentCli: boolean }
+  /**
+   * `subagent`: the CLI sub-agent as `subagent_instances` has it now (its status, its agent), absent when
+   * the session never launched one by that id.
+   */
+  | {
+      type: 'SteerAgent';
+      sessionId: string;
+      message: string;
+      onCurrentCli: boolean;
+      steeredBy: string;
+      agentName: string;
+      runId?: string;
+      subagent?: { subagentId: string; status: string | undefined };
+    }
+  | { type: 'RecordSteerFailure'; sessionId: string; error: string; subagentId?: string };
 
 const OVER: ReadonlySet<SessionState['status']> = new Set(['destroyed', 'failed']);
 
@@ -210,7 +225,61 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
         );
       }
       return [{ type: SessionEvents.abortRequested, data: {} }];
+    case 'SteerAgent':
+      return decideSteer(command, state);
+    case 'RecordSteerFailure':
+      if (state.status === 'absent' || isOver(state)) return [];
+      return [
+        {
+          type: SessionEvents.steerFailed,
+          data: {
+            error: command.error,
+            target: command.subagentId ? 'subagent' : 'main',
+            ...(command.subagentId ? { subagentId: command.subagentId } : {}),
+          },
+        },
+      ];
   }
+}
+
+/** Only an agent whose turn is running takes a steer: an idle one is sent a message instead, a sub-agent that ended takes none. */
+function decideSteer(command: Extract<SessionCommand, { type: 'SteerAgent' }>, state: SessionState): SessionEvent[] {
+  const { sessionId, subagent } = command;
+  assertLive(state, sessionId);
+  if (state.status !== 'running' || !command.onCurrentCli) {
+    const status = state.status === 'running' ? 'interrupted' : state.status;
+    // A run's session is between turns (starting, or its turn just ended): the run's own state says what comes next.
+    const message = command.runId
+      ? `Run ${command.runId} is running but its agent's turn is not (its session ${sessionId} is ${status}); steer it while its turn runs`
+      : `Session ${sessionId} is ${status}; only an agent whose turn is running can be steered${status === 'idle' || status === 'active' ? ` (send a message instead: POST /api/sessions/${sessionId}/messages)` : ''}`;
+    throw new SessionStateError(message, { sessionId, status, ...(command.runId ? { runId: command.runId } : {}) });
+  }
+  if (subagent) {
+    if (subagent.status === undefined) throw new SubagentNotFoundError(sessionId, subagent.subagentId);
+    if (subagent.status !== 'running') {
+      throw new SessionStateError(
+        `Sub-agent ${subagent.subagentId} of session ${sessionId} is ${subagent.status}; only a running sub-agent can be steered`,
+        {
+          sessionId,
+          subagentId: subagent.subagentId,
+          status: subagent.status,
+        },
+      );
+    }
+  }
+  return [
+    {
+      type: SessionEvents.steered,
+      data: {
+        message: command.message,
+        target: subagent ? 'subagent' : 'main',
+        ...(subagent ? { subagentId: subagent.subagentId } : {}),
+        agentName: command.agentName,
+        steeredBy: command.steeredBy,
+        ...(command.runId ? { runId: command.runId } : {}),
+      },
+    },
+  ];
 }
 
 export const initialSessionState = (): SessionState => ({ status: 'absent', teamAgents: [], cliCreated: false });

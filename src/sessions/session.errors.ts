@@ -8,6 +8,31 @@ export class SessionNotFoundError extends DomainError {
   }
 }
 
+/** The session never launched a CLI sub-agent by that id. HTTP 404. */
+export class SubagentNotFoundError extends DomainError {
+  readonly code = 'not_found';
+  constructor(sessionId: string, subagentId: string) {
+    super(
+      `Session ${sessionId} has no sub-agent ${subagentId}; subagentId is a launch's childSessionId (GET /api/sessions/${sessionId}: subAgentLaunches)`,
+      {
+        sessionId,
+        subagentId,
+      },
+    );
+  }
+}
+
+/** Steering needs the CLI's protocol 3 (session.send mode immediate, session.tasks.sendMessage). HTTP 422. */
+export class SteerNeedsProtocol3Error extends DomainError {
+  readonly code = 'unsupported_by_cli';
+  constructor(sessionId: string, protocolVersion: number | undefined) {
+    super(
+      `Session ${sessionId} runs on a Copilot CLI speaking protocol ${protocolVersion ?? 'unknown'}; steering a running agent needs protocol 3 (Copilot CLI 1.0.x): upgrade the CLI`,
+      { sessionId, protocolVersion },
+    );
+  }
+}
+
 /** The session exists but cannot do that now (destroyed, interrupted, busy...). HTTP 409. */
 export class SessionStateError extends DomainError {
   readonly code = 'invalid_state';

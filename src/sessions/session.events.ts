@@ -19,6 +19,10 @@ export const SessionEvents = {
   subAgentsChanged: 'session.sub_agents_changed',
   /** Someone asked to stop the running turn (the CLI's session.abort); the CLI's session.idle ends it. */
   abortRequested: 'session.abort_requested',
+  /** Someone said something to a running agent of the session (its main agent or a CLI sub-agent) without stopping it. */
+  steered: 'session.steered',
+  /** The CLI did not take a steer recorded just before (the sub-agent ended meanwhile, or the CLI failed). */
+  steerFailed: 'session.steer_failed',
   /** Context prepended to the prompt just sent (see TurnReminders). */
   reminded: 'session.reminded',
 } as const;
@@ -51,6 +55,23 @@ export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed,
 export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
 export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;
 export type SessionAbortRequested = DomainEvent<typeof SessionEvents.abortRequested, Record<string, never>>;
+/** Which agent of the session a steer reaches: the main agent, or one of its CLI sub-agents (by its agentId). */
+export type SteerTarget = 'main' | 'subagent';
+export type SessionSteered = DomainEvent<
+  typeof SessionEvents.steered,
+  {
+    message: string;
+    target: SteerTarget;
+    /** The CLI sub-agent's agentId (its `childSessionId`), when `target` is `subagent`. */
+    subagentId?: string;
+    agentName: string;
+    /** Who steered: `console` or `api` (the event's metadata.actor too). */
+    steeredBy: string;
+    /** Set when the steer was sent to a run (`POST /api/runs/:id/steer`): the run whose thread this session is. */
+    runId?: string;
+  }
+>;
+export type SessionSteerFailed = DomainEvent<typeof SessionEvents.steerFailed, { error: string; target: SteerTarget; subagentId?: string }>;
 /** A CLI `session.event` as recorded: a fact the CLI reported, never decided here. */
 export type SessionCliEventRecorded = DomainEvent<`${typeof CLI_EVENT_PREFIX}${string}`, RecordedCliEventData>;
 
@@ -67,6 +88,8 @@ export type SessionEvent =
   | SessionDestroyed
   | SessionSubAgentsChanged
   | SessionAbortRequested
+  | SessionSteered
+  | SessionSteerFailed
   | SessionCliEventRecorded;
 
 const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(SessionEvents));

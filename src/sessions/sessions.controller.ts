@@ -12,6 +12,9 @@ import { DestroySession } from './commands/destroy-session/destroy-session.comma
 import { ResumeSession } from './commands/resume-session/resume-session.command';
 import { SendMessage } from './commands/send-message/send-message.command';
 import { StopTurn } from './commands/stop-turn/stop-turn.command';
+import { SteerSession } from './commands/steer-session/steer-session.command';
+import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
+import { steerSchema } from './steer-request';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { GetSession } from './queries/get-session/get-session.query';
 import { ListSessions } from './queries/list-sessions/list-sessions.query';
@@ -92,6 +95,17 @@ export class SessionsController {
   @ApiOperation({ summary: "Stop the session's running turn (the CLI's session.abort); the session turns idle when the CLI ends it" })
   abort(@Param('id') id: string) {
     return this.commandBus.execute(new StopTurn(id));
+  }
+
+  @Post(':id/steer')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Steer a running agent of the session: its next model request carries the message (409 when it is not running)',
+    description:
+      "Without `subagentId` the main agent (the CLI's session.send, mode immediate); with it, that CLI sub-agent (a launch's childSessionId, session.tasks.sendMessage). Recorded as session.steered with who sent it.",
+  })
+  steer(@Param('id') id: string, @Body(new ZodValidationPipe(steerSchema)) body: z.infer<typeof steerSchema>, @Headers(CLIENT_HEADER) client?: string) {
+    return this.commandBus.execute(new SteerSession(id, body.message, personDecisionSource(client), { subagentId: body.subagentId }));
   }
 
   @Delete(':id')

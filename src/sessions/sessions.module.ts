@@ -9,6 +9,7 @@ import { DestroySessionHandler } from './commands/destroy-session/destroy-sessio
 import { ResumeSessionHandler } from './commands/resume-session/resume-session.handler';
 import { SendMessageHandler } from './commands/send-message/send-message.handler';
 import { StopTurnHandler } from './commands/stop-turn/stop-turn.handler';
+import { SteerSessionHandler } from './commands/steer-session/steer-session.handler';
 import { SessionsProjection } from './projections/sessions.projection';
 import { HeldWork } from './held-work';
 import { ListThreadSubagentsHandler } from './queries/list-thread-subagents/list-thread-subagents.handler';
@@ -50,6 +51,7 @@ import { TurnReminders } from './turn-reminders';
     DestroySessionHandler,
     AbortSessionHandler,
     StopTurnHandler,
+    SteerSessionHandler,
     ChangeSubAgentsHandler,
     GetSessionHandler,
     ListSessionsHandler,

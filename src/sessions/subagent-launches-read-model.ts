@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
 
 /** A row of `subagent_instances`: one CLI-native sub-agent launch inside a session. */
@@ -20,5 +20,22 @@ export class SubagentLaunchesReadModel {
       .select()
       .from(subagentInstances)
       .where(and(eq(subagentInstances.parentSessionId, sessionId), eq(subagentInstances.status, 'running')));
+  }
+
+  /** The session's launch known by `subagentId` (its agentId, or the task tool call that launched it); the latest when relaunched. */
+  async launch(sessionId: string, subagentId: string): Promise<SubagentLaunchRow | undefined> {
+    const { subagentInstances } = this.db.tables;
+    const [row] = await this.db.orm
+      .select()
+      .from(subagentInstances)
+      .where(
+        and(
+          eq(subagentInstances.parentSessionId, sessionId),
+          or(eq(subagentInstances.childSessionId, subagentId), eq(subagentInstances.toolCallId, subagentId)),
+        ),
+      )
+      .orderBy(desc(subagentInstances.startedAt))
+      .limit(1);
+    return row;
   }
 }

@@ -17,6 +17,8 @@ export const EVENT_TYPES = {
   'session.resume_failed': { stream: 'session', appendedBy: 'sessionDecider' },
   'session.sub_agents_changed': { stream: 'session', appendedBy: 'sessionDecider' },
   'session.abort_requested': { stream: 'session', appendedBy: 'sessionDecider' },
+  'session.steered': { stream: 'session', appendedBy: 'sessionDecider' },
+  'session.steer_failed': { stream: 'session', appendedBy: 'sessionDecider' },
   'session.reminded': { stream: 'session', appendedBy: 'sessionDecider' },
   'cli.<type>': { stream: 'session', appendedBy: 'sessions (recorded from the CLI)' },
   'run.started': { stream: 'run', appendedBy: 'runDecider' },

@@ -1,7 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { usePendingApprovals } from '../approvals/WaitingApprovals';
+import { request } from '../api/client';
 import { ErrorNote } from '../ui/ErrorNote';
+import { SteerBox } from '../ui/SteerBox';
+import { SteerRunMutation } from './operations';
 import { runStatusTone } from './run-list';
 import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
@@ -113,6 +116,14 @@ export function RunPage({ runId }: { runId: string }) {
         <p className="notice" role="status">
           {actions.done}
         </p>
+      )}
+
+      {status === 'running' && (
+        <SteerBox
+          idPrefix="steer-run"
+          targets={[{ subagentId: '', label: agent ?? 'the run' }]}
+          onSteer={async (message) => void (await request(SteerRunMutation, { runId, message }))}
+        />
       )}
 
       <RunSummary loaded={loaded ?? undefined} root={root} />

@@ -120,6 +120,16 @@ export const StopRunMutation = graphql(`
   }
 `);
 
+export const SteerRunMutation = graphql(`
+  mutation SteerRun($runId: ID!, $message: String!) {
+    steerRun(runId: $runId, message: $message) {
+      runId
+      agentName
+      status
+    }
+  }
+`);
+
 export const ResumeRunMutation = graphql(`
   mutation ResumeRun($runId: ID!) {
     resumeRun(runId: $runId) {

@@ -36,6 +36,27 @@ describe('the run timeline', () => {
     expect(tool.pending).toBe(false);
   });
 
+  it('shows a steer on the agent it reached: the run’s own, or a CLI sub-agent inside it', () => {
+    const { lines, timeline } = fold([
+      started('r1', 'code-reviewer', 'Review main.ts'),
+      event(
+        thread('r1'),
+        'session.steered',
+        { message: 'Only main.ts, please', target: 'main', agentName: 'code-reviewer', steeredBy: 'console', runId: 'r1' },
+        5,
+      ),
+      event(thread('r1'), 'subagent.started', { childSessionId: 'c1', toolCallId: 't9', agentName: 'checker' }, 6),
+      event(thread('r1'), 'session.steered', { message: 'Be quick', target: 'subagent', subagentId: 'c1', agentName: 'checker', steeredBy: 'api' }, 7),
+    ]);
+    expect(lines).toEqual([
+      'code-reviewer started on the task: “Review main.ts”',
+      'code-reviewer was steered by you: “Only main.ts, please”',
+      'code-reviewer handed work to its sub-agent `checker`',
+      'checker was steered by you: “Be quick”',
+    ]);
+    expect(timeline.steps[1]).toMatchObject({ kind: 'message', runId: 'r1' });
+  });
+
   it('shows a running tool as running, and a failed one with the reason', () => {
     const { lines } = fold([
       started('r1', 'builder', 'Build'),

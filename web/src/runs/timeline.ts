@@ -313,6 +313,13 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
       }
       break;
     }
+    case 'session.steered': {
+      // Where it landed: the agent it reached (the run's, or a CLI sub-agent inside it), in the subtree's order.
+      const by = str(data.steeredBy);
+      const who = by === 'api' || by === 'console' ? 'you' : (by ?? 'someone');
+      add(timeline, make({ kind: 'message', words: [`was steered by ${who}: “${oneLine(str(data.message) ?? '')}”`] }));
+      return;
+    }
     case 'cli.session.error':
       add(timeline, make({ kind: 'problem', words: [`hit an error in the Copilot CLI: ${oneLine(str(payload.message) ?? 'no message', 160)}`] }));
       return;

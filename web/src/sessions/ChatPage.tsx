@@ -10,7 +10,8 @@ import { ProviderProblem } from '../health/ProviderProblem';
 import { ModelCallList, ModelRouteNote, useModelCallsRecorded } from '../model-calls/ModelCalls';
 import { useSessionModelCalls } from '../model-calls/use-model-calls';
 import { Composer, ConversationView, QuestionCard, SessionSetup, SubAgentModelCalls } from './ChatParts';
-import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, visibleItems } from './conversation';
+import { SteerBox } from '../ui/SteerBox';
+import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, steerTargetsOf, visibleItems } from './conversation';
 import { Icon } from '../ui/icons';
 import { SessionPolicyPanel } from './SessionPolicyPanel';
 import {
@@ -25,6 +26,7 @@ import {
   SessionHistoryQuery,
   SessionStatusQuery,
   ResumeSessionMutation,
+  SteerSessionMutation,
 } from './operations';
 import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
@@ -173,6 +175,11 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     }
   };
 
+  const steer = async (message: string, subagentId: string | undefined) => {
+    await request(SteerSessionMutation, { sessionId, message, subagentId });
+  };
+  const steerTargets = useMemo(() => steerTargetsOf(conversation.items, agent?.name ?? agentId ?? 'main agent'), [conversation.items, agent, agentId]);
+
   const changeTeam = async (next: string[]) => {
     setPendingTeam({ for: session.data, subAgents: next });
     setTeamError(undefined);
@@ -267,6 +274,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             </div>
           )}
           <ErrorNote error={controlError?.error} title={controlError?.action === 'resume' ? 'The session did not resume' : 'The turn was not stopped'} />
+          {status === 'running' && <SteerBox targets={steerTargets} onSteer={steer} />}
           <Composer
             disabled={!acceptsMessages(status)}
             locked={!acceptsMessages(status) && status !== 'running'}
@@ -333,7 +341,7 @@ function composerHint(status: string): string | undefined {
     case 'idle':
       return undefined;
     case 'running':
-      return 'The agent is working: send when it is done, or Stop the turn.';
+      return 'The agent is working: steer it above, send when it is done, or Stop the turn.';
     case 'starting':
       return 'The session is starting; wait a moment.';
     case 'interrupted':

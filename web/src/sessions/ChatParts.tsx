@@ -15,6 +15,7 @@ import {
   duration,
   type PermissionStep,
   type RunCard,
+  type SteerStep,
   type SubAgentStep,
   type TeamProblem,
   type ToolStep,
@@ -101,6 +102,8 @@ function Item({ item }: { item: ConversationItem }) {
       return <SubAgentStepView step={item} />;
     case 'run':
       return <RunCardView card={item} />;
+    case 'steer':
+      return <SteerStepView step={item} />;
     case 'question':
       return (
         <div className="step question-step">
@@ -270,11 +273,27 @@ function SubAgentStepView({ step }: { step: SubAgentStep }) {
       {step.steps.length > 0 && (
         <ol className="substeps" aria-label={`Steps of ${step.agentName}`}>
           {step.steps.map((s) => (
-            <li key={s.key}>{s.kind === 'tool' ? <ToolStepView step={s} /> : <PermissionStepView step={s} />}</li>
+            <li key={s.key}>
+              {s.kind === 'tool' ? <ToolStepView step={s} /> : s.kind === 'steer' ? <SteerStepView step={s} /> : <PermissionStepView step={s} />}
+            </li>
           ))}
         </ol>
       )}
     </details>
+  );
+}
+
+/** A steer where it landed: the agent's next model request carried it (or the CLI did not take it). */
+export function SteerStepView({ step }: { step: SteerStep }) {
+  return (
+    <div className="step steer-step" role="note" aria-label={`Steered ${step.agentName}`}>
+      <span className="step-kind">
+        <Icon name="composable" /> Steered {step.agentName}
+      </span>{' '}
+      <span className="muted small">by {step.by}</span>
+      <div className="steer-text">{step.text}</div>
+      {step.failed && <div className="steer-failed small">Not delivered: {step.failed}</div>}
+    </div>
   );
 }
 

@@ -1,4 +1,13 @@
-import { acceptsMessages, argumentsLine, automaticPermissionCount, conversationOf, duration, type SessionEventLike, visibleItems } from './conversation';
+import {
+  acceptsMessages,
+  argumentsLine,
+  automaticPermissionCount,
+  conversationOf,
+  duration,
+  type SessionEventLike,
+  steerTargetsOf,
+  visibleItems,
+} from './conversation';
 import { budgetLines, sessionPolicyOf } from './session-policy';
 import { subAgentChoices } from './team-choices';
 
@@ -379,6 +388,29 @@ describe('the chat shows a question once and notes a stop', () => {
     const shown = visibleItems(items, { automaticPermissions: false, openQuestions: new Set(['r1']) });
     expect(shown).toEqual([expect.objectContaining({ kind: 'question', requestId: 'r2', answer: 'v2' })]);
     expect(visibleItems(items, { automaticPermissions: false, openQuestions: new Set() })).toHaveLength(2);
+  });
+
+  it('shows a steer where it landed: the main agent in the conversation, a sub-agent under its launch, with who sent it', () => {
+    const events = delegation().slice(0, 7);
+    const steers = [
+      event('session.steered', { message: 'Only a.ts', target: 'subagent', subagentId: CHILD, agentName: 'code-reviewer', steeredBy: 'console' }),
+      event('session.steered', { message: 'Be brief', target: 'main', agentName: 'lead', steeredBy: 'api' }),
+      event('session.steer_failed', { error: 'the CLI went away', target: 'main' }),
+    ];
+    const { items } = conversationOf([...events, ...steers]);
+    const launch = items.find((i) => i.kind === 'subagent');
+    expect(launch?.kind === 'subagent' && launch.steps.filter((st) => st.kind === 'steer')).toEqual([
+      expect.objectContaining({ kind: 'steer', text: 'Only a.ts', agentName: 'code-reviewer', target: 'subagent', by: 'console' }),
+    ]);
+    expect(items.at(-1)).toEqual(
+      expect.objectContaining({ kind: 'steer', text: 'Be brief', agentName: 'lead', target: 'main', by: 'api', failed: 'the CLI went away' }),
+    );
+    // Who the steer box offers: the main agent, then the sub-agent still running.
+    expect(steerTargetsOf(items, 'Lead')).toEqual([
+      { subagentId: '', label: 'Lead' },
+      { subagentId: CHILD, label: 'sub-agent Code Reviewer' },
+    ]);
+    expect(steerTargetsOf(conversationOf(delegation()).items, 'Lead')).toEqual([{ subagentId: '', label: 'Lead' }]);
   });
 
   it('says a stop was asked for', () => {

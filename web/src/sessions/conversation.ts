@@ -48,8 +48,22 @@ export interface SubAgentStep {
   error?: string;
   durationMs?: number;
   totalToolCalls?: number;
-  /** Tool calls and permission decisions made by the sub-agent, in order. */
-  steps: Array<ToolStep | PermissionStep>;
+  /** Tool calls and permission decisions made by the sub-agent, and what a person steered it with, in order. */
+  steps: Array<ToolStep | PermissionStep | SteerStep>;
+}
+
+/** What a person said to a running agent (session.steered): its next model request carried it. */
+export interface SteerStep {
+  kind: 'steer';
+  key: string;
+  text: string;
+  agentName: string;
+  target: 'main' | 'subagent';
+  /** Who sent it: console or api. */
+  by: string;
+  at: string;
+  /** Set when the CLI did not take it (session.steer_failed right after). */
+  failed?: string;
 }
 
 export interface PermissionStep {
@@ -102,6 +116,7 @@ export type ConversationItem =
   | ToolStep
   | SubAgentStep
   | PermissionStep
+  | SteerStep
   | RunCard
   | { kind: 'question'; key: string; requestId: string; agent?: string; question: string; answer?: string; outcome: string }
   | { kind: 'error'; key: string; action: 'start' | 'resume' | 'message' | 'cli'; text: string; problems: TeamProblem[] }
@@ -231,12 +246,13 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
   };
 
   /** A step goes under its sub-agent when the event names one we know, else in the main conversation. */
-  const place = (step: ToolStep | PermissionStep, childSessionId: string | undefined) => {
+  const place = (step: ToolStep | PermissionStep | SteerStep, childSessionId: string | undefined) => {
     const parent = childSessionId ? byChild.get(childSessionId) : undefined;
     if (parent) parent.steps.push(step);
     else items.push(step);
   };
 
+  let lastSteer: SteerStep | undefined;
   for (const event of events) {
     lastPosition = Math.max(lastPosition, event.streamPosition);
     const data = asObject(event.data);
@@ -268,6 +284,24 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         break;
       case 'session.abort_requested':
         items.push({ kind: 'notice', key, text: 'Stop requested: the agent stops its turn.' });
+        break;
+      case 'session.steered': {
+        // Where it landed: under the sub-agent it was sent to, else in the main conversation.
+        const subagentId = asString(data.subagentId);
+        lastSteer = {
+          kind: 'steer',
+          key,
+          text: asString(data.message) ?? '',
+          agentName: asString(data.agentName) ?? 'agent',
+          target: subagentId ? 'subagent' : 'main',
+          by: asString(data.steeredBy) ?? 'someone',
+          at: event.recordedAt,
+        };
+        place(lastSteer, subagentId);
+        break;
+      }
+      case 'session.steer_failed':
+        if (lastSteer) lastSteer.failed = asString(data.error) ?? 'the Copilot CLI did not take it';
         break;
       case 'session.sub_agents_changed': {
         const ids = Array.isArray(data.subAgents) ? data.subAgents.filter((id): id is string => typeof id === 'string') : [];
@@ -538,10 +572,20 @@ export interface ConversationFilter {
 
 /** The items the chat shows: the same fold, less what the reader has not asked for or sees elsewhere. */
 export function visibleItems(items: readonly ConversationItem[], filter: ConversationFilter): ConversationItem[] {
-  const shown = (item: ConversationItem | ToolStep | PermissionStep) =>
+  const shown = (item: ConversationItem | ToolStep | PermissionStep | SteerStep) =>
     !(item.kind === 'permission' && item.automatic && !filter.automaticPermissions) &&
     !(item.kind === 'question' && item.outcome === 'pending' && filter.openQuestions.has(item.requestId));
   return items.filter(shown).map((item) => (item.kind === 'subagent' && !item.steps.every(shown) ? { ...item, steps: item.steps.filter(shown) } : item));
+}
+
+/** Who a steer can reach now: the main agent, then each CLI sub-agent still running (by its agentId). */
+export function steerTargetsOf(items: readonly ConversationItem[], mainLabel: string): Array<{ subagentId: string; label: string }> {
+  const running = items.flatMap((item) =>
+    item.kind === 'subagent' && item.status === 'running' && item.childSessionId
+      ? [{ subagentId: item.childSessionId, label: `sub-agent ${item.displayName ?? item.agentName}` }]
+      : [],
+  );
+  return [{ subagentId: '', label: mainLabel }, ...running];
 }
 
 /** How many automatic approvals the filter hides, for the toggle's label. */

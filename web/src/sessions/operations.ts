@@ -267,6 +267,18 @@ export const AbortSessionTurnMutation = graphql(`
   }
 `);
 
+export const SteerSessionMutation = graphql(`
+  mutation SteerSession($sessionId: ID!, $message: String!, $subagentId: ID) {
+    steerSession(sessionId: $sessionId, message: $message, subagentId: $subagentId) {
+      sessionId
+      target
+      subagentId
+      agentName
+      status
+    }
+  }
+`);
+
 // A delegation's run card: what the session's stream does not carry (tokens), asked of the run itself.
 export const RunCardQuery = graphql(`
   query RunCard($id: ID!) {

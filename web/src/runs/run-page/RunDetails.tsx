@@ -1,4 +1,7 @@
 import { Link } from 'react-router';
+import { request } from '../../api/client';
+import { SteerBox } from '../../ui/SteerBox';
+import { SteerRunMutation } from '../operations';
 import { Icon } from '../../ui/icons';
 import { Markdown } from '../../ui/Markdown';
 import { spendText } from '../../model-calls/model-call-figures';
@@ -7,8 +10,20 @@ import { runStatusTone } from '../run-list';
 import { plainReason } from '../timeline';
 import { describeStop, durationMs, formatDuration, type RunNode } from '../run-tree';
 
-/** The run picked in the tree: its facts, prompt, output or error. */
-export function RunDetails({ run, now, spend, onClose }: { run: RunNode; now: number; spend?: RunSpend; onClose: () => void }) {
+/** The run picked in the tree: its facts, prompt, output or error; a Steer box while it runs (`steerable`: not the page's own run, which has one above). */
+export function RunDetails({
+  run,
+  now,
+  spend,
+  steerable = true,
+  onClose,
+}: {
+  run: RunNode;
+  now: number;
+  spend?: RunSpend;
+  steerable?: boolean;
+  onClose: () => void;
+}) {
   return (
     <aside className="aside-card run-details" aria-labelledby="run-details-title">
       <div className="run-details-head">
@@ -49,6 +64,15 @@ export function RunDetails({ run, now, spend, onClose }: { run: RunNode; now: nu
         <dt>Duration</dt>
         <dd>{formatDuration(durationMs(run, now))}</dd>
       </dl>
+      {steerable && run.status === 'running' && (
+        <SteerBox
+          name={`Steer ${run.agentId}`}
+          key={run.runId}
+          idPrefix={`steer-node-${run.runId}`}
+          targets={[{ subagentId: '', label: run.agentId }]}
+          onSteer={async (message) => void (await request(SteerRunMutation, { runId: run.runId, message }))}
+        />
+      )}
       <h3>Task</h3>
       <Markdown className="run-text" text={run.prompt} />
       {run.output && (

@@ -108,7 +108,15 @@ export function RunTreePanel({
             </tbody>
           </table>
         </div>
-        {selectedRun && <RunDetails run={selectedRun} now={now} spend={spend.get(selectedRun.runId)} onClose={() => onSelect(undefined)} />}
+        {selectedRun && (
+          <RunDetails
+            run={selectedRun}
+            now={now}
+            spend={spend.get(selectedRun.runId)}
+            steerable={selectedRun.runId !== runId}
+            onClose={() => onSelect(undefined)}
+          />
+        )}
       </div>
     </>
   );
