@@ -9,6 +9,10 @@ import { BudgetGuard } from './budget-guard';
 import { BudgetModelGate } from './budget-model-gate';
 import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
+import { ForkRunHandler } from './commands/fork-run/fork-run.handler';
+import { ReplayRunHandler } from './commands/replay-run/replay-run.handler';
+import { ReplayDivergenceStop } from './replay-divergence-stop';
+import { ReplayOrigin } from './replay-origin';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
@@ -51,6 +55,10 @@ import { SessionBudgetController } from './session-budget.controller';
     RunAdmission,
     StartRunHandler,
     StopRunHandler,
+    ReplayOrigin,
+    ReplayRunHandler,
+    ForkRunHandler,
+    ReplayDivergenceStop,
     GetRunOutputHandler,
     GetRunHandler,
     GetSessionBudgetHandler,
