@@ -53,7 +53,7 @@ export class ReplayOrigin {
         runId,
       });
     }
-    if (call.status !== 'finished') {
+    if (call.status !== 'succeeded' || (call.httpStatus ?? 200) >= 400) {
       throw new NotReplayableError(`Model call ${callId} is ${call.status}; a fork goes live from a finished call`, { modelCallId: callId });
     }
     return { callId, startedAt: call.startedAt };
