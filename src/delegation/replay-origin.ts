@@ -32,15 +32,9 @@ export class ReplayOrigin {
         status: original.status,
       });
     }
-    const problem = await this.replayableProblem(original.started.path);
+    const problem = await this.calls.replayableProblem(original.started.path);
     if (problem) throw new NotReplayableError(`Run ${runId} cannot be replayed: ${problem}`, { runId });
     return original;
-  }
-
-  /** Until the ledger says more (bodies kept, answers whole): a tree with no recorded model call has nothing to play back. */
-  private async replayableProblem(path: string): Promise<string | undefined> {
-    const [spend] = await this.calls.spendOf([{ runPath: path }]);
-    return spend.calls === 0 ? 'none of its model calls was recorded (the model route was off, or it made none)' : undefined;
   }
 
   async forkPoint(original: RunState, callId: string): Promise<ForkPoint> {
