@@ -132,6 +132,25 @@ const runView = z.object({
   budget: nullable(budgetView),
   startedAt: iso,
   endedAt: nullable(iso),
+  replayOf: nullable(z.string()).describe('issue 26: the run this one replays or forks'),
+  forkedFrom: nullable(z.object({ runId: z.string(), modelCallId: z.string() })).describe(
+    "issue 26: a fork's original run and the call it went live from",
+  ),
+  replay: nullable(
+    z.object({
+      mode: z.string(),
+      onDivergence: z.enum(['stop', 'live']).optional(),
+      allowSideEffects: z.boolean().optional(),
+      message: z.string().optional(),
+      agentOverrides: z.record(z.string(), z.object({ prompt: z.string().optional(), model: z.string().optional() })).optional(),
+      requestedBy: z.string().optional(),
+      divergence: z.unknown().optional().describe("GET /api/runs/:id only: the replay tree's first divergence with both versions, null: none"),
+    }),
+  ).describe('issue 26: a run of a replay or fork tree'),
+  replays: z
+    .array(z.object({ runId: z.string(), mode: z.string(), status: z.string(), startedAt: iso }))
+    .optional()
+    .describe('GET /api/runs/:id only: the runs replaying or forking this one'),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -155,6 +174,9 @@ const runExample = {
   budget: null,
   startedAt: AT,
   endedAt: LATER,
+  replayOf: null,
+  forkedFrom: null,
+  replay: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),
@@ -643,6 +665,18 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     schema: runSummary,
     example: { ...runSummaryExample, status: 'running', background: true, output: undefined },
   },
+  RunsController_replay: {
+    status: 201,
+    description: 'The replay: a new root run (a foreground one: once it ended)',
+    schema: runSummary.extend({ replayOf: z.string() }),
+    example: { ...runSummaryExample, runId: '0192f3a4-8888-7abc-8def-0123456789ab', replayOf: RUN_ID },
+  },
+  RunsController_fork: {
+    status: 201,
+    description: 'The fork: a new root run, live from the given call (a foreground one: once it ended)',
+    schema: runSummary.extend({ forkedFrom: z.object({ runId: z.string(), modelCallId: z.string() }) }),
+    example: { ...runSummaryExample, runId: '0192f3a4-8888-7abc-8def-0123456789ab', forkedFrom: { runId: RUN_ID, modelCallId: MODEL_CALL_ID } },
+  },
   // approvals
   ApprovalsController_list: {
     status: 200,
@@ -800,5 +834,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   RunsController_start: { agentId: 'test-writer', prompt: 'Write unit tests for src/parser.ts', background: false },
   RunsController_stop: { reason: 'not needed any more' },
   RunsController_resume: { prompt: 'Go on where you stopped.' },
+  RunsController_replay: { onDivergence: 'stop', allowSideEffects: false, background: true },
+  RunsController_fork: { fromModelCall: MODEL_CALL_ID, message: 'Use the second source instead.', agentOverrides: { researcher: { model: 'gpt-4.1' } } },
   ApprovalsController_decide: { decision: 'approve', scope: 'once', reason: 'tests only' },
 };

@@ -1,0 +1,159 @@
+import { appStoreTargets } from '../fixtures/app-store-targets';
+import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { waitUntil } from '../fixtures/wait-until';
+
+/** What a tree did, in order: each run's agent, the tools its agent called and its output (ids left out). */
+interface Step {
+  depth: number;
+  agentId: string;
+  status: string;
+  output: string | null;
+  tools: string[];
+}
+
+/**
+ * issue 26, Replay and Fork, on the real Copilot CLI whose model calls go through Switchboard: a
+ * two-level run (a lead that delegates to a worker with agent_run and uses its answer) is forked at a
+ * model call, where exactly the calls from that one on reach the scripted model and the fork's output
+ * follows the fork's message; then, with the model server stopped, replayed: the same steps, answered
+ * from the record, 0 requests at the model. On SQLite and PostgreSQL.
+ */
+describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)', (_store, target) => {
+  const model = new ScriptedModelServer();
+  let running: RealCliApp;
+  const http: JsonHttp = (...args) => running.http(...args);
+  const consoleHttp: JsonHttp = (...args) => jsonHttp(() => running.app.baseUrl, { 'x-switchboard-client': 'console' })(...args);
+  let originalRunId: string;
+
+  beforeAll(async () => {
+    await model.start();
+    model.setScript([
+      { name: 'lead after a fork message', systemIncludes: 'LEAD_P', messagesInclude: 'FORK_MESSAGE', answer: { text: 'LEAD_FORKED' } },
+      { name: 'lead wraps up', systemIncludes: 'LEAD_P', lastIsToolResult: true, answer: { text: 'LEAD_DONE with the worker' } },
+      {
+        name: 'lead delegates',
+        systemIncludes: 'LEAD_P',
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'worker', prompt: 'Find FACT.' } }] },
+      },
+      { name: 'worker answers', systemIncludes: 'WORKER_P', answer: { text: 'FACT=42' } },
+    ]);
+    running = await startRealCliApp(model, { modelCalls: { route: true, content: 'full', contentMaxBytes: 1 << 20, prices: undefined } }, target);
+    for (const agent of [
+      { id: 'worker', name: 'Worker', description: 'Finds facts', system_message: { mode: 'append', content: 'WORKER_P you find facts.' } },
+      { id: 'lead', name: 'Lead', system_message: { mode: 'append', content: 'LEAD_P you delegate.' }, sub_agents: ['worker'] },
+    ]) {
+      expect((await http('POST', '/api/agents', agent)).status).toBe(201);
+    }
+    const started = await http('POST', '/api/runs', { agentId: 'lead', prompt: 'Go.', background: false });
+    expect(started.body).toMatchObject({ status: 'completed' });
+    originalRunId = started.body.runId as string;
+  }, 120_000);
+
+  afterAll(async () => {
+    await running?.close();
+    await model.stop();
+  });
+
+  const ended = (runId: string) =>
+    waitUntil(
+      async () => {
+        const runs = (await http('GET', `/api/runs?rootRunId=${runId}&limit=500`)).body.runs as Json[];
+        return runs.length > 0 && runs.every((r) => r.status !== 'running') && runs;
+      },
+      `every run of ${runId}'s tree to end`,
+      60_000,
+    );
+
+  /** The tree's steps: each run in path order with its agent's tool calls (from its session's recorded CLI events). */
+  async function steps(rootRunId: string): Promise<Step[]> {
+    const runs = ((await ended(rootRunId)) as Json[]).sort((a, b) => a.depth - b.depth || String(a.startedAt).localeCompare(String(b.startedAt)));
+    const out: Step[] = [];
+    for (const run of runs) {
+      const events = (await http('GET', `/api/streams/session-${run.threadId}/events?limit=1000`)).body;
+      const tools = ((events.events ?? events) as Json[])
+        .filter((e) => e.type === 'cli.tool.execution_start')
+        .map((e) => String(e.data.payload?.toolName ?? e.data.toolName));
+      out.push({ depth: run.depth, agentId: run.agentId, status: run.status, output: run.output, tools });
+    }
+    return out;
+  }
+
+  const callsOf = async (runId: string): Promise<Json[]> =>
+    ((await http('GET', `/api/runs/${runId}/model-calls?subtree=true&limit=500`)).body.calls ?? []) as Json[];
+
+  it('refuses a replay of a run that has not ended, of an unknown run, and a fork from a call outside the run', async () => {
+    expect((await http('POST', '/api/runs/no-such-run/replay', {})).status).toBe(404);
+    const unknownCall = await http('POST', `/api/runs/${originalRunId}/fork`, { fromModelCall: 'no-such-call' });
+    expect(unknownCall.status).toBe(404);
+    expect((await http('POST', `/api/runs/${originalRunId}/fork`, { fromModelCall: 'x', extra: 1 })).status).toBe(400);
+  });
+
+  it('forks at a model call: exactly the calls from that one on reach the model, and the output follows the message', async () => {
+    const original = await steps(originalRunId);
+    expect(original.map((s) => [s.agentId, s.output])).toEqual([
+      ['lead', 'LEAD_DONE with the worker'],
+      ['worker', 'FACT=42'],
+    ]);
+    const calls = await callsOf(originalRunId);
+    const leadCalls = calls.filter((c) => c.agentName === 'lead').sort((a, b) => String(a.startedAt).localeCompare(String(b.startedAt)));
+    expect(leadCalls).toHaveLength(2);
+    const before = model.requests.length;
+    // Call k = the lead's second call (after the worker answered): the lead's first and the worker's are played back.
+    const fork = await consoleHttp('POST', `/api/runs/${originalRunId}/fork`, {
+      from_model_call: leadCalls[1].callId,
+      message: 'FORK_MESSAGE: say so.',
+      background: false,
+    });
+    expect(fork.status).toBe(201);
+    expect(fork.body).toMatchObject({
+      status: 'completed',
+      output: 'LEAD_FORKED',
+      forkedFrom: { runId: originalRunId, modelCallId: leadCalls[1].callId },
+    });
+    const forkSteps = await steps(fork.body.runId as string);
+    expect(forkSteps.map((s) => [s.agentId, s.output])).toEqual([
+      ['lead', 'LEAD_FORKED'],
+      ['worker', 'FACT=42'],
+    ]);
+    const sent = model.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].allText).toContain('FORK_MESSAGE');
+
+    const view = (await http('GET', `/api/runs/${fork.body.runId}`)).body;
+    expect(view).toMatchObject({
+      replayOf: originalRunId,
+      forkedFrom: { runId: originalRunId, modelCallId: leadCalls[1].callId },
+      replay: { mode: 'fork', requestedBy: 'console' },
+    });
+    // Lineage both ways: the original lists its fork.
+    const originalView = (await http('GET', `/api/runs/${originalRunId}`)).body;
+    expect(originalView.replays).toEqual(expect.arrayContaining([expect.objectContaining({ runId: fork.body.runId, mode: 'fork' })]));
+    // Who asked is on the new run's start, as the audit log shows it.
+    const runEvents = (await http('GET', `/api/streams/run-${fork.body.runId}/events?limit=10`)).body;
+    const startEvent = ((runEvents.events ?? runEvents) as Json[]).find((e) => e.type === 'run.started');
+    expect(startEvent?.metadata?.actor).toBe('console');
+    expect(startEvent?.data.replay).toMatchObject({ of: originalRunId, mode: 'fork', fromModelCall: leadCalls[1].callId, requestedBy: 'console' });
+  }, 120_000);
+
+  it('replays the tree with the model server stopped: the same steps, every call from the record, 0 requests at the model', async () => {
+    const original = await steps(originalRunId);
+    await model.stop();
+    const before = model.requests.length;
+    const replay = await http('POST', `/api/runs/${originalRunId}/replay`, { background: false });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toMatchObject({ status: 'completed', replayOf: originalRunId });
+    const replaySteps = await steps(replay.body.runId as string);
+    expect(replaySteps).toEqual(original);
+    expect(model.requests.length - before).toBe(0);
+    const calls = await callsOf(replay.body.runId as string);
+    expect(calls.length).toBe((await callsOf(originalRunId)).length);
+    const view = (await http('GET', `/api/runs/${replay.body.runId}`)).body;
+    expect(view).toMatchObject({ replayOf: originalRunId, replay: { mode: 'replay', onDivergence: 'stop', allowSideEffects: false, divergence: null } });
+    // The child run of the replay maps to the original's child.
+    const tree = (await http('GET', `/api/runs/${replay.body.runId}/tree`)).body;
+    const originalTree = (await http('GET', `/api/runs/${originalRunId}/tree`)).body;
+    expect(tree.children[0].replayOf).toBe(originalTree.children[0].runId);
+  }, 120_000);
+});
