@@ -68,7 +68,7 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
 
   /** The tree's steps: each run in path order with its agent's tool calls (from its session's recorded CLI events). */
   async function steps(rootRunId: string): Promise<Step[]> {
-    const runs = ((await ended(rootRunId)) as Json[]).sort((a, b) => a.depth - b.depth || String(a.startedAt).localeCompare(String(b.startedAt)));
+    const runs = ((await ended(rootRunId))).sort((a, b) => a.depth - b.depth || String(a.startedAt).localeCompare(String(b.startedAt)));
     const out: Step[] = [];
     for (const run of runs) {
       const events = (await http('GET', `/api/streams/session-${run.threadId}/events?limit=1000`)).body;
