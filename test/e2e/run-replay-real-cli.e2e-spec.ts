@@ -83,6 +83,14 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
   const callsOf = async (runId: string): Promise<Json[]> =>
     ((await http('GET', `/api/runs/${runId}/model-calls?subtree=true&limit=500`)).body.calls ?? []) as Json[];
 
+  async function debugCalls(label: string, runId: string) {
+    if (!process.env.R2_DEBUG) return;
+    const calls = await callsOf(runId);
+    const ev = (await http('GET', `/api/streams/session-sub-agent-${runId}/events?limit=1000`)).body;
+    console.log(label, ((ev.events ?? ev) as Json[]).filter((e) => /tool|run\.|abort|error/.test(e.type)).map((e) => e.type + ' ' + JSON.stringify(e.data.payload ?? e.data).slice(0, 400)).join('\n'));
+    console.log(label, calls.map((c) => JSON.stringify({ a: c.agentName, s: c.status, st: c.startedAt, r: c.replay ?? c.replaySource, d: c.divergence, e: c.error })).join('\n'));
+  }
+
   it('refuses a replay of a run that has not ended, of an unknown run, and a fork from a call outside the run', async () => {
     expect((await http('POST', '/api/runs/no-such-run/replay', {})).status).toBe(404);
     const unknownCall = await http('POST', `/api/runs/${originalRunId}/fork`, { fromModelCall: 'no-such-call' });
@@ -112,6 +120,8 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
       output: 'LEAD_FORKED',
       forkedFrom: { runId: originalRunId, modelCallId: leadCalls[1].callId },
     });
+    await debugCalls('original', originalRunId);
+    await debugCalls('fork', fork.body.runId as string);
     const forkSteps = await steps(fork.body.runId as string);
     expect(forkSteps.map((s) => [s.agentId, s.output])).toEqual([
       ['lead', 'LEAD_FORKED'],
@@ -143,6 +153,7 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     const before = model.requests.length;
     const replay = await http('POST', `/api/runs/${originalRunId}/replay`, { background: false });
     expect(replay.status).toBe(201);
+    await debugCalls('replay', replay.body.runId as string);
     expect(replay.body).toMatchObject({ status: 'completed', replayOf: originalRunId });
     const replaySteps = await steps(replay.body.runId as string);
     expect(replaySteps).toEqual(original);
