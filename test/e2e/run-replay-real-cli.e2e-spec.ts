@@ -68,7 +68,7 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
 
   /** The tree's steps: each run in path order with its agent's tool calls (from its session's recorded CLI events). */
   async function steps(rootRunId: string): Promise<Step[]> {
-    const runs = ((await ended(rootRunId))).sort((a, b) => a.depth - b.depth || String(a.startedAt).localeCompare(String(b.startedAt)));
+    const runs = (await ended(rootRunId)).sort((a, b) => a.depth - b.depth || String(a.startedAt).localeCompare(String(b.startedAt)));
     const out: Step[] = [];
     for (const run of runs) {
       const events = (await http('GET', `/api/streams/session-${run.threadId}/events?limit=1000`)).body;
@@ -82,14 +82,6 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
 
   const callsOf = async (runId: string): Promise<Json[]> =>
     ((await http('GET', `/api/runs/${runId}/model-calls?subtree=true&limit=500`)).body.calls ?? []) as Json[];
-
-  async function debugCalls(label: string, runId: string) {
-    if (!process.env.R2_DEBUG) return;
-    const calls = await callsOf(runId);
-    const ev = (await http('GET', `/api/streams/session-sub-agent-${runId}/events?limit=1000`)).body;
-    console.log(label, ((ev.events ?? ev) as Json[]).filter((e) => /tool|run\.|abort|error/.test(e.type)).map((e) => e.type + ' ' + JSON.stringify(e.data.payload ?? e.data).slice(0, 400)).join('\n'));
-    console.log(label, calls.map((c) => JSON.stringify({ a: c.agentName, s: c.status, st: c.startedAt, r: c.replay ?? c.replaySource, d: c.divergence, e: c.error })).join('\n'));
-  }
 
   it('refuses a replay of a run that has not ended, of an unknown run, and a fork from a call outside the run', async () => {
     expect((await http('POST', '/api/runs/no-such-run/replay', {})).status).toBe(404);
@@ -120,8 +112,6 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
       output: 'LEAD_FORKED',
       forkedFrom: { runId: originalRunId, modelCallId: leadCalls[1].callId },
     });
-    await debugCalls('original', originalRunId);
-    await debugCalls('fork', fork.body.runId as string);
     const forkSteps = await steps(fork.body.runId as string);
     expect(forkSteps.map((s) => [s.agentId, s.output])).toEqual([
       ['lead', 'LEAD_FORKED'],
@@ -153,7 +143,6 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     const before = model.requests.length;
     const replay = await http('POST', `/api/runs/${originalRunId}/replay`, { background: false });
     expect(replay.status).toBe(201);
-    await debugCalls('replay', replay.body.runId as string);
     expect(replay.body).toMatchObject({ status: 'completed', replayOf: originalRunId });
     const replaySteps = await steps(replay.body.runId as string);
     expect(replaySteps).toEqual(original);
@@ -166,5 +155,29 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     const tree = (await http('GET', `/api/runs/${replay.body.runId}/tree`)).body;
     const originalTree = (await http('GET', `/api/runs/${originalRunId}/tree`)).body;
     expect(tree.children[0].replayOf).toBe(originalTree.children[0].runId);
+  }, 120_000);
+
+  it("reports the first differing call after a sub-agent's prompt was edited, with both versions, and stops the replay tree there", async () => {
+    const worker = (await http('GET', '/api/agents/worker')).body;
+    const edited = await http('PUT', '/api/agents/worker', {
+      ...worker,
+      system_message: { mode: 'append', content: 'WORKER_P you find facts. EDITED_LINE' },
+    });
+    expect(edited.status).toBe(200);
+    const before = model.requests.length;
+    const replay = await consoleHttp('POST', `/api/runs/${originalRunId}/replay`, { background: false });
+    expect(replay.status).toBe(201);
+    await ended(replay.body.runId as string);
+    const view = (await http('GET', `/api/runs/${replay.body.runId}`)).body;
+    expect(view).toMatchObject({
+      status: 'stopped',
+      stoppedBy: { actor: 'replay', reason: 'replay_diverged', message: expect.stringContaining('worker') },
+      replay: { mode: 'replay', onDivergence: 'stop', requestedBy: 'console', divergence: { agentName: 'worker', divergence: { part: 'system' } } },
+    });
+    const { divergence } = view.replay.divergence;
+    expect(divergence.now).toContain('EDITED_LINE');
+    expect(divergence.original).not.toContain('EDITED_LINE');
+    // The lead's call before it was played back; nothing reached the (stopped) model.
+    expect(model.requests.length - before).toBe(0);
   }, 120_000);
 });
