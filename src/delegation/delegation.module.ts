@@ -16,6 +16,7 @@ import { ReplayOrigin } from './replay-origin';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
+import { GetRunReplayHandler } from './queries/get-run-replay/get-run-replay.handler';
 import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
 import { GetRunOutputHandler } from './queries/get-run-output/get-run-output.handler';
 import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
@@ -63,6 +64,7 @@ import { SessionBudgetController } from './session-budget.controller';
     GetRunHandler,
     GetSessionBudgetHandler,
     GetRunTreeHandler,
+    GetRunReplayHandler,
     WatchRunEventsHandler,
   ],
   exports: [RunRepository, RunHandleTable],

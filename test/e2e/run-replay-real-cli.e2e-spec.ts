@@ -1,4 +1,5 @@
 import { appStoreTargets } from '../fixtures/app-store-targets';
+import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -30,6 +31,7 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
   beforeAll(async () => {
     await model.start();
     model.setScript([
+      { name: 'a run that waits', messagesInclude: 'HANG_ME', answer: { hang: true } },
       { name: 'lead after a fork message', systemIncludes: 'LEAD_P', messagesInclude: 'FORK_MESSAGE', answer: { text: 'LEAD_FORKED' } },
       { name: 'lead wraps up', systemIncludes: 'LEAD_P', lastIsToolResult: true, answer: { text: 'LEAD_DONE with the worker' } },
       {
@@ -83,7 +85,14 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
   const callsOf = async (runId: string): Promise<Json[]> =>
     ((await http('GET', `/api/runs/${runId}/model-calls?subtree=true&limit=500`)).body.calls ?? []) as Json[];
 
-  it('refuses a replay of a run that has not ended, of an unknown run, and a fork from a call outside the run', async () => {
+  it('refuses a replay of a running run (409 naming its status), of an unknown run, and a fork from an unknown call', async () => {
+    const busy = await http('POST', '/api/runs', { agentId: 'worker', prompt: 'HANG_ME' });
+    const busyId = busy.body.runId as string;
+    await model.waitForRequests((r) => r.allText.includes('HANG_ME'));
+    const refused = await http('POST', `/api/runs/${busyId}/replay`, {});
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toContain('is running');
+    expect((await http('POST', `/api/runs/${busyId}/stop`, {})).status).toBe(200);
     expect((await http('POST', '/api/runs/no-such-run/replay', {})).status).toBe(404);
     const unknownCall = await http('POST', `/api/runs/${originalRunId}/fork`, { fromModelCall: 'no-such-call' });
     expect(unknownCall.status).toBe(404);
@@ -135,6 +144,22 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     const startEvent = ((runEvents.events ?? runEvents) as Json[]).find((e) => e.type === 'run.started');
     expect(startEvent?.metadata?.actor).toBe('console');
     expect(startEvent?.data.replay).toMatchObject({ of: originalRunId, mode: 'fork', fromModelCall: leadCalls[1].callId, requestedBy: 'console' });
+    // GraphQL shows the same lineage, both ways.
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const { body } = await gql(
+      `query($id: ID!, $original: ID!) {
+        fork: run(id: $id) { replayOf forkedFrom { runId modelCallId } replay { mode message requestedBy } }
+        original: run(id: $original) { replays { runId } }
+      }`,
+      { id: fork.body.runId, original: originalRunId },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data.fork).toEqual({
+      replayOf: originalRunId,
+      forkedFrom: { runId: originalRunId, modelCallId: leadCalls[1].callId },
+      replay: { mode: 'fork', message: 'FORK_MESSAGE: say so.', requestedBy: 'console' },
+    });
+    expect(body.data.original.replays).toContainEqual({ runId: fork.body.runId });
   }, 120_000);
 
   it('replays the tree with the model server stopped: the same steps, every call from the record, 0 requests at the model', async () => {
@@ -165,10 +190,20 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     });
     expect(edited.status).toBe(200);
     const before = model.requests.length;
-    const replay = await consoleHttp('POST', `/api/runs/${originalRunId}/replay`, { background: false });
-    expect(replay.status).toBe(201);
-    await ended(replay.body.runId as string);
-    const view = (await http('GET', `/api/runs/${replay.body.runId}`)).body;
+    // Through GraphQL this time, from the console.
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const replay = await gql(
+      'mutation($id: ID!) { replayRun(runId: $id, background: false) { runId replayOf } }',
+      { id: originalRunId },
+      {
+        'x-switchboard-client': 'console',
+      },
+    );
+    expect(replay.body.errors).toBeUndefined();
+    const replayRunId = replay.body.data.replayRun.runId as string;
+    expect(replay.body.data.replayRun.replayOf).toBe(originalRunId);
+    await ended(replayRunId);
+    const view = (await http('GET', `/api/runs/${replayRunId}`)).body;
     expect(view).toMatchObject({
       status: 'stopped',
       stoppedBy: { actor: 'replay', reason: 'replay_diverged', message: expect.stringContaining('worker') },

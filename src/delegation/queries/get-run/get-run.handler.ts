@@ -7,8 +7,8 @@ import { GetSubtreeUsage } from '../../../run-lineage/queries/get-subtree-usage/
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { budgetUseOf } from '../../budget-guard';
 import { UnknownRunError } from '../../run.errors';
-import { runCostOf, type RunReplayView, toRunView } from '../../run-view';
-import { RunRepository } from '../../run-repository';
+import { runCostOf, toRunView } from '../../run-view';
+import { GetRunReplay } from '../get-run-replay/get-run-replay.query';
 import { GetRun, type SingleRunView } from './get-run.query';
 
 /** One run with its own usage and cost, its subtree's sums and cost, and its budget's use. */
@@ -18,7 +18,6 @@ export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
     private readonly runs: RunsReadModel,
     private readonly calls: ModelCallsReadModel,
     private readonly queryBus: QueryBus,
-    private readonly repository: RunRepository,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
@@ -26,12 +25,11 @@ export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
     const row = await this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
     const now = Date.now();
-    const [[own, subtreeCalls], subtree, [sums], replay, replays] = await Promise.all([
+    const [[own, subtreeCalls], subtree, [sums], { replay, replays }] = await Promise.all([
       this.calls.spendOf([{ runId }, { runPath: row.path }]),
       this.runs.subtreeSpend(row.path, now),
       this.queryBus.execute(new GetSubtreeUsage([row.path])),
-      row.replayMode ? this.replayOf(runId, row.rootRunId) : undefined,
-      this.runs.replaysOf(runId),
+      this.queryBus.execute(new GetRunReplay(runId)),
     ]);
     const { prices } = this.config.modelCalls;
     const view = toRunView(row, now, row.budget ? budgetUseOf(subtree, subtreeCalls) : undefined);
@@ -49,23 +47,6 @@ export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
         duration_ms: subtree.durationMs,
         ...runCostOf(subtreeCalls, prices),
       },
-    };
-  }
-
-  /** issue 26: how the run plays its original back, and the replay tree's first divergence (read from its root's subtree). */
-  private async replayOf(runId: string, rootRunId: string): Promise<RunReplayView | undefined> {
-    const state = await this.repository.load(runId);
-    const replay = state?.started.replay;
-    if (!replay) return undefined;
-    const root = rootRunId === runId ? state.started.path : (await this.runs.find(rootRunId))?.path;
-    return {
-      mode: replay.mode,
-      on_divergence: replay.onDivergence,
-      allow_side_effects: replay.allowSideEffects,
-      ...(replay.message ? { message: replay.message } : {}),
-      ...(replay.agentOverrides ? { agent_overrides: replay.agentOverrides } : {}),
-      requested_by: replay.requestedBy,
-      divergence: root ? ((await this.calls.firstDivergenceOf(root)) ?? null) : null,
     };
   }
 }
