@@ -206,6 +206,10 @@ const cliSubagentNode = z.object({
 });
 const runTree = runView.extend({
   kind: z.literal('run'),
+  replays: z
+    .array(z.object({ runId: z.string(), mode: z.string(), status: z.string(), startedAt: iso }))
+    .optional()
+    .describe('issue 26, on the root: the runs that replay or fork it'),
   subtreeUsage: usage,
   children: z
     .array(z.union([z.object({ kind: z.literal('run') }).loose(), cliSubagentNode]))

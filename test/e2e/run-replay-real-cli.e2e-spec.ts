@@ -180,6 +180,10 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     const tree = (await http('GET', `/api/runs/${replay.body.runId}/tree`)).body;
     const originalTree = (await http('GET', `/api/runs/${originalRunId}/tree`)).body;
     expect(tree.children[0].replayOf).toBe(originalTree.children[0].runId);
+    // The original's tree lists its replays and forks beside it.
+    expect(originalTree.replays).toEqual(
+      expect.arrayContaining([expect.objectContaining({ runId: replay.body.runId, mode: 'replay', status: 'completed' })]),
+    );
   }, 120_000);
 
   it("reports the first differing call after a sub-agent's prompt was edited, with both versions, and stops the replay tree there", async () => {
