@@ -358,12 +358,10 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, sessionId, STARTED_COMMIT_DELAY_MS);
     const frames = recordedAnswerFrames(plan.original);
     const ttfbMs = Math.round(performance.now() - received);
-    const pending: Promise<unknown>[] = [this.send('llmInference.httpResponseStart', { requestId, status: frames.status, headers: frames.headers })];
-    for (const chunk of frames.chunks) {
-      pending.push(this.send('llmInference.httpResponseChunk', { requestId, data: chunk, end: false }));
-      if (pending.length >= CHUNKS_IN_FLIGHT) await Promise.all(pending.splice(0));
-    }
-    await Promise.all(pending.splice(0));
+    // One frame after the other: sent at once, a chunk can reach the CLI's handler before its head and be
+    // refused (`accepted: false`), and the CLI then retries the call (a provider's latency hides this live).
+    await this.send('llmInference.httpResponseStart', { requestId, status: frames.status, headers: frames.headers });
+    for (const chunk of frames.chunks) await this.send('llmInference.httpResponseChunk', { requestId, data: chunk, end: false });
     this.endingAnswer(exchange);
     await this.send('llmInference.httpResponseChunk', { requestId, data: '', end: true });
     const answer = plan.original.answer ?? '';
