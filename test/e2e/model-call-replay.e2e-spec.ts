@@ -1,5 +1,6 @@
 import type { SessionReplay } from '../../src/sessions/session-config';
 import { SessionRegistry } from '../../src/sessions/session-registry';
+import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -151,7 +152,6 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
         'PUT',
         '/api/agents/replay-lead',
         { name: agent.name, system_message: { mode: 'append', content: 'REPLAY_LEAD you lead, EDITED.' }, sub_agents: ['replay-checker'] },
-        { 'if-match': String(agent.version) },
       );
       expect(edited.status).toBe(200);
       const httpSeen = model.httpLog.length;
@@ -167,6 +167,15 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
       expect(call.replay.divergence.original).toContain('REPLAY_LEAD you lead.');
       expect(call.replay.divergence.original).not.toContain('EDITED');
       expect(call.replay.divergence.now).toContain('REPLAY_LEAD you lead, EDITED.');
+      // GraphQL shows the same report.
+      const gql = graphqlHttp(() => running.app.baseUrl, TOKEN);
+      const read = await gql('query ($id: ID!) { modelCall(id: $id) { status replay { source position forkPoint divergence { part original now } } } }', {
+        id: call.callId,
+      });
+      expect(read.body.data?.modelCall).toMatchObject({
+        status: 'refused',
+        replay: { source: 'record', position: 1, forkPoint: false, divergence: { part: 'system', now: expect.stringContaining('EDITED') } },
+      });
       // The CLI's turn ended on the refusal, saying why.
       const errors = (await eventsOf(replay)).filter((e) => e.type === 'cli.session.error');
       expect(JSON.stringify(errors)).toContain('the replay stopped at call 1 of agent replay-lead');
