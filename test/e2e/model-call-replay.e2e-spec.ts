@@ -118,6 +118,24 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
     expect(text).not.toContain('LEAD_DONE');
   }, 120_000);
 
+  it('goes on live from a divergence with on_divergence "live": that agent’s later calls go to the model, another agent that asks the same is still played back', async () => {
+    const sent = model.requests.length;
+    const replay = await replaySession('replay-lead', { mode: 'replay', onDivergence: 'live' });
+    await sendTurn(http, replay, 'Check please, once more.');
+
+    // The lead asked something else: its calls went to the model; the checker, asked the same, was played back.
+    expect(model.requests.slice(sent).map((r) => r.rule)).toEqual(['lead asks the checker', 'lead wraps up']);
+    const calls = await callsOf(replay);
+    expect(calls.map((c) => [c.agentName, c.replay.source, c.replay.position, c.replay.divergence?.part ?? null])).toEqual([
+      ['replay-lead', 'live', 1, 'messages'],
+      ['replay-checker', 'record', 1, null],
+      ['replay-lead', 'live', 2, null],
+    ]);
+    expect(calls[0].replay.divergence.original).toContain('Check please.');
+    expect(calls[0].replay.divergence.now).toContain('Check please, once more.');
+    expect(JSON.stringify(await eventsOf(replay))).toContain('LEAD_DONE');
+  }, 120_000);
+
   describe('with the model server stopped', () => {
     beforeAll(async () => {
       await model.stop();
