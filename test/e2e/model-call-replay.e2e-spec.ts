@@ -31,14 +31,23 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
         systemIncludes: 'REPLAY_LEAD',
         who: 'parent',
         lastIsToolResult: false,
-        answer: { toolCalls: [{ name: 'task', arguments: { agent_type: 'replay-checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } }] },
+        answer: {
+          toolCalls: [
+            { name: 'task', arguments: { agent_type: 'replay-checker', name: 'check-1', description: 'Check', prompt: 'Check it.', mode: 'sync' } },
+          ],
+        },
       },
       { name: 'checker answers', who: 'child', answer: { text: 'CHECKED_OK' } },
       { name: 'lead wraps up', systemIncludes: 'REPLAY_LEAD', who: 'parent', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
     ]);
     running = await startRealCliApp(model, {
       apiToken: TOKEN,
-      modelCalls: { route: true, content: 'full', contentMaxBytes: 1_000_000, prices: { currency: 'USD', models: { 'gpt-4.1': { input: 2, output: 8 } } } },
+      modelCalls: {
+        route: true,
+        content: 'full',
+        contentMaxBytes: 1_000_000,
+        prices: { currency: 'USD', models: { 'gpt-4.1': { input: 2, output: 8 } } },
+      },
     });
     for (const agent of [
       { id: 'replay-checker', name: 'Checker', description: 'Checks work', system_message: { mode: 'replace', content: 'REPLAY_CHECKER you check.' } },
@@ -166,11 +175,11 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
 
     it('stops at the first call whose request differs (an edited system prompt), reporting both versions, with nothing sent to the model', async () => {
       const agent = (await http('GET', '/api/agents/replay-lead')).body;
-      const edited = await http(
-        'PUT',
-        '/api/agents/replay-lead',
-        { name: agent.name, system_message: { mode: 'append', content: 'REPLAY_LEAD you lead, EDITED.' }, sub_agents: ['replay-checker'] },
-      );
+      const edited = await http('PUT', '/api/agents/replay-lead', {
+        name: agent.name,
+        system_message: { mode: 'append', content: 'REPLAY_LEAD you lead, EDITED.' },
+        sub_agents: ['replay-checker'],
+      });
       expect(edited.status).toBe(200);
       const httpSeen = model.httpLog.length;
       const replay = await replaySession('replay-lead', { mode: 'replay', onDivergence: 'stop' });

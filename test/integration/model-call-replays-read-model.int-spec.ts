@@ -8,7 +8,16 @@ import { type EventStoreTarget, eventStoreTargets } from '../fixtures/event-stor
 
 jest.setTimeout(120_000);
 
-const SUMMARY: ModelRequestSummary = { model: 'gpt-4.1', provider: 'openai', method: 'POST', path: '/chat/completions', requestBytes: 9, messageCount: 2, toolCount: 1, stream: true };
+const SUMMARY: ModelRequestSummary = {
+  model: 'gpt-4.1',
+  provider: 'openai',
+  method: 'POST',
+  path: '/chat/completions',
+  requestBytes: 9,
+  messageCount: 2,
+  toolCount: 1,
+  stream: true,
+};
 
 const lineageOf = (runId: string, runPath: string, agentName: string): ModelCallLineage => ({
   sessionId: `sub-agent-${runId}`,
@@ -75,7 +84,11 @@ describe.each(eventStoreTargets())('model call replays in the read model on %s',
       refused: 'the replay stopped',
       replay: { source: 'record', originalCallId: 'o-k', position: 1, divergence: { part: 'system', original: 'CHECK.', now: 'CHECK, EDITED.' } },
     });
-    await add('p-2', { line: replayLead, ...WHOLE, replay: { source: 'live', originalCallId: 'o-2', position: 2, divergence: { part: 'messages', at: '3' }, forkPoint: true } });
+    await add('p-2', {
+      line: replayLead,
+      ...WHOLE,
+      replay: { source: 'live', originalCallId: 'o-2', position: 2, divergence: { part: 'messages', at: '3' }, forkPoint: true },
+    });
   });
 
   afterAll(async () => {
@@ -117,7 +130,9 @@ describe.each(eventStoreTargets())('model call replays in the read model on %s',
   it('says why a run cannot be replayed: no calls, bodies not kept, answers cut; nothing for a run recorded whole', async () => {
     expect(await calls.replayableProblem('/O/')).toBeUndefined();
     expect(await calls.replayableProblem('/E/')).toMatch(/no recorded model call.*SWITCHBOARD_MODEL_ROUTE/);
-    expect(await calls.replayableProblem('/M/')).toMatch(/1 of the run's 1 model calls were recorded without their request and answer.*SWITCHBOARD_MODEL_CONTENT=full/);
+    expect(await calls.replayableProblem('/M/')).toMatch(
+      /1 of the run's 1 model calls were recorded without their request and answer.*SWITCHBOARD_MODEL_CONTENT=full/,
+    );
     expect(await calls.replayableProblem('/T/')).toMatch(/1 of the run's 1 model calls were kept cut at SWITCHBOARD_MODEL_CONTENT_MAX_BYTES/);
   });
 });

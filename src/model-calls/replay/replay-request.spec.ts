@@ -8,7 +8,10 @@ function cliRequest(over: { sessionId?: string; at?: string; tmp?: string; syste
   return JSON.stringify({
     model: over.model ?? 'gpt-4.1',
     messages: [
-      { role: 'system', content: `${over.system ?? 'You are GitHub Copilot.'}\nSession folder: ${tmp}/copilot-home/.copilot/session-state/${sessionId}\n` },
+      {
+        role: 'system',
+        content: `${over.system ?? 'You are GitHub Copilot.'}\nSession folder: ${tmp}/copilot-home/.copilot/session-state/${sessionId}\n`,
+      },
       { role: 'user', content: `<current_datetime>${over.at ?? '2026-11-27T21:54:13.044+00:00'}</current_datetime>\n\nCheck please.` },
       ...(over.messages ?? []),
     ],
@@ -20,7 +23,11 @@ function cliRequest(over: { sessionId?: string; at?: string; tmp?: string; syste
 describe('replay request comparison', () => {
   it('masks only what differs between two recordings of the same run: the session id, the current time, a temporary folder', () => {
     const then = cliRequest();
-    const now = cliRequest({ sessionId: '7d4bec33-9c06-4ed7-9df2-fa8c8e351fb9', at: '2026-11-28T08:01:02.500+00:00', tmp: `${os.tmpdir()}/switchboard-test-Ab12Cd` });
+    const now = cliRequest({
+      sessionId: '7d4bec33-9c06-4ed7-9df2-fa8c8e351fb9',
+      at: '2026-11-28T08:01:02.500+00:00',
+      tmp: `${os.tmpdir()}/switchboard-test-Ab12Cd`,
+    });
     expect(then).not.toBe(now);
     expect(firstDivergence(then, now)).toBeUndefined();
     expect(normalizedText('run sub-agent-01a21f06-5dca-77e2-bca1-6d05fb283da0 at 2026-11-27T22:01:06.856Z')).toBe('run sub-agent-<id> at <datetime>');
@@ -40,7 +47,11 @@ describe('replay request comparison', () => {
   });
 
   it('names the first differing part in order: model, system, tools (by name), then the message by index', () => {
-    expect(firstDivergence(cliRequest(), cliRequest({ model: 'gpt-5', system: 'other' }))).toMatchObject({ part: 'model', original: 'gpt-4.1', now: 'gpt-5' });
+    expect(firstDivergence(cliRequest(), cliRequest({ model: 'gpt-5', system: 'other' }))).toMatchObject({
+      part: 'model',
+      original: 'gpt-4.1',
+      now: 'gpt-5',
+    });
     const tools = firstDivergence(cliRequest(), cliRequest({ tools: ['task', 'view', 'shell'] }));
     expect(tools).toMatchObject({ part: 'tools', at: 'shell' });
     expect(tools).not.toHaveProperty('original');
