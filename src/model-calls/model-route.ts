@@ -271,7 +271,11 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       await this.answerFromRecord(exchange, callId, lineage, summary, replay, requestBody, received);
       return;
     }
-    if (replay?.model) summary.model = replay.model;
+    if (replay && replay.body !== requestBody) {
+      // A fork's changes (its message, an agent's model or prompt): the ledger says what was sent.
+      const changed = requestFactsOf(replay.body);
+      Object.assign(summary, { model: changed.model, requestBytes: Buffer.byteLength(replay.body), messageCount: changed.messageCount });
+    }
     // The CLI sends its next call as soon as the last answer ended, maybe before that answer's usage was
     // recorded: the gates (budgets) must count it, so they wait for it (no wait when it is recorded already).
     const gates = this.gates.filter((gate) => gate.applies(lineage));

@@ -105,6 +105,7 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
       onDivergence: 'stop',
       liveFrom: { callId: forkPoint.callId as string, startedAt: forkPoint.startedAt as string },
       message: 'FORK_MESSAGE: answer differently.',
+      agentOverrides: { 'replay-lead': { model: 'gpt-4.1-mini' } },
     });
     await sendTurn(http, fork, 'Check please.');
 
@@ -112,15 +113,18 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
     const reached = model.requests.slice(sent);
     expect(reached.map((r) => r.rule)).toEqual(['fork point']);
     expect(JSON.stringify(reached[0].lastMessage)).toContain('FORK_MESSAGE');
+    expect(reached[0].model).toBe('gpt-4.1-mini');
     const calls = await callsOf(fork);
     expect(calls.map((c) => c.replay)).toEqual([
       { source: 'record', originalCallId: originalCalls[0].callId, position: 1, divergence: null, forkPoint: false },
       { source: 'record', originalCallId: originalCalls[1].callId, position: 1, divergence: null, forkPoint: false },
       { source: 'live', originalCallId: forkPoint.callId, position: 2, divergence: null, forkPoint: true },
     ]);
-    // The played-back calls spent the recorded tokens and no money; the live one is priced.
+    // The played-back calls spent the recorded tokens and no money.
     expect(calls[0]).toMatchObject({ status: 'succeeded', httpStatus: 200, inputTokens: originalCalls[0].inputTokens, cost: null });
-    expect(calls[2]).toMatchObject({ status: 'succeeded', cost: expect.any(Number) });
+    // The ledger says what was sent at the fork point: the overridden model, one message more.
+    expect(calls[2]).toMatchObject({ status: 'succeeded', model: 'gpt-4.1-mini', messageCount: (originalCalls[2].messageCount as number) + 1 });
+    expect(calls[0]).toMatchObject({ model: 'gpt-4.1' });
     const text = JSON.stringify(await eventsOf(fork));
     expect(text).toContain('CHECKED_OK');
     expect(text).toContain('FORKED_ANSWER');
