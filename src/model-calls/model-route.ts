@@ -269,6 +269,8 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const replay = await this.replays.plan(lineage, requestBody);
     if (replay && replay.kind !== 'live') {
       await this.answerFromRecord(exchange, callId, lineage, summary, replay, requestBody, received);
+      // A played-back call reached no provider and spent nothing: only a refusal counts in the metrics.
+      if (replay.kind === 'refuse') this.ended.next({ model: summary.model, outcome: 'refused', usage: {} });
       return;
     }
     if (replay && replay.body !== requestBody) {
