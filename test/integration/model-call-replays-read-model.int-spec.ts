@@ -127,6 +127,14 @@ describe.each(eventStoreTargets())('model call replays in the read model on %s',
     expect(modelCallViewOf((await calls.find('o-1'))!).replay).toBeNull();
   });
 
+  it('leaves played-back calls out of spend: they show the recorded tokens, but nothing was spent on them', async () => {
+    const [tree, played] = await calls.spendOf([{ runPath: '/P/' }, { runId: 'P' }]);
+    // p-1 played back and the refused p-q-1 are left out; the live p-2 counts.
+    expect(tree).toMatchObject({ calls: 1, inputTokens: 1 });
+    expect(played).toMatchObject({ calls: 1, inputTokens: 1 });
+    expect((await calls.find('p-1'))?.inputTokens).toBe(1);
+  });
+
   it('says why a run cannot be replayed: no calls, bodies not kept, answers cut; nothing for a run recorded whole', async () => {
     expect(await calls.replayableProblem('/O/')).toBeUndefined();
     expect(await calls.replayableProblem('/E/')).toMatch(/no recorded model call.*SWITCHBOARD_MODEL_ROUTE/);
