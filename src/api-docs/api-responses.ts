@@ -394,6 +394,22 @@ const modelCallView = z.object({
   error: nullable(z.string()),
   startedAt: iso,
   endedAt: nullable(iso),
+  replay: nullable(
+    z.object({
+      source: z.enum(['record', 'live']).describe('record: the original answer was played back, nothing reached the model; live: sent to the model'),
+      originalCallId: nullable(z.string()).describe('the original call it was matched to (same agent, same position)'),
+      position: nullable(z.number().int()).describe("1-based position among its agent's calls in its session"),
+      divergence: nullable(
+        z.object({
+          part: z.enum(['system', 'tools', 'messages', 'model', 'missing']),
+          at: z.string().optional().describe('a message index, a tool name, a character'),
+          original: z.string().optional().describe('what the original call had there (cut to 4 KB)'),
+          now: z.string().optional().describe('what this call has there (cut to 4 KB)'),
+        }),
+      ).describe("the first difference from the original's request; null when none"),
+      forkPoint: z.boolean().describe("the fork point: the fork's message appended here, its overrides applied from here"),
+    }),
+  ).describe('issue 26: set on a call of a replay or fork'),
 });
 const modelCallExample = {
   callId: MODEL_CALL_ID,
@@ -426,6 +442,7 @@ const modelCallExample = {
   error: null,
   startedAt: AT,
   endedAt: LATER,
+  replay: null,
 };
 const modelCallList = z.object({
   calls: z.array(modelCallView).describe('oldest first'),

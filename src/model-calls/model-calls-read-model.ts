@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch, tableIndexedBy } from '../database/keyed-batch';
 import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
@@ -255,7 +255,9 @@ export class ModelCallsReadModel {
 
   private spent(): SQL | undefined {
     const { modelCalls } = this.db.tables;
-    return inArray(modelCalls.status, ['succeeded', 'failed', 'cancelled']);
+    // issue 26: a replay's played-back call shows its recorded tokens, but nothing was spent on it.
+    const notPlayedBack = or(isNull(modelCalls.replaySource), ne(modelCalls.replaySource, 'record'));
+    return and(inArray(modelCalls.status, ['succeeded', 'failed', 'cancelled']), notPlayedBack);
   }
 
   private async spendGrouped(column: PgColumn, ids: readonly string[]): Promise<Map<string, ModelCallSpendView>> {

@@ -269,9 +269,15 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const replay = await this.replays.plan(lineage, requestBody);
     if (replay && replay.kind !== 'live') {
       await this.answerFromRecord(exchange, callId, lineage, summary, replay, requestBody, received);
+      // A played-back call reached no provider and spent nothing: only a refusal counts in the metrics.
+      if (replay.kind === 'refuse') this.ended.next({ model: summary.model, outcome: 'refused', usage: {} });
       return;
     }
-    if (replay?.model) summary.model = replay.model;
+    if (replay && replay.body !== requestBody) {
+      // A fork's changes (its message, an agent's model or prompt): the ledger says what was sent.
+      const changed = requestFactsOf(replay.body);
+      Object.assign(summary, { model: changed.model, requestBytes: Buffer.byteLength(replay.body), messageCount: changed.messageCount });
+    }
     // The CLI sends its next call as soon as the last answer ended, maybe before that answer's usage was
     // recorded: the gates (budgets) must count it, so they wait for it (no wait when it is recorded already).
     const gates = this.gates.filter((gate) => gate.applies(lineage));
@@ -358,8 +364,8 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, sessionId, STARTED_COMMIT_DELAY_MS);
     const frames = recordedAnswerFrames(plan.original);
     const ttfbMs = Math.round(performance.now() - received);
-    // One frame at a time: sent in one tick without waiting, the CLI took a played-back answer's chunks out of
-    // order now and then (a tool call lost, or an extra call), and the replay diverged (run-replay-real-cli e2e).
+    // One frame after the other: sent at once, a chunk can reach the CLI's handler before its head and be
+    // refused (`accepted: false`), and the CLI then retries the call (a provider's latency hides this live).
     await this.send('llmInference.httpResponseStart', { requestId, status: frames.status, headers: frames.headers });
     for (const chunk of frames.chunks) await this.send('llmInference.httpResponseChunk', { requestId, data: chunk, end: false });
     this.endingAnswer(exchange);

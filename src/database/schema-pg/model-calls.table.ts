@@ -55,7 +55,7 @@ export const modelCalls = pgTable(
     /** The original call it was matched to (same agent, same position). */
     originalCallId: text('original_call_id'),
     /** 1-based position among its agent's calls in its session. */
-    replayPosition: integer('replay_position'),
+    replayPosition: bigint('replay_position', { mode: 'number' }),
     /** JSON ReplayDivergence: the first difference from the original's request, with both versions. */
     divergence: text('divergence'),
     /** The fork point of a fork: the message appended and overrides applied from here. */

@@ -4,7 +4,14 @@ import { EventStore } from '../../event-store/event-store';
 import { modelCallStreamId } from '../../event-store/stream-ids';
 import type { SessionReplay } from '../../sessions/session-config';
 import { SessionRegistry } from '../../sessions/session-registry';
-import { isModelCallEvent, type ModelCallLineage, type ModelCallReplay, ModelCallEvents, type ModelUsage, type ReplayDivergence } from '../model-call.events';
+import {
+  isModelCallEvent,
+  type ModelCallLineage,
+  type ModelCallReplay,
+  ModelCallEvents,
+  type ModelUsage,
+  type ReplayDivergence,
+} from '../model-call.events';
 import { type RecordedCall, ModelCallsReadModel } from '../model-calls-read-model';
 import { firstDivergence, withForkChanges } from './replay-request';
 

@@ -39,7 +39,10 @@ const SYSTEM_ROLES = new Set(['system', 'developer']);
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : JSON.stringify(part))).join('');
+  if (Array.isArray(content))
+    return content
+      .map((part) => (typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
+      .join('');
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }
 
@@ -56,7 +59,7 @@ export function requestPartsOf(body: string): RequestParts | undefined {
     return undefined;
   }
   if (!isObject(parsed)) return undefined;
-  const conversation = Array.isArray(parsed.messages) ? parsed.messages : Array.isArray(parsed.input) ? parsed.input : [];
+  const conversation: unknown[] = Array.isArray(parsed.messages) ? parsed.messages : Array.isArray(parsed.input) ? parsed.input : [];
   const system: string[] = [];
   if (parsed.system !== undefined) system.push(textOf(parsed.system));
   if (typeof parsed.instructions === 'string') system.push(parsed.instructions);
@@ -67,8 +70,8 @@ export function requestPartsOf(body: string): RequestParts | undefined {
   }
   const tools = new Map<string, string>();
   if (Array.isArray(parsed.tools)) {
-    parsed.tools.forEach((tool, i) => {
-      const fn = isObject(tool) && isObject(tool.function) ? tool.function : tool;
+    (parsed.tools as unknown[]).forEach((tool, i) => {
+      const fn: unknown = isObject(tool) && isObject(tool.function) ? tool.function : tool;
       const name = isObject(fn) && typeof fn.name === 'string' ? fn.name : `#${i}`;
       tools.set(name, normalizedText(JSON.stringify(tool)));
     });
