@@ -139,10 +139,19 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     // Lineage both ways: the original lists its fork.
     const originalView = (await http('GET', `/api/runs/${originalRunId}`)).body;
     expect(originalView.replays).toEqual(expect.arrayContaining([expect.objectContaining({ runId: fork.body.runId, mode: 'fork' })]));
-    // Who asked is on the new run's start, as the audit log shows it.
+    // Who asked is on the new run's start, and the audit log shows it.
     const runEvents = (await http('GET', `/api/streams/run-${fork.body.runId}/events?limit=10`)).body;
     const startEvent = ((runEvents.events ?? runEvents) as Json[]).find((e) => e.type === 'run.started');
     expect(startEvent?.metadata?.actor).toBe('console');
+    const audited = await waitUntil(
+      async () => {
+        const entries = (await http('GET', `/api/audit?runId=${fork.body.runId}&eventKind=run&limit=100`)).body.entries as Json[];
+        return entries.find((e) => e.eventType === 'run.started');
+      },
+      'the fork start in the audit log',
+      20_000,
+    );
+    expect(audited.actor).toBe('console');
     expect(startEvent?.data.replay).toMatchObject({ of: originalRunId, mode: 'fork', fromModelCall: leadCalls[1].callId, requestedBy: 'console' });
     // GraphQL shows the same lineage, both ways.
     const gql = graphqlHttp(() => running.app.baseUrl);
