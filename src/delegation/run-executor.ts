@@ -81,7 +81,11 @@ export class RunExecutor {
       if (mode === 'start' || !(await this.store.streamVersion(sessionStreamId(sessionId)))) {
         // The owner's hooks and permission policy cover its runs too: delegating must neither step
         // around a pre-tool-use veto or a person's approval, nor gain what the owner was not allowed.
-        const owner = this.sessions.get(state.started.ownerThreadId)?.config;
+        // A replay's root is owned by the API: it runs under what its original's session ran under (issue 26).
+        const replayOf = state.started.replay?.of;
+        const owner =
+          this.sessions.get(state.started.ownerThreadId)?.config ??
+          (state.started.parentRunId === null && replayOf ? this.sessions.get(runThreadId(replayOf))?.config : undefined);
         const inherited = { hooks: owner?.hooks ?? [], ...(owner ? { permissionPolicy: owner.permissionPolicy } : {}) };
         const replay = state.started.replay ? sessionReplayOf(state.started.replay) : undefined;
         await this.commandBus.execute(

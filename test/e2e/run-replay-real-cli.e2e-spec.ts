@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/config/switchboard-config';
 import { appStoreTargets } from '../fixtures/app-store-targets';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
@@ -32,6 +33,20 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     await model.start();
     model.setScript([
       { name: 'a run that waits', messagesInclude: 'HANG_ME', answer: { hang: true } },
+      {
+        name: 'the sheller runs a command',
+        systemIncludes: 'SHELLER_P',
+        lastIsToolResult: false,
+        answer: { toolCalls: [{ name: 'bash', arguments: { command: 'echo SIDE_$((40+2))', description: 'print a number' } }] },
+      },
+      { name: 'the sheller reports', systemIncludes: 'SHELLER_P', lastIsToolResult: true, answer: { text: 'SHELL_DONE' } },
+      {
+        name: 'the chat delegates to the sheller',
+        messagesInclude: 'SCENARIO_SHELL',
+        lastIsToolResult: false,
+        answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: 'sheller', prompt: 'Run it.' } }] },
+      },
+      { name: 'the chat wraps up', messagesInclude: 'SCENARIO_SHELL', lastIsToolResult: true, answer: { text: 'CHAT_DONE' } },
       { name: 'lead after a fork message', systemIncludes: 'LEAD_P', messagesInclude: 'FORK_MESSAGE', answer: { text: 'LEAD_FORKED' } },
       { name: 'lead wraps up', systemIncludes: 'LEAD_P', lastIsToolResult: true, answer: { text: 'LEAD_DONE with the worker' } },
       {
@@ -41,9 +56,18 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
       },
       { name: 'worker answers', systemIncludes: 'WORKER_P', answer: { text: 'FACT=42' } },
     ]);
-    running = await startRealCliApp(model, { modelCalls: { route: true, content: 'full', contentMaxBytes: 1 << 20, prices: undefined } }, target);
+    // Host permissions on: the original's policy may allow shell, which its replay then denies.
+    running = await startRealCliApp(
+      model,
+      {
+        modelCalls: { route: true, content: 'full', contentMaxBytes: 1 << 20, prices: undefined },
+        security: { ...loadConfig({}).security, allowHostPermissions: true },
+      },
+      target,
+    );
     for (const agent of [
       { id: 'worker', name: 'Worker', description: 'Finds facts', system_message: { mode: 'append', content: 'WORKER_P you find facts.' } },
+      { id: 'sheller', name: 'Sheller', description: 'Runs commands', system_message: { mode: 'append', content: 'SHELLER_P you run commands.' } },
       { id: 'lead', name: 'Lead', system_message: { mode: 'append', content: 'LEAD_P you delegate.' }, sub_agents: ['worker'] },
     ]) {
       expect((await http('POST', '/api/agents', agent)).status).toBe(201);
@@ -98,6 +122,39 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     expect(unknownCall.status).toBe(404);
     expect((await http('POST', `/api/runs/${originalRunId}/fork`, { fromModelCall: 'x', extra: 1 })).status).toBe(400);
   });
+
+  it("denies a replayed shell command the original's policy allowed, saying why, and never asks a person", async () => {
+    const { sessionId } = (await http('POST', '/api/sessions', { delegation: true, permissionPolicy: { allowKinds: ['shell'] } })).body;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'SCENARIO_SHELL go' })).status).toBeLessThan(300);
+    const sheller = await waitUntil(
+      async () => {
+        const run = ((await http('GET', '/api/runs?agentId=sheller')).body.runs as Json[])[0];
+        return run?.status === 'completed' && run;
+      },
+      'the sheller run to complete',
+      60_000,
+    );
+    const decisions = async (runId: string) => {
+      const events = (await http('GET', `/api/streams/session-sub-agent-${runId}/events?limit=1000`)).body;
+      return ((events.events ?? events) as Json[]).filter((e) => e.type === 'permission.decided').map((e) => e.data);
+    };
+    expect(await decisions(sheller.runId as string)).toEqual([expect.objectContaining({ outcome: 'approved' })]);
+
+    const replay = await http('POST', `/api/runs/${sheller.runId}/replay`, { background: false });
+    expect(replay.status).toBe(201);
+    await ended(replay.body.runId as string);
+    expect(await decisions(replay.body.runId as string)).toEqual([
+      expect.objectContaining({
+        outcome: 'denied',
+        reason: 'a replay does not repeat side effects (allow_side_effects: true lets it)',
+        decidedBy: 'switchboard',
+      }),
+    ]);
+    // The denied command's result is not the recorded one: the replay stops at the sheller's next call.
+    const view = (await http('GET', `/api/runs/${replay.body.runId}`)).body;
+    expect(view).toMatchObject({ status: 'stopped', replay: { divergence: { agentName: 'sheller', position: 2, divergence: { part: 'messages' } } } });
+    expect((await http('GET', '/api/approvals?status=pending')).body.approvals ?? []).toHaveLength(0);
+  }, 120_000);
 
   it('forks at a model call: exactly the calls from that one on reach the model, and the output follows the message', async () => {
     const original = await steps(originalRunId);
