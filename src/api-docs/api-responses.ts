@@ -139,6 +139,25 @@ const runView = z.object({
   budget: nullable(budgetView),
   startedAt: iso,
   endedAt: nullable(iso),
+  replayOf: nullable(z.string()).describe('issue 26: the run this one replays or forks'),
+  forkedFrom: nullable(z.object({ runId: z.string(), modelCallId: z.string() })).describe(
+    "issue 26: a fork's original run and the call it went live from",
+  ),
+  replay: nullable(
+    z.object({
+      mode: z.string(),
+      onDivergence: z.enum(['stop', 'live']).optional(),
+      allowSideEffects: z.boolean().optional(),
+      message: z.string().optional(),
+      agentOverrides: z.record(z.string(), z.object({ prompt: z.string().optional(), model: z.string().optional() })).optional(),
+      requestedBy: z.string().optional(),
+      divergence: z.unknown().optional().describe("GET /api/runs/:id only: the replay tree's first divergence with both versions, null: none"),
+    }),
+  ).describe('issue 26: a run of a replay or fork tree'),
+  replays: z
+    .array(z.object({ runId: z.string(), mode: z.string(), status: z.string(), startedAt: iso }))
+    .optional()
+    .describe('GET /api/runs/:id only: the runs replaying or forking this one'),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -162,6 +181,9 @@ const runExample = {
   budget: null,
   startedAt: AT,
   endedAt: LATER,
+  replayOf: null,
+  forkedFrom: null,
+  replay: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),
@@ -191,6 +213,10 @@ const cliSubagentNode = z.object({
 });
 const runTree = runView.extend({
   kind: z.literal('run'),
+  replays: z
+    .array(z.object({ runId: z.string(), mode: z.string(), status: z.string(), startedAt: iso }))
+    .optional()
+    .describe('issue 26, on the root: the runs that replay or fork it'),
   subtreeUsage: usage,
   children: z
     .array(z.union([z.object({ kind: z.literal('run') }).loose(), cliSubagentNode]))
@@ -375,6 +401,22 @@ const modelCallView = z.object({
   error: nullable(z.string()),
   startedAt: iso,
   endedAt: nullable(iso),
+  replay: nullable(
+    z.object({
+      source: z.enum(['record', 'live']).describe('record: the original answer was played back, nothing reached the model; live: sent to the model'),
+      originalCallId: nullable(z.string()).describe('the original call it was matched to (same agent, same position)'),
+      position: nullable(z.number().int()).describe("1-based position among its agent's calls in its session"),
+      divergence: nullable(
+        z.object({
+          part: z.enum(['system', 'tools', 'messages', 'model', 'missing']),
+          at: z.string().optional().describe('a message index, a tool name, a character'),
+          original: z.string().optional().describe('what the original call had there (cut to 4 KB)'),
+          now: z.string().optional().describe('what this call has there (cut to 4 KB)'),
+        }),
+      ).describe("the first difference from the original's request; null when none"),
+      forkPoint: z.boolean().describe("the fork point: the fork's message appended here, its overrides applied from here"),
+    }),
+  ).describe('issue 26: set on a call of a replay or fork'),
 });
 const modelCallExample = {
   callId: MODEL_CALL_ID,
@@ -407,6 +449,7 @@ const modelCallExample = {
   error: null,
   startedAt: AT,
   endedAt: LATER,
+  replay: null,
 };
 const modelCallList = z.object({
   calls: z.array(modelCallView).describe('oldest first'),
@@ -663,6 +706,18 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     schema: runSummary,
     example: { ...runSummaryExample, status: 'running', background: true, output: undefined },
   },
+  RunsController_replay: {
+    status: 201,
+    description: 'The replay: a new root run (a foreground one: once it ended)',
+    schema: runSummary.extend({ replayOf: z.string() }),
+    example: { ...runSummaryExample, runId: '0192f3a4-8888-7abc-8def-0123456789ab', replayOf: RUN_ID },
+  },
+  RunsController_fork: {
+    status: 201,
+    description: 'The fork: a new root run, live from the given call (a foreground one: once it ended)',
+    schema: runSummary.extend({ forkedFrom: z.object({ runId: z.string(), modelCallId: z.string() }) }),
+    example: { ...runSummaryExample, runId: '0192f3a4-8888-7abc-8def-0123456789ab', forkedFrom: { runId: RUN_ID, modelCallId: MODEL_CALL_ID } },
+  },
   // approvals
   ApprovalsController_list: {
     status: 200,
@@ -822,5 +877,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   RunsController_stop: { reason: 'not needed any more' },
   RunsController_resume: { prompt: 'Go on where you stopped.' },
   RunsController_steer: { message: 'Skip the integration tests; unit tests are enough.' },
+  RunsController_replay: { onDivergence: 'stop', allowSideEffects: false, background: true },
+  RunsController_fork: { fromModelCall: MODEL_CALL_ID, message: 'Use the second source instead.', agentOverrides: { researcher: { model: 'gpt-4.1' } } },
   ApprovalsController_decide: { decision: 'approve', scope: 'once', reason: 'tests only' },
 };

@@ -10,9 +10,14 @@ import { BudgetModelGate } from './budget-model-gate';
 import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { SteerRunHandler } from './commands/steer-run/steer-run.handler';
+import { ForkRunHandler } from './commands/fork-run/fork-run.handler';
+import { ReplayRunHandler } from './commands/replay-run/replay-run.handler';
+import { ReplayDivergenceStop } from './replay-divergence-stop';
+import { ReplayOrigin } from './replay-origin';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
 import { GetRunHandler } from './queries/get-run/get-run.handler';
+import { GetRunReplayHandler } from './queries/get-run-replay/get-run-replay.handler';
 import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
 import { GetRunOutputHandler } from './queries/get-run-output/get-run-output.handler';
 import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
@@ -53,10 +58,15 @@ import { SessionBudgetController } from './session-budget.controller';
     StartRunHandler,
     StopRunHandler,
     SteerRunHandler,
+    ReplayOrigin,
+    ReplayRunHandler,
+    ForkRunHandler,
+    ReplayDivergenceStop,
     GetRunOutputHandler,
     GetRunHandler,
     GetSessionBudgetHandler,
     GetRunTreeHandler,
+    GetRunReplayHandler,
     WatchRunEventsHandler,
   ],
   exports: [RunRepository, RunHandleTable],

@@ -6,17 +6,17 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
-import { sessionStreamId } from '../event-store/stream-ids';
+import { runThreadId, sessionStreamId } from '../event-store/stream-ids';
 import { CreateSession } from '../sessions/commands/create-session/create-session.command';
 import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../sessions/commands/send-message/send-message.command';
-import { createSessionSchema } from '../sessions/session-config';
+import { createSessionSchema, type SessionReplay } from '../sessions/session-config';
 import { CLI_EVENT_PREFIX } from '../sessions/session.events';
 import { SessionRegistry } from '../sessions/session-registry';
 import { foreignSessionAppend } from '../sessions/session-stream-appends';
 import type { RunCommand, RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import { API_THREAD, RunEvents, type RunProgress, type RunProgressData } from './run.events';
+import { API_THREAD, RunEvents, type RunProgress, type RunProgressData, type RunReplay } from './run.events';
 import { RunHandle, RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 import { cliEventData, endsCurrentTurn, evolveTurn, initialTurnState, isProgress, type TurnOutcome, turnOutcome } from './turn-detection';
@@ -81,9 +81,16 @@ export class RunExecutor {
       if (mode === 'start' || !(await this.store.streamVersion(sessionStreamId(sessionId)))) {
         // The owner's hooks and permission policy cover its runs too: delegating must neither step
         // around a pre-tool-use veto or a person's approval, nor gain what the owner was not allowed.
-        const owner = this.sessions.get(state.started.ownerThreadId)?.config;
+        // A replay's root is owned by the API: it runs under what its original's session ran under (issue 26).
+        const replayOf = state.started.replay?.of;
+        const owner =
+          this.sessions.get(state.started.ownerThreadId)?.config ??
+          (state.started.parentRunId === null && replayOf ? this.sessions.get(runThreadId(replayOf))?.config : undefined);
         const inherited = { hooks: owner?.hooks ?? [], ...(owner ? { permissionPolicy: owner.permissionPolicy } : {}) };
-        await this.commandBus.execute(new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited }), actor, sessionId, 'skip'));
+        const replay = state.started.replay ? sessionReplayOf(state.started.replay) : undefined;
+        await this.commandBus.execute(
+          new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited }), actor, sessionId, 'skip', replay),
+        );
       } else {
         await this.reopen(sessionId, actor);
       }
@@ -211,6 +218,19 @@ export class RunExecutor {
       });
     });
   }
+}
+
+/** issue 26: what the run's session is answered from: the original run's session, matched by agent and position. */
+export function sessionReplayOf(replay: RunReplay): SessionReplay {
+  return {
+    ...(replay.of ? { originalSessionId: runThreadId(replay.of), originalRunId: replay.of } : {}),
+    mode: replay.mode,
+    onDivergence: replay.onDivergence,
+    allowSideEffects: replay.allowSideEffects,
+    ...(replay.fromModelCall && replay.fromStartedAt ? { liveFrom: { callId: replay.fromModelCall, startedAt: replay.fromStartedAt } } : {}),
+    ...(replay.message ? { message: replay.message } : {}),
+    ...(replay.agentOverrides ? { agentOverrides: replay.agentOverrides } : {}),
+  };
 }
 
 /**

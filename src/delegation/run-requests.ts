@@ -34,3 +34,35 @@ export function startRunInput(body: z.infer<typeof startRunSchema>): StartRunInp
     budget: body.budget,
   };
 }
+
+/** issue 26: `POST /api/runs/:id/replay`. */
+export const replayRunSchema = z
+  .object({
+    /** At the first call that differs from the record: stop the replay tree (default) or go on live with the model. */
+    onDivergence: z.enum(['stop', 'live']).default('stop'),
+    /** Let the CLI's built-in tools with side effects (shell, write, url, mcp) run; denied by default. */
+    allowSideEffects: z.boolean().default(false),
+    background: z.boolean().default(true),
+  })
+  .strict();
+
+const agentOverride = z
+  .object({ prompt: z.string().min(1).max(200_000).optional(), model: z.string().min(1).max(200).optional() })
+  .strict()
+  .refine((o) => o.prompt !== undefined || o.model !== undefined, 'give prompt or model');
+
+/** issue 26: `POST /api/runs/:id/fork`. */
+export const forkRunSchema = z
+  .object({
+    /** A finished model call of the run's subtree (its id in the run's timeline). */
+    fromModelCall: z.string().min(1).max(64),
+    /** Appended as a user message at the fork point. */
+    message: z.string().trim().min(1).max(200_000).optional(),
+    /** Per agent name: a prompt or model replacing that agent's from the fork point on. */
+    agentOverrides: z
+      .record(z.string().min(1).max(64), agentOverride)
+      .refine((o) => Object.keys(o).length <= 64, 'at most 64 agents')
+      .optional(),
+    background: z.boolean().default(true),
+  })
+  .strict();

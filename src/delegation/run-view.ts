@@ -55,6 +55,24 @@ export interface RunView {
   budget: BudgetView | null;
   started_at: string;
   ended_at: string | null;
+  /** issue 26: the run this one replays or forks (its original in the replay tree). */
+  replay_of: string | null;
+  /** issue 26: a fork's root: the original run and the model call it went live from. */
+  forked_from: { run_id: string; model_call_id: string } | null;
+  /** issue 26: a run of a replay or fork tree (details and the divergence on a single run's view). */
+  replay: RunReplayView | null;
+}
+
+/** issue 26: how a run of a replay tree plays its original back. */
+export interface RunReplayView {
+  mode: string;
+  on_divergence?: 'stop' | 'live';
+  allow_side_effects?: boolean;
+  message?: string;
+  agent_overrides?: Record<string, { prompt?: string; model?: string }>;
+  requested_by?: string;
+  /** The replay tree's first model call whose request differed from the original's, with both versions; null: none (yet). */
+  divergence?: unknown;
 }
 
 export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse): RunView {
@@ -79,6 +97,9 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse):
     budget: row.budget ? budgetView(JSON.parse(row.budget) as RunBudget, budgetUse) : null,
     started_at: row.startedAt,
     ended_at: row.endedAt,
+    replay_of: row.replayOf,
+    forked_from: row.forkedFromCall && row.replayOf ? { run_id: row.replayOf, model_call_id: row.forkedFromCall } : null,
+    replay: row.replayMode ? { mode: row.replayMode } : null,
   };
 }
 

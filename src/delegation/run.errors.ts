@@ -33,3 +33,8 @@ export class StaleRunCompletionError extends DomainError {
 export class BudgetExceededError extends DomainError {
   readonly code = 'budget_exceeded';
 }
+
+/** issue 26: a run whose record cannot answer a replay (no calls, bodies not kept, answers cut), or a fork point that is not a finished call of its tree: 422. */
+export class NotReplayableError extends DomainError {
+  readonly code = 'not_replayable';
+}

@@ -48,6 +48,31 @@ export interface RunStartedData {
   forkedMessages?: number;
   /** The budget over the run's subtree: its own, narrowed by what its ancestors' budgets had left at start. */
   budget?: RunBudget;
+  /** issue 26: a run of a replay or fork tree: what it plays back and how. */
+  replay?: RunReplay;
+}
+
+/**
+ * issue 26: how a run of a replay or fork tree plays its original back. The tree's root carries what
+ * was asked (`POST /api/runs/:id/replay|fork`); a child run started inside the tree inherits it, with
+ * `of` its own original (the original parent's child of the same agent and ordinal), absent when the
+ * original had no such child (then nothing answers it from the record: it goes live).
+ */
+export interface RunReplay {
+  /** The original run this one plays back. */
+  of?: string;
+  mode: 'replay' | 'fork';
+  onDivergence: 'stop' | 'live';
+  allowSideEffects: boolean;
+  /** fork: the model call the fork goes live from (a call of the original tree), and when it started. */
+  fromModelCall?: string;
+  fromStartedAt?: string;
+  /** fork: appended as a user message at the fork point. */
+  message?: string;
+  /** fork: per agent name, a prompt or model replacing that agent's from the fork point on. */
+  agentOverrides?: Record<string, { prompt?: string; model?: string }>;
+  /** Who asked for the replay or fork (`console` / `api`). */
+  requestedBy: string;
 }
 
 export interface RunCompletedData {

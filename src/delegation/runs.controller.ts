@@ -10,6 +10,8 @@ import { StopRun } from './commands/stop-run/stop-run.command';
 import { SteerRun } from './commands/steer-run/steer-run.command';
 import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
 import { steerRunSchema } from '../sessions/steer-request';
+import { ForkRun } from './commands/fork-run/fork-run.command';
+import { ReplayRun } from './commands/replay-run/replay-run.command';
 import { GetRun } from './queries/get-run/get-run.query';
 import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
@@ -17,7 +19,14 @@ import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
 import type { RunCaller } from './run-caller';
-import { resumeRunSchema as resumeSchema, startRunInput, startRunSchema as startSchema, stopRunSchema as stopSchema } from './run-requests';
+import {
+  forkRunSchema as forkSchema,
+  replayRunSchema as replaySchema,
+  resumeRunSchema as resumeSchema,
+  startRunInput,
+  startRunSchema as startSchema,
+  stopRunSchema as stopSchema,
+} from './run-requests';
 
 const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
@@ -36,7 +45,14 @@ const API: RunCaller = { kind: 'api' };
 @ApiTags('runs')
 @Controller('api/runs')
 // Run views are the tool results' snake_case inside; the API answers them in camelCase.
-@UseInterceptors(new JsonNamingInterceptor({ legacyInput: { topLevel: true, nested: ['policy', 'budget'] }, camelCaseResponse: true }))
+// A fork's agent overrides are keyed by agent name and a divergence quotes requests: both keep their keys.
+@UseInterceptors(
+  new JsonNamingInterceptor({
+    legacyInput: { topLevel: true, nested: ['policy', 'budget'] },
+    camelCaseResponse: true,
+    opaque: ['agent_overrides', 'divergence'],
+  }),
+)
 export class RunsController {
   constructor(
     private readonly commandBus: CommandBus,
@@ -106,5 +122,31 @@ export class RunsController {
   @ApiOperation({ summary: 'agent_run with runId: resume an interrupted or stopped run (409 otherwise)' })
   resume(@Param('id') id: string, @Body(new ZodValidationPipe(resumeSchema)) body: z.infer<typeof resumeSchema>) {
     return this.commandBus.execute(new StartRun({ runId: id, prompt: body.prompt, background: body.background }, API));
+  }
+
+  @Post(':id/replay')
+  @ApiOperation({
+    summary:
+      'issue 26: replay an ended run: a new root run (replayOf) whose model calls and webhook tool calls are answered from the record; 409 while it runs, 422 not_replayable',
+  })
+  replay(
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(replaySchema)) body: z.infer<typeof replaySchema>,
+    @Headers(CLIENT_HEADER) client: string | undefined,
+  ) {
+    return this.commandBus.execute(new ReplayRun(id, body, personDecisionSource(client)));
+  }
+
+  @Post(':id/fork')
+  @ApiOperation({
+    summary:
+      'issue 26: fork an ended run at one of its model calls: the calls before it answered from the record, it and every later call live (with message / agentOverrides); 404 unknown call, 422 not a finished call of its tree',
+  })
+  fork(
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(forkSchema)) body: z.infer<typeof forkSchema>,
+    @Headers(CLIENT_HEADER) client: string | undefined,
+  ) {
+    return this.commandBus.execute(new ForkRun(id, body, personDecisionSource(client)));
   }
 }

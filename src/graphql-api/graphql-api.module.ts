@@ -19,6 +19,7 @@ import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
 import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } from './resolvers/model-calls.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
+import { RunReplaysResolver } from './resolvers/run-replays.resolver';
 import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
 import { SteeringResolver } from './resolvers/steering.resolver';
@@ -33,6 +34,7 @@ export const GRAPHQL_RESOLVERS = [
   RunUsageResolver,
   UsageCostResolver,
   RunCommandsResolver,
+  RunReplaysResolver,
   AuditResolver,
   ApprovalsResolver,
   ModelCallsResolver,

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../common/domain-error';
 import type { StoredEvent } from '../event-store/event-store.types';
-import { isModelCallEvent, ModelCallEvents } from './model-call.events';
+import { isModelCallEvent, ModelCallEvents, type ReplayDivergence } from './model-call.events';
 import type { ModelCallRow } from './model-calls-read-model';
 
 /** A model call as the read APIs show it (REST in camelCase, GraphQL's ModelCall): the row without the router's bookkeeping. */
@@ -37,6 +37,21 @@ export interface ModelCallView {
   error: string | null;
   startedAt: string;
   endedAt: string | null;
+  /** issue 26: set on a call of a replay or fork session: where its answer came from and how it compared with the original. */
+  replay: ModelCallReplayView | null;
+}
+
+/** issue 26: a replayed or forked call's place against its original. */
+export interface ModelCallReplayView {
+  /** `record`: the original's answer was played back (nothing reached the model); `live`: sent to the model. */
+  source: string;
+  originalCallId: string | null;
+  /** 1-based position among its agent's calls in its session. */
+  position: number | null;
+  /** The first difference from the original's request, both versions; null when none. */
+  divergence: ReplayDivergence | null;
+  /** The fork point: the fork's message was appended here, its overrides applied from here. */
+  forkPoint: boolean;
 }
 
 /** The bodies a call's stream keeps (`SWITCHBOARD_MODEL_CONTENT=full`); null when not kept. */
@@ -60,10 +75,25 @@ export function modelCallViewOf(row: ModelCallRow): ModelCallView {
     agentInvocationId: _invocation,
     runPath: _path,
     instanceId: _instance,
+    bodies: _bodies,
+    replaySource,
+    originalCallId,
+    replayPosition,
+    divergence,
+    forkPoint,
     lineagePath,
     ...fields
   } = row;
-  return { ...fields, lineagePath: JSON.parse(lineagePath) as string[] };
+  const replay: ModelCallReplayView | null = replaySource
+    ? {
+        source: replaySource,
+        originalCallId,
+        position: replayPosition,
+        divergence: divergence ? (JSON.parse(divergence) as ReplayDivergence) : null,
+        forkPoint: forkPoint === true,
+      }
+    : null;
+  return { ...fields, lineagePath: JSON.parse(lineagePath) as string[], replay };
 }
 
 /** The request from `model_call.started`, the answer from `model_call.finished` or `failed`. */

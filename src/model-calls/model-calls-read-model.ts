@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch, tableIndexedBy } from '../database/keyed-batch';
 import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
+import type { ReplayDivergence } from './model-call.events';
 
 /** A `model_calls` row as the read side sees it. */
 export type ModelCallRow = ReadModelDatabase['tables']['modelCalls']['$inferSelect'];
@@ -30,6 +31,30 @@ export interface RunCallsKey {
   /** Set: the whole subtree under this path; unset: the run's own calls. */
   subtreePath?: string;
   after?: number;
+}
+
+/** issue 26: a recorded call a replay can answer from: one that finished with an answer (status below 400). */
+export interface RecordedCall {
+  callId: string;
+  agentName: string;
+  startedAt: string;
+  startedPosition: number;
+}
+
+/** issue 26: the first call of a replay or fork tree whose request differed from its original's. */
+export interface ReplayDivergenceView {
+  callId: string;
+  sessionId: string;
+  runId: string | null;
+  agentName: string;
+  lineagePath: string[];
+  /** 1-based position of the call among its agent's calls in its session. */
+  position: number | null;
+  originalCallId: string | null;
+  divergence: ReplayDivergence;
+  /** The replay stopped there (`on_divergence: stop`: the call was refused) rather than going on live. */
+  stopped: boolean;
+  startedAt: string;
 }
 
 /** A spend with no calls in it. */
@@ -77,6 +102,82 @@ export class ModelCallsReadModel {
       .where(and(eq(modelCalls.sessionId, sessionId), after !== undefined ? gte(modelCalls.startedPosition, after + 1) : undefined))
       .orderBy(asc(modelCalls.startedPosition))
       .limit(limit);
+  }
+
+  /**
+   * issue 26: the calls a replay of this session is answered from, oldest first: those that finished with an
+   * answer (a retried attempt the provider refused is not a step of the conversation).
+   */
+  async recordedCallsOf(sessionId: string): Promise<RecordedCall[]> {
+    const { modelCalls } = this.db.tables;
+    return this.db.orm
+      .select({ callId: modelCalls.callId, agentName: modelCalls.agentName, startedAt: modelCalls.startedAt, startedPosition: modelCalls.startedPosition })
+      .from(modelCalls)
+      .where(and(eq(modelCalls.sessionId, sessionId), eq(modelCalls.status, 'succeeded')))
+      .orderBy(asc(modelCalls.startedPosition));
+  }
+
+  /** issue 26: a replay session's own calls so far (after a restart: where it had got to), oldest first. */
+  async replayedCallsOf(sessionId: string): Promise<{ agentName: string; position: number; source: string }[]> {
+    const { modelCalls } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ agentName: modelCalls.agentName, position: modelCalls.replayPosition, source: modelCalls.replaySource })
+      .from(modelCalls)
+      .where(and(eq(modelCalls.sessionId, sessionId), isNotNull(modelCalls.replaySource)))
+      .orderBy(asc(modelCalls.startedPosition));
+    return rows.flatMap((r) => (r.position !== null && r.source !== null ? [{ agentName: r.agentName, position: r.position, source: r.source }] : []));
+  }
+
+  /** issue 26: the first divergence recorded in a replay or fork tree (its root run's path), oldest first; undefined when it played back as recorded. */
+  async firstDivergenceOf(runPath: string): Promise<ReplayDivergenceView | undefined> {
+    const { modelCalls } = this.db.tables;
+    const [row] = await this.db.orm
+      .select()
+      .from(modelCalls)
+      .where(and(gte(modelCalls.runPath, runPath), lt(modelCalls.runPath, sql`${runPath} || '~'`), isNotNull(modelCalls.divergence)))
+      .orderBy(asc(modelCalls.startedPosition))
+      .limit(1);
+    if (!row?.divergence) return undefined;
+    return {
+      callId: row.callId,
+      sessionId: row.sessionId,
+      runId: row.runId,
+      agentName: row.agentName,
+      lineagePath: JSON.parse(row.lineagePath) as string[],
+      position: row.replayPosition,
+      originalCallId: row.originalCallId,
+      divergence: JSON.parse(row.divergence) as ReplayDivergence,
+      stopped: row.status === 'refused',
+      startedAt: row.startedAt,
+    };
+  }
+
+  /**
+   * issue 26: why a run's tree (its path) cannot be replayed or forked, in words that say what to change;
+   * undefined when it can. A replay answers from recorded bodies: it needs calls, kept whole.
+   */
+  async replayableProblem(runPath: string): Promise<string | undefined> {
+    const { modelCalls } = this.db.tables;
+    const subtree = and(gte(modelCalls.runPath, runPath), lt(modelCalls.runPath, sql`${runPath} || '~'`), eq(modelCalls.status, 'succeeded'));
+    const [counts] = await this.db.orm
+      .select({
+        calls: sql<number>`count(*)`.mapWith(Number),
+        notKept: sql<number>`sum(case when ${modelCalls.bodies} = 'none' then 1 else 0 end)`.mapWith(Number),
+        truncated: sql<number>`sum(case when ${modelCalls.bodies} = 'truncated' then 1 else 0 end)`.mapWith(Number),
+      })
+      .from(modelCalls)
+      .where(subtree);
+    const calls = counts?.calls ?? 0;
+    if (calls === 0) {
+      return 'the run has no recorded model call to play back: model calls are recorded when the Copilot CLI hands them to Switchboard (SWITCHBOARD_MODEL_ROUTE on)';
+    }
+    if ((counts?.notKept ?? 0) > 0) {
+      return `${counts.notKept} of the run's ${calls} model calls were recorded without their request and answer (SWITCHBOARD_MODEL_CONTENT=metadata): a replay needs SWITCHBOARD_MODEL_CONTENT=full when the run is made`;
+    }
+    if ((counts?.truncated ?? 0) > 0) {
+      return `${counts.truncated} of the run's ${calls} model calls were kept cut at SWITCHBOARD_MODEL_CONTENT_MAX_BYTES: a replay needs whole answers (raise the limit for the runs to replay)`;
+    }
+    return undefined;
   }
 
   /** Calls recorded in flight by these instances (a dead one's, taken over). */
@@ -154,7 +255,9 @@ export class ModelCallsReadModel {
 
   private spent(): SQL | undefined {
     const { modelCalls } = this.db.tables;
-    return inArray(modelCalls.status, ['succeeded', 'failed', 'cancelled']);
+    // issue 26: a replay's played-back call shows its recorded tokens, but nothing was spent on it.
+    const notPlayedBack = or(isNull(modelCalls.replaySource), ne(modelCalls.replaySource, 'record'));
+    return and(inArray(modelCalls.status, ['succeeded', 'failed', 'cancelled']), notPlayedBack);
   }
 
   private async spendGrouped(column: PgColumn, ids: readonly string[]): Promise<Map<string, ModelCallSpendView>> {

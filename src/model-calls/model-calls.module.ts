@@ -18,6 +18,7 @@ import { ModelCallsReadModel } from './model-calls-read-model';
 import { ModelRoute } from './model-route';
 import { ModelCallsProjection } from './projections/model-calls.projection';
 import { ProviderTraffic } from './provider-traffic';
+import { ReplayPlanner } from './replay/replay-planner';
 
 /**
  * issue 25: every model call of every agent goes through Switchboard (`ModelRoute`) and is kept as a
@@ -35,6 +36,7 @@ import { ProviderTraffic } from './provider-traffic';
     ModelCallsReadModel,
     ModelCallsProjection,
     ProviderTraffic,
+    ReplayPlanner,
     ListSessionModelCallsHandler,
     ListRunModelCallsHandler,
     ListModelCallsOfRunsHandler,

@@ -28,6 +28,8 @@ import { costOf } from './model-cost';
 import { type ProviderAnswer, ProviderClient } from './provider-client';
 import { ProviderTraffic } from './provider-traffic';
 import { requestFactsOf, withOutputCap } from './request-summary';
+import { recordedAnswerFrames } from './replay/recorded-answer';
+import { type ReplayPlan, ReplayPlanner } from './replay/replay-planner';
 import { pathForLedger, upstreamRequestOf, type WireHeaders } from './upstream-request';
 
 /** `llmInference.httpRequestStart` as the CLI sends it (protocol 3). */
@@ -155,6 +157,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     private readonly traffic: ProviderTraffic,
     private readonly discovery: DiscoveryService,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly replays: ReplayPlanner,
   ) {}
 
   onModuleInit(): void {
@@ -262,6 +265,19 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       ...(facts.maxOutputTokens !== undefined ? { maxOutputTokens: facts.maxOutputTokens } : {}),
     };
     const callId = uuidv7();
+    // issue 26: a replay's or fork's session is answered from the record where it can (replay/).
+    const replay = await this.replays.plan(lineage, requestBody);
+    if (replay && replay.kind !== 'live') {
+      await this.answerFromRecord(exchange, callId, lineage, summary, replay, requestBody, received);
+      // A played-back call reached no provider and spent nothing: only a refusal counts in the metrics.
+      if (replay.kind === 'refuse') this.ended.next({ model: summary.model, outcome: 'refused', usage: {} });
+      return;
+    }
+    if (replay && replay.body !== requestBody) {
+      // A fork's changes (its message, an agent's model or prompt): the ledger says what was sent.
+      const changed = requestFactsOf(replay.body);
+      Object.assign(summary, { model: changed.model, requestBytes: Buffer.byteLength(replay.body), messageCount: changed.messageCount });
+    }
     // The CLI sends its next call as soon as the last answer ended, maybe before that answer's usage was
     // recorded: the gates (budgets) must count it, so they wait for it (no wait when it is recorded already).
     const gates = this.gates.filter((gate) => gate.applies(lineage));
@@ -272,10 +288,10 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       this.ended.next({ model: summary.model, outcome: 'refused', usage: {} });
       return;
     }
-    let body = requestBody;
+    let body = replay?.body ?? requestBody;
     if (admission.outputCap !== undefined) {
-      const capped = withOutputCap(requestBody, admission.outputCap, upstream.provider, summary.path);
-      if (capped !== undefined && capped !== requestBody) {
+      const capped = withOutputCap(body, admission.outputCap, upstream.provider, summary.path);
+      if (capped !== undefined && capped !== body) {
         body = capped;
         summary.cappedOutputTokens = Math.max(1, Math.floor(admission.outputCap));
       }
@@ -288,6 +304,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       ...summary,
       ...(content ? { request: content.text, ...(content.truncated ? { requestTruncated: true } : {}) } : {}),
       instanceId: this.lease.instanceId,
+      ...(replay ? { replay: replay.replay } : {}),
     };
     // Recorded while the request goes out, its commit a little later: a SQLite commit holds the event loop
     // for its fsync, which must not fall between the request and its first answer chunk.
@@ -299,6 +316,82 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     this.ended.next(endedCallOf(summary.model, ended));
     await recordedStart.then(
       (ok) => (ok ? this.append(callId, 1, ended, start.sessionId as string) : undefined),
+      () => undefined,
+    );
+  }
+
+  /**
+   * issue 26: a replay's call answered without the model: the original's answer played back (recorded as
+   * started and finished, with the recorded usage and no cost), or, at a divergence the replay stops on,
+   * refused with a 400 whose message the CLI's turn ends on (`limit: 'replay_divergence'`).
+   */
+  private async answerFromRecord(
+    exchange: Exchange,
+    callId: string,
+    lineage: ModelCallLineage,
+    summary: ModelRequestSummary,
+    plan: Exclude<ReplayPlan, { kind: 'live' }>,
+    requestBody: string,
+    received: number,
+  ): Promise<void> {
+    const { requestId } = exchange;
+    const sessionId = lineage.sessionId;
+    if (plan.kind === 'refuse') {
+      this.logger.warn({ callId, sessionId, runId: lineage.runId, divergence: plan.replay.divergence?.part }, 'replay stopped at a divergence');
+      const refused = { limit: 'replay_divergence', used: 0, max: 0, message: plan.message, replay: plan.replay };
+      const recorded = this.append(
+        callId,
+        'no_stream',
+        { type: ModelCallEvents.refused, data: { callId, requestId, ...lineage, ...summary, ...refused, instanceId: this.lease.instanceId } },
+        sessionId,
+      );
+      const body = JSON.stringify({ error: { message: plan.message, type: 'invalid_request_error', code: 'switchboard_replay_diverged' } });
+      await this.send('llmInference.httpResponseStart', { requestId, status: REFUSAL_STATUS, headers: { 'content-type': ['application/json'] } });
+      await this.send('llmInference.httpResponseChunk', { requestId, data: body, end: true });
+      await recorded;
+      return;
+    }
+    const content = this.kept(requestBody);
+    const started: ModelCallStartedData = {
+      callId,
+      requestId,
+      ...lineage,
+      ...summary,
+      ...(content ? { request: content.text, ...(content.truncated ? { requestTruncated: true } : {}) } : {}),
+      instanceId: this.lease.instanceId,
+      replay: plan.replay,
+    };
+    const recordedStart = this.append(callId, 'no_stream', { type: ModelCallEvents.started, data: started }, sessionId, STARTED_COMMIT_DELAY_MS);
+    const frames = recordedAnswerFrames(plan.original);
+    const ttfbMs = Math.round(performance.now() - received);
+    // One frame after the other: sent at once, a chunk can reach the CLI's handler before its head and be
+    // refused (`accepted: false`), and the CLI then retries the call (a provider's latency hides this live).
+    await this.send('llmInference.httpResponseStart', { requestId, status: frames.status, headers: frames.headers });
+    for (const chunk of frames.chunks) await this.send('llmInference.httpResponseChunk', { requestId, data: chunk, end: false });
+    this.endingAnswer(exchange);
+    await this.send('llmInference.httpResponseChunk', { requestId, data: '', end: true });
+    const answer = plan.original.answer ?? '';
+    const kept = this.kept(answer);
+    const { usage, responseId, finishReason } = plan.original;
+    const finished: ModelCallEvent = {
+      type: ModelCallEvents.finished,
+      data: {
+        callId,
+        sessionId,
+        ...(lineage.runId ? { runId: lineage.runId } : {}),
+        status: frames.status,
+        ttfbMs,
+        durationMs: Math.round(performance.now() - received),
+        usage,
+        ...(responseId ? { responseId } : {}),
+        ...(finishReason ? { finishReason } : {}),
+        answerBytes: Buffer.byteLength(answer),
+        chunks: frames.chunks.length,
+        ...(kept ? { answer: kept.text, ...(kept.truncated ? { answerTruncated: true } : {}) } : {}),
+      },
+    };
+    await recordedStart.then(
+      (ok) => (ok ? this.append(callId, 1, finished, sessionId) : undefined),
       () => undefined,
     );
   }

@@ -50,6 +50,23 @@ export class RunsReadModel {
     return row;
   }
 
+  /** issue 26: the runs that replay or fork `runId` (roots and mapped children), oldest first. */
+  async replaysOf(runId: string): Promise<RunRow[]> {
+    const { runs } = this;
+    return this.db.orm.select().from(runs).where(eq(runs.replayOf, runId)).orderBy(runs.startedAt, runs.runId);
+  }
+
+  /** issue 26: the child runs of `parentRunId` that ran `agentId`, in the order they started (a replay maps children by ordinal). */
+  async childrenOfAgent(parentRunId: string, agentId: string): Promise<string[]> {
+    const { runs } = this;
+    const rows = await this.db.orm
+      .select({ runId: runs.runId })
+      .from(runs)
+      .where(and(eq(runs.parentRunId, parentRunId), eq(runs.agentId, agentId)))
+      .orderBy(runs.startedAt, runs.runId);
+    return rows.map((r) => r.runId);
+  }
+
   /** Ids of the runs under `path` (itself included): one range scan on the path index. */
   async subtreeIds(path: string): Promise<string[]> {
     const { runs } = this;

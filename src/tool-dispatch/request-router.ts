@@ -20,6 +20,8 @@ import { LineageLookup } from '../run-lineage/lineage-lookup';
 import { CallToolNames } from './call-tool-names';
 import { fieldOf, nonEmptyString } from './cli-request';
 import { ToolInvoker } from './tool-invoker';
+import { replayPermission } from './replay-permissions';
+import { ReplayedToolResults } from './replayed-tool-results';
 import { UserInputBroker } from './user-input-broker';
 
 /** A resolved request: the parent session that owns the handlers, and the child when a sub-agent asked. */
@@ -64,6 +66,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly hooks: HookDispatcher,
     private readonly lineages: LineageLookup,
     private readonly approvals: ApprovalBroker,
+    private readonly replayed: ReplayedToolResults,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
   ) {
     this.host = { workingDirectory: config.cli.workingDirectory, hostPermissions: config.security.allowHostPermissions };
@@ -233,6 +236,14 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       this.audit.record(auditRecords.toolCallDenied(requesters(routed), call, result, tool !== undefined, performance.now() - started));
       return result;
     }
+    // issue 26: a replay's webhook tool is answered from the original's record; Switchboard's builtins (delegation) run.
+    if (session.config.replay && tool.handler.type === 'webhook') {
+      const replayed = await this.replayed.answer(session, agentName, call.toolName, call.arguments);
+      if (replayed.kind !== 'live') {
+        this.audit.record(auditRecords.toolCallRouted(requesters(routed), call, replayed.result, performance.now() - started));
+        return replayed.result;
+      }
+    }
     const result = await this.tools.invoke(tool, {
       sessionId: session.sessionId,
       childSessionId,
@@ -248,6 +259,8 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   /** The policy's verdict; a request it must ask about waits for a person, the timeout, or the session's end. */
   private async decide(routed: Routed, request: PermissionRequest): Promise<PermissionDecision> {
     const sessionId = routed.session.sessionId;
+    // issue 26: a replay runs unattended and does not repeat side effects unless told to.
+    if (routed.session.config.replay) return replayPermission(request.question, routed.session, this.host);
     const verdict = await permissionVerdict(request.question, routed.session, (q) => this.approvals.grantFor(sessionId, q), this.host);
     if (!mustAsk(verdict)) return verdict;
     try {

@@ -9,6 +9,7 @@ import { RoutedRequestsProjection } from './projections/routed-requests.projecti
 import { ListRoutedRequestsHandler } from './queries/list-routed-requests/list-routed-requests.handler';
 import { ListThreadRequestsHandler } from './queries/list-thread-requests/list-thread-requests.handler';
 import { RequestAuditLog } from './request-audit';
+import { ReplayedToolResults } from './replayed-tool-results';
 import { RequestRouter } from './request-router';
 import { SessionRequestsController } from './session-requests.controller';
 import { ToolInvoker } from './tool-invoker';
@@ -23,6 +24,7 @@ import { HookDispatcher } from './hook-dispatcher';
   controllers: [SessionRequestsController],
   providers: [
     RequestRouter,
+    ReplayedToolResults,
     RequestAuditLog,
     ToolInvoker,
     SignedWebhook,

@@ -48,6 +48,18 @@ export const modelCalls = pgTable(
     instanceId: text('instance_id').notNull(),
     startedAt: text('started_at').notNull(),
     endedAt: text('ended_at'),
+    /** issue 26: which bodies the call's stream keeps, what a replay plays back: `kept`, `truncated` (cut), `none` (content=metadata); null: recorded before this was tracked. */
+    bodies: text('bodies'),
+    /** issue 26, a call of a replay or fork session: `record` (played back, nothing reached the model) or `live`. */
+    replaySource: text('replay_source'),
+    /** The original call it was matched to (same agent, same position). */
+    originalCallId: text('original_call_id'),
+    /** 1-based position among its agent's calls in its session. */
+    replayPosition: bigint('replay_position', { mode: 'number' }),
+    /** JSON ReplayDivergence: the first difference from the original's request, with both versions. */
+    divergence: text('divergence'),
+    /** The fork point of a fork: the message appended and overrides applied from here. */
+    forkPoint: boolean('fork_point'),
   },
   (t) => [
     index('model_calls_session_idx').on(t.sessionId, t.startedPosition),

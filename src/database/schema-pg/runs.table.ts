@@ -42,6 +42,12 @@ export const runs = pgTable(
     ownerNotified: boolean('owner_notified').notNull().default(false),
     /** JSON: the run's budget over its subtree ({max_tokens?, max_tool_calls?, max_runs?, max_duration_ms?}), null without one. */
     budget: text('budget'),
+    /** issue 26: the run this one replays or forks (its original in the replay tree), null otherwise. */
+    replayOf: text('replay_of'),
+    /** issue 26: `replay` or `fork` for a run of a replay tree. */
+    replayMode: text('replay_mode'),
+    /** issue 26: the model call a fork goes live from (set on the fork's root run). */
+    forkedFromCall: text('forked_from_call'),
     /** JSON: the budget warnings recorded (run.budget_warned: [{limit, allowed, used}]). */
     budgetWarnings: text('budget_warnings').notNull().default('[]'),
     /** How many of those warnings the owner thread was told at a turn. */
@@ -56,5 +62,6 @@ export const runs = pgTable(
     index('runs_agent_idx').on(t.agentId),
     index('runs_started_idx').on(t.startedAt),
     index('runs_thread_idx').on(t.threadId),
+    index('runs_replay_of_idx').on(t.replayOf),
   ],
 );

@@ -1,5 +1,26 @@
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
 
+/** issue 26: the first difference between what an agent asks in a replay and what it asked then. */
+@ObjectType({ description: 'Where a replayed call first differs from its original: the part, where in it, and both versions (cut to 4 KB each)' })
+export class ReplayDivergence {
+  @Field({ description: 'system (prompt), tools (tool list), messages (a message or tool result), model, or missing (no such call then)' })
+  part!: string;
+  @Field(() => String, { nullable: true, description: 'Where in that part: a message index, a tool name, a character' }) at?: string;
+  @Field(() => String, { nullable: true, description: 'What the original call had there' }) original?: string;
+  @Field(() => String, { nullable: true, description: 'What the replayed call has there' }) now?: string;
+}
+
+/** issue 26: a call of a replay or fork session against its original. */
+@ObjectType({ description: 'How a call of a replay or fork was answered, and how it compares with the original call' })
+export class ModelCallReplay {
+  @Field({ description: 'record: the original answer was played back, nothing reached the model; live: sent to the model' }) source!: string;
+  @Field(() => String, { nullable: true, description: 'The original call it was matched to (same agent, same position)' }) originalCallId!: string | null;
+  @Field(() => Int, { nullable: true, description: "1-based position among its agent's calls in its session" }) position!: number | null;
+  @Field(() => ReplayDivergence, { nullable: true, description: "The first difference from the original's request; null when none" })
+  divergence!: ReplayDivergence | null;
+  @Field({ description: 'The fork point: the message was appended here, the overrides applied from here' }) forkPoint!: boolean;
+}
+
 /** issue 25: one model call an agent made through Switchboard, with its lineage, usage and cost. */
 @ObjectType({ description: 'A model call an agent made through Switchboard: where it sits, what it asked, what it spent' })
 export class ModelCall {
@@ -34,6 +55,8 @@ export class ModelCall {
   @Field(() => String, { nullable: true, description: 'Why it failed, was refused or interrupted' }) error!: string | null;
   @Field() startedAt!: string;
   @Field(() => String, { nullable: true }) endedAt!: string | null;
+  @Field(() => ModelCallReplay, { nullable: true, description: 'Set on a call of a replay or fork: where its answer came from' })
+  replay!: ModelCallReplay | null;
   @Field(() => String, { nullable: true, description: 'The request body as sent upstream; null unless SWITCHBOARD_MODEL_CONTENT=full' })
   request!: string | null;
   @Field(() => String, { nullable: true, description: 'The answer as the CLI received it; null unless SWITCHBOARD_MODEL_CONTENT=full' })

@@ -25,6 +25,8 @@ export class Run {
   @Field() launchedAt!: string;
   @Field(() => String, { nullable: true }) endedAt!: string | null;
   @Field() updatedAt!: string;
+  @Field(() => ID, { nullable: true, description: 'issue 26: the run this one replays or forks (its original in the replay tree)' }) replayOf!:
+    string | null;
 }
 
 @ObjectType({ description: 'Budget limits (unset: not limited)' })
@@ -105,4 +107,26 @@ export class RunFilterInput {
   @Field({ nullable: true }) rootRunId?: string;
   @Field(() => TimestampScalar, { nullable: true, description: 'started at or after' }) startedFrom?: string;
   @Field(() => TimestampScalar, { nullable: true, description: 'started before' }) startedTo?: string;
+}
+
+@ObjectType({ description: "issue 26: a fork's original run and the model call it went live from" })
+export class ForkedFrom {
+  @Field(() => ID) runId!: string;
+  @Field(() => ID) modelCallId!: string;
+}
+
+@ObjectType({ description: 'issue 26: how a run of a replay or fork tree plays its original back' })
+export class RunReplayInfo {
+  @Field({ description: 'replay or fork' }) mode!: string;
+  @Field(() => String, { nullable: true, description: 'stop or live, at the first call that differs from the record' }) onDivergence!: string | null;
+  @Field(() => Boolean, { nullable: true }) allowSideEffects!: boolean | null;
+  @Field(() => String, { nullable: true, description: 'fork: the message appended at the fork point' }) message!: string | null;
+  @Field(() => JsonScalar, { nullable: true, description: 'fork: per agent name, {prompt?, model?}' }) agentOverrides!: unknown;
+  @Field(() => String, { nullable: true, description: 'Who asked: console or api' }) requestedBy!: string | null;
+  @Field(() => JsonScalar, {
+    nullable: true,
+    description:
+      "The replay tree's first call whose request differed from the original's: {callId, agentName, position, originalCallId, divergence {part, at, original, now}, stopped}; null: none",
+  })
+  divergence!: unknown;
 }

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
-import { isModelCallEvent, type ModelCallLineage, ModelCallEvents, type ModelRequestSummary } from '../model-call.events';
+import { isModelCallEvent, type ModelCallLineage, type ModelCallReplay, ModelCallEvents, type ModelRequestSummary } from '../model-call.events';
 
 /** The columns a call has from its start (or its refusal): lineage and what the request said. */
 function startColumns(d: ModelCallLineage & ModelRequestSummary & { callId: string; instanceId: string }, event: StoredEvent) {
@@ -31,6 +31,23 @@ function startColumns(d: ModelCallLineage & ModelRequestSummary & { callId: stri
   };
 }
 
+/** issue 26: how a call of a replay or fork session was answered; all null for any other call. */
+function replayColumns(replay: ModelCallReplay | undefined) {
+  return {
+    replaySource: replay?.source ?? null,
+    originalCallId: replay?.originalCallId ?? null,
+    replayPosition: replay?.position ?? null,
+    divergence: replay?.divergence ? JSON.stringify(replay.divergence) : null,
+    forkPoint: replay?.forkPoint ?? null,
+  };
+}
+
+/** Which bodies a call's stream keeps: what a replay can play back. */
+function bodiesKept(kept: string | undefined, truncated: boolean | undefined): 'kept' | 'truncated' | 'none' {
+  if (kept === undefined) return 'none';
+  return truncated ? 'truncated' : 'kept';
+}
+
 /** Inline: a call is listed (and counted against budgets) as soon as it is recorded. */
 @ReadModelProjection()
 export class ModelCallsProjection extends PerEventProjection {
@@ -47,7 +64,12 @@ export class ModelCallsProjection extends PerEventProjection {
         yield* run(
           db.orm
             .insert(modelCalls)
-            .values({ ...startColumns(event.data, event), status: 'in_flight' })
+            .values({
+              ...startColumns(event.data, event),
+              ...replayColumns(event.data.replay),
+              bodies: bodiesKept(event.data.request, event.data.requestTruncated),
+              status: 'in_flight',
+            })
             .onConflictDoNothing(),
         );
         return;
@@ -56,7 +78,14 @@ export class ModelCallsProjection extends PerEventProjection {
         yield* run(
           db.orm
             .insert(modelCalls)
-            .values({ ...startColumns(d, event), status: 'refused', error: d.message, endedAt: event.recordedAt, durationMs: 0 })
+            .values({
+              ...startColumns(d, event),
+              ...replayColumns(d.replay),
+              status: 'refused',
+              error: d.message,
+              endedAt: event.recordedAt,
+              durationMs: 0,
+            })
             .onConflictDoNothing(),
         );
         return;
@@ -83,6 +112,8 @@ export class ModelCallsProjection extends PerEventProjection {
               currency: d.cost?.currency ?? null,
               error: event.type === ModelCallEvents.failed ? event.data.error : null,
               endedAt: event.recordedAt,
+              // The answer decides only when it is not kept whole: the request's state stands otherwise.
+              ...(d.answer === undefined || d.answerTruncated ? { bodies: bodiesKept(d.answer, d.answerTruncated) } : {}),
             })
             .where(eq(modelCalls.callId, d.callId)),
         );

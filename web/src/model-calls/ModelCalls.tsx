@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { request } from '../api/client';
 import { ErrorNote } from '../ui/ErrorNote';
 import { readableAnswer, readableRequest, type ReadableMessage, type ToolCallText } from './model-call-content';
@@ -33,7 +33,18 @@ export function useModelCallsRecorded(): boolean {
  * its prompt and answer when opened. `title` names the list for assistive technology; `empty` is what
  * it says without calls (nothing when empty).
  */
-export function ModelCallList({ view, title, empty }: { view: ModelCallsView; title: string; empty: string }) {
+export function ModelCallList({
+  view,
+  title,
+  empty,
+  actionsOf,
+}: {
+  view: ModelCallsView;
+  title: string;
+  empty: string;
+  /** What a reader may do with a call (the run page: "Fork from here"). */
+  actionsOf?: (call: ModelCallRow) => ReactNode;
+}) {
   return (
     <div className="model-calls">
       {view.spend && (
@@ -48,7 +59,7 @@ export function ModelCallList({ view, title, empty }: { view: ModelCallsView; ti
         <ol className="model-call-list" aria-label={title}>
           {view.calls.map((call) => (
             <li key={call.callId}>
-              <ModelCallCard call={call} />
+              <ModelCallCard call={call} actions={actionsOf?.(call)} />
             </li>
           ))}
         </ol>
@@ -63,7 +74,7 @@ export function ModelCallList({ view, title, empty }: { view: ModelCallsView; ti
 }
 
 /** One call's figures; its prompt and answer are fetched only when the reader opens them. */
-export function ModelCallCard({ call }: { call: ModelCallRow }) {
+export function ModelCallCard({ call, actions }: { call: ModelCallRow; actions?: ReactNode }) {
   const [open, setOpen] = useState(false);
   const status = statusOf(call.status);
   return (
@@ -86,6 +97,7 @@ export function ModelCallCard({ call }: { call: ModelCallRow }) {
         <summary className="small">Prompt and answer</summary>
         {open && <ModelCallContent callId={call.callId} inFlight={call.status === 'in_flight'} />}
       </details>
+      {actions}
     </article>
   );
 }

@@ -11,6 +11,7 @@ import { ConfirmStop } from './run-page/ConfirmStop';
 import { RunActions } from './run-page/RunActions';
 import { RunOwner } from './run-page/RunOwner';
 import { RunModelCalls } from './run-page/RunModelCalls';
+import { RunReplay } from './run-page/RunReplay';
 import { RunTimeline } from './run-page/RunTimeline';
 import { RunSummary } from './run-page/RunSummary';
 import { RunTreePanel } from './run-page/RunTreePanel';
@@ -108,6 +109,7 @@ export function RunPage({ runId }: { runId: string }) {
           acting={actions.acting}
           onStop={() => actions.askStop(runningDescendants(store, runId))}
           onResume={() => void actions.act('resume')}
+          onReplay={() => void actions.replay()}
         />
       </div>
       <ErrorNote error={header.error} title="The run could not be loaded" />
@@ -127,8 +129,19 @@ export function RunPage({ runId }: { runId: string }) {
       )}
 
       <RunSummary loaded={loaded ?? undefined} root={root} />
+      <RunReplay run={loaded ?? undefined} />
       <RunTreePanel runId={runId} store={store} version={version} waiting={waiting} selected={selected} onSelect={setSelected} />
-      <RunModelCalls runId={runId} selected={selected} selectedAgent={selected ? store.runs.get(selected)?.agentId : undefined} version={version} />
+      <RunModelCalls
+        runId={runId}
+        selected={selected}
+        selectedAgent={selected ? store.runs.get(selected)?.agentId : undefined}
+        version={version}
+        forking={
+          status !== undefined && status !== 'running'
+            ? { busy: actions.acting !== undefined, fork: (callId, message) => void actions.fork(callId, message) }
+            : undefined
+        }
+      />
       <RunTimeline timeline={live.timeline} store={store} dropped={live.dropped} version={version} selectedRunId={selected} onSelectRun={setSelected} />
 
       {actions.confirmStop !== undefined && (

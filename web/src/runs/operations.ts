@@ -61,6 +61,27 @@ export const RunHeaderQuery = graphql(`
       epoch
       startedAt
       endedAt
+      replayOf
+      forkedFrom {
+        runId
+        modelCallId
+      }
+      replay {
+        mode
+        onDivergence
+        allowSideEffects
+        message
+        requestedBy
+        divergence
+      }
+      replays {
+        runId
+        status
+        startedAt
+        forkedFrom {
+          modelCallId
+        }
+      }
       budget {
         limits {
           maxTokens
@@ -136,6 +157,24 @@ export const ResumeRunMutation = graphql(`
       runId
       status
       epoch
+    }
+  }
+`);
+
+export const ReplayRunMutation = graphql(`
+  mutation ReplayRun($runId: ID!, $onDivergence: String) {
+    replayRun(runId: $runId, onDivergence: $onDivergence) {
+      runId
+      status
+    }
+  }
+`);
+
+export const ForkRunMutation = graphql(`
+  mutation ForkRun($runId: ID!, $fromModelCall: ID!, $message: String) {
+    forkRun(runId: $runId, fromModelCall: $fromModelCall, message: $message) {
+      runId
+      status
     }
   }
 `);

@@ -2,6 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { RunCaller, RunSummary } from '../../run-caller';
 import type { RunBudgetInput } from '../../run-budget';
 import type { RunPolicyInput } from '../../run-policy';
+import type { RunReplay } from '../../run.events';
 
 export interface StartRunInput {
   /** Start: the agent to run and its prompt. */
@@ -19,6 +20,8 @@ export interface StartRunInput {
   forkContext?: boolean;
   /** Start only: a budget over the new run's subtree, narrowed by what its ancestors' budgets have left. */
   budget?: RunBudgetInput;
+  /** issue 26, internal (ReplayRun / ForkRun only, never from a request body): the new root run plays this original back. */
+  replay?: RunReplay;
 }
 
 /** spec: agent_run (the tool keeps its name). Start a child run, or resume / check one by run_id. */

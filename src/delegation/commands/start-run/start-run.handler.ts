@@ -10,7 +10,8 @@ import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, RunStateError, UnknownAgentError } from '../../run.errors';
-import type { RunStartedData } from '../../run.events';
+import type { RunReplay, RunStartedData } from '../../run.events';
+import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { assertOwner, callerActor, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
@@ -33,6 +34,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly store: EventStore,
     private readonly liveSessions: LiveSessionLookup,
     private readonly admission: RunAdmission,
+    private readonly runs: RunsReadModel,
   ) {}
 
   async execute({ input, caller }: StartRun): Promise<RunSummary> {
@@ -51,6 +53,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     await this.admission.assertDelegationAllowed(placement, input, caller);
     const budget = await this.admission.budgetFor(placement, input);
     const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
+    const replay = input.replay ?? (await this.replayOfChild(placement, input.agentId));
     const runId = uuidv7();
     const data: RunStartedData = {
       runId,
@@ -68,6 +71,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       policy: this.admission.runPolicy(input, agent, placement.parent),
       ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
       ...(budget ? { budget } : {}),
+      ...(replay ? { replay } : {}),
     };
     const state = await this.repository.decide(runId, { type: 'start', data }, { actor: callerActor(caller) });
     this.logger.log(
@@ -119,6 +123,21 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         return toSummary(await this.repository.get(runId));
       }
     }
+  }
+
+  /**
+   * issue 26: a child started inside a replay tree inherits its settings and plays back the original
+   * parent's child of the same agent and ordinal (the n-th run of that agent the parent started); none:
+   * `of` is absent and the child goes live.
+   */
+  private async replayOfChild(placement: Placement, agentId: string): Promise<RunReplay | undefined> {
+    const parent = placement.parent?.started;
+    if (!parent?.replay) return undefined;
+    const { of: parentOriginal, ...inherited } = parent.replay;
+    if (!parentOriginal) return inherited;
+    const [mine, originals] = await Promise.all([this.runs.childrenOfAgent(parent.runId, agentId), this.runs.childrenOfAgent(parentOriginal, agentId)]);
+    const original = originals[mine.length];
+    return original ? { ...inherited, of: original } : inherited;
   }
 
   /**

@@ -5,6 +5,7 @@ import { ListThreadSubagents, type SubagentInstanceRow } from '../../../sessions
 import { UnknownRunError } from '../../run.errors';
 import { addUsage, toRunView } from '../../run-view';
 import { type CliSubagentNode, GetRunTree, type RunTreeNode } from './get-run-tree.query';
+import { GetRunReplay } from '../get-run-replay/get-run-replay.query';
 
 /** A tree bigger than this is cut (depth-first path order); GraphQL `subtree` pages through bigger ones. */
 const MAX_TREE_RUNS = 10_000;
@@ -39,7 +40,10 @@ export class GetRunTreeHandler implements IQueryHandler<GetRunTree, RunTreeNode>
       parent.children.unshift(node);
       parent.subtree_usage = addUsage(parent.subtree_usage, node.subtree_usage);
     }
-    return nodes.get(root.runId) as RunTreeNode;
+    const tree = nodes.get(root.runId) as RunTreeNode;
+    const { replays } = await this.queryBus.execute(new GetRunReplay(root.runId));
+    tree.replays = replays.map((r) => ({ run_id: r.runId, mode: r.replayMode ?? 'replay', status: r.status, started_at: r.startedAt }));
+    return tree;
   }
 }
 

@@ -1,5 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { RunUsage, RunView } from '../../run-view';
+import type { ReplayLink } from '../get-run/get-run.query';
 
 /** A CLI-native sub-agent (the CLI's own `task` tool) launched inside a run's session. */
 export interface CliSubagentNode {
@@ -20,6 +21,8 @@ export interface RunTreeNode extends RunView {
   /** This run and every run below it. */
   subtree_usage: RunUsage;
   children: Array<RunTreeNode | CliSubagentNode>;
+  /** issue 26, on the tree's root: the runs that replay or fork it, listed with their original. */
+  replays?: ReplayLink[];
 }
 
 export class GetRunTree extends Query<RunTreeNode> {

@@ -8,6 +8,7 @@ import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { budgetUseOf } from '../../budget-guard';
 import { UnknownRunError } from '../../run.errors';
 import { runCostOf, toRunView } from '../../run-view';
+import { GetRunReplay } from '../get-run-replay/get-run-replay.query';
 import { GetRun, type SingleRunView } from './get-run.query';
 
 /** One run with its own usage and cost, its subtree's sums and cost, and its budget's use. */
@@ -24,15 +25,18 @@ export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
     const row = await this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
     const now = Date.now();
-    const [[own, subtreeCalls], subtree, [sums]] = await Promise.all([
+    const [[own, subtreeCalls], subtree, [sums], { replay, replays }] = await Promise.all([
       this.calls.spendOf([{ runId }, { runPath: row.path }]),
       this.runs.subtreeSpend(row.path, now),
       this.queryBus.execute(new GetSubtreeUsage([row.path])),
+      this.queryBus.execute(new GetRunReplay(runId)),
     ]);
     const { prices } = this.config.modelCalls;
     const view = toRunView(row, now, row.budget ? budgetUseOf(subtree, subtreeCalls) : undefined);
     return {
       ...view,
+      ...(replay ? { replay } : {}),
+      replays: replays.map((r) => ({ run_id: r.runId, mode: r.replayMode ?? 'replay', status: r.status, started_at: r.startedAt })),
       usage: { ...view.usage, ...runCostOf(own, prices) },
       subtree_usage: {
         input_tokens: sums.inputTokens,

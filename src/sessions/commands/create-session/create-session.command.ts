@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CreateSessionRequest } from '../../session-config';
+import type { CreateSessionRequest, SessionReplay } from '../../session-config';
 import type { AgentDefaults } from './requested-session-config';
 
 export interface SessionSummary {
@@ -17,6 +17,8 @@ export class CreateSession extends Command<SessionSummary> {
     readonly sessionId?: string,
     /** A run's session skips its agent's delegation, policy and budget defaults: the delegation engine sets what a run gets. */
     readonly agentDefaults: AgentDefaults = 'apply',
+    /** issue 26, set by the delegation engine only (never from a request): the run's session replays a recorded one. */
+    readonly replay?: SessionReplay,
   ) {
     super();
   }

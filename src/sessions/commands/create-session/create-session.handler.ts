@@ -35,7 +35,7 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly cli: CopilotCliConnection,
   ) {}
 
-  async execute({ request, actor, sessionId, agentDefaults }: CreateSession): Promise<SessionSummary> {
+  async execute({ request, actor, sessionId, agentDefaults, replay }: CreateSession): Promise<SessionSummary> {
     assertStorableSessionRequest(request);
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
@@ -43,7 +43,9 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     // Before session.created: an unknown agent leaves no failed session behind (422, as POST /api/runs says it).
     if (request.agentId && !main) throw new UnknownAgentError(request.agentId);
     // The agent whose hooks and policy are checked is the one the session is configured from.
-    const config = requestedSessionConfig(request, main, { config: this.config, builtins: this.builtins, mcp: this.mcp }, agentDefaults);
+    const requested = requestedSessionConfig(request, main, { config: this.config, builtins: this.builtins, mcp: this.mcp }, agentDefaults);
+    // Stored in session.created with the rest, so a resumed replay session is still answered from its record.
+    const config = replay ? { ...requested, replay } : requested;
     // A cost limit from the request, or from the agent's defaults (then that is what to change).
     const budgetField = request.budget || !main ? 'budget.maxCost' : `agent ${main.id}: budget.max_cost`;
     assertBudgetAvailable(config.budget, this.config.modelCalls.prices, await routeForBudget(config.budget, this.cli), budgetField);

@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { ApiError, request } from '../../api/client';
-import { ResumeRunMutation, StopRunMutation } from '../operations';
+import { ForkRunMutation, ReplayRunMutation, ResumeRunMutation, StopRunMutation } from '../operations';
 
-export type RunAction = 'stop' | 'resume';
+export type RunAction = 'stop' | 'resume' | 'replay' | 'fork';
 
 /** Stop (after a confirmation naming the running descendants) and resume, with what the service said. */
 export function useRunActions(runId: string, onActed: () => void) {
@@ -10,6 +11,25 @@ export function useRunActions(runId: string, onActed: () => void) {
   const [acting, setActing] = useState<RunAction | undefined>();
   const [actionError, setActionError] = useState<ApiError | undefined>();
   const [done, setDone] = useState<string | undefined>();
+  const navigate = useNavigate();
+
+  /** issue 26: a replay or fork is a new run: the page moves to it. */
+  const start = async (action: 'replay' | 'fork', fork?: { fromModelCall: string; message?: string }) => {
+    setActing(action);
+    setActionError(undefined);
+    setDone(undefined);
+    try {
+      const runIdOfNew =
+        action === 'replay'
+          ? (await request(ReplayRunMutation, { runId })).replayRun.runId
+          : (await request(ForkRunMutation, { runId, fromModelCall: fork?.fromModelCall ?? '', message: fork?.message || null })).forkRun.runId;
+      await navigate(`/runs/${runIdOfNew}`);
+    } catch (error) {
+      setActionError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+    } finally {
+      setActing(undefined);
+    }
+  };
 
   const act = async (action: RunAction) => {
     setConfirmStop(undefined);
@@ -41,5 +61,7 @@ export function useRunActions(runId: string, onActed: () => void) {
     askStop: (runningDescendants: number) => setConfirmStop(runningDescendants),
     cancelStop: () => setConfirmStop(undefined),
     act,
+    replay: () => start('replay'),
+    fork: (fromModelCall: string, message?: string) => start('fork', { fromModelCall, message }),
   };
 }

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/domain-error';
+import { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
+import type { RunState } from './run.decider';
+import { NotReplayableError, RunStateError } from './run.errors';
+import type { RunPolicyInput } from './run-policy';
+import { RunRepository } from './run-repository';
+
+/** The model call a fork goes live from, as checked: a finished call of the original's subtree. */
+export interface ForkPoint {
+  callId: string;
+  startedAt: string;
+}
+
+/**
+ * issue 26: what a replay or fork may start from. The original must have ended (a running tree is still
+ * writing its record: 409) and its model calls must have been recorded whole (422 saying why not); a
+ * fork's call must be a finished call of the original's subtree (404 unknown, 422 otherwise).
+ */
+@Injectable()
+export class ReplayOrigin {
+  constructor(
+    private readonly repository: RunRepository,
+    private readonly calls: ModelCallsReadModel,
+  ) {}
+
+  async original(runId: string): Promise<RunState> {
+    const original = await this.repository.get(runId);
+    if (original.status === 'running') {
+      throw new RunStateError(`Run ${runId} is running; only an ended run can be replayed or forked (stop it or wait for it to end)`, {
+        runId,
+        status: original.status,
+      });
+    }
+    const problem = await this.calls.replayableProblem(original.started.path);
+    if (problem) throw new NotReplayableError(`Run ${runId} cannot be replayed: ${problem}`, { runId });
+    return original;
+  }
+
+  async forkPoint(original: RunState, callId: string): Promise<ForkPoint> {
+    const call = await this.calls.find(callId);
+    if (!call) throw new NotFoundError(`Model call ${callId} does not exist`, { modelCallId: callId });
+    const { runId, path } = original.started;
+    if (!call.runPath?.startsWith(path)) {
+      throw new NotReplayableError(`Model call ${callId} is not a call of run ${runId} or a run under it; pick one from its timeline`, {
+        modelCallId: callId,
+        runId,
+      });
+    }
+    if (call.status !== 'succeeded' || (call.httpStatus ?? 200) >= 400) {
+      throw new NotReplayableError(`Model call ${callId} is ${call.status}; a fork goes live from a finished call`, { modelCallId: callId });
+    }
+    return { callId, startedAt: call.startedAt };
+  }
+}
+
+/** The original's resolved policy as a new run's request: the replay runs under the same limits. */
+export function samePolicy(original: RunState): RunPolicyInput {
+  const { policy } = original.started;
+  return {
+    ...(policy.allowedAgents ? { allowed_agents: policy.allowedAgents } : {}),
+    excluded_agents: policy.excludedAgents,
+    max_depth: policy.maxDepth,
+    max_concurrent_children: policy.maxConcurrentChildren,
+    timeout_ms: policy.timeoutMs,
+  };
+}
