@@ -10,6 +10,7 @@ import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { modelCallStreamId, parseStreamId, runThreadId, sessionIdOfStream } from '../event-store/stream-ids';
 import { InstanceLease } from '../instances/instance-lease';
+import { PauseHolds } from '../pauses/pause-holds';
 import { SessionEvents } from '../sessions/session.events';
 import { AnswerReader } from './answer-reader';
 import {
@@ -155,6 +156,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     private readonly traffic: ProviderTraffic,
     private readonly discovery: DiscoveryService,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly pauses: PauseHolds,
   ) {}
 
   onModuleInit(): void {
@@ -248,6 +250,12 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     }
     const facts = requestFactsOf(requestBody);
     const lineage = await this.lineages.of({ ...start, sessionId: start.sessionId });
+    // issue 26: a paused subtree's call waits here, before any gate or the provider sees it.
+    if (!(await this.pauses.waitWhilePaused(start.sessionId, exchange.abort.signal))) {
+      if (!exchange.cancelledByCli)
+        await this.endWithError(exchange.requestId, false, exchange.abortedBecause ?? 'its run or session ended while paused', 'cancelled');
+      return;
+    }
     const summary: ModelRequestSummary = {
       model: facts.model,
       provider: upstream.provider,
