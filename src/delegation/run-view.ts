@@ -1,5 +1,6 @@
 import type { ModelPriceTable } from '../config/model-prices';
 import type { ModelCallSpendView } from '../model-calls/model-calls-read-model';
+import type { PauseView } from '../pauses/pause-holds';
 import type { RunRow } from '../run-lineage/run-lineage';
 import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
 
@@ -55,14 +56,40 @@ export interface RunView {
   budget: BudgetView | null;
   started_at: string;
   ended_at: string | null;
+  /** issue 26: the pause over the run (its own or an ancestor's, or its tree's session's); a running run under one says `status: paused`. */
+  pause: RunPauseView | null;
 }
 
-export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse): RunView {
+export interface RunPauseView {
+  since: string;
+  by: string;
+  /** What was paused: `run` (this run or an ancestor: `run_id`) or `session` (the session that started the tree: `session_id`). */
+  target: string;
+  run_id: string | null;
+  session_id: string | null;
+  reason: string | null;
+  /** Steps waiting under that pause now (model calls, tool calls, permissions, hooks, user input). */
+  held: number;
+}
+
+export function toRunPauseView(pause: PauseView): RunPauseView {
+  return {
+    since: pause.since,
+    by: pause.by,
+    target: pause.target,
+    run_id: pause.runId ?? null,
+    session_id: pause.sessionId ?? null,
+    reason: pause.reason ?? null,
+    held: pause.held,
+  };
+}
+
+export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse, pause?: PauseView): RunView {
   return {
     run_id: row.runId,
     agent_id: row.agentId,
     prompt: row.prompt,
-    status: row.status,
+    status: pause && row.status === 'running' ? 'paused' : row.status,
     background: row.background,
     parent_run_id: row.parentRunId,
     parent_thread_id: row.parentThreadId,
@@ -79,6 +106,7 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse):
     budget: row.budget ? budgetView(JSON.parse(row.budget) as RunBudget, budgetUse) : null,
     started_at: row.startedAt,
     ended_at: row.endedAt,
+    pause: pause ? toRunPauseView(pause) : null,
   };
 }
 

@@ -168,6 +168,18 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
     return holder && this.viewOf(holder);
   }
 
+  /** The pause over each of these runs that has one; nothing read while nothing is paused. */
+  async pausesOverRuns(runIds: readonly string[]): Promise<Map<string, PauseView>> {
+    const found = new Map<string, PauseView>();
+    if (this.open.size === 0) return found;
+    const views = await Promise.all(runIds.map((runId) => this.pauseOverRun(runId)));
+    runIds.forEach((runId, i) => {
+      const view = views[i];
+      if (view) found.set(runId, view);
+    });
+    return found;
+  }
+
   /** Whether anything is paused anywhere: views skip their lookups when not. */
   anyPaused(): boolean {
     return this.open.size > 0;
