@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
@@ -6,6 +6,7 @@ import { CLIENT_HEADER, personDecisionSource } from '../approvals/decision-sourc
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { PauseWork, pauseSchema } from './commands/pause/pause.command';
 import { UnpauseWork } from './commands/unpause/unpause.command';
+import { PauseHolds, type PauseView } from './pause-holds';
 
 /**
  * issue 26: pause and unpause a run's subtree or a session over REST (`resume` already means resuming an
@@ -14,7 +15,16 @@ import { UnpauseWork } from './commands/unpause/unpause.command';
 @ApiTags('pauses')
 @Controller('api')
 export class PausesController {
-  constructor(private readonly commandBus: CommandBus) {}
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly holds: PauseHolds,
+  ) {}
+
+  @Get('sessions/:id/pause')
+  @ApiOperation({ summary: 'The pause over a session (its own, or for a run’s session, over that run), with what it holds now; null when none' })
+  async sessionPause(@Param('id') id: string): Promise<{ pause: PauseView | null }> {
+    return { pause: (await this.holds.pauseOverSession(id)) ?? null };
+  }
 
   @Post('runs/:id/pause')
   @HttpCode(200)

@@ -14,6 +14,13 @@ class HeldAnswer {
   }
 }
 
+/** A promise the test resolves when it is ready. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
 const toolResults = (ctx: RequestContext) => ctx.messages.filter((m) => m.role === 'tool').length;
 const BROKEN = { run_id: 'no-such-run' };
 
@@ -56,9 +63,20 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
     { type: 'postToolUseFailure', url: webhooks.url(path) },
   ];
 
+  /** The session's first model answer waits for this: the test pauses the session while the call is at the model. */
+  const sessionAnswer = gate();
+
   beforeAll(async () => {
     await Promise.all([model.start(), webhooks.start()]);
     model.setScript([
+      {
+        name: 'session: note it',
+        messagesInclude: 'SESSION_Q',
+        lastIsToolResult: false,
+        until: () => sessionAnswer.opened,
+        answer: { toolCalls: [{ name: 'note', arguments: { content: 'held' } }] },
+      },
+      { name: 'session: done', messagesInclude: 'SESSION_Q', lastIsToolResult: true, answer: { text: 'SESSION_DONE' } },
       {
         name: 'lead',
         systemIncludes: 'LEAD_P',
@@ -192,6 +210,38 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
     expect(ended).toMatchObject({ status: 409, body: { message: `Run ${leadId} is completed; only a running run can be paused` } });
     expect((await http('POST', '/api/runs/no-such-run/pause', {})).status).toBe(404);
   }, 180_000);
+
+  it("holds a paused session's routed tool call until it is unpaused (a call already at the model finishes)", async () => {
+    const created = await http('POST', '/api/sessions', {
+      tools: [
+        {
+          name: 'note',
+          description: 'Note something',
+          parameters: { type: 'object', properties: { content: { type: 'string' } } },
+          handler: { type: 'webhook', url: webhooks.url('/note') },
+        },
+      ],
+    });
+    const sessionId = created.body.sessionId as string;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'SESSION_Q note it' })).status).toBe(202);
+    await model.waitForRequests((r) => r.allText.includes('SESSION_Q'), 1, 60_000);
+    const paused = await http('POST', `/api/sessions/${sessionId}/pause`, {});
+    expect(paused.body).toMatchObject({ target: 'session', id: sessionId, pause: { by: 'api', target: 'session', sessionId } });
+    // The model's answer asks for the webhook tool: the tool call waits at the router.
+    sessionAnswer.open();
+    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}/pause`)).body.pause?.held === 1, 'the tool call to be held', 30_000);
+    expect(webhooks.callsTo('/note')).toHaveLength(0);
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const read = await gql('query ($id: ID!) { session(id: $id) { pause { target sessionId held } } }', { id: sessionId });
+    expect(read.body.data?.session.pause).toEqual({ target: 'session', sessionId, held: 1 });
+
+    expect((await http('POST', `/api/sessions/${sessionId}/unpause`)).body).toMatchObject({ released: 1 });
+    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
+    expect(webhooks.callsTo('/note')).toHaveLength(1);
+    expect(model.requests.filter((r) => r.allText.includes('SESSION_DONE') || r.rule === 'session: done')).toHaveLength(1);
+    expect((await http('GET', `/api/sessions/${sessionId}/pause`)).body).toEqual({ pause: null });
+    expect((await http('POST', '/api/sessions/no-such-session/pause', {})).status).toBe(404);
+  }, 120_000);
 
   it('keeps a run paused across a restart, and a paused run can be stopped', async () => {
     const soloHook = holdFirst('/solo_hook');
