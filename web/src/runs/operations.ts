@@ -61,6 +61,15 @@ export const RunHeaderQuery = graphql(`
       epoch
       startedAt
       endedAt
+      pause {
+        since
+        by
+        target
+        runId
+        sessionId
+        reason
+        held
+      }
       budget {
         limits {
           maxTokens
@@ -126,6 +135,26 @@ export const ResumeRunMutation = graphql(`
       runId
       status
       epoch
+    }
+  }
+`);
+
+export const PauseRunMutation = graphql(`
+  mutation PauseRun($runId: ID!, $reason: String) {
+    pauseRun(runId: $runId, reason: $reason) {
+      pause {
+        since
+        by
+      }
+    }
+  }
+`);
+
+export const UnpauseRunMutation = graphql(`
+  mutation UnpauseRun($runId: ID!) {
+    unpauseRun(runId: $runId) {
+      pausedMs
+      released
     }
   }
 `);

@@ -12,6 +12,7 @@ import { useSessionModelCalls } from '../model-calls/use-model-calls';
 import { Composer, ConversationView, QuestionCard, SessionSetup, SubAgentModelCalls } from './ChatParts';
 import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, visibleItems } from './conversation';
 import { Icon } from '../ui/icons';
+import { SessionPause } from './SessionPause';
 import { SessionPolicyPanel } from './SessionPolicyPanel';
 import {
   AbortSessionTurnMutation,
@@ -266,6 +267,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
               </button>
             </div>
           )}
+          <SessionPause sessionId={sessionId} live={status === 'running' || status === 'idle' || status === 'active'} />
           <ErrorNote error={controlError?.error} title={controlError?.action === 'resume' ? 'The session did not resume' : 'The turn was not stopped'} />
           <Composer
             disabled={!acceptsMessages(status)}

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ApiError, request } from '../../api/client';
-import { ResumeRunMutation, StopRunMutation } from '../operations';
+import { PauseRunMutation, ResumeRunMutation, StopRunMutation, UnpauseRunMutation } from '../operations';
 
-export type RunAction = 'stop' | 'resume';
+export type RunAction = 'stop' | 'resume' | 'pause' | 'unpause';
 
 /** Stop (after a confirmation naming the running descendants) and resume, with what the service said. */
 export function useRunActions(runId: string, onActed: () => void) {
@@ -20,6 +20,14 @@ export function useRunActions(runId: string, onActed: () => void) {
       if (action === 'stop') {
         const { agentStop } = await request(StopRunMutation, { runId, reason: 'stopped from the console' });
         setDone(`Stopped ${agentStop.stoppedRuns.length} run${agentStop.stoppedRuns.length === 1 ? '' : 's'}.`);
+      } else if (action === 'pause') {
+        await request(PauseRunMutation, { runId, reason: 'paused from the console' });
+        setDone('Paused: the run and every run under it wait at their next step.');
+      } else if (action === 'unpause') {
+        const { unpauseRun } = await request(UnpauseRunMutation, { runId });
+        setDone(
+          `Unpaused after ${Math.round(unpauseRun.pausedMs / 1000)} s: ${unpauseRun.released} waiting step${unpauseRun.released === 1 ? '' : 's'} went on.`,
+        );
       } else {
         const { resumeRun } = await request(ResumeRunMutation, { runId });
         setDone(`Resumed: it is ${resumeRun.status} again.`);
