@@ -225,17 +225,32 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
     const sessionId = created.body.sessionId as string;
     expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'SESSION_Q note it' })).status).toBe(202);
     await model.waitForRequests((r) => r.allText.includes('SESSION_Q'), 1, 60_000);
-    const paused = await http('POST', `/api/sessions/${sessionId}/pause`, {});
-    expect(paused.body).toMatchObject({ target: 'session', id: sessionId, pause: { by: 'api', target: 'session', sessionId } });
+    // Through GraphQL this time, from the console.
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const paused = await gql(
+      'mutation ($id: ID!) { pauseSession(sessionId: $id, reason: "wait") { target id pause { by target sessionId reason } } }',
+      { id: sessionId },
+      { 'x-switchboard-client': 'console' },
+    );
+    expect(paused.body.data?.pauseSession).toEqual({
+      target: 'session',
+      id: sessionId,
+      pause: { by: 'console', target: 'session', sessionId, reason: 'wait' },
+    });
     // The model's answer asks for the webhook tool: the tool call waits at the router.
     sessionAnswer.open();
     await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}/pause`)).body.pause?.held === 1, 'the tool call to be held', 30_000);
     expect(webhooks.callsTo('/note')).toHaveLength(0);
-    const gql = graphqlHttp(() => running.app.baseUrl);
     const read = await gql('query ($id: ID!) { session(id: $id) { pause { target sessionId held } } }', { id: sessionId });
     expect(read.body.data?.session.pause).toEqual({ target: 'session', sessionId, held: 1 });
 
-    expect((await http('POST', `/api/sessions/${sessionId}/unpause`)).body).toMatchObject({ released: 1 });
+    const unpaused = await gql('mutation ($id: ID!) { unpauseSession(sessionId: $id) { released } }', { id: sessionId });
+    expect(unpaused.body.data?.unpauseSession).toEqual({ released: 1 });
+    const again = await gql('mutation ($id: ID!) { unpauseSession(sessionId: $id) { released } }', { id: sessionId });
+    expect(again.body.errors?.[0]).toMatchObject({
+      message: `Session ${sessionId} is not paused; nothing to unpause`,
+      extensions: { code: 'invalid_state' },
+    });
     await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
     expect(webhooks.callsTo('/note')).toHaveLength(1);
     expect(model.requests.filter((r) => r.allText.includes('SESSION_DONE') || r.rule === 'session: done')).toHaveLength(1);
