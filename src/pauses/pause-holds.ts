@@ -180,6 +180,11 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
     return found;
   }
 
+  /** Whether this process saw any pause (open or closed): time counts skip their reads when not. */
+  anyPauseSeen(): boolean {
+    return this.intervals.size > 0;
+  }
+
   /** Whether anything is paused anywhere: views skip their lookups when not. */
   anyPaused(): boolean {
     return this.open.size > 0;
