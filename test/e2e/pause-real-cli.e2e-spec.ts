@@ -65,6 +65,8 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
 
   /** The session's first model answer waits for this: the test pauses the session while the call is at the model. */
   const sessionAnswer = gate();
+  /** The CLI sub-agent's first model answer waits for this. */
+  const scribeAnswer = gate();
 
   beforeAll(async () => {
     await Promise.all([model.start(), webhooks.start()]);
@@ -77,6 +79,25 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
         answer: { toolCalls: [{ name: 'note', arguments: { content: 'held' } }] },
       },
       { name: 'session: done', messagesInclude: 'SESSION_Q', lastIsToolResult: true, answer: { text: 'SESSION_DONE' } },
+      {
+        name: 'scribe: note it',
+        who: 'child',
+        systemIncludes: 'SCRIBE_P',
+        lastIsToolResult: false,
+        until: () => scribeAnswer.opened,
+        answer: { toolCalls: [{ name: 'note', arguments: { content: 'from the scribe' } }] },
+      },
+      { name: 'scribe: done', who: 'child', systemIncludes: 'SCRIBE_P', lastIsToolResult: true, answer: { text: 'SCRIBE_DONE' } },
+      {
+        name: 'lead asks the scribe',
+        who: 'parent',
+        messagesInclude: 'SUB_Q',
+        lastIsToolResult: false,
+        answer: {
+          toolCalls: [{ name: 'task', arguments: { agent_type: 'scribe', name: 'scribe-1', description: 'Note', prompt: 'Note it.', mode: 'sync' } }],
+        },
+      },
+      { name: 'lead done', who: 'parent', messagesInclude: 'SUB_Q', lastIsToolResult: true, answer: { text: 'SUB_DONE' } },
       {
         name: 'lead',
         systemIncludes: 'LEAD_P',
@@ -256,6 +277,39 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
     expect(model.requests.filter((r) => r.allText.includes('SESSION_DONE') || r.rule === 'session: done')).toHaveLength(1);
     expect((await http('GET', `/api/sessions/${sessionId}/pause`)).body).toEqual({ pause: null });
     expect((await http('POST', '/api/sessions/no-such-session/pause', {})).status).toBe(404);
+  }, 120_000);
+
+  it("holds a paused session's CLI sub-agent the same way: its tool call waits, its model calls stop", async () => {
+    const created = await http('POST', '/api/sessions', {
+      tools: [
+        {
+          name: 'note',
+          description: 'Note something',
+          parameters: { type: 'object', properties: { content: { type: 'string' } } },
+          handler: { type: 'webhook', url: webhooks.url('/scribe_note') },
+        },
+      ],
+      customAgents: [{ name: 'scribe', description: 'Notes things with note', prompt: 'SCRIBE_P you note things.', tools: ['note'], infer: true }],
+    });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.sessionId as string;
+    const scribeCalls = () => requestsOf('SCRIBE_P').length;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'SUB_Q ask the scribe' })).status).toBe(202);
+    await model.waitForRequests((r) => r.systemText.includes('SCRIBE_P'), 1, 60_000);
+    expect((await http('POST', `/api/sessions/${sessionId}/pause`, {})).status).toBe(200);
+    scribeAnswer.open();
+    await waitUntil(
+      async () => (await http('GET', `/api/sessions/${sessionId}/pause`)).body.pause?.held === 1,
+      "the sub-agent's tool call to be held",
+      30_000,
+    );
+    expect(webhooks.callsTo('/scribe_note')).toHaveLength(0);
+    expect(scribeCalls()).toBe(1);
+
+    expect((await http('POST', `/api/sessions/${sessionId}/unpause`)).status).toBe(200);
+    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
+    expect(webhooks.callsTo('/scribe_note')).toHaveLength(1);
+    expect(scribeCalls()).toBe(2);
   }, 120_000);
 
   it('keeps a run paused across a restart, and a paused run can be stopped', async () => {
