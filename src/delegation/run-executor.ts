@@ -8,6 +8,7 @@ import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { PauseHolds } from '../pauses/pause-holds';
+import { pausedTimeLimit } from './paused-time-limit';
 import { CreateSession } from '../sessions/commands/create-session/create-session.command';
 import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../sessions/commands/send-message/send-message.command';
@@ -30,9 +31,6 @@ export interface RunTimeout {
   epoch: number;
   timeoutMs: number;
 }
-
-/** How often a time limit that came due during a pause is looked at again. */
-const TIME_LIMIT_RECHECK_MS = 250;
 
 const cli = (type: string) => `${CLI_EVENT_PREFIX}${type}`;
 
@@ -80,7 +78,12 @@ export class RunExecutor {
   private async execute(state: RunState, prompt: string, mode: 'start' | 'resume', handle: RunHandle): Promise<void> {
     const { runId, threadId: sessionId, agentId, policy } = state.started;
     const actor = `run:${runId}`;
-    const timeLimit = this.timeLimit(runId, sessionId, handle.epoch, policy.timeoutMs);
+    // issue 26: paused time does not count against the limit.
+    const timeLimit = pausedTimeLimit(
+      policy.timeoutMs,
+      (from, to) => this.pauses.pausedMsOver(sessionId, from, to),
+      () => this.timeouts.next({ runId, epoch: handle.epoch, timeoutMs: policy.timeoutMs }),
+    );
     try {
       if (mode === 'start' || !(await this.store.streamVersion(sessionStreamId(sessionId)))) {
         // The owner's hooks and permission policy cover its runs too: delegating must neither step
@@ -109,35 +112,6 @@ export class RunExecutor {
       // A cancelled launch is closed by whoever stopped it, after recording the stop.
       if (!handle.stopping) this.handles.close(handle);
     }
-  }
-
-  /**
-   * The launch's time limit, paused time left out (issue 26): when it comes due, the time pauses over the
-   * run held since the launch moves it later; while one still holds, it is looked at again (at most every 250 ms).
-   */
-  private timeLimit(runId: string, sessionId: string, epoch: number, timeoutMs: number): { cancel: () => void } {
-    const launched = Date.now();
-    let timer: NodeJS.Timeout | undefined;
-    let cancelled = false;
-    const arm = (delayMs: number) => {
-      timer = setTimeout(() => void due(), delayMs);
-      timer.unref();
-    };
-    const due = async () => {
-      const now = Date.now();
-      const pausedMs = await this.pauses.pausedMsOver(sessionId, launched, now);
-      if (cancelled) return;
-      const left = launched + timeoutMs + pausedMs - now;
-      if (left > 0) arm(Math.max(left, TIME_LIMIT_RECHECK_MS));
-      else this.timeouts.next({ runId, epoch, timeoutMs });
-    };
-    arm(timeoutMs);
-    return {
-      cancel: () => {
-        cancelled = true;
-        clearTimeout(timer);
-      },
-    };
   }
 
   /** A resumed run's session: resumed on the current CLI when it was interrupted, used as is otherwise. */
