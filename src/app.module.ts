@@ -21,6 +21,7 @@ import { InstancesModule } from './instances/instances.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { ModelCallsModule } from './model-calls/model-calls.module';
 import { OutboundModule } from './outbound/outbound.module';
+import { PausesModule } from './pauses/pauses.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
 import { ApprovalsModule } from './approvals/approvals.module';
@@ -65,6 +66,7 @@ export class AppModule implements OnModuleDestroy {
         ChildSessionsModule,
         ToolDispatchModule,
         ApprovalsModule,
+        PausesModule,
         ModelCallsModule,
         DelegationModule,
         RunLineageModule,

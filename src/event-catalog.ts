@@ -3,6 +3,7 @@ import { ApprovalEvents } from './approvals/approval.events';
 import { ChildSessionEvents } from './child-sessions/child-session.events';
 import { RunEvents } from './delegation/run.events';
 import { ModelCallEvents } from './model-calls/model-call.events';
+import { PauseEvents } from './pauses/pause.events';
 import { SessionEvents } from './sessions/session.events';
 import { SESSION_FOREIGN_EVENT_TYPES } from './sessions/session-stream-appends';
 import { RoutedRequestEvents } from './tool-dispatch/routed-request.events';
@@ -28,7 +29,8 @@ export type CatalogedEventType =
   | ValuesOf<typeof ApprovalEvents>
   | ValuesOf<typeof ChildSessionEvents>
   | ValuesOf<typeof RoutedRequestEvents>
-  | ValuesOf<typeof ModelCallEvents>;
+  | ValuesOf<typeof ModelCallEvents>
+  | ValuesOf<typeof PauseEvents>;
 
 /** The `*Events` objects the catalog is keyed by: a new one in a `<context>.events.ts` is added here. */
 export const EVENT_TYPE_SOURCES = {
@@ -39,14 +41,15 @@ export const EVENT_TYPE_SOURCES = {
   ChildSessionEvents,
   RoutedRequestEvents,
   ModelCallEvents,
+  PauseEvents,
 } as const;
 
 /** The deciders, by the name the catalog uses. */
-export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider' | 'modelCallDecider';
+export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider' | 'modelCallDecider' | 'pauseDecider';
 
 export interface CatalogEntry {
   /** The stream's prefix: `session` for `session-<id>` (a run's own thread included: `session-sub-agent-<run_id>`). */
-  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call';
+  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call' | 'pause';
   /** The decider that emits it, or the context that appends it as a fact on another context's stream (version `any`). */
   appendedBy: { decider: DeciderName } | { foreign: string };
   /** Projections whose `eventTypes` list it (those that read every event are in EVERY_EVENT_PROJECTIONS). */
@@ -87,6 +90,7 @@ const modelCallDecided: CatalogEntry = {
   console: 'not shown',
 };
 const approvalDecided: CatalogEntry = { stream: 'approval', appendedBy: { decider: 'approvalDecider' }, projections: ['approvals'], console: 'not shown' };
+const pauseDecided: CatalogEntry = { stream: 'pause', appendedBy: { decider: 'pauseDecider' }, projections: ['pauses'], console: 'not shown' };
 /** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again here. */
 const onSession = (
   type: keyof typeof SESSION_FOREIGN_EVENT_TYPES,
@@ -137,6 +141,9 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [RunEvents.ended]: onSession(RunEvents.ended, 'owner', [], 'not shown'),
   [RunEvents.progress]: onSession(RunEvents.progress, 'parent', [], 'not shown'),
   [RunEvents.delegationRefused]: onSession(RunEvents.delegationRefused, 'caller', [], 'not shown'),
+
+  [PauseEvents.paused]: pauseDecided,
+  [PauseEvents.unpaused]: pauseDecided,
 
   [ApprovalEvents.asked]: approvalDecided,
   [ApprovalEvents.decided]: approvalDecided,

@@ -158,6 +158,17 @@ const runView = z.object({
     .array(z.object({ runId: z.string(), mode: z.string(), status: z.string(), startedAt: iso }))
     .optional()
     .describe('GET /api/runs/:id only: the runs replaying or forking this one'),
+  pause: nullable(
+    z.object({
+      since: iso,
+      by: z.string().describe('console or api'),
+      target: z.enum(['run', 'session']).describe('what was paused: this run or an ancestor (runId), or the session that started the tree (sessionId)'),
+      runId: nullable(z.string()),
+      sessionId: nullable(z.string()),
+      reason: nullable(z.string()),
+      held: z.number().int().describe('steps waiting under that pause now: model calls, tool calls, permissions, hooks, user input'),
+    }),
+  ).describe('issue 26: the pause over the run; a running run under one has status paused'),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -184,6 +195,7 @@ const runExample = {
   replayOf: null,
   forkedFrom: null,
   replay: null,
+  pause: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),
@@ -471,6 +483,32 @@ const modelCallListExample = {
   modelRoute: { routed: true },
 };
 
+const pauseView = z.object({
+  since: iso,
+  by: z.string(),
+  target: z.enum(['run', 'session']),
+  runId: z.string().optional(),
+  sessionId: z.string().optional(),
+  reason: z.string().optional(),
+  held: z.number().int(),
+});
+function pauseAnswer(target: 'run' | 'session', id: string) {
+  return {
+    schema: z.object({ target: z.enum(['run', 'session']), id: z.string(), pause: pauseView }),
+    example: {
+      target,
+      id,
+      pause: { since: AT, by: 'console', target, ...(target === 'run' ? { runId: id } : { sessionId: id }), reason: 'check it first', held: 0 },
+    },
+  };
+}
+function unpauseAnswer(target: 'run' | 'session', id: string) {
+  return {
+    schema: z.object({ target: z.enum(['run', 'session']), id: z.string(), pausedMs: z.number(), released: z.number().int() }),
+    example: { target, id, pausedMs: 42_000, released: 3 },
+  };
+}
+
 export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
   // sessions
   SessionsController_create: {
@@ -726,6 +764,25 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     example: { approvals: [approvalExample], nextCursor: null },
   },
   ApprovalsController_decide: { status: 200, description: 'The decided approval', schema: approvalView, example: approvalExample },
+  // pauses (issue 26)
+  PausesController_sessionPause: {
+    status: 200,
+    description: 'The pause over the session, null when none',
+    schema: z.object({ pause: nullable(pauseView) }),
+    example: { pause: { since: AT, by: 'api', target: 'session', sessionId: SESSION_ID, held: 2 } },
+  },
+  PausesController_pauseRun: { status: 200, description: 'Paused: the run and its subtree wait at their next step', ...pauseAnswer('run', RUN_ID) },
+  PausesController_unpauseRun: { status: 200, description: 'Unpaused: what waited goes on in the order it came', ...unpauseAnswer('run', RUN_ID) },
+  PausesController_pauseSession: {
+    status: 200,
+    description: 'Paused: the session, its CLI sub-agents and every run it started wait at their next step',
+    ...pauseAnswer('session', SESSION_ID),
+  },
+  PausesController_unpauseSession: {
+    status: 200,
+    description: 'Unpaused: what waited goes on in the order it came',
+    ...unpauseAnswer('session', SESSION_ID),
+  },
   // model calls
   ModelCallsController_listOfSession: {
     status: 200,
@@ -880,4 +937,6 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   RunsController_replay: { onDivergence: 'stop', allowSideEffects: false, background: true },
   RunsController_fork: { fromModelCall: MODEL_CALL_ID, message: 'Use the second source instead.', agentOverrides: { researcher: { model: 'gpt-4.1' } } },
   ApprovalsController_decide: { decision: 'approve', scope: 'once', reason: 'tests only' },
+  PausesController_pauseRun: { reason: 'check its plan first' },
+  PausesController_pauseSession: { reason: 'check its plan first' },
 };

@@ -31,4 +31,5 @@ export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   approvals: { owner: 'approvals' },
   instanceLeases: { owner: 'instances', port: 'InstanceLease' },
   modelCalls: { owner: 'model-calls', port: 'ModelCallsReadModel' },
+  pauses: { owner: 'pauses', port: 'PauseHolds' },
 };

@@ -3,6 +3,7 @@ import { runRow } from '../../test/fixtures/run-forest';
 import type { EventStore } from '../event-store/event-store';
 import type { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
 import type { StoredEvent } from '../event-store/event-store.types';
+import type { PauseHolds } from '../pauses/pause-holds';
 import type { RunRow } from '../run-lineage/run-lineage';
 import type { RunsReadModel, SubtreeSpend } from '../run-lineage/runs-read-model';
 import type { SessionRegistry } from '../sessions/session-registry';
@@ -63,7 +64,8 @@ describe('BudgetGuard on one of several instances', () => {
     const calls = {
       spendOf: async (keys: unknown[]) => keys.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, currency: null, unpricedCalls: 0 })),
     } as unknown as ModelCallsReadModel;
-    guard = new BudgetGuard(store, runs, stopper, {} as RunRepository, handles, sessions, calls);
+    const pauses = { anyPauseSeen: () => false } as unknown as PauseHolds;
+    guard = new BudgetGuard(store, runs, stopper, {} as RunRepository, handles, sessions, calls, pauses);
   });
 
   afterEach(() => guard.onModuleDestroy());
@@ -74,5 +76,52 @@ describe('BudgetGuard on one of several instances', () => {
     expect(stops).toEqual([
       { runId: 'run-held-here', stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tokens', allowed: 100, used: 500 } },
     ]);
+  });
+});
+
+/** issue 26: a subtree's budget time leaves out what pauses held of its runs' launches. */
+describe('BudgetGuard budget time', () => {
+  const now = Date.parse('2026-11-27T10:00:10.000Z');
+  const calls = {
+    spendOf: async (keys: unknown[]) => keys.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, cost: 0, currency: null, unpricedCalls: 0 })),
+  } as unknown as ModelCallsReadModel;
+  const runs = {
+    subtreeSpend: async (): Promise<SubtreeSpend> => ({ runs: 2, tokens: 0, toolCalls: 0, durationMs: 15_000 }),
+    subtreeLaunches: async () => [
+      { threadId: 'sub-agent-r1', status: 'running', launchedAt: '2026-11-27T10:00:00.000Z', endedAt: null },
+      { threadId: 'sub-agent-r2', status: 'completed', launchedAt: '2026-11-27T10:00:02.000Z', endedAt: '2026-11-27T10:00:07.000Z' },
+    ],
+  } as unknown as RunsReadModel;
+  const guardWith = (pauses: Partial<PauseHolds>) =>
+    new BudgetGuard(
+      {} as EventStore,
+      runs,
+      {} as RunStopper,
+      {} as RunRepository,
+      new RunHandleTable(),
+      {} as SessionRegistry,
+      calls,
+      pauses as PauseHolds,
+    );
+
+  it("subtracts the paused time within each run's launch (up to now while it runs, up to its end after)", async () => {
+    const asked: Array<[string, number, number]> = [];
+    const guard = guardWith({
+      anyPauseSeen: () => true,
+      pausedMsOver: async (sessionId: string, from: number, to: number) => {
+        asked.push([sessionId, from, to]);
+        return sessionId === 'sub-agent-r1' ? 4_000 : 3_000;
+      },
+    });
+    expect((await guard.subtreeUse('/r1/', now)).duration_ms).toBe(8_000);
+    expect(asked).toEqual([
+      ['sub-agent-r1', Date.parse('2026-11-27T10:00:00.000Z'), now],
+      ['sub-agent-r2', Date.parse('2026-11-27T10:00:02.000Z'), Date.parse('2026-11-27T10:00:07.000Z')],
+    ]);
+  });
+
+  it('reads nothing more while no pause was ever seen', async () => {
+    const guard = guardWith({ anyPauseSeen: () => false });
+    expect((await guard.subtreeUse('/r1/', now)).duration_ms).toBe(15_000);
   });
 });

@@ -4,6 +4,7 @@ import { EventStore } from '../event-store/event-store';
 import { type ModelCallSpendView, ModelCallsReadModel } from '../model-calls/model-calls-read-model';
 import { runIdOfThread, sessionIdOfStream } from '../event-store/stream-ids';
 import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
+import { PauseHolds } from '../pauses/pause-holds';
 import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
 import { CLI_EVENT_PREFIX } from '../sessions/session.events';
 import { SessionRegistry } from '../sessions/session-registry';
@@ -79,6 +80,7 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
     private readonly handles: RunHandleTable,
     private readonly sessions: SessionRegistry,
     private readonly calls: ModelCallsReadModel,
+    private readonly pauses: PauseHolds,
   ) {}
 
   onModuleInit(): void {
@@ -126,8 +128,28 @@ export class BudgetGuard implements OnModuleInit, OnModuleDestroy {
 
   /** What a run's subtree spent: the runs table's sums with the model-call ledger's tokens and cost. */
   async subtreeUse(path: string, now = Date.now()): Promise<BudgetUse> {
-    const [spend, [calls]] = await Promise.all([this.runs.subtreeSpend(path, now), this.calls.spendOf([{ runPath: path }])]);
-    return budgetUseOf(spend, calls);
+    const [spend, [calls], pausedMs] = await Promise.all([
+      this.runs.subtreeSpend(path, now),
+      this.calls.spendOf([{ runPath: path }]),
+      this.pausedMsOf(path, now),
+    ]);
+    return budgetUseOf({ ...spend, durationMs: Math.max(0, spend.durationMs - pausedMs) }, calls);
+  }
+
+  /**
+   * issue 26: budget time leaves paused time out: what pauses held of each run's last launch under `path`
+   * (this process's pauses; an earlier launch keeps its paused time, which only errs on the safe side).
+   */
+  private async pausedMsOf(path: string, now: number): Promise<number> {
+    if (!this.pauses.anyPauseSeen()) return 0;
+    const launches = await this.runs.subtreeLaunches(path);
+    const held = await Promise.all(
+      launches.map((run) => {
+        const end = run.status === 'running' || !run.endedAt ? now : Date.parse(run.endedAt);
+        return this.pauses.pausedMsOver(run.threadId, Date.parse(run.launchedAt), end);
+      }),
+    );
+    return held.reduce((sum, ms) => sum + ms, 0);
   }
 
   /** A session's budget (set at its creation) with what the runs it started spent so far. */

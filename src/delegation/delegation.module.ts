@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { ModelCallsModule } from '../model-calls/model-calls.module';
+import { PausesModule } from '../pauses/pauses.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { RunAdmission } from './commands/start-run/run-admission';
@@ -39,7 +40,7 @@ import { SessionBudgetController } from './session-budget.controller';
  * a model call before it is sent once spent (BudgetModelGate, a model-call gate).
  */
 @Module({
-  imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule],
+  imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
     RunHandleTable,

@@ -7,6 +7,8 @@ import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-
 import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { runThreadId, sessionStreamId } from '../event-store/stream-ids';
+import { PauseHolds } from '../pauses/pause-holds';
+import { pausedTimeLimit } from './paused-time-limit';
 import { CreateSession } from '../sessions/commands/create-session/create-session.command';
 import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../sessions/commands/send-message/send-message.command';
@@ -53,6 +55,7 @@ export class RunExecutor {
     private readonly repository: RunRepository,
     private readonly sessions: SessionRegistry,
     private readonly cliConnection: CopilotCliConnection,
+    private readonly pauses: PauseHolds,
   ) {}
 
   /** Starts a launch without waiting for it; the handle settles once the launch's final event is recorded. */
@@ -75,8 +78,12 @@ export class RunExecutor {
   private async execute(state: RunState, prompt: string, mode: 'start' | 'resume', handle: RunHandle): Promise<void> {
     const { runId, threadId: sessionId, agentId, policy } = state.started;
     const actor = `run:${runId}`;
-    const timer = setTimeout(() => this.timeouts.next({ runId, epoch: handle.epoch, timeoutMs: policy.timeoutMs }), policy.timeoutMs);
-    timer.unref();
+    // issue 26: paused time does not count against the limit.
+    const timeLimit = pausedTimeLimit(
+      policy.timeoutMs,
+      (from, to) => this.pauses.pausedMsOver(sessionId, from, to),
+      () => this.timeouts.next({ runId, epoch: handle.epoch, timeoutMs: policy.timeoutMs }),
+    );
     try {
       if (mode === 'start' || !(await this.store.streamVersion(sessionStreamId(sessionId)))) {
         // The owner's hooks and permission policy cover its runs too: delegating must neither step
@@ -108,7 +115,7 @@ export class RunExecutor {
     } catch (error) {
       if (!handle.stopping) await this.record(runId, handle, launchFailure(error));
     } finally {
-      clearTimeout(timer);
+      timeLimit.cancel();
       // A cancelled launch is closed by whoever stopped it, after recording the stop.
       if (!handle.stopping) this.handles.close(handle);
     }

@@ -1,5 +1,6 @@
 import type { ModelPriceTable } from '../config/model-prices';
 import type { ModelCallSpendView } from '../model-calls/model-calls-read-model';
+import type { PauseView } from '../pauses/pause-holds';
 import type { RunRow } from '../run-lineage/run-lineage';
 import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
 
@@ -61,6 +62,8 @@ export interface RunView {
   forked_from: { run_id: string; model_call_id: string } | null;
   /** issue 26: a run of a replay or fork tree (details and the divergence on a single run's view). */
   replay: RunReplayView | null;
+  /** issue 26: the pause over the run (its own or an ancestor's, or its tree's session's); a running run under one says `status: paused`. */
+  pause: RunPauseView | null;
 }
 
 /** issue 26: how a run of a replay tree plays its original back. */
@@ -75,12 +78,36 @@ export interface RunReplayView {
   divergence?: unknown;
 }
 
-export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse): RunView {
+export interface RunPauseView {
+  since: string;
+  by: string;
+  /** What was paused: `run` (this run or an ancestor: `run_id`) or `session` (the session that started the tree: `session_id`). */
+  target: string;
+  run_id: string | null;
+  session_id: string | null;
+  reason: string | null;
+  /** Steps waiting under that pause now (model calls, tool calls, permissions, hooks, user input). */
+  held: number;
+}
+
+export function toRunPauseView(pause: PauseView): RunPauseView {
+  return {
+    since: pause.since,
+    by: pause.by,
+    target: pause.target,
+    run_id: pause.runId ?? null,
+    session_id: pause.sessionId ?? null,
+    reason: pause.reason ?? null,
+    held: pause.held,
+  };
+}
+
+export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse, pause?: PauseView): RunView {
   return {
     run_id: row.runId,
     agent_id: row.agentId,
     prompt: row.prompt,
-    status: row.status,
+    status: pause && row.status === 'running' ? 'paused' : row.status,
     background: row.background,
     parent_run_id: row.parentRunId,
     parent_thread_id: row.parentThreadId,
@@ -100,6 +127,7 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse):
     replay_of: row.replayOf,
     forked_from: row.forkedFromCall && row.replayOf ? { run_id: row.replayOf, model_call_id: row.forkedFromCall } : null,
     replay: row.replayMode ? { mode: row.replayMode } : null,
+    pause: pause ? toRunPauseView(pause) : null,
   };
 }
 

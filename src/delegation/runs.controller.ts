@@ -16,6 +16,7 @@ import { GetRun } from './queries/get-run/get-run.query';
 import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
 import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
+import { PauseHolds } from '../pauses/pause-holds';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
 import type { RunCaller } from './run-caller';
@@ -57,6 +58,7 @@ export class RunsController {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
+    private readonly pauses: PauseHolds,
   ) {}
 
   @Post()
@@ -75,8 +77,9 @@ export class RunsController {
         query.after,
       ),
     );
+    const pauses = await this.pauses.pausesOverRuns(page.runs.map((row) => row.runId));
     const now = Date.now();
-    return { runs: page.runs.map((row) => toRunView(row, now)), nextCursor: page.hasNextPage ? page.endCursor : null };
+    return { runs: page.runs.map((row) => toRunView(row, now, undefined, pauses.get(row.runId))), nextCursor: page.hasNextPage ? page.endCursor : null };
   }
 
   @Get(':id')

@@ -2,6 +2,8 @@ import {
   agentStreamId,
   approvalStreamId,
   parseStreamId,
+  pauseStreamId,
+  pauseTargetOfStream,
   RUN_THREAD_PREFIX,
   runIdOfStream,
   runIdOfThread,
@@ -19,7 +21,14 @@ describe('stream ids', () => {
     expect(runStreamId('r1')).toBe('run-r1');
     expect(agentStreamId('code-reviewer')).toBe('agent-code-reviewer');
     expect(runThreadId('r9')).toBe('sub-agent-r9');
-    expect(STREAM_PREFIXES).toEqual({ session: 'session-', run: 'run-', agent: 'agent-', approval: 'approval-', modelCall: 'model_call-' });
+    expect(STREAM_PREFIXES).toEqual({
+      session: 'session-',
+      run: 'run-',
+      agent: 'agent-',
+      approval: 'approval-',
+      modelCall: 'model_call-',
+      pause: 'pause-',
+    });
     expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
   });
 
@@ -32,6 +41,15 @@ describe('stream ids', () => {
     for (const id of ['x', '0193a6f4-7b2c-7d1e-9f00-0123456789ab', 'code-reviewer', 'session-nested']) {
       expect(parseStreamId(build(id))).toEqual({ kind, id });
     }
+  });
+
+  it('builds and parses the pause streams of a run and of a session (issue 26)', () => {
+    expect(pauseStreamId('run', 'r1')).toBe('pause-run-r1');
+    expect(pauseStreamId('session', 'sub-agent-r1')).toBe('pause-session-sub-agent-r1');
+    expect(pauseTargetOfStream('pause-session-sub-agent-r1')).toEqual({ target: 'session', id: 'sub-agent-r1' });
+    expect(pauseTargetOfStream('pause-run-0193a6f4-7b2c')).toEqual({ target: 'run', id: '0193a6f4-7b2c' });
+    expect(pauseTargetOfStream('run-r1')).toBeUndefined();
+    expect(pauseTargetOfStream('pause-agent-x')).toBeUndefined();
   });
 
   it("reads a run's thread session stream as a session whose id is the thread, and finds the run in it", () => {

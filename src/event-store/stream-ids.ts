@@ -11,6 +11,7 @@ export const STREAM_PREFIXES = {
   agent: 'agent-',
   approval: 'approval-',
   modelCall: 'model_call-',
+  pause: 'pause-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -50,6 +51,24 @@ export function approvalStreamId(approvalId: string): string {
 /** issue 25: one stream per model call the CLI handed to Switchboard. */
 export function modelCallStreamId(callId: string): string {
   return `${STREAM_PREFIXES.modelCall}${callId}`;
+}
+
+/** issue 26: the pauses of one run (`pause-run-<runId>`) or one session (`pause-session-<sessionId>`). */
+export type PauseTarget = 'run' | 'session';
+
+export function pauseStreamId(target: PauseTarget, id: string): string {
+  return `${STREAM_PREFIXES.pause}${target}-${id}`;
+}
+
+/** The target of a pause stream; undefined for any other stream. */
+export function pauseTargetOfStream(streamId: string): { target: PauseTarget; id: string } | undefined {
+  const rest = after(STREAM_PREFIXES.pause, streamId);
+  if (rest === undefined) return undefined;
+  for (const target of ['run', 'session'] as const) {
+    const id = after(`${target}-`, rest);
+    if (id !== undefined) return { target, id };
+  }
+  return undefined;
 }
 
 /** The kind and id of a stream id; undefined for a stream no context writes (or a bare prefix). */

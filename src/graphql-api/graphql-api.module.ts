@@ -2,6 +2,8 @@ import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Logger, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
+import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './resolvers/pauses.resolver';
+import { PausesModule } from '../pauses/pauses.module';
 import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graphql';
@@ -41,6 +43,9 @@ export const GRAPHQL_RESOLVERS = [
   SessionModelCallsResolver,
   RunModelCallsResolver,
   SteeringResolver,
+  PauseCommandsResolver,
+  RunPauseResolver,
+  SessionPauseResolver,
 ];
 
 /** Lets the GraphQL module's factory check tokens the way the REST guard does. */
@@ -116,6 +121,7 @@ interface WsContext {
       },
     }),
     ModelCallsModule,
+    PausesModule,
   ],
   providers: [QueryLimitsPlugin, ...GRAPHQL_RESOLVERS],
 })

@@ -1,3 +1,4 @@
+import { PausesModule } from '../pauses/pauses.module';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
@@ -27,7 +28,7 @@ import { ReplayPlanner } from './replay/replay-planner';
  * the `@ProvidesModelCallGate()` slot (delegation's budgets).
  */
 @Module({
-  imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, DiscoveryModule],
+  imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, PausesModule, DiscoveryModule],
   controllers: [ModelCallsController],
   providers: [
     ModelRoute,

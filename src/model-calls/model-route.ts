@@ -10,6 +10,7 @@ import { EventStore } from '../event-store/event-store';
 import type { StoredEvent } from '../event-store/event-store.types';
 import { modelCallStreamId, parseStreamId, runThreadId, sessionIdOfStream } from '../event-store/stream-ids';
 import { InstanceLease } from '../instances/instance-lease';
+import { PauseHolds } from '../pauses/pause-holds';
 import { SessionEvents } from '../sessions/session.events';
 import { AnswerReader } from './answer-reader';
 import {
@@ -158,6 +159,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     private readonly discovery: DiscoveryService,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
     private readonly replays: ReplayPlanner,
+    private readonly pauses: PauseHolds,
   ) {}
 
   onModuleInit(): void {
@@ -242,7 +244,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
   private async forward(exchange: Exchange): Promise<void> {
     const start = exchange.start as RequestStartFrame;
     const requestBody = exchange.body.join('');
-    const received = performance.now();
+    let received = performance.now();
     const upstream = upstreamRequestOf(this.config.cli, start);
     // Outside any session (the CLI's model catalog at start): forwarded, not a call of anyone's.
     if (!start.sessionId) {
@@ -251,6 +253,15 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     }
     const facts = requestFactsOf(requestBody);
     const lineage = await this.lineages.of({ ...start, sessionId: start.sessionId });
+    // issue 26: a paused subtree's call waits here, before any gate or the provider sees it.
+    const holdStarted = performance.now();
+    if (!(await this.pauses.waitWhilePaused(start.sessionId, exchange.abort.signal))) {
+      if (!exchange.cancelledByCli)
+        await this.endWithError(exchange.requestId, false, exchange.abortedBecause ?? 'its run or session ended while paused', 'cancelled');
+      return;
+    }
+    // The call's timing (and the provider's health) starts when it is let go, not while it was held.
+    received += performance.now() - holdStarted;
     const summary: ModelRequestSummary = {
       model: facts.model,
       provider: upstream.provider,

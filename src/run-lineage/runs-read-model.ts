@@ -144,6 +144,16 @@ export class RunsReadModel {
     return spendOf(rows, now);
   }
 
+  /** The last launch of each run under `path` (itself included): what a pause may have held of its time. */
+  async subtreeLaunches(path: string): Promise<Array<Pick<RunRow, 'threadId' | 'status' | 'launchedAt' | 'endedAt'>>> {
+    const { runs } = this;
+    const { from, to } = subtreeRange(path);
+    return this.db.orm
+      .select({ threadId: runs.threadId, status: runs.status, launchedAt: runs.launchedAt, endedAt: runs.endedAt })
+      .from(runs)
+      .where(and(gte(runs.path, from), lt(runs.path, to)));
+  }
+
   /** The runs among `ids` that have a budget. */
   async budgetedAmong(ids: readonly string[]): Promise<RunRow[]> {
     if (ids.length === 0) return [];

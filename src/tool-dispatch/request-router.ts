@@ -17,6 +17,7 @@ import * as v3 from './protocol-v3-adapter';
 import { auditRecords, RequestAuditLog, type Requesters } from './request-audit';
 import { HookDispatcher, type HookLineage, isHookType } from './hook-dispatcher';
 import { LineageLookup } from '../run-lineage/lineage-lookup';
+import { PauseHolds } from '../pauses/pause-holds';
 import { CallToolNames } from './call-tool-names';
 import { fieldOf, nonEmptyString } from './cli-request';
 import { ToolInvoker } from './tool-invoker';
@@ -68,6 +69,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly approvals: ApprovalBroker,
     private readonly replayed: ReplayedToolResults,
     @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig,
+    private readonly pauses: PauseHolds,
   ) {
     this.host = { workingDirectory: config.cli.workingDirectory, hostPermissions: config.security.allowHostPermissions };
   }
@@ -217,6 +219,8 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private async resolve(id: string): Promise<Routed | { error: string }> {
     const resolution = await this.routing.resolve(id);
     if (!resolution.ok) return { error: resolution.error };
+    // issue 26: every request kind of a paused session (or subtree) waits here before its handler runs.
+    if (!(await this.pauses.waitWhilePaused(resolution.session.sessionId))) return { error: 'its run or session ended while it was paused' };
     if (!resolution.isChild) return { session: resolution.session };
     return { session: resolution.session, childSessionId: id, agentName: this.routing.agentOf(id) };
   }

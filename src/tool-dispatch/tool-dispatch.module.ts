@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApprovalsModule } from '../approvals/approvals.module';
 import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
+import { PausesModule } from '../pauses/pauses.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user-input.handler';
@@ -20,7 +21,7 @@ import { HookDispatcher } from './hook-dispatcher';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
-  imports: [SessionsModule, ChildSessionsModule, ApprovalsModule, RunLineageModule],
+  imports: [SessionsModule, ChildSessionsModule, ApprovalsModule, RunLineageModule, PausesModule],
   controllers: [SessionRequestsController],
   providers: [
     RequestRouter,

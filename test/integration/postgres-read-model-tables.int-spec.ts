@@ -74,6 +74,7 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'sessions',
         'instance_leases',
         'model_calls',
+        'pauses',
       ]),
     );
   });

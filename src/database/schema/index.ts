@@ -10,3 +10,4 @@ export * from './runs.table';
 export * from './approvals.table';
 export * from './instance-leases.table';
 export * from './model-calls.table';
+export * from './pauses.table';

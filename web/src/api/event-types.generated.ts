@@ -31,6 +31,8 @@ export const EVENT_TYPES = {
   'run.ended': { stream: 'session', appendedBy: 'delegation (on the owner session)' },
   'run.progress': { stream: 'session', appendedBy: 'delegation (on the parent session)' },
   'run.delegation_refused': { stream: 'session', appendedBy: 'delegation (on the caller session)' },
+  'pause.paused': { stream: 'pause', appendedBy: 'pauseDecider' },
+  'pause.unpaused': { stream: 'pause', appendedBy: 'pauseDecider' },
   'permission.asked': { stream: 'approval', appendedBy: 'approvalDecider' },
   'approval.decided': { stream: 'approval', appendedBy: 'approvalDecider' },
   'approval.expired': { stream: 'approval', appendedBy: 'approvalDecider' },

@@ -34,7 +34,10 @@ export function RunPage({ runId }: { runId: string }) {
   const actions = useRunActions(runId, () => void header.refetch());
   const treeRoot = loaded ? (loaded.rootRunId ?? loaded.runId) : undefined;
   const waiting = usePendingApprovals(useMemo(() => (treeRoot ? { rootRunId: treeRoot } : undefined), [treeRoot]));
-  const status = root?.status ?? loaded?.status;
+  const pause = loaded?.pause ?? undefined;
+  const liveStatus = root?.status ?? loaded?.status;
+  // The live events say running; the pause (another stream) comes with the header.
+  const status = pause && (liveStatus === 'running' || liveStatus === 'paused') ? 'paused' : liveStatus;
   const [selected, setSelected] = useState<string | undefined>();
   const agent = root?.agentId ?? loaded?.agentId;
   const task = root?.prompt ?? loaded?.prompt;
@@ -98,6 +101,20 @@ export function RunPage({ runId }: { runId: string }) {
               </>
             )}
           </p>
+          {pause && (
+            <p className="small" data-testid="pause-note">
+              Paused{' '}
+              {pause.target === 'run' && pause.runId !== runId ? (
+                <Link to={`/runs/${pause.runId}`}>above it</Link>
+              ) : pause.target === 'session' ? (
+                'with the session that started it'
+              ) : (
+                ''
+              )}{' '}
+              since {new Date(pause.since).toLocaleTimeString()} by {pause.by}: {pause.held} step{pause.held === 1 ? '' : 's'} waiting. A tool already
+              running finishes; its next step waits.
+            </p>
+          )}
           {status === 'interrupted' && (
             <p className="small" data-testid="interrupted-note">
               It was cut off before it finished. Resume launches it again where it left off.
@@ -106,7 +123,10 @@ export function RunPage({ runId }: { runId: string }) {
         </div>
         <RunActions
           status={status}
+          paused={pause ? (pause.target === 'run' && pause.runId === runId ? 'own' : 'above') : undefined}
           acting={actions.acting}
+          onPause={() => void actions.act('pause')}
+          onUnpause={() => void actions.act('unpause')}
           onStop={() => actions.askStop(runningDescendants(store, runId))}
           onResume={() => void actions.act('resume')}
           onReplay={() => void actions.replay()}

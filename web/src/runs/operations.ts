@@ -82,6 +82,15 @@ export const RunHeaderQuery = graphql(`
           modelCallId
         }
       }
+      pause {
+        since
+        by
+        target
+        runId
+        sessionId
+        reason
+        held
+      }
       budget {
         limits {
           maxTokens
@@ -170,11 +179,31 @@ export const ReplayRunMutation = graphql(`
   }
 `);
 
+export const PauseRunMutation = graphql(`
+  mutation PauseRun($runId: ID!, $reason: String) {
+    pauseRun(runId: $runId, reason: $reason) {
+      pause {
+        since
+        by
+      }
+    }
+  }
+`);
+
 export const ForkRunMutation = graphql(`
   mutation ForkRun($runId: ID!, $fromModelCall: ID!, $message: String) {
     forkRun(runId: $runId, fromModelCall: $fromModelCall, message: $message) {
       runId
       status
+    }
+  }
+`);
+
+export const UnpauseRunMutation = graphql(`
+  mutation UnpauseRun($runId: ID!) {
+    unpauseRun(runId: $runId) {
+      pausedMs
+      released
     }
   }
 `);

@@ -40,13 +40,13 @@ export function runFilterOf(fields: RunFilterFields): RunFilter {
 export function runStatusTone(status: string): 'live' | 'done' | 'attention' | 'over' {
   if (status === 'running') return 'live';
   if (status === 'completed') return 'done';
-  if (status === 'failed' || status === 'interrupted') return 'attention';
+  if (status === 'failed' || status === 'interrupted' || status === 'paused') return 'attention';
   return 'over';
 }
 
 /** The actions a run's status allows: Stop while it runs, Resume once interrupted or stopped. */
 export function runActionsFor(status: string): Array<'stop' | 'resume'> {
-  if (status === 'running') return ['stop'];
+  if (status === 'running' || status === 'paused') return ['stop'];
   if (status === 'interrupted' || status === 'stopped') return ['resume'];
   return [];
 }

@@ -13,6 +13,7 @@ import { Composer, ConversationView, QuestionCard, SessionSetup, SubAgentModelCa
 import { SteerBox } from '../ui/SteerBox';
 import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, steerTargetsOf, visibleItems } from './conversation';
 import { Icon } from '../ui/icons';
+import { SessionPause } from './SessionPause';
 import { SessionPolicyPanel } from './SessionPolicyPanel';
 import {
   AbortSessionTurnMutation,
@@ -273,6 +274,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
               </button>
             </div>
           )}
+          <SessionPause sessionId={sessionId} live={status === 'running' || status === 'idle' || status === 'active'} />
           <ErrorNote error={controlError?.error} title={controlError?.action === 'resume' ? 'The session did not resume' : 'The turn was not stopped'} />
           {status === 'running' && <SteerBox targets={steerTargets} onSteer={steer} />}
           <Composer

@@ -301,3 +301,36 @@ export const RunCardQuery = graphql(`
     }
   }
 `);
+
+export const SessionPauseQuery = graphql(`
+  query SessionPause($id: ID!) {
+    session(id: $id) {
+      sessionId
+      pause {
+        since
+        by
+        target
+        runId
+        held
+      }
+    }
+  }
+`);
+
+export const PauseSessionMutation = graphql(`
+  mutation PauseSession($sessionId: ID!, $reason: String) {
+    pauseSession(sessionId: $sessionId, reason: $reason) {
+      pause {
+        since
+      }
+    }
+  }
+`);
+
+export const UnpauseSessionMutation = graphql(`
+  mutation UnpauseSession($sessionId: ID!) {
+    unpauseSession(sessionId: $sessionId) {
+      released
+    }
+  }
+`);

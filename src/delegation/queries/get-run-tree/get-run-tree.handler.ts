@@ -1,4 +1,5 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
+import { PauseHolds } from '../../../pauses/pause-holds';
 import { GetRunSubtrees } from '../../../run-lineage/queries/get-run-subtrees/get-run-subtrees.query';
 import { GetRunsById } from '../../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
 import { ListThreadSubagents, type SubagentInstanceRow } from '../../../sessions/queries/list-thread-subagents/list-thread-subagents.query';
@@ -17,17 +18,21 @@ const MAX_TREE_RUNS = 10_000;
  */
 @QueryHandler(GetRunTree)
 export class GetRunTreeHandler implements IQueryHandler<GetRunTree, RunTreeNode> {
-  constructor(private readonly queryBus: QueryBus) {}
+  constructor(
+    private readonly queryBus: QueryBus,
+    private readonly pauses: PauseHolds,
+  ) {}
 
   async execute({ runId }: GetRunTree): Promise<RunTreeNode> {
     const [root] = await this.queryBus.execute(new GetRunsById([runId]));
     if (!root) throw new UnknownRunError(runId);
     const [rows] = await this.queryBus.execute(new GetRunSubtrees([{ path: root.path, depth: root.depth, limit: MAX_TREE_RUNS }]));
     const subagents = await this.queryBus.execute(new ListThreadSubagents(rows.map((r) => r.threadId)));
+    const pauses = await this.pauses.pausesOverRuns(rows.map((r) => r.runId));
     const now = Date.now();
     const nodes = new Map<string, RunTreeNode>();
     for (const row of rows) {
-      const view = toRunView(row, now);
+      const view = toRunView(row, now, undefined, pauses.get(row.runId));
       nodes.set(row.runId, { kind: 'run', ...view, subtree_usage: view.usage, children: [] });
     }
     rows.forEach((row, i) => (nodes.get(row.runId) as RunTreeNode).children.push(...subagents[i].map(toSubagentNode)));

@@ -4,6 +4,7 @@ import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { ModelCallsReadModel } from '../../../model-calls/model-calls-read-model';
 import { GetSubtreeUsage } from '../../../run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
+import { PauseHolds } from '../../../pauses/pause-holds';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { budgetUseOf } from '../../budget-guard';
 import { UnknownRunError } from '../../run.errors';
@@ -19,20 +20,22 @@ export class GetRunHandler implements IQueryHandler<GetRun, SingleRunView> {
     private readonly calls: ModelCallsReadModel,
     private readonly queryBus: QueryBus,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly pauses: PauseHolds,
   ) {}
 
   async execute({ runId }: GetRun): Promise<SingleRunView> {
     const row = await this.runs.find(runId);
     if (!row) throw new UnknownRunError(runId);
     const now = Date.now();
-    const [[own, subtreeCalls], subtree, [sums], { replay, replays }] = await Promise.all([
+    const [[own, subtreeCalls], subtree, [sums], { replay, replays }, pause] = await Promise.all([
       this.calls.spendOf([{ runId }, { runPath: row.path }]),
       this.runs.subtreeSpend(row.path, now),
       this.queryBus.execute(new GetSubtreeUsage([row.path])),
       this.queryBus.execute(new GetRunReplay(runId)),
+      this.pauses.pauseOverRun(runId),
     ]);
     const { prices } = this.config.modelCalls;
-    const view = toRunView(row, now, row.budget ? budgetUseOf(subtree, subtreeCalls) : undefined);
+    const view = toRunView(row, now, row.budget ? budgetUseOf(subtree, subtreeCalls) : undefined, pause);
     return {
       ...view,
       ...(replay ? { replay } : {}),

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, request } from '../../api/client';
-import { ForkRunMutation, ReplayRunMutation, ResumeRunMutation, StopRunMutation } from '../operations';
+import { ForkRunMutation, PauseRunMutation, ReplayRunMutation, ResumeRunMutation, StopRunMutation, UnpauseRunMutation } from '../operations';
 
-export type RunAction = 'stop' | 'resume' | 'replay' | 'fork';
+export type RunAction = 'stop' | 'resume' | 'pause' | 'unpause' | 'replay' | 'fork';
 
 /** Stop (after a confirmation naming the running descendants) and resume, with what the service said. */
 export function useRunActions(runId: string, onActed: () => void) {
@@ -40,6 +40,14 @@ export function useRunActions(runId: string, onActed: () => void) {
       if (action === 'stop') {
         const { agentStop } = await request(StopRunMutation, { runId, reason: 'stopped from the console' });
         setDone(`Stopped ${agentStop.stoppedRuns.length} run${agentStop.stoppedRuns.length === 1 ? '' : 's'}.`);
+      } else if (action === 'pause') {
+        await request(PauseRunMutation, { runId, reason: 'paused from the console' });
+        setDone('Paused: the run and every run under it wait at their next step.');
+      } else if (action === 'unpause') {
+        const { unpauseRun } = await request(UnpauseRunMutation, { runId });
+        setDone(
+          `Unpaused after ${Math.round(unpauseRun.pausedMs / 1000)} s: ${unpauseRun.released} waiting step${unpauseRun.released === 1 ? '' : 's'} went on.`,
+        );
       } else {
         const { resumeRun } = await request(ResumeRunMutation, { runId });
         setDone(`Resumed: it is ${resumeRun.status} again.`);

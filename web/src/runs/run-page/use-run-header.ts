@@ -16,7 +16,8 @@ export function useRunHeader(runId: string, liveStatus: string | undefined) {
   const header = useQuery({ queryKey: ['runs', 'header', runId], queryFn: () => request(RunHeaderQuery, { id: runId }) });
   const loaded = header.data?.run;
   usePolling(() => {
-    if (loaded?.budget && (liveStatus ?? loaded.status) === 'running') void header.refetch();
+    // A pause's waiting steps are counted by the service: asked again while it holds.
+    if ((loaded?.budget && (liveStatus ?? loaded.status) === 'running') || loaded?.pause) void header.refetch();
   }, BUDGET_POLL_MS);
   const { refetch } = header;
   useEffect(() => {

@@ -1,0 +1,31 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EventStore } from '../../../event-store/event-store';
+import { handleCommand } from '../../../event-store/decider';
+import { pauseStreamId } from '../../../event-store/stream-ids';
+import { pauseDecider } from '../../pause.decider';
+import { PauseEvents } from '../../pause.events';
+import { PauseHolds } from '../../pause-holds';
+import { type UnpauseResult, UnpauseWork } from './unpause.command';
+
+@CommandHandler(UnpauseWork)
+export class UnpauseHandler implements ICommandHandler<UnpauseWork, UnpauseResult> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly holds: PauseHolds,
+  ) {}
+
+  async execute({ target, id, unpausedBy }: UnpauseWork): Promise<UnpauseResult> {
+    const streamId = pauseStreamId(target, id);
+    const released = this.holds.openPauseOf(target, id)?.held ?? 0;
+    const { events } = await handleCommand(
+      this.store,
+      pauseDecider,
+      streamId,
+      { type: 'unpause', target, id, unpausedBy, now: Date.now() },
+      { metadata: { actor: unpausedBy } },
+    );
+    for (const event of events) this.holds.applied({ ...event, streamId });
+    const unpaused = events.find((event) => event.type === PauseEvents.unpaused);
+    return { target, id, pausedMs: unpaused?.type === PauseEvents.unpaused ? unpaused.data.pausedMs : 0, released };
+  }
+}

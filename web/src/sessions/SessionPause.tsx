@@ -1,0 +1,66 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ApiError, request } from '../api/client';
+import { usePolling } from '../api/hooks';
+import { ErrorNote } from '../ui/ErrorNote';
+import { PauseSessionMutation, SessionPauseQuery, UnpauseSessionMutation } from './operations';
+
+/** How often a paused session's waiting steps are counted again. */
+const PAUSE_POLL_MS = 2000;
+
+/**
+ * Pause or unpause a live session (issue 26): a pause holds its main agent, its sub-agents and every run
+ * it started at their next step; the badge says since when, by whom and how many steps wait.
+ */
+export function SessionPause({ sessionId, live }: { sessionId: string; live: boolean }) {
+  const pause = useQuery({ queryKey: ['sessions', 'pause', sessionId], queryFn: () => request(SessionPauseQuery, { id: sessionId }) });
+  const [acting, setActing] = useState<'pausing' | 'unpausing' | undefined>();
+  const [error, setError] = useState<ApiError | undefined>();
+  const current = pause.data?.session?.pause ?? undefined;
+  usePolling(() => {
+    if (current) void pause.refetch();
+  }, PAUSE_POLL_MS);
+
+  const act = async (action: 'pause' | 'unpause') => {
+    setActing(action === 'pause' ? 'pausing' : 'unpausing');
+    setError(undefined);
+    try {
+      if (action === 'pause') await request(PauseSessionMutation, { sessionId, reason: 'paused from the console' });
+      else await request(UnpauseSessionMutation, { sessionId });
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError(String(caught), 'error', 0));
+    } finally {
+      setActing(undefined);
+      void pause.refetch();
+    }
+  };
+
+  if (!current && !live) return null;
+  return (
+    <div className="session-pause" role="region" aria-label="Pause">
+      {current ? (
+        <p>
+          <span className="badge status-attention" data-testid="session-paused">
+            paused
+          </span>{' '}
+          {current.target === 'run' ? 'Its run is paused' : 'Paused'} since {new Date(current.since).toLocaleTimeString()} by {current.by}: {current.held}{' '}
+          step{current.held === 1 ? '' : 's'} waiting.
+          {current.target === 'session' && (
+            <button type="button" className="primary" disabled={acting !== undefined} onClick={() => void act('unpause')}>
+              {acting === 'unpausing' ? 'Unpausing…' : 'Unpause'}
+            </button>
+          )}
+        </p>
+      ) : (
+        <p className="muted small">
+          <button type="button" disabled={acting !== undefined} onClick={() => void act('pause')}>
+            {acting === 'pausing' ? 'Pausing…' : 'Pause'}
+          </button>{' '}
+          Pausing holds the main agent, its sub-agents and every run this session started at their next step: model calls, tool calls, permission requests,
+          hooks and questions wait. A tool already running finishes.
+        </p>
+      )}
+      <ErrorNote error={error} title="The service refused" />
+    </div>
+  );
+}
