@@ -51,6 +51,9 @@ interface Interval {
   to?: number;
 }
 
+/** Places kept, oldest dropped first: a long-lived service asks for many sessions over time. */
+const CACHED_PLACES = 10_000;
+
 const keyOf = (target: PauseTarget, id: string) => `${target}:${id}`;
 /** Ends of a run (delegation sits above this context, so by name, as the model route does). */
 const RUN_ENDS = new Set(['run.completed', 'run.failed', 'run.stopped', 'run.interrupted']);
@@ -280,6 +283,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
   private async placeOf(sessionId: string): Promise<Place | undefined> {
     const known = this.places.get(sessionId);
     if (known !== undefined) return known ?? undefined;
+    if (this.places.size >= CACHED_PLACES) this.places.delete(this.places.keys().next().value as string);
     if (!runIdOfThread(sessionId)) {
       this.places.set(sessionId, null);
       return undefined;
