@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { NotFoundError } from '../common/domain-error';
 import { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
+import { StartRun } from './commands/start-run/start-run.command';
 import type { RunState } from './run.decider';
 import { NotReplayableError, RunStateError } from './run.errors';
+import type { RunReplay } from './run.events';
+import type { RunSummary } from './run-caller';
 import type { RunPolicyInput } from './run-policy';
 import { RunRepository } from './run-repository';
 
@@ -22,7 +26,17 @@ export class ReplayOrigin {
   constructor(
     private readonly repository: RunRepository,
     private readonly calls: ModelCallsReadModel,
+    private readonly commandBus: CommandBus,
   ) {}
+
+  /**
+   * A replay or fork is a new root run owned by the API thread: the original's agent, prompt and policy,
+   * no budget (it spends nothing while it plays back), its session answered from the original's record.
+   */
+  start(original: RunState, replay: RunReplay, background: boolean, actor: string): Promise<RunSummary> {
+    const { agentId, prompt } = original.started;
+    return this.commandBus.execute(new StartRun({ agentId, prompt, background, policy: samePolicy(original), replay }, { kind: 'api', actor }));
+  }
 
   async original(runId: string): Promise<RunState> {
     const original = await this.repository.get(runId);

@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { ReplayOrigin, samePolicy } from '../../replay-origin';
-import { StartRun } from '../start-run/start-run.command';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { ReplayOrigin } from '../../replay-origin';
 import { ForkRun, type ForkStarted } from './fork-run.command';
 
 /**
@@ -14,36 +13,26 @@ import { ForkRun, type ForkStarted } from './fork-run.command';
 export class ForkRunHandler implements ICommandHandler<ForkRun, ForkStarted> {
   private readonly logger = new Logger(ForkRunHandler.name);
 
-  constructor(
-    private readonly origin: ReplayOrigin,
-    private readonly commandBus: CommandBus,
-  ) {}
+  constructor(private readonly origin: ReplayOrigin) {}
 
   async execute({ runId, input, actor }: ForkRun): Promise<ForkStarted> {
     const original = await this.origin.original(runId);
     const point = await this.origin.forkPoint(original, input.fromModelCall);
-    const { agentId, prompt } = original.started;
-    const summary = await this.commandBus.execute(
-      new StartRun(
-        {
-          agentId,
-          prompt,
-          background: input.background,
-          policy: samePolicy(original),
-          replay: {
-            of: runId,
-            mode: 'fork',
-            onDivergence: 'live',
-            allowSideEffects: false,
-            fromModelCall: point.callId,
-            fromStartedAt: point.startedAt,
-            ...(input.message ? { message: input.message } : {}),
-            ...(input.agentOverrides ? { agentOverrides: input.agentOverrides } : {}),
-            requestedBy: actor,
-          },
-        },
-        { kind: 'api', actor },
-      ),
+    const summary = await this.origin.start(
+      original,
+      {
+        of: runId,
+        mode: 'fork',
+        onDivergence: 'live',
+        allowSideEffects: false,
+        fromModelCall: point.callId,
+        fromStartedAt: point.startedAt,
+        ...(input.message ? { message: input.message } : {}),
+        ...(input.agentOverrides ? { agentOverrides: input.agentOverrides } : {}),
+        requestedBy: actor,
+      },
+      input.background,
+      actor,
     );
     this.logger.log({ runId: summary.run_id, forkOf: runId, fromModelCall: point.callId, actor }, 'fork started');
     return { ...summary, forked_from: { run_id: runId, model_call_id: point.callId } };
