@@ -509,7 +509,22 @@ function unpauseAnswer(target: 'run' | 'session', id: string) {
   };
 }
 
+const principalView = z.object({
+  kind: z.enum(['user', 'key', 'operator', 'local']),
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(['viewer', 'operator', 'approver', 'admin']),
+  via: z.enum(['cookie', 'bearer', 'none']),
+});
+
 export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
+  // identity
+  MeController_me: {
+    status: 200,
+    description: 'Who calls and with which role',
+    schema: principalView,
+    example: { kind: 'key', id: '0192f3a4-bbbb-7abc-8def-0123456789ab', name: 'nightly-ci', role: 'operator', via: 'bearer' },
+  },
   // sessions
   SessionsController_create: {
     status: 201,
