@@ -21,6 +21,7 @@ import { QueryLimitsPlugin } from './query-limits.plugin';
 import { AgentsResolver } from './resolvers/agents.resolver';
 import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
+import { ApiKeysResolver } from './resolvers/api-keys.resolver';
 import { MeResolver } from './resolvers/me.resolver';
 import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } from './resolvers/model-calls.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
@@ -50,6 +51,7 @@ export const GRAPHQL_RESOLVERS = [
   RunPauseResolver,
   SessionPauseResolver,
   MeResolver,
+  ApiKeysResolver,
 ];
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });

@@ -1,8 +1,16 @@
 import { Module, UnauthorizedException } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { DiscoveryModule, NestFactory } from '@nestjs/core';
+import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
 import { ConfigModule } from '../config/config.module';
 import { loadConfig } from '../config/switchboard-config';
-import { IdentityModule } from './identity.module';
+import { ReadModelDatabase } from '../database/read-model-database';
+import { handleCommand } from '../event-store/decider';
+import { apiKeyStreamId } from '../event-store/stream-ids';
+import { ProjectionRegistry } from '../projections/projection-registry';
+import { apiKeyDecider } from './keys/api-key.decider';
+import { ApiKeysReadModel } from './keys/api-keys-read-model';
+import { secretDigest } from './keys/commands/create-api-key/create-api-key.command';
+import { ApiKeysProjection } from './keys/projections/api-keys.projection';
 import { type Authenticator, type CredentialCarrier, type Principal, ProvidesAuthenticator } from './principal';
 import { LOCAL_ADMIN, OPERATOR, PrincipalResolver } from './principal-resolver';
 
@@ -22,19 +30,40 @@ class CookieSessions implements Authenticator {
 @Module({ providers: [CookieSessions] })
 class SignInModule {}
 
-/** The real Nest container: the resolver finds contributed authenticators through discovery, as in the app. */
-async function resolverWith(env: Record<string, string>, contributed: boolean) {
-  @Module({ imports: [ConfigModule.forRoot(loadConfig(env)), IdentityModule, ...(contributed ? [SignInModule] : [])] })
+/**
+ * The real Nest container over a real SQLite file: the resolver finds contributed authenticators through
+ * discovery, as in the app, and reads named keys from the `api_keys` table the inline projection fills.
+ */
+async function resolverWith(env: Record<string, string>, contributed: boolean, keys?: TestEventStore) {
+  const events = keys ?? withKeysProjection();
+  @Module({
+    imports: [ConfigModule.forRoot(loadConfig(env)), DiscoveryModule, ...(contributed ? [SignInModule] : [])],
+    providers: [PrincipalResolver, ApiKeysReadModel, { provide: ReadModelDatabase, useValue: events.database.readModels }],
+  })
   class Root {}
   const context = await NestFactory.createApplicationContext(Root, { logger: false });
-  return { resolver: context.get(PrincipalResolver), close: () => context.close() };
+  return {
+    resolver: context.get(PrincipalResolver),
+    close: async () => {
+      await context.close();
+      if (!keys) events.close();
+    },
+  };
 }
+
+function withKeysProjection(): TestEventStore {
+  const registry = new ProjectionRegistry();
+  registry.register(new ApiKeysProjection());
+  return openTestEventStore(undefined, registry);
+}
+
+const KEY = `sbk_${'k'.repeat(43)}`;
 
 describe('PrincipalResolver', () => {
   const contexts: Array<() => Promise<void>> = [];
   afterAll(async () => Promise.all(contexts.map((close) => close())));
-  const make = async (env: Record<string, string>, contributed: boolean) => {
-    const { resolver, close } = await resolverWith(env, contributed);
+  const make = async (env: Record<string, string>, contributed: boolean, keys?: TestEventStore) => {
+    const { resolver, close } = await resolverWith(env, contributed, keys);
     contexts.push(close);
     return resolver;
   };
@@ -61,5 +90,20 @@ describe('PrincipalResolver', () => {
     const noToken = await make({}, true);
     await expect(noToken.principalOf({ headers: { cookie: 'sid=alice' } })).resolves.toEqual(ALICE);
     await expect(noToken.principalOf({ headers: {} })).rejects.toThrow(UnauthorizedException);
+  });
+
+  it('answers a named key as its principal, refuses it once revoked, and closes the open API once any key exists', async () => {
+    const events = withKeysProjection();
+    contexts.push(async () => events.close());
+    const resolver = await make({}, false, events);
+    await expect(resolver.principalOf({ headers: {} })).resolves.toEqual(LOCAL_ADMIN);
+    const key = { keyId: 'k1', name: 'ci', role: 'operator' as const, prefix: KEY.slice(0, 12), secretSha256: secretDigest(KEY), createdBy: 'local' };
+    await handleCommand(events.store, apiKeyDecider, apiKeyStreamId('k1'), { type: 'create', key, now: Date.now() });
+
+    const bearer = { headers: { authorization: `Bearer ${KEY}` } };
+    await expect(resolver.principalOf(bearer)).resolves.toEqual({ kind: 'key', id: 'k1', name: 'ci', role: 'operator', via: 'bearer' });
+    await expect(resolver.principalOf({ headers: {} })).rejects.toThrow(UnauthorizedException);
+    await handleCommand(events.store, apiKeyDecider, apiKeyStreamId('k1'), { type: 'revoke', keyId: 'k1', revokedBy: 'local', now: Date.now() });
+    await expect(resolver.principalOf(bearer)).rejects.toThrow(/revoked at/);
   });
 });

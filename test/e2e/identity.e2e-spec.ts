@@ -2,6 +2,9 @@ import type { Client } from 'graphql-ws';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { graphqlHttp, GraphqlSubscription, graphqlWs } from '../fixtures/graphql-client';
 import { jsonHttp } from '../fixtures/json-http';
+import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { waitUntil } from '../fixtures/wait-until';
 
 const TOKEN = 'identity-e2e-token-0123456789';
 
@@ -63,6 +66,130 @@ describe('identity: the principal every transport sees', () => {
       expect(await jsonHttp(() => running.baseUrl, { authorization: 'Bearer anything' })('GET', '/api/me')).toEqual({ status: 200, body: local });
       expect((await graphqlHttp(() => running.baseUrl)('{ me { kind id name role via } }')).body).toEqual({ data: { me: local } });
       expect((await meOverWebSocket(running)).values).toEqual([{ me: local }]);
+    });
+  });
+
+  describe('named API keys', () => {
+    let running: RunningApp;
+    const operator = jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` });
+    const withKey = (key: string) => jsonHttp(() => running.baseUrl, { authorization: `Bearer ${key}` });
+    beforeAll(async () => {
+      running = await startTestApp({ apiToken: TOKEN });
+    });
+    afterAll(async () => running.close());
+
+    it('creates a key shown once, lists it by prefix only, lets it act with its role and records its last use', async () => {
+      const created = await operator('POST', '/api/keys', { name: 'nightly-ci', role: 'operator' });
+      expect(created.status).toBe(201);
+      const { key, apiKey } = created.body;
+      expect(key).toMatch(/^sbk_[A-Za-z0-9_-]{43}$/);
+      expect(apiKey).toMatchObject({
+        name: 'nightly-ci',
+        role: 'operator',
+        prefix: key.slice(0, 12),
+        createdBy: 'operator',
+        revokedAt: null,
+        expiresAt: null,
+      });
+
+      const listed = await operator('GET', '/api/keys');
+      expect(listed.body.keys).toEqual([expect.objectContaining({ id: apiKey.id, prefix: key.slice(0, 12) })]);
+      expect(JSON.stringify(listed.body)).not.toContain(key);
+      expect(Object.keys(listed.body.keys[0])).not.toContain('secretSha256');
+
+      expect(await withKey(key)('GET', '/api/me')).toEqual({
+        status: 200,
+        body: { kind: 'key', id: apiKey.id, name: 'nightly-ci', role: 'operator', via: 'bearer' },
+      });
+      await waitUntil(async () => (await operator('GET', '/api/keys')).body.keys[0].lastUsedAt !== null, 'the last use to be recorded');
+    });
+
+    it('refuses a revoked key from the next request on, and an unknown or expired key, each with a 401 saying which', async () => {
+      const { key, apiKey } = (await operator('POST', '/api/keys', { name: 'to-revoke', role: 'viewer' })).body;
+      expect((await withKey(key)('GET', '/api/me')).status).toBe(200);
+      const revoked = await operator('DELETE', `/api/keys/${apiKey.id}`);
+      expect(revoked).toMatchObject({ status: 200, body: { id: apiKey.id, revokedBy: 'operator', revokedAt: expect.any(String) } });
+      const refused = await withKey(key)('GET', '/api/me');
+      expect(refused).toMatchObject({ status: 401, body: { code: 'unauthorized', message: expect.stringContaining('was revoked at') } });
+      expect(await operator('DELETE', `/api/keys/${apiKey.id}`)).toMatchObject({ status: 409, body: { code: 'invalid_state' } });
+      expect(await operator('DELETE', '/api/keys/no-such-key')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+
+      const unknown = await withKey(`sbk_${'x'.repeat(43)}`)('GET', '/api/me');
+      expect(unknown).toMatchObject({ status: 401, body: { message: expect.stringContaining('Unknown API key') } });
+
+      const soon = new Date(Date.now() + 1500).toISOString();
+      const expiring = (await operator('POST', '/api/keys', { name: 'short-lived', role: 'viewer', expiresAt: soon })).body;
+      expect((await withKey(expiring.key)('GET', '/api/me')).status).toBe(200);
+      await waitUntil(async () => (await withKey(expiring.key)('GET', '/api/me')).status === 401, 'the key to expire');
+      expect((await withKey(expiring.key)('GET', '/api/me')).body.message).toContain('expired at');
+
+      const past = await operator('POST', '/api/keys', { name: 'late', role: 'viewer', expiresAt: '2020-01-01T00:00:00Z' });
+      expect(past).toMatchObject({ status: 400, body: { message: expect.stringContaining('in the past') } });
+      const badRole = await operator('POST', '/api/keys', { name: 'x', role: 'root' });
+      expect(badRole.status).toBe(400);
+    });
+
+    it('creates, lists and revokes keys over GraphQL too', async () => {
+      const gql = graphqlHttp(() => running.baseUrl, TOKEN);
+      const created = await gql('mutation { createApiKey(input: { name: "graphql-bot", role: "approver" }) { key apiKey { id name role prefix } } }');
+      const { key, apiKey } = created.body.data.createApiKey;
+      expect(apiKey).toMatchObject({ name: 'graphql-bot', role: 'approver', prefix: key.slice(0, 12) });
+      expect((await graphqlHttp(() => running.baseUrl, key)('{ me { kind name role } }')).body.data.me).toEqual({
+        kind: 'key',
+        name: 'graphql-bot',
+        role: 'approver',
+      });
+      expect((await gql('{ apiKeys { id } }')).body.data.apiKeys).toContainEqual({ id: apiKey.id });
+      const revoked = await gql('mutation ($id: ID!) { revokeApiKey(id: $id) { revokedBy } }', { id: apiKey.id });
+      expect(revoked.body.data.revokeApiKey).toEqual({ revokedBy: 'operator' });
+      expect((await graphqlHttp(() => running.baseUrl, key)('{ me { kind } }')).status).toBe(401);
+    });
+  });
+
+  describe('keys on the open loopback', () => {
+    let running: RunningApp;
+    beforeAll(async () => {
+      running = await startTestApp({ apiToken: undefined });
+    });
+    afterAll(async () => running.close());
+
+    it('closes the open API once a key exists: anonymous is 401 (API docs and health detail too), the key works', async () => {
+      const open = jsonHttp(() => running.baseUrl);
+      expect((await open('GET', '/health/live')).body).toHaveProperty('pid');
+      const created = await open('POST', '/api/keys', { name: 'first', role: 'admin' });
+      expect(created.body.apiKey.createdBy).toBe('local');
+      expect(await open('GET', '/api/me')).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+      expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/api/me')).body).toMatchObject({
+        kind: 'key',
+        role: 'admin',
+      });
+      expect((await open('GET', '/api/docs-json')).status).toBe(401);
+      expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/api/docs-json')).status).toBe(200);
+      expect((await open('GET', '/health/live')).body).toEqual({ status: 'live' });
+      expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/health/live')).body).toHaveProperty('pid');
+    });
+  });
+
+  describe('two instances sharing a PostgreSQL', () => {
+    let server: PostgresServer;
+    const apps: RunningApp[] = [];
+    beforeAll(async () => {
+      server = await startPostgresServer();
+      const url = await server.createDatabase('identity');
+      for (let i = 0; i < 2; i++) apps.push(await startTestApp({ apiToken: TOKEN, postgres: { url, poolSize: 2 } }, makeTempDir().dir));
+    });
+    afterAll(async () => {
+      for (const app of apps) await app.close();
+      server?.stop();
+    });
+
+    it('refuses a key revoked on one instance on the other at the next request', async () => {
+      const [a, b] = apps;
+      const created = await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('POST', '/api/keys', { name: 'shared', role: 'viewer' });
+      const onB = jsonHttp(() => b.baseUrl, { authorization: `Bearer ${created.body.key}` });
+      expect((await onB('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'shared' });
+      await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('DELETE', `/api/keys/${created.body.apiKey.id}`);
+      expect(await onB('GET', '/api/me')).toMatchObject({ status: 401, body: { message: expect.stringContaining('was revoked at') } });
     });
   });
 });
