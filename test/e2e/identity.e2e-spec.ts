@@ -129,6 +129,26 @@ describe('identity: the principal every transport sees', () => {
       expect(badRole.status).toBe(400);
     });
 
+    it('lets a non-admin key read but refuses it anything else with a 403 naming the role needed and its own (fails closed until the policy table)', async () => {
+      const { key } = (await operator('POST', '/api/keys', { name: 'reader', role: 'operator' })).body;
+      const reader = withKey(key);
+      expect((await reader('GET', '/api/sessions')).status).toBe(200);
+      for (const [method, path, body] of [
+        ['POST', '/api/keys', { name: 'escalate', role: 'admin' }],
+        ['GET', '/api/keys', undefined],
+      ] as const) {
+        const refused = await reader(method, path, body);
+        expect(refused).toMatchObject({
+          status: 403,
+          body: { code: 'forbidden', message: expect.stringMatching(/needs the admin role; reader has operator/) },
+        });
+      }
+      const gql = graphqlHttp(() => running.baseUrl, key);
+      expect((await gql('{ agents { id } }')).body.data).toEqual({ agents: [] });
+      const mutation = await gql('mutation { createApiKey(input: { name: "x", role: "admin" }) { key } }');
+      expect(mutation.body.errors?.[0]).toMatchObject({ extensions: { code: 'forbidden' }, message: expect.stringContaining('needs the admin role') });
+    });
+
     it('creates, lists and revokes keys over GraphQL too', async () => {
       const gql = graphqlHttp(() => running.baseUrl, TOKEN);
       const created = await gql('mutation { createApiKey(input: { name: "graphql-bot", role: "approver" }) { key apiKey { id name role prefix } } }');
