@@ -45,5 +45,10 @@ export function ProvidesAuthenticator(): ClassDecorator {
 }
 
 export interface Authenticator {
+  /**
+   * False while this sign-in method is present but not set up (no issuer configured, say): it then does
+   * not close today's open loopback API. Absent means set up.
+   */
+  readonly configured?: boolean;
   principalOf(request: CredentialCarrier): Promise<Principal | undefined>;
 }
