@@ -32,4 +32,5 @@ export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   instanceLeases: { owner: 'instances', port: 'InstanceLease' },
   modelCalls: { owner: 'model-calls', port: 'ModelCallsReadModel' },
   pauses: { owner: 'pauses', port: 'PauseHolds' },
+  signInSessions: { owner: 'identity' },
 };

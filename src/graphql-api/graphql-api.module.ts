@@ -1,6 +1,6 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Logger, Module } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { HttpException, Logger, Module } from '@nestjs/common';
+import { DiscoveryModule, ModuleRef } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './resolvers/pauses.resolver';
 import { PausesModule } from '../pauses/pauses.module';
@@ -49,10 +49,27 @@ export const GRAPHQL_RESOLVERS = [
 ];
 
 /** Lets the GraphQL module's factory check tokens the way the REST guard does. */
-@Module({ providers: [ApiTokenGuard], exports: [ApiTokenGuard] })
+@Module({ imports: [DiscoveryModule], providers: [ApiTokenGuard], exports: [ApiTokenGuard] })
 class GraphqlAuthModule {}
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
+
+/**
+ * TEMPORARY (issue 27 part O, until part K's identity guard): the token or the sign-in cookie; a
+ * cookie refused as cross-site or ended becomes the GraphQL error that says so.
+ */
+async function admitted(guard: ApiTokenGuard, authorization: string | undefined, request: GraphqlContext['req']): Promise<boolean> {
+  try {
+    return await guard.admits(authorization, request?.headers ? { headers: request.headers } : undefined);
+  } catch (refusal) {
+    if (refusal instanceof HttpException) {
+      const body = refusal.getResponse() as { code?: string; message?: string };
+      const status = refusal.getStatus();
+      throw new GraphQLError(body.message ?? refusal.message, { extensions: { code: body.code, statusCode: status, http: { status } } });
+    }
+    throw refusal;
+  }
+}
 
 interface WsContext {
   connectionParams?: Record<string, unknown>;
@@ -82,17 +99,20 @@ interface WsContext {
           introspection: true,
           autoTransformHttpErrors: false,
           includeStacktraceInErrorResponses: false,
-          context: (arg: { req?: GraphqlContext['req'] } & WsContext): GraphqlContext => {
+          context: async (arg: { req?: GraphqlContext['req'] } & WsContext): Promise<GraphqlContext> => {
             if (arg.extra !== undefined || arg.connectionParams !== undefined) {
               return { connectionParams: arg.connectionParams ?? null, req: arg.extra?.request, loaders: new RunLoaders(queryBus) };
             }
-            if (!guard.allows(authorizationOf({ req: arg.req }))) throw unauthorized();
+            if (!(await admitted(guard, authorizationOf({ req: arg.req }), arg.req))) throw unauthorized();
             return { req: arg.req, loaders: new RunLoaders(queryBus) };
           },
           subscriptions: {
             'graphql-ws': {
-              onConnect: (ctx) =>
-                guard.allows(authorizationOf({ connectionParams: ctx.connectionParams, req: (ctx.extra as WsContext['extra'])?.request })),
+              onConnect: async (ctx) => {
+                const request = (ctx.extra as WsContext['extra'])?.request;
+                // A refused cookie closes the socket like a missing token (4403), not as a server error.
+                return admitted(guard, authorizationOf({ connectionParams: ctx.connectionParams, req: request }), request).catch(() => false);
+              },
               onSubscribe: (_ctx, _id, payload) => {
                 // A WebSocket message has no HTTP body check in front of it: the same JSON input rules here.
                 const input = jsonInputProblem(payload);

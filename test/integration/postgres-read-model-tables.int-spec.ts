@@ -75,6 +75,7 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'instance_leases',
         'model_calls',
         'pauses',
+        'sign_in_sessions',
       ]),
     );
   });
