@@ -93,6 +93,9 @@ describe('OpenID Connect sign-in (e2e)', () => {
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ data: { agents: expect.any(Array) } });
 
+    // The console's own GET (no Origin; its pages send no Referer): the browser says same-origin.
+    expect((await browser.request(`${origin}/api/sessions`, { headers: { 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+
     expect((await fetch(`${origin}/api/sessions`)).status).toBe(401);
   });
 

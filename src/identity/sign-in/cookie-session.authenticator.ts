@@ -38,10 +38,15 @@ export class CookieSessionAuthenticator implements Authenticator {
   }
 }
 
-/** The Origin header names the page's origin; without one (a same-origin GET), the Referer's origin. */
+/**
+ * The Origin header names the page's origin. A same-origin GET has none, and the console sends no
+ * Referer (Referrer-Policy: no-referrer): there the browser's own `Sec-Fetch-Site: same-origin` (which
+ * no page script can set) says the page is this service's, else the Referer's origin must be the public one.
+ */
 function comesFrom(publicOrigin: string, request: CredentialCarrier): boolean {
   const origin = single(request.headers.origin);
   if (origin !== undefined) return origin === publicOrigin;
+  if (single(request.headers['sec-fetch-site']) === 'same-origin') return true;
   const referer = single(request.headers.referer);
   if (!referer) return false;
   try {
