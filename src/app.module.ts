@@ -17,6 +17,7 @@ import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { ServiceStopping } from './lifecycle/service-stopping';
 import { IdentityGuard } from './identity/identity.guard';
 import { IdentityModule } from './identity/identity.module';
+import { SignInModule } from './identity/sign-in/sign-in.module';
 import { HealthModule } from './health/health.module';
 import { InstancesModule } from './instances/instances.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -74,6 +75,7 @@ export class AppModule implements OnModuleDestroy {
         RunLineageModule,
         GraphqlApiModule,
         MetricsModule,
+        SignInModule,
       ],
       providers: [
         { provide: APP_GUARD, useClass: IdentityGuard },

@@ -33,4 +33,5 @@ export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   modelCalls: { owner: 'model-calls', port: 'ModelCallsReadModel' },
   pauses: { owner: 'pauses', port: 'PauseHolds' },
   apiKeys: { owner: 'identity' },
+  signInSessions: { owner: 'identity' },
 };

@@ -1,5 +1,5 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Logger, Module } from '@nestjs/common';
+import { HttpException, Logger, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './resolvers/pauses.resolver';
@@ -56,6 +56,14 @@ export const GRAPHQL_RESOLVERS = [
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
+/** A sign-in method's refusal (an ended sign-in, a cross-site cookie) as the GraphQL error that says so. */
+function asGraphqlError(refusal: unknown): unknown {
+  if (!(refusal instanceof HttpException)) return refusal;
+  const body = refusal.getResponse() as { code?: string; message?: string };
+  const status = refusal.getStatus();
+  return new GraphQLError(body.message ?? refusal.message, { extensions: { code: body.code, statusCode: status, http: { status } } });
+}
+
 interface WsContext {
   connectionParams?: Record<string, unknown>;
   extra?: { request?: GraphqlContext['req']; [PRINCIPAL_PROPERTY]?: Principal };
@@ -92,7 +100,9 @@ interface WsContext {
                 loaders: new RunLoaders(queryBus),
               };
             }
-            const principal = await principals.principalOrNone({ headers: arg.req?.headers ?? {} });
+            const principal = await principals.principalOrNone({ headers: arg.req?.headers ?? {} }).catch((refusal: unknown) => {
+              throw asGraphqlError(refusal);
+            });
             if (!principal) throw unauthorized();
             return { req: arg.req, [PRINCIPAL_PROPERTY]: principal, loaders: new RunLoaders(queryBus) };
           },
@@ -101,7 +111,10 @@ interface WsContext {
               onConnect: async (ctx) => {
                 const extra = ctx.extra as NonNullable<WsContext['extra']>;
                 const carrier = { connectionParams: ctx.connectionParams, req: extra?.request };
-                const principal = await principals.principalOrNone({ headers: extra?.request?.headers ?? {} }, authorizationOf(carrier));
+                // A refused cookie closes the socket like a missing token (4403), not as a server error.
+                const principal = await principals
+                  .principalOrNone({ headers: extra?.request?.headers ?? {} }, authorizationOf(carrier))
+                  .catch(() => undefined);
                 if (!principal) return false;
                 extra[PRINCIPAL_PROPERTY] = principal;
                 return true;

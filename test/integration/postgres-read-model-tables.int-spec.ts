@@ -76,6 +76,7 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'model_calls',
         'pauses',
         'api_keys',
+        'sign_in_sessions',
       ]),
     );
   });
