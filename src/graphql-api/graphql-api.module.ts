@@ -12,6 +12,7 @@ import { PRINCIPAL_PROPERTY, type Principal } from '../identity/principal';
 import { PrincipalResolver } from '../identity/principal-resolver';
 import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
+import { databaseUnreachableOf } from '../common/database-unreachable.error';
 import { jsonInputProblem } from '../common/json-limits';
 import { ModelCallsModule } from '../model-calls/model-calls.module';
 import type { GraphqlContext } from './graphql-context';
@@ -56,12 +57,20 @@ export const GRAPHQL_RESOLVERS = [
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
-/** A sign-in method's refusal (an ended sign-in, a cross-site cookie) as the GraphQL error that says so. */
+const authLogger = new Logger('GraphqlAuth');
+
+/**
+ * A failure to authenticate as the GraphQL error that says so: a sign-in method's refusal (an ended
+ * sign-in, a cross-site cookie) with its code, a lost database (a key or sign-in read) as the retryable
+ * 503 `database_unavailable` REST answers too, never an internal error.
+ */
 function asGraphqlError(refusal: unknown): unknown {
-  if (!(refusal instanceof HttpException)) return refusal;
-  const body = refusal.getResponse() as { code?: string; message?: string };
-  const status = refusal.getStatus();
-  return new GraphQLError(body.message ?? refusal.message, { extensions: { code: body.code, statusCode: status, http: { status } } });
+  if (refusal instanceof GraphQLError) return refusal;
+  const unreachable = refusal instanceof HttpException ? undefined : databaseUnreachableOf(refusal);
+  const mapped = graphqlErrorOf(unreachable ?? refusal, httpStatusOf, authLogger);
+  // Raised while the context is made, before any resolver: the HTTP answer carries the status too.
+  const status = typeof mapped.extensions.statusCode === 'number' ? mapped.extensions.statusCode : 500;
+  return new GraphQLError(mapped.message, { extensions: { ...mapped.extensions, http: { status } } });
 }
 
 interface WsContext {
