@@ -11,5 +11,3 @@ export * from './approvals.table';
 export * from './instance-leases.table';
 export * from './model-calls.table';
 export * from './pauses.table';
-export * from './api-keys.table';
-export * from './sign-in-sessions.table';
