@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { request } from '../../api/client';
 import { usePolling } from '../../api/hooks';
 import { RunHeaderQuery } from '../operations';
+import { headerLagsLiveStatus } from './header-lag';
 
 /** How often a running budgeted run's use is asked again. */
 const BUDGET_POLL_MS = 2000;
@@ -19,9 +20,17 @@ export function useRunHeader(runId: string, liveStatus: string | undefined) {
     // A pause's waiting steps are counted by the service: asked again while it holds.
     if ((loaded?.budget && (liveStatus ?? loaded.status) === 'running') || loaded?.pause) void header.refetch();
   }, BUDGET_POLL_MS);
-  const { refetch } = header;
+  const { refetch, isFetching } = header;
   useEffect(() => {
     if (liveStatus) void refetch();
   }, [liveStatus, refetch]);
+  // A status change seen while the first read is still under way does not start a second read (TanStack
+  // Query joins a query's first fetch): that read can predate the change (a replay that stopped at its
+  // divergence, read before it diverged). So the header is read again until it has caught up with the
+  // live status.
+  const lags = headerLagsLiveStatus(liveStatus, loaded?.status);
+  useEffect(() => {
+    if (lags && !isFetching) void refetch();
+  }, [lags, isFetching, refetch]);
   return header;
 }
