@@ -8,7 +8,7 @@
  */
 const base = {
   transform: {
-    '^.+\\.ts$': [
+    '^.+\\.[tj]s$': [
       '@swc/jest',
       {
         jsc: {
@@ -24,6 +24,9 @@ const base = {
   },
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // openid-client and its dependencies are ES modules only: jest's CommonJS runtime on Node 20 loads them
+  // once compiled by the same swc transform (node itself requires them as they are).
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
 };
 
 /** @type {import('jest').Config} */

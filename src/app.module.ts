@@ -2,7 +2,6 @@ import { DynamicModule, Module, OnModuleDestroy } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
-import { ApiTokenGuard } from './common/auth/api-token.guard';
 import { DomainErrorFilter } from './common/domain-error.filter';
 import { AgentsModule } from './agents/agents.module';
 import { ChildSessionsModule } from './child-sessions/child-sessions.module';
@@ -16,6 +15,9 @@ import { EventStoreModule } from './event-store/event-store.module';
 import { GraphqlApiModule } from './graphql-api/graphql-api.module';
 import { LifecycleModule } from './lifecycle/lifecycle.module';
 import { ServiceStopping } from './lifecycle/service-stopping';
+import { IdentityGuard } from './identity/identity.guard';
+import { IdentityModule } from './identity/identity.module';
+import { SignInModule } from './identity/sign-in/sign-in.module';
 import { HealthModule } from './health/health.module';
 import { InstancesModule } from './instances/instances.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -57,6 +59,7 @@ export class AppModule implements OnModuleDestroy {
         EventStoreModule.forRoot(config),
         InstancesModule,
         ProjectionsModule.forServer(config),
+        IdentityModule,
         EventLogModule,
         HealthModule,
         CopilotCliModule,
@@ -72,9 +75,10 @@ export class AppModule implements OnModuleDestroy {
         RunLineageModule,
         GraphqlApiModule,
         MetricsModule,
+        SignInModule,
       ],
       providers: [
-        { provide: APP_GUARD, useClass: ApiTokenGuard },
+        { provide: APP_GUARD, useClass: IdentityGuard },
         { provide: APP_FILTER, useClass: DomainErrorFilter },
       ],
     };

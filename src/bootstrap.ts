@@ -4,6 +4,7 @@ import { SwaggerModule } from '@nestjs/swagger';
 import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { apiDocsAccess } from './api-docs/api-docs-access';
+import { PrincipalResolver } from './identity/principal-resolver';
 import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { AppModule } from './app.module';
 import { consoleBundle, serveConsole } from './console/serve-console';
@@ -36,7 +37,7 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   guardWebSocketUpgrades(app.getHttpServer() as Server, origins, refusals);
   app.use(...jsonBodyParsers());
   answerMalformedRequestsAsJson(app.getHttpServer() as Server);
-  app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config));
+  app.use(['/api/docs', '/api/docs-json', '/api/docs-yaml'], apiDocsAccess(config, app.get(PrincipalResolver)));
   SwaggerModule.setup('api/docs', app, buildOpenApiDocument(app));
   const bundle = consoleBundle(config.console.dir);
   const handlers = serveConsole(bundle);

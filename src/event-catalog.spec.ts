@@ -5,6 +5,7 @@ import { agentDecider } from './agents/agent.decider';
 import { approvalDecider } from './approvals/approval.decider';
 import { runDecider } from './delegation/run.decider';
 import { modelCallDecider } from './model-calls/model-call.decider';
+import { apiKeyDecider } from './identity/keys/api-key.decider';
 import { pauseDecider } from './pauses/pause.decider';
 import { type CatalogEntry, CLI_EVENTS, type DeciderName, EVENT_CATALOG, EVENT_TYPE_SOURCES, EVERY_EVENT_PROJECTIONS } from './event-catalog';
 import { READ_MODEL_PROJECTION } from './projections/projection';
@@ -26,6 +27,7 @@ const DECIDERS: Record<DeciderName, { isEvent: (event: { type: string }) => bool
   approvalDecider,
   modelCallDecider,
   pauseDecider,
+  apiKeyDecider,
 };
 
 /** An event type as the code spells it: dotted lowercase words (`session.message_sent`). */

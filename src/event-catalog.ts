@@ -3,6 +3,7 @@ import { ApprovalEvents } from './approvals/approval.events';
 import { ChildSessionEvents } from './child-sessions/child-session.events';
 import { RunEvents } from './delegation/run.events';
 import { ModelCallEvents } from './model-calls/model-call.events';
+import { ApiKeyEvents } from './identity/keys/api-key.events';
 import { PauseEvents } from './pauses/pause.events';
 import { SessionEvents } from './sessions/session.events';
 import { SESSION_FOREIGN_EVENT_TYPES } from './sessions/session-stream-appends';
@@ -30,7 +31,8 @@ export type CatalogedEventType =
   | ValuesOf<typeof ChildSessionEvents>
   | ValuesOf<typeof RoutedRequestEvents>
   | ValuesOf<typeof ModelCallEvents>
-  | ValuesOf<typeof PauseEvents>;
+  | ValuesOf<typeof PauseEvents>
+  | ValuesOf<typeof ApiKeyEvents>;
 
 /** The `*Events` objects the catalog is keyed by: a new one in a `<context>.events.ts` is added here. */
 export const EVENT_TYPE_SOURCES = {
@@ -42,14 +44,15 @@ export const EVENT_TYPE_SOURCES = {
   RoutedRequestEvents,
   ModelCallEvents,
   PauseEvents,
+  ApiKeyEvents,
 } as const;
 
 /** The deciders, by the name the catalog uses. */
-export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider' | 'modelCallDecider' | 'pauseDecider';
+export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider' | 'modelCallDecider' | 'pauseDecider' | 'apiKeyDecider';
 
 export interface CatalogEntry {
   /** The stream's prefix: `session` for `session-<id>` (a run's own thread included: `session-sub-agent-<run_id>`). */
-  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call' | 'pause';
+  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call' | 'pause' | 'api_key';
   /** The decider that emits it, or the context that appends it as a fact on another context's stream (version `any`). */
   appendedBy: { decider: DeciderName } | { foreign: string };
   /** Projections whose `eventTypes` list it (those that read every event are in EVERY_EVENT_PROJECTIONS). */
@@ -91,6 +94,7 @@ const modelCallDecided: CatalogEntry = {
 };
 const approvalDecided: CatalogEntry = { stream: 'approval', appendedBy: { decider: 'approvalDecider' }, projections: ['approvals'], console: 'not shown' };
 const pauseDecided: CatalogEntry = { stream: 'pause', appendedBy: { decider: 'pauseDecider' }, projections: ['pauses'], console: 'not shown' };
+const apiKeyDecided: CatalogEntry = { stream: 'api_key', appendedBy: { decider: 'apiKeyDecider' }, projections: ['api-keys'], console: 'not shown' };
 /** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again here. */
 const onSession = (
   type: keyof typeof SESSION_FOREIGN_EVENT_TYPES,
@@ -144,6 +148,9 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
 
   [PauseEvents.paused]: pauseDecided,
   [PauseEvents.unpaused]: pauseDecided,
+
+  [ApiKeyEvents.created]: apiKeyDecided,
+  [ApiKeyEvents.revoked]: apiKeyDecided,
 
   [ApprovalEvents.asked]: approvalDecided,
   [ApprovalEvents.decided]: approvalDecided,

@@ -3,6 +3,7 @@ import { agentInputSchema } from '../agents/agent-definition';
 import { decideApprovalSchema } from '../approvals/commands/decide-approval/decide-approval.command';
 import { userInputAnswerSchema } from '../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { resumeRunSchema, startRunSchema, stopRunSchema } from '../delegation/run-requests';
+import { createApiKeySchema } from '../identity/keys/commands/create-api-key/create-api-key.command';
 import { DOCUMENTED_ANSWERS, REQUEST_EXAMPLES } from './api-responses';
 import type { ZodType } from 'zod';
 
@@ -23,6 +24,7 @@ describe('the documented examples', () => {
     RunsController_start: startRunSchema,
     RunsController_stop: stopRunSchema,
     RunsController_resume: resumeRunSchema,
+    ApiKeysController_create: createApiKeySchema,
   };
   it.each(Object.entries(requestSchemas))('%s: the request example is a body the route takes', (operation, schema) => {
     expect(schema.safeParse(REQUEST_EXAMPLES[operation]).error?.issues ?? []).toEqual([]);

@@ -509,7 +509,65 @@ function unpauseAnswer(target: 'run' | 'session', id: string) {
   };
 }
 
+const principalView = z.object({
+  kind: z.enum(['user', 'key', 'operator', 'local']),
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(['viewer', 'operator', 'approver', 'admin']),
+  via: z.enum(['cookie', 'bearer', 'none']),
+});
+
+const apiKeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.enum(['viewer', 'operator', 'approver', 'admin']),
+  prefix: z.string(),
+  expiresAt: nullable(iso),
+  createdBy: z.string(),
+  createdAt: iso,
+  revokedAt: nullable(iso),
+  revokedBy: nullable(z.string()),
+  lastUsedAt: nullable(iso),
+});
+const apiKeyExample = {
+  id: '0192f3a4-bbbb-7abc-8def-0123456789ab',
+  name: 'nightly-ci',
+  role: 'operator',
+  prefix: 'sbk_Q2hhbmdl',
+  expiresAt: null,
+  createdBy: 'operator',
+  createdAt: AT,
+  revokedAt: null,
+  revokedBy: null,
+  lastUsedAt: LATER,
+};
+
 export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
+  // identity
+  ApiKeysController_create: {
+    status: 201,
+    description: 'The key (shown this once) and its record',
+    schema: z.object({ key: z.string().startsWith('sbk_'), apiKey: apiKeyView }),
+    example: { key: 'sbk_Q2hhbmdlIHRoaXMgZXhhbXBsZSBrZXkgYmVmb3JlIHVzZQ', apiKey: { ...apiKeyExample, lastUsedAt: null } },
+  },
+  ApiKeysController_list: {
+    status: 200,
+    description: 'Every named key, newest first',
+    schema: z.object({ keys: z.array(apiKeyView) }),
+    example: { keys: [apiKeyExample] },
+  },
+  ApiKeysController_revoke: {
+    status: 200,
+    description: 'The key as revoked',
+    schema: apiKeyView,
+    example: { ...apiKeyExample, revokedAt: LATER, revokedBy: 'operator' },
+  },
+  MeController_me: {
+    status: 200,
+    description: 'Who calls and with which role',
+    schema: principalView,
+    example: { kind: 'key', id: '0192f3a4-bbbb-7abc-8def-0123456789ab', name: 'nightly-ci', role: 'operator', via: 'bearer' },
+  },
   // sessions
   SessionsController_create: {
     status: 201,
@@ -901,6 +959,7 @@ export function pathParameterExample(path: string, name: string): { example: str
 
 /** Request bodies as a client would send them (each is parsed by its route's own schema in api-responses.spec.ts). */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
+  ApiKeysController_create: { name: 'nightly-ci', role: 'operator', expiresAt: '2027-06-30T00:00:00Z' },
   SessionsController_create: {
     agentId: 'code-reviewer',
     subAgents: ['test-writer'],

@@ -33,8 +33,31 @@ describe('loadConfig', () => {
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
       requestOrigin: { allowedHosts: [], allowedOrigins: [] },
+      signIn: { oidc: undefined, sessionTtlMs: 12 * 3_600_000 },
       postgres: undefined,
     });
+  });
+
+  it('derives the OIDC sign-in from the issuer, client and public URL, and names what is missing (issue 27)', () => {
+    const oidc = {
+      SWITCHBOARD_OIDC_ISSUER: 'https://id.example.com/realms/team',
+      SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard',
+      SWITCHBOARD_PUBLIC_URL: 'https://switchboard.example.com/',
+    };
+    expect(loadConfig(oidc).signIn.oidc).toEqual({
+      issuer: 'https://id.example.com/realms/team',
+      clientId: 'switchboard',
+      clientSecret: undefined,
+      redirectUrl: 'https://switchboard.example.com/auth/callback',
+      publicOrigin: 'https://switchboard.example.com',
+      rolesClaim: 'roles',
+      defaultRole: 'viewer',
+    });
+    expect(loadConfig({ ...oidc, SWITCHBOARD_OIDC_DEFAULT_ROLE: 'Operator' }).signIn.oidc?.defaultRole).toBe('operator');
+    expect(() => loadConfig({ ...oidc, SWITCHBOARD_OIDC_DEFAULT_ROLE: 'root' })).toThrow(/SWITCHBOARD_OIDC_DEFAULT_ROLE must be one of viewer/);
+    expect(() => loadConfig({ SWITCHBOARD_OIDC_ISSUER: oidc.SWITCHBOARD_OIDC_ISSUER })).toThrow(
+      /SWITCHBOARD_OIDC_CLIENT_ID must be set[\s\S]*SWITCHBOARD_PUBLIC_URL must be set/,
+    );
   });
 
   it('resolves SWITCHBOARD_WORKING_DIRECTORY to an absolute folder', () => {

@@ -117,6 +117,12 @@ const text = (fallback: string) =>
     .optional()
     .transform((v) => (v === undefined || v.trim() === '' ? fallback : v));
 
+/**
+ * The roles of `src/identity/principal.ts` (config imports no context; identity compiles only while
+ * the two lists agree, where the default role becomes a principal's).
+ */
+const SIGN_IN_ROLES = ['viewer', 'operator', 'approver', 'admin'] as const;
+
 /** Every setting Switchboard reads from the environment, with its default. */
 const environmentSchema = z.object({
   PORT: integer('PORT', 1, 65535, 3000),
@@ -205,6 +211,17 @@ const environmentSchema = z.object({
   // ---- Browsers (issue 22): which Host names and page origins are served; see requestOrigin below ----
   SWITCHBOARD_ALLOWED_HOSTS: list('SWITCHBOARD_ALLOWED_HOSTS', (entries) => entryProblems(entries, parseAllowedHost)),
   SWITCHBOARD_ALLOWED_ORIGINS: list('SWITCHBOARD_ALLOWED_ORIGINS', (entries) => entryProblems(entries, parseAllowedOrigin)),
+
+  // ---- Sign-in (issue 27): OpenID Connect for people in the console; see signIn below ----
+  SWITCHBOARD_OIDC_ISSUER: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^https?:\/\/\S+$/.test(v), { message: 'SWITCHBOARD_OIDC_ISSUER must be the http(s) URL of the OpenID Connect issuer' }),
+  SWITCHBOARD_OIDC_CLIENT_ID: z.string().optional(),
+  SWITCHBOARD_OIDC_CLIENT_SECRET: z.string().optional(),
+  SWITCHBOARD_OIDC_ROLES_CLAIM: text('roles'),
+  SWITCHBOARD_OIDC_DEFAULT_ROLE: oneOf('SWITCHBOARD_OIDC_DEFAULT_ROLE', SIGN_IN_ROLES, 'viewer'),
+  SWITCHBOARD_SESSION_TTL_MS: integer('SWITCHBOARD_SESSION_TTL_MS', 60_000, 90 * 86_400_000, 12 * 3_600_000),
 
   // ---- PostgreSQL (issue 15): set, the log and every read model live there instead of SWITCHBOARD_DB ----
   SWITCHBOARD_DATABASE_URL: postgresUrl('SWITCHBOARD_DATABASE_URL'),
@@ -315,9 +332,35 @@ export interface SwitchboardConfig {
     allowedOrigins: string[];
   };
 
+  // ---- Sign-in (issue 27) ----
+  signIn: SignInConfig;
+
   // ---- PostgreSQL (issue 15) ----
   /** Set: the event log and the read models are in this PostgreSQL database (`database` is unused); unset: SQLite. */
   postgres: { url: string; poolSize: number } | undefined;
+}
+
+/** People signing in to the console through OpenID Connect (`src/identity/sign-in`). */
+export interface SignInConfig {
+  /** undefined: no sign-in (SWITCHBOARD_OIDC_ISSUER unset). */
+  oidc:
+    | {
+        issuer: string;
+        clientId: string;
+        /** undefined: a public client (PKCE alone). */
+        clientSecret: string | undefined;
+        /** `<SWITCHBOARD_PUBLIC_URL>/auth/callback`. */
+        redirectUrl: string;
+        /** The console's origin: a cookie-authenticated request must come from a page of it. */
+        publicOrigin: string;
+        /** The ID token claim holding the person's roles (a string or an array). */
+        rolesClaim: string;
+        /** The role of a signed-in person whose claim names none. */
+        defaultRole: (typeof SIGN_IN_ROLES)[number];
+      }
+    | undefined;
+  /** A sign-in session ends this long after it started; the person signs in again. */
+  sessionTtlMs: number;
 }
 
 /** This instance's lease on the database (`src/instances`). */
@@ -442,6 +485,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     // ---- Browsers (issue 22) ----
     requestOrigin: { allowedHosts: e.SWITCHBOARD_ALLOWED_HOSTS, allowedOrigins: e.SWITCHBOARD_ALLOWED_ORIGINS.map(parseAllowedOrigin) },
 
+    // ---- Sign-in (issue 27) ----
+    signIn: signInConfig(e),
+
     // ---- PostgreSQL (issue 15) ----
     postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,
   };
@@ -468,6 +514,32 @@ function instancesConfig(publicUrl: string | undefined, heartbeatMs: number, lea
     ]);
   }
   return { publicUrl: publicUrl ? publicUrl.replace(/\/+$/, '') : undefined, heartbeatMs, leaseTtlMs };
+}
+
+/** OIDC needs a client id and the public URL its redirect is derived from; both named when missing. */
+function signInConfig(e: z.infer<typeof environmentSchema>): SignInConfig {
+  const sessionTtlMs = e.SWITCHBOARD_SESSION_TTL_MS;
+  if (!e.SWITCHBOARD_OIDC_ISSUER) return { oidc: undefined, sessionTtlMs };
+  const problems: string[] = [];
+  if (!e.SWITCHBOARD_OIDC_CLIENT_ID)
+    problems.push('SWITCHBOARD_OIDC_CLIENT_ID must be set with SWITCHBOARD_OIDC_ISSUER (the client registered at the provider)');
+  if (!e.SWITCHBOARD_PUBLIC_URL) {
+    problems.push('SWITCHBOARD_PUBLIC_URL must be set with SWITCHBOARD_OIDC_ISSUER: the sign-in redirect is <SWITCHBOARD_PUBLIC_URL>/auth/callback');
+  }
+  if (problems.length > 0) throw new InvalidConfigurationError(problems);
+  const publicUrl = (e.SWITCHBOARD_PUBLIC_URL ?? '').replace(/\/+$/, '');
+  return {
+    oidc: {
+      issuer: e.SWITCHBOARD_OIDC_ISSUER,
+      clientId: e.SWITCHBOARD_OIDC_CLIENT_ID ?? '',
+      clientSecret: e.SWITCHBOARD_OIDC_CLIENT_SECRET || undefined,
+      redirectUrl: `${publicUrl}/auth/callback`,
+      publicOrigin: new URL(publicUrl).origin,
+      rolesClaim: e.SWITCHBOARD_OIDC_ROLES_CLAIM.trim(),
+      defaultRole: e.SWITCHBOARD_OIDC_DEFAULT_ROLE,
+    },
+    sessionTtlMs,
+  };
 }
 
 /** web/dist of this checkout: src/config (tests) and dist/config (npm start) are both two levels down. */

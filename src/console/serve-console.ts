@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** Paths the service itself answers: the console never shadows them, even for a browser asking for HTML. */
-const SERVICE_PATHS = /^\/(api|graphql|health|metrics)(\/|$)/;
+const SERVICE_PATHS = /^\/(api|graphql|health|metrics|auth)(\/|$)/;
 
 /**
  * What a browser may do with the console's pages: scripts, styles and API calls from this origin only

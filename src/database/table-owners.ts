@@ -32,4 +32,6 @@ export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   instanceLeases: { owner: 'instances', port: 'InstanceLease' },
   modelCalls: { owner: 'model-calls', port: 'ModelCallsReadModel' },
   pauses: { owner: 'pauses', port: 'PauseHolds' },
+  apiKeys: { owner: 'identity' },
+  signInSessions: { owner: 'identity' },
 };

@@ -1,4 +1,5 @@
 import {
+  apiKeyStreamId,
   agentStreamId,
   approvalStreamId,
   parseStreamId,
@@ -21,6 +22,7 @@ describe('stream ids', () => {
     expect(runStreamId('r1')).toBe('run-r1');
     expect(agentStreamId('code-reviewer')).toBe('agent-code-reviewer');
     expect(runThreadId('r9')).toBe('sub-agent-r9');
+    expect(apiKeyStreamId('k1')).toBe('api_key-k1');
     expect(STREAM_PREFIXES).toEqual({
       session: 'session-',
       run: 'run-',
@@ -28,6 +30,7 @@ describe('stream ids', () => {
       approval: 'approval-',
       modelCall: 'model_call-',
       pause: 'pause-',
+      apiKey: 'api_key-',
     });
     expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
   });

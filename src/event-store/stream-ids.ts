@@ -12,6 +12,7 @@ export const STREAM_PREFIXES = {
   approval: 'approval-',
   modelCall: 'model_call-',
   pause: 'pause-',
+  apiKey: 'api_key-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -51,6 +52,11 @@ export function approvalStreamId(approvalId: string): string {
 /** issue 25: one stream per model call the CLI handed to Switchboard. */
 export function modelCallStreamId(callId: string): string {
   return `${STREAM_PREFIXES.modelCall}${callId}`;
+}
+
+/** issue 27: one stream per named API key (created, revoked). */
+export function apiKeyStreamId(keyId: string): string {
+  return `${STREAM_PREFIXES.apiKey}${keyId}`;
 }
 
 /** issue 26: the pauses of one run (`pause-run-<runId>`) or one session (`pause-session-<sessionId>`). */

@@ -1,5 +1,5 @@
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Logger, Module } from '@nestjs/common';
+import { HttpException, Logger, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
 import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './resolvers/pauses.resolver';
@@ -7,9 +7,12 @@ import { PausesModule } from '../pauses/pauses.module';
 import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graphql';
-import { ApiTokenGuard, authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
+import { authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
+import { PRINCIPAL_PROPERTY, type Principal } from '../identity/principal';
+import { PrincipalResolver } from '../identity/principal-resolver';
 import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
+import { databaseUnreachableOf } from '../common/database-unreachable.error';
 import { jsonInputProblem } from '../common/json-limits';
 import { ModelCallsModule } from '../model-calls/model-calls.module';
 import type { GraphqlContext } from './graphql-context';
@@ -19,6 +22,8 @@ import { QueryLimitsPlugin } from './query-limits.plugin';
 import { AgentsResolver } from './resolvers/agents.resolver';
 import { ApprovalsResolver } from './resolvers/approvals.resolver';
 import { AuditResolver } from './resolvers/audit.resolver';
+import { ApiKeysResolver } from './resolvers/api-keys.resolver';
+import { MeResolver } from './resolvers/me.resolver';
 import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } from './resolvers/model-calls.resolver';
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunReplaysResolver } from './resolvers/run-replays.resolver';
@@ -46,32 +51,45 @@ export const GRAPHQL_RESOLVERS = [
   PauseCommandsResolver,
   RunPauseResolver,
   SessionPauseResolver,
+  MeResolver,
+  ApiKeysResolver,
 ];
-
-/** Lets the GraphQL module's factory check tokens the way the REST guard does. */
-@Module({ providers: [ApiTokenGuard], exports: [ApiTokenGuard] })
-class GraphqlAuthModule {}
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
+const authLogger = new Logger('GraphqlAuth');
+
+/**
+ * A failure to authenticate as the GraphQL error that says so: a sign-in method's refusal (an ended
+ * sign-in, a cross-site cookie) with its code, a lost database (a key or sign-in read) as the retryable
+ * 503 `database_unavailable` REST answers too, never an internal error.
+ */
+function asGraphqlError(refusal: unknown): unknown {
+  if (refusal instanceof GraphQLError) return refusal;
+  const unreachable = refusal instanceof HttpException ? undefined : databaseUnreachableOf(refusal);
+  const mapped = graphqlErrorOf(unreachable ?? refusal, httpStatusOf, authLogger);
+  // Raised while the context is made, before any resolver: the HTTP answer carries the status too.
+  const status = typeof mapped.extensions.statusCode === 'number' ? mapped.extensions.statusCode : 500;
+  return new GraphQLError(mapped.message, { extensions: { ...mapped.extensions, http: { status } } });
+}
+
 interface WsContext {
   connectionParams?: Record<string, unknown>;
-  extra?: { request?: GraphqlContext['req'] };
+  extra?: { request?: GraphqlContext['req']; [PRINCIPAL_PROPERTY]?: Principal };
 }
 
 /**
  * GraphQL API at /graphql (code-first schema, Apollo), with graphql-ws subscriptions on the same path.
- * Same bearer token as REST: an HTTP request without it is refused whole (401, introspection included),
- * a WebSocket at connection_init (close 4403); resolvers run behind the global ApiTokenGuard as well.
+ * Same principals as REST (IdentityModule): an HTTP request without it is refused whole (401, introspection included),
+ * a WebSocket at connection_init (close 4403), the principal found then rides on the context; resolvers run behind the global IdentityGuard as well.
  * Every operation gets its own batch loaders and must pass the depth and complexity limits.
  */
 @Module({
   imports: [
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
-      imports: [GraphqlAuthModule],
-      inject: [ApiTokenGuard, QueryBus, ModuleRef],
-      useFactory: (guard: ApiTokenGuard, queryBus: QueryBus, moduleRef: ModuleRef): ApolloDriverConfig => {
+      inject: [PrincipalResolver, QueryBus, ModuleRef],
+      useFactory: (principals: PrincipalResolver, queryBus: QueryBus, moduleRef: ModuleRef): ApolloDriverConfig => {
         const logger = new Logger('GraphQL');
         const schema = () => moduleRef.get(GraphQLSchemaHost, { strict: false }).schema;
         return {
@@ -82,17 +100,34 @@ interface WsContext {
           introspection: true,
           autoTransformHttpErrors: false,
           includeStacktraceInErrorResponses: false,
-          context: (arg: { req?: GraphqlContext['req'] } & WsContext): GraphqlContext => {
+          context: async (arg: { req?: GraphqlContext['req'] } & WsContext): Promise<GraphqlContext> => {
             if (arg.extra !== undefined || arg.connectionParams !== undefined) {
-              return { connectionParams: arg.connectionParams ?? null, req: arg.extra?.request, loaders: new RunLoaders(queryBus) };
+              return {
+                connectionParams: arg.connectionParams ?? null,
+                req: arg.extra?.request,
+                [PRINCIPAL_PROPERTY]: arg.extra?.[PRINCIPAL_PROPERTY],
+                loaders: new RunLoaders(queryBus),
+              };
             }
-            if (!guard.allows(authorizationOf({ req: arg.req }))) throw unauthorized();
-            return { req: arg.req, loaders: new RunLoaders(queryBus) };
+            const principal = await principals.principalOrNone({ headers: arg.req?.headers ?? {} }).catch((refusal: unknown) => {
+              throw asGraphqlError(refusal);
+            });
+            if (!principal) throw unauthorized();
+            return { req: arg.req, [PRINCIPAL_PROPERTY]: principal, loaders: new RunLoaders(queryBus) };
           },
           subscriptions: {
             'graphql-ws': {
-              onConnect: (ctx) =>
-                guard.allows(authorizationOf({ connectionParams: ctx.connectionParams, req: (ctx.extra as WsContext['extra'])?.request })),
+              onConnect: async (ctx) => {
+                const extra = ctx.extra as NonNullable<WsContext['extra']>;
+                const carrier = { connectionParams: ctx.connectionParams, req: extra?.request };
+                // A refused cookie closes the socket like a missing token (4403), not as a server error.
+                const principal = await principals
+                  .principalOrNone({ headers: extra?.request?.headers ?? {} }, authorizationOf(carrier))
+                  .catch(() => undefined);
+                if (!principal) return false;
+                extra[PRINCIPAL_PROPERTY] = principal;
+                return true;
+              },
               onSubscribe: (_ctx, _id, payload) => {
                 // A WebSocket message has no HTTP body check in front of it: the same JSON input rules here.
                 const input = jsonInputProblem(payload);

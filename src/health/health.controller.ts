@@ -2,6 +2,7 @@ import { Controller, Get, HttpStatus, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiTokenGuard } from '../common/auth/api-token.guard';
+import { PrincipalResolver } from '../identity/principal-resolver';
 import { Public } from '../common/auth/public.decorator';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
@@ -31,6 +32,7 @@ export class HealthController {
     private readonly readiness: Readiness,
     private readonly lease: InstanceLease,
     private readonly token: ApiTokenGuard,
+    private readonly principals: PrincipalResolver,
     private readonly modelRoute: ModelRoute,
   ) {}
 
@@ -45,7 +47,7 @@ export class HealthController {
   @Get()
   @ApiOperation({ summary: 'Database, async projections and CLI in detail (with the token); ok or failing per check without it' })
   async health(@Req() request: Request, @Res() response: Response) {
-    if (!this.showsDetail(request)) {
+    if (!(await this.showsDetail(request))) {
       const report = await this.readiness.check();
       const up = report.checks.database.ok;
       response.status(up ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json({ status: up ? 'ok' : 'error', checks: summary(report) });
@@ -92,8 +94,8 @@ export class HealthController {
   @Public()
   @Get('live')
   @ApiOperation({ summary: 'Liveness: 200 while the process serves HTTP' })
-  live(@Req() request: Request) {
-    if (!this.showsDetail(request)) return { status: 'live' };
+  async live(@Req() request: Request) {
+    if (!(await this.showsDetail(request))) return { status: 'live' };
     return { status: 'live', pid: process.pid, uptimeSeconds: Math.round(process.uptime()) };
   }
 
@@ -110,8 +112,9 @@ export class HealthController {
   async ready(@Req() request: Request, @Res() response: Response) {
     const report = await this.readiness.check();
     const status = report.ready ? 'ready' : 'not_ready';
+    const detail = await this.showsDetail(request);
     response.status(report.ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE).json(
-      this.showsDetail(request)
+      detail
         ? { status, failing: report.failing, degraded: report.degraded, checks: report.checks }
         : {
             status,
@@ -122,8 +125,17 @@ export class HealthController {
     );
   }
 
-  private showsDetail(request: Request): boolean {
-    return this.token.allows(request.headers.authorization);
+  /**
+   * Detail for a caller the API would serve (the token, a named key, a session, or the open loopback).
+   * Whether keys exist is read from the database: when that read fails (an outage this very route
+   * reports), only the bootstrap token decides, as before keys existed.
+   */
+  private async showsDetail(request: Request): Promise<boolean> {
+    try {
+      return (await this.principals.principalOrNone(request)) !== undefined;
+    } catch {
+      return this.token.allows(request.headers.authorization);
+    }
   }
 }
 

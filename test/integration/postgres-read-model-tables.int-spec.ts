@@ -75,6 +75,8 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'instance_leases',
         'model_calls',
         'pauses',
+        'api_keys',
+        'sign_in_sessions',
       ]),
     );
   });

@@ -12,3 +12,5 @@ export * from './approvals.table';
 export * from './instance-leases.table';
 export * from './model-calls.table';
 export * from './pauses.table';
+export * from './api-keys.table';
+export * from './sign-in-sessions.table';

@@ -33,6 +33,8 @@ export const EVENT_TYPES = {
   'run.delegation_refused': { stream: 'session', appendedBy: 'delegation (on the caller session)' },
   'pause.paused': { stream: 'pause', appendedBy: 'pauseDecider' },
   'pause.unpaused': { stream: 'pause', appendedBy: 'pauseDecider' },
+  'api_key.created': { stream: 'api_key', appendedBy: 'apiKeyDecider' },
+  'api_key.revoked': { stream: 'api_key', appendedBy: 'apiKeyDecider' },
   'permission.asked': { stream: 'approval', appendedBy: 'approvalDecider' },
   'approval.decided': { stream: 'approval', appendedBy: 'approvalDecider' },
   'approval.expired': { stream: 'approval', appendedBy: 'approvalDecider' },

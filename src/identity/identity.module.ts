@@ -1,0 +1,25 @@
+import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { IdentityGuard } from './identity.guard';
+import { ApiKeysController } from './keys/api-keys.controller';
+import { ApiKeysReadModel } from './keys/api-keys-read-model';
+import { CreateApiKeyHandler } from './keys/commands/create-api-key/create-api-key.command';
+import { RevokeApiKeyHandler } from './keys/commands/revoke-api-key/revoke-api-key.command';
+import { ApiKeysProjection } from './keys/projections/api-keys.projection';
+import { ListApiKeysHandler } from './keys/queries/list-api-keys/list-api-keys.query';
+import { MeController } from './me/me.controller';
+import { PrincipalResolver } from './principal-resolver';
+
+/**
+ * issue 27: who calls. Resolves the principal of every request (bootstrap token, contributed sign-in
+ * methods, else today's open loopback as a local admin) through the global IdentityGuard, and answers
+ * GET /api/me; named API keys (`api_key-<id>` streams, `api_keys`).
+ */
+@Global()
+@Module({
+  imports: [DiscoveryModule],
+  controllers: [MeController, ApiKeysController],
+  providers: [PrincipalResolver, IdentityGuard, ApiKeysReadModel, ApiKeysProjection, CreateApiKeyHandler, RevokeApiKeyHandler, ListApiKeysHandler],
+  exports: [PrincipalResolver, IdentityGuard],
+})
+export class IdentityModule {}

@@ -1,0 +1,54 @@
+import { Contributes } from '../common/contributions';
+
+/**
+ * issue 27: who is calling, as every transport (REST, GraphQL over HTTP and graphql-ws, SSE) sees it
+ * once authenticated. The policy table decides what a role may do; commands record the principal as
+ * their actor.
+ */
+export type Role = 'viewer' | 'operator' | 'approver' | 'admin';
+export const ROLES: readonly Role[] = ['viewer', 'operator', 'approver', 'admin'];
+
+export interface Principal {
+  /**
+   * `user`: a person signed in through OpenID Connect; `key`: a named API key; `operator`: the bootstrap
+   * `SWITCHBOARD_API_TOKEN`; `local`: nobody configured any credential and the service listens on loopback
+   * only (today's one-person start: a single local admin).
+   */
+  kind: 'user' | 'key' | 'operator' | 'local';
+  /** Stable id: the OIDC subject (`<issuer>#<sub>`), the key's id, `operator`, `local`. */
+  id: string;
+  /** What people read: the person's name or e-mail, the key's name, "operator", "local admin". */
+  name: string;
+  role: Role;
+  /** How the request proved it: a cookie-authenticated request must pass the Origin check on every route. */
+  via: 'cookie' | 'bearer' | 'none';
+}
+
+/** The request property (REST, SSE) and GraphQL context property the authenticated principal is put on. */
+export const PRINCIPAL_PROPERTY = 'principal';
+
+/** What an authenticator reads a principal from: the request's headers (cookies included). */
+export interface CredentialCarrier {
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * The slot (`@ProvidesAuthenticator()`) through which other parts add a way to sign in: the OIDC
+ * sign-in's cookie sessions. The guard asks each in turn after the bearer credentials; the first
+ * principal wins. `undefined`: this authenticator does not know the request; throw an
+ * UnauthorizedException for a credential it owns that is wrong, expired or revoked.
+ */
+export const AUTHENTICATORS = 'switchboard:authenticator';
+
+export function ProvidesAuthenticator(): ClassDecorator {
+  return Contributes(AUTHENTICATORS);
+}
+
+export interface Authenticator {
+  /**
+   * False while this sign-in method is present but not set up (no issuer configured, say): it then does
+   * not close today's open loopback API. Absent means set up.
+   */
+  readonly configured?: boolean;
+  principalOf(request: CredentialCarrier): Promise<Principal | undefined>;
+}

@@ -1,0 +1,215 @@
+import type { Client } from 'graphql-ws';
+import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { graphqlHttp, GraphqlSubscription, graphqlWs } from '../fixtures/graphql-client';
+import { jsonHttp } from '../fixtures/json-http';
+import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { waitUntil } from '../fixtures/wait-until';
+
+const TOKEN = 'identity-e2e-token-0123456789';
+
+/** issue 27: who the caller is, over REST (GET /api/me), GraphQL over HTTP and graphql-ws, on the real app. */
+describe('identity: the principal every transport sees', () => {
+  const clients: Client[] = [];
+  afterAll(async () => Promise.all(clients.map(async (c) => c.dispose())));
+
+  /** `{ me { ... } }` over a graphql-ws connection, answered once. */
+  async function meOverWebSocket(running: RunningApp, token?: string) {
+    const client = graphqlWs(running.baseUrl, token);
+    clients.push(client);
+    const query = new GraphqlSubscription(client, '{ me { kind id name role via } }').start();
+    await query.waitForEnd();
+    return query;
+  }
+
+  describe('with SWITCHBOARD_API_TOKEN set', () => {
+    let running: RunningApp;
+    beforeAll(async () => {
+      running = await startTestApp({ apiToken: TOKEN });
+    });
+    afterAll(async () => running.close());
+
+    it('answers GET /api/me for the token as the operator with the admin role, and 401 without it', async () => {
+      const operator = await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` })('GET', '/api/me');
+      expect(operator).toEqual({ status: 200, body: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' } });
+
+      for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }] as Array<Record<string, string>>) {
+        const refused = await jsonHttp(() => running.baseUrl, headers)('GET', '/api/me');
+        expect(refused.status).toBe(401);
+        expect(refused.body).toMatchObject({ code: 'unauthorized', message: expect.stringContaining('Authorization: Bearer') });
+      }
+    });
+
+    it('answers the GraphQL me query over HTTP and graphql-ws with the same principal', async () => {
+      const http = await graphqlHttp(() => running.baseUrl, TOKEN)('{ me { kind id name role via } }');
+      expect(http.body).toEqual({ data: { me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' } } });
+
+      const ws = await meOverWebSocket(running, TOKEN);
+      expect(ws.values).toEqual([{ me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' } }]);
+
+      const refused = await meOverWebSocket(running);
+      expect(refused.errors).toEqual([{ closeCode: 4403, reason: 'Forbidden' }]);
+    });
+  });
+
+  describe('with nothing configured, on loopback (the one-person start)', () => {
+    let running: RunningApp;
+    beforeAll(async () => {
+      running = await startTestApp({ apiToken: undefined });
+    });
+    afterAll(async () => running.close());
+
+    it('stays open and calls everyone the local admin, on REST, GraphQL over HTTP and graphql-ws', async () => {
+      const local = { kind: 'local', id: 'local', name: 'local admin', role: 'admin', via: 'none' };
+      expect(await jsonHttp(() => running.baseUrl)('GET', '/api/me')).toEqual({ status: 200, body: local });
+      // A bearer nobody configured changes nothing, as before.
+      expect(await jsonHttp(() => running.baseUrl, { authorization: 'Bearer anything' })('GET', '/api/me')).toEqual({ status: 200, body: local });
+      expect((await graphqlHttp(() => running.baseUrl)('{ me { kind id name role via } }')).body).toEqual({ data: { me: local } });
+      expect((await meOverWebSocket(running)).values).toEqual([{ me: local }]);
+    });
+  });
+
+  describe('named API keys', () => {
+    let running: RunningApp;
+    const operator = jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` });
+    const withKey = (key: string) => jsonHttp(() => running.baseUrl, { authorization: `Bearer ${key}` });
+    beforeAll(async () => {
+      running = await startTestApp({ apiToken: TOKEN });
+    });
+    afterAll(async () => running.close());
+
+    it('creates a key shown once, lists it by prefix only, lets it act with its role and records its last use', async () => {
+      const created = await operator('POST', '/api/keys', { name: 'nightly-ci', role: 'operator' });
+      expect(created.status).toBe(201);
+      const { key, apiKey } = created.body;
+      expect(key).toMatch(/^sbk_[A-Za-z0-9_-]{43}$/);
+      expect(apiKey).toMatchObject({
+        name: 'nightly-ci',
+        role: 'operator',
+        prefix: key.slice(0, 12),
+        createdBy: 'operator',
+        revokedAt: null,
+        expiresAt: null,
+      });
+
+      const listed = await operator('GET', '/api/keys');
+      expect(listed.body.keys).toEqual([expect.objectContaining({ id: apiKey.id, prefix: key.slice(0, 12) })]);
+      expect(JSON.stringify(listed.body)).not.toContain(key);
+      expect(Object.keys(listed.body.keys[0])).not.toContain('secretSha256');
+
+      expect(await withKey(key)('GET', '/api/me')).toEqual({
+        status: 200,
+        body: { kind: 'key', id: apiKey.id, name: 'nightly-ci', role: 'operator', via: 'bearer' },
+      });
+      await waitUntil(async () => (await operator('GET', '/api/keys')).body.keys[0].lastUsedAt !== null, 'the last use to be recorded');
+    });
+
+    it('refuses a revoked key from the next request on, and an unknown or expired key, each with a 401 saying which', async () => {
+      const { key, apiKey } = (await operator('POST', '/api/keys', { name: 'to-revoke', role: 'viewer' })).body;
+      expect((await withKey(key)('GET', '/api/me')).status).toBe(200);
+      const revoked = await operator('DELETE', `/api/keys/${apiKey.id}`);
+      expect(revoked).toMatchObject({ status: 200, body: { id: apiKey.id, revokedBy: 'operator', revokedAt: expect.any(String) } });
+      const refused = await withKey(key)('GET', '/api/me');
+      expect(refused).toMatchObject({ status: 401, body: { code: 'unauthorized', message: expect.stringContaining('was revoked at') } });
+      expect(await operator('DELETE', `/api/keys/${apiKey.id}`)).toMatchObject({ status: 409, body: { code: 'invalid_state' } });
+      expect(await operator('DELETE', '/api/keys/no-such-key')).toMatchObject({ status: 404, body: { code: 'not_found' } });
+
+      const unknown = await withKey(`sbk_${'x'.repeat(43)}`)('GET', '/api/me');
+      expect(unknown).toMatchObject({ status: 401, body: { message: expect.stringContaining('Unknown API key') } });
+
+      const soon = new Date(Date.now() + 1500).toISOString();
+      const expiring = (await operator('POST', '/api/keys', { name: 'short-lived', role: 'viewer', expiresAt: soon })).body;
+      expect((await withKey(expiring.key)('GET', '/api/me')).status).toBe(200);
+      await waitUntil(async () => (await withKey(expiring.key)('GET', '/api/me')).status === 401, 'the key to expire');
+      expect((await withKey(expiring.key)('GET', '/api/me')).body.message).toContain('expired at');
+
+      const past = await operator('POST', '/api/keys', { name: 'late', role: 'viewer', expiresAt: '2020-01-01T00:00:00Z' });
+      expect(past).toMatchObject({ status: 400, body: { message: expect.stringContaining('in the past') } });
+      const badRole = await operator('POST', '/api/keys', { name: 'x', role: 'root' });
+      expect(badRole.status).toBe(400);
+    });
+
+    it('lets a non-admin key read but refuses it anything else with a 403 naming the role needed and its own (fails closed until the policy table)', async () => {
+      const { key } = (await operator('POST', '/api/keys', { name: 'reader', role: 'operator' })).body;
+      const reader = withKey(key);
+      expect((await reader('GET', '/api/sessions')).status).toBe(200);
+      for (const [method, path, body] of [
+        ['POST', '/api/keys', { name: 'escalate', role: 'admin' }],
+        ['GET', '/api/keys', undefined],
+      ] as const) {
+        const refused = await reader(method, path, body);
+        expect(refused).toMatchObject({
+          status: 403,
+          body: { code: 'forbidden', message: expect.stringMatching(/needs the admin role; reader has operator/) },
+        });
+      }
+      const gql = graphqlHttp(() => running.baseUrl, key);
+      expect((await gql('{ agents { id } }')).body.data).toEqual({ agents: [] });
+      const mutation = await gql('mutation { createApiKey(input: { name: "x", role: "admin" }) { key } }');
+      expect(mutation.body.errors?.[0]).toMatchObject({ extensions: { code: 'forbidden' }, message: expect.stringContaining('needs the admin role') });
+    });
+
+    it('creates, lists and revokes keys over GraphQL too', async () => {
+      const gql = graphqlHttp(() => running.baseUrl, TOKEN);
+      const created = await gql('mutation { createApiKey(input: { name: "graphql-bot", role: "approver" }) { key apiKey { id name role prefix } } }');
+      const { key, apiKey } = created.body.data.createApiKey;
+      expect(apiKey).toMatchObject({ name: 'graphql-bot', role: 'approver', prefix: key.slice(0, 12) });
+      expect((await graphqlHttp(() => running.baseUrl, key)('{ me { kind name role } }')).body.data.me).toEqual({
+        kind: 'key',
+        name: 'graphql-bot',
+        role: 'approver',
+      });
+      expect((await gql('{ apiKeys { id } }')).body.data.apiKeys).toContainEqual({ id: apiKey.id });
+      const revoked = await gql('mutation ($id: ID!) { revokeApiKey(id: $id) { revokedBy } }', { id: apiKey.id });
+      expect(revoked.body.data.revokeApiKey).toEqual({ revokedBy: 'operator' });
+      expect((await graphqlHttp(() => running.baseUrl, key)('{ me { kind } }')).status).toBe(401);
+    });
+  });
+
+  describe('keys on the open loopback', () => {
+    let running: RunningApp;
+    beforeAll(async () => {
+      running = await startTestApp({ apiToken: undefined });
+    });
+    afterAll(async () => running.close());
+
+    it('closes the open API once a key exists: anonymous is 401 (API docs and health detail too), the key works', async () => {
+      const open = jsonHttp(() => running.baseUrl);
+      expect((await open('GET', '/health/live')).body).toHaveProperty('pid');
+      const created = await open('POST', '/api/keys', { name: 'first', role: 'admin' });
+      expect(created.body.apiKey.createdBy).toBe('local');
+      expect(await open('GET', '/api/me')).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+      expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/api/me')).body).toMatchObject({
+        kind: 'key',
+        role: 'admin',
+      });
+      expect((await open('GET', '/api/docs-json')).status).toBe(401);
+      expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/api/docs-json')).status).toBe(200);
+      expect((await open('GET', '/health/live')).body).toEqual({ status: 'live' });
+      expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/health/live')).body).toHaveProperty('pid');
+    });
+  });
+
+  describe('two instances sharing a PostgreSQL', () => {
+    let server: PostgresServer;
+    const apps: RunningApp[] = [];
+    beforeAll(async () => {
+      server = await startPostgresServer();
+      const url = await server.createDatabase('identity');
+      for (let i = 0; i < 2; i++) apps.push(await startTestApp({ apiToken: TOKEN, postgres: { url, poolSize: 2 } }, makeTempDir().dir));
+    });
+    afterAll(async () => {
+      for (const app of apps) await app.close();
+      server?.stop();
+    });
+
+    it('refuses a key revoked on one instance on the other at the next request', async () => {
+      const [a, b] = apps;
+      const created = await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('POST', '/api/keys', { name: 'shared', role: 'viewer' });
+      const onB = jsonHttp(() => b.baseUrl, { authorization: `Bearer ${created.body.key}` });
+      expect((await onB('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'shared' });
+      await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('DELETE', `/api/keys/${created.body.apiKey.id}`);
+      expect(await onB('GET', '/api/me')).toMatchObject({ status: 401, body: { message: expect.stringContaining('was revoked at') } });
+    });
+  });
+});
