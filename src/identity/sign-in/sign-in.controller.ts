@@ -1,5 +1,5 @@
 import { BadRequestException, Controller, ForbiddenException, Get, HttpCode, Logger, NotFoundException, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExcludeController, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/auth/public.decorator';
 import { CookieSessionAuthenticator } from './cookie-session.authenticator';
@@ -15,9 +15,11 @@ const notConfigured = () =>
 /**
  * Sign-in for people (issue 27): `/auth/login` sends the browser to the OpenID Connect provider,
  * `/auth/callback` turns its answer into a server-side session held by an HttpOnly cookie, and
- * `POST /auth/logout` ends that session. Public: they are how a person gets a credential.
+ * `POST /auth/logout` ends that session. Public: they are how a person gets a credential. Browser
+ * navigations (redirects and a cookie), not API calls: kept out of the OpenAPI document and described in
+ * docs/security.md.
  */
-@ApiTags('sign-in')
+@ApiExcludeController()
 @Controller('auth')
 @Public()
 export class SignInController {
