@@ -515,6 +515,7 @@ const principalView = z.object({
   name: z.string(),
   role: z.enum(['viewer', 'operator', 'approver', 'admin']),
   via: z.enum(['cookie', 'bearer', 'none']),
+  may: z.array(z.enum(['read', 'operate', 'approve', 'administer'])).describe('what the role may do'),
 });
 
 const apiKeyView = z.object({
@@ -566,7 +567,7 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     status: 200,
     description: 'Who calls and with which role',
     schema: principalView,
-    example: { kind: 'key', id: '0192f3a4-bbbb-7abc-8def-0123456789ab', name: 'nightly-ci', role: 'operator', via: 'bearer' },
+    example: { kind: 'key', id: '0192f3a4-bbbb-7abc-8def-0123456789ab', name: 'nightly-ci', role: 'operator', via: 'bearer', may: ['read', 'operate'] },
   },
   // sessions
   SessionsController_create: {

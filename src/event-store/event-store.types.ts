@@ -1,3 +1,5 @@
+import type { Actor } from '../common/actor';
+
 /** What the caller hands to `append`. */
 export interface NewEvent<T extends object = Record<string, unknown>> {
   type: string;
@@ -11,6 +13,8 @@ export interface EventMetadata {
   correlationId?: string;
   causationId?: string;
   actor?: string;
+  /** issue 27: who did it (`src/common/actor.ts`); absent on events recorded before. */
+  by?: Actor;
   [key: string]: unknown;
 }
 

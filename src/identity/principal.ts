@@ -8,6 +8,27 @@ import { Contributes } from '../common/contributions';
 export type Role = 'viewer' | 'operator' | 'approver' | 'admin';
 export const ROLES: readonly Role[] = ['viewer', 'operator', 'approver', 'admin'];
 
+/**
+ * What an operation needs (the policy table, `access-policy.ts`, names one per operation): `read`
+ * everything; `operate` sessions and runs (start, message, steer, pause, stop, resume, replay, fork,
+ * destroy, budgets); `approve` approvals and the questions agents ask; `administer` the agent library,
+ * the MCP registry, keys, sign-in sessions and settings.
+ */
+export type Permission = 'read' | 'operate' | 'approve' | 'administer';
+export const PERMISSIONS: readonly Permission[] = ['read', 'operate', 'approve', 'administer'];
+
+/** Operator and approver are siblings: an operator cannot decide approvals, an approver cannot start runs. */
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  viewer: ['read'],
+  operator: ['read', 'operate'],
+  approver: ['read', 'approve'],
+  admin: ['read', 'operate', 'approve', 'administer'],
+};
+
+export function roleMay(role: Role, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
 export interface Principal {
   /**
    * `user`: a person signed in through OpenID Connect; `key`: a named API key; `operator`: the bootstrap

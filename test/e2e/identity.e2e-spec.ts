@@ -17,7 +17,7 @@ describe('identity: the principal every transport sees', () => {
   async function meOverWebSocket(running: RunningApp, token?: string) {
     const client = graphqlWs(running.baseUrl, token);
     clients.push(client);
-    const query = new GraphqlSubscription(client, '{ me { kind id name role via } }').start();
+    const query = new GraphqlSubscription(client, '{ me { kind id name role via may } }').start();
     await query.waitForEnd();
     return query;
   }
@@ -31,7 +31,7 @@ describe('identity: the principal every transport sees', () => {
 
     it('answers GET /api/me for the token as the operator with the admin role, and 401 without it', async () => {
       const operator = await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` })('GET', '/api/me');
-      expect(operator).toEqual({ status: 200, body: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' } });
+      expect(operator).toEqual({ status: 200, body: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } });
 
       for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }] as Array<Record<string, string>>) {
         const refused = await jsonHttp(() => running.baseUrl, headers)('GET', '/api/me');
@@ -41,11 +41,11 @@ describe('identity: the principal every transport sees', () => {
     });
 
     it('answers the GraphQL me query over HTTP and graphql-ws with the same principal', async () => {
-      const http = await graphqlHttp(() => running.baseUrl, TOKEN)('{ me { kind id name role via } }');
-      expect(http.body).toEqual({ data: { me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' } } });
+      const http = await graphqlHttp(() => running.baseUrl, TOKEN)('{ me { kind id name role via may } }');
+      expect(http.body).toEqual({ data: { me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } } });
 
       const ws = await meOverWebSocket(running, TOKEN);
-      expect(ws.values).toEqual([{ me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' } }]);
+      expect(ws.values).toEqual([{ me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } }]);
 
       const refused = await meOverWebSocket(running);
       expect(refused.errors).toEqual([{ closeCode: 4403, reason: 'Forbidden' }]);
@@ -60,11 +60,11 @@ describe('identity: the principal every transport sees', () => {
     afterAll(async () => running.close());
 
     it('stays open and calls everyone the local admin, on REST, GraphQL over HTTP and graphql-ws', async () => {
-      const local = { kind: 'local', id: 'local', name: 'local admin', role: 'admin', via: 'none' };
+      const local = { kind: 'local', id: 'local', name: 'local admin', role: 'admin', via: 'none', may: ['read', 'operate', 'approve', 'administer'] };
       expect(await jsonHttp(() => running.baseUrl)('GET', '/api/me')).toEqual({ status: 200, body: local });
       // A bearer nobody configured changes nothing, as before.
       expect(await jsonHttp(() => running.baseUrl, { authorization: 'Bearer anything' })('GET', '/api/me')).toEqual({ status: 200, body: local });
-      expect((await graphqlHttp(() => running.baseUrl)('{ me { kind id name role via } }')).body).toEqual({ data: { me: local } });
+      expect((await graphqlHttp(() => running.baseUrl)('{ me { kind id name role via may } }')).body).toEqual({ data: { me: local } });
       expect((await meOverWebSocket(running)).values).toEqual([{ me: local }]);
     });
   });
@@ -99,7 +99,7 @@ describe('identity: the principal every transport sees', () => {
 
       expect(await withKey(key)('GET', '/api/me')).toEqual({
         status: 200,
-        body: { kind: 'key', id: apiKey.id, name: 'nightly-ci', role: 'operator', via: 'bearer' },
+        body: { kind: 'key', id: apiKey.id, name: 'nightly-ci', role: 'operator', via: 'bearer', may: ['read', 'operate'] },
       });
       await waitUntil(async () => (await operator('GET', '/api/keys')).body.keys[0].lastUsedAt !== null, 'the last use to be recorded');
     });

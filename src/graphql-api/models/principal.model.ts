@@ -9,4 +9,5 @@ export class PrincipalModel {
   @Field({ description: "What people read: the person's name, the key's name" }) name!: string;
   @Field({ description: 'viewer, operator, approver or admin' }) role!: string;
   @Field({ description: 'How the request proved it: cookie, bearer or none' }) via!: string;
+  @Field(() => [String], { description: 'What the role may do: read, operate, approve, administer' }) may!: string[];
 }

@@ -1,5 +1,5 @@
 import { Context, Query, Resolver } from '@nestjs/graphql';
-import type { Principal } from '../../identity/principal';
+import { meOf, type MeView } from '../../identity/me/me-view';
 import type { GraphqlContext } from '../graphql-context';
 import { PrincipalModel } from '../models/principal.model';
 
@@ -7,7 +7,7 @@ import { PrincipalModel } from '../models/principal.model';
 @Resolver()
 export class MeResolver {
   @Query(() => PrincipalModel, { description: 'The calling principal and its role' })
-  me(@Context() context: GraphqlContext): Principal | undefined {
-    return context.principal;
+  me(@Context() context: GraphqlContext): MeView | undefined {
+    return context.principal && meOf(context.principal);
   }
 }
