@@ -31,7 +31,10 @@ describe('identity: the principal every transport sees', () => {
 
     it('answers GET /api/me for the token as the operator with the admin role, and 401 without it', async () => {
       const operator = await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${TOKEN}` })('GET', '/api/me');
-      expect(operator).toEqual({ status: 200, body: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } });
+      expect(operator).toEqual({
+        status: 200,
+        body: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] },
+      });
 
       for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }] as Array<Record<string, string>>) {
         const refused = await jsonHttp(() => running.baseUrl, headers)('GET', '/api/me');
@@ -42,10 +45,16 @@ describe('identity: the principal every transport sees', () => {
 
     it('answers the GraphQL me query over HTTP and graphql-ws with the same principal', async () => {
       const http = await graphqlHttp(() => running.baseUrl, TOKEN)('{ me { kind id name role via may } }');
-      expect(http.body).toEqual({ data: { me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } } });
+      expect(http.body).toEqual({
+        data: {
+          me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] },
+        },
+      });
 
       const ws = await meOverWebSocket(running, TOKEN);
-      expect(ws.values).toEqual([{ me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } }]);
+      expect(ws.values).toEqual([
+        { me: { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer', may: ['read', 'operate', 'approve', 'administer'] } },
+      ]);
 
       const refused = await meOverWebSocket(running);
       expect(refused.errors).toEqual([{ closeCode: 4403, reason: 'Forbidden' }]);
