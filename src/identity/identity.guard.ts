@@ -48,6 +48,7 @@ export class IdentityGuard implements CanActivate {
       const info = graphql.getInfo<{ parentType: { name: string }; fieldName: string }>();
       // Field resolvers run without guards (no fieldResolverEnhancers); were they guarded, their root field was judged already.
       if (!ROOT_TYPES.has(info.parentType.name)) return true;
+      // Refused, it is a GraphQL error (extensions code forbidden, statusCode 403, details) in a 200 answer, as GraphQL over HTTP has it.
       return this.allow(principal, `${info.parentType.name}.${info.fieldName}`);
     }
     const request = context
@@ -57,7 +58,7 @@ export class IdentityGuard implements CanActivate {
     return this.allow(principal, `${context.getClass().name}.${context.getHandler().name}`);
   }
 
-  /** The policy table's verdict, or the 403 that names the permission needed, the roles that have it, and the caller's role. */
+  /** The policy table's verdict: through, or a 403 naming the permission needed, the roles that have it, and the caller's role. */
   private allow(principal: Principal, operation: string): true {
     const verdict = judgeAccess(operation, principal);
     if (verdict.allowed) return true;
