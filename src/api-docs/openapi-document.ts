@@ -7,6 +7,8 @@ import { z, type ZodType } from 'zod';
 import { UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
 import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { accessRuleOf, judgeAccess, rolesAllowed } from '../identity/access-policy';
+import { ROLES } from '../identity/principal';
 import { DOCUMENTED_ANSWERS, pathParameterExample, REQUEST_EXAMPLES } from './api-responses';
 
 type Operation = OpenAPIObject['paths'][string]['get'] & object;
@@ -50,6 +52,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json'] : undefined;
       if (body && example !== undefined) body.example = example;
       describeErrors(operation, isPublic(controller, method));
+      describeRefusal(operation, `${controller.name}.${method}`);
     }
   }
   return document;
@@ -150,6 +153,25 @@ function describeValidatedInputs(operation: Operation, controller: Type<unknown>
       }
     }
   }
+}
+
+/** The 403 of an operation some roles may not call, worded from the access policy (what it needs, who has it). */
+function describeRefusal(operation: Operation, name: string): void {
+  const rule = accessRuleOf(name);
+  if (rule === undefined || rule === 'public') return;
+  const refused = ROLES.find((role) => !rolesAllowed(rule).includes(role));
+  if (refused === undefined) return;
+  const verdict = judgeAccess(name, { name: 'nightly-ci', role: refused });
+  if (verdict.allowed) return;
+  (operation.responses as Record<string, unknown>)['403'] = {
+    description: `forbidden: needs the ${rule.join(' or ')} permission (roles: ${verdict.roles.join(', ')}); see docs/security.md`,
+    content: {
+      'application/json': {
+        schema: { $ref: `#/components/schemas/${ERROR_SCHEMA}` },
+        example: { statusCode: 403, code: 'forbidden', message: verdict.message, details: { needs: verdict.needs, roles: verdict.roles, role: refused } },
+      },
+    },
+  };
 }
 
 function describeErrors(operation: Operation, open: boolean): void {

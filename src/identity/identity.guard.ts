@@ -1,12 +1,12 @@
-import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { authorizationOf, type AuthCarrier } from '../common/auth/api-token.guard';
 import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
-import { ApiKeysController } from './keys/api-keys.controller';
-import { PRINCIPAL_PROPERTY, type Principal, type Role } from './principal';
+import { judgeAccess } from './access-policy';
+import { PRINCIPAL_PROPERTY, type Principal } from './principal';
 import { PrincipalResolver } from './principal-resolver';
 
 /** A GraphQL context as the guard sees it: how the caller authenticated, and the principal once known. */
@@ -14,13 +14,17 @@ export interface PrincipalCarrier extends AuthCarrier {
   [PRINCIPAL_PROPERTY]?: Principal;
 }
 
+const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
+
 /**
  * The global guard: every REST handler (SSE streams included) and GraphQL resolver (HTTP and graphql-ws)
- * runs for an authenticated principal, put on the request (REST, SSE) or the GraphQL context. @Public()
- * routes need none.
+ * runs for an authenticated principal, put on the request (REST, SSE) or the GraphQL context, whose role
+ * the policy table (`access-policy.ts`) lets call the operation. @Public() routes need none.
  */
 @Injectable()
 export class IdentityGuard implements CanActivate {
+  private readonly logger = new Logger(IdentityGuard.name);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly principals: PrincipalResolver,
@@ -34,34 +38,36 @@ export class IdentityGuard implements CanActivate {
     ]);
     if (isPublic === true || (typeof isPublic === 'function' && isPublic(this.config))) return true;
     if (context.getType<GqlContextType>() === 'graphql') {
-      const carrier = GqlExecutionContext.create(context).getContext<PrincipalCarrier>();
+      const graphql = GqlExecutionContext.create(context);
+      const carrier = graphql.getContext<PrincipalCarrier>();
       // The context factory (HTTP) or connection (graphql-ws) authenticated once per operation already.
       const principal = (carrier[PRINCIPAL_PROPERTY] ??= await this.principals.principalOf(
         { headers: carrier.req?.headers ?? {} },
         authorizationOf(carrier),
       ));
-      const info = GqlExecutionContext.create(context).getInfo<{ operation: { operation: string }; fieldName: string }>();
-      const reads = info.operation.operation !== 'mutation' && info.fieldName !== 'apiKeys';
-      return allow(principal, reads ? 'viewer' : 'admin', `${info.operation.operation} ${info.fieldName}`);
+      const info = graphql.getInfo<{ parentType: { name: string }; fieldName: string }>();
+      // Field resolvers run without guards (no fieldResolverEnhancers); were they guarded, their root field was judged already.
+      if (!ROOT_TYPES.has(info.parentType.name)) return true;
+      // Refused, it is a GraphQL error (extensions code forbidden, statusCode 403, details) in a 200 answer, as GraphQL over HTTP has it.
+      return this.allow(principal, `${info.parentType.name}.${info.fieldName}`);
     }
     const request = context
       .switchToHttp()
       .getRequest<{ method: string; headers: Record<string, string | string[] | undefined>; [PRINCIPAL_PROPERTY]?: Principal }>();
     const principal = (request[PRINCIPAL_PROPERTY] = await this.principals.principalOf(request));
-    const reads = (request.method === 'GET' || request.method === 'HEAD') && context.getClass() !== ApiKeysController;
-    return allow(principal, reads ? 'viewer' : 'admin', `${request.method} ${context.getClass().name}.${context.getHandler().name}`);
+    return this.allow(principal, `${context.getClass().name}.${context.getHandler().name}`);
   }
-}
 
-/**
- * Until the policy table (issue 27, next step) names the least role of every operation, this fails
- * closed: reads for every role, everything else (and the keys) for admins only.
- */
-function allow(principal: Principal, needs: Role, what: string): true {
-  if (principal.role === 'admin' || needs === 'viewer') return true;
-  throw new ForbiddenException({
-    code: 'forbidden',
-    message: `${what} needs the ${needs} role; ${principal.name} has ${principal.role}`,
-    details: { needs, role: principal.role },
-  });
+  /** The policy table's verdict: through, or a 403 naming the permission needed, the roles that have it, and the caller's role. */
+  private allow(principal: Principal, operation: string): true {
+    const verdict = judgeAccess(operation, principal);
+    if (verdict.allowed) return true;
+    // A route nobody wrote a rule for is a defect, not a caller's mistake: say so in the log.
+    if (verdict.reason === 'no_rule') this.logger.error({ operation, principal: principal.id }, verdict.message);
+    throw new ForbiddenException({
+      code: 'forbidden',
+      message: verdict.message,
+      details: { needs: verdict.needs, roles: verdict.roles, role: principal.role },
+    });
+  }
 }

@@ -112,26 +112,28 @@ export class SessionEndpointPolicy implements OnApplicationBootstrap {
 
   /**
    * Approving shell, write or url lets the model act on this host as the service's user: the operator
-   * decides. Asking for them is refused alike: a caller who can ask can also approve over the API.
+   * decides. Asking for them is refused alike: only an approver or admin may decide (the access policy),
+   * but whether host kinds may be approved on this host at all is the operator's call, not the API's.
    */
   private permissionProblems(policy: PermissionPolicy | undefined, from?: string): Problem[] {
     if (this.allowHostPermissions || !policy) return [];
     const fieldOf = (list: 'allowKinds' | 'askKinds', i: number) =>
       from ? `${from}.${list === 'allowKinds' ? 'allow_kinds' : 'ask_kinds'}[${i}]` : `permissionPolicy.${list}[${i}]`;
-    const refused = (list: 'allowKinds' | 'askKinds', verb: string) =>
+    const refused = (list: 'allowKinds' | 'askKinds', what: (kind: string) => string) =>
       (policy[list] ?? []).flatMap((kind, i) =>
         HOST_PERMISSION_KINDS.includes(kind)
           ? [
               {
                 field: fieldOf(list, i),
-                reason:
-                  `${verb} ${kind} requests lets the model act on this host (run programs, write files or fetch any URL): ` +
-                  `refused unless the operator sets ${HOST_PERMISSIONS_SWITCH}`,
+                reason: `${what(kind)} (run programs, write files or fetch any URL): refused unless the operator sets ${HOST_PERMISSIONS_SWITCH}`,
               },
             ]
           : [],
       );
-    return [...refused('allowKinds', 'approving'), ...refused('askKinds', 'asking a person to approve (any API caller can approve)')];
+    return [
+      ...refused('allowKinds', (kind) => `approving ${kind} requests lets the model act on this host`),
+      ...refused('askKinds', (kind) => `asking to approve ${kind} requests lets an approver or admin let the model act on this host`),
+    ];
   }
 
   private async mcpServerProblem(field: string, server: unknown, check: (url: string) => Promise<OutboundVerdict>): Promise<Problem | undefined> {

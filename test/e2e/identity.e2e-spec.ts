@@ -138,10 +138,15 @@ describe('identity: the principal every transport sees', () => {
       expect(badRole.status).toBe(400);
     });
 
-    it('lets a non-admin key read but refuses it anything else with a 403 naming the role needed and its own (fails closed until the policy table)', async () => {
+    it('lets an operator key operate runs and sessions but refuses it the keys and approvals with a 403 naming the permission, the roles and its own', async () => {
       const { key } = (await operator('POST', '/api/keys', { name: 'reader', role: 'operator' })).body;
       const reader = withKey(key);
       expect((await reader('GET', '/api/sessions')).status).toBe(200);
+      // Past the guard: the run does not exist.
+      expect(await reader('POST', '/api/runs/00000000-0000-4000-8000-000000000000/stop', {})).toMatchObject({
+        status: 404,
+        body: { code: 'unknown_run' },
+      });
       for (const [method, path, body] of [
         ['POST', '/api/keys', { name: 'escalate', role: 'admin' }],
         ['GET', '/api/keys', undefined],
@@ -149,13 +154,22 @@ describe('identity: the principal every transport sees', () => {
         const refused = await reader(method, path, body);
         expect(refused).toMatchObject({
           status: 403,
-          body: { code: 'forbidden', message: expect.stringMatching(/needs the admin role; reader has operator/) },
+          body: {
+            code: 'forbidden',
+            message: expect.stringMatching(/needs the administer permission \(roles: admin\); reader has the operator role/),
+            details: { needs: ['administer'], roles: ['admin'], role: 'operator' },
+          },
         });
       }
+      const decision = await reader('POST', '/api/approvals/00000000-0000-4000-8000-000000000000', { decision: 'approve' });
+      expect(decision).toMatchObject({ status: 403, body: { details: { needs: ['approve'], roles: ['approver', 'admin'] } } });
       const gql = graphqlHttp(() => running.baseUrl, key);
       expect((await gql('{ agents { id } }')).body.data).toEqual({ agents: [] });
       const mutation = await gql('mutation { createApiKey(input: { name: "x", role: "admin" }) { key } }');
-      expect(mutation.body.errors?.[0]).toMatchObject({ extensions: { code: 'forbidden' }, message: expect.stringContaining('needs the admin role') });
+      expect(mutation.body.errors?.[0]).toMatchObject({
+        extensions: { code: 'forbidden', statusCode: 403 },
+        message: expect.stringContaining('needs the administer permission'),
+      });
     });
 
     it('creates, lists and revokes keys over GraphQL too', async () => {

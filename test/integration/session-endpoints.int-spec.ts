@@ -211,7 +211,7 @@ describe('session endpoints: permission kinds that act on the host', () => {
     expect(accepted.status).toBe(201);
   });
 
-  it('refuses askKinds shell, write and url alike (issue 14: whoever can ask can approve over the API); asking for read passes', async () => {
+  it('refuses askKinds shell, write and url alike (the operator decides whether an approver may let the model act on the host); asking for read passes', async () => {
     const refused = await h.http('POST', '/api/sessions', { permissionPolicy: { askKinds: ['shell', 'read', 'url'] } });
     expect(refused).toMatchObject({
       status: 422,
@@ -220,7 +220,7 @@ describe('session endpoints: permission kinds that act on the host', () => {
         details: {
           problems: [
             { field: 'permissionPolicy.askKinds[0]', reason: expect.stringContaining('SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true') },
-            { field: 'permissionPolicy.askKinds[2]', reason: expect.stringContaining('url requests') },
+            { field: 'permissionPolicy.askKinds[2]', reason: expect.stringContaining('asking to approve url requests lets an approver or admin') },
           ],
         },
       },
