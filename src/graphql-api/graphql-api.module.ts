@@ -29,6 +29,7 @@ import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunReplaysResolver } from './resolvers/run-replays.resolver';
 import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
+import { SignInSessionsResolver } from './resolvers/sign-in-sessions.resolver';
 import { SteeringResolver } from './resolvers/steering.resolver';
 import { RunLoaders } from './run-loaders';
 
@@ -53,6 +54,7 @@ export const GRAPHQL_RESOLVERS = [
   SessionPauseResolver,
   MeResolver,
   ApiKeysResolver,
+  SignInSessionsResolver,
 ];
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });

@@ -6,6 +6,7 @@ import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { ApiKeysController } from './keys/api-keys.controller';
+import { SignInSessionsController } from './sign-in/sign-in-sessions.controller';
 import { PRINCIPAL_PROPERTY, type Principal, type Role } from './principal';
 import { PrincipalResolver } from './principal-resolver';
 
@@ -41,21 +42,24 @@ export class IdentityGuard implements CanActivate {
         authorizationOf(carrier),
       ));
       const info = GqlExecutionContext.create(context).getInfo<{ operation: { operation: string }; fieldName: string }>();
-      const reads = info.operation.operation !== 'mutation' && info.fieldName !== 'apiKeys';
+      const reads = info.operation.operation !== 'mutation' && info.fieldName !== 'apiKeys' && info.fieldName !== 'signInSessions';
       return allow(principal, reads ? 'viewer' : 'admin', `${info.operation.operation} ${info.fieldName}`);
     }
     const request = context
       .switchToHttp()
       .getRequest<{ method: string; headers: Record<string, string | string[] | undefined>; [PRINCIPAL_PROPERTY]?: Principal }>();
     const principal = (request[PRINCIPAL_PROPERTY] = await this.principals.principalOf(request));
-    const reads = (request.method === 'GET' || request.method === 'HEAD') && context.getClass() !== ApiKeysController;
+    const reads =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      context.getClass() !== ApiKeysController &&
+      context.getClass() !== SignInSessionsController;
     return allow(principal, reads ? 'viewer' : 'admin', `${request.method} ${context.getClass().name}.${context.getHandler().name}`);
   }
 }
 
 /**
  * Until the policy table (issue 27, next step) names the least role of every operation, this fails
- * closed: reads for every role, everything else (and the keys) for admins only.
+ * closed: reads for every role, everything else (and the keys and sign-in sessions) for admins only.
  */
 function allow(principal: Principal, needs: Role, what: string): true {
   if (principal.role === 'admin' || needs === 'viewer') return true;
