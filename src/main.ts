@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // A person at a terminal gets one line saying where to go; piped or collected output stays JSON only.
   if (process.stdout.isTTY) {
     const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // PORT=0 picks one
-    const facts = { host: config.host, port, publicUrl: config.instances.publicUrl, tokenRequired: Boolean(config.apiToken) };
+    const facts = { host: config.host, port, publicUrl: config.instances.publicUrl, tokenRequired: Boolean(config.apiToken), signIn };
     process.stdout.write(`${startBanner({ ...facts, console: consoleBundle(config.console.dir).state })}\n`);
   }
   if (!config.apiToken && !signIn && !isLoopback(config.host)) {
