@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { CookieBrowser, signInThroughProvider, startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider-fixture';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
@@ -135,6 +136,40 @@ describe('sign-in sessions, administered (e2e)', () => {
 
       const twice = await graphql(ada.cookie, `mutation { revokeSignInSession(id: "${veras!.id}") { id } }`);
       expect(JSON.stringify(twice.body)).toContain('nothing to revoke');
+    });
+
+    it('a WebSocket opened before the revocation starts no new subscription after it', async () => {
+      const ada = await signedIn(origin, 'ada');
+      const vera = await signedIn(origin, 'vera');
+      const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers: { cookie: vera.cookie, origin } });
+      const messages: Json[] = [];
+      const waiters: (() => void)[] = [];
+      socket.on('message', (data: Buffer) => {
+        messages.push(JSON.parse(data.toString()) as Json);
+        waiters.splice(0).forEach((wake) => wake());
+      });
+      const answer = (id: string) =>
+        new Promise<Json>((resolve) => {
+          const look = () => {
+            const found = messages.find((m) => m.id === id || (id === 'ack' && m.type === 'connection_ack'));
+            if (found) resolve(found);
+            else waiters.push(look);
+          };
+          look();
+        });
+      await new Promise((resolve) => socket.once('open', resolve));
+      socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+      await answer('ack');
+      // Before: a one-shot query over the socket is answered.
+      socket.send(JSON.stringify({ id: 'before', type: 'subscribe', payload: { query: '{ me { name } }' } }));
+      expect(await answer('before')).toMatchObject({ type: 'next', payload: { data: { me: { name: 'Vera Viewer' } } } });
+
+      const veras = ((await sessions(ada.cookie)).body.sessions as SessionRow[]).find((row) => row.name === 'Vera Viewer' && row.state === 'active');
+      expect((await call(`${origin}/api/sign-in-sessions/${veras!.id}`, origin, ada.cookie, 'DELETE')).status).toBe(200);
+
+      socket.send(JSON.stringify({ id: 'after', type: 'subscribe', payload: { query: 'subscription { agentLibraryChanged { __typename } }' } }));
+      expect(await answer('after')).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'sign_in_again' } }] });
+      socket.close();
     });
 
     it('/api/docs and /api/docs-json take the signed-in cookie from the service’s own pages and from the address bar; a cross-site request gets 403', async () => {
