@@ -24,14 +24,16 @@ async function main(): Promise<void> {
   const logger = new Logger('Switchboard');
   const origins = requestOriginRules(config);
   const served = { hosts: origins.servedHosts(config.port), origins: config.requestOrigin.allowedOrigins };
-  logger.log({ port: config.port, host: config.host, auth: config.apiToken ? 'bearer token' : 'open', served }, 'listening');
+  const signIn = config.signIn.oidc !== undefined;
+  const auth = [config.apiToken ? 'bearer token' : undefined, signIn ? 'sign-in' : undefined].filter(Boolean).join(' + ') || 'open';
+  logger.log({ port: config.port, host: config.host, auth, served }, 'listening');
   // A person at a terminal gets one line saying where to go; piped or collected output stays JSON only.
   if (process.stdout.isTTY) {
     const { port } = (app.getHttpServer() as Server).address() as AddressInfo; // PORT=0 picks one
-    const facts = { host: config.host, port, publicUrl: config.instances.publicUrl, tokenRequired: Boolean(config.apiToken) };
+    const facts = { host: config.host, port, publicUrl: config.instances.publicUrl, tokenRequired: Boolean(config.apiToken), signIn };
     process.stdout.write(`${startBanner({ ...facts, console: consoleBundle(config.console.dir).state })}\n`);
   }
-  if (!config.apiToken && !isLoopback(config.host)) {
+  if (!config.apiToken && !signIn && !isLoopback(config.host)) {
     logger.warn({ host: config.host }, 'SWITCHBOARD_ALLOW_UNAUTHENTICATED=true: the API is open to anyone who reaches this address');
   }
   if (!isLoopback(config.host) && !origins.namesConfigured) {

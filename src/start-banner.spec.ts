@@ -13,6 +13,12 @@ describe('startBanner', () => {
     expect(startBanner({ ...facts, tokenRequired: true })).toContain('console at http://127.0.0.1:3000/ (sign in with the SWITCHBOARD_API_TOKEN value)');
   });
 
+  it('sends people to sign in when OpenID Connect sign-in is configured, with or without a token', () => {
+    for (const tokenRequired of [false, true]) {
+      expect(startBanner({ ...facts, tokenRequired, signIn: true })).toContain('console at http://127.0.0.1:3000/ (people sign in at /auth/login)');
+    }
+  });
+
   it('gives an address a browser can open: localhost for a wildcard listen address, brackets for IPv6, the public URL when set', () => {
     expect(startBanner({ ...facts, host: '0.0.0.0' })).toContain('console at http://localhost:3000/');
     expect(startBanner({ ...facts, host: '::' })).toContain('console at http://localhost:3000/');

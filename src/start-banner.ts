@@ -6,6 +6,8 @@ export interface StartFacts {
   /** SWITCHBOARD_PUBLIC_URL, when set: the address people use, whatever the service listens on. */
   publicUrl?: string;
   tokenRequired: boolean;
+  /** OpenID Connect sign-in configured: people sign in at /auth/login. */
+  signIn?: boolean;
   console: ConsoleBundle['state'];
 }
 
@@ -15,7 +17,7 @@ export interface StartFacts {
  */
 export function startBanner(facts: StartFacts): string {
   const base = facts.publicUrl ?? `http://${browsableHost(facts.host)}:${facts.port}`;
-  const access = facts.tokenRequired ? 'sign in with the SWITCHBOARD_API_TOKEN value' : 'no token needed';
+  const access = facts.signIn ? 'people sign in at /auth/login' : facts.tokenRequired ? 'sign in with the SWITCHBOARD_API_TOKEN value' : 'no token needed';
   const console =
     facts.console === 'served'
       ? `console at ${base}/ (${access})`

@@ -543,6 +543,28 @@ const apiKeyExample = {
   lastUsedAt: LATER,
 };
 
+const SIGN_IN_SESSION_ID = '5d2c7e1a-90b4-4f3e-a1c8-7b6d5e4f3a2b';
+const signInSessionView = z.object({
+  id: z.string().describe('The first 128 bits of the SHA-256 the table keeps of the cookie, written as a UUID (never the cookie)'),
+  subject: z.string(),
+  name: z.string(),
+  role: z.enum(['viewer', 'operator', 'approver', 'admin']),
+  createdAt: iso,
+  expiresAt: iso,
+  revokedAt: nullable(iso),
+  state: z.enum(['active', 'expired', 'revoked']),
+});
+const signInSessionExample = {
+  id: SIGN_IN_SESSION_ID,
+  subject: 'https://id.example.com#ada',
+  name: 'Ada Lovelace',
+  role: 'approver',
+  createdAt: AT,
+  expiresAt: '2026-11-28T02:03:12.345Z',
+  revokedAt: null,
+  state: 'active',
+};
+
 export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
   // identity
   ApiKeysController_create: {
@@ -562,6 +584,18 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     description: 'The key as revoked',
     schema: apiKeyView,
     example: { ...apiKeyExample, revokedAt: LATER, revokedBy: 'operator' },
+  },
+  SignInSessionsController_list: {
+    status: 200,
+    description: "People's sign-in sessions, newest first",
+    schema: z.object({ sessions: z.array(signInSessionView) }),
+    example: { sessions: [signInSessionExample] },
+  },
+  SignInSessionsController_revoke: {
+    status: 200,
+    description: 'The session as revoked: its cookie is 401 from the next request on',
+    schema: signInSessionView,
+    example: { ...signInSessionExample, revokedAt: LATER, state: 'revoked' },
   },
   MeController_me: {
     status: 200,
@@ -955,6 +989,7 @@ export function pathParameterExample(path: string, name: string): { example: str
   if (path.startsWith('/api/runs')) return { example: RUN_ID, format: 'uuid' };
   if (path.startsWith('/api/approvals')) return { example: APPROVAL_ID, format: 'uuid' };
   if (path.startsWith('/api/model-calls')) return { example: MODEL_CALL_ID, format: 'uuid' };
+  if (path.startsWith('/api/sign-in-sessions')) return { example: SIGN_IN_SESSION_ID };
   return { example: SESSION_ID, format: 'uuid' };
 }
 

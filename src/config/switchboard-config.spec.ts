@@ -176,6 +176,23 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HOST: host, SWITCHBOARD_API_TOKEN: '' })).toThrow(InvalidConfigurationError);
     });
 
+    // issue 27: OpenID Connect sign-in closes the API as a token does (people sign in; programs use the keys they create).
+    it('listens on every address by default, and may listen beyond loopback, with sign-in configured and no token', () => {
+      const signIn = {
+        SWITCHBOARD_OIDC_ISSUER: 'https://id.example.test',
+        SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard',
+        SWITCHBOARD_PUBLIC_URL: 'https://sb.example.test',
+      };
+      expect(loadConfig(signIn).host).toBe('0.0.0.0');
+      expect(loadConfig({ ...signIn, HOST: '10.1.2.3' }).host).toBe('10.1.2.3');
+      expect(loadConfig({ ...signIn, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
+      // Sign-in half set up is no credential: the start is refused for that, naming what is missing.
+      expect(() => loadConfig({ HOST: '0.0.0.0', SWITCHBOARD_OIDC_ISSUER: 'https://id.example.test' })).toThrow(/SWITCHBOARD_OIDC_CLIENT_ID must be set/);
+      expect(() => loadConfig({ HOST: '0.0.0.0', SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard', SWITCHBOARD_PUBLIC_URL: 'https://sb.example.test' })).toThrow(
+        /SWITCHBOARD_OIDC_ISSUER/,
+      );
+    });
+
     it('starts on a non-loopback HOST without a token when the operator accepts an open API', () => {
       const config = loadConfig({ HOST: '0.0.0.0', SWITCHBOARD_ALLOW_UNAUTHENTICATED: 'true' });
       expect(config.host).toBe('0.0.0.0');

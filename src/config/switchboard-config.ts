@@ -263,7 +263,7 @@ export interface SwitchboardConfig {
 
   // ---- Security (issue 10 §1-2) ----
   security: {
-    /** Listen on a non-loopback HOST without SWITCHBOARD_API_TOKEN (refused at start otherwise). */
+    /** Listen on a non-loopback HOST without SWITCHBOARD_API_TOKEN or OIDC sign-in (refused at start otherwise). */
     allowUnauthenticated: boolean;
     /** Accept inline customAgents[].mcpServers that run a command: lets API callers run programs on this host. */
     allowInlineMcp: boolean;
@@ -412,7 +412,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
   }
   const e = parsed.data;
   const apiToken = e.SWITCHBOARD_API_TOKEN ? e.SWITCHBOARD_API_TOKEN : undefined;
-  const host = listenAddress(e.HOST, apiToken, e.SWITCHBOARD_ALLOW_UNAUTHENTICATED);
+  const signIn = signInConfig(e);
+  const host = listenAddress(e.HOST, { apiToken, signIn: signIn.oidc !== undefined }, e.SWITCHBOARD_ALLOW_UNAUTHENTICATED);
   return {
     port: e.PORT,
     host,
@@ -486,7 +487,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     requestOrigin: { allowedHosts: e.SWITCHBOARD_ALLOWED_HOSTS, allowedOrigins: e.SWITCHBOARD_ALLOWED_ORIGINS.map(parseAllowedOrigin) },
 
     // ---- Sign-in (issue 27) ----
-    signIn: signInConfig(e),
+    signIn,
 
     // ---- PostgreSQL (issue 15) ----
     postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,
@@ -546,16 +547,20 @@ function signInConfig(e: z.infer<typeof environmentSchema>): SignInConfig {
 const DEFAULT_CONSOLE_DIR = path.join(__dirname, '..', '..', 'web', 'dist');
 
 /**
- * Without a token the API is open, so by default it is reachable from this host only: HOST defaults
- * to 127.0.0.1 (0.0.0.0 with a token), and a non-loopback HOST without a token stops the start
- * unless the operator accepts an open API with SWITCHBOARD_ALLOW_UNAUTHENTICATED=true.
+ * Without a credential the API is open, so by default it is reachable from this host only: HOST
+ * defaults to 127.0.0.1 (0.0.0.0 with a token or with OpenID Connect sign-in, either of which closes the
+ * API), and a non-loopback HOST without either stops the start unless the operator accepts an open API
+ * with SWITCHBOARD_ALLOW_UNAUTHENTICATED=true. Named keys do not count: they are made through the API,
+ * after the start, by someone holding one of these.
  */
-function listenAddress(configured: string | undefined, apiToken: string | undefined, allowUnauthenticated: boolean): string {
-  const host = configured?.trim() || (apiToken ? '0.0.0.0' : '127.0.0.1');
-  if (!apiToken && !allowUnauthenticated && !isLoopback(host)) {
+function listenAddress(configured: string | undefined, credentials: { apiToken?: string; signIn: boolean }, allowUnauthenticated: boolean): string {
+  const closed = Boolean(credentials.apiToken) || credentials.signIn;
+  const host = configured?.trim() || (closed ? '0.0.0.0' : '127.0.0.1');
+  if (!closed && !allowUnauthenticated && !isLoopback(host)) {
     throw new InvalidConfigurationError([
-      `HOST=${host} listens beyond this machine but SWITCHBOARD_API_TOKEN is not set, so anyone who reaches it could run sessions on this host. ` +
-        'Set SWITCHBOARD_API_TOKEN (16+ characters), or HOST=127.0.0.1, or SWITCHBOARD_ALLOW_UNAUTHENTICATED=true to accept an open API.',
+      `HOST=${host} listens beyond this machine but SWITCHBOARD_API_TOKEN is not set and sign-in (SWITCHBOARD_OIDC_ISSUER) is not configured, ` +
+        'so anyone who reaches it could run sessions on this host. Set SWITCHBOARD_API_TOKEN (16+ characters) or configure sign-in ' +
+        '(SWITCHBOARD_OIDC_ISSUER, see docs/security.md), or HOST=127.0.0.1, or SWITCHBOARD_ALLOW_UNAUTHENTICATED=true to accept an open API.',
     ]);
   }
   return host;

@@ -29,6 +29,7 @@ import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunReplaysResolver } from './resolvers/run-replays.resolver';
 import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
+import { SignInSessionsResolver } from './resolvers/sign-in-sessions.resolver';
 import { SteeringResolver } from './resolvers/steering.resolver';
 import { RunLoaders } from './run-loaders';
 
@@ -53,6 +54,7 @@ export const GRAPHQL_RESOLVERS = [
   SessionPauseResolver,
   MeResolver,
   ApiKeysResolver,
+  SignInSessionsResolver,
 ];
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
@@ -128,7 +130,18 @@ interface WsContext {
                 extra[PRINCIPAL_PROPERTY] = principal;
                 return true;
               },
-              onSubscribe: (_ctx, _id, payload) => {
+              onSubscribe: async (ctx, _id, payload) => {
+                // Each new operation asks again: a sign-in session or key ended since the socket opened starts nothing more.
+                const extra = ctx.extra as NonNullable<WsContext['extra']>;
+                try {
+                  extra[PRINCIPAL_PROPERTY] = await principals.principalOf(
+                    { headers: extra?.request?.headers ?? {} },
+                    authorizationOf({ connectionParams: ctx.connectionParams, req: extra?.request }),
+                  );
+                } catch (refusal) {
+                  const error = asGraphqlError(refusal);
+                  return [error instanceof GraphQLError ? error : unauthorized()];
+                }
                 // A WebSocket message has no HTTP body check in front of it: the same JSON input rules here.
                 const input = jsonInputProblem(payload);
                 if (input) return [jsonInputError(input)];

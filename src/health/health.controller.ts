@@ -1,9 +1,11 @@
-import { Controller, Get, HttpStatus, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpException, HttpStatus, Inject, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiTokenGuard } from '../common/auth/api-token.guard';
 import { PrincipalResolver } from '../identity/principal-resolver';
 import { Public } from '../common/auth/public.decorator';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
 import { DatabaseHealth } from '../database/database-health';
 import { EventStore } from '../event-store/event-store';
@@ -34,6 +36,7 @@ export class HealthController {
     private readonly token: ApiTokenGuard,
     private readonly principals: PrincipalResolver,
     private readonly modelRoute: ModelRoute,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
   /**
@@ -127,13 +130,16 @@ export class HealthController {
 
   /**
    * Detail for a caller the API would serve (the token, a named key, a session, or the open loopback).
-   * Whether keys exist is read from the database: when that read fails (an outage this very route
-   * reports), only the bootstrap token decides, as before keys existed.
+   * A credential refused outright (a signed-in cookie sent cross-site) gets none. Keys and sessions are
+   * read from the database: when that read fails (an outage this very route reports), only the
+   * bootstrap token decides, as before keys existed; with sign-in configured nobody else is known then.
    */
   private async showsDetail(request: Request): Promise<boolean> {
     try {
       return (await this.principals.principalOrNone(request)) !== undefined;
-    } catch {
+    } catch (failure) {
+      if (failure instanceof HttpException) return false;
+      if (this.config.signIn.oidc && !this.config.apiToken) return false;
       return this.token.allows(request.headers.authorization);
     }
   }

@@ -131,6 +131,10 @@ export const ACCESS_POLICY = {
   'Query.apiKeys': ['administer'],
   'Mutation.createApiKey': ['administer'],
   'Mutation.revokeApiKey': ['administer'],
+  'SignInSessionsController.list': ['administer'],
+  'SignInSessionsController.revoke': ['administer'],
+  'Query.signInSessions': ['administer'],
+  'Mutation.revokeSignInSession': ['administer'],
 
   // Service state: /metrics is open only when SWITCHBOARD_METRICS_PUBLIC says so (`@PublicWhen`).
   'MetricsController.scrape': ['read'],

@@ -12,7 +12,8 @@ const logLines = (stdout: string) =>
 
 /**
  * issue 10 §1: without SWITCHBOARD_API_TOKEN the service listens on loopback only, and refuses to
- * start on another address unless the operator accepts an open API (src/main.ts as a process).
+ * start on another address unless the operator accepts an open API or people sign in through OpenID
+ * Connect (src/main.ts as a process).
  */
 describe('where the service listens, with and without a token', () => {
   let tmp: ReturnType<typeof makeTempDir>;
@@ -24,6 +25,7 @@ describe('where the service listens, with and without a token', () => {
     HOST: '',
     SWITCHBOARD_ALLOW_UNAUTHENTICATED: '',
     SWITCHBOARD_WEBHOOK_SECRET: '',
+    SWITCHBOARD_OIDC_ISSUER: '',
     SWITCHBOARD_DB: path.join(tmp.dir, 'switchboard.db'),
     ...extra,
   });
@@ -69,6 +71,32 @@ describe('where the service listens, with and without a token', () => {
     expect(lines.some((l) => String(l.msg).startsWith('SWITCHBOARD_WEBHOOK_SECRET is not set'))).toBe(false);
     // issue 22: reached by a DNS name, it would answer 421 until the name is listed; the log says so.
     expect(lines.some((l) => String(l.msg).startsWith('neither SWITCHBOARD_ALLOWED_HOSTS nor SWITCHBOARD_PUBLIC_URL is set'))).toBe(true);
+  }, 60_000);
+
+  // issue 27: people signing in through OpenID Connect close the API as the token does.
+  it('starts on 0.0.0.0 with sign-in configured and no token, without the open-API warning, and the API asks for credentials', async () => {
+    const port = await freePort();
+    const child = spawnTs(
+      'src/main.ts',
+      [],
+      env({
+        PORT: String(port),
+        HOST: '0.0.0.0',
+        // Never reached: the provider is asked at the first sign-in, not at the start.
+        SWITCHBOARD_OIDC_ISSUER: 'http://127.0.0.1:9/unused-issuer',
+        SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard',
+        SWITCHBOARD_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      }),
+    );
+    const exited = collectUntilExit(child);
+    expect((await waitForHttp(`http://127.0.0.1:${port}/health`, child)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/api/agents`)).status).toBe(401);
+    child.kill('SIGTERM');
+    const { code, stdout } = await exited;
+    expect(code).toBe(0);
+    const lines = logLines(stdout);
+    expect(lines.find((l) => l.msg === 'listening')).toMatchObject({ host: '0.0.0.0', auth: 'sign-in' });
+    expect(lines.some((l) => String(l.msg).includes('the API is open to anyone who reaches this address'))).toBe(false);
   }, 60_000);
 
   it('starts on 0.0.0.0 without a token when SWITCHBOARD_ALLOW_UNAUTHENTICATED=true, with a warning', async () => {

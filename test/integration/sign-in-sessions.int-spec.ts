@@ -23,11 +23,12 @@ const config = testConfig(tmp.dir, {
   },
 });
 const ada = { subject: 'https://id.example.test#ada', name: 'Ada Admin', role: 'admin' as const };
+const vera = { subject: 'https://id.example.test#vera', name: 'Vera Viewer', role: 'viewer' as const };
 
 /**
  * spec: issue 27, part O. Sign-in sessions on both stores: the table keeps only the id's hash; a
  * session is accepted until it expires or is ended, and an instance sharing the database sees a
- * sign-out at once (nothing cached).
+ * sign-out at once (nothing cached). Part S: an admin lists and revokes them; expired rows are cleared.
  */
 describe.each(readModelTargets())('sign-in sessions on %s', (_name, open) => {
   let target: ReadModelTarget;
@@ -68,5 +69,66 @@ describe.each(readModelTargets())('sign-in sessions on %s', (_name, open) => {
     await expect(cookies.principalOf(request)).rejects.toMatchObject({ response: { code: 'sign_in_again' } });
     // No cookie: not this authenticator's request.
     expect(await cookies.principalOf({ headers: { origin: PUBLIC } })).toBeUndefined();
+  });
+
+  it('lists sessions by an id that is not the cookie, and a revocation through one instance is refused on another', async () => {
+    const adas = await sessions.start(ada);
+    const veras = await sessions.start(vera);
+    const listed = await sessions.list();
+    expect(listed.map((s) => [s.name, s.role, s.state])).toEqual(
+      expect.arrayContaining([
+        ['Ada Admin', 'admin', 'active'],
+        ['Vera Viewer', 'viewer', 'active'],
+      ]),
+    );
+    expect(JSON.stringify(listed)).not.toContain(adas);
+    expect(JSON.stringify(listed)).not.toContain(veras);
+    const verasId = listed.find((s) => s.name === 'Vera Viewer')!.id;
+    expect(verasId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+
+    const elsewhere = new SignInSessions(config, target.db);
+    expect(await elsewhere.revoke(verasId.toUpperCase())).toMatchObject({ id: verasId, state: 'revoked', revokedAt: expect.any(String) });
+    expect(await sessions.lookup(veras)).toEqual({ ended: 'revoked' });
+    expect(await sessions.lookup(adas)).toEqual({ person: ada });
+    expect((await sessions.list()).find((s) => s.id === verasId)).toMatchObject({ state: 'revoked' });
+
+    await expect(sessions.revoke(verasId)).rejects.toMatchObject({ code: 'invalid_state', details: { state: 'revoked' } });
+    await expect(sessions.revoke('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(sessions.revoke('%')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('an expired session is listed as expired, cannot be revoked (409), and is deleted at the next sign-in', async () => {
+    const old = await sessions.start(vera);
+    const { signInSessions } = target.db.tables;
+    await target.db.orm
+      .update(signInSessions)
+      .set({ expiresAt: new Date(Date.now() - 1).toISOString() })
+      .where(eq(signInSessions.subject, vera.subject));
+    const [expired] = await sessions.list();
+    expect(expired).toMatchObject({ name: 'Vera Viewer', state: 'expired', revokedAt: null });
+    await expect(sessions.revoke(expired.id)).rejects.toMatchObject({ code: 'invalid_state', message: expect.stringContaining('expired at') });
+
+    await sessions.start(ada);
+    expect((await sessions.list()).map((s) => s.name)).toEqual(['Ada Admin']);
+    // Deleted or not, the cookie gets the same answer: sign in again.
+    expect(await sessions.lookup(old)).toEqual({ ended: 'unknown' });
+  });
+
+  it('takes the cookie from the service’s own pages and from what the person typed, never from another site', async () => {
+    const id = await sessions.start(ada);
+    const cookies = new CookieSessionAuthenticator(config, sessions);
+    const cookie = `switchboard_session=${id}`;
+    for (const headers of [{ origin: PUBLIC }, { 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { referer: `${PUBLIC}/sessions` }]) {
+      expect(await cookies.principalOf({ headers: { cookie, ...headers } })).toMatchObject({ kind: 'user', name: 'Ada Admin' });
+    }
+    const otherSites: Record<string, string>[] = [
+      {},
+      { origin: 'https://attacker.example' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of otherSites) {
+      await expect(cookies.principalOf({ headers: { cookie, ...headers } })).rejects.toMatchObject({ response: { code: 'cross_site_refused' } });
+    }
   });
 });

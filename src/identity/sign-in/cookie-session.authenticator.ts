@@ -45,13 +45,16 @@ export class CookieSessionAuthenticator implements Authenticator {
 
 /**
  * The Origin header names the page's origin. A same-origin GET has none, and the console sends no
- * Referer (Referrer-Policy: no-referrer): there the browser's own `Sec-Fetch-Site: same-origin` (which
- * no page script can set) says the page is this service's, else the Referer's origin must be the public one.
+ * Referer (Referrer-Policy: no-referrer): there the browser's own `Sec-Fetch-Site` (which no page
+ * script can set) says `same-origin` for this service's pages, and `none` for what the person did
+ * themselves (typed /api/docs in the address bar, opened a bookmark): no other site asked for either.
+ * Else the Referer's origin must be the public one.
  */
 function comesFrom(publicOrigin: string, request: CredentialCarrier): boolean {
   const origin = single(request.headers.origin);
   if (origin !== undefined) return origin === publicOrigin;
-  if (single(request.headers['sec-fetch-site']) === 'same-origin') return true;
+  const site = single(request.headers['sec-fetch-site']);
+  if (site === 'same-origin' || site === 'none') return true;
   const referer = single(request.headers.referer);
   if (!referer) return false;
   try {
