@@ -27,6 +27,16 @@ const LATER = '2026-11-27T14:04:02.120Z';
 
 const iso = z.string().describe('ISO 8601 UTC timestamp');
 const nullable = <T extends ZodType>(schema: T) => schema.nullable();
+/** issue 27: a named key's id in the examples. */
+const KEY_ID = '0192f3a4-dddd-7abc-8def-0123456789ab';
+/** issue 27: who did something (src/common/actor.ts). */
+const actorView = z.object({
+  kind: z.enum(['user', 'key', 'agent', 'system']),
+  id: z.string(),
+  name: z.string(),
+  lineage: z.array(z.string()).optional().describe("an agent's lineage: agent names from the top of the team down to it"),
+  via: z.enum(['console', 'api']).optional().describe("where a person's or key's request came from"),
+});
 
 const sessionSummary = z.object({ sessionId: z.uuid(), status: z.string(), model: z.string(), protocolVersion: z.number().int().optional() });
 const agentSteered = z.object({
@@ -133,7 +143,9 @@ const runView = z.object({
   policy: z.unknown().describe('the delegation policy the run runs under'),
   output: nullable(z.string()),
   error: nullable(z.string()),
-  stoppedBy: z.unknown(),
+  stoppedBy: z
+    .unknown()
+    .describe('who stopped it: {actor (the client or budget, kept as it was), reason, cascadeFrom?, forced, by (issue 27: the actor)}'),
   usage: usageWithCost,
   subtreeUsage: usageWithCost.optional().describe('GET /api/runs/:id only: the run and every run under it'),
   budget: nullable(budgetView),
@@ -162,6 +174,7 @@ const runView = z.object({
     z.object({
       since: iso,
       by: z.string().describe('console or api'),
+      actor: actorView.describe('issue 27: who paused it'),
       target: z.enum(['run', 'session']).describe('what was paused: this run or an ancestor (runId), or the session that started the tree (sessionId)'),
       runId: nullable(z.string()),
       sessionId: nullable(z.string()),
@@ -277,7 +290,8 @@ const approvalView = z.object({
   decidedAt: nullable(iso),
   decision: nullable(z.string()),
   scope: nullable(z.string()),
-  decidedBy: nullable(z.string()),
+  decidedBy: nullable(z.string()).describe('where it was decided from: console, api, or timeout, expired'),
+  decider: nullable(actorView).describe('issue 27: who decided; null while pending'),
   reason: nullable(z.string()),
 });
 const approvalExample = {
@@ -297,6 +311,7 @@ const approvalExample = {
   decision: 'approved',
   scope: 'once',
   decidedBy: 'api',
+  decider: { kind: 'key', id: KEY_ID, name: 'nightly-ci', via: 'api' },
   reason: 'tests only',
 };
 
@@ -317,7 +332,7 @@ const eventExample = {
   streamPosition: 3,
   type: 'session.message_sent',
   data: { sessionId: SESSION_ID, prompt: 'Review the diff in src/parser.ts' },
-  metadata: { actor: 'api', correlationId: SESSION_ID },
+  metadata: { actor: 'console', correlationId: SESSION_ID, by: { kind: 'user', id: 'https://idp.example.com#ada', name: 'Ada Lovelace', via: 'console' } },
   recordedAt: AT,
 };
 const eventPage = z.object({ events: z.array(storedEvent), nextAfter: z.number().int() });
@@ -325,7 +340,10 @@ const auditEntry = z.object({
   position: z.number().int(),
   streamId: z.string(),
   eventType: z.string(),
-  actor: nullable(z.string()),
+  actor: nullable(z.string()).describe('the client string recorded: console, api, switchboard, copilot-cli...'),
+  actorKind: z.enum(['user', 'key', 'agent', 'system']).describe('issue 27: who did it (an event recorded before: the api key)'),
+  actorId: z.string(),
+  actorName: z.string(),
   correlationId: nullable(z.string()),
   causationId: nullable(z.string()),
   recordedAt: iso,
@@ -339,7 +357,10 @@ const auditExample = {
   position: 1240,
   streamId: `session-${SESSION_ID}`,
   eventType: 'permission.decided',
-  actor: 'copilot-cli',
+  actor: 'api',
+  actorKind: 'key',
+  actorId: KEY_ID,
+  actorName: 'nightly-ci',
   correlationId: SESSION_ID,
   causationId: null,
   recordedAt: AT,
@@ -486,6 +507,7 @@ const modelCallListExample = {
 const pauseView = z.object({
   since: iso,
   by: z.string(),
+  actor: actorView,
   target: z.enum(['run', 'session']),
   runId: z.string().optional(),
   sessionId: z.string().optional(),
@@ -498,7 +520,15 @@ function pauseAnswer(target: 'run' | 'session', id: string) {
     example: {
       target,
       id,
-      pause: { since: AT, by: 'console', target, ...(target === 'run' ? { runId: id } : { sessionId: id }), reason: 'check it first', held: 0 },
+      pause: {
+        since: AT,
+        by: 'console',
+        actor: { kind: 'user', id: 'https://idp.example.com#ada', name: 'Ada Lovelace', via: 'console' },
+        target,
+        ...(target === 'run' ? { runId: id } : { sessionId: id }),
+        reason: 'check it first',
+        held: 0,
+      },
     },
   };
 }
@@ -862,7 +892,16 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     status: 200,
     description: 'The pause over the session, null when none',
     schema: z.object({ pause: nullable(pauseView) }),
-    example: { pause: { since: AT, by: 'api', target: 'session', sessionId: SESSION_ID, held: 2 } },
+    example: {
+      pause: {
+        since: AT,
+        by: 'api',
+        actor: { kind: 'key', id: KEY_ID, name: 'nightly-ci', via: 'api' },
+        target: 'session',
+        sessionId: SESSION_ID,
+        held: 2,
+      },
+    },
   },
   PausesController_pauseRun: { status: 200, description: 'Paused: the run and its subtree wait at their next step', ...pauseAnswer('run', RUN_ID) },
   PausesController_unpauseRun: { status: 200, description: 'Unpaused: what waited goes on in the order it came', ...unpauseAnswer('run', RUN_ID) },

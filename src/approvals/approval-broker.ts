@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { Subscription } from 'rxjs';
+import { currentActor } from '../common/acting-actor';
+import { type Actor, SYSTEM_ACTOR } from '../common/actor';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { ReadModelDatabase } from '../database/read-model-database';
@@ -33,6 +35,8 @@ export interface ApprovalAnswer {
   approved: boolean;
   reason: string;
   decidedBy: DecisionSource;
+  /** issue 27: who decided (the person's actor; Switchboard for a timeout). */
+  decider?: Actor;
 }
 
 export interface ApprovalDecisionInput {
@@ -50,6 +54,9 @@ const SESSION_ENDED = new Set(['session.interrupted', 'session.destroyed']);
  * through the API, the timeout (denied, with that reason), or the session ending (expired). At
  * start, requests a previous process left pending are expired: the CLI that asked is gone.
  */
+/** Decisions a person makes (through the console or another API client): recorded as the request's actor. */
+const PERSON_SOURCES: ReadonlySet<string> = new Set(['console', 'api']);
+
 @Injectable()
 export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ApprovalBroker.name);
@@ -109,6 +116,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
     const approvalId = randomUUID();
     const answered = new Promise<ApprovalAnswer>((resolve) => {
       const timer = setTimeout(() => {
+        // The timer was set by whatever asked; the timeout's decision is Switchboard's all the same (run() says so).
         const reason = `no decision within ${this.timeoutMs} ms (SWITCHBOARD_APPROVAL_TIMEOUT_MS)`;
         this.decide(approvalId, { decision: 'deny', scope: 'once', reason, decidedBy: 'timeout' }).catch((error: unknown) => {
           if (!(error instanceof ApprovalSettledError)) this.logger.error({ err: error, approvalId }, 'could not record the approval timeout');
@@ -135,6 +143,7 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
       approved: input.decision === 'approve',
       reason: input.decidedBy === 'timeout' ? `${by}: ${input.reason}` : input.reason ? `${by}: ${input.reason}` : by,
       decidedBy: input.decidedBy,
+      decider: PERSON_SOURCES.has(input.decidedBy) ? currentActor() : SYSTEM_ACTOR,
     });
   }
 
@@ -162,7 +171,12 @@ export class ApprovalBroker implements OnApplicationBootstrap, OnModuleDestroy {
   private run(approvalId: string, command: ApprovalCommand) {
     return handleCommand(this.store, approvalDecider, approvalStreamId(approvalId), command, {
       retries: 3,
-      metadata: (state) => ({ actor: command.type === 'decide' ? command.decidedBy : 'switchboard', correlationId: state.asked?.sessionId }),
+      metadata: (state) => ({
+        actor: command.type === 'decide' ? command.decidedBy : 'switchboard',
+        correlationId: state.asked?.sessionId,
+        // A person's decision is theirs (the request's actor); a timeout, an expiry or the request itself is Switchboard's.
+        ...(command.type === 'decide' && PERSON_SOURCES.has(command.decidedBy) ? {} : { by: SYSTEM_ACTOR }),
+      }),
     });
   }
 

@@ -1,3 +1,4 @@
+import { type Actor, actorOfMetadata } from '../common/actor';
 import type { ReadTables } from '../database/read-model-database';
 
 export type ApprovalRow = ReadTables['approvals']['$inferSelect'];
@@ -19,7 +20,10 @@ export interface ApprovalView {
   decided_at: string | null;
   decision: string | null;
   scope: string | null;
+  /** The client it was decided from (`console`, `api`) or `timeout`, `expired`: kept as it was. */
   decided_by: string | null;
+  /** issue 27: who decided (a person, a key; the system for a timeout); null while pending. */
+  decider: Actor | null;
   reason: string | null;
 }
 
@@ -43,6 +47,13 @@ export function toApprovalView(row: ApprovalRow): ApprovalView {
     decision: row.decision,
     scope: row.scope,
     decided_by: row.decidedBy,
+    decider: deciderOf(row),
     reason: row.reason,
   };
+}
+
+/** A decision projected before issue 27 has no decider column: it reads as the api actor. */
+function deciderOf(row: ApprovalRow): Actor | null {
+  if (row.status === 'pending') return null;
+  return actorOfMetadata({ by: row.decider === null ? undefined : (JSON.parse(row.decider) as unknown) });
 }

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { eq } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
@@ -149,7 +150,7 @@ export class ChildSessionRouting implements OnApplicationBootstrap, OnModuleDest
 
   private persist(parentId: string, event: ForeignSessionEvent): void {
     this.store
-      .appendMany([foreignSessionAppend(parentId, [{ ...event, metadata: { actor: 'copilot-cli', correlationId: parentId } }])])
+      .appendMany([foreignSessionAppend(parentId, [{ ...event, metadata: { actor: 'copilot-cli', correlationId: parentId, by: SYSTEM_ACTOR } }])])
       .catch((error: unknown) => this.logger.error({ err: error, parentId, type: event.type }, 'could not record child mapping'));
   }
 

@@ -1,3 +1,4 @@
+import { asSystem } from '../common/acting-actor';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { storage } from 'nestjs-pino/storage';
 import { Observable, Subject } from 'rxjs';
@@ -188,16 +189,20 @@ export class CopilotCliConnection implements OnApplicationShutdown {
   }
 
   private spawnCli(): CliTransport {
-    const child = CliProcess.spawn(cliCommand(this.config, this.envPassthrough, process.env), {
-      logger: this.logger,
-      onExit: (code, signal) => this.onLost(child, code, signal),
+    // What the CLI's output sets off (its records, tool calls, questions) is Switchboard's work, not that
+    // of the request that happened to start the CLI: its pipes keep the context they were made in.
+    return asSystem(() => {
+      const child = CliProcess.spawn(cliCommand(this.config, this.envPassthrough, process.env), {
+        logger: this.logger,
+        onExit: (code, signal) => this.onLost(child, code, signal),
+      });
+      this.process = child;
+      return CliTransport.overStreams(child.stdout, child.stdin, this.transportOptions());
     });
-    this.process = child;
-    return CliTransport.overStreams(child.stdout, child.stdin, this.transportOptions());
   }
 
   private connectTcp(url: string): Promise<CliTransport> {
-    return CliTransport.connect(url, this.transportOptions(), (transport) => this.onLost(transport, null, 'socket closed'));
+    return asSystem(() => CliTransport.connect(url, this.transportOptions(), (transport) => this.onLost(transport, null, 'socket closed')));
   }
 
   private transportOptions(): CliTransportOptions {

@@ -1,9 +1,13 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
+import { actingAs } from '../common/acting-actor';
 import { DomainError } from '../common/domain-error';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
+import { type Lineage, LineageLookup } from '../run-lineage/lineage-lookup';
 import { type BuiltinTool, type BuiltinToolProvider, ProvidesBuiltinTools, type ToolInvocation } from '../sessions/builtin-tool-catalog';
 import type { ToolSpec } from '../sessions/session-config';
+import { SessionRegistry } from '../sessions/session-registry';
+import { agentActor } from './agent-actor';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
@@ -89,6 +93,8 @@ export class DelegationTools implements BuiltinToolProvider {
   constructor(
     private readonly commandBus: CommandBus,
     private readonly queryBus: QueryBus,
+    private readonly lineages: LineageLookup,
+    private readonly sessions: SessionRegistry,
   ) {}
 
   builtinTools(): { tools: Record<string, BuiltinTool>; groups: Record<string, ToolSpec[]> } {
@@ -117,6 +123,12 @@ export class DelegationTools implements BuiltinToolProvider {
     };
   }
 
+  private async lineageOf(invocation: ToolInvocation): Promise<string[]> {
+    const run = await this.lineages.lineageOfSession(invocation.sessionId);
+    const rootOwner = run?.rootOwnerSessionId ? this.sessions.get(run.rootOwnerSessionId)?.config.agentId : undefined;
+    return lineageFrom(this.sessions.get(invocation.sessionId)?.config.agentId, run, rootOwner, invocation.agentName);
+  }
+
   private async call<S extends z.ZodTypeAny>(
     invocation: ToolInvocation,
     schema: S,
@@ -130,7 +142,9 @@ export class DelegationTools implements BuiltinToolProvider {
           `Invalid arguments for ${invocation.toolName}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`,
         );
       }
-      return { textResultForLlm: JSON.stringify(await run(parsed.data, caller)), resultType: 'success' };
+      // issue 27: what the tool does is the calling agent's (its events record it, with its lineage).
+      const actor = agentActor(invocation.sessionId, await this.lineageOf(invocation), invocation.agentName);
+      return { textResultForLlm: JSON.stringify(await actingAs(actor, () => run(parsed.data, caller))), resultType: 'success' };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const args = (invocation.arguments ?? {}) as { run_id?: string; agent_id?: string };
@@ -143,6 +157,13 @@ export class DelegationTools implements BuiltinToolProvider {
       return { textResultForLlm: text, resultType: 'failure', error: text };
     }
   }
+}
+
+/** Agent names from the top of the team down to the caller (as approvals name a requester's lineage). */
+function lineageFrom(ownAgent: string | undefined, run: Lineage | undefined, rootOwnerAgent: string | undefined, agentName?: string): string[] {
+  const child = agentName ? [agentName] : [];
+  if (!run) return [ownAgent ?? 'main', ...child];
+  return [...(rootOwnerAgent ? [rootOwnerAgent] : []), ...run.agentPath, ...child];
 }
 
 function safeJson(text: string): unknown {

@@ -1,3 +1,5 @@
+import { asSystem } from '../common/acting-actor';
+import { SYSTEM_ACTOR } from '../common/actor';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Subject } from 'rxjs';
@@ -61,7 +63,9 @@ export class RunExecutor {
   /** Starts a launch without waiting for it; the handle settles once the launch's final event is recorded. */
   launch(state: RunState, prompt: string, mode: 'start' | 'resume'): RunHandle {
     const handle = this.handles.open(state.started.runId, state.started.ownerThreadId, state.epoch);
-    void this.execute(state, prompt, mode, handle);
+    // The launch runs on its own: its session, its messages and its outcome are Switchboard's, not the
+    // person's (or agent's) whose request started the run (that request's own events name them).
+    void asSystem(() => this.execute(state, prompt, mode, handle));
     return handle;
   }
 
@@ -139,7 +143,7 @@ export class RunExecutor {
           ? { type: 'fail', epoch: handle.epoch, error: outcome.error }
           : { type: 'interrupt', epoch: handle.epoch, reason: outcome.reason };
     try {
-      await this.repository.decide(runId, command, { actor: 'switchboard' });
+      await this.repository.decide(runId, command, { actor: 'switchboard', by: SYSTEM_ACTOR });
       this.logger.log({ runId, epoch: handle.epoch, outcome: outcome.kind }, 'run launch ended');
     } catch (error) {
       if (error instanceof StaleRunCompletionError || error instanceof RunStateError) {

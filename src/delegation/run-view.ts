@@ -1,5 +1,6 @@
 import type { ModelPriceTable } from '../config/model-prices';
 import type { ModelCallSpendView } from '../model-calls/model-calls-read-model';
+import type { Actor } from '../common/actor';
 import type { PauseView } from '../pauses/pause-holds';
 import type { RunRow } from '../run-lineage/run-lineage';
 import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
@@ -81,6 +82,8 @@ export interface RunReplayView {
 export interface RunPauseView {
   since: string;
   by: string;
+  /** issue 27: who paused it. */
+  actor: Actor;
   /** What was paused: `run` (this run or an ancestor: `run_id`) or `session` (the session that started the tree: `session_id`). */
   target: string;
   run_id: string | null;
@@ -94,6 +97,7 @@ export function toRunPauseView(pause: PauseView): RunPauseView {
   return {
     since: pause.since,
     by: pause.by,
+    actor: pause.actor,
     target: pause.target,
     run_id: pause.runId ?? null,
     session_id: pause.sessionId ?? null,

@@ -24,6 +24,8 @@ const auditQuery = pageQuery.extend({
   toolName: id.optional(),
   decision: id.optional(),
   eventType: id.optional(),
+  actor: id.optional(),
+  actorKind: z.enum(['user', 'key', 'agent', 'system'], { message: 'actorKind is one of user, key, agent, system' }).optional(),
   eventKind: z
     .string()
     .regex(/^[a-z_]{1,64}$/, 'eventKind is the part of an event type before its first dot: lower-case letters and underscores')
@@ -56,7 +58,7 @@ export class EventLogController {
 
   @Get('audit')
   @ApiOperation({
-    summary: 'The audit log in global order, filtered by session, run, agent, tool, decision, event type and time, paged by global position',
+    summary: 'The audit log in global order, filtered by session, run, agent, tool, decision, event type, actor and time, paged by global position',
   })
   @ApiQuery({ name: 'after', required: false, description: 'global position to start after (default 0); pass nextAfter for the next page' })
   @ApiQuery({ name: 'limit', required: false, description: '1..1000, default 100' })
@@ -66,6 +68,12 @@ export class EventLogController {
   @ApiQuery({ name: 'toolName', required: false })
   @ApiQuery({ name: 'decision', required: false, description: 'approved, denied, success, failure, answered...' })
   @ApiQuery({ name: 'eventType', required: false })
+  @ApiQuery({
+    name: 'actor',
+    required: false,
+    description: "who did it: an actor's id (a key's id, a person's subject, `operator`, `local`, `api` for events from before actors were recorded)",
+  })
+  @ApiQuery({ name: 'actorKind', required: false, description: 'user, key, agent or system' })
   @ApiQuery({ name: 'eventKind', required: false, description: 'the type before its first dot: permission, approval, session, cli...' })
   @ApiQuery({ name: 'hideCli', required: false, description: "true: leave out the CLI's own cli.* events" })
   @ApiQuery({ name: 'from', required: false, description: 'ISO timestamp, inclusive' })

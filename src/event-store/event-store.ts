@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import { currentActor } from '../common/acting-actor';
 import { catchUpThenLive } from './catch-up-then-live';
 import { InvalidAppendError } from './event-store.errors';
 import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from './event-store.types';
@@ -116,6 +117,19 @@ export function matchesExpectedVersion(expected: ExpectedVersion, current: numbe
     (expected === 'stream_exists' && exists) ||
     (typeof expected === 'number' && expected === current)
   );
+}
+
+/**
+ * issue 27: the parts with `metadata.by` set to the actor the current work is done for
+ * (`src/common/acting-actor.ts`) on every event that does not name one already. Both stores stamp
+ * what they are asked to append with it, so every command records who did it.
+ */
+export function withActor(parts: StreamAppend[]): StreamAppend[] {
+  const by = currentActor();
+  return parts.map((part) => ({
+    ...part,
+    events: part.events.map((event) => (event.metadata?.by ? event : { ...event, metadata: { ...event.metadata, by } })),
+  }));
 }
 
 /** An appendMany's parts: at least one, each a valid append, no stream twice. Both stores check with it. */

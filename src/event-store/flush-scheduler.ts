@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { systemCallback } from '../common/acting-actor';
 
 /**
  * When a store's queued appends are committed: both stores gather a group until the event loop's
@@ -21,11 +22,15 @@ export class FlushScheduler {
       if (this.delayed && this.delayedDue <= due) return;
       clearTimeout(this.delayed);
       this.delayedDue = due;
-      this.delayed = setTimeout(() => this.run(), maxDelayMs);
+      // A commit (and what reacts to it on committed$) is Switchboard's, not the first appender's.
+      this.delayed = setTimeout(
+        systemCallback(() => this.run()),
+        maxDelayMs,
+      );
       return;
     }
     this.scheduled = true;
-    setImmediate(() => this.run());
+    setImmediate(systemCallback(() => this.run()));
   }
 
   /** Forgets a delayed flush (the store is closing and flushes itself). */

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
+import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { ActingActorInterceptor } from './acting-actor.interceptor';
 import { IdentityGuard } from './identity.guard';
 import { ApiKeysController } from './keys/api-keys.controller';
 import { ApiKeysReadModel } from './keys/api-keys-read-model';
@@ -13,13 +14,22 @@ import { PrincipalResolver } from './principal-resolver';
 /**
  * issue 27: who calls. Resolves the principal of every request (bootstrap token, contributed sign-in
  * methods, else today's open loopback as a local admin) through the global IdentityGuard, and answers
- * GET /api/me; named API keys (`api_key-<id>` streams, `api_keys`).
+ * GET /api/me; runs every handler as its caller's actor (`ActingActorInterceptor`); named API keys (`api_key-<id>` streams, `api_keys`).
  */
 @Global()
 @Module({
   imports: [DiscoveryModule],
   controllers: [MeController, ApiKeysController],
-  providers: [PrincipalResolver, IdentityGuard, ApiKeysReadModel, ApiKeysProjection, CreateApiKeyHandler, RevokeApiKeyHandler, ListApiKeysHandler],
+  providers: [
+    { provide: APP_INTERCEPTOR, useClass: ActingActorInterceptor },
+    PrincipalResolver,
+    IdentityGuard,
+    ApiKeysReadModel,
+    ApiKeysProjection,
+    CreateApiKeyHandler,
+    RevokeApiKeyHandler,
+    ListApiKeysHandler,
+  ],
   exports: [PrincipalResolver, IdentityGuard],
 })
 export class IdentityModule {}

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { handleCommand } from '../event-store/decider';
 import { EventStore } from '../event-store/event-store';
@@ -55,7 +56,7 @@ export class ModelCallRecovery implements OnModuleInit, OnApplicationBootstrap {
           modelCallDecider,
           modelCallStreamId(callId),
           { type: 'interrupt', callId, reason },
-          { metadata: { actor: 'switchboard' } },
+          { metadata: { actor: 'switchboard', by: SYSTEM_ACTOR } },
         ),
       ),
     );

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { filter, type Observable, Subject, type Subscription } from 'rxjs';
@@ -611,7 +612,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       await this.store.append(
         modelCallStreamId(callId),
         expectedVersion,
-        [{ type: event.type, data: { ...event.data }, metadata: { actor: 'switchboard', correlationId: sessionId } }],
+        [{ type: event.type, data: { ...event.data }, metadata: { actor: 'switchboard', correlationId: sessionId, by: SYSTEM_ACTOR } }],
         { maxDelayMs },
       );
       return true;

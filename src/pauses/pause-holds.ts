@@ -1,9 +1,10 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { isNull } from 'drizzle-orm';
+import { type Actor, actorOfMetadata, API_ACTOR } from '../common/actor';
 import type { Subscription } from 'rxjs';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
+import type { EventMetadata, StoredEvent } from '../event-store/event-store.types';
 import { parseStreamId, type PauseTarget, pauseTargetOfStream, runIdOfThread, runThreadId, sessionIdOfStream } from '../event-store/stream-ids';
 import { LineageLookup } from '../run-lineage/lineage-lookup';
 import { SessionEvents } from '../sessions/session.events';
@@ -16,6 +17,8 @@ export interface OpenPause {
   targetId: string;
   runPath?: string;
   pausedBy: string;
+  /** issue 27: who paused it. */
+  pausedByActor: Actor;
   reason?: string;
   pausedAt: string;
 }
@@ -23,7 +26,10 @@ export interface OpenPause {
 /** What the views show of the pause over a run or a session (`status: paused`). */
 export interface PauseView {
   since: string;
+  /** The client it came from: `console` or `api` (kept as it was). */
   by: string;
+  /** issue 27: who paused it (a person, a key, an agent). */
+  actor: Actor;
   /** What is paused: this run or session, or the one above it whose pause covers it. */
   target: PauseTarget;
   runId?: string;
@@ -95,6 +101,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
         targetId: row.targetId,
         ...(row.runPath ? { runPath: row.runPath } : {}),
         pausedBy: row.pausedBy,
+        pausedByActor: row.pausedByActor ? actorOfMetadata({ by: JSON.parse(row.pausedByActor) as unknown }) : API_ACTOR,
         ...(row.reason ? { reason: row.reason } : {}),
         pausedAt: row.pausedAt,
       });
@@ -109,7 +116,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
   }
 
   /** Takes a pause event in (the command that appended it calls this too, so its answer sees it; twice is harmless). */
-  applied(event: PauseEvent & { streamId: string }): void {
+  applied(event: PauseEvent & { streamId: string; metadata?: EventMetadata }): void {
     const target = pauseTargetOfStream(event.streamId);
     if (!target) return;
     if (event.type === PauseEvents.paused) {
@@ -120,6 +127,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
         targetId: target.id,
         ...(d.runPath ? { runPath: d.runPath } : {}),
         pausedBy: d.pausedBy,
+        pausedByActor: actorOfMetadata(event.metadata),
         ...(d.reason ? { reason: d.reason } : {}),
         pausedAt: d.pausedAt,
       });
@@ -273,6 +281,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
     return {
       since: pause.pausedAt,
       by: pause.pausedBy,
+      actor: pause.pausedByActor,
       target: pause.target,
       ...(pause.target === 'run' ? { runId: pause.targetId } : { sessionId: pause.targetId }),
       ...(pause.reason ? { reason: pause.reason } : {}),

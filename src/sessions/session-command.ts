@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import { handleCommand } from '../event-store/decider';
 import type { EventStore } from '../event-store/event-store';
 import type { EventMetadata } from '../event-store/event-store.types';
@@ -13,7 +14,8 @@ import type { SessionEvent } from './session.events';
  * holds it from then on: the `sessions` read model keeps it as `owner_instance`.
  */
 export function sessionCommandMetadata(sessionId: string, actor: string | undefined, instanceId?: string): EventMetadata {
-  return { actor, correlationId: sessionId, ...(instanceId ? { instanceId } : {}) };
+  // Switchboard's own session commands (an interrupt after the CLI's exit) are the system's, wherever they run.
+  return { actor, correlationId: sessionId, ...(instanceId ? { instanceId } : {}), ...(actor === 'switchboard' ? { by: SYSTEM_ACTOR } : {}) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { not, inArray } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
@@ -94,7 +95,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     session.record(() => {
       this.store
         // Nobody awaits these records: they may wait a few ms to share a commit with the rest of the burst.
-        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data } }])], { maxDelayMs: 5 })
+        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], { maxDelayMs: 5 })
         .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event'));
     });
   }

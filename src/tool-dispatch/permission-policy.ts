@@ -1,3 +1,4 @@
+import type { Actor } from '../common/actor';
 import type { LiveSession } from '../sessions/live-session';
 import { readOutsideWorkingDirectory } from './read-scope';
 import type { DecisionSource } from '../approvals/decision-source';
@@ -22,6 +23,8 @@ export interface PermissionDecision {
   reason: string;
   /** Who decided, for the audit; undefined: the session's permission policy. */
   decidedBy?: DecisionSource;
+  /** issue 27: the actor who decided, where a person (or the timeout) did; the audit record names it. */
+  decider?: Actor;
 }
 
 /** The policy's answer when a person may be asked: approve, deny, or wait for a decision. */

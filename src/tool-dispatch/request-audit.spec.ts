@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import type { ToolCallRequest } from './cli-request';
 import { auditable, auditEvent, auditRecords, type Requesters } from './request-audit';
 import { UserInputTimeoutError } from './user-input-broker';
@@ -59,13 +60,21 @@ describe('request audit (what is recorded of each routed request)', () => {
     const view = { via: 'permission.requested' as const, question: { kind: 'read' }, toolCallId: 'c1', asSent: { kind: 'read', path: 'a.ts' } };
     const lead = { parentSessionId: 'parent-1', sessionAgentId: 'lead' };
     // A person in the console; the built-in's name comes from its call (the question names only the kind).
-    const byConsole = auditRecords.permissionDecided(lead, view, { approved: true, reason: 'approved by console', decidedBy: 'console' }, 5, 'view');
+    const ada = { kind: 'user' as const, id: 'idp#ada', name: 'Ada', via: 'console' as const };
+    const byConsole = auditRecords.permissionDecided(
+      lead,
+      view,
+      { approved: true, reason: 'approved by console', decidedBy: 'console', decider: ada },
+      5,
+      'view',
+    );
     expect(byConsole.data).toMatchObject({ toolName: 'view', agentId: 'lead', decidedBy: 'console', outcome: 'approved', reason: 'approved by console' });
-    expect(auditEvent(byConsole).metadata).toEqual({ actor: 'console', correlationId: 'parent-1' });
+    // issue 27: the person who decided is the record's actor, though the CLI's request path appends it.
+    expect(auditEvent(byConsole).metadata).toEqual({ actor: 'console', correlationId: 'parent-1', by: ada });
     // The policy, for a sub-agent: the sub-agent is the agent that asked.
     const byPolicy = auditRecords.permissionDecided({ ...lead, childSessionId: 'c', agentName: 'keeper' }, view, { approved: false, reason: 'no' }, 1);
     expect(byPolicy.data).toMatchObject({ agentId: 'keeper', decidedBy: 'policy' });
-    expect(auditEvent(byPolicy).metadata?.actor).toBe('policy');
+    expect(auditEvent(byPolicy).metadata).toMatchObject({ actor: 'policy', by: SYSTEM_ACTOR });
     // Anything else the CLI asked stays the CLI's.
     expect(auditEvent(auditRecords.hookInvoked(child, { hookType: 'preToolUse', input: {} }, 0)).metadata?.actor).toBe('copilot-cli');
   });
@@ -112,7 +121,7 @@ describe('request audit (what is recorded of each routed request)', () => {
 
   it('appends a JSON copy attributed to the CLI, correlated with the parent session; undefined fields are left out', () => {
     const event = auditEvent(auditRecords.toolCallRouted(parent, call, { textResultForLlm: 'ok', resultType: 'success' }, 1));
-    expect(event.metadata).toEqual({ actor: 'copilot-cli', correlationId: 'parent-1' });
+    expect(event.metadata).toEqual({ actor: 'copilot-cli', correlationId: 'parent-1', by: SYSTEM_ACTOR });
     expect(event.data).not.toHaveProperty('reason');
     expect(event.data).not.toHaveProperty('childSessionId');
     expect(JSON.stringify(event.data)).toBe(JSON.stringify(JSON.parse(JSON.stringify(event.data))));

@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../common/actor';
 import { Injectable, Logger } from '@nestjs/common';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
 import { EventStore } from '../event-store/event-store';
@@ -54,7 +55,7 @@ export const auditRecords = {
   /** `toolName`: the question's, else the name the CLI gave the call (a built-in's permission names only its kind). */
   permissionDecided(who: Requesters, request: PermissionRequest, decision: PermissionDecision, latencyMs: number, toolName?: string): RoutedRequestEvent {
     const agentId = who.agentName ?? who.sessionAgentId;
-    return attributed(who, RoutedRequestEvents.permissionDecided, {
+    const record = attributed(who, RoutedRequestEvents.permissionDecided, {
       via: request.via,
       requestId: request.requestId,
       toolName: request.question.toolName ?? toolName,
@@ -66,6 +67,7 @@ export const auditRecords = {
       decidedBy: decision.decidedBy ?? 'policy',
       ...(agentId ? { agentId } : {}),
     });
+    return decision.decider ? { ...record, by: decision.decider } : record;
   },
 
   hookInvoked(who: Requesters, hook: HookInvocation, latencyMs: number): RoutedRequestEvent {
@@ -152,7 +154,7 @@ export function auditEvent(record: RoutedRequestEvent): ForeignSessionEvent {
   const sessionId = record.data.parentSessionId;
   // A decision's actor is who decided it (the console, the API, the timeout, the policy); the rest the CLI asked.
   const actor = record.type === RoutedRequestEvents.permissionDecided ? (record.data.decidedBy ?? 'policy') : 'copilot-cli';
-  return { type: record.type, data: auditable(record.data), metadata: { actor, correlationId: sessionId } };
+  return { type: record.type, data: auditable(record.data), metadata: { actor, correlationId: sessionId, by: record.by ?? SYSTEM_ACTOR } };
 }
 
 /** A JSON copy of the audit record; arguments too deep or cyclic to serialise are recorded as such, not lost with the rest. */

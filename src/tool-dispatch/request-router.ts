@@ -154,14 +154,14 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
     const { question, choices, allowFreeform } = v2.userInputRequest(params);
     let requestId: string | undefined;
     try {
-      const answer = await this.userInput.ask(
+      const { by, ...answer } = await this.userInput.ask(
         { sessionId: routed.session.sessionId, childSessionId: routed.childSessionId, agentName: routed.agentName, question, choices, allowFreeform },
         (asked) => {
           requestId = asked.requestId;
           this.audit.record(auditRecords.userInputRequested(who, asked));
         },
       );
-      this.audit.record(auditRecords.userInputAnswered(who, question, answer, performance.now() - started, requestId));
+      this.audit.record({ ...auditRecords.userInputAnswered(who, question, answer, performance.now() - started, requestId), by });
       return v2.userInputAnswer(answer);
     } catch (error) {
       this.audit.record(auditRecords.userInputAnswered(who, question, { error }, performance.now() - started, requestId));

@@ -1,3 +1,4 @@
+import type { Actor } from '../common/actor';
 import { type DomainEvent, eventGuard } from '../event-store/decider';
 
 /** Audit events of routed requests, appended to the parent session's stream. */
@@ -35,6 +36,9 @@ export interface RoutedRequestData {
 }
 
 /** Every routed-request event has the common data shape. */
-export type RoutedRequestEvent = DomainEvent<(typeof RoutedRequestEvents)[keyof typeof RoutedRequestEvents], RoutedRequestData>;
+export type RoutedRequestEvent = DomainEvent<(typeof RoutedRequestEvents)[keyof typeof RoutedRequestEvents], RoutedRequestData> & {
+  /** issue 27: who decided a permission (the event's `metadata.by`); the CLI's other requests are Switchboard's. */
+  by?: Actor;
+};
 
 export const isRoutedRequestEvent = eventGuard<RoutedRequestEvent>(Object.values(RoutedRequestEvents));

@@ -1,8 +1,11 @@
+import { actingAs } from '../common/acting-actor';
+import { type Actor, SYSTEM_ACTOR } from '../common/actor';
 import { NotFoundError } from '../common/domain-error';
 import { loadConfig } from '../config/switchboard-config';
 import { type PendingUserInput, UserInputBroker, UserInputTimeoutError } from './user-input-broker';
 
 const TIMEOUT_MS = 100;
+const ada: Actor = { kind: 'user', id: 'idp#ada', name: 'Ada', via: 'console' };
 const broker = () => new UserInputBroker(loadConfig({ SWITCHBOARD_USER_INPUT_TIMEOUT_MS: String(TIMEOUT_MS) }));
 
 const question = (sessionId = 'session-1', text = 'Deploy to prod?') => ({
@@ -41,10 +44,11 @@ describe('UserInputBroker', () => {
     expect(new Date(asked.askedAt).toISOString()).toBe(asked.askedAt);
     expect(b.pendingFor('session-1')).toEqual([asked]);
 
-    const returned = b.answer('session-1', asked.requestId, { answer: 'yes', wasFreeform: false });
+    // issue 27: answered within a person's request, the answer names them.
+    const returned = actingAs(ada, () => b.answer('session-1', asked.requestId, { answer: 'yes', wasFreeform: false }));
 
     expect(returned).toEqual(asked);
-    await expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false });
+    await expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false, by: ada });
     expect(b.pendingFor('session-1')).toEqual([]);
   });
 
@@ -65,13 +69,13 @@ describe('UserInputBroker', () => {
     expect(b.pendingFor('session-3')).toEqual([]);
 
     b.answer('session-1', second.asked.requestId, { answer: 'free text', wasFreeform: true });
-    await expect(second.answer).resolves.toEqual({ answer: 'free text', wasFreeform: true });
+    await expect(second.answer).resolves.toEqual({ answer: 'free text', wasFreeform: true, by: SYSTEM_ACTOR });
     expect(b.pendingFor('session-1').map((q) => q.question)).toEqual(['first?']);
 
     b.answer('session-1', first.asked.requestId, { answer: 'no', wasFreeform: false });
     b.answer('session-2', other.asked.requestId, { answer: 'yes', wasFreeform: false });
-    await expect(first.answer).resolves.toEqual({ answer: 'no', wasFreeform: false });
-    await expect(other.answer).resolves.toEqual({ answer: 'yes', wasFreeform: false });
+    await expect(first.answer).resolves.toEqual({ answer: 'no', wasFreeform: false, by: SYSTEM_ACTOR });
+    await expect(other.answer).resolves.toEqual({ answer: 'yes', wasFreeform: false, by: SYSTEM_ACTOR });
   });
 
   it('refuses an unknown request id with NotFoundError', () => {
@@ -103,7 +107,7 @@ describe('UserInputBroker', () => {
     expect(b.pendingFor('session-1')).toEqual([asked]);
 
     b.answer('session-1', asked.requestId, { answer: 'no', wasFreeform: false });
-    await expect(answer).resolves.toEqual({ answer: 'no', wasFreeform: false });
+    await expect(answer).resolves.toEqual({ answer: 'no', wasFreeform: false, by: SYSTEM_ACTOR });
   });
 
   it('refuses a second answer to the same request', async () => {
@@ -111,7 +115,7 @@ describe('UserInputBroker', () => {
     const { answer, asked } = ask(b);
     b.answer('session-1', asked.requestId, { answer: 'yes', wasFreeform: false });
     expect(() => b.answer('session-1', asked.requestId, { answer: 'no', wasFreeform: false })).toThrow(NotFoundError);
-    await expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false });
+    await expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false, by: SYSTEM_ACTOR });
   });
 
   describe('timeout', () => {
@@ -152,7 +156,7 @@ describe('UserInputBroker', () => {
       b.answer('session-1', asked.requestId, { answer: 'yes', wasFreeform: false });
       expect(jest.getTimerCount()).toBe(0);
       jest.advanceTimersByTime(TIMEOUT_MS * 10);
-      await expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false });
+      await expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false, by: SYSTEM_ACTOR });
     });
 
     it('times out each question on its own clock', async () => {
@@ -197,7 +201,7 @@ describe('UserInputBroker', () => {
       expect(jest.getTimerCount()).toBe(1);
 
       b.answer('session-2', other.asked.requestId, { answer: 'fine', wasFreeform: true });
-      await expect(other.answer).resolves.toEqual({ answer: 'fine', wasFreeform: true });
+      await expect(other.answer).resolves.toEqual({ answer: 'fine', wasFreeform: true, by: SYSTEM_ACTOR });
     });
 
     it('does nothing for a session without questions', () => {
@@ -206,7 +210,7 @@ describe('UserInputBroker', () => {
       b.cancelFor('session-9');
       expect(b.pendingFor('session-1')).toEqual([asked]);
       b.answer('session-1', asked.requestId, { answer: 'yes', wasFreeform: false });
-      return expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false });
+      return expect(answer).resolves.toEqual({ answer: 'yes', wasFreeform: false, by: SYSTEM_ACTOR });
     });
   });
 });

@@ -1,3 +1,5 @@
+import { currentActor } from '../common/acting-actor';
+import type { Actor } from '../common/actor';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '../common/domain-error';
@@ -20,21 +22,24 @@ export interface UserInputAnswer {
   wasFreeform: boolean;
 }
 
+/** An answer and who gave it (issue 27: the person's or key's actor, recorded on `user_input.answered`). */
+export type AnsweredUserInput = UserInputAnswer & { by: Actor };
+
 export class UserInputTimeoutError extends Error {}
 
 /** Questions the agent asks the user, held until someone answers through the API or the timeout passes. */
 @Injectable()
 export class UserInputBroker {
-  private readonly pending = new Map<string, { question: PendingUserInput; settle: (a: UserInputAnswer | Error) => void }>();
+  private readonly pending = new Map<string, { question: PendingUserInput; settle: (a: AnsweredUserInput | Error) => void }>();
   private readonly timeoutMs: number;
 
   constructor(@Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig) {
     this.timeoutMs = config.tools.userInputTimeoutMs;
   }
 
-  ask(question: Omit<PendingUserInput, 'requestId' | 'askedAt'>, onAsked?: (q: PendingUserInput) => void): Promise<UserInputAnswer> {
+  ask(question: Omit<PendingUserInput, 'requestId' | 'askedAt'>, onAsked?: (q: PendingUserInput) => void): Promise<AnsweredUserInput> {
     const full: PendingUserInput = { ...question, requestId: randomUUID(), askedAt: new Date().toISOString() };
-    return new Promise<UserInputAnswer>((resolve, reject) => {
+    return new Promise<AnsweredUserInput>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(full.requestId);
         reject(new UserInputTimeoutError(`No answer to "${full.question}" within ${this.timeoutMs} ms`));
@@ -61,7 +66,8 @@ export class UserInputBroker {
     if (!entry || entry.question.sessionId !== sessionId) {
       throw new NotFoundError(`No pending user-input request ${requestId} on session ${sessionId}`);
     }
-    entry.settle(answer);
+    // Answered within the answering request: its actor, though the CLI's request path records the answer.
+    entry.settle({ ...answer, by: currentActor() });
     return entry.question;
   }
 

@@ -89,7 +89,10 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
     const stop = await gql('mutation ($id: ID!) { agentStop(runId: $id, reason: "retry it") { stoppedRuns run { status stoppedBy } } }', { id: helperId });
     expect(stop.body.data.agentStop).toEqual({
       stoppedRuns: [helperId],
-      run: { status: 'stopped', stoppedBy: { actor: 'api', reason: 'retry it', forced: false } },
+      run: {
+        status: 'stopped',
+        stoppedBy: { actor: 'api', reason: 'retry it', forced: false, by: { kind: 'key', id: 'operator', name: 'operator', via: 'api' } },
+      },
     });
     const resumed = await gql(`mutation ($id: ID!) { resumeRun(runId: $id) { ${RUN_FIELDS} } }`, { id: helperId });
     expect(resumed.body.data.resumeRun).toMatchObject({ status: 'running', epoch: 2, parentRunId: chief.runId, depth: 1 });

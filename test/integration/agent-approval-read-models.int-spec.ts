@@ -60,6 +60,7 @@ function approval(askedPosition: number, overrides: Partial<ApprovalRow> = {}): 
     decision: null,
     scope: null,
     decidedBy: null,
+    decider: null,
     reason: null,
     ...overrides,
   };

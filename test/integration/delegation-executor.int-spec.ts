@@ -91,7 +91,12 @@ describe.each(appStoreTargets())('run executor against a scripted CLI (%s)', (_n
     const stop = await h.http('POST', `/api/runs/${r.runId}/stop`, {});
     expect(stop.status).toBe(200);
     expect(stop.body).toMatchObject({ status: 'stopped', stoppedRuns: [r.runId] });
-    expect((await run(r.runId)).stoppedBy).toEqual({ actor: 'api', reason: 'stopped by api', forced: true });
+    expect((await run(r.runId)).stoppedBy).toEqual({
+      actor: 'api',
+      reason: 'stopped by api',
+      forced: true,
+      by: { kind: 'user', id: 'local', name: 'local admin', via: 'api' },
+    });
     const sent = h.fake.received.filter((m) => m.params?.sessionId === `sub-agent-${r.runId}`).map((m) => m.method);
     expect(sent.slice(-2)).toEqual(['session.abort', 'session.destroy']);
     // The run's session records why it was destroyed, not a generic API reason.

@@ -62,7 +62,8 @@ test('a sub-agent’s shell command waits in the inbox, counted on every page, a
   await page.getByRole('button', { name: 'Decided' }).click();
   const row = page.getByRole('row').filter({ hasText: `APPROVED_${s}` });
   await expect(row).toContainText('approved');
-  await expect(row).toContainText('console');
+  // issue 27: who decided, by name (no credential configured: the local admin), and from where.
+  await expect(row).toContainText('local admin (console)');
 
   // Approved, the command ran: its output is what the sub-agent read, and the session finished.
   await page.goto(`/sessions/${sessionId}`);

@@ -115,6 +115,15 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   expect(JSON.stringify(payload.data)).toContain('Reviews pull requests');
   expect(payload.metadata).toMatchObject({ correlationId: reviewer });
 
+  // issue 27: who did it. The token's holder is the operator; the Actor filter narrows to an actor's id.
+  await expect(rows.nth(0).getByRole('cell').nth(3)).toHaveText('operator key');
+  await page.getByLabel('Actor').fill('somebody-else');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Page 1/ })).toHaveText('Page 1: 0 entries matching the filters');
+  await page.getByLabel('Actor').fill('operator');
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Page 1/ })).toHaveText('Page 1: 2 entries matching the filters');
+
   // A kind narrows to its events; the oldest-first order is one choice away.
   await page.getByLabel('Kind').selectOption('session');
   await expect(page.getByRole('status').filter({ hasText: /^Page 1/ })).toHaveText('Page 1: 0 entries matching the filters');
@@ -148,6 +157,9 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
     'streamId',
     'eventType',
     'actor',
+    'actorKind',
+    'actorId',
+    'actorName',
     'correlationId',
     'causationId',
     'recordedAt',

@@ -1,3 +1,4 @@
+import { actorOfMetadata } from '../../common/actor';
 import { eq } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -53,6 +54,7 @@ export class ApprovalsProjection extends PerEventProjection {
               decision: d.decision,
               scope: d.scope,
               decidedBy: d.decidedBy,
+              decider: JSON.stringify(actorOfMetadata(event.metadata)),
               reason: d.reason ?? null,
             })
             .where(eq(approvals.approvalId, d.approvalId)),
@@ -63,7 +65,7 @@ export class ApprovalsProjection extends PerEventProjection {
         yield* run(
           db.orm
             .update(approvals)
-            .set({ status: 'expired', decidedAt: event.recordedAt, reason: event.data.reason })
+            .set({ status: 'expired', decidedAt: event.recordedAt, reason: event.data.reason, decider: JSON.stringify(actorOfMetadata(event.metadata)) })
             .where(eq(approvals.approvalId, event.data.approvalId)),
         );
     }

@@ -11,6 +11,10 @@ export const auditLog = pgTable(
     streamId: text('stream_id').notNull(),
     eventType: text('event_type').notNull(),
     actor: text('actor'),
+    /** issue 27: who did it (`metadata.by`); an event without one (recorded before) is the `api` key. */
+    actorKind: text('actor_kind').notNull().default('key'),
+    actorId: text('actor_id').notNull().default('api'),
+    actorName: text('actor_name').notNull().default('api'),
     correlationId: text('correlation_id'),
     causationId: text('causation_id'),
     recordedAt: text('recorded_at').notNull(),
@@ -28,5 +32,7 @@ export const auditLog = pgTable(
     index('audit_log_agent_idx').on(t.agentId, t.globalPosition),
     index('audit_log_tool_idx').on(t.toolName, t.globalPosition),
     index('audit_log_recorded_idx').on(t.recordedAt),
+    index('audit_log_actor_idx').on(t.actorId, t.globalPosition),
+    index('audit_log_actor_kind_idx').on(t.actorKind, t.globalPosition),
   ],
 );

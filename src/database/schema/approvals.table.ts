@@ -26,6 +26,8 @@ export const approvals = sqliteTable(
     decision: text('decision'),
     scope: text('scope'),
     decidedBy: text('decided_by'),
+    /** issue 27: JSON, the actor who decided (a person, a key, or the system for a timeout). */
+    decider: text('decider'),
     reason: text('reason'),
   },
   (t) => [

@@ -1,3 +1,4 @@
+import { actorOfMetadata } from '../../common/actor';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -71,7 +72,10 @@ export class RunsProjection extends PerEventProjection {
         return yield* this.ended(db, event.data.runId, at, { status: 'failed', error: event.data.error });
       case RunEvents.stopped: {
         const d = event.data;
-        return yield* this.ended(db, d.runId, at, { status: 'stopped', stoppedBy: JSON.stringify({ ...d.stoppedBy, forced: d.forced }) });
+        return yield* this.ended(db, d.runId, at, {
+          status: 'stopped',
+          stoppedBy: JSON.stringify({ ...d.stoppedBy, forced: d.forced, by: actorOfMetadata(event.metadata) }),
+        });
       }
       case RunEvents.interrupted:
         return yield* this.ended(db, event.data.runId, at, { status: 'interrupted', error: event.data.reason });

@@ -6,7 +6,8 @@ import { Observable, Subject } from 'rxjs';
 import { connectionFailureOf, DatabaseUnreachableError } from '../../common/database-unreachable.error';
 import { migratePostgres } from '../../database/migrations';
 import { createPostgresPool } from '../../database/postgres-pool';
-import { type CommitRecord, EventStore, validateAppendMany } from '../event-store';
+import { asSystem } from '../../common/acting-actor';
+import { type CommitRecord, EventStore, validateAppendMany, withActor } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
@@ -275,12 +276,13 @@ export class PostgresEventStore extends EventStore {
   }
 
   /** Several streams atomically: every part's version is checked and all parts commit, or none. */
-  appendMany(parts: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
+  appendMany(asked: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
     try {
-      validateAppendMany(parts);
+      validateAppendMany(asked);
     } catch (error) {
       return Promise.reject(error);
     }
+    const parts = withActor(asked);
     if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.pending.push({ parts, resolve, reject });
@@ -691,10 +693,13 @@ export class PostgresEventStore extends EventStore {
 
   /** Events in global order after the tail's position: to committed$, then the appends they settle. */
   private publish(events: readonly StoredEvent[]): void {
-    for (const event of events) {
-      this.tailPosition = event.globalPosition;
-      this.committed.next(event);
-    }
+    // What reacts to a committed event does it as Switchboard, whichever request the tail read for.
+    asSystem(() => {
+      for (const event of events) {
+        this.tailPosition = event.globalPosition;
+        this.committed.next(event);
+      }
+    });
     this.settlePublished();
   }
 

@@ -1,4 +1,6 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
+import { actingAs } from '../../common/acting-actor';
+import type { Actor } from '../../common/actor';
 import { applyPendingMigrations } from '../../database/migrations';
 import { openSqliteConnection } from '../../database/sqlite-connection';
 import { SqliteDatabase } from '../../database/sqlite-database';
@@ -22,17 +24,23 @@ function memoryStore(extra: Projection[] = []) {
 const created = { type: 'thing.created', data: { name: 'a' } };
 const renamed = { type: 'thing.renamed', data: { name: 'b' } };
 
+const alice: Actor = { kind: 'user', id: 'idp#alice', name: 'Alice', via: 'api' };
+
 describe('EventStore', () => {
   it('appends to a new stream and reads it back in order with positions and metadata', async () => {
     const { store } = memoryStore();
-    const result = await store.append('thing-1', 'no_stream', [{ ...created, metadata: { actor: 'alice', correlationId: 'c-1' } }, renamed]);
+    // Appended as Alice: the store records her as the events' actor (issue 27).
+    const result = await actingAs(alice, () =>
+      store.append('thing-1', 'no_stream', [{ ...created, metadata: { actor: 'alice', correlationId: 'c-1' } }, renamed]),
+    );
     expect(result.nextExpectedVersion).toBe(2);
     const events = await store.readStream('thing-1');
     expect(events.map((e) => [e.type, e.streamPosition, e.globalPosition])).toEqual([
       ['thing.created', 1, 1],
       ['thing.renamed', 2, 2],
     ]);
-    expect(events[0].metadata).toEqual({ actor: 'alice', correlationId: 'c-1' });
+    expect(events[0].metadata).toEqual({ actor: 'alice', correlationId: 'c-1', by: alice });
+    expect(events[1].metadata).toEqual({ by: alice });
     expect(events[0].data).toEqual({ name: 'a' });
     expect(await store.streamVersion('thing-1')).toBe(2);
   });

@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { FlushScheduler } from '../flush-scheduler';
 import { byLimit, KeyedBatch } from '../../database/keyed-batch';
 import { SqliteDatabase } from '../../database/sqlite-database';
-import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany } from '../event-store';
+import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany, withActor } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { InlineProjectionHook } from '../inline-projection-hook';
@@ -108,12 +108,13 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
    * Appends to several streams atomically: every part's version is checked and either all parts are
    * committed or none (an import of many agents, say, is never half-done).
    */
-  appendMany(parts: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
+  appendMany(asked: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
     try {
-      validateAppendMany(parts);
+      validateAppendMany(asked);
     } catch (error) {
       return Promise.reject(error);
     }
+    const parts = withActor(asked);
     if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
     return new Promise<AppendResult[]>((resolve, reject) => {
       this.pending.push({ parts, resolve, reject });

@@ -1,4 +1,5 @@
 import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
+import { ActorModel } from './actor.model';
 import { JsonScalar, TimestampScalar } from '../scalars';
 import { PageInfo } from './page-info.model';
 
@@ -20,7 +21,10 @@ export class Approval {
   @Field(() => TimestampScalar, { nullable: true }) decidedAt!: string | null;
   @Field(() => String, { nullable: true, description: 'approve or deny' }) decision!: string | null;
   @Field(() => String, { nullable: true, description: 'once or session' }) scope!: string | null;
-  @Field(() => String, { nullable: true, description: 'api, or timeout' }) decidedBy!: string | null;
+  @Field(() => String, { nullable: true, description: 'Where it was decided from: console, api, or timeout, expired' }) decidedBy!: string | null;
+  @Field(() => ActorModel, { nullable: true, description: 'Who decided: a person, a key, or the system (a timeout, an expiry); null while pending' })
+  decider!: ActorModel | null;
+  @Field(() => String, { nullable: true, description: "The decider's name (decider.name)" }) decidedByName!: string | null;
   @Field(() => String, { nullable: true }) reason!: string | null;
 }
 

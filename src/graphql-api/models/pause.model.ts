@@ -1,9 +1,11 @@
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
+import { ActorModel } from './actor.model';
 
 @ObjectType({ description: 'issue 26: a pause over a run or a session: its steps wait until it is unpaused' })
 export class PauseModel {
   @Field({ description: 'When it was paused (ISO 8601)' }) since!: string;
-  @Field({ description: 'Who paused it: console or api' }) by!: string;
+  @Field({ description: 'Where it was paused from: console or api' }) by!: string;
+  @Field(() => ActorModel, { description: 'Who paused it: a person, a key, an agent' }) actor!: ActorModel;
   @Field({ description: 'What was paused: run (this run or an ancestor) or session (the session itself, or the one that started the tree)' })
   target!: string;
   @Field(() => ID, { nullable: true, description: 'The paused run (target run)' }) runId!: string | null;

@@ -41,6 +41,8 @@ export function approvalOf(view: ApprovalView): Approval {
     decision: view.decision,
     scope: view.scope,
     decidedBy: view.decided_by,
+    decider: view.decider,
+    decidedByName: view.decider?.name ?? null,
     reason: view.reason,
   };
 }

@@ -1,7 +1,8 @@
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
+import { ACTOR_KINDS } from '../../common/actor';
 import { InvalidInputError } from '../../common/domain-error';
-import { ListAuditLog } from '../../event-log/queries/list-audit-log/list-audit-log.query';
+import { type AuditFilter, ListAuditLog } from '../../event-log/queries/list-audit-log/list-audit-log.query';
 import { ListEvents } from '../../event-log/queries/list-events/list-events.query';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { StoredEventModel } from '../models/event.model';
@@ -45,7 +46,12 @@ export class AuditResolver {
     if (present.eventKind !== undefined && !/^[a-z_]{1,64}$/.test(present.eventKind)) {
       throw new InvalidInputError('eventKind is the part of an event type before its first dot: lower-case letters and underscores');
     }
-    const page = await this.queryBus.execute(new ListAuditLog(present, positionOf(after ?? undefined), AUDIT_FIRST.check(first), newestFirst));
+    if (present.actorKind !== undefined && !(ACTOR_KINDS as readonly string[]).includes(present.actorKind)) {
+      throw new InvalidInputError('actorKind is one of user, key, agent, system');
+    }
+    const page = await this.queryBus.execute(
+      new ListAuditLog(present as AuditFilter, positionOf(after ?? undefined), AUDIT_FIRST.check(first), newestFirst),
+    );
     return {
       edges: page.entries.map((node) => ({ cursor: String(node.position), node })),
       pageInfo: { hasNextPage: page.hasMore, endCursor: page.entries.length ? String(page.nextAfter) : (after ?? null) },

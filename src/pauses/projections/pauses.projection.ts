@@ -1,3 +1,4 @@
+import { actorOfMetadata } from '../../common/actor';
 import { and, eq } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -29,6 +30,7 @@ export class PausesProjection extends PerEventProjection {
             targetId: target.id,
             runPath: d.runPath ?? null,
             pausedBy: d.pausedBy,
+            pausedByActor: JSON.stringify(actorOfMetadata(event.metadata)),
             reason: d.reason ?? null,
             pausedAt: d.pausedAt,
             pausedPosition: event.globalPosition,
@@ -41,7 +43,12 @@ export class PausesProjection extends PerEventProjection {
     yield* run(
       db.orm
         .update(pauses)
-        .set({ unpausedAt: event.recordedAt, unpausedBy: d.unpausedBy, pausedMs: d.pausedMs })
+        .set({
+          unpausedAt: event.recordedAt,
+          unpausedBy: d.unpausedBy,
+          unpausedByActor: JSON.stringify(actorOfMetadata(event.metadata)),
+          pausedMs: d.pausedMs,
+        })
         .where(and(eq(pauses.pauseId, d.pauseId), eq(pauses.targetId, target.id))),
     );
   }

@@ -240,11 +240,19 @@ function SettledApprovals({ items }: { items: ApprovalItem[] }) {
               {a.scope === 'session' && <span className="muted small"> for the session</span>}
               {a.reason && <div className="small">{a.reason}</div>}
             </td>
-            <td>{a.decidedBy ?? (a.status === 'expired' ? 'its session ended' : '')}</td>
+            <td>{deciderOf(a)}</td>
             <td>{a.decidedAt && <time dateTime={a.decidedAt}>{new Date(a.decidedAt).toLocaleString()}</time>}</td>
           </tr>
         ))}
       </tbody>
     </table>
   );
+}
+
+/** Who decided: the person's or key's name (issue 27), with where from; a timeout or an ended session says so. */
+function deciderOf(a: { status: string; decidedBy?: string | null; decidedByName?: string | null }): string {
+  if (a.status === 'expired') return 'its session ended';
+  if (a.decidedBy === 'timeout') return 'timeout';
+  if (!a.decidedByName) return a.decidedBy ?? '';
+  return a.decidedBy === 'console' || a.decidedBy === 'api' ? `${a.decidedByName} (${a.decidedBy})` : a.decidedByName;
 }

@@ -22,6 +22,7 @@ export const ApprovalsQuery = graphql(`
           decidedAt
           decision
           decidedBy
+          decidedByName
           scope
           reason
         }

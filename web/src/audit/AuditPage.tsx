@@ -9,6 +9,7 @@ import { AuditEventQuery, AuditLogQuery } from './operations';
 export const AUDIT_PAGE_SIZE = 50;
 
 const FIELDS: Array<{ name: keyof AuditFilterFields; label: string; hint?: string }> = [
+  { name: 'actor', label: 'Actor', hint: "who did it: a key's or person's id, operator, api…" },
   { name: 'sessionId', label: 'Session' },
   { name: 'runId', label: 'Run' },
   { name: 'agentId', label: 'Agent' },
@@ -197,6 +198,7 @@ export function AuditPage() {
                 <th scope="col">#</th>
                 <th scope="col">Recorded</th>
                 <th scope="col">Event</th>
+                <th scope="col">Who</th>
                 <th scope="col">Session</th>
                 <th scope="col">Run</th>
                 <th scope="col">Agent</th>
@@ -218,6 +220,21 @@ export function AuditPage() {
                         <time dateTime={node.recordedAt}>{new Date(node.recordedAt).toLocaleString()}</time>
                       </td>
                       <td className="mono">{node.eventType}</td>
+                      <td>
+                        <button
+                          type="button"
+                          className="link-button"
+                          title={`${node.actorKind} ${node.actorId}: show only what they did`}
+                          onClick={() => {
+                            setDraft((d) => ({ ...d, actor: node.actorId }));
+                            setFilter((f) => ({ ...f, actor: node.actorId }));
+                            restart();
+                          }}
+                        >
+                          {node.actorName}
+                        </button>{' '}
+                        <span className="muted small">{node.actorKind}</span>
+                      </td>
                       <td className="mono">{node.sessionId ?? ''}</td>
                       <td className="mono">{node.runId ?? ''}</td>
                       <td className="mono">{node.agentId ?? ''}</td>

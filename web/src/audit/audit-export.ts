@@ -1,7 +1,7 @@
 import { ApiError, CONSOLE_CLIENT_HEADER } from '../api/client';
 import { currentToken, tokenRequired } from '../api/token';
 
-export type AuditFilterFields = Partial<Record<'sessionId' | 'runId' | 'agentId' | 'toolName' | 'decision', string>>;
+export type AuditFilterFields = Partial<Record<'actor' | 'sessionId' | 'runId' | 'agentId' | 'toolName' | 'decision', string>>;
 /** The query parameters of GET /api/audit and its export: the text fields, a kind, and hiding the CLI's events. */
 export type AuditQueryFields = AuditFilterFields & { eventKind?: string; hideCli?: 'true' };
 export type ExportFormat = 'jsonl' | 'csv';

@@ -12,6 +12,9 @@ export const AuditLogQuery = graphql(`
           streamId
           eventType
           actor
+          actorKind
+          actorId
+          actorName
           correlationId
           causationId
           recordedAt

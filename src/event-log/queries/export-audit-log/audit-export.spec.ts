@@ -7,6 +7,9 @@ const entry = (position: number, extra: Partial<AuditEntry> = {}): AuditEntry =>
   streamId: `thing-${position}`,
   eventType: 'thing.noted',
   actor: null,
+  actorKind: 'key',
+  actorId: 'api',
+  actorName: 'api',
   correlationId: null,
   causationId: null,
   recordedAt: '2026-01-01T00:00:00.000Z',
@@ -48,9 +51,9 @@ describe('audit export', () => {
     expect(csvCell('a=b')).toBe('a=b');
   });
 
-  it('writes one CSV row per entry in the API order of fields', () => {
-    expect(csvRow(entry(7, { actor: 'alice, bob', toolName: 'shell' }))).toBe(
-      '7,thing-7,thing.noted,"alice, bob",,,2026-01-01T00:00:00.000Z,,,,shell,\r\n',
+  it('writes one CSV row per entry in the API order of fields, who did it included', () => {
+    expect(csvRow(entry(7, { actor: 'alice, bob', toolName: 'shell', actorKind: 'user', actorId: 'idp#42', actorName: 'Ada, Lovelace' }))).toBe(
+      '7,thing-7,thing.noted,"alice, bob",user,idp#42,"Ada, Lovelace",,,2026-01-01T00:00:00.000Z,,,,shell,\r\n',
     );
   });
 

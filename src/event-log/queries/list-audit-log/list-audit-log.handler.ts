@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, desc, eq, gt, gte, like, lt, not, sql, type SQL } from 'drizzle-orm';
+import { type Actor, ACTOR_KINDS } from '../../../common/actor';
 import { ReadModelDatabase } from '../../../database/read-model-database';
 import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
 
@@ -17,6 +18,8 @@ export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPag
       filter.toolName === undefined ? undefined : eq(auditLog.toolName, filter.toolName),
       filter.decision === undefined ? undefined : eq(auditLog.decision, filter.decision),
       filter.eventType === undefined ? undefined : eq(auditLog.eventType, filter.eventType),
+      filter.actor === undefined ? undefined : eq(auditLog.actorId, filter.actor),
+      filter.actorKind === undefined ? undefined : eq(auditLog.actorKind, filter.actorKind),
       // A prefix compared as text, not LIKE: a kind's underscore would be LIKE's one-character wildcard.
       filter.eventKind === undefined ? undefined : sql`substr(${auditLog.eventType}, 1, ${filter.eventKind.length + 1}) = ${`${filter.eventKind}.`}`,
       filter.hideCli ? not(like(auditLog.eventType, 'cli.%')) : undefined,
@@ -32,7 +35,14 @@ export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPag
       .orderBy(newestFirst ? desc(auditLog.globalPosition) : asc(auditLog.globalPosition))
       .limit(limit + 1);
     const hasMore = rows.length > limit;
-    const entries: AuditEntry[] = rows.slice(0, limit).map(({ globalPosition, ...rest }) => ({ position: globalPosition, ...rest }));
+    const entries: AuditEntry[] = rows
+      .slice(0, limit)
+      .map(({ globalPosition, actorKind, ...rest }) => ({ position: globalPosition, actorKind: actorKindOf(actorKind), ...rest }));
     return { entries, nextAfter: entries.length ? entries[entries.length - 1].position : after, hasMore };
   }
+}
+
+/** The column holds what the projection wrote (an Actor kind); anything else reads as a key, as the api actor is. */
+function actorKindOf(kind: string): Actor['kind'] {
+  return (ACTOR_KINDS as readonly string[]).includes(kind) ? (kind as Actor['kind']) : 'key';
 }

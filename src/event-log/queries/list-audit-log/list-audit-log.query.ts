@@ -1,4 +1,5 @@
 import { Query } from '@nestjs/cqrs';
+import type { Actor } from '../../../common/actor';
 
 export interface AuditFilter {
   sessionId?: string;
@@ -7,6 +8,9 @@ export interface AuditFilter {
   toolName?: string;
   decision?: string;
   eventType?: string;
+  /** issue 27: who did it, by actor id (`metadata.by.id`; `api` for events recorded before). */
+  actor?: string;
+  actorKind?: Actor['kind'];
   /** The kind of event: the part of its type before the first dot (`permission`, `approval`, `cli`…). */
   eventKind?: string;
   /** Leave out the CLI's own events (`cli.*`): its stream of deltas and turns drowns what people decided. */
@@ -20,7 +24,12 @@ export interface AuditEntry {
   position: number;
   streamId: string;
   eventType: string;
+  /** The client string the event recorded (`console`, `api`, `switchboard`, `copilot-cli`...), as before issue 27. */
   actor: string | null;
+  /** issue 27: who did it (`metadata.by`, else the api key). */
+  actorKind: Actor['kind'];
+  actorId: string;
+  actorName: string;
   correlationId: string | null;
   causationId: string | null;
   recordedAt: string;

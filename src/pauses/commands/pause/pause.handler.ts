@@ -1,3 +1,4 @@
+import { currentActor } from '../../../common/acting-actor';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { EventStore } from '../../../event-store/event-store';
@@ -45,7 +46,7 @@ export class PauseHandler implements ICommandHandler<PauseWork, PauseResult> {
       { metadata: { actor: pausedBy } },
     );
     // Held from the answer on: the holds take it now, not when committed$ brings it.
-    for (const event of events) this.holds.applied({ ...event, streamId });
+    for (const event of events) this.holds.applied({ ...event, streamId, metadata: { by: currentActor() } });
     const view = this.holds.openPauseOf(target, id);
     if (!view) throw PauseStateError.notPaused(target, id);
     return { target, id, pause: view };

@@ -1,3 +1,4 @@
+import { currentActor } from '../../../common/acting-actor';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../event-store/event-store';
 import { handleCommand } from '../../../event-store/decider';
@@ -24,7 +25,7 @@ export class UnpauseHandler implements ICommandHandler<UnpauseWork, UnpauseResul
       { type: 'unpause', target, id, unpausedBy, now: Date.now() },
       { metadata: { actor: unpausedBy } },
     );
-    for (const event of events) this.holds.applied({ ...event, streamId });
+    for (const event of events) this.holds.applied({ ...event, streamId, metadata: { by: currentActor() } });
     const unpaused = events.find((event) => event.type === PauseEvents.unpaused);
     return { target, id, pausedMs: unpaused?.type === PauseEvents.unpaused ? unpaused.data.pausedMs : 0, released };
   }
