@@ -144,7 +144,8 @@ export function subscribe<R, V>(document: TypedDocumentString<R, V>, variables: 
 
 /** Ends a cookie sign-in server-side (POST /auth/logout); the cookie is cleared by the answer. */
 export async function signOutOfSession(): Promise<void> {
-  const response = await fetch('/auth/logout', { method: 'POST', headers: { ...CONSOLE_CLIENT_HEADER } });
+  // A JSON POST, as the service wants of every POST a page sends (a form post from another site cannot be one).
+  const response = await fetch('/auth/logout', { method: 'POST', headers: { 'Content-Type': 'application/json', ...CONSOLE_CLIENT_HEADER }, body: '{}' });
   if (!response.ok && response.status !== 404)
     throw new ApiError(`Sign-out failed: the service answered HTTP ${response.status}`, 'http_error', response.status);
 }

@@ -43,9 +43,24 @@ export function signInRouteKnown(): string | undefined {
   return signInRoute;
 }
 
-/** Off to the sign-in page (once, however many calls were refused at the same time). */
+/** Off to the sign-in page (once, however many calls were refused at the same time, and not while signing out). */
 export function goToSignIn(route = signInRoute ?? '/auth/login'): void {
   if (leaving) return;
   leaving = true;
+  window.location.assign(route);
+}
+
+/**
+ * Signing out: the calls refused once the session ended must not send the browser to the sign-in (the
+ * provider would sign the person straight back in); `done` leaves for `route`, a failure stays here.
+ */
+export async function leaveAfter(work: () => Promise<void>, route: string): Promise<void> {
+  leaving = true;
+  try {
+    await work();
+  } catch (error) {
+    leaving = false;
+    throw error;
+  }
   window.location.assign(route);
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { reconnect, signOutOfSession } from '../api/client';
 import { useMay, useMe } from '../api/me';
-import { currentToken, forgetToken, onTokenRequired, signInAt } from '../api/token';
+import { currentToken, forgetToken, leaveAfter, onTokenRequired, signInAt } from '../api/token';
 import { Link, useLocation, useRoutes } from 'react-router';
 import { ApprovalsBadge, ApprovalsCount } from '../approvals/ApprovalsBadge';
 import { Icon } from '../ui/icons';
@@ -167,12 +167,7 @@ function Console() {
                 type="button"
                 className="ghost"
                 onClick={() => {
-                  void signOutOfSession()
-                    .then(() => {
-                      queryClient.clear();
-                      window.location.assign(SIGNED_OUT_PATH);
-                    })
-                    .catch((error: unknown) => window.alert(String(error)));
+                  void leaveAfter(signOutOfSession, SIGNED_OUT_PATH).catch((error: unknown) => window.alert(String(error)));
                 }}
               >
                 Sign out

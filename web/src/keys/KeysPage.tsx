@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { type ApiError, request } from '../api/client';
+import { request } from '../api/client';
 import { useMay } from '../api/me';
 import type { ApiKeysQuery as ApiKeysResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -23,6 +23,15 @@ function when(iso: string | null | undefined): string {
 }
 
 /**
+ * Who created or revoked a key, as recorded: a principal's id (a person's is `<issuer>#<subject>`:
+ * the subject reads better, the whole id is in the title).
+ */
+function Who({ id }: { id: string }) {
+  const at = id.lastIndexOf('#');
+  return <span title={id}>{at >= 0 ? id.slice(at + 1) : id}</span>;
+}
+
+/**
  * Named API keys for programs (an admin's page): create one with a role and an optional expiry (the key
  * is shown this once), list them (prefix only) and revoke one after a confirmation.
  */
@@ -30,6 +39,8 @@ export function KeysPage() {
   const mayAdminister = useMay('administer');
   const keys = useQuery({ queryKey: ['apiKeys'], queryFn: () => request(ApiKeysQuery), enabled: mayAdminister });
   const [revoking, setRevoking] = useState<ApiKey | undefined>();
+  // When the page opened: an expiry passed since shows at the next visit (the service refuses the key at once anyway).
+  const [openedAt] = useState(() => Date.now());
   const queryClient = useQueryClient();
   const revoke = useMutation({
     mutationFn: (id: string) => request(RevokeApiKeyMutation, { id }),
@@ -85,7 +96,10 @@ export function KeysPage() {
                   </td>
                   <td className="mono">{key.prefix}…</td>
                   <td>
-                    {when(key.createdAt)} <span className="muted">by {key.createdBy}</span>
+                    {when(key.createdAt)}{' '}
+                    <span className="muted">
+                      by <Who id={key.createdBy} />
+                    </span>
                   </td>
                   <td>{when(key.lastUsedAt)}</td>
                   <td>{key.expiresAt ? when(key.expiresAt) : 'never'}</td>
@@ -93,9 +107,14 @@ export function KeysPage() {
                     {key.revokedAt ? (
                       <span className="badge status-over">
                         revoked {when(key.revokedAt)}
-                        {key.revokedBy ? ` by ${key.revokedBy}` : ''}
+                        {key.revokedBy && (
+                          <>
+                            {' '}
+                            by <Who id={key.revokedBy} />
+                          </>
+                        )}
                       </span>
-                    ) : key.expiresAt && Date.parse(key.expiresAt) <= Date.now() ? (
+                    ) : key.expiresAt && Date.parse(key.expiresAt) <= openedAt ? (
                       <span className="badge status-attention">expired</span>
                     ) : (
                       <span className="badge status-live">active</span>
@@ -103,7 +122,13 @@ export function KeysPage() {
                   </td>
                   <td>
                     {!key.revokedAt && (
-                      <button type="button" className="danger" disabled={revoke.isPending} onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={revoke.isPending}
+                        onClick={() => setRevoking(key)}
+                        aria-label={`Revoke ${key.name}`}
+                      >
                         Revoke
                       </button>
                     )}
@@ -179,7 +204,7 @@ function CreateKey() {
           </button>
         </div>
       </form>
-      <ErrorNote error={create.error as ApiError | null} title="The key was not created" />
+      <ErrorNote error={create.error} title="The key was not created" />
       {create.data && <NewKey name={create.data.createApiKey.apiKey.name} secret={create.data.createApiKey.key} onDone={() => create.reset()} />}
     </>
   );
