@@ -11,10 +11,10 @@ import { ApiKeysQuery, CreateApiKeyMutation, RevokeApiKeyMutation } from './oper
 type ApiKey = ApiKeysResult['apiKeys'][number];
 
 const ROLES = [
-  { value: 'viewer', text: 'viewer: reads everything' },
-  { value: 'operator', text: 'operator: runs and steers sessions and runs' },
-  { value: 'approver', text: 'approver: decides approvals' },
-  { value: 'admin', text: 'admin: everything, keys included' },
+  { value: 'viewer', text: 'viewer (reads)' },
+  { value: 'operator', text: 'operator (sessions and runs)' },
+  { value: 'approver', text: 'approver (approvals)' },
+  { value: 'admin', text: 'admin (everything)' },
 ] as const;
 
 /** A moment in the reader's words, or a dash for never. */
