@@ -7,7 +7,7 @@ import { PausesModule } from '../pauses/pauses.module';
 import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graphql';
-import { authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
+import { authorizationOf } from '../common/auth/api-token.guard';
 import { PRINCIPAL_PROPERTY, type Principal } from '../identity/principal';
 import { PrincipalResolver } from '../identity/principal-resolver';
 import { httpStatusOf } from '../common/domain-error.filter';
@@ -56,8 +56,6 @@ export const GRAPHQL_RESOLVERS = [
   ApiKeysResolver,
   SignInSessionsResolver,
 ];
-
-const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
 const authLogger = new Logger('GraphqlAuth');
 
@@ -111,10 +109,10 @@ interface WsContext {
                 loaders: new RunLoaders(queryBus),
               };
             }
-            const principal = await principals.principalOrNone({ headers: arg.req?.headers ?? {} }).catch((refusal: unknown) => {
+            // The resolver's own 401 (its message, and details.signIn where people sign in) reaches the console.
+            const principal = await principals.principalOf({ headers: arg.req?.headers ?? {} }).catch((refusal: unknown) => {
               throw asGraphqlError(refusal);
             });
-            if (!principal) throw unauthorized();
             return { req: arg.req, [PRINCIPAL_PROPERTY]: principal, loaders: new RunLoaders(queryBus) };
           },
           subscriptions: {

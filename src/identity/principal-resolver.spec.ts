@@ -12,7 +12,7 @@ import { ApiKeysReadModel } from './keys/api-keys-read-model';
 import { secretDigest } from './keys/commands/create-api-key/create-api-key.command';
 import { ApiKeysProjection } from './keys/projections/api-keys.projection';
 import { type Authenticator, type CredentialCarrier, type Principal, ProvidesAuthenticator } from './principal';
-import { LOCAL_ADMIN, OPERATOR, PrincipalResolver } from './principal-resolver';
+import { LOCAL_ADMIN, OPERATOR, PrincipalResolver, SIGN_IN_PATH } from './principal-resolver';
 
 const TOKEN = 'resolver-spec-token-0123456789';
 const ALICE: Principal = { kind: 'user', id: 'https://idp.example#alice', name: 'Alice', role: 'approver', via: 'cookie' };
@@ -90,6 +90,21 @@ describe('PrincipalResolver', () => {
     const noToken = await make({}, true);
     await expect(noToken.principalOf({ headers: { cookie: 'sid=alice' } })).resolves.toEqual(ALICE);
     await expect(noToken.principalOf({ headers: {} })).rejects.toThrow(UnauthorizedException);
+  });
+
+  it('says where people sign in (details.signIn) on every 401 once a sign-in method is set up, and not without one', async () => {
+    const signIn = await make({ SWITCHBOARD_API_TOKEN: TOKEN }, true);
+    for (const headers of [{}, { cookie: 'sid=expired' }, { authorization: `Bearer ${KEY}` }]) {
+      const refusal = await signIn.principalOf({ headers }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(UnauthorizedException);
+      expect((refusal as UnauthorizedException).getResponse()).toMatchObject({ code: 'unauthorized', details: { signIn: SIGN_IN_PATH } });
+    }
+    const expired = await signIn.principalOf({ headers: { cookie: 'sid=expired' } }).catch((error: unknown) => error);
+    expect((expired as UnauthorizedException).getResponse()).toMatchObject({ message: 'Session expired: sign in again' });
+
+    const tokenOnly = await make({ SWITCHBOARD_API_TOKEN: TOKEN }, false);
+    const refusal = await tokenOnly.principalOf({ headers: {} }).catch((error: unknown) => error);
+    expect((refusal as UnauthorizedException).getResponse()).not.toHaveProperty('details');
   });
 
   it('answers a named key as its principal, refuses it once revoked, and closes the open API once any key exists', async () => {

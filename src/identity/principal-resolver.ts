@@ -11,6 +11,9 @@ import { AUTHENTICATORS, type Authenticator, type CredentialCarrier, type Princi
 /** The bootstrap token's holder: the operator, with every right. */
 export const OPERATOR: Principal = { kind: 'operator', id: 'operator', name: 'operator', role: 'admin', via: 'bearer' };
 
+/** Where a person starts signing in (the sign-in controller's route). */
+export const SIGN_IN_PATH = '/auth/login';
+
 /** Nobody configured a credential: the API is open as it always was (loopback, or SWITCHBOARD_ALLOW_UNAUTHENTICATED). */
 export const LOCAL_ADMIN: Principal = { kind: 'local', id: 'local', name: 'local admin', role: 'admin', via: 'none' };
 
@@ -42,6 +45,14 @@ export class PrincipalResolver implements OnApplicationBootstrap {
    * sends it in the connection parameters).
    */
   async principalOf(carrier: CredentialCarrier, authorization = headerOf(carrier, 'authorization')): Promise<Principal> {
+    try {
+      return await this.resolve(carrier, authorization);
+    } catch (refusal) {
+      throw this.withSignIn(refusal);
+    }
+  }
+
+  private async resolve(carrier: CredentialCarrier, authorization: string | undefined): Promise<Principal> {
     if (this.token.matches(authorization)) return OPERATOR;
     const named = namedKeyOf(authorization);
     if (named !== undefined) return this.keyPrincipal(named);
@@ -61,6 +72,18 @@ export class PrincipalResolver implements OnApplicationBootstrap {
       if (error instanceof UnauthorizedException) return undefined;
       throw error;
     }
+  }
+
+  /**
+   * With a sign-in method set up, a 401 says where a person signs in (`details.signIn`): the console sends
+   * the browser there instead of asking for a token.
+   */
+  private withSignIn(refusal: unknown): unknown {
+    if (!(refusal instanceof UnauthorizedException) || !this.authenticators.some((authenticator) => authenticator.configured !== false)) return refusal;
+    const body = refusal.getResponse();
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : { message: body };
+    const details = typeof fields.details === 'object' && fields.details !== null ? fields.details : {};
+    return new UnauthorizedException({ ...fields, details: { ...details, signIn: SIGN_IN_PATH } });
   }
 
   /** No credential of any kind configured (no token, no sign-in method, no key ever created): today's open API. */

@@ -99,6 +99,17 @@ describe('OpenID Connect sign-in (e2e)', () => {
     expect((await fetch(`${origin}/api/sessions`)).status).toBe(401);
   });
 
+  it('a 401 says where to sign in (details.signIn), on REST and GraphQL: the console sends the browser there', async () => {
+    const rest = await fetch(`${origin}/api/sessions`);
+    expect(rest.status).toBe(401);
+    expect(await rest.json()).toMatchObject({ code: 'unauthorized', details: { signIn: '/auth/login' } });
+    const gql = await graphql(new CookieBrowser(), { origin });
+    expect(gql.status).toBe(401);
+    expect(await gql.json()).toMatchObject({ errors: [{ extensions: { code: 'unauthorized', statusCode: 401, details: { signIn: '/auth/login' } } }] });
+    const ended = await graphql(new CookieBrowser(), { origin, cookie: 'switchboard_session=not-a-session' });
+    expect(await ended.json()).toMatchObject({ errors: [{ extensions: { code: 'sign_in_again', details: { signIn: '/auth/login' } } }] });
+  });
+
   it('sign-out ends the session server-side: the same cookie replayed is 401 saying to sign in again', async () => {
     const { browser, session } = await signedIn('ada');
     const out = await browser.request(`${origin}/auth/logout`, { method: 'POST', headers: { origin, 'content-type': 'application/json' } });

@@ -1,5 +1,7 @@
 import { test as base } from '@playwright/test';
+import { startOidcProvider } from '../../test/fixtures/oidc-provider-fixture';
 import { ScriptedModelServer } from '../../test/fixtures/scripted-model-server';
+import { freePort } from '../../test/fixtures/service-process';
 import { type AgentsApi, type RunningService, type ServiceOptions, startService } from './service';
 
 export { expect } from '@playwright/test';
@@ -26,6 +28,12 @@ interface WorkerFixtures {
    * the model's answers are the outside world's). A scenario sets its script with `model.setScript`.
    */
   modelServer: ScriptedModelServer;
+  /**
+   * People sign in through OpenID Connect (`test.use({ signIn: true })`): a real provider (oidc-provider,
+   * a child process on loopback, as the jest sign-in tests start it; its login page takes any password
+   * for the accounts of test/fixtures/oidc-test-accounts.ts) and the service configured for it.
+   */
+  signIn: boolean;
   /** The real service on a fresh SQLite file, started once per worker and stopped (SIGTERM) after. */
   service: RunningService;
 }
@@ -48,6 +56,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   apiToken: [undefined, { option: true, scope: 'worker' }],
   hostPermissions: [true, { option: true, scope: 'worker' }],
   modelPrices: [undefined, { option: true, scope: 'worker' }],
+  signIn: [false, { option: true, scope: 'worker' }],
 
   modelServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
@@ -63,20 +72,38 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   service: [
-    async ({ apiToken, hostPermissions, modelPrices, modelServer }, provide) => {
-      const service = await startService({
-        apiToken,
-        modelPrices: modelPrices ?? E2E_MODEL_PRICES,
-        env: {
-          ...modelServer.providerEnv(),
-          // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
-          SWITCHBOARD_ALLOW_HOST_PERMISSIONS: String(hostPermissions),
-        },
-      });
+    async ({ apiToken, hostPermissions, modelPrices, modelServer, signIn }, provide) => {
+      // The provider's client names the redirect, and the service its public URL: both need the port first.
+      const provider = signIn ? await startOidcProvider() : undefined;
+      const port = await freePort();
+      const publicUrl = `http://127.0.0.1:${port}`;
       try {
-        await provide(service);
+        await provider?.register(`${publicUrl}/auth/callback`);
+        const service = await startService({
+          apiToken,
+          port,
+          modelPrices: modelPrices ?? E2E_MODEL_PRICES,
+          env: {
+            ...modelServer.providerEnv(),
+            // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
+            SWITCHBOARD_ALLOW_HOST_PERMISSIONS: String(hostPermissions),
+            ...(provider
+              ? {
+                  SWITCHBOARD_OIDC_ISSUER: provider.issuer,
+                  SWITCHBOARD_OIDC_CLIENT_ID: 'switchboard',
+                  SWITCHBOARD_PUBLIC_URL: publicUrl,
+                  SWITCHBOARD_OIDC_ROLES_CLAIM: 'roles',
+                }
+              : {}),
+          },
+        });
+        try {
+          await provide(service);
+        } finally {
+          await service.stop();
+        }
       } finally {
-        await service.stop();
+        await provider?.stop();
       }
     },
     { scope: 'worker', timeout: 90_000 },

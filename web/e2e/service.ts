@@ -18,6 +18,8 @@ export interface ServiceOptions {
   apiToken?: string;
   /** More environment for the service (e.g. COPILOT_CLI_URL for part 2's sessions). */
   env?: Record<string, string>;
+  /** Its port (one known before it starts: the sign-in's public URL and redirect name it); unset: a free one. */
+  port?: number;
   /** The price table (SWITCHBOARD_MODEL_PRICES' file format: prices per million tokens); unset: every cost unknown. */
   modelPrices?: { currency: string; models: Record<string, { input: number; output: number; cached_input?: number }> };
 }
@@ -144,7 +146,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const databaseFile = path.join(tmp.dir, 'switchboard.db');
   const pricesFile = path.join(tmp.dir, 'model-prices.json');
   if (options.modelPrices) fs.writeFileSync(pricesFile, JSON.stringify(options.modelPrices));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawnTs('src/main.ts', [], {
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -7,7 +7,16 @@ import { shortReason } from './library-filter';
 export type LibraryEntry = LibraryQuery['agents'][number];
 
 /** One agent of the library: a card in the grid, a row in the list (the same markup, styled apart). */
-export const AgentCard = memo(function AgentCard({ agent, names }: { agent: LibraryEntry; names: ReadonlyMap<string, string> }) {
+export const AgentCard = memo(function AgentCard({
+  agent,
+  names,
+  mayStart,
+}: {
+  agent: LibraryEntry;
+  names: ReadonlyMap<string, string>;
+  /** Whether the reader's role may start sessions (operate). */
+  mayStart: boolean;
+}) {
   const href = `/agents/${agent.id}`;
   const titleId = `agent-${agent.id}-name`;
   const team = agent.subAgents.map((id) => names.get(id) ?? id);
@@ -49,9 +58,11 @@ export const AgentCard = memo(function AgentCard({ agent, names }: { agent: Libr
         </p>
       )}
       {agent.includedIn.length > 0 && <p className="included-in">In the team of {agent.includedIn.map((id) => names.get(id) ?? id).join(', ')}</p>}
-      <Link className="start-session" to={`/sessions/new?agent=${agent.id}`}>
-        Start session
-      </Link>
+      {mayStart && (
+        <Link className="start-session" to={`/sessions/new?agent=${agent.id}`}>
+          Start session
+        </Link>
+      )}
     </article>
   );
 });

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMay } from '../api/me';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ApiError, request } from '../api/client';
@@ -30,6 +31,7 @@ const asApiError = (error: unknown) => (error instanceof ApiError ? error : new 
 export function AgentEditorPage({ agentId }: { agentId?: string }) {
   const editing = agentId !== undefined;
   const navigate = useNavigate();
+  const mayAdminister = useMay('administer');
   // Never from an older cache entry, and a new object on every answer: "Reload" resets the form even
   // when nothing changed (the form starts from each answer).
   const agent = useQuery({
@@ -150,7 +152,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
           </h1>
           <p className="muted">{editing ? 'Edit the agent; the summary on the right follows your changes.' : 'A new agent for the library.'}</p>
         </div>
-        {editing && (
+        {editing && mayAdminister && (
           <div className="page-actions">
             <button type="button" className="danger" onClick={() => setConfirmingDelete(true)}>
               Delete

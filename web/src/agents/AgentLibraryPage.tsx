@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMay } from '../api/me';
 import { ApiError, onLiveConnection, request, subscribe } from '../api/client';
 import { useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
@@ -17,6 +18,8 @@ type ImportOutcome =
   { kind: 'done'; text: string } | { kind: 'refused'; error: ApiError; problems: Array<{ file: string; line?: number; message: string }> };
 
 export function AgentLibraryPage() {
+  const mayAdminister = useMay('administer');
+  const mayOperate = useMay('operate');
   const library = useQuery({ queryKey: ['agents', 'library'], queryFn: () => request(LibraryQuery) });
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<LibraryFilter>('all');
@@ -112,15 +115,19 @@ export function AgentLibraryPage() {
             hidden
             onChange={(e) => void onImport([...(e.target.files ?? [])])}
           />
-          <button type="button" onClick={() => fileInput.current?.click()} disabled={busy !== undefined}>
-            {busy === 'import' ? 'Importing…' : 'Import'}
-          </button>
+          {mayAdminister && (
+            <button type="button" onClick={() => fileInput.current?.click()} disabled={busy !== undefined}>
+              {busy === 'import' ? 'Importing…' : 'Import'}
+            </button>
+          )}
           <button type="button" onClick={() => void onExport()} disabled={busy !== undefined || agents.length === 0}>
             {busy === 'export' ? 'Exporting…' : 'Export'}
           </button>
-          <Link className="button primary" to="/agents/new">
-            New agent
-          </Link>
+          {mayAdminister && (
+            <Link className="button primary" to="/agents/new">
+              New agent
+            </Link>
+          )}
         </div>
       </div>
 
@@ -193,9 +200,11 @@ export function AgentLibraryPage() {
             Create your first agent, or import agent JSON files (Import above). A team is an agent whose sub-agents are other agents with a prompt and a
             description.
           </p>
-          <Link className="button primary" to="/agents/new">
-            Create an agent
-          </Link>
+          {mayAdminister && (
+            <Link className="button primary" to="/agents/new">
+              Create an agent
+            </Link>
+          )}
         </div>
       )}
       {library.data && agents.length > 0 && visible.length === 0 && (
@@ -218,7 +227,7 @@ export function AgentLibraryPage() {
         <ul className={layout === 'grid' ? 'agent-grid' : 'agent-list'} aria-label="Agent library">
           {visible.slice(0, shown).map((agent) => (
             <li key={agent.id}>
-              <AgentCard agent={agent} names={names} />
+              <AgentCard agent={agent} names={names} mayStart={mayOperate} />
             </li>
           ))}
         </ul>

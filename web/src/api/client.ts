@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import type { TypedDocumentString } from '../gql/graphql';
-import { currentToken, tokenRequired } from './token';
+import { currentToken, goToSignIn, signInAt, signInRouteKnown, tokenRequired } from './token';
 
 // Every query and mutation calls request(), which throws ApiError: TanStack Query's error is typed so.
 declare module '@tanstack/react-query' {
@@ -72,8 +72,13 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   const first = body.errors?.[0];
   if (response.status === 401 || first?.extensions?.code === 'unauthorized') {
     const message = first?.message ?? 'The service needs its API token';
-    tokenRequired(message, 'http');
-    throw new ApiError(message, 'unauthorized', 401);
+    const signIn = first?.extensions?.details?.signIn;
+    // People sign in through the identity provider (details.signIn): no token prompt then.
+    if (typeof signIn === 'string' && signIn.startsWith('/')) {
+      signInAt(signIn);
+      goToSignIn(signIn);
+    } else tokenRequired(message, 'http');
+    throw new ApiError(message, 'unauthorized', 401, first?.extensions?.details);
   }
   if (first)
     throw new ApiError(first.message, first.extensions?.code ?? 'error', first.extensions?.statusCode ?? response.status, first.extensions?.details);
@@ -106,8 +111,10 @@ function subscriptions(): Client {
         for (const listener of connectedListeners) listener();
       },
       closed: (event) => {
-        // 4403: the service refused the token at connection_init.
-        if ((event as CloseEvent).code === 4403) tokenRequired('The live connection was refused: the API token is missing or wrong', 'socket');
+        // 4403: the service refused the token (or the sign-in cookie) at connection_init.
+        if ((event as CloseEvent).code !== 4403) return;
+        if (signInRouteKnown()) goToSignIn();
+        else tokenRequired('The live connection was refused: the API token is missing or wrong', 'socket');
       },
     },
   });
@@ -133,4 +140,12 @@ export function subscribe<R, V>(document: TypedDocumentString<R, V>, variables: 
       complete: () => undefined,
     },
   );
+}
+
+/** Ends a cookie sign-in server-side (POST /auth/logout); the cookie is cleared by the answer. */
+export async function signOutOfSession(): Promise<void> {
+  // A JSON POST, as the service wants of every POST a page sends (a form post from another site cannot be one).
+  const response = await fetch('/auth/logout', { method: 'POST', headers: { 'Content-Type': 'application/json', ...CONSOLE_CLIENT_HEADER }, body: '{}' });
+  if (!response.ok && response.status !== 404)
+    throw new ApiError(`Sign-out failed: the service answered HTTP ${response.status}`, 'http_error', response.status);
 }

@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { reconnect } from '../api/client';
-import { currentToken, forgetToken, onTokenRequired } from '../api/token';
+import { reconnect, signOutOfSession } from '../api/client';
+import { useMay, useMe } from '../api/me';
+import { currentToken, forgetToken, leaveAfter, onTokenRequired, signInAt } from '../api/token';
 import { Link, useLocation, useRoutes } from 'react-router';
 import { ApprovalsBadge, ApprovalsCount } from '../approvals/ApprovalsBadge';
 import { Icon } from '../ui/icons';
@@ -9,11 +10,55 @@ import { routes, sectionOf, type Section } from './routes';
 import { useTheme } from './theme';
 import { TokenDialog } from './TokenDialog';
 
+/** Where Sign out of a cookie session lands: nothing is read there, so nothing signs the browser in again. */
+export const SIGNED_OUT_PATH = '/signed-out';
+
 export function App() {
+  const { pathname } = useLocation();
+  return pathname === SIGNED_OUT_PATH ? <SignedOut /> : <Console />;
+}
+
+/** After Sign out: the session ended at the service; signing in again is a click away, never automatic. */
+function SignedOut() {
+  return (
+    <main id="main" className="page signed-out">
+      <h1>Signed out</h1>
+      <p>Your sign-in session has ended on the service.</p>
+      <p>
+        <a className="button primary" href="/auth/login">
+          Sign in again
+        </a>
+      </p>
+    </main>
+  );
+}
+
+/** Who is signed in, and their role, from GraphQL `me`. */
+function SignedInAs() {
+  const { data } = useMe();
+  if (!data) return null;
+  const { name, role } = data.me;
+  return (
+    <span className="signed-in-as" data-testid="signed-in-as" title={`Signed in as ${name}, role ${role}`}>
+      <Icon name="user" />
+      <span className="signed-in-name">{name}</span>
+      <span className="badge role-badge">{role}</span>
+    </span>
+  );
+}
+
+function Console() {
   const page = useRoutes(routes);
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const section = sectionOf(pathname);
+  const me = useMe().data?.me;
+  const mayAdminister = useMay('administer');
+  const signedInByCookie = me?.via === 'cookie';
+  useEffect(() => {
+    // A person signed in through the identity provider: a later refusal sends them back there, never to a token prompt.
+    if (signedInByCookie) signInAt('/auth/login');
+  }, [signedInByCookie]);
   const current = (of: Section) => (section === of ? 'page' : undefined);
   const [theme, toggleTheme] = useTheme();
   const [tokenReason, setTokenReason] = useState<string | undefined>();
@@ -106,12 +151,29 @@ export function App() {
             <Link aria-current={current('health')} to="/health-status">
               Health
             </Link>
+            {mayAdminister && (
+              <Link aria-current={current('keys')} to="/keys">
+                Keys
+              </Link>
+            )}
           </nav>
           <div className="topbar-actions">
             <a href="/api/docs" className="quiet-link">
               API docs
             </a>
-            {currentToken() && (
+            <SignedInAs key={generation} />
+            {signedInByCookie && (
+              <button
+                type="button"
+                className="ghost"
+                onClick={() => {
+                  void leaveAfter(signOutOfSession, SIGNED_OUT_PATH).catch((error: unknown) => window.alert(String(error)));
+                }}
+              >
+                Sign out
+              </button>
+            )}
+            {!signedInByCookie && currentToken() && (
               <button
                 type="button"
                 className="ghost"

@@ -4,6 +4,7 @@ import { AgentLibraryPage } from '../agents/AgentLibraryPage';
 import { ApprovalsPage } from '../approvals/ApprovalsPage';
 import { AuditPage } from '../audit/AuditPage';
 import { HealthPage } from '../health/HealthPage';
+import { KeysPage } from '../keys/KeysPage';
 import { RunPage } from '../runs/RunPage';
 import { RunsPage } from '../runs/RunsPage';
 import { ChatPage } from '../sessions/ChatPage';
@@ -45,7 +46,7 @@ function ChatRoute() {
 }
 
 /** The main menu's sections: which one is current on a path (aria-current). */
-export type Section = 'agents' | 'sessions' | 'runs' | 'approvals' | 'audit' | 'health';
+export type Section = 'agents' | 'sessions' | 'runs' | 'approvals' | 'audit' | 'health' | 'keys';
 
 export function sectionOf(path: string): Section | undefined {
   if (path === '/' || path === '/agents' || path.startsWith('/agents/')) return 'agents';
@@ -54,6 +55,7 @@ export function sectionOf(path: string): Section | undefined {
   if (path === '/approvals' || path === '/approvals/') return 'approvals';
   if (path === '/audit') return 'audit';
   if (path === '/health-status') return 'health';
+  if (path === '/keys') return 'keys';
   return undefined;
 }
 
@@ -70,5 +72,6 @@ export const routes: RouteObject[] = [
   { path: '/approvals', element: <ApprovalsPage /> },
   { path: '/audit', element: <AuditPage /> },
   { path: '/health-status', element: <HealthPage /> },
+  { path: '/keys', element: <KeysPage /> },
   { path: '*', element: <NotFound /> },
 ];

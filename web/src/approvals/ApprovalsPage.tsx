@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { useMay } from '../api/me';
 import { ApiError, request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -136,6 +137,7 @@ function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDe
   const [scope, setScope] = useState<'once' | 'session'>('once');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
+  const mayApprove = useMay('approve');
 
   const decide = async (decision: 'approve' | 'deny') => {
     setBusy(true);
@@ -175,36 +177,39 @@ function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDe
         <summary>The request as the CLI sent it</summary>
         <pre className="mono small">{JSON.stringify(approval.arguments, null, 2)}</pre>
       </details>
-      <div className="approval-decide">
-        <div className="field">
-          <label htmlFor={`${id}-reason`}>Reason</label>
-          <input
-            id={`${id}-reason`}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            placeholder="The agent reads it when you deny"
-            disabled={busy}
-            maxLength={1000}
-          />
+      {!mayApprove && <p className="muted small">Waiting for an approver: your role may not decide approvals.</p>}
+      {mayApprove && (
+        <div className="approval-decide">
+          <div className="field">
+            <label htmlFor={`${id}-reason`}>Reason</label>
+            <input
+              id={`${id}-reason`}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              placeholder="The agent reads it when you deny"
+              disabled={busy}
+              maxLength={1000}
+            />
+          </div>
+          <fieldset className="radio-row scope-options" disabled={busy}>
+            <legend className="visually-hidden">Scope</legend>
+            <label>
+              <input type="radio" name={`${id}-scope`} checked={scope === 'once'} onChange={() => setScope('once')} /> This request
+            </label>
+            <label>
+              <input type="radio" name={`${id}-scope`} checked={scope === 'session'} onChange={() => setScope('session')} /> The rest of the session
+            </label>
+          </fieldset>
+          <div className="approval-actions">
+            <button type="button" className="primary" onClick={() => void decide('approve')} disabled={busy}>
+              Approve
+            </button>
+            <button type="button" className="danger" onClick={() => void decide('deny')} disabled={busy}>
+              Deny
+            </button>
+          </div>
         </div>
-        <fieldset className="radio-row scope-options" disabled={busy}>
-          <legend className="visually-hidden">Scope</legend>
-          <label>
-            <input type="radio" name={`${id}-scope`} checked={scope === 'once'} onChange={() => setScope('once')} /> This request
-          </label>
-          <label>
-            <input type="radio" name={`${id}-scope`} checked={scope === 'session'} onChange={() => setScope('session')} /> The rest of the session
-          </label>
-        </fieldset>
-        <div className="approval-actions">
-          <button type="button" className="primary" onClick={() => void decide('approve')} disabled={busy}>
-            Approve
-          </button>
-          <button type="button" className="danger" onClick={() => void decide('deny')} disabled={busy}>
-            Deny
-          </button>
-        </div>
-      </div>
+      )}
       <ErrorNote error={error} title="The decision was not recorded" />
     </article>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { useMay } from '../api/me';
 import { Link } from 'react-router';
 import { usePendingApprovals } from '../approvals/WaitingApprovals';
 import { request } from '../api/client';
@@ -26,6 +27,7 @@ import { useRunEvents } from './use-run-events';
  * run picked in the tree narrows the timeline to it.
  */
 export function RunPage({ runId }: { runId: string }) {
+  const mayOperate = useMay('operate');
   const live = useRunEvents(runId);
   const { store, version } = live;
   const root = store.runs.get(runId);
@@ -121,16 +123,18 @@ export function RunPage({ runId }: { runId: string }) {
             </p>
           )}
         </div>
-        <RunActions
-          status={status}
-          paused={pause ? (pause.target === 'run' && pause.runId === runId ? 'own' : 'above') : undefined}
-          acting={actions.acting}
-          onPause={() => void actions.act('pause')}
-          onUnpause={() => void actions.act('unpause')}
-          onStop={() => actions.askStop(runningDescendants(store, runId))}
-          onResume={() => void actions.act('resume')}
-          onReplay={() => void actions.replay()}
-        />
+        {mayOperate && (
+          <RunActions
+            status={status}
+            paused={pause ? (pause.target === 'run' && pause.runId === runId ? 'own' : 'above') : undefined}
+            acting={actions.acting}
+            onPause={() => void actions.act('pause')}
+            onUnpause={() => void actions.act('unpause')}
+            onStop={() => actions.askStop(runningDescendants(store, runId))}
+            onResume={() => void actions.act('resume')}
+            onReplay={() => void actions.replay()}
+          />
+        )}
       </div>
       <ErrorNote error={header.error} title="The run could not be loaded" />
       <ErrorNote error={actions.actionError} title="The service refused" />
@@ -140,7 +144,7 @@ export function RunPage({ runId }: { runId: string }) {
         </p>
       )}
 
-      {status === 'running' && (
+      {status === 'running' && mayOperate && (
         <SteerBox
           idPrefix="steer-run"
           targets={[{ subagentId: '', label: agent ?? 'the run' }]}
@@ -157,7 +161,7 @@ export function RunPage({ runId }: { runId: string }) {
         selectedAgent={selected ? store.runs.get(selected)?.agentId : undefined}
         version={version}
         forking={
-          status !== undefined && status !== 'running'
+          mayOperate && status !== undefined && status !== 'running'
             ? { busy: actions.acting !== undefined, fork: (callId, message) => void actions.fork(callId, message) }
             : undefined
         }

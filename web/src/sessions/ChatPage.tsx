@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useMay } from '../api/me';
 import { ApiError, request, subscribe } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
@@ -45,6 +46,9 @@ const HISTORY_PAGE = 200;
  * pages on scrolling up, then live from its event stream after the newest page.
  */
 export function ChatPage({ sessionId }: { sessionId: string }) {
+  const mayOperate = useMay('operate');
+  // A question an agent asked: an operator or an approver may answer it.
+  const mayAnswer = useMay('approve') || mayOperate;
   const session = useQuery({ queryKey: ['sessions', 'chat', sessionId], queryFn: () => request(ChatSessionQuery, { id: sessionId }) });
   const sessionStatus = useQuery({ queryKey: ['sessions', 'status', sessionId], queryFn: () => request(SessionStatusQuery, { id: sessionId }) });
   const agentId = session.data?.session?.agentId ?? undefined;
@@ -248,7 +252,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
             />
           </SubAgentModelCalls.Provider>
           <ErrorNote error={questions.error} title="The pending questions could not be loaded" />
-          {(questions.data?.pendingUserInput ?? []).map((q) => (
+          {(mayAnswer ? (questions.data?.pendingUserInput ?? []) : []).map((q) => (
             <QuestionCard
               key={q.requestId}
               question={q}
@@ -269,28 +273,33 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
                 )}
                 . Resume it to carry on where it left off.
               </p>
-              <button type="button" className="primary" disabled={control !== undefined} onClick={() => void act('resume')}>
-                <Icon name="resume" /> {control === 'resuming' ? 'Resuming…' : 'Resume'}
-              </button>
+              {mayOperate && (
+                <button type="button" className="primary" disabled={control !== undefined} onClick={() => void act('resume')}>
+                  <Icon name="resume" /> {control === 'resuming' ? 'Resuming…' : 'Resume'}
+                </button>
+              )}
             </div>
           )}
-          <SessionPause sessionId={sessionId} live={status === 'running' || status === 'idle' || status === 'active'} />
+          <SessionPause sessionId={sessionId} live={status === 'running' || status === 'idle' || status === 'active'} mayAct={mayOperate} />
           <ErrorNote error={controlError?.error} title={controlError?.action === 'resume' ? 'The session did not resume' : 'The turn was not stopped'} />
-          {status === 'running' && <SteerBox targets={steerTargets} onSteer={steer} />}
-          <Composer
-            disabled={!acceptsMessages(status)}
-            locked={!acceptsMessages(status) && status !== 'running'}
-            busy={sending}
-            hint={composerHint(status)}
-            actions={
-              status === 'running' && (
-                <button type="button" disabled={control !== undefined} onClick={() => void act('stop')}>
-                  <Icon name="stop" /> {control === 'stopping' ? 'Stopping…' : 'Stop'}
-                </button>
-              )
-            }
-            onSend={send}
-          />
+          {status === 'running' && mayOperate && <SteerBox targets={steerTargets} onSteer={steer} />}
+          {!mayOperate && <p className="muted read-only-note">Read only: your role may not message, steer, pause or stop sessions.</p>}
+          {mayOperate && (
+            <Composer
+              disabled={!acceptsMessages(status)}
+              locked={!acceptsMessages(status) && status !== 'running'}
+              busy={sending}
+              hint={composerHint(status)}
+              actions={
+                status === 'running' && (
+                  <button type="button" disabled={control !== undefined} onClick={() => void act('stop')}>
+                    <Icon name="stop" /> {control === 'stopping' ? 'Stopping…' : 'Stop'}
+                  </button>
+                )
+              }
+              onSend={send}
+            />
+          )}
         </div>
 
         <aside className="chat-side" aria-label="Session settings">
@@ -320,6 +329,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
                 selected={team}
                 onChange={(next) => void changeTeam(next)}
                 empty="No other agent can be a sub-agent."
+                readOnly={!mayOperate}
               />
               {teamSaved && (
                 <p className="muted small" role="status">

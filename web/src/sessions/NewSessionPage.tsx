@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useMay, useMe } from '../api/me';
 import { ApiError, request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -37,6 +38,21 @@ interface Failure {
  * first message creates the session with them, sends the prompt and opens the chat.
  */
 export function NewSessionPage() {
+  const mayOperate = useMay('operate');
+  const me = useMe();
+  if (!mayOperate) {
+    return (
+      <section className="page" aria-labelledby="new-session-title">
+        <h1 id="new-session-title">New session</h1>
+        {me.data && <p>Your role ({me.data.me.role}) may not start sessions: ask an operator or an admin.</p>}
+        <ErrorNote error={me.error} title="Who you are could not be read" />
+      </section>
+    );
+  }
+  return <NewSessionForm />;
+}
+
+function NewSessionForm() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [agentId, setAgentId] = useState(() => searchParams.get('agent') ?? '');

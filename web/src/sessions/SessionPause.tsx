@@ -12,7 +12,7 @@ const PAUSE_POLL_MS = 2000;
  * Pause or unpause a live session (issue 26): a pause holds its main agent, its sub-agents and every run
  * it started at their next step; the badge says since when, by whom and how many steps wait.
  */
-export function SessionPause({ sessionId, live }: { sessionId: string; live: boolean }) {
+export function SessionPause({ sessionId, live, mayAct }: { sessionId: string; live: boolean; mayAct: boolean }) {
   const pause = useQuery({ queryKey: ['sessions', 'pause', sessionId], queryFn: () => request(SessionPauseQuery, { id: sessionId }) });
   const [acting, setActing] = useState<'pausing' | 'unpausing' | undefined>();
   const [error, setError] = useState<ApiError | undefined>();
@@ -35,7 +35,7 @@ export function SessionPause({ sessionId, live }: { sessionId: string; live: boo
     }
   };
 
-  if (!current && !live) return null;
+  if (!current && (!live || !mayAct)) return null;
   return (
     <div className="session-pause" role="region" aria-label="Pause">
       {current ? (
@@ -45,7 +45,7 @@ export function SessionPause({ sessionId, live }: { sessionId: string; live: boo
           </span>{' '}
           {current.target === 'run' ? 'Its run is paused' : 'Paused'} since {new Date(current.since).toLocaleTimeString()} by {current.by}: {current.held}{' '}
           step{current.held === 1 ? '' : 's'} waiting.
-          {current.target === 'session' && (
+          {current.target === 'session' && mayAct && (
             <button type="button" className="primary" disabled={acting !== undefined} onClick={() => void act('unpause')}>
               {acting === 'unpausing' ? 'Unpausing…' : 'Unpause'}
             </button>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
+import { useMay } from '../api/me';
 import { ApiError, request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePolling } from '../api/hooks';
@@ -33,6 +34,7 @@ interface Pending {
  * unless asked for, and then it says which run it is part of.
  */
 export function SessionsPage() {
+  const mayOperate = useMay('operate');
   const [search, setSearch] = useState('');
   const words = useSettled(search.trim(), SEARCH_DELAY_MS);
   const [withRuns, setWithRuns] = useState(false);
@@ -90,11 +92,13 @@ export function SessionsPage() {
             Your chats with agents, newest first. The work an agent delegates runs in a session of its own, shown with its run under Runs.
           </p>
         </div>
-        <div className="page-actions">
-          <Link className="button primary" to="/sessions/new">
-            New session
-          </Link>
-        </div>
+        {mayOperate && (
+          <div className="page-actions">
+            <Link className="button primary" to="/sessions/new">
+              New session
+            </Link>
+          </div>
+        )}
       </div>
 
       {done && (
@@ -133,9 +137,11 @@ export function SessionsPage() {
             A session is a chat with one of your library agents and its team of sub-agents. Start one, and it shows up here with its status as it changes.
           </p>
           <p className="page-actions centered">
-            <Link className="button primary" to="/sessions/new">
-              New session
-            </Link>
+            {mayOperate && (
+              <Link className="button primary" to="/sessions/new">
+                New session
+              </Link>
+            )}
             <Link className="button" to="/agents">
               Pick an agent
             </Link>
@@ -207,7 +213,8 @@ function SessionItem({
   const titleId = useId();
   const title = sessionTitle(session);
   // A run's session is stopped, resumed and read through its run: no chat actions here.
-  const actions = session.runId ? [] : actionsFor(session.status);
+  const mayOperate = useMay('operate');
+  const actions = session.runId || !mayOperate ? [] : actionsFor(session.status);
   return (
     <li className="session-item" data-session={session.sessionId}>
       <div className="session-item-main">

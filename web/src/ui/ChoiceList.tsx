@@ -23,6 +23,7 @@ export function ChoiceList({
   empty,
   describedBy,
   compact = false,
+  readOnly = false,
 }: {
   legend: string;
   choices: Choice[];
@@ -32,13 +33,15 @@ export function ChoiceList({
   describedBy?: string;
   /** Short labels in columns (built-in tool names): a long list stays short. */
   compact?: boolean;
+  /** Shown, not changed (a role that may not change it): the boxes disabled, no All | None. */
+  readOnly?: boolean;
 }) {
   const id = useId();
   const pickable = choices.filter((c) => !c.disabledReason);
   const chosen = new Set(selected);
   const set = (value: string, on: boolean) => onChange(on ? [...selected, value] : selected.filter((v) => v !== value));
   return (
-    <fieldset className={compact ? 'choice-list compact' : 'choice-list'} aria-describedby={describedBy}>
+    <fieldset className={compact ? 'choice-list compact' : 'choice-list'} aria-describedby={describedBy} disabled={readOnly}>
       <legend>
         {legend} <span className="count">({selected.length} selected)</span>
       </legend>
@@ -46,19 +49,21 @@ export function ChoiceList({
         <p className="muted">{empty}</p>
       ) : (
         <>
-          <div className="choice-actions" role="group" aria-label={`${legend}: select`}>
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => onChange([...new Set([...selected.filter((v) => !pickable.some((c) => c.value === v)), ...pickable.map((c) => c.value)])])}
-            >
-              All
-            </button>
-            <span aria-hidden="true">|</span>
-            <button type="button" className="link-button" onClick={() => onChange([])}>
-              None
-            </button>
-          </div>
+          {!readOnly && (
+            <div className="choice-actions" role="group" aria-label={`${legend}: select`}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onChange([...new Set([...selected.filter((v) => !pickable.some((c) => c.value === v)), ...pickable.map((c) => c.value)])])}
+              >
+                All
+              </button>
+              <span aria-hidden="true">|</span>
+              <button type="button" className="link-button" onClick={() => onChange([])}>
+                None
+              </button>
+            </div>
+          )}
           <ul className="choices">
             {choices.map((choice) => {
               const inputId = `${id}-${choice.value}`;

@@ -9,7 +9,10 @@ import {
   CircleHelp,
   CirclePlay,
   CircleStop,
+  CircleUser,
+  Copy,
   Hourglass,
+  KeyRound,
   Menu,
   Moon,
   RotateCcw,
@@ -49,6 +52,9 @@ export const ICONS = {
   menu: Menu,
   close: X,
   waiting: Hourglass,
+  user: CircleUser,
+  copy: Copy,
+  key: KeyRound,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;

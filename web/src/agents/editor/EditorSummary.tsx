@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { useMay } from '../../api/me';
 import type { Choice } from '../../ui/ChoiceList';
 import { Icon } from '../../ui/icons';
 import type { DraftCheck } from './use-draft-check';
@@ -28,6 +29,7 @@ export function EditorSummary({
   blockedNoteId: string;
 }) {
   const blocked = flagged.length > 0 || budgetBlocked;
+  const mayAdminister = useMay('administer');
   return (
     <aside className="editor-aside" aria-label="Summary">
       <section className="aside-card" aria-labelledby="eligibility-title">
@@ -70,9 +72,13 @@ export function EditorSummary({
         {editing && includedIn.length > 0 && <p className="muted">In the team of {includedIn.join(', ')}.</p>}
       </section>
       <div className="form-actions">
-        <button type="submit" form="agent-form" className="primary" disabled={blocked || saving} aria-describedby={blocked ? blockedNoteId : undefined}>
-          {saving ? 'Saving…' : editing ? 'Save' : 'Create agent'}
-        </button>
+        {mayAdminister ? (
+          <button type="submit" form="agent-form" className="primary" disabled={blocked || saving} aria-describedby={blocked ? blockedNoteId : undefined}>
+            {saving ? 'Saving…' : editing ? 'Save' : 'Create agent'}
+          </button>
+        ) : (
+          <p className="muted">Read only: only an admin changes the agent library.</p>
+        )}
         <Link className="button" to="/agents">
           Cancel
         </Link>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { useMay } from '../../api/me';
 import { request } from '../../api/client';
 import { SteerBox } from '../../ui/SteerBox';
 import { SteerRunMutation } from '../operations';
@@ -24,6 +25,7 @@ export function RunDetails({
   steerable?: boolean;
   onClose: () => void;
 }) {
+  const mayOperate = useMay('operate');
   return (
     <aside className="aside-card run-details" aria-labelledby="run-details-title">
       <div className="run-details-head">
@@ -64,7 +66,7 @@ export function RunDetails({
         <dt>Duration</dt>
         <dd>{formatDuration(durationMs(run, now))}</dd>
       </dl>
-      {steerable && run.status === 'running' && (
+      {steerable && mayOperate && run.status === 'running' && (
         <SteerBox
           name={`Steer ${run.agentId}`}
           key={run.runId}
