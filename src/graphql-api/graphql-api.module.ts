@@ -7,7 +7,7 @@ import { PausesModule } from '../pauses/pauses.module';
 import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graphql';
-import { authorizationOf } from '../common/auth/api-token.guard';
+import { authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
 import { PRINCIPAL_PROPERTY, type Principal } from '../identity/principal';
 import { PrincipalResolver } from '../identity/principal-resolver';
 import { httpStatusOf } from '../common/domain-error.filter';
@@ -56,6 +56,8 @@ export const GRAPHQL_RESOLVERS = [
   ApiKeysResolver,
   SignInSessionsResolver,
 ];
+
+const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
 const authLogger = new Logger('GraphqlAuth');
 
