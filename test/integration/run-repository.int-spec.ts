@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from '../../src/common/actor';
 import { RunRepository } from '../../src/delegation/run-repository';
 import { RunStateError, StaleRunCompletionError } from '../../src/delegation/run.errors';
 import { runStreamId, sessionStreamId } from '../../src/event-store/stream-ids';
@@ -30,13 +31,14 @@ describe.each(eventStoreTargets())('RunRepository (%s)', (_name, openTarget) => 
     expect(done).toMatchObject({ status: 'completed', output: 'LGTM', epoch: 1 });
 
     const run = await es.store.readStream(runStreamId('r2'));
+    // Outside any request (no person or agent acting), the events are Switchboard's.
     expect(run.map((e) => [e.type, e.metadata])).toEqual([
-      ['run.started', { correlationId: 'r1', actor: 'session:sub-agent-r1' }],
-      ['run.completed', { correlationId: 'r1', actor: 'switchboard' }],
+      ['run.started', { correlationId: 'r1', actor: 'session:sub-agent-r1', by: SYSTEM_ACTOR }],
+      ['run.completed', { correlationId: 'r1', actor: 'switchboard', by: SYSTEM_ACTOR }],
     ]);
     const owner = await es.store.readStream(sessionStreamId('sub-agent-r1'));
     expect(owner.map((e) => [e.type, e.data, e.metadata])).toEqual([
-      ['run.ended', { runId: 'r2', agentId: 'code-reviewer', status: 'completed', output: 'LGTM' }, { actor: 'switchboard' }],
+      ['run.ended', { runId: 'r2', agentId: 'code-reviewer', status: 'completed', output: 'LGTM' }, { actor: 'switchboard', by: SYSTEM_ACTOR }],
     ]);
     expect(owner[0].globalPosition).toBe(run[1].globalPosition + 1);
   });
