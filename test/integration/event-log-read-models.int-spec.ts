@@ -153,6 +153,10 @@ describe.each(targets)('event-log read models on %s', (_name, openTarget) => {
       streamId: 'session-s1',
       eventType: 'tool_call.routed',
       actor: 'alice',
+      // A row written before the actor columns (as here) reads as the api actor.
+      actorKind: 'key',
+      actorId: 'api',
+      actorName: 'api',
       correlationId: 'c-3',
       causationId: null,
       recordedAt: '2026-01-01T00:00:00.000Z',
