@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './support';
+import { ASKED_SHELL_SESSION, askedShellCommandScript, expectNoSeriousA11yViolations, inBothThemes, screenshot } from './support';
 
 // The approvals inbox (issue 14) on the real service and the real Copilot CLI: a session's policy asks a
 // person for `shell`, so a sub-agent's command waits; the chat and the run page say so and link to the
@@ -11,30 +11,8 @@ const card = (page: Page, text: string) => page.locator('.approval-card').filter
 
 test('a sub-agent’s shell command waits in the inbox, counted on every page, and runs once approved', async ({ page, api, model }) => {
   const s = Date.now().toString(36);
-  model.setScript([
-    {
-      name: 'parent delegates',
-      who: 'parent',
-      lastIsToolResult: false,
-      answer: {
-        toolCalls: [
-          { name: 'task', arguments: { agent_type: 'operator', name: 'op-1', description: 'Run it', prompt: 'Run the command.', mode: 'sync' } },
-        ],
-      },
-    },
-    {
-      name: 'child runs a command',
-      who: 'child',
-      lastIsToolResult: false,
-      answer: { toolCalls: [{ name: 'bash', arguments: { command: `echo APPROVED_${s}_$((40+2))`, description: 'print a number' } }] },
-    },
-    { name: 'child reports', who: 'child', lastIsToolResult: true, answer: { text: 'CHILD_DONE' } },
-    { name: 'parent wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'PARENT_DONE' } },
-  ]);
-  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', {
-    customAgents: [{ name: 'operator', displayName: 'Operator', description: 'Runs shell commands', prompt: 'You run shell commands.', infer: true }],
-    permissionPolicy: { askKinds: ['shell'] },
-  });
+  model.setScript(askedShellCommandScript(`echo APPROVED_${s}_$((40+2))`, 'print a number'));
+  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', ASKED_SHELL_SESSION);
   await page.goto(`/sessions/${sessionId}`);
   await page.getByRole('textbox', { name: 'Message' }).fill('Ask the operator to run it.');
   await page.getByRole('button', { name: 'Send' }).click();

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import * as fs from 'node:fs';
 import { TEST_ACCOUNTS } from '../../test/fixtures/oidc-test-accounts';
 import { expect, test, TEST_API_TOKEN } from './fixtures';
-import { expectNoSeriousA11yViolations, inBothThemes, screenshot } from './support';
+import { ASKED_SHELL_SESSION, askedShellCommandScript, expectNoSeriousA11yViolations, inBothThemes, screenshot } from './support';
 
 // Issue 27: people sign in to the console through OpenID Connect: a real provider (oidc-provider, on
 // loopback) and its own login page. The service also has a token: the scenarios set things up over
@@ -49,30 +49,8 @@ async function pendingApproval(
   model: import('../../test/fixtures/scripted-model-server').ScriptedModelServer,
   marker: string,
 ): Promise<{ sessionId: string; approvalId: string }> {
-  model.setScript([
-    {
-      name: 'parent delegates',
-      who: 'parent',
-      lastIsToolResult: false,
-      answer: {
-        toolCalls: [
-          { name: 'task', arguments: { agent_type: 'operator', name: 'op-1', description: 'Run it', prompt: 'Run the command.', mode: 'sync' } },
-        ],
-      },
-    },
-    {
-      name: 'child runs a command',
-      who: 'child',
-      lastIsToolResult: false,
-      answer: { toolCalls: [{ name: 'bash', arguments: { command: `echo ${marker}`, description: 'print a marker' } }] },
-    },
-    { name: 'child reports', who: 'child', lastIsToolResult: true, answer: { text: 'CHILD_DONE' } },
-    { name: 'parent wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'PARENT_DONE' } },
-  ]);
-  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', {
-    customAgents: [{ name: 'operator', displayName: 'Operator', description: 'Runs shell commands', prompt: 'You run shell commands.', infer: true }],
-    permissionPolicy: { askKinds: ['shell'] },
-  });
+  model.setScript(askedShellCommandScript(`echo ${marker}`, 'print a marker'));
+  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', ASKED_SHELL_SESSION);
   await api.call('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'Ask the operator to run it.' });
   let approvalId = '';
   await expect

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import * as path from 'node:path';
+import type { Rule } from '../../test/fixtures/scripted-model-server';
 
 export type Theme = 'light' | 'dark';
 
@@ -66,3 +67,36 @@ export async function screenshot(page: Page, name: string, { fullPage = true }: 
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${theme}.png`), fullPage, animations: 'disabled', caret: 'hide' });
   });
 }
+
+/**
+ * The approvals scenario the inbox specs share: the main agent delegates to an `operator` sub-agent whose
+ * shell command (`command`) waits for a person under the session's `askKinds: ['shell']`, then both wrap up.
+ */
+export function askedShellCommandScript(command: string, description: string): Rule[] {
+  return [
+    {
+      name: 'parent delegates',
+      who: 'parent',
+      lastIsToolResult: false,
+      answer: {
+        toolCalls: [
+          { name: 'task', arguments: { agent_type: 'operator', name: 'op-1', description: 'Run it', prompt: 'Run the command.', mode: 'sync' } },
+        ],
+      },
+    },
+    {
+      name: 'child runs a command',
+      who: 'child',
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'bash', arguments: { command, description } }] },
+    },
+    { name: 'child reports', who: 'child', lastIsToolResult: true, answer: { text: 'CHILD_DONE' } },
+    { name: 'parent wraps up', who: 'parent', lastIsToolResult: true, answer: { text: 'PARENT_DONE' } },
+  ];
+}
+
+/** The session that scenario runs in: an `operator` sub-agent, and a policy that asks a person for shell. */
+export const ASKED_SHELL_SESSION = {
+  customAgents: [{ name: 'operator', displayName: 'Operator', description: 'Runs shell commands', prompt: 'You run shell commands.', infer: true }],
+  permissionPolicy: { askKinds: ['shell'] },
+};

@@ -17,6 +17,9 @@ export interface ApiKeyView {
   lastUsedAt: string | null;
 }
 
+/** A row of `api_keys`, on either database (the twins share column names and types). */
+type ApiKeyRow = ReadModelDatabase['tables']['apiKeys']['$inferSelect'];
+
 /** How often a key's `last_used_at` is written at most: a busy program must not turn every call into a write. */
 const LAST_USED_EVERY_MS = 60_000;
 
@@ -67,18 +70,7 @@ export class ApiKeysReadModel {
   }
 }
 
-function viewOf(row: {
-  keyId: string;
-  name: string;
-  role: string;
-  prefix: string;
-  expiresAt: string | null;
-  createdBy: string;
-  createdAt: string;
-  revokedAt: string | null;
-  revokedBy: string | null;
-  lastUsedAt: string | null;
-}): ApiKeyView {
+function viewOf(row: ApiKeyRow): ApiKeyView {
   const role = ROLES.find((known) => known === row.role) ?? 'viewer';
   return {
     id: row.keyId,
