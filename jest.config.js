@@ -25,8 +25,10 @@ const base = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
   // openid-client and its dependencies are ES modules only: jest's CommonJS runtime on Node 20 loads them
-  // once compiled by the same swc transform (node itself requires them as they are).
-  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose)/)'],
+  // once compiled by the same swc transform (node itself requires them as they are). The OTLP exporter
+  // loads `http` with a dynamic import(), which jest's runtime refuses without --experimental-vm-modules:
+  // the same transform turns it into a require.
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose|@opentelemetry/otlp-exporter-base)/)'],
 };
 
 /** @type {import('jest').Config} */
