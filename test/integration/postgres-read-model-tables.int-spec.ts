@@ -77,6 +77,8 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'pauses',
         'api_keys',
         'sign_in_sessions',
+        'trace_spans',
+        'trace_session_contexts',
       ]),
     );
   });
