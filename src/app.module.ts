@@ -29,6 +29,7 @@ import { RunLineageModule } from './run-lineage/run-lineage.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { ToolDispatchModule } from './tool-dispatch/tool-dispatch.module';
+import { TracesModule } from './traces/traces.module';
 
 @Module({})
 export class AppModule implements OnModuleDestroy {
@@ -76,6 +77,7 @@ export class AppModule implements OnModuleDestroy {
         GraphqlApiModule,
         MetricsModule,
         SignInModule,
+        TracesModule.forRoot(config),
       ],
       providers: [
         { provide: APP_GUARD, useClass: IdentityGuard },

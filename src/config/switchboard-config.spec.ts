@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       resilience: { cliMaxMessageBytes: 8 * 1024 * 1024, maxLiveSessions: 100, projectionRetryMaxMs: 30_000, readyMaxProjectionLag: 1_000 },
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
       modelCalls: { route: true, content: 'full', contentMaxBytes: 1024 * 1024, prices: undefined },
+      traces: { enabled: false, content: false },
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
       requestOrigin: { allowedHosts: [], allowedOrigins: [] },

@@ -195,6 +195,10 @@ const environmentSchema = z.object({
   SWITCHBOARD_MODEL_CONTENT_MAX_BYTES: integer('SWITCHBOARD_MODEL_CONTENT_MAX_BYTES', 1024, 64 * 1024 * 1024, 1024 * 1024),
   SWITCHBOARD_MODEL_PRICES: z.string().optional(),
 
+  // ---- Traces (issue 28); the exporter reads the standard OTEL_* variables itself ----
+  SWITCHBOARD_TRACES: flag('SWITCHBOARD_TRACES', false),
+  SWITCHBOARD_TRACE_CONTENT: flag('SWITCHBOARD_TRACE_CONTENT', false),
+
   // ---- Approvals (issue 14) ----
   SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
 
@@ -309,6 +313,14 @@ export interface SwitchboardConfig {
     contentMaxBytes: number;
     /** Prices per model (`SWITCHBOARD_MODEL_PRICES`); undefined: every cost unknown. */
     prices: ModelPriceTable | undefined;
+  };
+
+  // ---- Traces (issue 28) ----
+  traces: {
+    /** Whether the log is projected into OpenTelemetry spans and exported over OTLP (off: the module is not loaded). */
+    enabled: boolean;
+    /** Whether spans carry prompts, answers, tool arguments and results (GenAI's content opt-in). */
+    content: boolean;
   };
 
   // ---- Approvals (issue 14) ----
@@ -476,6 +488,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
       contentMaxBytes: e.SWITCHBOARD_MODEL_CONTENT_MAX_BYTES,
       prices: modelPrices(e.SWITCHBOARD_MODEL_PRICES),
     },
+
+    // ---- Traces (issue 28) ----
+    traces: { enabled: e.SWITCHBOARD_TRACES, content: e.SWITCHBOARD_TRACE_CONTENT },
 
     // ---- Approvals (issue 14) ----
     approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },
