@@ -14,6 +14,8 @@ import { waitUntil } from '../fixtures/wait-until';
 import { WebhookRecorder } from '../fixtures/webhook-recorder';
 
 const TOKEN = 'traces-e2e-token-0123456789';
+/** The provider key Switchboard forwards model calls with: never on a span. */
+const PROVIDER_KEY = 'sk-traces-e2e-provider-key';
 /** More than twice the heartbeat (the config refuses less): on PostgreSQL a killed instance's lease must expire. */
 const LEASE = { SWITCHBOARD_LEASE_HEARTBEAT_MS: '400', SWITCHBOARD_LEASE_TTL_MS: '1500' };
 /** The caller's span the team turn nests under (a W3C traceparent on POST /api/sessions/:id/messages). */
@@ -37,8 +39,10 @@ const StatusCode = { UNSET: 0, OK: 1, ERROR: 2 } as const;
  */
 class ExportHop {
   holding = false;
-  /** Exports forwarded whose answer is being kept from the service. */
+  /** Exports forwarded whose answer was kept from the service. */
   held = 0;
+  /** Of those, the ones the service is still waiting on (its connection open). */
+  waiting = 0;
   private server?: http.Server;
   private port = 0;
   constructor(private readonly receiver: OtlpReceiver) {}
@@ -60,7 +64,10 @@ class ExportHop {
             answer.on('data', (chunk: Buffer) => body.push(chunk));
             answer.on('end', () => {
               if (this.holding) {
-                this.held += 1; // never answered: the service's exporter waits until it gives up or dies
+                // Never answered: the service's exporter waits until it gives up or dies.
+                this.held += 1;
+                this.waiting += 1;
+                res.once('close', () => (this.waiting -= 1));
                 return;
               }
               res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
@@ -128,6 +135,7 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
         ...store.env,
         ...LEASE,
         ...model.providerEnv(),
+        COPILOT_PROVIDER_API_KEY: PROVIDER_KEY,
         COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
         SWITCHBOARD_WORKING_DIRECTORY: path.join(tmp.dir, 'workspace'),
         SWITCHBOARD_API_TOKEN: TOKEN,
@@ -305,12 +313,12 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
 
   /** The events of the first turn of type `type` (optionally on one stream). */
   const eventsOf = (type: string, streamId?: string) => scenario.events.filter((e) => e.type === type && (!streamId || e.streamId === streamId));
+  /** The id of the first call of `toolName` the CLI ran in `sessionId` (its record's payload names it). */
   const toolCallOf = (sessionId: string, toolName: string): string => {
-    const routed = scenario.events.find((e) => e.type === 'tool_call.routed' && e.data.toolName === toolName && e.data.parentSessionId === sessionId);
     const started = scenario.events.find(
-      (e) => e.type === 'cli.tool.execution_start' && e.streamId === `session-${sessionId}` && e.data.toolName === toolName,
+      (e) => e.type === 'cli.tool.execution_start' && e.streamId === `session-${sessionId}` && e.data.payload?.toolName === toolName,
     );
-    const id = routed?.data.toolCallId ?? started?.data.toolCallId;
+    const id: unknown = started?.data.payload.toolCallId;
     if (typeof id !== 'string') throw new Error(`no ${toolName} tool call recorded in ${sessionId}`);
     return id;
   };
@@ -347,7 +355,6 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
     expect(webhooks.callsTo('/save_note')).toHaveLength(1);
     expect(webhooks.callsTo('/hook/observe').map((c) => (c.body.input as Json).toolName)).toEqual(['save_note', 'agent_run', 'task', 'bash']);
     expect(eventsOf('model_call.finished').length).toBe(eventsOf('model_call.started').length);
-    if (process.env.DUMP) fs.writeFileSync(process.env.DUMP, JSON.stringify(scenario.events, null, 1));
     // How long the team turn takes on this store, for the report (not asserted).
     process.stdout.write(`traces e2e (${_name}): the team turn took ${Math.round(scenario.turnMs)} ms\n`);
   });
@@ -355,13 +362,23 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
   it("exports one trace under the caller's span: the turn, the lead's tool calls, the run, the sub-agent, the approval", async () => {
     const spans = await teamTrace();
     const { sessionId, runId, runThreadId } = scenario;
-    // Every span of the turn is in the caller's trace, and every parent is a span of it (or the caller's).
-    const all = receiver.spans.filter((s) => [...spans.keys()].includes(s.spanId) || s.parentSpanId === CALLER.spanId);
-    expect(all.every((s) => s.traceId === CALLER.traceId)).toBe(true);
+    // One trace (nothing else happened yet), every parent a span of it but the turn's, the caller's.
+    expect(new Set(receiver.spans.map((s) => s.traceId))).toEqual(new Set([CALLER.traceId]));
     for (const span of spans.values()) {
       if (span.parentSpanId !== CALLER.spanId)
         expect({ span: span.name, parent: spans.has(span.parentSpanId) }).toEqual({ span: span.name, parent: true });
     }
+    // One span per thing that happened: 3 agents (the turn, the run, the sub-agent), 7 model calls, 4 tool calls, 1 approval, the hooks.
+    const operations = new Map<string, number>();
+    for (const span of spans.values()) operations.set(span.name.split(' ')[0], (operations.get(span.name.split(' ')[0]) ?? 0) + 1);
+    expect(Object.fromEntries(operations)).toEqual({
+      invoke_agent: 3,
+      chat: eventsOf('model_call.started').length,
+      execute_tool: eventsOf('cli.tool.execution_start').length,
+      await_approval: 1,
+      execute_hook: eventsOf('hook.invoked').length,
+    });
+    expect(eventsOf('cli.tool.execution_start').map((e) => e.data.payload.toolName)).toEqual(['save_note', 'agent_run', 'task', 'bash']);
 
     const message = eventsOf('session.message_sent', `session-${sessionId}`)[0];
     const turnSpanId = message.data.trace.spanId as string;
@@ -377,6 +394,10 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
       }),
     });
     expect(turn?.status.code).not.toBe(StatusCode.ERROR);
+    // Span timing is the recorded timing: the turn starts when its message was recorded.
+    expect(turn?.startTimeUnixNano).toBe(BigInt(Date.parse(message.recordedAt)) * 1_000_000n);
+    const idle = eventsOf('cli.session.idle', `session-${sessionId}`).at(-1);
+    expect(turn?.endTimeUnixNano).toBe(BigInt(Date.parse(idle.recordedAt)) * 1_000_000n);
     expect([...spans.values()].filter((s) => s.parentSpanId === CALLER.spanId)).toHaveLength(1);
 
     // The lead's tool calls: real names, their routing, under the turn.
@@ -471,6 +492,8 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
           : call.data.subagentId
             ? [USAGE.scribe, SpanIds.subagent(runThreadId, call.data.subagentId), 'scribe']
             : [USAGE.worker, SpanIds.run(runId, 1), 'Worker'];
+      // The agent a call is filed under is the one its parent span names: filtering by agent finds both.
+      expect(spans.get(parent)?.attributes['gen_ai.agent.name']).toBe(agentName);
       expect(span).toMatchObject({
         name: 'chat gpt-4.1',
         kind: SpanKind.CLIENT,
@@ -491,9 +514,9 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
       expect(finished.data.cost.amount).toBeGreaterThan(0);
       expect(span?.attributes['gen_ai.response.finish_reasons']).toEqual(expect.arrayContaining([expect.any(String)]));
     }
-    // No prompt or answer leaves without SWITCHBOARD_TRACE_CONTENT=true.
-    const exported = JSON.stringify([...spans.values()].map((s) => s.attributes));
-    for (const text of ['TRACE_SCENARIO', 'WORKER_TASK', 'lead-note', 'SCRIBE_DONE', 'scripted']) expect(exported).not.toContain(text);
+    // No prompt, answer or tool argument leaves without SWITCHBOARD_TRACE_CONTENT=true, and never a key.
+    const exported = JSON.stringify([...spans.values()].map((s) => [s.attributes, s.events, s.resource]));
+    for (const text of ['TRACE_SCENARIO', 'WORKER_TASK', 'lead-note', 'SCRIBE_DONE', PROVIDER_KEY, TOKEN]) expect(exported).not.toContain(text);
   }, 60_000);
 
   it("sends a webhook tool and a hook the traceparent of their own span in the team's trace", async () => {
@@ -575,14 +598,11 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
     const events = await allEvents();
     const message = events.filter((e) => e.type === 'session.message_sent' && e.streamId === `session-${sessionId}`).at(-1);
     const turnId = message.data.trace.spanId as string;
-    const calls = events.filter((e) => e.type === 'model_call.started' && e.data.sessionId === sessionId && e.data.callId).slice(-2);
-    const expected = [turnId, ...calls.map((c) => SpanIds.modelCall(c.data.callId))];
-    // An export the collector received and the service never heard back about.
-    await waitUntil(
-      () => hop.held > 0 && receiver.spansWithId(calls[0] ? SpanIds.modelCall(calls[0].data.callId) : turnId).length > 0,
-      'an export in flight',
-      30_000,
-    );
+    const calls = events.filter((e) => e.type === 'model_call.started' && e.data.sessionId === sessionId).slice(-2);
+    const note = events.filter((e) => e.type === 'tool_call.routed' && e.data.parentSessionId === sessionId && e.data.toolName === 'save_note').at(-1);
+    const expected = [turnId, SpanIds.tool(sessionId, note.data.toolCallId), ...calls.map((c) => SpanIds.modelCall(c.data.callId))];
+    // An export the collector received and the service is waiting to hear back about.
+    await waitUntil(() => hop.waiting > 0 && receiver.spansWithId(expected[2]).length > 0, 'an export in flight', 30_000);
 
     const cliPid = (await admin('GET', '/health')).body.copilotCli?.pid as number | undefined;
     (service as ServiceProcess).child.kill('SIGKILL');
@@ -590,14 +610,18 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
     service = undefined;
     if (cliPid) await waitUntil(() => hasExited(cliPid), 'the orphaned CLI to exit', 10_000);
     hop.holding = false;
+    const beforeRestart = receiver.requests.length;
     await start();
 
-    await waitUntil(
-      () => expected.every((id) => receiver.spansWithId(id).length > 0) && receiver.spansWithId(expected[1] ?? turnId).length > 1,
-      'the cut-off export to be sent again',
-      60_000,
-    );
-    expect(receiver.spansWithId(turnId)[0]).toMatchObject({ name: 'invoke_agent Lead', parentSpanId: '', status: { code: expect.any(Number) } });
+    // None of the turn's spans was acknowledged: the restarted service sends every one of them (again).
+    const resent = () => new Set(receiver.requests.slice(beforeRestart).flatMap((r) => r.spans.map((s) => s.spanId)));
+    await waitUntil(() => expected.every((id) => resent().has(id)), 'the cut-off export to be sent again', 60_000);
+    expect(receiver.spansWithId(turnId)[0]).toMatchObject({ name: 'invoke_agent Lead', parentSpanId: '', traceId: message.data.trace.traceId });
+    // The trace is whole: every span of it hangs from a span of it, up to the turn.
+    const trace = receiver.spans.filter((s) => s.traceId === message.data.trace.traceId);
+    const ids = new Set(trace.map((s) => s.spanId));
+    expect(trace.filter((s) => s.spanId !== turnId && !ids.has(s.parentSpanId)).map((s) => s.name)).toEqual([]);
+    expect(trace.filter((s) => s.name === 'execute_tool save_note')).not.toHaveLength(0);
     // Each span id the collector ever got, every copy alike: a re-export is the same span, not a second one.
     const copies = new Map<string, Set<string>>();
     for (const span of receiver.spans) copies.set(span.spanId, (copies.get(span.spanId) ?? new Set()).add(contentOf(span)));
