@@ -71,7 +71,7 @@ export class RunsController {
 
   @Post()
   @ApiOperation({ summary: 'agent_run: start a run of an agent (under parentRunId when given); 403 policy_denied, 422 unknown_agent' })
-  @ApiTraceparent('a root run (run.started\'s trace; a run under parentRunId nests under its parent run instead)')
+  @ApiTraceparent("a root run (run.started's trace; a run under parentRunId nests under its parent run instead)")
   start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>, @Headers(TRACEPARENT_HEADER) traceparent?: string) {
     return this.commandBus.execute(new StartRun(startRunInput(body), apiCaller(traceparent)));
   }

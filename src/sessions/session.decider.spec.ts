@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import { foldEvents } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { type SessionCommand, type SessionState, sessionDecider } from './session.decider';
@@ -117,7 +118,7 @@ describe('sessionDecider', () => {
     it("records the turn's trace, and the state keeps the last one through idle, interrupt and resume (issue 28)", () => {
       const first = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), parentSpanId: 'c'.repeat(16) };
       const second = { traceId: 'd'.repeat(32), spanId: 'e'.repeat(16) };
-      const traced = (trace: typeof first): SessionEvent => ({ type: 'session.message_sent', data: { prompt: 'hi', trace } });
+      const traced = (trace: RecordedTrace): SessionEvent => ({ type: 'session.message_sent', data: { prompt: 'hi', trace } });
       given(created, started)
         .when({ type: 'SendMessage', sessionId: id, prompt: 'hi', reminders: [], onCurrentCli: true, trace: first })
         .then([traced(first)]);

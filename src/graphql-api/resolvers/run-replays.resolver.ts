@@ -43,7 +43,9 @@ export class RunReplaysResolver {
       allowSideEffects: allowSideEffects ?? undefined,
       background: background ?? undefined,
     });
-    const started = await this.commandBus.execute(new ReplayRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER]), callerTrace(context.req?.headers)));
+    const started = await this.commandBus.execute(
+      new ReplayRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER]), callerTrace(context.req?.headers)),
+    );
     return this.run(context, started.run_id);
   }
 
@@ -69,7 +71,9 @@ export class RunReplaysResolver {
         : undefined,
       background: background ?? undefined,
     });
-    const started = await this.commandBus.execute(new ForkRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER]), callerTrace(context.req?.headers)));
+    const started = await this.commandBus.execute(
+      new ForkRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER]), callerTrace(context.req?.headers)),
+    );
     return this.run(context, started.run_id);
   }
 

@@ -170,7 +170,8 @@ export class SessionsResolver {
   }
 
   @Mutation(() => MessageAccepted, {
-    description: "Send a prompt; progress arrives on the sessionEvents subscription. A W3C traceparent header on the HTTP request makes the turn a child of the caller's span",
+    description:
+      "Send a prompt; progress arrives on the sessionEvents subscription. A W3C traceparent header on the HTTP request makes the turn a child of the caller's span",
   })
   sendMessage(
     @Args('sessionId', { type: () => ID }) sessionId: string,

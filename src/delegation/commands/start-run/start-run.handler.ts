@@ -119,7 +119,11 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         }
         const prompt = input.prompt?.trim() ? input.prompt : continuation(state);
         const trace = resumedRunTrace(state, caller, this.callerSessionTrace(caller));
-        const resumed = await this.repository.decide(runId, { type: 'resume', prompt, resumedBy: callerActor(caller), trace }, { actor: callerActor(caller) });
+        const resumed = await this.repository.decide(
+          runId,
+          { type: 'resume', prompt, resumedBy: callerActor(caller), trace },
+          { actor: callerActor(caller) },
+        );
         this.logger.log({ runId, epoch: resumed.epoch }, 'run resumed');
         const handle = this.executor.launch(resumed, prompt, 'resume');
         if (input.background) return toSummary(resumed);
