@@ -1,4 +1,5 @@
 import { formatTraceparent, SpanIds } from '../../src/common/trace-context';
+import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -128,5 +129,24 @@ describe("a caller's trace carried through a turn, its tool calls, hooks and run
     const run = (await eventsOf(`run-${runId}`)).find((e) => e.type === 'run.started').data;
     expect(run.trace).toEqual({ traceId: API_TRACE, spanId: SpanIds.run(runId, 1), parentSpanId: API_SPAN });
     await waitUntil(async () => (await http('GET', `/api/runs/${runId}`)).body.status === 'completed', 'the run to complete');
+  }, 60_000);
+
+  it("reads the traceparent of a GraphQL mutation's HTTP request, and ignores a malformed one", async () => {
+    const gql = graphqlHttp(() => running.app.baseUrl);
+    const agentRun = `mutation ($input: AgentRunInput!) { agentRun(input: $input) { runId } }`;
+    const input = { agentId: 'helper', prompt: 'Help over GraphQL.', background: false };
+    const overGraphql = await gql(agentRun, { input }, { traceparent: formatTraceparent(API_TRACE, API_SPAN) });
+    expect(overGraphql.body.errors).toBeUndefined();
+    const graphqlRunId = overGraphql.body.data.agentRun.runId as string;
+    const graphqlRun = (await eventsOf(`run-${graphqlRunId}`)).find((e) => e.type === 'run.started').data;
+    expect(graphqlRun.trace).toEqual({ traceId: API_TRACE, spanId: SpanIds.run(graphqlRunId, 1), parentSpanId: API_SPAN });
+
+    // W3C: a header that does not parse is ignored, never refused; the run starts a trace of its own.
+    const malformed = await gql(agentRun, { input }, { traceparent: `00-${'0'.repeat(32)}-${API_SPAN}-01` });
+    expect(malformed.body.errors).toBeUndefined();
+    const ownRunId = malformed.body.data.agentRun.runId as string;
+    const ownRun = (await eventsOf(`run-${ownRunId}`)).find((e) => e.type === 'run.started').data;
+    expect(ownRun.trace).toEqual({ traceId: expect.stringMatching(/^[0-9a-f]{32}$/), spanId: SpanIds.run(ownRunId, 1) });
+    expect(ownRun.trace.traceId).not.toBe(API_TRACE);
   }, 60_000);
 });
