@@ -120,13 +120,15 @@ describe('trace-span mapping', () => {
     expect(log.span(TURN_SPAN)).toMatchObject({ statusCode: 'error', statusMessage: message, endTime: at(3) });
   });
 
-  it('a session destroyed after its turn ended leaves the turn as it was; steers and pauses are events on the turn', () => {
+  it('a session destroyed or steered after its turn ended leaves the turn as it was; steers and pauses are events on the open turn', () => {
     const log = withTurn();
     log.session('session.steered', { message: 'faster', target: 'main', agentName: 'lead', steeredBy: 'console' }, { by: PERSON });
     log.add(`pause-session-${S}`, 'pause.paused', { pauseId: 'p1', target: 'session', sessionId: S, pausedBy: 'console', pausedAt: at(4) });
     log.add(`pause-session-${S}`, 'pause.unpaused', { pauseId: 'p1', target: 'session', sessionId: S, unpausedBy: 'api', pausedMs: 1000 });
     log.session('cli.session.idle', { payload: {} });
     log.session('session.destroyed', {});
+    // An ended span is on its way to the collector: a steer after it is no part of it.
+    log.session('session.steered', { message: 'too late', target: 'main', agentName: 'lead', steeredBy: 'api' });
     const turn = log.span(TURN_SPAN);
     expect(turn).toMatchObject({ statusCode: 'unset', endTime: at(6) });
     expect(turn.events.map((e) => [e.name, e.time])).toEqual([

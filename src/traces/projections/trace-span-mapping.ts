@@ -332,8 +332,9 @@ class Changes {
     this.list.push({ kind: 'update', span: update(span) });
   }
 
+  /** A span event on an open span (an ended one is on its way to the collector: it is not touched for an aside). */
   event(spanId: string | null | undefined, what: string, spanEvent: SpanEvent): void {
-    this.change(spanId, what, (span) => ({ ...span, events: [...span.events, spanEvent] }));
+    this.change(spanId, what, (span) => ({ ...span, events: [...span.events, spanEvent] }), { onlyOpen: true });
   }
 
   context(context: SessionContext): void {
