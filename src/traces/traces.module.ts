@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { SwitchboardConfig } from '../config/switchboard-config';
+import { TraceSpansProjection } from './projections/trace-spans.projection';
 
 /**
  * issue 28: the traces context. The log folded into OpenTelemetry GenAI spans (`trace_spans`, an async
@@ -10,6 +11,6 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
 export class TracesModule {
   static forRoot(config: SwitchboardConfig): DynamicModule {
     if (!config.traces.enabled) return { module: TracesModule };
-    return { module: TracesModule, providers: [] };
+    return { module: TracesModule, providers: [TraceSpansProjection] };
   }
 }
