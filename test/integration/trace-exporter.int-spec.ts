@@ -5,8 +5,9 @@ import { InstanceLease } from '../../src/instances/instance-lease';
 import type { ReadModelDatabase } from '../../src/database/read-model-database';
 import { spanIdOf, traceIdOf } from '../../src/common/trace-context';
 import type { OtlpExportSettings } from '../../src/traces/export/otlp-export-settings';
+import { otlpSpanSender, type SpanSender } from '../../src/traces/export/otlp-span-sender';
 import type { TraceSpanRow } from '../../src/traces/export/readable-span';
-import { SEMCONV_SCHEMA_URL, TraceExporter, traceExporterOptions, type TraceExporterOptions } from '../../src/traces/export/trace-exporter';
+import { TraceExporter, traceExporterOptions, type TraceExporterOptions } from '../../src/traces/export/trace-exporter';
 import { OtlpReceiver } from '../fixtures/otlp-receiver';
 import { readModelTargets, type ReadModelTarget } from '../fixtures/read-model-targets';
 import { makeTempDir } from '../fixtures/temp-dir';
@@ -20,7 +21,13 @@ const recordAs =
   (...parts: unknown[]): void => {
     logged.push({ level, text: parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' ') });
   };
-const recordingLogger: LoggerService = { log: recordAs('log'), warn: recordAs('warn'), error: recordAs('error'), debug: recordAs('debug'), verbose: recordAs('verbose') };
+const recordingLogger: LoggerService = {
+  log: recordAs('log'),
+  warn: recordAs('warn'),
+  error: recordAs('error'),
+  debug: recordAs('debug'),
+  verbose: recordAs('verbose'),
+};
 if (!process.env.SWITCHBOARD_TEST_LOGS) Logger.overrideLogger(recordingLogger);
 
 const TRACE = traceIdOf('exporter-test');
@@ -120,7 +127,12 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
       endTimeUnixNano: BigInt(T0 + 500) * 1_000_000n,
       status: { code: 2, message: 'model refused' },
       attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'tool-0' },
-      resource: { 'service.name': 'switchboard-test', 'service.instance.id': instanceId, 'deployment.environment': 'test', 'service.version': expect.any(String) },
+      resource: {
+        'service.name': 'switchboard-test',
+        'service.instance.id': instanceId,
+        'deployment.environment': 'test',
+        'service.version': expect.any(String),
+      },
       scope: { name: 'switchboard', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
     });
     expect(receiver.spansWithId(spanIdOf('span', '1'))[0].events).toEqual([
@@ -130,7 +142,13 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
 
     await waitUntil(async () => (await row(target.db, spanIdOf('span', '2'))).exportedAt !== null, 'the stamp');
     expect(await row(target.db, spanIdOf('span', '0'))).toMatchObject({ exportedAt: expect.any(String), claimedBy: null, claimedUntil: null });
-    expect(await traceExporter.status()).toMatchObject({ enabled: true, waiting: 0, oldestWaitingMs: null, lastExportAt: expect.any(String), lastError: null });
+    expect(await traceExporter.status()).toMatchObject({
+      enabled: true,
+      waiting: 0,
+      oldestWaitingMs: null,
+      lastExportAt: expect.any(String),
+      lastError: null,
+    });
 
     // The projection ends the open span later: it goes out then, and nothing goes out twice.
     await target.db.orm
@@ -161,7 +179,12 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
       const status = await traceExporter.status();
       return status.lastError !== null && (status.failedAttempts ?? 0) >= 2 && status;
     }, 'the exporter to report the outage');
-    expect(failing).toMatchObject({ waiting: 7, lastExportAt: null, lastError: expect.stringContaining('OTLP collector'), failingSince: expect.any(String) });
+    expect(failing).toMatchObject({
+      waiting: 7,
+      lastExportAt: null,
+      lastError: expect.stringContaining('OTLP collector'),
+      failingSince: expect.any(String),
+    });
     expect(failing.oldestWaitingMs).toBeGreaterThan(0);
     expect(failed.length).toBeGreaterThanOrEqual(2);
     // Nothing is held while it waits: the rows are free for the next attempt (or another instance).
@@ -171,6 +194,7 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     await waitUntil(async () => (await traceExporter.status()).waiting === 0, 'every span exported', 10_000);
     expect(receiver.spans.map((s) => s.spanId).sort()).toEqual(Array.from({ length: 7 }, (_, i) => spanIdOf('span', String(i))).sort());
     expect(await traceExporter.status()).toMatchObject({ lastError: null, lastExportAt: expect.any(String) });
+    expect(Math.max(...receiver.requests.map((r) => r.spans.length))).toBe(3);
     // One line when the outage began and one when it ended, not one per attempt.
     if (!process.env.SWITCHBOARD_TEST_LOGS) {
       expect(logged.filter((l) => l.text.includes('trace export failing')).map((l) => l.level)).toEqual(['warn']);
@@ -184,8 +208,19 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
       target.db,
       Array.from({ length: count }, (_, i) => spanRow(i)),
     );
+    // One instance on a slower link: their attempts overlap at every point of claim, send and stamp.
+    const slowLink = (delayMs: number): SpanSender => {
+      const real = otlpSpanSender({
+        protocol: 'http/protobuf',
+        url: `${receiver.endpoint}/v1/traces`,
+        timeoutMs: 1_000,
+        serviceName: 's',
+        resourceAttributes: {},
+      });
+      return { send: async (spans) => (await new Promise((r) => setTimeout(r, delayMs)), real.send(spans)), shutdown: () => real.shutdown() };
+    };
     const a = exporter('http/protobuf', { batchSize: 4, pollMs: 1 });
-    const b = exporter('http/protobuf', { batchSize: 4, pollMs: 1 });
+    const b = exporter('http/protobuf', { batchSize: 4, pollMs: 1, sender: slowLink(15) });
     a.exporter.onApplicationBootstrap();
     b.exporter.onApplicationBootstrap();
     await waitUntil(async () => (await a.exporter.status()).waiting === 0, 'every span exported', 10_000);
@@ -193,9 +228,10 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     const ids = receiver.spans.map((s) => s.spanId);
     expect(ids).toHaveLength(count);
     expect(new Set(ids).size).toBe(count);
+    expect(Math.max(...receiver.requests.map((r) => r.spans.length))).toBeLessThanOrEqual(4);
     // Each request came from one instance, told by its resource.
     const senders = new Set(receiver.spans.map((s) => s.resource['service.instance.id']));
-    expect([...senders].every((id) => id === a.instanceId || id === b.instanceId)).toBe(true);
+    expect(senders).toEqual(new Set([a.instanceId, b.instanceId]));
   });
 
   it("takes over a dead instance's claim once it expired, and leaves a live claim alone until then", async () => {

@@ -3,7 +3,12 @@ import { DEFAULT_EXPORT_TIMEOUT_MS, otlpExportSettingsFrom, resourceAttributesOf
 
 describe('otlpExportSettingsFrom', () => {
   it('defaults to OTLP/HTTP protobuf, a short timeout and the service name switchboard', () => {
-    expect(otlpExportSettingsFrom({})).toEqual({ protocol: 'http/protobuf', timeoutMs: DEFAULT_EXPORT_TIMEOUT_MS, serviceName: 'switchboard', resourceAttributes: {} });
+    expect(otlpExportSettingsFrom({})).toEqual({
+      protocol: 'http/protobuf',
+      timeoutMs: DEFAULT_EXPORT_TIMEOUT_MS,
+      serviceName: 'switchboard',
+      resourceAttributes: {},
+    });
   });
 
   it('reads the traces-specific variables before the general ones, as the SDK does', () => {
@@ -23,7 +28,9 @@ describe('otlpExportSettingsFrom', () => {
 
   it('stops the start on a protocol it cannot speak or a bad timeout, naming the variable', () => {
     expect(() => otlpExportSettingsFrom({ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(InvalidConfigurationError);
-    expect(() => otlpExportSettingsFrom({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http\/protobuf or http\/json \(got "grpc"\).*4318/);
+    expect(() => otlpExportSettingsFrom({ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' })).toThrow(
+      /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http\/protobuf or http\/json \(got "grpc"\).*4318/,
+    );
     expect(() => otlpExportSettingsFrom({ OTEL_EXPORTER_OTLP_TIMEOUT: '-1' })).toThrow(/OTEL_EXPORTER_OTLP_TIMEOUT must be a whole number/);
   });
 });

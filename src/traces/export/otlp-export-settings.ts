@@ -43,7 +43,8 @@ export function otlpExportSettingsFrom(env: NodeJS.ProcessEnv): OtlpExportSettin
   const timeoutVariable = set(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT) ? 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT' : 'OTEL_EXPORTER_OTLP_TIMEOUT';
   const timeoutValue = set(env[timeoutVariable]);
   const timeoutMs = timeoutValue === undefined ? DEFAULT_EXPORT_TIMEOUT_MS : Number(timeoutValue);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) problems.push(`${timeoutVariable} must be a whole number of milliseconds above 0 (got "${timeoutValue}")`);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    problems.push(`${timeoutVariable} must be a whole number of milliseconds above 0 (got "${timeoutValue}")`);
   if (problems.length > 0) throw new InvalidConfigurationError(problems);
   const resourceAttributes = resourceAttributesOf(env.OTEL_RESOURCE_ATTRIBUTES);
   return {

@@ -127,9 +127,7 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
       oldestWaitingMs: oldestEndTime ? Math.max(0, now.getTime() - Date.parse(oldestEndTime)) : null,
       lastExportAt: lastExportedAt ?? null,
       lastError: failure?.error ?? null,
-      ...(failure
-        ? { failingSince: failure.since.toISOString(), failedAttempts: failure.attempts, nextRetryAt: failure.nextRetryAt.toISOString() }
-        : {}),
+      ...(failure ? { failingSince: failure.since.toISOString(), failedAttempts: failure.attempts, nextRetryAt: failure.nextRetryAt.toISOString() } : {}),
     };
   }
 
@@ -177,10 +175,12 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
       try {
         await this.sender.send(spans);
       } catch (error) {
-        await this.claims.release(
-          rows.map((row) => row.spanId),
-          instanceId,
-        ).catch(() => undefined); // the claim expires anyway
+        await this.claims
+          .release(
+            rows.map((row) => row.spanId),
+            instanceId,
+          )
+          .catch(() => undefined); // the claim expires anyway
         this.outcomes.next({ spans: spans.length, outcome: 'failed' });
         throw new CollectorRefusedError(error);
       }
@@ -228,11 +228,11 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
 }
 
 function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as Error & { code?: unknown }).code;
-    return code !== undefined && !error.message.includes(String(code)) ? `${error.message} (${String(code)})` : error.message;
-  }
-  return String(error);
+  if (!(error instanceof Error)) return String(error);
+  // Node's socket errors carry their cause in `code` (ECONNREFUSED); the exporter's HTTP errors, the status.
+  const code = (error as Error & { code?: unknown }).code;
+  const shown = typeof code === 'string' || typeof code === 'number' ? String(code) : undefined;
+  return shown !== undefined && !error.message.includes(shown) ? `${error.message} (${shown})` : error.message;
 }
 
 /** The collector did not take a batch: refused, unreachable, or too slow. */

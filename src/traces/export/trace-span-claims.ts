@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, lt, max, min, or } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, max, min, or, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { TraceSpanRow } from './readable-span';
 
@@ -27,14 +27,13 @@ export class TraceSpanClaims {
     const nowIso = now.toISOString();
     const claimable = and(isNull(t.exportedAt), isNotNull(t.endedPosition), isNotNull(t.endTime), or(isNull(t.claimedUntil), lt(t.claimedUntil, nowIso)));
     const candidates = this.db.orm.select({ spanId: t.spanId }).from(t).where(claimable).orderBy(asc(t.endedPosition)).limit(limit);
-    // PostgreSQL: rows another instance is claiming this instant are skipped, not waited for; the
-    // outer condition, checked again on each row after any concurrent claim committed, keeps a row to one claim.
-    const picked = this.db.dialect === 'postgres' ? candidates.for('update', { skipLocked: true }) : candidates;
-    const rows = await this.db.orm
-      .update(t)
-      .set({ claimedBy: instanceId, claimedUntil: until.toISOString() })
-      .where(and(inArray(t.spanId, picked), claimable))
-      .returning();
+    // PostgreSQL: rows another instance is claiming this instant are skipped, not waited for, and the
+    // pick is an array computed once (`IN (subquery)` may be planned as a join that runs the LIMITed,
+    // SKIP LOCKED pick again per row and claims more than the batch). The outer condition, checked
+    // again on each row after any concurrent claim committed, keeps a row to one claim.
+    const picked =
+      this.db.dialect === 'postgres' ? sql`${t.spanId} = any(array(${candidates.for('update', { skipLocked: true })}))` : inArray(t.spanId, candidates);
+    const rows = await this.db.orm.update(t).set({ claimedBy: instanceId, claimedUntil: until.toISOString() }).where(and(picked, claimable)).returning();
     return rows.sort((a, b) => (a.endedPosition ?? 0) - (b.endedPosition ?? 0));
   }
 
