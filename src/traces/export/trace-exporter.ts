@@ -235,10 +235,16 @@ function messageOf(error: unknown): string {
   return shown !== undefined && !error.message.includes(shown) ? `${error.message} (${shown})` : error.message;
 }
 
+/** The official exporter drops the status of a retryable answer (OTLP's 429, 502, 503, 504): say what it was. */
+function collectorProblemOf(error: unknown): string {
+  const message = messageOf(error);
+  return message === 'Export failed with retryable status' ? 'it answered 429, 502, 503 or 504 (busy or unavailable) until the timeout' : message;
+}
+
 /** The collector did not take a batch: refused, unreachable, or too slow. */
 class CollectorRefusedError extends Error {
   constructor(cause: unknown) {
-    super(`the OTLP collector did not take the spans: ${messageOf(cause)}`, { cause });
+    super(`the OTLP collector did not take the spans: ${collectorProblemOf(cause)}`, { cause });
     this.name = 'CollectorRefusedError';
   }
 }
