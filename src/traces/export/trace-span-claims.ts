@@ -26,6 +26,9 @@ export class TraceSpanClaims {
     const { traceSpans: t } = this.db.tables;
     const nowIso = now.toISOString();
     const claimable = and(isNull(t.exportedAt), isNotNull(t.endedPosition), isNotNull(t.endTime), or(isNull(t.claimedUntil), lt(t.claimedUntil, nowIso)));
+    // Idle most of the time: a read finds nothing to claim without starting a write.
+    const [any] = await this.db.orm.select({ spanId: t.spanId }).from(t).where(claimable).limit(1);
+    if (!any) return [];
     const candidates = this.db.orm.select({ spanId: t.spanId }).from(t).where(claimable).orderBy(asc(t.endedPosition)).limit(limit);
     // PostgreSQL: rows another instance is claiming this instant are skipped, not waited for, and the
     // pick is an array computed once (`IN (subquery)` may be planned as a join that runs the LIMITed,
