@@ -53,12 +53,16 @@ describe('trace export in the running service', () => {
     const db = running.app.get(ReadModelDatabase);
 
     await db.orm.insert(db.tables.traceSpans).values([endedSpan(1), endedSpan(2)]);
-    await waitUntil(() => receiver.spans.length === 2, 'two spans at the collector');
+    await waitUntil(() => receiver.spans.length === 2, 'two spans at the collector', 10_000);
     expect(receiver.spans[0].resource).toMatchObject({ 'service.name': 'switchboard-e2e' });
-    const healthy = await waitUntil(async () => {
-      const { body } = await http('GET', '/health');
-      return body.traces.waiting === 0 && body.traces.lastExportAt !== null && body.traces;
-    }, 'the stamps');
+    const healthy = await waitUntil(
+      async () => {
+        const { body } = await http('GET', '/health');
+        return body.traces.waiting === 0 && body.traces.lastExportAt !== null && body.traces;
+      },
+      'the stamps',
+      10_000,
+    );
     expect(healthy).toEqual({ enabled: true, waiting: 0, oldestWaitingMs: null, lastExportAt: expect.any(String), lastError: null });
     const metrics = parsePrometheusText(await (await fetch(`${running.baseUrl}/metrics`)).text());
     expect(sampleValue(metrics, 'switchboard_trace_spans_exported_total', { outcome: 'exported' })).toBe(2);

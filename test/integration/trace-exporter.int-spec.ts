@@ -31,6 +31,8 @@ const recordingLogger: LoggerService = {
 if (!process.env.SWITCHBOARD_TEST_LOGS) Logger.overrideLogger(recordingLogger);
 
 const TRACE = traceIdOf('exporter-test');
+/** How long a wait may take on a busy 2-core machine before it is a failure (the happy path takes far less). */
+const PATIENCE_MS = 10_000;
 const T0 = Date.UTC(2026, 10, 28, 4, 0, 0);
 const iso = (ms: number) => new Date(T0 + ms).toISOString();
 
@@ -114,7 +116,7 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     const { exporter: traceExporter, instanceId } = exporter(protocol);
     traceExporter.onApplicationBootstrap();
 
-    await waitUntil(() => receiver.spans.length >= 3, 'three spans at the receiver');
+    await waitUntil(() => receiver.spans.length >= 3, 'three spans at the receiver', PATIENCE_MS);
     expect(receiver.spans.map((s) => s.spanId).sort()).toEqual([0, 1, 2].map((i) => spanIdOf('span', String(i))).sort());
     const [first] = receiver.spansWithId(spanIdOf('span', '0'));
     expect(first).toMatchObject({
@@ -140,7 +142,7 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     ]);
     expect(receiver.spansWithId(spanIdOf('span', '1'))[0].parentSpanId).toBe(spanIdOf('span', '0'));
 
-    await waitUntil(async () => (await row(target.db, spanIdOf('span', '2'))).exportedAt !== null, 'the stamp');
+    await waitUntil(async () => (await row(target.db, spanIdOf('span', '2'))).exportedAt !== null, 'the stamp', PATIENCE_MS);
     expect(await row(target.db, spanIdOf('span', '0'))).toMatchObject({ exportedAt: expect.any(String), claimedBy: null, claimedUntil: null });
     expect(await traceExporter.status()).toMatchObject({
       enabled: true,
@@ -155,7 +157,7 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
       .update(target.db.tables.traceSpans)
       .set({ endTime: iso(9000), endedPosition: 20 })
       .where(eq(target.db.tables.traceSpans.spanId, open.spanId));
-    await waitUntil(() => receiver.spansWithId(open.spanId).length === 1, 'the span ended later');
+    await waitUntil(() => receiver.spansWithId(open.spanId).length === 1, 'the span ended later', PATIENCE_MS);
     await new Promise((r) => setTimeout(r, 150)); // several polls
     expect(receiver.spans).toHaveLength(4);
     expect(receiver.spansWithId(sentBefore.spanId)).toEqual([]);
@@ -175,10 +177,14 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     traceExporter.outcomes$.subscribe(({ spans, outcome }) => outcome === 'failed' && failed.push(spans));
     traceExporter.onApplicationBootstrap();
 
-    const failing = await waitUntil(async () => {
-      const status = await traceExporter.status();
-      return status.lastError !== null && (status.failedAttempts ?? 0) >= 2 && status;
-    }, 'the exporter to report the outage');
+    const failing = await waitUntil(
+      async () => {
+        const status = await traceExporter.status();
+        return status.lastError !== null && (status.failedAttempts ?? 0) >= 2 && status;
+      },
+      'the exporter to report the outage',
+      PATIENCE_MS,
+    );
     expect(failing).toMatchObject({
       waiting: 7,
       lastExportAt: null,
@@ -191,7 +197,7 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     expect((await row(target.db, spanIdOf('span', '0'))).exportedAt).toBeNull();
 
     await receiver.up();
-    await waitUntil(async () => (await traceExporter.status()).waiting === 0, 'every span exported', 10_000);
+    await waitUntil(async () => (await traceExporter.status()).waiting === 0, 'every span exported', PATIENCE_MS);
     expect(receiver.spans.map((s) => s.spanId).sort()).toEqual(Array.from({ length: 7 }, (_, i) => spanIdOf('span', String(i))).sort());
     expect(await traceExporter.status()).toMatchObject({ lastError: null, lastExportAt: expect.any(String) });
     expect(Math.max(...receiver.requests.map((r) => r.spans.length))).toBe(3);
@@ -223,7 +229,7 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     const b = exporter('http/protobuf', { batchSize: 4, pollMs: 1, sender: slowLink(15) });
     a.exporter.onApplicationBootstrap();
     b.exporter.onApplicationBootstrap();
-    await waitUntil(async () => (await a.exporter.status()).waiting === 0, 'every span exported', 10_000);
+    await waitUntil(async () => (await a.exporter.status()).waiting === 0, 'every span exported', PATIENCE_MS);
     await new Promise((r) => setTimeout(r, 50));
     const ids = receiver.spans.map((s) => s.spanId);
     expect(ids).toHaveLength(count);
@@ -243,13 +249,13 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     const { exporter: traceExporter, instanceId } = exporter('http/protobuf', { clock: () => now });
     traceExporter.onApplicationBootstrap();
 
-    await waitUntil(() => receiver.spans.length === 1, 'the expired claim taken over');
+    await waitUntil(() => receiver.spans.length === 1, 'the expired claim taken over', PATIENCE_MS);
     expect(receiver.spans[0]).toMatchObject({ spanId: spanIdOf('span', '0'), resource: { 'service.instance.id': instanceId } });
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.spansWithId(spanIdOf('span', '1'))).toEqual([]);
 
     now = new Date(T0 + 90_001);
-    await waitUntil(() => receiver.spansWithId(spanIdOf('span', '1')).length === 1, 'the second claim, expired too');
+    await waitUntil(() => receiver.spansWithId(spanIdOf('span', '1')).length === 1, 'the second claim, expired too', PATIENCE_MS);
     expect(receiver.spans).toHaveLength(2);
   });
 
@@ -258,16 +264,16 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     await insert(target.db, [spanRow(0), spanRow(1)]);
     const first = exporter();
     first.exporter.onApplicationBootstrap();
-    await waitUntil(async () => (await first.exporter.status()).lastError !== null, 'the outage');
+    await waitUntil(async () => (await first.exporter.status()).lastError !== null, 'the outage', PATIENCE_MS);
     const stopping = Date.now();
     await first.exporter.onModuleDestroy();
     exporters.splice(exporters.indexOf(first.exporter), 1);
-    expect(Date.now() - stopping).toBeLessThan(2_000);
+    expect(Date.now() - stopping).toBeLessThan(3_000); // one attempt's timeout is 300 ms
 
     await receiver.up();
     const second = exporter();
     second.exporter.onApplicationBootstrap();
-    await waitUntil(() => receiver.spans.length === 2, 'the spans left waiting');
+    await waitUntil(() => receiver.spans.length === 2, 'the spans left waiting', PATIENCE_MS);
     expect(new Set(receiver.spans.map((s) => s.spanId)).size).toBe(2);
   });
 });
