@@ -78,6 +78,8 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
   private passing?: Promise<void>;
   private wakeAgain = false;
   private stopped = false;
+  /** The outage is the collector's (only a sent batch ends it), not the database's (any query that goes through does). */
+  private collectorDown = false;
 
   constructor(
     db: ReadModelDatabase,
@@ -159,7 +161,10 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
     const instanceId = this.lease.instanceId;
     const now = this.options.clock();
     const rows = await this.claims.claim(instanceId, now, new Date(now.getTime() + this.options.claimTtlMs), this.options.batchSize);
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) {
+      if (!this.collectorDown) this.recovered();
+      return 0;
+    }
     const origin = this.originFor(instanceId);
     const spans: ReadableSpan[] = [];
     for (const row of rows) {
@@ -190,17 +195,21 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
       this.options.clock(),
     );
     if (spans.length > 0) this.outcomes.next({ spans: spans.length, outcome: 'exported' });
-    const ended = this.outage.succeeded();
-    if (ended) {
-      this.logger.log(
-        { failedAttempts: ended.attempts, failingSince: ended.since.toISOString(), lastError: ended.error },
-        'trace export recovered: spans go out again',
-      );
-    }
+    this.recovered();
     return rows.length;
   }
 
+  private recovered(): void {
+    const ended = this.outage.succeeded();
+    if (!ended) return;
+    this.logger.log(
+      { failedAttempts: ended.attempts, failingSince: ended.since.toISOString(), lastError: ended.error },
+      'trace export recovered: spans go out again',
+    );
+  }
+
   private failed(error: unknown): number {
+    this.collectorDown = error instanceof CollectorRefusedError;
     const message = error instanceof CollectorRefusedError ? error.message : `reading or stamping trace_spans failed: ${messageOf(error)}`;
     const { delayMs, started } = this.outage.failed(message, this.options.clock());
     if (started) {
