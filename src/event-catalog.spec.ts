@@ -234,6 +234,7 @@ describe('event catalog', () => {
     expect(catalogProblems(missing, facts)).toEqual([
       'approval.expired (ApprovalEvents): not in the catalog',
       'projection approvals lists approval.expired, which is not in the catalog',
+      'projection trace-spans lists approval.expired, which is not in the catalog',
     ]);
 
     const wrong: Record<string, CatalogEntry> = {
@@ -249,6 +250,7 @@ describe('event catalog', () => {
       "hook.invoked: console file web/src/sessions/conversation.ts does not mention 'hook.invoked'",
       'session.ghosted: stale, nothing in src appends or reads it',
       "run.started: projection runs lists it; name it in the entry's projections",
+      "run.started: projection trace-spans lists it; name it in the entry's projections",
     ]);
   });
 

@@ -70,6 +70,8 @@ export const EVERY_EVENT_PROJECTIONS = {
 } as const;
 
 const CONVERSATION = ['web/src/sessions/conversation.ts'];
+/** issue 28: the spans projection (registered only with SWITCHBOARD_TRACES=on). */
+const TRACES = 'trace-spans';
 // The run page folds a run's events into its tree and words them as the steps of its timeline.
 const RUN_TREE = ['web/src/runs/run-tree.ts', 'web/src/runs/timeline.ts'];
 
@@ -85,15 +87,20 @@ const runDecided = (projections: readonly string[]): CatalogEntry => ({
   projections,
   console: RUN_TREE,
 });
+const approvalDecided: CatalogEntry = {
+  stream: 'approval',
+  appendedBy: { decider: 'approvalDecider' },
+  projections: ['approvals', TRACES],
+  console: 'not shown',
+};
+const pauseDecided: CatalogEntry = { stream: 'pause', appendedBy: { decider: 'pauseDecider' }, projections: ['pauses', TRACES], console: 'not shown' };
 const agentDecided: CatalogEntry = { stream: 'agent', appendedBy: { decider: 'agentDecider' }, projections: ['agents'], console: 'not shown' };
 const modelCallDecided: CatalogEntry = {
   stream: 'model_call',
   appendedBy: { decider: 'modelCallDecider' },
-  projections: ['model-calls'],
+  projections: ['model-calls', TRACES],
   console: 'not shown',
 };
-const approvalDecided: CatalogEntry = { stream: 'approval', appendedBy: { decider: 'approvalDecider' }, projections: ['approvals'], console: 'not shown' };
-const pauseDecided: CatalogEntry = { stream: 'pause', appendedBy: { decider: 'pauseDecider' }, projections: ['pauses'], console: 'not shown' };
 const apiKeyDecided: CatalogEntry = { stream: 'api_key', appendedBy: { decider: 'apiKeyDecider' }, projections: ['api-keys'], console: 'not shown' };
 /** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again here. */
 const onSession = (
@@ -113,35 +120,35 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [AgentEvents.updated]: agentDecided,
   [AgentEvents.deleted]: agentDecided,
 
-  [SessionEvents.created]: sessionDecided('not shown'),
-  [SessionEvents.started]: sessionDecided('not shown'),
-  [SessionEvents.messageSent]: sessionDecided(CONVERSATION),
-  [SessionEvents.interrupted]: sessionDecided(CONVERSATION),
-  [SessionEvents.resumed]: sessionDecided(CONVERSATION),
-  [SessionEvents.destroyed]: sessionDecided(CONVERSATION),
+  [SessionEvents.created]: sessionDecided('not shown', [TRACES]),
+  [SessionEvents.started]: sessionDecided('not shown', [TRACES]),
+  [SessionEvents.messageSent]: sessionDecided(CONVERSATION, [TRACES]),
+  [SessionEvents.interrupted]: sessionDecided(CONVERSATION, [TRACES]),
+  [SessionEvents.resumed]: sessionDecided(CONVERSATION, [TRACES]),
+  [SessionEvents.destroyed]: sessionDecided(CONVERSATION, [TRACES]),
   [SessionEvents.startFailed]: sessionDecided(CONVERSATION),
-  [SessionEvents.messageFailed]: sessionDecided(CONVERSATION),
+  [SessionEvents.messageFailed]: sessionDecided(CONVERSATION, [TRACES]),
   [SessionEvents.resumeFailed]: sessionDecided(CONVERSATION),
-  [SessionEvents.subAgentsChanged]: sessionDecided(CONVERSATION),
-  [SessionEvents.abortRequested]: sessionDecided(CONVERSATION),
-  [SessionEvents.steered]: sessionDecided([...CONVERSATION, 'web/src/runs/timeline.ts']),
+  [SessionEvents.subAgentsChanged]: sessionDecided(CONVERSATION, [TRACES]),
+  [SessionEvents.abortRequested]: sessionDecided(CONVERSATION, [TRACES]),
+  [SessionEvents.steered]: sessionDecided([...CONVERSATION, 'web/src/runs/timeline.ts'], [TRACES]),
   [SessionEvents.steerFailed]: sessionDecided(CONVERSATION),
   [SessionEvents.reminded]: sessionDecided('not shown', ['runs']),
   // Folded by the session decider (cli.session.idle ends a turn), never decided: the CLI reported them.
   [CLI_EVENTS]: {
     stream: 'session',
     appendedBy: { foreign: 'sessions (recorded from the CLI)' },
-    projections: ['runs'],
+    projections: ['runs', TRACES],
     console: [...CONVERSATION, ...RUN_TREE],
   },
 
-  [RunEvents.started]: runDecided(['runs']),
-  [RunEvents.completed]: runDecided(['runs']),
-  [RunEvents.failed]: runDecided(['runs']),
-  [RunEvents.stopped]: runDecided(['runs']),
-  [RunEvents.interrupted]: runDecided(['runs']),
-  [RunEvents.resumed]: runDecided(['runs']),
-  [RunEvents.budgetWarned]: { ...runDecided(['runs']), console: ['web/src/runs/timeline.ts'] },
+  [RunEvents.started]: runDecided(['runs', TRACES]),
+  [RunEvents.completed]: runDecided(['runs', TRACES]),
+  [RunEvents.failed]: runDecided(['runs', TRACES]),
+  [RunEvents.stopped]: runDecided(['runs', TRACES]),
+  [RunEvents.interrupted]: runDecided(['runs', TRACES]),
+  [RunEvents.resumed]: runDecided(['runs', TRACES]),
+  [RunEvents.budgetWarned]: { ...runDecided(['runs', TRACES]), console: ['web/src/runs/timeline.ts'] },
   [RunEvents.ended]: onSession(RunEvents.ended, 'owner', [], 'not shown'),
   [RunEvents.progress]: onSession(RunEvents.progress, 'parent', [], 'not shown'),
   [RunEvents.delegationRefused]: onSession(RunEvents.delegationRefused, 'caller', [], 'not shown'),
@@ -162,17 +169,17 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
   [ModelCallEvents.refused]: modelCallDecided,
   [ModelCallEvents.interrupted]: modelCallDecided,
 
-  [ChildSessionEvents.subagentStarted]: onSession(ChildSessionEvents.subagentStarted, 'parent', ['child-sessions'], CONVERSATION),
-  [ChildSessionEvents.subagentCompleted]: onSession(ChildSessionEvents.subagentCompleted, 'parent', ['child-sessions'], CONVERSATION),
-  [ChildSessionEvents.subagentFailed]: onSession(ChildSessionEvents.subagentFailed, 'parent', ['child-sessions'], CONVERSATION),
+  [ChildSessionEvents.subagentStarted]: onSession(ChildSessionEvents.subagentStarted, 'parent', ['child-sessions', TRACES], CONVERSATION),
+  [ChildSessionEvents.subagentCompleted]: onSession(ChildSessionEvents.subagentCompleted, 'parent', ['child-sessions', TRACES], CONVERSATION),
+  [ChildSessionEvents.subagentFailed]: onSession(ChildSessionEvents.subagentFailed, 'parent', ['child-sessions', TRACES], CONVERSATION),
   [ChildSessionEvents.childMapped]: onSession(ChildSessionEvents.childMapped, 'parent', ['child-sessions'], CONVERSATION),
 
-  [RoutedRequestEvents.toolCallRouted]: onSession(RoutedRequestEvents.toolCallRouted, 'parent', ['routed-requests'], CONVERSATION),
-  [RoutedRequestEvents.toolCallDenied]: onSession(RoutedRequestEvents.toolCallDenied, 'parent', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.toolCallRouted]: onSession(RoutedRequestEvents.toolCallRouted, 'parent', ['routed-requests', TRACES], CONVERSATION),
+  [RoutedRequestEvents.toolCallDenied]: onSession(RoutedRequestEvents.toolCallDenied, 'parent', ['routed-requests', TRACES], CONVERSATION),
   [RoutedRequestEvents.permissionDecided]: onSession(RoutedRequestEvents.permissionDecided, 'parent', ['routed-requests'], CONVERSATION),
-  [RoutedRequestEvents.hookInvoked]: onSession(RoutedRequestEvents.hookInvoked, 'parent', ['routed-requests'], 'not shown'),
-  [RoutedRequestEvents.userInputRequested]: onSession(RoutedRequestEvents.userInputRequested, 'parent', [], CONVERSATION),
-  [RoutedRequestEvents.userInputAnswered]: onSession(RoutedRequestEvents.userInputAnswered, 'parent', ['routed-requests'], CONVERSATION),
+  [RoutedRequestEvents.hookInvoked]: onSession(RoutedRequestEvents.hookInvoked, 'parent', ['routed-requests', TRACES], 'not shown'),
+  [RoutedRequestEvents.userInputRequested]: onSession(RoutedRequestEvents.userInputRequested, 'parent', [TRACES], CONVERSATION),
+  [RoutedRequestEvents.userInputAnswered]: onSession(RoutedRequestEvents.userInputAnswered, 'parent', ['routed-requests', TRACES], CONVERSATION),
 };
 
 /** The catalog entry of a stored event type (`cli.<anything>` is one entry), or undefined for a type nobody declared. */

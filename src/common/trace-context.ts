@@ -87,6 +87,8 @@ export const SpanIds = {
   approval: (approvalId: string) => spanIdOf('approval', approvalId),
   /** One hook call (its recorded event). */
   hook: (sessionId: string, requestId: string) => spanIdOf('hook', sessionId, requestId),
+  /** A question the CLI asked a person (`user_input.requested`), by its request id. */
+  userInput: (sessionId: string, requestId: string) => spanIdOf('user_input', sessionId, requestId),
 } as const;
 
 /**

@@ -70,6 +70,38 @@ describe('cliEnvironment', () => {
     expect(Object.values(env)).not.toEqual(expect.arrayContaining(['api-token-of-16-chars', 'webhook-secret', 'metrics-token', 'sk-provider']));
   });
 
+  describe("the CLI's own OpenTelemetry exporter (issue 28)", () => {
+    const OTEL_ENV: NodeJS.ProcessEnv = {
+      ...SERVICE_ENV,
+      COPILOT_OTEL_EXPORTER_TYPE: 'otlp-http',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=acme',
+      OTEL_SERVICE_NAME: 'switchboard',
+      OTEL_BSP_SCHEDULE_DELAY: '1000',
+    };
+    const otelNames = (env: NodeJS.ProcessEnv) => Object.keys(env).filter((n) => n.startsWith('OTEL_') || n.startsWith('COPILOT_OTEL_'));
+
+    it('keeps every OTel variable from the CLI unless the operator opts in: Switchboard exports the spans, once', () => {
+      expect(otelNames(cliEnvironment(OTEL_ENV, { passthrough: [] }))).toEqual([]);
+      expect(otelNames(cliEnvironment({ ...OTEL_ENV, COPILOT_OTEL_ENABLED: 'false' }, { passthrough: [] }))).toEqual([]);
+      // Not even through the passthrough: the opt-in is the one switch.
+      expect(otelNames(cliEnvironment(OTEL_ENV, { passthrough: ['OTEL_*', 'OTEL_SERVICE_NAME'] }))).toEqual([]);
+    });
+
+    it('passes COPILOT_OTEL_* and OTEL_* through with COPILOT_OTEL_ENABLED=true', () => {
+      const env = cliEnvironment({ ...OTEL_ENV, COPILOT_OTEL_ENABLED: 'true' }, { passthrough: [] });
+      expect(env).toMatchObject({
+        COPILOT_OTEL_ENABLED: 'true',
+        COPILOT_OTEL_EXPORTER_TYPE: 'otlp-http',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-tenant=acme',
+        OTEL_SERVICE_NAME: 'switchboard',
+        OTEL_BSP_SCHEDULE_DELAY: '1000',
+      });
+      expect(env).not.toHaveProperty('SWITCHBOARD_API_TOKEN');
+    });
+  });
+
   it('gives the configured GitHub token as GITHUB_TOKEN', () => {
     expect(cliEnvironment(SERVICE_ENV, { passthrough: [], githubToken: 'gho_config' }).GITHUB_TOKEN).toBe('gho_config');
   });

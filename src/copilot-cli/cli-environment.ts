@@ -35,6 +35,13 @@ const GITHUB_AUTH = new Set(['GH_TOKEN', 'GITHUB_TOKEN', 'GH_HOST']);
  * programs it starts. The provider key goes to the CLI inside session.create, not through the environment.
  */
 const NEVER = (name: string) => /^SWITCHBOARD_/i.test(name) || name === 'COPILOT_PROVIDER_API_KEY';
+/**
+ * issue 28: the CLI's own OpenTelemetry exporter (`COPILOT_OTEL_*`) and the standard `OTEL_*` settings
+ * (collector endpoint, headers, service name) reach it only when the operator opts in with
+ * COPILOT_OTEL_ENABLED=true: Switchboard exports the team's spans itself, and a CLI that also exported
+ * would write each turn's spans twice. Opted in, the CLI's spans join the turn's trace (session.send's traceparent).
+ */
+const CLI_OTEL = (name: string) => name.startsWith('COPILOT_OTEL_') || name.startsWith('OTEL_');
 
 export interface CliEnvironmentOptions {
   /** SWITCHBOARD_CLI_ENV_PASSTHROUGH: names, or PREFIX_* patterns. */
@@ -58,9 +65,12 @@ export function cliEnvironment(source: NodeJS.ProcessEnv, options: CliEnvironmen
     BASE_PREFIXES.some((p) => name.startsWith(p)) ||
     names.includes(name) ||
     prefixes.some((p) => name.startsWith(p));
+  const otelOptedIn = source.COPILOT_OTEL_ENABLED?.trim().toLowerCase() === 'true';
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(source)) {
-    if (value !== undefined && wanted(name) && !NEVER(name)) env[name] = value;
+    if (value === undefined || NEVER(name)) continue;
+    // The opt-in decides for every OTel variable, whatever the passthrough says.
+    if (CLI_OTEL(name) ? otelOptedIn : wanted(name)) env[name] = value;
   }
   if (options.githubToken) env.GITHUB_TOKEN = options.githubToken;
   const home = options.home;

@@ -134,7 +134,12 @@ export class DelegationTools implements BuiltinToolProvider {
     schema: S,
     run: (args: z.infer<S>, caller: RunCaller) => Promise<object>,
   ): Promise<ToolResult> {
-    const caller: RunCaller = { kind: 'tool', sessionId: invocation.sessionId, ...(invocation.agentName ? { agentName: invocation.agentName } : {}) };
+    const caller: RunCaller = {
+      kind: 'tool',
+      sessionId: invocation.sessionId,
+      ...(invocation.agentName ? { agentName: invocation.agentName } : {}),
+      ...(invocation.toolCallId ? { toolCallId: invocation.toolCallId } : {}),
+    };
     try {
       const parsed = schema.safeParse(typeof invocation.arguments === 'string' ? safeJson(invocation.arguments) : (invocation.arguments ?? {}));
       if (!parsed.success) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { NotFoundError } from '../common/domain-error';
 import { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
+import type { TraceParent } from '../common/trace-context';
 import { StartRun } from './commands/start-run/start-run.command';
 import type { RunState } from './run.decider';
 import { NotReplayableError, RunStateError } from './run.errors';
@@ -33,9 +34,11 @@ export class ReplayOrigin {
    * A replay or fork is a new root run owned by the API thread: the original's agent, prompt and policy,
    * no budget (it spends nothing while it plays back), its session answered from the original's record.
    */
-  start(original: RunState, replay: RunReplay, background: boolean, actor: string): Promise<RunSummary> {
+  start(original: RunState, replay: RunReplay, background: boolean, actor: string, traceparent?: TraceParent): Promise<RunSummary> {
     const { agentId, prompt } = original.started;
-    return this.commandBus.execute(new StartRun({ agentId, prompt, background, policy: samePolicy(original), replay }, { kind: 'api', actor }));
+    return this.commandBus.execute(
+      new StartRun({ agentId, prompt, background, policy: samePolicy(original), replay }, { kind: 'api', actor, ...(traceparent ? { traceparent } : {}) }),
+    );
   }
 
   async original(runId: string): Promise<RunState> {

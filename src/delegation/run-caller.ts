@@ -1,3 +1,4 @@
+import type { TraceParent } from '../common/trace-context';
 import type { RunState } from './run.decider';
 import { PolicyDeniedError } from './run.errors';
 import { API_THREAD, type RunStatus } from './run.events';
@@ -6,7 +7,11 @@ import { API_THREAD, type RunStatus } from './run.events';
  * Who sends a delegation command. A tool call comes from a session's thread (its main agent, or a
  * CLI-native sub-agent of it, named by `agentName`); the API acts as an operator and may act on any run.
  */
-export type RunCaller = { kind: 'api'; actor?: string } | { kind: 'tool'; sessionId: string; agentName?: string };
+export type RunCaller =
+  /** `traceparent`: the caller's span (issue 28), a root run's parent. */
+  | { kind: 'api'; actor?: string; traceparent?: TraceParent }
+  /** `toolCallId`: the agent_run call (issue 28: the run's span nests under its execute_tool span). */
+  | { kind: 'tool'; sessionId: string; agentName?: string; toolCallId?: string };
 
 export function callerThread(caller: RunCaller): string {
   return caller.kind === 'api' ? API_THREAD : caller.sessionId;

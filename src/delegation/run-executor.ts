@@ -23,6 +23,7 @@ import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { API_THREAD, RunEvents, type RunProgress, type RunProgressData, type RunReplay } from './run.events';
 import { RunHandle, RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
+import { runSpanOf } from './run-trace';
 import { cliEventData, endsCurrentTurn, evolveTurn, initialTurnState, isProgress, type TurnOutcome, turnOutcome } from './turn-detection';
 
 /** How a launch ends: its turn's outcome, or cancelled (whoever stopped the run records that). */
@@ -109,7 +110,8 @@ export class RunExecutor {
       const stream = sessionStreamId(sessionId);
       const turn = this.watchTurn(state, stream, await this.store.streamVersion(stream), handle);
       try {
-        await this.commandBus.execute(new SendMessage(sessionId, prompt, actor));
+        // issue 28: the thread's work nests under this launch's run span (no turn span of its own).
+        await this.commandBus.execute(new SendMessage(sessionId, prompt, actor, { run: runSpanOf(state) }));
       } catch (error) {
         turn.cancel();
         throw error;

@@ -258,6 +258,13 @@ describe('run decider', () => {
         .then([resumed(2, 'go on', 'api')]);
     });
 
+    it("records the new launch's trace it is given (issue 28)", () => {
+      const trace = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), parentSpanId: 'c'.repeat(16) };
+      given(started(), interrupted(1))
+        .when({ type: 'resume', prompt: 'go on', resumedBy: 'api', trace })
+        .then([{ type: RunEvents.resumed, data: { runId: 'r1', epoch: 2, prompt: 'go on', resumedBy: 'api', trace } }]);
+    });
+
     it('counts launches across several resumes', () => {
       given(started(), interrupted(1), resumed(2), stopped(2), resumed(3), interrupted(3))
         .when({ type: 'resume', prompt: 'again', resumedBy: 'api' })

@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import { type Decider, foldEvents } from '../event-store/decider';
 import type { BudgetBreach, BudgetLimit } from './run-budget';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
@@ -22,7 +23,7 @@ export type RunCommand =
   | { type: 'fail'; epoch: number; error: string }
   | { type: 'stop'; stoppedBy: StoppedBy; forced: boolean }
   | { type: 'interrupt'; epoch?: number; reason: string }
-  | { type: 'resume'; prompt: string; resumedBy: string }
+  | { type: 'resume'; prompt: string; resumedBy: string; trace?: RecordedTrace }
   | { type: 'warn_budget'; breach: BudgetBreach };
 
 /**
@@ -68,7 +69,18 @@ function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[]
           }`,
         );
       }
-      return [{ type: RunEvents.resumed, data: { runId, epoch: state.epoch + 1, prompt: command.prompt, resumedBy: command.resumedBy } }];
+      return [
+        {
+          type: RunEvents.resumed,
+          data: {
+            runId,
+            epoch: state.epoch + 1,
+            prompt: command.prompt,
+            resumedBy: command.resumedBy,
+            ...(command.trace ? { trace: command.trace } : {}),
+          },
+        },
+      ];
     case 'warn_budget':
       // Each limit is warned about once; a run that ended has nobody left to warn.
       if (state.status !== 'running' || state.budgetWarned.includes(command.breach.limit)) return [];

@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import { type DomainEvent, eventGuard } from '../event-store/decider';
 import type { BudgetBreach, BudgetLimit, RunBudget } from './run-budget';
 import type { ResolvedRunPolicy } from './run-policy';
@@ -50,6 +51,10 @@ export interface RunStartedData {
   budget?: RunBudget;
   /** issue 26: a run of a replay or fork tree: what it plays back and how. */
   replay?: RunReplay;
+  /** issue 28: the agent's name when the run started (spans name agents; `agentId` is its id). Absent on older runs. */
+  agentName?: string;
+  /** issue 28: the first launch's span (`SpanIds.run(runId, 1)`), its trace and parent. Absent on older runs. */
+  trace?: RecordedTrace;
 }
 
 /**
@@ -122,6 +127,8 @@ export interface RunResumedData {
   epoch: number;
   prompt: string;
   resumedBy: string;
+  /** issue 28: this launch's span (`SpanIds.run(runId, epoch)`), in the first launch's trace. Absent on older runs. */
+  trace?: RecordedTrace;
 }
 
 export interface RunBudgetWarnedData extends BudgetBreach {

@@ -9,6 +9,8 @@ import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
 import { SteerRun } from './commands/steer-run/steer-run.command';
 import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
+import { ApiTraceparent, TRACEPARENT_HEADER } from '../common/caller-trace';
+import { parseTraceparent } from '../common/trace-context';
 import { steerRunSchema } from '../sessions/steer-request';
 import { ForkRun } from './commands/fork-run/fork-run.command';
 import { ReplayRun } from './commands/replay-run/replay-run.command';
@@ -42,6 +44,12 @@ const listSchema = z.object({
 
 const API: RunCaller = { kind: 'api' };
 
+/** The API as caller, with the caller's span when a `traceparent` came (issue 28). */
+function apiCaller(traceparent: string | undefined): RunCaller {
+  const caller = parseTraceparent(traceparent);
+  return caller ? { kind: 'api', traceparent: caller } : API;
+}
+
 /** spec: sub-agent-delegation over REST; the API acts as an operator (it may stop or resume any run). */
 @ApiTags('runs')
 @Controller('api/runs')
@@ -63,8 +71,9 @@ export class RunsController {
 
   @Post()
   @ApiOperation({ summary: 'agent_run: start a run of an agent (under parentRunId when given); 403 policy_denied, 422 unknown_agent' })
-  start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>) {
-    return this.commandBus.execute(new StartRun(startRunInput(body), API));
+  @ApiTraceparent("a root run (run.started's trace; a run under parentRunId nests under its parent run instead)")
+  start(@Body(new ZodValidationPipe(startSchema)) body: z.infer<typeof startSchema>, @Headers(TRACEPARENT_HEADER) traceparent?: string) {
+    return this.commandBus.execute(new StartRun(startRunInput(body), apiCaller(traceparent)));
   }
 
   @Get()
@@ -132,12 +141,14 @@ export class RunsController {
     summary:
       'issue 26: replay an ended run: a new root run (replayOf) whose model calls and webhook tool calls are answered from the record; 409 while it runs, 422 not_replayable',
   })
+  @ApiTraceparent("the replay's root run")
   replay(
     @Param('id') id: string,
     @Body(new ZodValidationPipe(replaySchema)) body: z.infer<typeof replaySchema>,
     @Headers(CLIENT_HEADER) client: string | undefined,
+    @Headers(TRACEPARENT_HEADER) traceparent?: string,
   ) {
-    return this.commandBus.execute(new ReplayRun(id, body, personDecisionSource(client)));
+    return this.commandBus.execute(new ReplayRun(id, body, personDecisionSource(client), parseTraceparent(traceparent)));
   }
 
   @Post(':id/fork')
@@ -145,11 +156,13 @@ export class RunsController {
     summary:
       'issue 26: fork an ended run at one of its model calls: the calls before it answered from the record, it and every later call live (with message / agentOverrides); 404 unknown call, 422 not a finished call of its tree',
   })
+  @ApiTraceparent("the fork's root run")
   fork(
     @Param('id') id: string,
     @Body(new ZodValidationPipe(forkSchema)) body: z.infer<typeof forkSchema>,
     @Headers(CLIENT_HEADER) client: string | undefined,
+    @Headers(TRACEPARENT_HEADER) traceparent?: string,
   ) {
-    return this.commandBus.execute(new ForkRun(id, body, personDecisionSource(client)));
+    return this.commandBus.execute(new ForkRun(id, body, personDecisionSource(client), parseTraceparent(traceparent)));
   }
 }

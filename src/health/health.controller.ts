@@ -1,4 +1,4 @@
-import { Controller, Get, HttpException, HttpStatus, Inject, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpException, HttpStatus, Inject, Optional, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ApiTokenGuard } from '../common/auth/api-token.guard';
@@ -12,6 +12,7 @@ import { EventStore } from '../event-store/event-store';
 import { InstanceLease } from '../instances/instance-lease';
 import { ModelRoute } from '../model-calls/model-route';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
+import { TraceExport, TRACES_OFF } from '../traces/trace-export';
 import { Readiness, type ReadinessCheckName, type ReadinessReport } from './readiness';
 
 /** Each check as a caller without the token sees it. */
@@ -37,6 +38,8 @@ export class HealthController {
     private readonly principals: PrincipalResolver,
     private readonly modelRoute: ModelRoute,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    // Absent with SWITCHBOARD_TRACES off (TracesModule not loaded).
+    @Optional() private readonly traces?: TraceExport,
   ) {}
 
   /**
@@ -69,6 +72,8 @@ export class HealthController {
         database: { status: 'up', ...described, headPosition: head, groupCommit: this.store.stats() },
         // state: catching-up | live | failing (with lastError, failingSince, nextRetryAt); /health/ready judges them.
         projections: await this.runner.status(),
+        // issue 28: ended spans not sent yet, the oldest one's wait, the last export and, while the collector fails, why.
+        traces: this.traces ? await this.traces.status() : TRACES_OFF,
         // Started on first use: `running: false` before any session is normal.
         copilotCli: this.cli.status(),
         // issue 25: whether model calls go through Switchboard (and why not), and the provider they reach.

@@ -12,6 +12,8 @@ export interface ToolInvocation {
   toolCallId: string;
   toolName: string;
   arguments: unknown;
+  /** issue 28: the call's execute_tool span in its session's current trace, as a W3C traceparent (sent to webhooks). */
+  traceparent?: string;
 }
 
 export type BuiltinTool = (invocation: ToolInvocation) => Promise<ToolResult | string | Record<string, unknown>>;

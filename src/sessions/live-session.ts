@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import type { DomainEvent } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 import { type SessionState, sessionDecider } from './session.decider';
@@ -49,7 +50,9 @@ export class LiveSession {
   /** A session from the decider's state (as folded from its stream), with the team it starts with. */
   static fromState(sessionId: string, state: SessionState, cliGeneration: number, teamAgents = state.teamAgents): LiveSession {
     if (state.status === 'absent' || !state.config) throw new Error(`Session ${sessionId} has no session.created`);
-    return new LiveSession(sessionId, state.config, state.status, cliGeneration, teamAgents, state.cliCreated);
+    const session = new LiveSession(sessionId, state.config, state.status, cliGeneration, teamAgents, state.cliCreated);
+    if (state.trace) session.state = { ...session.state, trace: state.trace };
+    return session;
   }
 
   get status(): SessionStatus {
@@ -62,6 +65,15 @@ export class LiveSession {
 
   get cliCreated(): boolean {
     return this.state.cliCreated;
+  }
+
+  /**
+   * issue 28: the trace of its last message (the turn's span, or its run's): what its tool calls, hooks
+   * and runs nest under. A session loaded from its read-model row learns it at its first command, which
+   * folds the whole stream (`commandBase`); a message is only ever recorded by a command.
+   */
+  get trace(): RecordedTrace | undefined {
+    return this.state.trace ?? this.commandBase?.state.trace;
   }
 
   /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */

@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import { foldEvents } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { type SessionCommand, type SessionState, sessionDecider } from './session.decider';
@@ -112,6 +113,19 @@ describe('sessionDecider', () => {
         })
         .then([sent, { type: 'session.reminded', data: { kind: 'runs', text: 'run r ended', runIds: ['r'] } }]);
       given(created, started, sent).when(send()).then([sent]);
+    });
+
+    it("records the turn's trace, and the state keeps the last one through idle, interrupt and resume (issue 28)", () => {
+      const first = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), parentSpanId: 'c'.repeat(16) };
+      const second = { traceId: 'd'.repeat(32), spanId: 'e'.repeat(16) };
+      const traced = (trace: RecordedTrace): SessionEvent => ({ type: 'session.message_sent', data: { prompt: 'hi', trace } });
+      given(created, started)
+        .when({ type: 'SendMessage', sessionId: id, prompt: 'hi', reminders: [], onCurrentCli: true, trace: first })
+        .then([traced(first)]);
+      expect(given(created, started, traced(first), idle()).state.trace).toEqual(first);
+      expect(given(created, started, traced(first), idle(), traced(second)).state.trace).toEqual(second);
+      expect(given(created, started, traced(first), interrupted, resumed(2)).state.trace).toEqual(first);
+      expect(given(created, started, sent).state.trace).toBeUndefined();
     });
 
     it('refuses an unknown, destroyed, failed, interrupted, stale or starting session with the errors the API answers', () => {

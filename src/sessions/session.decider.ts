@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import type { Decider } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { SessionNotFoundError, SessionNotLiveError, SessionStateError, SubagentNotFoundError } from './session.errors';
@@ -47,6 +48,8 @@ export interface SessionState {
   cliCreated: boolean;
   /** The CLI generation of the last `session.resumed`: a second resume on it has nothing to do. */
   resumedOnGeneration?: number;
+  /** issue 28: the trace of the last `session.message_sent` (its turn, or its run's span): what its tool calls and hooks nest under. */
+  trace?: RecordedTrace;
 }
 
 export type SessionCommand =
@@ -60,6 +63,8 @@ export type SessionCommand =
       prompt: string;
       reminders: Array<{ kind: string; text: string; data: Record<string, unknown> }>;
       onCurrentCli: boolean;
+      /** issue 28: the span the turn's work nests under (the turn's own, or a run's), chosen before deciding. */
+      trace?: RecordedTrace;
     }
   | { type: 'RecordMessageFailure'; sessionId: string; error: string }
   | { type: 'InterruptSession'; sessionId: string; reason: string }
@@ -117,7 +122,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     case SessionEvents.startFailed:
       return withStatus(state, 'failed', String(event.data.error ?? ''));
     case SessionEvents.messageSent:
-      return withStatus(state, 'running');
+      return { ...withStatus(state, 'running'), ...(event.data.trace ? { trace: event.data.trace } : {}) };
     case SessionEvents.messageFailed:
       return withStatus(state, 'idle', String(event.data.error ?? ''));
     case SessionEvents.interrupted:
@@ -172,7 +177,7 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
       }
       if (state.status === 'starting') throw new SessionStateError(`Session ${sessionId} is still starting`);
       return [
-        { type: SessionEvents.messageSent, data: { prompt: command.prompt } },
+        { type: SessionEvents.messageSent, data: { prompt: command.prompt, ...(command.trace ? { trace: command.trace } : {}) } },
         ...command.reminders.map((r): SessionReminded => ({ type: SessionEvents.reminded, data: { kind: r.kind, text: r.text, ...r.data } })),
       ];
     case 'RecordMessageFailure':

@@ -1,3 +1,4 @@
+import type { RecordedTrace } from '../common/trace-context';
 import type { DomainEvent } from '../event-store/decider';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 
@@ -46,7 +47,11 @@ export type TeamProblems = Array<{ id: string; reason: string }>;
 export type SessionCreated = DomainEvent<typeof SessionEvents.created, { sessionId: string; config: SessionConfig }>;
 export type SessionStarted = DomainEvent<typeof SessionEvents.started, { protocolVersion?: number; cliVersion?: string; teamAgents: CustomAgentConfig[] }>;
 export type SessionStartFailed = DomainEvent<typeof SessionEvents.startFailed, { error: string; problems?: TeamProblems }>;
-export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, { prompt: string }>;
+/**
+ * issue 28: `trace` is the span the turn's work nests under: the turn's own (its parent the caller's span
+ * when a `traceparent` came), or on a run's thread (`sub-agent-<runId>`) the run's span. Absent on older events.
+ */
+export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, { prompt: string; trace?: RecordedTrace }>;
 export type SessionReminded = DomainEvent<typeof SessionEvents.reminded, { kind: string; text: string; [key: string]: unknown }>;
 export type SessionMessageFailed = DomainEvent<typeof SessionEvents.messageFailed, { error: string }>;
 export type SessionInterrupted = DomainEvent<typeof SessionEvents.interrupted, { reason: string; wasRunning: boolean }>;

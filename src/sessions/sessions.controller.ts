@@ -14,6 +14,8 @@ import { SendMessage } from './commands/send-message/send-message.command';
 import { StopTurn } from './commands/stop-turn/stop-turn.command';
 import { SteerSession } from './commands/steer-session/steer-session.command';
 import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
+import { ApiTraceparent, TRACEPARENT_HEADER } from '../common/caller-trace';
+import { parseTraceparent } from '../common/trace-context';
 import { steerSchema } from './steer-request';
 import { sessionStreamId } from '../event-store/stream-ids';
 import { GetSession } from './queries/get-session/get-session.query';
@@ -73,8 +75,13 @@ export class SessionsController {
   @Post(':id/messages')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send a prompt; progress arrives on GET /api/sessions/:id/events' })
-  send(@Param('id') id: string, @Body(new ZodValidationPipe(messageSchema)) body: z.infer<typeof messageSchema>) {
-    return this.commandBus.execute(new SendMessage(id, body.prompt));
+  @ApiTraceparent("the turn (session.message_sent's trace)")
+  send(
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(messageSchema)) body: z.infer<typeof messageSchema>,
+    @Headers(TRACEPARENT_HEADER) traceparent?: string,
+  ) {
+    return this.commandBus.execute(new SendMessage(id, body.prompt, undefined, { caller: parseTraceparent(traceparent) }));
   }
 
   @Patch(':id')

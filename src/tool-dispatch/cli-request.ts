@@ -33,6 +33,8 @@ export interface HookInvocation {
   toolName?: string;
   /** Protocol 3 keys the request by the parent; a child's hook names the child here. */
   agentId?: string;
+  /** issue 28: Switchboard's id for the call (the CLI sends none), recorded on hook.invoked: its span's key. */
+  requestId?: string;
 }
 
 /** A `userInput.request`: a question for the user. */

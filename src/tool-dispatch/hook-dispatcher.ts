@@ -11,6 +11,8 @@ export interface HookCaller {
   agentName?: string;
   /** When the session is a run's thread: where that run sits in its delegation tree. */
   lineage?: HookLineage;
+  /** issue 28: the hook call's span (`SpanIds.hook`) in the session's current trace, sent as the webhooks' traceparent. */
+  traceparent?: string;
 }
 
 /** What a hook is told of a run's place in its tree (`LineageLookup`): `path` is `/<root>/…/<run>/`. */
@@ -106,7 +108,7 @@ export class HookDispatcher {
     } catch (error) {
       return { error: `could not be sent the input as JSON (${(error as Error).message})` };
     }
-    const answer = await this.webhook.post(url, body);
+    const answer = await this.webhook.post(url, body, caller.traceparent);
     if ('refused' in answer) return { error: `URL is refused by the outbound guard (${answer.refused})` };
     if ('error' in answer) return { error: this.webhook.describeError(answer.error) };
     if (answer.status < 200 || answer.status > 299) return { error: `answered HTTP ${answer.status}` };

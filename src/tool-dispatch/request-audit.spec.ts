@@ -88,6 +88,13 @@ describe('request audit (what is recorded of each routed request)', () => {
     expect(record.data.outcome).toBe('continued');
   });
 
+  it("records a hook call's request id, the key of its span (issue 28), whether a webhook decided it or not", () => {
+    const hook = { hookType: 'preToolUse', input: {}, requestId: 'h-1' };
+    expect(auditRecords.hookInvoked(child, hook, 0).data.requestId).toBe('h-1');
+    const verdict = { output: {}, outcome: 'continued', handlers: [] };
+    expect(auditRecords.hookDecided(child, hook, verdict, undefined, 0).data.requestId).toBe('h-1');
+  });
+
   it('records a question when asked, then its answer, its timeout or its cancellation', () => {
     const asked = { requestId: 'q1', sessionId: 'parent-1', question: 'Which?', choices: ['a'], allowFreeform: false, askedAt: 'now' };
     expect(auditRecords.userInputRequested(child, asked)).toEqual({

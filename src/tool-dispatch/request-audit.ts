@@ -73,6 +73,7 @@ export const auditRecords = {
   hookInvoked(who: Requesters, hook: HookInvocation, latencyMs: number): RoutedRequestEvent {
     return attributed(who, RoutedRequestEvents.hookInvoked, {
       via: 'hooks.invoke',
+      ...(hook.requestId ? { requestId: hook.requestId } : {}),
       toolName: hook.toolName,
       arguments: { hookType: hook.hookType, input: hook.input },
       outcome: 'continued',
@@ -84,6 +85,7 @@ export const auditRecords = {
   hookDecided(who: Requesters, hook: HookInvocation, verdict: HookVerdict, lineage: HookLineage | undefined, latencyMs: number): RoutedRequestEvent {
     return attributed(who, RoutedRequestEvents.hookInvoked, {
       via: 'hooks.invoke',
+      ...(hook.requestId ? { requestId: hook.requestId } : {}),
       toolName: hook.toolName,
       arguments: { hookType: hook.hookType, input: hook.input, ...(lineage ? { lineage } : {}) },
       outcome: verdict.outcome,

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Subscription } from 'rxjs';
 import { ChildSessionRouting } from '../child-sessions/child-session-routing';
@@ -21,6 +22,7 @@ import { PauseHolds } from '../pauses/pause-holds';
 import { CallToolNames } from './call-tool-names';
 import { fieldOf, nonEmptyString } from './cli-request';
 import { ToolInvoker } from './tool-invoker';
+import { hookTraceparent, toolCallTraceparent } from './outbound-trace';
 import { replayPermission } from './replay-permissions';
 import { ReplayedToolResults } from './replayed-tool-results';
 import { UserInputBroker } from './user-input-broker';
@@ -118,7 +120,8 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
   private async onHooksInvoke(params: Record<string, unknown>): Promise<{ output?: Record<string, unknown> }> {
     const started = performance.now();
     const routed = await this.resolveOrThrow(params);
-    const hook = v2.hookInvocation(params);
+    // issue 28: the CLI's hooks.invoke carries no id; this one is recorded on hook.invoked and names its span.
+    const hook = { ...v2.hookInvocation(params), requestId: randomUUID() };
     // Protocol 3 sends the parent id at top level; a child's hook names the child inside input.
     const childId = routed.childSessionId ?? (hook.agentId !== undefined && hook.agentId !== routed.session.sessionId ? hook.agentId : undefined);
     const agentName = routed.agentName ?? (childId ? this.routing.agentOf(childId) : undefined);
@@ -141,6 +144,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       childSessionId: childId,
       agentName,
       lineage,
+      traceparent: hookTraceparent(routed.session, hook.requestId),
     });
     this.audit.record(auditRecords.hookDecided(who, hook, verdict, lineage, performance.now() - started));
     if (verdict.stop !== undefined) throw v2.hookStopped(verdict.stop);
@@ -255,6 +259,7 @@ export class RequestRouter implements OnApplicationBootstrap, OnModuleDestroy {
       toolCallId: call.toolCallId,
       toolName: call.toolName,
       arguments: call.arguments,
+      traceparent: toolCallTraceparent(session, call.toolCallId),
     });
     this.audit.record(auditRecords.toolCallRouted(requesters(routed), call, result, performance.now() - started));
     return result;

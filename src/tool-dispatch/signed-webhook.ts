@@ -42,12 +42,14 @@ export class SignedWebhook implements OnApplicationBootstrap {
     }
   }
 
-  async post(url: string, body: string): Promise<PostOutcome> {
+  /** `traceparent` (issue 28): the span the call belongs to, so the receiver's spans nest in the same trace. */
+  async post(url: string, body: string, traceparent?: string): Promise<PostOutcome> {
     // An IP address is checked here; a host name when the connection resolves it (lookupFor).
     const verdict = this.outbound.checkWithoutDns(url);
     if (!verdict.allowed) return { refused: verdict.reason };
     const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
     if (this.secret) headers[SIGNATURE_HEADER] = signBody(this.secret, body);
+    if (traceparent) headers.traceparent = traceparent;
     return post(url, headers, body, this.timeoutMs, (port) => this.outbound.lookupFor(port));
   }
 

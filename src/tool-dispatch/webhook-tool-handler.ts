@@ -28,7 +28,7 @@ export class WebhookToolHandler {
     } catch (error) {
       return failure(`Tool ${invocation.toolName} failed: its arguments cannot be sent as JSON (${(error as Error).message}).`);
     }
-    const answer = await this.webhook.post(url, body);
+    const answer = await this.webhook.post(url, body, invocation.traceparent);
     if ('refused' in answer) return refused(invocation.toolName, answer.refused);
     if ('error' in answer) return failure(`Tool ${invocation.toolName} failed: its webhook ${this.webhook.describeError(answer.error)}.`);
     const raw = answer.body;

@@ -26,6 +26,16 @@ describe('the OpenAPI document', () => {
     expect(operations().length).toBeGreaterThanOrEqual(38);
   });
 
+  it("documents the optional traceparent header where a caller's trace starts the work (issue 28)", () => {
+    const traced = operations()
+      .filter(([, operation]) =>
+        ((operation.parameters ?? []) as Json[]).some((p) => p.in === 'header' && p.name === 'traceparent' && p.required === false),
+      )
+      .map(([name]) => name)
+      .sort();
+    expect(traced).toEqual(['POST /api/runs', 'POST /api/runs/{id}/fork', 'POST /api/runs/{id}/replay', 'POST /api/sessions/{id}/messages']);
+  });
+
   it('documents a success body with a schema and an example on every operation', () => {
     const missing = operations().flatMap(([name, operation]) => {
       const success = Object.entries(operation.responses as Record<string, Json>).filter(([status]) => status.startsWith('2'));

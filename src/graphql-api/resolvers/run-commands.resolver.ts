@@ -1,5 +1,7 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { Args, ID, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
+import { callerTrace } from '../../common/caller-trace';
+import type { GraphqlContext } from '../graphql-context';
 import { StartRun } from '../../delegation/commands/start-run/start-run.command';
 import { StopRun } from '../../delegation/commands/stop-run/stop-run.command';
 import { UnknownRunError } from '../../delegation/run.errors';
@@ -27,7 +29,7 @@ export class RunCommandsResolver {
   ) {}
 
   @Mutation(() => Run, { description: 'agent_run: start a run; with background: false it answers once the run ended' })
-  async agentRun(@Args('input', { type: () => AgentRunInput }) input: AgentRunInput) {
+  async agentRun(@Args('input', { type: () => AgentRunInput }) input: AgentRunInput, @Context() context: GraphqlContext) {
     const body = validated(startRunSchema, {
       agentId: input.agentId,
       prompt: input.prompt,
@@ -45,7 +47,9 @@ export class RunCommandsResolver {
         : undefined,
       budget: input.budget ? apiBudgetFromInput(input.budget) : undefined,
     });
-    const summary = await this.commandBus.execute(new StartRun(startRunInput(body), API));
+    // issue 28: a root run nests under the caller's span when the HTTP request carried a traceparent.
+    const traceparent = callerTrace(context.req?.headers);
+    const summary = await this.commandBus.execute(new StartRun(startRunInput(body), traceparent ? { kind: 'api', traceparent } : API));
     return this.run(summary.run_id);
   }
 

@@ -7,6 +7,7 @@ import { GetRunReplay } from '../../delegation/queries/get-run-replay/get-run-re
 import { UnknownRunError } from '../../delegation/run.errors';
 import { forkRunSchema, replayRunSchema } from '../../delegation/run-requests';
 import type { RunRow } from '../../run-lineage/run-lineage';
+import { callerTrace } from '../../common/caller-trace';
 import type { GraphqlContext } from '../graphql-context';
 import { validated } from '../input-validation';
 import { ForkedFrom, Run, RunReplayInfo } from '../models/run.model';
@@ -42,7 +43,9 @@ export class RunReplaysResolver {
       allowSideEffects: allowSideEffects ?? undefined,
       background: background ?? undefined,
     });
-    const started = await this.commandBus.execute(new ReplayRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER])));
+    const started = await this.commandBus.execute(
+      new ReplayRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER]), callerTrace(context.req?.headers)),
+    );
     return this.run(context, started.run_id);
   }
 
@@ -68,7 +71,9 @@ export class RunReplaysResolver {
         : undefined,
       background: background ?? undefined,
     });
-    const started = await this.commandBus.execute(new ForkRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER])));
+    const started = await this.commandBus.execute(
+      new ForkRun(runId, body, personDecisionSource(context.req?.headers?.[CLIENT_HEADER]), callerTrace(context.req?.headers)),
+    );
     return this.run(context, started.run_id);
   }
 

@@ -1,6 +1,7 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
+import { callerTrace } from '../../common/caller-trace';
 import { NotFoundError } from '../../common/domain-error';
 import { GetSessionBudget } from '../../delegation/queries/get-session-budget/get-session-budget.query';
 import { ListEventsBefore } from '../../event-log/queries/list-events-before/list-events-before.query';
@@ -168,10 +169,17 @@ export class SessionsResolver {
     return this.commandBus.execute(new CreateSession(validated(createSessionSchema, body)));
   }
 
-  @Mutation(() => MessageAccepted, { description: 'Send a prompt; progress arrives on the sessionEvents subscription' })
-  sendMessage(@Args('sessionId', { type: () => ID }) sessionId: string, @Args('prompt', { type: () => String }) prompt: string) {
+  @Mutation(() => MessageAccepted, {
+    description:
+      "Send a prompt; progress arrives on the sessionEvents subscription. A W3C traceparent header on the HTTP request makes the turn a child of the caller's span",
+  })
+  sendMessage(
+    @Args('sessionId', { type: () => ID }) sessionId: string,
+    @Args('prompt', { type: () => String }) prompt: string,
+    @Context() context: GraphqlContext,
+  ) {
     const body = validated(messageSchema, { prompt });
-    return this.commandBus.execute(new SendMessage(sessionId, body.prompt));
+    return this.commandBus.execute(new SendMessage(sessionId, body.prompt, undefined, { caller: callerTrace(context.req?.headers) }));
   }
 
   @Mutation(() => SessionSubAgents, { description: "Change the session's sub-agents (the CLI gets them at the next resume)" })

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { TraceParent } from '../../../common/trace-context';
 import type { RunSummary } from '../../run-caller';
 
 export interface ForkRunInput {
@@ -20,6 +21,8 @@ export class ForkRun extends Command<ForkStarted> {
     readonly runId: string,
     readonly input: ForkRunInput,
     readonly actor: string,
+    /** issue 28: the caller's span (a `traceparent`): the new root run nests under it. */
+    readonly traceparent?: TraceParent,
   ) {
     super();
   }

@@ -15,7 +15,7 @@ export class ForkRunHandler implements ICommandHandler<ForkRun, ForkStarted> {
 
   constructor(private readonly origin: ReplayOrigin) {}
 
-  async execute({ runId, input, actor }: ForkRun): Promise<ForkStarted> {
+  async execute({ runId, input, actor, traceparent }: ForkRun): Promise<ForkStarted> {
     const original = await this.origin.original(runId);
     const point = await this.origin.forkPoint(original, input.fromModelCall);
     const summary = await this.origin.start(
@@ -33,6 +33,7 @@ export class ForkRunHandler implements ICommandHandler<ForkRun, ForkStarted> {
       },
       input.background,
       actor,
+      traceparent,
     );
     this.logger.log({ runId: summary.run_id, forkOf: runId, fromModelCall: point.callId, actor }, 'fork started');
     return { ...summary, forked_from: { run_id: runId, model_call_id: point.callId } };

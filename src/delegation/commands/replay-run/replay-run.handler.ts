@@ -10,13 +10,14 @@ export class ReplayRunHandler implements ICommandHandler<ReplayRun, ReplayStarte
 
   constructor(private readonly origin: ReplayOrigin) {}
 
-  async execute({ runId, input, actor }: ReplayRun): Promise<ReplayStarted> {
+  async execute({ runId, input, actor, traceparent }: ReplayRun): Promise<ReplayStarted> {
     const original = await this.origin.original(runId);
     const summary = await this.origin.start(
       original,
       { of: runId, mode: 'replay', onDivergence: input.onDivergence, allowSideEffects: input.allowSideEffects, requestedBy: actor },
       input.background,
       actor,
+      traceparent,
     );
     this.logger.log({ runId: summary.run_id, replayOf: runId, onDivergence: input.onDivergence, actor }, 'replay started');
     return { ...summary, replay_of: runId };

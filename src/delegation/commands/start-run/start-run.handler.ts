@@ -17,6 +17,7 @@ import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { holdRunSession } from '../../run-holder';
 import { RunRepository } from '../../run-repository';
+import { resumedRunTrace, startedRunTrace } from '../../run-trace';
 import { FORK_TRANSCRIPT_TYPES, forkedPrompt, forkTranscript } from '../../fork-context';
 import { type Placement, RunAdmission } from './run-admission';
 import { StartRun, type StartRunInput } from './start-run.command';
@@ -72,6 +73,8 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
       ...(budget ? { budget } : {}),
       ...(replay ? { replay } : {}),
+      agentName: agent.name,
+      trace: startedRunTrace(runId, placement.parent, caller, this.callerSessionTrace(caller)),
     };
     const state = await this.repository.decide(runId, { type: 'start', data }, { actor: callerActor(caller) });
     this.logger.log(
@@ -115,7 +118,12 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
           throw new RunStateError(`Run ${runId} cannot be resumed: its session was destroyed when it was force-stopped; start a new run instead`);
         }
         const prompt = input.prompt?.trim() ? input.prompt : continuation(state);
-        const resumed = await this.repository.decide(runId, { type: 'resume', prompt, resumedBy: callerActor(caller) }, { actor: callerActor(caller) });
+        const trace = resumedRunTrace(state, caller, this.callerSessionTrace(caller));
+        const resumed = await this.repository.decide(
+          runId,
+          { type: 'resume', prompt, resumedBy: callerActor(caller), trace },
+          { actor: callerActor(caller) },
+        );
         this.logger.log({ runId, epoch: resumed.epoch }, 'run resumed');
         const handle = this.executor.launch(resumed, prompt, 'resume');
         if (input.background) return toSummary(resumed);
@@ -123,6 +131,11 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
         return toSummary(await this.repository.get(runId));
       }
     }
+  }
+
+  /** issue 28: the calling session's current trace (its last message's), for an agent_run call. */
+  private callerSessionTrace(caller: RunCaller) {
+    return caller.kind === 'tool' ? this.sessions.get(caller.sessionId)?.trace : undefined;
   }
 
   /**

@@ -1,8 +1,17 @@
 import { Command } from '@nestjs/cqrs';
+import type { RecordedTrace, TraceParent } from '../../../common/trace-context';
 
 export interface MessageAccepted {
   sessionId: string;
   messageId?: string;
+}
+
+/** issue 28: where a message's work goes in a trace. */
+export interface MessageTrace {
+  /** The caller's span (a request's `traceparent`): the turn nests under it. */
+  caller?: TraceParent;
+  /** Set by the delegation engine on a run's thread: the run's span, which its turn's work nests under (no turn span). */
+  run?: RecordedTrace;
 }
 
 export class SendMessage extends Command<MessageAccepted> {
@@ -10,6 +19,7 @@ export class SendMessage extends Command<MessageAccepted> {
     readonly sessionId: string,
     readonly prompt: string,
     readonly actor?: string,
+    readonly trace: MessageTrace = {},
   ) {
     super();
   }

@@ -1,11 +1,14 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { formatTraceparent, newTurnId, openTrace, type RecordedTrace, SpanIds } from '../../../common/trace-context';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
+import { runIdOfThread } from '../../../event-store/stream-ids';
+import type { LiveSession } from '../../live-session';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError } from '../../session.errors';
 import { TurnReminders, withReminders } from '../../turn-reminders';
-import { MessageAccepted, SendMessage } from './send-message.command';
+import { MessageAccepted, type MessageTrace, SendMessage } from './send-message.command';
 
 /** Accepted once the CLI took the prompt; the turn's progress then arrives on the session's event stream. */
 @CommandHandler(SendMessage)
@@ -17,20 +20,23 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
     private readonly reminders: TurnReminders,
   ) {}
 
-  async execute({ sessionId, prompt, actor }: SendMessage): Promise<MessageAccepted> {
+  async execute({ sessionId, prompt, actor, trace: asked }: SendMessage): Promise<MessageAccepted> {
     const session = await this.sessions.get(sessionId);
     const reminders = await this.reminders.collect(sessionId);
+    const trace = messageTrace(session, asked);
     // Recorded before the CLI has it: a message the CLI takes is never missing from the log.
     await decideOnSession(
       this.store,
       session,
-      { type: 'SendMessage', sessionId, prompt, reminders, onCurrentCli: session.cliGeneration === this.cli.generation },
+      { type: 'SendMessage', sessionId, prompt, reminders, onCurrentCli: session.cliGeneration === this.cli.generation, trace },
       actor,
     );
     try {
       const answer = await this.cli.request<{ messageId?: string }>('session.send', {
         sessionId,
         prompt: withReminders(prompt, reminders),
+        // The CLI's own spans of the turn (when its exporter is on) join the same trace under the turn's span.
+        traceparent: formatTraceparent(trace.traceId, trace.spanId),
       });
       return { sessionId, messageId: answer?.messageId };
     } catch (error) {
@@ -46,4 +52,17 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
       throw new CliRequestFailedError(`The Copilot CLI did not take the message: ${message}`, { sessionId });
     }
   }
+}
+
+/**
+ * issue 28: the span a message's work nests under. A run's thread works under its run's span (the
+ * delegation engine names it; a message sent straight to the thread stays under the run's current one);
+ * any other session opens a turn span, a child of the caller's span when a `traceparent` came.
+ */
+export function messageTrace(session: Pick<LiveSession, 'sessionId' | 'trace'>, asked: MessageTrace): RecordedTrace {
+  if (asked.run) return { traceId: asked.run.traceId, spanId: asked.run.spanId };
+  const current = session.trace;
+  if (runIdOfThread(session.sessionId) && current) return { traceId: current.traceId, spanId: current.spanId };
+  const turnId = newTurnId();
+  return openTrace(SpanIds.turn(session.sessionId, turnId), `turn:${session.sessionId}:${turnId}`, asked.caller);
 }
