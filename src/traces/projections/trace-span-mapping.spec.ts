@@ -97,6 +97,21 @@ describe('trace-span mapping', () => {
     expect(log.fold.contexts.get(S)).toMatchObject({ traceId: TRACE, spanId: TURN_SPAN, agentName: 'lead', runId: null });
   });
 
+  it("names the turn and its own model calls by the agent's name the session recorded (its id for older sessions)", () => {
+    const log = new Log(new InMemoryTraceSpans({ content: false }));
+    log.session('session.created', { sessionId: S, config: { agentId: 'lead', agentName: 'Engineering Lead' } });
+    log.session('session.message_sent', { prompt: 'hi', trace: { traceId: TRACE, spanId: TURN_SPAN } });
+    modelCall(log, 'call-own');
+    modelCall(log, 'call-child', { subagentId: CHILD, cliAgentId: CHILD, agentName: 'reviewer' });
+    expect(log.span(TURN_SPAN)).toMatchObject({
+      name: 'invoke_agent Engineering Lead',
+      attributes: { 'gen_ai.agent.id': 'lead', 'gen_ai.agent.name': 'Engineering Lead' },
+    });
+    // Filtering by agent name finds the agent's span and its calls alike; a sub-agent's calls keep the sub-agent's name.
+    expect(log.span(SpanIds.modelCall('call-own')).attributes['gen_ai.agent.name']).toBe('Engineering Lead');
+    expect(log.span(SpanIds.modelCall('call-child')).attributes['gen_ai.agent.name']).toBe('reviewer');
+  });
+
   it('derives the ids of a turn recorded before turns named their trace, and a team lead runs a workflow', () => {
     const log = new Log(new InMemoryTraceSpans({ content: false }));
     log.session('session.created', { sessionId: S, config: {} });
