@@ -615,7 +615,8 @@ describe.each(appStoreTargets())('traces of a team turn (%s)', (_name, storeTarg
 
     // None of the turn's spans was acknowledged: the restarted service sends every one of them (again).
     const resent = () => new Set(receiver.requests.slice(beforeRestart).flatMap((r) => r.spans.map((s) => s.spanId)));
-    await waitUntil(() => expected.every((id) => resent().has(id)), 'the cut-off export to be sent again', 60_000);
+    // Soon, not a claim's TTL (60 s) later: the dead process's claim is freed when its lease is taken over.
+    await waitUntil(() => expected.every((id) => resent().has(id)), 'the cut-off export to be sent again', 15_000);
     expect(receiver.spansWithId(turnId)[0]).toMatchObject({ name: 'invoke_agent Lead', parentSpanId: '', traceId: message.data.trace.traceId });
     // The trace is whole: every span of it hangs from a span of it, up to the turn.
     const trace = receiver.spans.filter((s) => s.traceId === message.data.trace.traceId);
