@@ -397,8 +397,25 @@ describe('trace-span mapping', () => {
       parentSpanId: TURN_SPAN,
       startTime: new Date(T0 + 3000 - 250).toISOString(),
       endTime: at(3),
+      statusCode: 'unset',
       attributes: { 'switchboard.hook.outcome': 'continued' },
     });
+    // A hook whose webhook failed is an error span, whether the call went on (open) or was stopped (closed).
+    for (const [requestId, outcome] of [
+      ['h2', 'failed_open'],
+      ['h3', 'failed_closed'],
+    ]) {
+      log.session('hook.invoked', {
+        via: 'hooks.invoke',
+        parentSessionId: S,
+        requestId,
+        arguments: { hookType: 'preToolUse' },
+        outcome,
+        reason: 'answered HTTP 500',
+        latencyMs: 5,
+      });
+      expect(log.span(SpanIds.hook(S, requestId))).toMatchObject({ statusCode: 'error', statusMessage: 'answered HTTP 500' });
+    }
     expect(log.span(SpanIds.userInput(S, 'q1'))).toMatchObject({
       name: 'await_user_input',
       startTime: at(4),

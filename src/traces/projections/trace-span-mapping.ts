@@ -726,14 +726,9 @@ export function spanChangesOf(event: StoredEvent, state: TraceState, options: Tr
           [ATTR_GEN_AI_CONVERSATION_ID]: session,
         }),
       });
-      changes.open(
-        ended(
-          open,
-          event,
-          outcome === 'error' || outcome === 'failed' ? 'error' : 'unset',
-          outcome === 'error' || outcome === 'failed' ? str(data.reason) : undefined,
-        ),
-      );
+      // A hook whose webhook failed (open: the call went on; closed: it was stopped) is an error either way.
+      const failed = outcome === 'error' || (outcome?.startsWith('failed') ?? false);
+      changes.open(ended(open, event, failed ? 'error' : 'unset', failed ? (str(data.reason) ?? outcome) : undefined));
       break;
     }
     case RoutedRequestEvents.userInputRequested: {
