@@ -139,6 +139,8 @@ export interface SessionConfig {
   /** Whether the main agent was given agent_run / agent_stop / agent_output; unset in sessions recorded before issue 24 (their tools say). */
   delegation?: boolean;
   agentId?: string;
+  /** issue 28: the main agent's name when the session was created (spans name agents); unset in older sessions and without an agent. */
+  agentName?: string;
   subAgents: string[];
   /** The main agent's hooks, then the request's; unset in sessions recorded before hooks existed. */
   hooks?: HookSpec[];

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy, type OnModuleInit, Optional } from '@nestjs/common';
 import type { InstrumentationScope } from '@opentelemetry/core';
 import { type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { Subject } from 'rxjs';
 import { ReadModelDatabase } from '../../database/read-model-database';
 import { InstanceLease } from '../../instances/instance-lease';
+import { LeaseMonitor, type TakeoverParticipation } from '../../instances/lease-monitor';
 import { TraceExport, type TraceExportOutcome, type TraceExportStatus } from '../trace-export';
 import { DEFAULT_EXPORT_RETRY_MAX_MS, ExportOutage } from './export-outage';
 import type { OtlpExportSettings } from './otlp-export-settings';
@@ -65,7 +66,7 @@ function serviceVersion(): string {
  * and once when it ends. On several instances each batch is claimed first (`TraceSpanClaims`).
  */
 @Injectable()
-export class TraceExporter extends TraceExport implements OnApplicationBootstrap, OnModuleDestroy {
+export class TraceExporter extends TraceExport implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TraceExporter.name);
   private readonly claims: TraceSpanClaims;
   private readonly sender: SpanSender;
@@ -74,6 +75,7 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
   readonly outcomes$ = this.outcomes.asObservable();
   private readonly scope: InstrumentationScope;
   private origin?: { instanceId: string; value: SpanOrigin };
+  private takeover?: TakeoverParticipation;
   private timer?: NodeJS.Timeout;
   private passing?: Promise<void>;
   private wakeAgain = false;
@@ -86,6 +88,8 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
     private readonly lease: InstanceLease,
     @Inject(OTLP_EXPORT_SETTINGS) private readonly settings: OtlpExportSettings,
     @Inject(TRACE_EXPORTER_OPTIONS) private readonly options: TraceExporterOptions,
+    // Absent where a test drives one exporter by hand: claims then only expire.
+    @Optional() private readonly monitor?: LeaseMonitor,
   ) {
     super();
     this.claims = new TraceSpanClaims(db);
@@ -95,12 +99,28 @@ export class TraceExporter extends TraceExport implements OnApplicationBootstrap
     this.scope = { name: 'switchboard', version, schemaUrl: SEMCONV_SCHEMA_URL };
   }
 
+  /**
+   * A dead instance's claim (killed mid-export: this process's previous life on SQLite, another instance
+   * on PostgreSQL) is freed when its lease is taken over, not a claim's TTL later: its spans go out again now.
+   */
+  onModuleInit(): void {
+    this.takeover = this.monitor?.join('traces', (dead) => this.releaseClaimsOf(dead.instanceId));
+  }
+
   onApplicationBootstrap(): void {
     this.logger.log(
       { protocol: this.settings.protocol, serviceName: this.settings.serviceName, timeoutMs: this.settings.timeoutMs },
       'exporting trace spans over OTLP/HTTP',
     );
     this.schedule(0);
+    this.takeover?.recovered();
+  }
+
+  private async releaseClaimsOf(instanceId: string): Promise<void> {
+    const released = await this.claims.releaseAllOf(instanceId);
+    if (released === 0) return;
+    this.logger.warn({ instanceId, spans: released }, 'trace spans a dead instance was exporting go out again');
+    this.wake();
   }
 
   /** Stops polling and lets an export in flight finish (bounded by its timeout) before the database closes. */

@@ -60,6 +60,17 @@ export class TraceSpanClaims {
       .where(and(inArray(t.spanId, [...spanIds]), eq(t.claimedBy, instanceId), isNull(t.exportedAt)));
   }
 
+  /** A dead instance's claims, whatever their expiry (its lease was taken over): free again. How many. */
+  async releaseAllOf(instanceId: string): Promise<number> {
+    const { traceSpans: t } = this.db.tables;
+    const released = await this.db.orm
+      .update(t)
+      .set({ claimedBy: null, claimedUntil: null })
+      .where(and(eq(t.claimedBy, instanceId), isNull(t.exportedAt)))
+      .returning({ spanId: t.spanId });
+    return released.length;
+  }
+
   async waiting(): Promise<WaitingSpans> {
     const { traceSpans: t } = this.db.tables;
     const [waiting] = await this.db.orm

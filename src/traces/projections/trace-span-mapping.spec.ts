@@ -97,6 +97,21 @@ describe('trace-span mapping', () => {
     expect(log.fold.contexts.get(S)).toMatchObject({ traceId: TRACE, spanId: TURN_SPAN, agentName: 'lead', runId: null });
   });
 
+  it("names the turn and its own model calls by the agent's name the session recorded (its id for older sessions)", () => {
+    const log = new Log(new InMemoryTraceSpans({ content: false }));
+    log.session('session.created', { sessionId: S, config: { agentId: 'lead', agentName: 'Engineering Lead' } });
+    log.session('session.message_sent', { prompt: 'hi', trace: { traceId: TRACE, spanId: TURN_SPAN } });
+    modelCall(log, 'call-own');
+    modelCall(log, 'call-child', { subagentId: CHILD, cliAgentId: CHILD, agentName: 'reviewer' });
+    expect(log.span(TURN_SPAN)).toMatchObject({
+      name: 'invoke_agent Engineering Lead',
+      attributes: { 'gen_ai.agent.id': 'lead', 'gen_ai.agent.name': 'Engineering Lead' },
+    });
+    // Filtering by agent name finds the agent's span and its calls alike; a sub-agent's calls keep the sub-agent's name.
+    expect(log.span(SpanIds.modelCall('call-own')).attributes['gen_ai.agent.name']).toBe('Engineering Lead');
+    expect(log.span(SpanIds.modelCall('call-child')).attributes['gen_ai.agent.name']).toBe('reviewer');
+  });
+
   it('derives the ids of a turn recorded before turns named their trace, and a team lead runs a workflow', () => {
     const log = new Log(new InMemoryTraceSpans({ content: false }));
     log.session('session.created', { sessionId: S, config: {} });
@@ -382,8 +397,25 @@ describe('trace-span mapping', () => {
       parentSpanId: TURN_SPAN,
       startTime: new Date(T0 + 3000 - 250).toISOString(),
       endTime: at(3),
+      statusCode: 'unset',
       attributes: { 'switchboard.hook.outcome': 'continued' },
     });
+    // A hook whose webhook failed is an error span, whether the call went on (open) or was stopped (closed).
+    for (const [requestId, outcome] of [
+      ['h2', 'failed_open'],
+      ['h3', 'failed_closed'],
+    ]) {
+      log.session('hook.invoked', {
+        via: 'hooks.invoke',
+        parentSessionId: S,
+        requestId,
+        arguments: { hookType: 'preToolUse' },
+        outcome,
+        reason: 'answered HTTP 500',
+        latencyMs: 5,
+      });
+      expect(log.span(SpanIds.hook(S, requestId))).toMatchObject({ statusCode: 'error', statusMessage: 'answered HTTP 500' });
+    }
     expect(log.span(SpanIds.userInput(S, 'q1'))).toMatchObject({
       name: 'await_user_input',
       startTime: at(4),

@@ -460,7 +460,8 @@ export function spanChangesOf(event: StoredEvent, state: TraceState, options: Tr
         ...context,
         // A run's thread is named by its run (run.started came first): keep the run's agent.
         agentId: context.agentId ?? agentId ?? 'main',
-        agentName: context.agentName ?? agentId ?? 'main',
+        // The agent's name as the session recorded it (older sessions: its id), as a run's span names its agent.
+        agentName: context.agentName ?? str(config.agentName) ?? agentId ?? 'main',
         team: context.runId ? context.team : subAgents.length > 0 ? subAgents : null,
       });
       break;
@@ -725,14 +726,9 @@ export function spanChangesOf(event: StoredEvent, state: TraceState, options: Tr
           [ATTR_GEN_AI_CONVERSATION_ID]: session,
         }),
       });
-      changes.open(
-        ended(
-          open,
-          event,
-          outcome === 'error' || outcome === 'failed' ? 'error' : 'unset',
-          outcome === 'error' || outcome === 'failed' ? str(data.reason) : undefined,
-        ),
-      );
+      // A hook whose webhook failed (open: the call went on; closed: it was stopped) is an error either way.
+      const failed = outcome === 'error' || (outcome?.startsWith('failed') ?? false);
+      changes.open(ended(open, event, failed ? 'error' : 'unset', failed ? (str(data.reason) ?? outcome) : undefined));
       break;
     }
     case RoutedRequestEvents.userInputRequested: {
@@ -995,7 +991,9 @@ function modelCallStarted(event: StoredEvent, data: Data, state: TraceState, cha
       [ATTR_GEN_AI_PROVIDER_NAME]: str(data.provider),
       [ATTR_GEN_AI_REQUEST_MODEL]: model,
       [ATTR_GEN_AI_REQUEST_MAX_TOKENS]: num(data.cappedOutputTokens) ?? num(data.maxOutputTokens),
-      [ATTR_GEN_AI_AGENT_NAME]: str(data.agentName),
+      // The agent whose span the call sits under names it: the sub-agent's, else the session's or run's
+      // agent as its span names it (the ledger's lineage has only the agent's id there).
+      [ATTR_GEN_AI_AGENT_NAME]: subagentId ? str(data.agentName) : (state.context(sessionId)?.agentName ?? str(data.agentName)),
       [ATTR_GEN_AI_CONVERSATION_ID]: sessionId,
       'switchboard.model_call.id': callId,
       'switchboard.cli_agent.id': str(data.cliAgentId),

@@ -27,6 +27,14 @@ describe("a session's delegation, permission policy and budget: the request, els
     expect(solo.tools).toEqual([]);
   });
 
+  it("records the agent's name as it is when the session starts (its spans name it), and none without an agent", () => {
+    expect(requestedSessionConfig(request(), agent({ name: 'Engineering Lead' }), sources)).toMatchObject({
+      agentId: 'lead',
+      agentName: 'Engineering Lead',
+    });
+    expect(requestedSessionConfig(createSessionSchema.parse({}), undefined, sources).agentName).toBeUndefined();
+  });
+
   it("follows the agent's delegation switch, and the request's over both", () => {
     expect(requestedSessionConfig(request(), agent({ sub_agents: ['code-reviewer'], delegation: false }), sources).delegation).toBe(false);
     expect(requestedSessionConfig(request(), agent({ delegation: true }), sources).delegation).toBe(true);

@@ -45,6 +45,7 @@ export function requestedSessionConfig(
     permissionPolicy: requestedPermissionPolicy(request, defaults),
     delegation,
     ...(request.agentId ? { agentId: request.agentId } : {}),
+    ...(main ? { agentName: main.name } : {}),
     subAgents: request.subAgents ?? main?.sub_agents ?? [],
     hooks: mergedHooks(main?.hooks, request.hooks),
     ...optionalList('availableTools', request.availableTools ?? (main && main.tools.builtin.length > 0 ? main.tools.builtin : undefined)),
