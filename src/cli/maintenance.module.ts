@@ -12,6 +12,7 @@ import { SessionsProjection } from '../sessions/projections/sessions.projection'
 import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
 import { RunsProjection } from '../delegation/projections/runs.projection';
 import { ApprovalsProjection } from '../approvals/projections/approvals.projection';
+import { TraceSpansProjection } from '../traces/projections/trace-spans.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
 @Module({})
@@ -30,7 +31,15 @@ export class MaintenanceModule {
       ],
       // The read models of the session contexts, without their CLI-facing services; on PostgreSQL a
       // rebuild replays through their set-based forms, which come with them.
-      providers: [SessionsProjection, ChildSessionsProjection, RoutedRequestsProjection, RunsProjection, ApprovalsProjection],
+      // The spans (issue 28) only where traces are on: a rebuild sends every span again.
+      providers: [
+        SessionsProjection,
+        ChildSessionsProjection,
+        RoutedRequestsProjection,
+        RunsProjection,
+        ApprovalsProjection,
+        ...(config.traces.enabled ? [TraceSpansProjection] : []),
+      ],
     };
   }
 }
