@@ -29,7 +29,7 @@ import { actorOfMetadata } from '../../common/actor';
 import { type RecordedTrace, SpanIds, traceIdOf } from '../../common/trace-context';
 import { ApprovalEvents } from '../../approvals/approval.events';
 import { ChildSessionEvents } from '../../child-sessions/child-session.events';
-import { RunEvents } from '../../delegation/run.events';
+import { RUN_STREAM_EVENT_TYPES, RunEvents } from '../../delegation/run.events';
 import type { StoredEvent } from '../../event-store/event-store.types';
 import { runIdOfThread, runThreadId, sessionIdOfStream } from '../../event-store/stream-ids';
 import { ModelCallEvents } from '../../model-calls/model-call.events';
@@ -122,13 +122,7 @@ export const TRACE_EVENT_TYPES = [
   'cli.assistant.message',
   'cli.tool.execution_start',
   'cli.tool.execution_complete',
-  RunEvents.started,
-  RunEvents.completed,
-  RunEvents.failed,
-  RunEvents.stopped,
-  RunEvents.interrupted,
-  RunEvents.resumed,
-  RunEvents.budgetWarned,
+  ...RUN_STREAM_EVENT_TYPES,
   ChildSessionEvents.subagentStarted,
   ChildSessionEvents.subagentCompleted,
   ChildSessionEvents.subagentFailed,
