@@ -1,4 +1,4 @@
-import { formatTraceparent, newTurnId, openTrace, parseTraceparent, SpanIds, spanIdOf, traceIdOf } from './trace-context';
+import { formatTraceparent, openTrace, parseTraceparent, SpanIds, spanIdOf, traceIdOf } from './trace-context';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SPAN = '00f067aa0ba902b7';
@@ -87,9 +87,5 @@ describe('openTrace', () => {
   it('starts a trace of its own, derived from the key, without one', () => {
     expect(openTrace('aaaaaaaaaaaaaaaa', 'run:r1')).toEqual({ traceId: traceIdOf('run:r1'), spanId: 'aaaaaaaaaaaaaaaa' });
     expect(openTrace('aaaaaaaaaaaaaaaa', 'run:r1').traceId).toBe(openTrace('bbbbbbbbbbbbbbbb', 'run:r1').traceId);
-  });
-
-  it('gives every turn an id of its own', () => {
-    expect(newTurnId()).not.toBe(newTurnId());
   });
 });

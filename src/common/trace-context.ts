@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /**
  * issue 28: W3C trace context (https://www.w3.org/TR/trace-context/) as Switchboard records and sends it.
@@ -98,9 +98,4 @@ export const SpanIds = {
  */
 export function openTrace(spanId: string, key: string, caller?: TraceParent): RecordedTrace {
   return caller ? { traceId: caller.traceId, spanId, parentSpanId: caller.spanId } : { traceId: traceIdOf(key), spanId };
-}
-
-/** A new turn's id (recorded on `session.message_sent` inside its `RecordedTrace`'s span id derivation). */
-export function newTurnId(): string {
-  return randomUUID();
 }

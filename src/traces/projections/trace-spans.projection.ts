@@ -94,7 +94,7 @@ export class TraceSpansProjection extends PerEventProjection {
           yield* run(
             db.orm
               .update(traceSpans)
-              .set({ ...rest, exportedAt: null })
+              .set(rest)
               .where(and(eq(traceSpans.spanId, spanId), isNull(traceSpans.exportedAt))),
           );
           break;

@@ -1,5 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { formatTraceparent, newTurnId, openTrace, type RecordedTrace, SpanIds } from '../../../common/trace-context';
+import { randomUUID } from 'node:crypto';
+import { formatTraceparent, openTrace, type RecordedTrace, SpanIds } from '../../../common/trace-context';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
 import { EventStore } from '../../../event-store/event-store';
 import { runIdOfThread } from '../../../event-store/stream-ids';
@@ -63,6 +64,6 @@ export function messageTrace(session: Pick<LiveSession, 'sessionId' | 'trace'>, 
   if (asked.run) return { traceId: asked.run.traceId, spanId: asked.run.spanId };
   const current = session.trace;
   if (runIdOfThread(session.sessionId) && current) return { traceId: current.traceId, spanId: current.spanId };
-  const turnId = newTurnId();
+  const turnId = randomUUID();
   return openTrace(SpanIds.turn(session.sessionId, turnId), `turn:${session.sessionId}:${turnId}`, asked.caller);
 }
