@@ -2,9 +2,10 @@
  * Self time of a V8 CPU profile (`node --cpu-prof`), summed by function and by file: where a bench
  * spends its time, readable without DevTools.
  *
- *   node -r @swc-node/register bench/cpu-profile-summary.ts <file.cpuprofile | dir> [top=25] [--skip-ms=N] [--inclusive=src/]
+ *   node -r @swc-node/register bench/cpu-profile-summary.ts <file.cpuprofile | dir> [top=25] [--skip-ms=N] [--until-ms=N] [--inclusive=src/]
  *
- * --skip-ms leaves out the first N ms of the profile (start-up: module loading, compiling); --inclusive
+ * --skip-ms leaves out the first N ms of the profile (start-up: module loading, compiling), --until-ms
+ * what comes after N ms (one phase of a bench); --inclusive
  * also lists total (self + callees) time of the functions whose file starts with the given prefix.
  *
  * A directory takes its largest .cpuprofile (the busiest process). Files are grouped by package under
@@ -31,8 +32,9 @@ interface CpuProfile {
 
 interface Options {
   top: number;
-  /** Samples in the first skipMs of the profile are left out. */
+  /** Samples in the first skipMs of the profile are left out, and those after untilMs. */
   skipMs: number;
+  untilMs?: number;
   /** List inclusive time of functions whose file group starts with this. */
   inclusive?: string;
 }
@@ -81,7 +83,7 @@ export function summarise(profile: CpuProfile, root: string, options: Options): 
     // Each sample is charged the time until the next one.
     const us = deltas[i + 1] ?? 0;
     const node = byId.get(samples[i]);
-    if (!node || at < options.skipMs * 1000) continue;
+    if (!node || at < options.skipMs * 1000 || (options.untilMs !== undefined && at > options.untilMs * 1000)) continue;
     total += us;
     if (node.callFrame.functionName === '(idle)') idle += us;
     add(byFunction, nameOf(node), us);
@@ -97,7 +99,7 @@ export function summarise(profile: CpuProfile, root: string, options: Options): 
     }
   }
   return [
-    `sampled ${(total / 1000).toFixed(0)} ms after the first ${options.skipMs} ms, idle ${((idle / total) * 100).toFixed(1)}%`,
+    `sampled ${(total / 1000).toFixed(0)} ms from ${options.skipMs} ms${options.untilMs === undefined ? '' : ` to ${options.untilMs} ms`}, idle ${((idle / total) * 100).toFixed(1)}%`,
     '',
     'self time by function:',
     ...top(byFunction, total, options.top),
@@ -130,6 +132,7 @@ function main(): void {
     summarise(profile, path.resolve(__dirname, '..'), {
       top: countArg ? Number(countArg) : 25,
       skipMs: Number(flag('skip-ms') ?? 0),
+      untilMs: flag('until-ms') === undefined ? undefined : Number(flag('until-ms')),
       inclusive: flag('inclusive'),
     }),
   );

@@ -68,6 +68,8 @@ interface Result {
 interface Counter {
   label: string;
   read(): number | Promise<number>;
+  /** How the difference is printed; default: as it is. */
+  format?(delta: number): string;
 }
 
 type Call = (i: number) => Promise<unknown>;
@@ -104,7 +106,7 @@ async function measure(name: string, call: Call, concurrency: number, counters: 
     perSecond: (REQUESTS / elapsedMs) * 1000,
     p50Ms: percentile(latencies, 0.5),
     p99Ms: percentile(latencies, 0.99),
-    notes: counters.map((c, i) => `${c.label} ${deltas[i]}`),
+    notes: counters.map((c, i) => `${c.label} ${c.format ? c.format(deltas[i]) : deltas[i]}`),
   };
 }
 
@@ -187,7 +189,20 @@ async function startWebhook(): Promise<{ url: string; connections: () => number;
 interface Routed {
   fake: FakeCopilotCli;
   baseUrl: string;
+  /** CPU time (user + system) Switchboard's process has used, in ms: what a routed call costs it, however loaded the machine. */
+  cpuMs(): number;
   stop(): Promise<void>;
+}
+
+/** A process's CPU time so far from /proc (Linux), in ms; NaN where there is no /proc. */
+function processCpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command (which may hold spaces): utime and stime are the 12th and 13th, in clock ticks (100 a second).
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 /**
@@ -225,6 +240,7 @@ async function startSwitchboard(dir: string, store: Store, postgresUrl?: string)
   return {
     fake,
     baseUrl: `http://127.0.0.1:${port}`,
+    cpuMs: () => processCpuMs(child.pid),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -362,6 +378,7 @@ async function main(): Promise<void> {
         const storeCounters: Counter[] = [
           { label: 'event-store appends', read: async () => (await groupCommit()).appends },
           { label: 'event-store commits', read: async () => (await groupCommit()).commits },
+          { label: 'Switchboard CPU', read: () => routed.cpuMs(), format: (ms) => `${((ms / REQUESTS) * 1000).toFixed(0)} us/call` },
         ];
         results.push(await measure('routed', routedCall(routed.fake, CHILD), concurrency, [webhookCounter, ...storeCounters], store));
         results.push(await measure('routed-builtin', routedCall(routed.fake, `${CHILD}-builtin`), concurrency, storeCounters, store));
