@@ -10,13 +10,13 @@ interface Batch {
 
 /**
  * JSON-RPC to the CLI: each message framed as one string (header and body together), and the frames
- * one turn of the event loop makes handed to the stream as ONE write once that turn's callbacks and
- * promises are done. vscode-jsonrpc's stream writer writes the header and the body separately, one
- * message at a time, each waiting for the last one's write callback: on a socket with Nagle off that
- * is two syscalls and two segments per answer, and under load the answers queue behind each other
- * (bench:dispatch, a fifth of Switchboard's CPU at concurrency 64). Order is kept: frames go out in
- * the order they were written. A failed write rejects every message of its batch and is reported
- * through `onError`, as vscode-jsonrpc's writer reports it.
+ * one turn of the event loop makes handed to the stream as ONE write at the end of that turn.
+ * vscode-jsonrpc's stream writer writes the header and the body separately, one message at a time,
+ * each waiting for the last one's write callback: on a socket with Nagle off that is two syscalls and
+ * two segments per answer, and under load the answers queue behind each other (bench:dispatch, a
+ * fifth of Switchboard's CPU at concurrency 64). Order is kept: frames go out in the order they were
+ * written. A failed write rejects every message of its batch and is reported through `onError`, as
+ * vscode-jsonrpc's writer reports it.
  */
 export class BatchedMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private batch?: Batch;
@@ -51,7 +51,9 @@ export class BatchedMessageWriter extends AbstractMessageWriter implements Messa
     const done = new Promise<void>((resolve, reject) => {
       settle = (error) => (error ? reject(error) : resolve());
     });
-    process.nextTick(() => this.flush());
+    // At the loop's check phase: the answers of every callback of this poll phase (a socket read of the
+    // CLI's requests, each webhook's response) share the write.
+    setImmediate(() => this.flush());
     return { frames: [], done, settle };
   }
 
