@@ -8,10 +8,9 @@ import {
   type MessageConnection,
   type MessageWriter,
   ResponseError,
-  SocketMessageWriter,
   StreamMessageReader,
-  StreamMessageWriter,
 } from 'vscode-jsonrpc/node';
+import { BatchedMessageWriter } from './batched-message-writer';
 import { CLI_REQUEST_METHODS, type CliRequestMethod, type CliSessionEvent } from './cli-protocol';
 import { CopilotCliConnectionLostError, CopilotCliUnavailableError } from './copilot-cli.errors';
 import { FrameSizeGuard } from './frame-size-guard';
@@ -59,7 +58,7 @@ export class CliTransport {
 
   /** Over a spawned CLI's stdout and stdin. */
   static overStreams(stdout: Readable, stdin: Writable, options: CliTransportOptions): CliTransport {
-    return new CliTransport(stdout, new StreamMessageWriter(stdin), options);
+    return new CliTransport(stdout, new BatchedMessageWriter(stdin), options);
   }
 
   /**
@@ -70,8 +69,8 @@ export class CliTransport {
     const [host, port] = [url.slice(0, url.lastIndexOf(':')), Number(url.slice(url.lastIndexOf(':') + 1))];
     return new Promise((resolve, reject) => {
       const socket = net.connect({ host, port }, () => {
-        socket.setNoDelay(true); // vscode-jsonrpc writes header and body separately; Nagle would hold each ~40 ms
-        const transport = new CliTransport(socket, new SocketMessageWriter(socket), options, socket);
+        socket.setNoDelay(true); // a turn's frames go out in one write (BatchedMessageWriter): Nagle would only delay them
+        const transport = new CliTransport(socket, new BatchedMessageWriter(socket), options, socket);
         socket.on('close', () => onClose(transport));
         resolve(transport);
       });

@@ -192,6 +192,15 @@ describe('OutboundUrlGuard', () => {
       expect(await g.check('http://127.0.0.1:3000/')).toMatchObject({ allowed: false });
       expect(await g.check('http://10.0.0.1:3000/')).toEqual({ allowed: true });
     });
+
+    it('checkWithoutDns, asked again for a URL it allowed, refuses it once the listener is bound to its port', () => {
+      let port: number | undefined = undefined;
+      const g = new OutboundUrlGuard({ allow: [], ownPort: () => port, localAddresses: () => [] });
+      expect(g.checkWithoutDns('http://127.0.0.1:3000/tool')).toEqual({ allowed: true });
+      port = 3000;
+      expect(g.checkWithoutDns('http://127.0.0.1:3000/tool')).toMatchObject({ allowed: false, reason: expect.stringContaining('own HTTP listener') });
+      expect(g.checkWithoutDns('http://127.0.0.1:3000/tool')).toMatchObject({ allowed: false });
+    });
   });
 
   describe('SWITCHBOARD_OUTBOUND_ALLOW narrows', () => {

@@ -22,6 +22,9 @@ export type OutboundVerdict =
 /** The code of the error a guarded connection fails with when the guard refuses its address at connect time. */
 export const OUTBOUND_REFUSED = 'ERR_OUTBOUND_REFUSED';
 
+/** URLs whose DNS-free verdict is kept; past this the cache starts over (sessions name few webhooks). */
+const KEPT_VERDICTS = 1000;
+
 export class OutboundConnectRefusedError extends Error {
   readonly code = OUTBOUND_REFUSED;
 }
@@ -49,6 +52,8 @@ export class OutboundUrlGuard {
   private readonly ownPort: () => number | undefined;
   private readonly localAddresses: () => readonly string[];
   private interfaceAddresses?: Set<string>;
+  /** checkWithoutDns's verdicts by URL (pure given the allow list and the own port), a bounded few. */
+  private readonly withoutDns = new Map<string, { ownPort: number | undefined; verdict: OutboundVerdict }>();
 
   constructor(options: OutboundUrlGuardOptions) {
     this.allow = OutboundAllowList.parse(options.allow);
@@ -82,10 +87,18 @@ export class OutboundUrlGuard {
    * name is allowed here and checked again by `lookupFor` when the connection is made.
    */
   checkWithoutDns(url: string): OutboundVerdict {
+    // A webhook's URL is checked on every call: the verdict is kept while the own port it used stays.
+    const ownPort = this.ownPort();
+    const known = this.withoutDns.get(url);
+    if (known && known.ownPort === ownPort) return known.verdict;
     const target = this.parse(url);
-    if ('reason' in target) return { allowed: false, reason: target.reason };
-    if (target.literal) return this.verdict(target.host, [target.host], target.port);
-    return { allowed: true };
+    let verdict: OutboundVerdict;
+    if ('reason' in target) verdict = { allowed: false, reason: target.reason };
+    else if (target.literal) verdict = this.verdict(target.host, [target.host], target.port);
+    else verdict = { allowed: true };
+    if (this.withoutDns.size >= KEPT_VERDICTS) this.withoutDns.clear();
+    this.withoutDns.set(url, { ownPort, verdict });
+    return verdict;
   }
 
   /** A `lookup` for http(s).request: resolves like dns.lookup, then refuses what `check` refuses. */

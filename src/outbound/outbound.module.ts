@@ -12,16 +12,20 @@ import { OutboundUrlGuard } from './outbound-url-guard';
     {
       provide: OutboundUrlGuard,
       inject: [SWITCHBOARD_CONFIG, HttpAdapterHost],
-      useFactory: (config: SwitchboardConfig, adapterHost: HttpAdapterHost) =>
-        new OutboundUrlGuard({
+      useFactory: (config: SwitchboardConfig, adapterHost: HttpAdapterHost) => {
+        // Kept once bound: the guard asks on every webhook call, and server.address() costs a syscall each time.
+        let bound: number | undefined;
+        return new OutboundUrlGuard({
           allow: config.security.outboundAllow,
           // The bound port (tests listen on port 0); before listen, the configured one.
           ownPort: () => {
+            if (bound !== undefined) return bound;
             const address = (adapterHost.httpAdapter?.getHttpServer() as Server | undefined)?.address();
-            if (address && typeof address === 'object') return address.port;
+            if (address && typeof address === 'object') return (bound = address.port);
             return config.port || undefined;
           },
-        }),
+        });
+      },
     },
   ],
   exports: [OutboundUrlGuard],

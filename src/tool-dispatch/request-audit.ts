@@ -1,5 +1,6 @@
 import { SYSTEM_ACTOR } from '../common/actor';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { systemCallback } from '../common/acting-actor';
 import type { ToolResult } from '../copilot-cli/cli-protocol';
 import { EventStore } from '../event-store/event-store';
 import { type ForeignSessionEvent, foreignSessionAppend } from '../sessions/session-stream-appends';
@@ -171,17 +172,58 @@ export function auditable(data: RoutedRequestData): Record<string, unknown> {
   }
 }
 
-/** Appends audit records to the parent session's stream; nobody awaits them, a failure is logged. */
+/**
+ * Appends audit records to the parent session's stream; nobody awaits them, a failure is logged.
+ * The records a turn of the event loop makes (under load, one read of the CLI's socket carries many
+ * calls) go to each session's stream as ONE append at the end of that turn: the store's work per
+ * append (the stream's version row, the queued promise) is paid per session and turn, not per call.
+ * They are handed over before the loop reads more of the CLI's input, so a record still precedes
+ * what the CLI does after its answer. An append of several that fails is retried record by record,
+ * so one record the store refuses does not take the others with it.
+ */
 @Injectable()
-export class RequestAuditLog {
+export class RequestAuditLog implements OnModuleDestroy {
   private readonly logger = new Logger(RequestAuditLog.name);
+  /** Records of this turn, by parent session, in the order they were made. */
+  private readonly waiting = new Map<string, RoutedRequestEvent[]>();
+  private flushing?: NodeJS.Immediate;
+  /** After module destroy: appended at once, before the store closes. */
+  private closing = false;
 
   constructor(private readonly store: EventStore) {}
 
   record(record: RoutedRequestEvent): void {
     const sessionId = record.data.parentSessionId;
-    this.store
-      .appendMany([foreignSessionAppend(sessionId, [auditEvent(record)])], { maxDelayMs: AUDIT_COMMIT_DELAY_MS })
-      .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: record.type }, 'could not record routed request'));
+    if (this.closing) {
+      this.append(sessionId, [record]);
+      return;
+    }
+    const records = this.waiting.get(sessionId);
+    if (records) records.push(record);
+    else this.waiting.set(sessionId, [record]);
+    this.flushing ??= setImmediate(systemCallback(() => this.flush()));
+  }
+
+  /** Hands what is waiting to the store (it queues them; the store commits them before it closes). */
+  onModuleDestroy(): void {
+    this.closing = true;
+    this.flush();
+  }
+
+  private flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    for (const [sessionId, records] of this.waiting) this.append(sessionId, records);
+    this.waiting.clear();
+  }
+
+  private append(sessionId: string, records: RoutedRequestEvent[]): void {
+    this.store.appendMany([foreignSessionAppend(sessionId, records.map(auditEvent))], { maxDelayMs: AUDIT_COMMIT_DELAY_MS }).catch((error: unknown) => {
+      if (records.length > 1) {
+        for (const record of records) this.append(sessionId, [record]);
+        return;
+      }
+      this.logger.error({ err: error, sessionId, type: records[0].type }, 'could not record routed request');
+    });
   }
 }

@@ -1,7 +1,8 @@
 import { actorOfMetadata } from '../../common/actor';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import { sql } from 'drizzle-orm';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections/projection';
 import { auditSubjectOf } from './audit-subject';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
@@ -18,23 +19,44 @@ export class AuditLogProjection extends PerEventProjection {
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     const by = actorOfMetadata(event.metadata);
-    yield* run(
-      db.orm
-        .insert(db.tables.auditLog)
-        .values({
-          globalPosition: event.globalPosition,
-          streamId: event.streamId,
-          eventType: event.type,
-          actor: text(event.metadata.actor),
-          actorKind: by.kind,
-          actorId: by.id,
-          actorName: by.name,
-          correlationId: text(event.metadata.correlationId),
-          causationId: text(event.metadata.causationId),
-          recordedAt: event.recordedAt,
-          ...auditSubjectOf(event),
-        })
-        .onConflictDoNothing(),
-    );
+    // A row for every event of the log: the insert is built once per connection (runPrepared), not per event.
+    yield* runPrepared(db, 'audit_log_insert', insertAuditRow, {
+      globalPosition: event.globalPosition,
+      streamId: event.streamId,
+      eventType: event.type,
+      actor: text(event.metadata.actor),
+      actorKind: by.kind,
+      actorId: by.id,
+      actorName: by.name,
+      correlationId: text(event.metadata.correlationId),
+      causationId: text(event.metadata.causationId),
+      recordedAt: event.recordedAt,
+      ...auditSubjectOf(event),
+    });
   }
+}
+
+/** The row insert with a placeholder per column (named as the values above); a row already there is kept. */
+function insertAuditRow(db: ReadModelDatabase) {
+  const { auditLog } = db.tables;
+  return db.orm
+    .insert(auditLog)
+    .values({
+      globalPosition: sql.placeholder('globalPosition'),
+      streamId: sql.placeholder('streamId'),
+      eventType: sql.placeholder('eventType'),
+      actor: sql.placeholder('actor'),
+      actorKind: sql.placeholder('actorKind'),
+      actorId: sql.placeholder('actorId'),
+      actorName: sql.placeholder('actorName'),
+      correlationId: sql.placeholder('correlationId'),
+      causationId: sql.placeholder('causationId'),
+      recordedAt: sql.placeholder('recordedAt'),
+      sessionId: sql.placeholder('sessionId'),
+      runId: sql.placeholder('runId'),
+      agentId: sql.placeholder('agentId'),
+      toolName: sql.placeholder('toolName'),
+      decision: sql.placeholder('decision'),
+    })
+    .onConflictDoNothing();
 }
