@@ -6,6 +6,8 @@ describe('ProviderClient', () => {
   let server: http.Server;
   let url: string;
   const seen: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+  /** Ends the streamed answer: called once the client has the first chunk, so the two cannot arrive as one read. */
+  let endAnswer: (() => void) | undefined;
   const client = new ProviderClient();
 
   beforeAll(async () => {
@@ -17,7 +19,10 @@ describe('ProviderClient', () => {
         if (req.url === '/hang') return; // never answers: only an abort ends it
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: {"a":1}\n\n');
-        setTimeout(() => res.end('data: [DONE]\n\n'), 30);
+        endAnswer = () => {
+          endAnswer = undefined;
+          res.end('data: [DONE]\n\n');
+        };
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -43,7 +48,11 @@ describe('ProviderClient', () => {
     );
     expect(answer).toMatchObject({ status: 200, contentType: 'text/event-stream' });
     const chunks: string[] = [];
-    for await (const chunk of answer.body) chunks.push(chunk.toString());
+    // The rest is sent only once the first chunk is here: a client that buffered the whole answer would wait forever.
+    for await (const chunk of answer.body) {
+      chunks.push(chunk.toString());
+      endAnswer?.();
+    }
     expect(chunks).toEqual(['data: {"a":1}\n\n', 'data: [DONE]\n\n']);
     expect(seen.at(-1)).toMatchObject({ body: '{"model":"m"}', headers: { 'content-length': '13', 'accept-encoding': 'identity' } });
   });
