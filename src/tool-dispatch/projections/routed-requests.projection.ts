@@ -1,6 +1,7 @@
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import { sql } from 'drizzle-orm';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections/projection';
 import { isRoutedRequestEvent, RoutedRequestEvents } from '../routed-request.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
@@ -22,21 +23,39 @@ export class RoutedRequestsProjection extends PerEventProjection {
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (!isRoutedRequestEvent(event)) return;
     const d = event.data;
-    yield* run(
-      db.orm.insert(db.tables.routedRequests).values({
-        globalPosition: event.globalPosition,
-        parentSessionId: d.parentSessionId,
-        childSessionId: d.childSessionId ?? null,
-        agentName: d.agentName ?? null,
-        kind: event.type,
-        toolName: d.toolName ?? null,
-        arguments: json(d.arguments),
-        result: json(d.result),
-        outcome: d.outcome,
-        reason: d.reason ?? null,
-        latencyMs: Math.round(d.latencyMs),
-        recordedAt: event.recordedAt,
-      }),
-    );
+    // One row per routed request, inline in its append: built once per connection (runPrepared), not per call.
+    yield* runPrepared(db, 'routed_requests_insert', insertRoutedRequest, {
+      globalPosition: event.globalPosition,
+      parentSessionId: d.parentSessionId,
+      childSessionId: d.childSessionId ?? null,
+      agentName: d.agentName ?? null,
+      kind: event.type,
+      toolName: d.toolName ?? null,
+      arguments: json(d.arguments),
+      result: json(d.result),
+      outcome: d.outcome,
+      reason: d.reason ?? null,
+      latencyMs: Math.round(d.latencyMs),
+      recordedAt: event.recordedAt,
+    });
   }
+}
+
+/** The row insert with a placeholder per column, named as the values above. */
+function insertRoutedRequest(db: ReadModelDatabase) {
+  const { routedRequests } = db.tables;
+  return db.orm.insert(routedRequests).values({
+    globalPosition: sql.placeholder('globalPosition'),
+    parentSessionId: sql.placeholder('parentSessionId'),
+    childSessionId: sql.placeholder('childSessionId'),
+    agentName: sql.placeholder('agentName'),
+    kind: sql.placeholder('kind'),
+    toolName: sql.placeholder('toolName'),
+    arguments: sql.placeholder('arguments'),
+    result: sql.placeholder('result'),
+    outcome: sql.placeholder('outcome'),
+    reason: sql.placeholder('reason'),
+    latencyMs: sql.placeholder('latencyMs'),
+    recordedAt: sql.placeholder('recordedAt'),
+  });
 }
