@@ -114,7 +114,7 @@ async function recordModelCall(store: EventStore, runId: string, sessionId: stri
     answerBytes: 2_400,
     chunks: 40,
   };
-  await store.append(stream, 0, [{ type: ModelCallEvents.finished, data: { ...finished }, metadata }]);
+  await store.append(stream, 1, [{ type: ModelCallEvents.finished, data: { ...finished }, metadata }]);
   return 2;
 }
 
