@@ -13,14 +13,12 @@ export type ProjectionMode = 'inline' | 'async';
 /** One statement a projection asks to run, and what it wants back: the first row, every row, or nothing. */
 export interface ProjectionStep {
   kind: 'one' | 'many' | 'run';
-  /** A drizzle builder (on SQLite also runnable synchronously), or a write prepared once (`runPrepared`, SQLite). */
-  query: PromiseLike<unknown> | SqlitePreparedRun;
+  /** A drizzle builder (on SQLite also runnable synchronously), or a statement prepared once (`runPrepared`, `onePrepared`, SQLite). */
+  query: PromiseLike<unknown> | SqlitePreparedStep;
 }
 
-/** A SQLite write prepared once, bound to this event's values: it only runs (synchronously). */
-interface SqlitePreparedRun {
-  run(): unknown;
-}
+/** A SQLite statement prepared once, bound to this event's values: it runs (a write) or gets its first row, synchronously. */
+type SqlitePreparedStep = { run(): unknown } | { get(): unknown };
 
 /**
  * A projection's work for a batch of events, written once for both databases as a generator that yields
@@ -139,18 +137,28 @@ export function* run(query: PromiseLike<unknown>): Generator<ProjectionStep, voi
   yield { kind: 'run', query };
 }
 
-/** A write built with drizzle placeholders (`sql.placeholder('name')`), whichever dialect builds it. */
+/** A statement built with drizzle placeholders (`sql.placeholder('name')`), whichever dialect builds it. */
 interface Preparable {
   prepare(name: string): unknown;
 }
 
-/** What a drizzle prepared query offers on either dialect: `run` on SQLite (synchronous), `execute` on PostgreSQL. */
-interface PreparedWrite {
+/** What a drizzle prepared query offers on either dialect: `run` / `get` on SQLite (synchronous), `execute` on PostgreSQL. */
+interface PreparedStatement {
   run?(values: Record<string, unknown>): unknown;
+  get?(values: Record<string, unknown>): unknown;
   execute?(values: Record<string, unknown>): Promise<unknown>;
 }
 
-const preparedByDatabase = new WeakMap<ReadModelDatabase, Map<string, PreparedWrite>>();
+const preparedByDatabase = new WeakMap<ReadModelDatabase, Map<string, PreparedStatement>>();
+
+/** The statement `key` on this connection, built and prepared the first time it is asked for. */
+function preparedOn(db: ReadModelDatabase, key: string, build: (db: ReadModelDatabase) => Preparable): PreparedStatement {
+  let statements = preparedByDatabase.get(db);
+  if (!statements) preparedByDatabase.set(db, (statements = new Map<string, PreparedStatement>()));
+  let prepared = statements.get(key);
+  if (!prepared) statements.set(key, (prepared = build(db).prepare(key) as PreparedStatement));
+  return prepared;
+}
 
 /**
  * A write the projection runs for (nearly) every event, built ONCE per connection with placeholders
@@ -164,13 +172,21 @@ export function* runPrepared(
   build: (db: ReadModelDatabase) => Preparable,
   values: Record<string, unknown>,
 ): ProjectionWork {
-  let statements = preparedByDatabase.get(db);
-  if (!statements) preparedByDatabase.set(db, (statements = new Map<string, PreparedWrite>()));
-  let prepared = statements.get(key);
-  if (!prepared) statements.set(key, (prepared = build(db).prepare(key) as PreparedWrite));
-  const write = prepared;
+  const write = preparedOn(db, key, build);
   const query = db.dialect === 'sqlite' ? { run: () => write.run?.(values) } : (write.execute?.(values) as Promise<unknown>);
   yield { kind: 'run', query };
+}
+
+/** The first row of a select prepared once per connection (see `runPrepared`), undefined when none. */
+export function* onePrepared<Row>(
+  db: ReadModelDatabase,
+  key: string,
+  build: (db: ReadModelDatabase) => Preparable & PromiseLike<Row[]>,
+  values: Record<string, unknown>,
+): Generator<ProjectionStep, Row | undefined, unknown> {
+  const select = preparedOn(db, key, build);
+  const query = db.dialect === 'sqlite' ? { get: () => select.get?.(values) } : (select.execute?.(values) as Promise<unknown>);
+  return (yield { kind: 'one', query }) as Row | undefined;
 }
 
 /** A SQLite drizzle builder's synchronous executions for each kind of step. */

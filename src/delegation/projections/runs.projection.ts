@@ -2,7 +2,7 @@ import { actorOfMetadata } from '../../common/actor';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
 import { SessionEvents } from '../../sessions/session.events';
 import { isRunEvent, type RunEvent, RunEvents, RUN_STREAM_EVENT_TYPES, type RunStartedData } from '../run.events';
 import { numberOr0, recordOf, runUsageOf, TOOL_START, USAGE } from './run-usage';
@@ -45,16 +45,8 @@ export class RunsProjection extends PerEventProjection {
       case TOOL_START: {
         const usage = runUsageOf(event);
         if (!usage) return;
-        yield* run(
-          db.orm
-            .update(runs)
-            .set({
-              inputTokens: sql`${runs.inputTokens} + ${usage.inputTokens}`,
-              outputTokens: sql`${runs.outputTokens} + ${usage.outputTokens}`,
-              toolCalls: sql`${runs.toolCalls} + ${usage.toolCalls}`,
-            })
-            .where(eq(runs.runId, usage.runId)),
-        );
+        // A third of a run's session events: built once per connection, not per event.
+        yield* runPrepared(db, 'runs_add_usage', addRunUsage, { ...usage });
         return;
       }
     }
@@ -153,6 +145,19 @@ export class RunsProjection extends PerEventProjection {
         .where(eq(runs.runId, runId)),
     );
   }
+}
+
+/** A usage or tool-start event's counters added to its run's, with placeholders (runPrepared). */
+function addRunUsage(db: ReadModelDatabase) {
+  const { runs } = db.tables;
+  return db.orm
+    .update(runs)
+    .set({
+      inputTokens: sql`${runs.inputTokens} + ${sql.placeholder('inputTokens')}`,
+      outputTokens: sql`${runs.outputTokens} + ${sql.placeholder('outputTokens')}`,
+      toolCalls: sql`${runs.toolCalls} + ${sql.placeholder('toolCalls')}`,
+    })
+    .where(eq(runs.runId, sql.placeholder('runId')));
 }
 
 function stringsOf(value: unknown): string[] {

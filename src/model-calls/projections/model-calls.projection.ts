@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, type Placeholder, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
 import { isModelCallEvent, type ModelCallLineage, type ModelCallReplay, ModelCallEvents, type ModelRequestSummary } from '../model-call.events';
 
 /** The columns a call has from its start (or its refusal): lineage and what the request said. */
@@ -61,16 +61,17 @@ export class ModelCallsProjection extends PerEventProjection {
     const { modelCalls } = db.tables;
     switch (event.type) {
       case ModelCallEvents.started:
-        yield* run(
-          db.orm
-            .insert(modelCalls)
-            .values({
-              ...startColumns(event.data, event),
-              ...replayColumns(event.data.replay),
-              bodies: bodiesKept(event.data.request, event.data.requestTruncated),
-              status: 'in_flight',
-            })
-            .onConflictDoNothing(),
+        // Every call's first event: inserted through a statement prepared once per connection.
+        yield* runPrepared(
+          db,
+          'model_calls_start',
+          insertStartedCall,
+          nullForUndefined({
+            ...startColumns(event.data, event),
+            ...replayColumns(event.data.replay),
+            bodies: bodiesKept(event.data.request, event.data.requestTruncated),
+            status: 'in_flight',
+          }),
         );
         return;
       case ModelCallEvents.refused: {
@@ -94,29 +95,26 @@ export class ModelCallsProjection extends PerEventProjection {
       case ModelCallEvents.failed: {
         const d = event.data;
         const usage = d.usage ?? {};
-        yield* run(
-          db.orm
-            .update(modelCalls)
-            .set({
-              status: event.type === ModelCallEvents.finished ? 'succeeded' : event.data.outcome,
-              httpStatus: d.status ?? null,
-              ttfbMs: d.ttfbMs ?? null,
-              durationMs: d.durationMs,
-              inputTokens: usage.inputTokens ?? null,
-              outputTokens: usage.outputTokens ?? null,
-              cachedInputTokens: usage.cachedInputTokens ?? null,
-              reasoningTokens: usage.reasoningTokens ?? null,
-              responseId: d.responseId ?? null,
-              finishReason: d.finishReason ?? null,
-              cost: d.cost?.amount ?? null,
-              currency: d.cost?.currency ?? null,
-              error: event.type === ModelCallEvents.failed ? event.data.error : null,
-              endedAt: event.recordedAt,
-              // The answer decides only when it is not kept whole: the request's state stands otherwise.
-              ...(d.answer === undefined || d.answerTruncated ? { bodies: bodiesKept(d.answer, d.answerTruncated) } : {}),
-            })
-            .where(eq(modelCalls.callId, d.callId)),
-        );
+        // Every call's last event: one prepared update (see endCall).
+        yield* runPrepared(db, 'model_calls_end', endCall, {
+          callId: d.callId,
+          status: event.type === ModelCallEvents.finished ? 'succeeded' : event.data.outcome,
+          httpStatus: d.status ?? null,
+          ttfbMs: d.ttfbMs ?? null,
+          durationMs: d.durationMs,
+          inputTokens: usage.inputTokens ?? null,
+          outputTokens: usage.outputTokens ?? null,
+          cachedInputTokens: usage.cachedInputTokens ?? null,
+          reasoningTokens: usage.reasoningTokens ?? null,
+          responseId: d.responseId ?? null,
+          finishReason: d.finishReason ?? null,
+          cost: d.cost?.amount ?? null,
+          currency: d.cost?.currency ?? null,
+          error: event.type === ModelCallEvents.failed ? event.data.error : null,
+          endedAt: event.recordedAt,
+          // The answer decides only when it is not kept whole: the request's state stands otherwise (null keeps it).
+          bodies: d.answer === undefined || d.answerTruncated ? bodiesKept(d.answer, d.answerTruncated) : null,
+        });
         return;
       }
       case ModelCallEvents.interrupted:
@@ -128,4 +126,80 @@ export class ModelCallsProjection extends PerEventProjection {
         );
     }
   }
+}
+
+/** A prepared statement's values: a placeholder needs a value, and an absent field is stored as null (as drizzle stores undefined). */
+function nullForUndefined(values: Record<string, unknown>): Record<string, unknown> {
+  for (const key of Object.keys(values)) if (values[key] === undefined) values[key] = null;
+  return values;
+}
+
+/** The columns a `started` event writes, each a placeholder named as the column's field (see startColumns, replayColumns). */
+const STARTED_FIELDS = [
+  'callId',
+  'startedPosition',
+  'sessionId',
+  'cliAgentId',
+  'agentInvocationId',
+  'agentName',
+  'subagentId',
+  'runId',
+  'rootRunId',
+  'runPath',
+  'lineagePath',
+  'provider',
+  'model',
+  'interactionType',
+  'initiator',
+  'requestBytes',
+  'messageCount',
+  'toolCount',
+  'stream',
+  'instanceId',
+  'startedAt',
+  'replaySource',
+  'originalCallId',
+  'replayPosition',
+  'divergence',
+  'forkPoint',
+  'bodies',
+  'status',
+] as const;
+
+function insertStartedCall(db: ReadModelDatabase) {
+  return db.orm.insert(db.tables.modelCalls).values(placeholders(STARTED_FIELDS)).onConflictDoNothing();
+}
+
+/** A placeholder per field, named as the field. */
+function placeholders<Field extends string>(fields: readonly Field[]): Record<Field, Placeholder<Field>> {
+  return Object.fromEntries(fields.map((field) => [field, sql.placeholder(field)])) as Record<Field, Placeholder<Field>>;
+}
+
+/** A call's end, with placeholders; a null `bodies` keeps the column (the request's state stands). */
+function endCall(db: ReadModelDatabase) {
+  const { modelCalls } = db.tables;
+  const set = Object.fromEntries(
+    (
+      [
+        'status',
+        'httpStatus',
+        'ttfbMs',
+        'durationMs',
+        'inputTokens',
+        'outputTokens',
+        'cachedInputTokens',
+        'reasoningTokens',
+        'responseId',
+        'finishReason',
+        'cost',
+        'currency',
+        'error',
+        'endedAt',
+      ] as const
+    ).map((field) => [field, sql`${sql.placeholder(field)}`]),
+  );
+  return db.orm
+    .update(modelCalls)
+    .set({ ...set, bodies: sql`coalesce(${sql.placeholder('bodies')}, ${modelCalls.bodies})` })
+    .where(eq(modelCalls.callId, sql.placeholder('callId')));
 }
