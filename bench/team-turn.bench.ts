@@ -51,7 +51,7 @@ import type { ServiceUsage } from './team-turn-service';
 const TARGET = 1.1;
 const TURNS = Number(process.env.TEAM_TURN_TURNS ?? 3);
 const ROUNDS: Record<number, number> = { 1: Number(process.env.TEAM_TURN_ROUNDS_1 ?? 8), 16: Number(process.env.TEAM_TURN_ROUNDS_16 ?? 2) };
-const roundsAt = (concurrency: number) => roundsAt(concurrency) ?? 1;
+const roundsAt = (concurrency: number): number => ROUNDS[concurrency] ?? 1;
 const CONCURRENCY = (process.env.TEAM_TURN_CONCURRENCY ?? '1,16').split(',').map(Number);
 const IDLE_SESSIONS = Number(process.env.TEAM_TURN_IDLE_SESSIONS ?? 100);
 const LEGS = (process.env.TEAM_TURN_LEGS ?? 'switchboard,sdk').split(',');
@@ -445,7 +445,7 @@ async function main(): Promise<void> {
     model.requests.length = 0;
 
     for (const concurrency of CONCURRENCY) {
-      const samples = new Map(legs.map((leg) => [leg.name, { create: [], turn: [] } as Samples]));
+      const samples = new Map<string, Samples>(legs.map((leg) => [leg.name, { create: [], turn: [] }]));
       let cpuCreate = 0;
       let cpuTurns = 0;
       let refused = 0;
