@@ -327,7 +327,13 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
   });
   await client.start();
   const provider = { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' };
-  const common = { model: MODEL, provider, streaming: true, onPermissionRequest: sdk.approveAll, workingDirectory };
+  const common = {
+    model: MODEL,
+    provider,
+    streaming: true,
+    onPermissionRequest: sdk.approveAll,
+    workingDirectory,
+  };
   const lookup: SdkTool = {
     name: 'lookup',
     description: 'Look up a fact by key',
