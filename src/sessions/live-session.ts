@@ -24,7 +24,9 @@ export class LiveSession {
   private deciding = 0;
   /** Settles when the last command queued so far is done: the next one starts after it. */
   private commandTurn: Promise<void> = Promise.resolve();
-  private readonly heldRecords: Array<() => void> = [];
+  private readonly heldRecords: Array<() => Promise<unknown>> = [];
+  /** CLI records handed to the store and not yet committed (or refused): a command decides after them. */
+  private readonly recordsInFlight = new Set<Promise<unknown>>();
 
   constructor(
     readonly sessionId: string,
@@ -98,10 +100,14 @@ export class LiveSession {
    * whole stream. The CLI's records of the session (appended without a version) wait until no command
    * is deciding: recorded meanwhile, they would move the version on under it, and a CLI streaming fast
    * enough would make it conflict on every retry (on PostgreSQL a read and an append are round trips).
+   * Records already handed to the store when a command comes (they wait a few ms to share a commit)
+   * are waited for before it reads: read without them, it would append at a version they then take,
+   * be refused and decide again (a run's prompt, sent as its new session's first events are recorded,
+   * was refused once a run).
    */
   async whileDeciding<T>(command: () => Promise<T>): Promise<T> {
     this.deciding += 1;
-    const mine = this.commandTurn.then(command);
+    const mine = this.commandTurn.then(() => this.recordsCommitted()).then(command);
     this.commandTurn = mine.then(
       () => undefined,
       () => undefined,
@@ -110,14 +116,30 @@ export class LiveSession {
       return await mine;
     } finally {
       this.deciding -= 1;
-      if (this.deciding === 0) this.heldRecords.splice(0).forEach((append) => append());
+      if (this.deciding === 0) this.heldRecords.splice(0).forEach((append) => this.track(append));
     }
   }
 
-  /** Appends a CLI record now, or, while a command is deciding, right after it appended (records keep their order). */
-  record(append: () => void): void {
+  /**
+   * Appends a CLI record now, or, while a command is deciding, right after it appended (records keep
+   * their order). `append` gives the append's promise, its failure handled by the caller.
+   */
+  record(append: () => Promise<unknown>): void {
     if (this.deciding > 0) this.heldRecords.push(append);
-    else append();
+    else this.track(append);
+  }
+
+  private track(append: () => Promise<unknown>): void {
+    const appended: Promise<void> = append().then(
+      () => void this.recordsInFlight.delete(appended),
+      () => void this.recordsInFlight.delete(appended),
+    );
+    this.recordsInFlight.add(appended);
+  }
+
+  /** Settles when the records handed to the store so far have committed (new ones are held meanwhile: a command is deciding). */
+  private async recordsCommitted(): Promise<void> {
+    if (this.recordsInFlight.size > 0) await Promise.all(this.recordsInFlight);
   }
 
   agentToolAllowlist(agentName: string): readonly string[] | null | undefined {

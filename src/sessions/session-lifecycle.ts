@@ -92,12 +92,12 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     const recorded = { type: `${CLI_EVENT_PREFIX}${event.type}` as const, data };
     // At once, not at the record's commit: the end of a turn is seen by the next command straight away.
     session.apply([recorded]);
-    session.record(() => {
+    session.record(() =>
       this.store
-        // Nobody awaits these records: they may wait a few ms to share a commit with the rest of the burst.
+        // Only the session's next command waits for these records: they may wait a few ms to share a commit with the rest of the burst.
         .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], { maxDelayMs: 5 })
-        .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event'));
-    });
+        .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event')),
+    );
   }
 
   private async interruptAll(exit: CliExit): Promise<void> {

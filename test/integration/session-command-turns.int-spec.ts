@@ -1,5 +1,6 @@
 import type { EventStore } from '../../src/event-store/event-store';
 import type { NewEvent } from '../../src/event-store/event-store.types';
+import { ExpectedVersionConflictError } from '../../src/event-store/event-store.errors';
 import { sessionStreamId } from '../../src/event-store/stream-ids';
 import { LiveSession } from '../../src/sessions/live-session';
 import { decideOnSession } from '../../src/sessions/session-command';
@@ -95,5 +96,38 @@ describe.each(eventStoreTargets())('commands racing on one session on %s', (_nam
       Array.from({ length: WRITERS }, (_, i) => [`agent-${i}`]),
     );
     expect(session.commandBase?.version).toBeLessThanOrEqual(events.length);
+  });
+
+  it("a command sent while the CLI's records are still waiting for their commit decides after them: appended once, never refused", async () => {
+    const session = await longSession();
+    const stream = sessionStreamId(session.sessionId);
+    // A first command folds the stream: the next one reads only what came after it, at once.
+    await decideOnSession(target.store, session, { type: 'ChangeSubAgents', sessionId: session.sessionId, subAgents: ['first'] }, 'test');
+    const appends: Array<{ refused: boolean }> = [];
+    const store: Pick<EventStore, 'readStream' | 'appendMany'> = {
+      readStream: target.store.readStream.bind(target.store),
+      appendMany: async (batch, options) => {
+        try {
+          const appended = await target.store.appendMany(batch, options);
+          appends.push({ refused: false });
+          return appended;
+        } catch (error) {
+          appends.push({ refused: error instanceof ExpectedVersionConflictError });
+          throw error;
+        }
+      },
+    };
+    // As the session lifecycle records them: handed to the store, waiting a few ms to share a commit.
+    for (let i = 0; i < 3; i++) {
+      session.record(() => target.store.appendMany([{ streamId: stream, expectedVersion: 'any', events: [cliRecord(RECORDED + i)] }], { maxDelayMs: 50 }));
+    }
+    await decideOnSession(store, session, { type: 'ChangeSubAgents', sessionId: session.sessionId, subAgents: ['late'] }, 'test');
+
+    expect(appends).toEqual([{ refused: false }]);
+    const events = await target.store.readStream(stream);
+    expect(events.map((e) => e.type).slice(-4)).toEqual([
+      ...Array.from({ length: 3 }, () => 'cli.assistant.message_delta'),
+      SessionEvents.subAgentsChanged,
+    ]);
   });
 });
