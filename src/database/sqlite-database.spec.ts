@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import { makeTempDir } from '../../test/fixtures/temp-dir';
-import { openSqliteConnection } from './sqlite-connection';
+import { openSqliteConnection, type SynchronousMode } from './sqlite-connection';
 import { SqliteDatabase } from './sqlite-database';
 
 describe('SqliteDatabase.withoutCommitSync', () => {
   const tmp = makeTempDir('switchboard-sqlite-database-');
   afterAll(() => tmp.cleanup());
 
-  function open(file: string, synchronous: 'FULL' | 'NORMAL' | 'OFF'): SqliteDatabase {
+  function open(file: string, synchronous: SynchronousMode): SqliteDatabase {
     return new SqliteDatabase(openSqliteConnection({ file, synchronous, busyTimeoutMs: 1000, integrityCheck: false }), file);
   }
   const syncOf = (db: SqliteDatabase) => Number(db.connection.pragma('synchronous', { simple: true }));
@@ -34,14 +34,15 @@ describe('SqliteDatabase.withoutCommitSync', () => {
     }
   });
 
-  it('never raises a weaker configured setting, and leaves a memory database as it is', () => {
-    const off = open(path.join(tmp.dir, 'off.sqlite'), 'OFF');
+  it('keeps a configured NORMAL as it is, and leaves a memory database (no WAL) as it is', () => {
+    const normal = open(path.join(tmp.dir, 'normal.sqlite'), 'NORMAL');
     const memory = open(':memory:', 'FULL');
     try {
-      expect(off.withoutCommitSync(() => syncOf(off))).toBe(0);
+      expect(normal.withoutCommitSync(() => syncOf(normal))).toBe(1);
+      expect(syncOf(normal)).toBe(1);
       expect(memory.withoutCommitSync(() => syncOf(memory))).toBe(2);
     } finally {
-      off.close();
+      normal.close();
       memory.close();
     }
   });
