@@ -18,6 +18,7 @@ import type { RunStartedData } from '../src/delegation/run.events';
 import { EventStore } from '../src/event-store/event-store';
 import type { NewEvent } from '../src/event-store/event-store.types';
 import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
+import { runStartedData } from './figures';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 16);
 const EVENTS_PER_SESSION_PER_SECOND = Number(process.env.EVENTS_PER_SESSION_PER_SECOND ?? 25);
@@ -26,21 +27,7 @@ const MARK_EVERY_MS = Number(process.env.MARK_EVERY_MS ?? 100);
 const POLICY = { allowedAgents: null, excludedAgents: [], maxDepth: 5, maxConcurrentChildren: 100, timeoutMs: 1_800_000 };
 
 function started(runId: string, parent: RunStartedData | undefined, agentId: string): RunStartedData {
-  return {
-    runId,
-    agentId,
-    prompt: parent ? `Part ${agentId} of the work` : 'Lead the work of the team',
-    background: parent !== undefined,
-    parentRunId: parent?.runId ?? null,
-    parentThreadId: parent?.threadId ?? null,
-    ownerThreadId: parent?.threadId ?? 'api',
-    rootRunId: parent?.rootRunId ?? runId,
-    depth: parent ? parent.depth + 1 : 0,
-    path: `${parent?.path ?? '/'}${runId}/`,
-    threadId: `sub-agent-${runId}`,
-    epoch: 1,
-    policy: POLICY,
-  };
+  return runStartedData(runId, parent, agentId, { prompt: parent ? `Part ${agentId} of the work` : 'Lead the work of the team', policy: POLICY });
 }
 
 /** A session's n-th event: a tool call's start, routing record and end, a message, the usage report, in turn. */

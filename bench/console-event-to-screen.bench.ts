@@ -22,6 +22,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { assertChromiumInstalled, CHROMIUM_ARGS } from '../web/e2e/chromium';
+import { percentile } from './figures';
 
 const CONSOLE_DIR = process.env.SWITCHBOARD_CONSOLE_DIR || path.join(__dirname, '..', 'web', 'dist');
 const SESSIONS = Number(process.env.SESSIONS ?? 16);
@@ -61,11 +62,6 @@ const PROBE = `
   }).observe(document, { childList: true, subtree: true, characterData: true });
 })();
 `;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -30,6 +30,7 @@ import { runStreamId, sessionStreamId } from '../src/event-store/stream-ids';
 import type { RunStartedData } from '../src/delegation/run.events';
 import { startTestApp } from '../test/fixtures/app-fixture';
 import { assertChromiumInstalled, CHROMIUM_ARGS } from '../web/e2e/chromium';
+import { percentile, runStartedData } from './figures';
 
 /** The built console (npm run build:web); another build can be measured with SWITCHBOARD_CONSOLE_DIR. */
 const CONSOLE_DIR = process.env.SWITCHBOARD_CONSOLE_DIR || path.join(__dirname, '..', 'web', 'dist');
@@ -56,21 +57,7 @@ interface Seen {
 }
 
 function startedEvent(runId: string, parent: RunStartedData | undefined, agentId: string): RunStartedData {
-  return {
-    runId,
-    agentId,
-    prompt: `Work item for ${agentId}`,
-    background: parent !== undefined,
-    parentRunId: parent?.runId ?? null,
-    parentThreadId: parent?.threadId ?? null,
-    ownerThreadId: parent?.threadId ?? 'api',
-    rootRunId: parent?.rootRunId ?? runId,
-    depth: parent ? parent.depth + 1 : 0,
-    path: `${parent?.path ?? '/'}${runId}/`,
-    threadId: `sub-agent-${runId}`,
-    epoch: 1,
-    policy: POLICY,
-  };
+  return runStartedData(runId, parent, agentId, { prompt: `Work item for ${agentId}`, policy: POLICY });
 }
 
 async function appendStarted(store: EventStore, data: RunStartedData): Promise<void> {
@@ -172,11 +159,6 @@ async (value) => {
 `;
 
 const typeInSearch = (page: Page, value: string) => page.evaluate<number>(`(${SEARCH_KEYSTROKE})(${JSON.stringify(value)})`);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -47,6 +47,7 @@ import { type RequestContext, ScriptedModelServer } from '../test/fixtures/scrip
 import { SseClient, type SseEvent } from '../test/fixtures/sse-client';
 import { peerVersion, requirePeer } from './peers';
 import type { ServiceUsage } from './team-turn-service';
+import { percentile } from './figures';
 
 const TARGET = 1.1;
 const TURNS = Number(process.env.TEAM_TURN_TURNS ?? 3);
@@ -399,11 +400,6 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
 interface Samples {
   create: number[];
   turn: number[];
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** One round on one leg: `concurrency` sessions created at once, then `TURNS` turns on each, all sessions at once. */
