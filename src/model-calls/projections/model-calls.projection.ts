@@ -166,7 +166,18 @@ const STARTED_FIELDS = [
   'status',
 ] as const;
 
+/** Every column a `started` row is written with: a field missing from STARTED_FIELDS would be dropped silently. */
+type StartedRow = ReturnType<typeof startColumns> & ReturnType<typeof replayColumns> & { bodies: unknown; status: unknown };
+/** Fails to compile while a column of StartedRow has no placeholder in STARTED_FIELDS (or the list names one it lacks). */
+const STARTED_FIELDS_COMPLETE: [
+  Exclude<keyof StartedRow, (typeof STARTED_FIELDS)[number]>,
+  Exclude<(typeof STARTED_FIELDS)[number], keyof StartedRow>,
+] extends [never, never]
+  ? true
+  : never = true;
+
 function insertStartedCall(db: ReadModelDatabase) {
+  void STARTED_FIELDS_COMPLETE;
   return db.orm.insert(db.tables.modelCalls).values(placeholders(STARTED_FIELDS)).onConflictDoNothing();
 }
 
