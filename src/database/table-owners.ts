@@ -37,4 +37,7 @@ export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   // issue 28: the spans folded from the log and what the exporter has sent; nobody else reads them.
   traceSpans: { owner: 'traces' },
   traceSessionContexts: { owner: 'traces' },
+  // issue 30: schedules and their firings; the GraphQL API and the console read them through the schedules context.
+  schedules: { owner: 'schedules', port: 'SchedulesReadModel' },
+  scheduleFirings: { owner: 'schedules', port: 'SchedulesReadModel' },
 };

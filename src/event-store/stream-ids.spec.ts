@@ -10,6 +10,8 @@ import {
   runIdOfThread,
   runStreamId,
   runThreadId,
+  scheduleFiringStreamId,
+  scheduleStreamId,
   sessionIdOfStream,
   sessionStreamId,
   STREAM_PREFIXES,
@@ -31,6 +33,8 @@ describe('stream ids', () => {
       modelCall: 'model_call-',
       pause: 'pause-',
       apiKey: 'api_key-',
+      schedule: 'schedule-',
+      scheduleFiring: 'schedule_firing-',
     });
     expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
   });
@@ -40,6 +44,8 @@ describe('stream ids', () => {
     ['run', runStreamId],
     ['agent', agentStreamId],
     ['approval', approvalStreamId],
+    ['schedule', scheduleStreamId],
+    ['scheduleFiring', scheduleFiringStreamId],
   ] as const)('parses back what it builds for a %s stream, ids with dashes included', (kind, build) => {
     for (const id of ['x', '0193a6f4-7b2c-7d1e-9f00-0123456789ab', 'code-reviewer', 'session-nested']) {
       expect(parseStreamId(build(id))).toEqual({ kind, id });

@@ -13,6 +13,8 @@ export const STREAM_PREFIXES = {
   modelCall: 'model_call-',
   pause: 'pause-',
   apiKey: 'api_key-',
+  schedule: 'schedule-',
+  scheduleFiring: 'schedule_firing-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -57,6 +59,19 @@ export function modelCallStreamId(callId: string): string {
 /** issue 27: one stream per named API key (created, revoked). */
 export function apiKeyStreamId(keyId: string): string {
   return `${STREAM_PREFIXES.apiKey}${keyId}`;
+}
+
+/** issue 30: one stream per schedule (its definition: created, updated, enabled, disabled, deleted). */
+export function scheduleStreamId(scheduleId: string): string {
+  return `${STREAM_PREFIXES.schedule}${scheduleId}`;
+}
+
+/**
+ * issue 30: one stream per firing of a schedule. A due firing's id is derived from the schedule and the
+ * due time, so two instances firing the same due time write the same stream and the second conflicts.
+ */
+export function scheduleFiringStreamId(firingId: string): string {
+  return `${STREAM_PREFIXES.scheduleFiring}${firingId}`;
 }
 
 /** issue 26: the pauses of one run (`pause-run-<runId>`) or one session (`pause-session-<sessionId>`). */

@@ -15,3 +15,4 @@ export * from './pauses.table';
 export * from './api-keys.table';
 export * from './sign-in-sessions.table';
 export * from './trace-spans.table';
+export * from './schedules.table';
