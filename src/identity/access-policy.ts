@@ -108,6 +108,17 @@ export const ACCESS_POLICY = {
   'Subscription.approvalsChanged': ['read'],
   'Mutation.decideApproval': ['approve'],
 
+  // Schedules (issue 30), over GraphQL: reading them and the preview; changing them and "run now" start runs.
+  'Query.schedules': ['read'],
+  'Query.schedule': ['read'],
+  'Query.schedulePreview': ['read'],
+  'Subscription.scheduleFirings': ['read'],
+  'Mutation.createSchedule': ['operate'],
+  'Mutation.updateSchedule': ['operate'],
+  'Mutation.setScheduleEnabled': ['operate'],
+  'Mutation.deleteSchedule': ['operate'],
+  'Mutation.runScheduleNow': ['operate'],
+
   // Model calls, the event log and the audit.
   'ModelCallsController.listOfSession': ['read'],
   'ModelCallsController.listOfRun': ['read'],

@@ -11,7 +11,7 @@ export class ScheduleFiringReason {
   @Field() message!: string;
 }
 
-@ObjectType({ description: "One firing of a schedule: what was due, when it fired, the run it started or why it did not" })
+@ObjectType({ description: 'One firing of a schedule: what was due, when it fired, the run it started or why it did not' })
 export class ScheduleFiring {
   @Field(() => ID) id!: string;
   @Field(() => ID) scheduleId!: string;
@@ -36,14 +36,11 @@ export class Schedule {
   @Field() agentId!: string;
   @Field() prompt!: string;
   @Field(() => String, { nullable: true, description: "The model of each firing's run; null: the agent's, else the service default" }) model!:
-    | string
-    | null;
+    string | null;
   @Field(() => SessionPermissionPolicy, { nullable: true, description: "The permission policy of each firing's run; null: the agent's" })
   permissionPolicy!: SessionPermissionPolicy | null;
   @Field(() => BudgetLimits, { nullable: true, description: "A budget over each firing's run tree; null: none" }) budget!: BudgetLimits | null;
-  @Field(() => String, { nullable: true, description: 'A cron expression (5 fields, or 6 with seconds first), read in timeZone' }) cron!:
-    | string
-    | null;
+  @Field(() => String, { nullable: true, description: 'A cron expression (5 fields, or 6 with seconds first), read in timeZone' }) cron!: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601: the one time a one-off schedule fires' }) at!: string | null;
   @Field({ description: 'IANA time zone the cron expression is read in' }) timeZone!: string;
   @Field(() => String, { nullable: true, description: 'ISO 8601: nothing fires after it' }) endsAt!: string | null;
@@ -59,27 +56,16 @@ export class Schedule {
   @Field(() => ScheduleFiring, { nullable: true, description: 'Its newest firing' }) lastFiring!: ScheduleFiring | null;
 }
 
-@ObjectType()
-export class ScheduleEdge {
-  @Field() cursor!: string;
-  @Field(() => Schedule) node!: Schedule;
-}
-
-@ObjectType()
+// Pages without per-item cursors: the read model's keyset cursor marks where a page ends (pageInfo.endCursor).
+@ObjectType({ description: 'A page of schedules; pageInfo.endCursor asks for the next' })
 export class ScheduleConnection {
-  @Field(() => [ScheduleEdge]) edges!: ScheduleEdge[];
+  @Field(() => [Schedule]) nodes!: Schedule[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
 
-@ObjectType()
-export class ScheduleFiringEdge {
-  @Field() cursor!: string;
-  @Field(() => ScheduleFiring) node!: ScheduleFiring;
-}
-
-@ObjectType()
+@ObjectType({ description: 'A page of firings, newest first; pageInfo.endCursor asks for the next' })
 export class ScheduleFiringConnection {
-  @Field(() => [ScheduleFiringEdge]) edges!: ScheduleFiringEdge[];
+  @Field(() => [ScheduleFiring]) nodes!: ScheduleFiring[];
   @Field(() => PageInfo) pageInfo!: PageInfo;
 }
 
@@ -108,7 +94,8 @@ export class ScheduleInput {
   @Field() agentId!: string;
   @Field() prompt!: string;
   @Field(() => String, { nullable: true, description: "Unset or null: the agent's model" }) model?: string | null;
-  @Field(() => PermissionPolicyInput, { nullable: true, description: "Unset or null: the agent's policy" }) permissionPolicy?: PermissionPolicyInput | null;
+  @Field(() => PermissionPolicyInput, { nullable: true, description: "Unset or null: the agent's policy" })
+  permissionPolicy?: PermissionPolicyInput | null;
   @Field(() => RunBudgetInput, { nullable: true, description: 'Unset or null: no budget' }) budget?: RunBudgetInput | null;
   @Field(() => String, { nullable: true, description: 'A cron expression; give it or at' }) cron?: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601 with a zone: fire once then' }) at?: string | null;

@@ -13,7 +13,7 @@ import { useScheduleFiringsLive } from './use-schedule-firings-live';
 
 export const SCHEDULES_PAGE_SIZE = 50;
 
-type ScheduleRow = SchedulesResult['schedules']['edges'][number]['node'];
+type ScheduleRow = SchedulesResult['schedules']['nodes'][number];
 
 /**
  * Every schedule with when it fires next and how its last firing went; follows the firings live (a
@@ -35,7 +35,7 @@ export function SchedulesPage() {
     mutationFn: (s: ScheduleRow) => request(SetScheduleEnabledMutation, { id: s.id, enabled: !s.enabled, expectedVersion: s.version }),
     onSettled: () => void list.refetch(),
   });
-  const edges = list.data?.schedules.edges ?? [];
+  const rows = list.data?.schedules.nodes ?? [];
   const pageInfo = list.data?.schedules.pageInfo;
 
   return (
@@ -44,8 +44,7 @@ export function SchedulesPage() {
         <div>
           <h1 id="schedules-title">Schedules</h1>
           <p className="muted">
-            Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts
-            one run.
+            Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts one run.
           </p>
         </div>
         {mayOperate && (
@@ -57,7 +56,7 @@ export function SchedulesPage() {
       </div>
       <ErrorNote error={list.error} title="The schedules could not be loaded" />
       <ErrorNote error={toggle.error} title="The schedule was not changed" />
-      {list.data && edges.length === 0 && cursors.length === 1 ? (
+      {list.data && rows.length === 0 && cursors.length === 1 ? (
         <div className="empty">
           <h2>No schedules</h2>
           <p className="muted">
@@ -79,7 +78,7 @@ export function SchedulesPage() {
               </tr>
             </thead>
             <tbody>
-              {edges.map(({ node: s }) => (
+              {rows.map((s) => (
                 <tr key={s.id} data-schedule={s.id}>
                   <th scope="row">
                     <Link to={`/schedules/${s.id}`}>{s.name}</Link>

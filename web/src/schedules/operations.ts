@@ -26,20 +26,18 @@ export const ScheduleFiringFields = graphql(`
 export const SchedulesQuery = graphql(`
   query Schedules($first: Int!, $after: String) {
     schedules(first: $first, after: $after) {
-      edges {
-        node {
-          id
-          name
-          agentId
-          cron
-          at
-          timeZone
-          enabled
-          version
-          nextFiringAt
-          lastFiring {
-            ...ScheduleFiringFields
-          }
+      nodes {
+        id
+        name
+        agentId
+        cron
+        at
+        timeZone
+        enabled
+        version
+        nextFiringAt
+        lastFiring {
+          ...ScheduleFiringFields
         }
       }
       pageInfo {
@@ -82,10 +80,8 @@ export const ScheduleQuery = graphql(`
       nextFiringAt
       nextFirings
       firings(first: $firings) {
-        edges {
-          node {
-            ...ScheduleFiringFields
-          }
+        nodes {
+          ...ScheduleFiringFields
         }
         pageInfo {
           hasNextPage
@@ -165,22 +161,6 @@ export const ScheduleFiringsSubscription = graphql(`
   subscription ScheduleFirings($scheduleId: ID) {
     scheduleFirings(scheduleId: $scheduleId) {
       ...ScheduleFiringFields
-    }
-  }
-`);
-
-export const RunScheduledByQuery = graphql(`
-  query RunScheduledBy($id: ID!) {
-    run(id: $id) {
-      runId
-      scheduledBy {
-        scheduleId
-        firingId
-        schedule {
-          id
-          name
-        }
-      }
     }
   }
 `);

@@ -114,7 +114,13 @@ export interface SavedSchedule {
   overlap: string;
   catchUp: string;
   model?: string | null;
-  budget?: { maxTokens?: number | null; maxToolCalls?: number | null; maxRuns?: number | null; maxDurationMs?: number | null; maxCost?: number | null } | null;
+  budget?: {
+    maxTokens?: number | null;
+    maxToolCalls?: number | null;
+    maxRuns?: number | null;
+    maxDurationMs?: number | null;
+    maxCost?: number | null;
+  } | null;
 }
 
 export function draftOf(schedule: SavedSchedule): ScheduleDraft {
@@ -186,10 +192,11 @@ export function wallTimeToIso(value: string, timeZone: string): string | undefin
 export function isoToWallTime(iso: string, timeZone: string): string {
   const instant = Date.parse(iso);
   if (!Number.isFinite(instant)) return '';
-  let offset = 0;
+  let offset: number;
   try {
     offset = zoneOffsetMs(instant, timeZone);
   } catch {
+    // An unknown zone: shown as UTC (the preview names the zone's problem).
     offset = 0;
   }
   const wall = new Date(instant + offset).toISOString();
