@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
+import { SchedulesProjection } from './projections/schedules.projection';
 import { SchedulesReadModel } from './schedules-read-model';
 
 /**
@@ -11,7 +12,7 @@ import { SchedulesReadModel } from './schedules-read-model';
  */
 @Module({
   imports: [AgentsModule, RunLineageModule],
-  providers: [SchedulesReadModel],
+  providers: [SchedulesReadModel, SchedulesProjection],
   exports: [SchedulesReadModel],
 })
 export class SchedulesModule {}
