@@ -2,6 +2,10 @@ import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { RunLineageModule } from '../run-lineage/run-lineage.module';
 import { SchedulesProjection } from './projections/schedules.projection';
+import { RunScheduleNowHandler } from './commands/run-schedule-now/run-schedule-now.handler';
+import { FiringStarter } from './firing-starter';
+import { Scheduler } from './scheduler';
+import { SchedulerClock } from './scheduler-clock';
 import { SchedulesReadModel } from './schedules-read-model';
 
 /**
@@ -12,7 +16,15 @@ import { SchedulesReadModel } from './schedules-read-model';
  */
 @Module({
   imports: [AgentsModule, RunLineageModule],
-  providers: [SchedulesReadModel, SchedulesProjection],
+  providers: [
+    SchedulesReadModel,
+    SchedulesProjection,
+    // The engine: the clock due times are judged by, the firings' writes, the tick loop and "run now".
+    SchedulerClock,
+    FiringStarter,
+    Scheduler,
+    RunScheduleNowHandler,
+  ],
   exports: [SchedulesReadModel],
 })
 export class SchedulesModule {}
