@@ -182,6 +182,9 @@ const runView = z.object({
       held: z.number().int().describe('steps waiting under that pause now: model calls, tool calls, permissions, hooks, user input'),
     }),
   ).describe('issue 26: the pause over the run; a running run under one has status paused'),
+  scheduledBy: nullable(z.object({ scheduleId: z.string(), firingId: z.string() })).describe(
+    'issue 30: the schedule firing that started the run; null for runs nobody scheduled',
+  ),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -209,6 +212,7 @@ const runExample = {
   forkedFrom: null,
   replay: null,
   pause: null,
+  scheduledBy: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),

@@ -5,6 +5,10 @@ import { CreateScheduleHandler } from './commands/create-schedule/create-schedul
 import { DeleteScheduleHandler } from './commands/delete-schedule/delete-schedule.handler';
 import { UpdateScheduleHandler } from './commands/update-schedule/update-schedule.handler';
 import { SchedulesProjection } from './projections/schedules.projection';
+import { RunScheduleNowHandler } from './commands/run-schedule-now/run-schedule-now.handler';
+import { FiringStarter } from './firing-starter';
+import { Scheduler } from './scheduler';
+import { SchedulerClock } from './scheduler-clock';
 import { GetScheduleHandler } from './queries/get-schedule/get-schedule.handler';
 import { ListScheduleFiringsHandler } from './queries/list-schedule-firings/list-schedule-firings.handler';
 import { ListSchedulesHandler } from './queries/list-schedules/list-schedules.handler';
@@ -37,6 +41,11 @@ import { SchedulesReadModel } from './schedules-read-model';
     ListScheduleFiringsHandler,
     PreviewScheduleHandler,
     WatchScheduleFiringsHandler,
+    // The engine: the clock due times are judged by, the firings' writes, the tick loop and "run now".
+    SchedulerClock,
+    FiringStarter,
+    Scheduler,
+    RunScheduleNowHandler,
   ],
   exports: [SchedulesReadModel, ScheduleViews],
 })
