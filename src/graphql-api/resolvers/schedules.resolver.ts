@@ -22,6 +22,7 @@ import {
   DeletedSchedule,
   Schedule,
   ScheduleChangesInput,
+  ScheduledBy,
   ScheduleConnection,
   ScheduleFiring,
   ScheduleFiringConnection,
@@ -29,6 +30,7 @@ import {
   SchedulePreview,
 } from '../models/schedule.model';
 import type { PermissionPolicyInput, SessionPermissionPolicy } from '../models/session.model';
+import type { RunRow } from '../../run-lineage/run-lineage';
 import { runOf } from './runs.resolver';
 
 const SCHEDULES_FIRST = new ListSize('first', 1, 500, 50);
@@ -192,5 +194,31 @@ export class ScheduleFiringResolver {
     if (!firing.runId || firing.status !== 'started') return null;
     const row = await loaders.runById.load(firing.runId);
     return row ? runOf(row) : null;
+  }
+}
+
+/** issue 30: the schedule firing a run was started by (a root run a schedule fired), from the run's row. */
+@Resolver(() => Run)
+export class RunScheduledByResolver {
+  @ResolveField(() => ScheduledBy, { nullable: true, description: 'The schedule and firing that started it; null when no schedule did' })
+  scheduledBy(@Parent() run: RunRow): ScheduledBy | null {
+    if (!run.scheduledBy) return null;
+    const { scheduleId, firingId } = JSON.parse(run.scheduledBy) as ScheduledBy;
+    return { scheduleId, firingId };
+  }
+}
+
+@Resolver(() => ScheduledBy)
+export class ScheduledByResolver {
+  constructor(private readonly queryBus: QueryBus) {}
+
+  @ResolveField(() => Schedule, { nullable: true, description: 'The schedule; null once it was deleted' })
+  async schedule(@Parent() by: ScheduledBy): Promise<Schedule | null> {
+    try {
+      return scheduleOf(await this.queryBus.execute(new GetSchedule(by.scheduleId)));
+    } catch (error) {
+      if (error instanceof ScheduleNotFoundError) return null;
+      throw error;
+    }
   }
 }
