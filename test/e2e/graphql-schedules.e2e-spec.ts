@@ -1,6 +1,5 @@
 import type { Client } from 'graphql-ws';
 import { graphqlHttp, GraphqlSubscription, graphqlWs, type GraphqlResponse } from '../fixtures/graphql-client';
-import type { Json } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { waitUntil } from '../fixtures/wait-until';
@@ -139,15 +138,22 @@ describe('GraphQL schedules', () => {
     expect(one.nextFirings).toHaveLength(5);
     expect(one.nextFirings[0]).toBe(one.nextFiringAt);
     expect(one.lastFiring).toBeNull();
-    const listed = (await gql('query { schedules(first: 10) { nodes { id name nextFiringAt nextFirings } pageInfo { hasNextPage } } }')).body.data.schedules;
-    expect(listed).toEqual({ nodes: [{ id: schedule.id, name: schedule.name, nextFiringAt: schedule.nextFiringAt, nextFirings: [] }], pageInfo: { hasNextPage: false } });
+    const listed = (await gql('query { schedules(first: 10) { nodes { id name nextFiringAt nextFirings } pageInfo { hasNextPage } } }')).body.data
+      .schedules;
+    expect(listed).toEqual({
+      nodes: [{ id: schedule.id, name: schedule.name, nextFiringAt: schedule.nextFiringAt, nextFirings: [] }],
+      pageInfo: { hasNextPage: false },
+    });
 
     const update = (expectedVersion: number, input: Record<string, unknown>) =>
-      gql(`mutation ($id: ID!, $v: Int, $input: ScheduleChangesInput!) { updateSchedule(id: $id, expectedVersion: $v, input: $input) { ${SCHEDULE_FIELDS} } }`, {
-        id: schedule.id,
-        v: expectedVersion,
-        input,
-      });
+      gql(
+        `mutation ($id: ID!, $v: Int, $input: ScheduleChangesInput!) { updateSchedule(id: $id, expectedVersion: $v, input: $input) { ${SCHEDULE_FIELDS} } }`,
+        {
+          id: schedule.id,
+          v: expectedVersion,
+          input,
+        },
+      );
     const renamed = await update(1, { name: 'Nightly review', model: 'gpt-4.1', budget: null });
     expect(renamed.body.errors).toBeUndefined();
     expect(renamed.body.data.updateSchedule).toMatchObject({ name: 'Nightly review', model: 'gpt-4.1', budget: null, cron: YEARLY, version: 2 });
@@ -156,19 +162,40 @@ describe('GraphQL schedules', () => {
     expect(refusal(stale)).toMatchObject({ code: 'expected_version_conflict', statusCode: 409 });
 
     const toggle = (enabled: boolean, v?: number) =>
-      gql('mutation ($id: ID!, $on: Boolean!, $v: Int) { setScheduleEnabled(id: $id, enabled: $on, expectedVersion: $v) { enabled version nextFiringAt } }', {
-        id: schedule.id,
-        on: enabled,
-        v,
-      });
+      gql(
+        'mutation ($id: ID!, $on: Boolean!, $v: Int) { setScheduleEnabled(id: $id, enabled: $on, expectedVersion: $v) { enabled version nextFiringAt } }',
+        {
+          id: schedule.id,
+          on: enabled,
+          v,
+        },
+      );
     expect((await toggle(false, 2)).body.data.setScheduleEnabled).toEqual({ enabled: false, version: 3, nextFiringAt: null });
     // Already off: nothing recorded.
     expect((await toggle(false)).body.data.setScheduleEnabled).toEqual({ enabled: false, version: 3, nextFiringAt: null });
     const on = (await toggle(true, 3)).body.data.setScheduleEnabled;
     expect(on).toEqual({ enabled: true, version: 4, nextFiringAt: schedule.nextFiringAt });
 
+    // Pages by cursor: the next page starts after the first one's end.
+    const second = (await create({ agentId: 'nightly', prompt: 'Second.', cron: YEARLY })).body.data.createSchedule;
+    const page1 = (await gql('query { schedules(first: 1) { nodes { id } pageInfo { hasNextPage endCursor } } }')).body.data.schedules;
+    expect(page1.nodes).toEqual([{ id: schedule.id }]);
+    expect(page1.pageInfo.hasNextPage).toBe(true);
+    const page2 = (
+      await gql('query ($after: String) { schedules(first: 1, after: $after) { nodes { id } pageInfo { hasNextPage } } }', {
+        after: page1.pageInfo.endCursor,
+      })
+    ).body.data.schedules;
+    expect(page2).toEqual({ nodes: [{ id: second.id }], pageInfo: { hasNextPage: false } });
+    expect(refusal(await gql('query { schedules(after: "not-a-cursor") { nodes { id } } }'))).toMatchObject({ code: 'invalid_input', statusCode: 400 });
+    await gql('mutation ($id: ID!) { deleteSchedule(id: $id) { id } }', { id: second.id });
+
     const cleared = await update(4, { cron: null, at: '2099-06-01T10:00:00Z' });
-    expect(cleared.body.data.updateSchedule).toMatchObject({ cron: null, at: '2099-06-01T10:00:00Z', nextFiringAt: expect.stringMatching(/^2099-06-01T10:00/) });
+    expect(cleared.body.data.updateSchedule).toMatchObject({
+      cron: null,
+      at: '2099-06-01T10:00:00Z',
+      nextFiringAt: expect.stringMatching(/^2099-06-01T10:00/),
+    });
   });
 
   it('runs a schedule now: the firing arrives on the subscription, its run completes and is linked, and delete keeps the history', async () => {
@@ -176,7 +203,10 @@ describe('GraphQL schedules', () => {
     const firings = new GraphqlSubscription<FiringEvent>(client, 'subscription ($id: ID) { scheduleFirings(scheduleId: $id) { id status runId } }', {
       id: schedule.id,
     }).start();
-    const others = new GraphqlSubscription<FiringEvent>(client, 'subscription { scheduleFirings(scheduleId: "00000000-0000-7000-8000-000000000000") { id } }').start();
+    const others = new GraphqlSubscription<FiringEvent>(
+      client,
+      'subscription { scheduleFirings(scheduleId: "00000000-0000-7000-8000-000000000000") { id } }',
+    ).start();
     // The subscriptions are open once the socket answered an operation sent after them.
     await gql('query { schedulePreview(cron: "* * * * *") { problems } }');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -186,17 +216,25 @@ describe('GraphQL schedules', () => {
     const firing = fired.body.data.runScheduleNow;
     // Run now ignores enabled: a disabled schedule runs too.
     expect(firing).toMatchObject({ scheduleId: schedule.id, trigger: 'manual', attempt: 1, missedCount: 0, reason: null, runId: expect.any(String) });
-    const seen = await firings.waitFor((v) => v.some((e) => e.scheduleFirings.id === firing.id && e.scheduleFirings.status === 'started'), 'the firing started', 30_000);
+    const seen = await firings.waitFor(
+      (v) => v.some((e) => e.scheduleFirings.id === firing.id && e.scheduleFirings.status === 'started'),
+      'the firing started',
+      30_000,
+    );
     expect(seen.every((e) => e.scheduleFirings.id === firing.id && e.scheduleFirings.runId === firing.runId)).toBe(true);
 
     const history = (id: string) =>
-      gql(`query ($id: ID!) { schedule(id: $id) { lastFiring { id outcome } firings(first: 10) { nodes { ${FIRING_FIELDS} run { runId status output agentId prompt } } pageInfo { hasNextPage } } } }`, {
-        id,
-      });
+      gql(
+        `query ($id: ID!) { schedule(id: $id) { lastFiring { id outcome } firings(first: 10) { nodes { ${FIRING_FIELDS} run { runId status output agentId prompt } } pageInfo { hasNextPage } } } }`,
+        {
+          id,
+        },
+      );
     const done = await waitUntil(
       async () => {
         const page = (await history(schedule.id)).body.data.schedule;
-        return page.firings.nodes[0]?.run?.status === 'completed' ? page : undefined;
+        // lastFiring is read before firings: once it says completed, the run read after it does too.
+        return page.lastFiring?.outcome === 'completed' ? page : undefined;
       },
       'the firing run to complete',
       60_000,
@@ -213,17 +251,30 @@ describe('GraphQL schedules', () => {
       }),
     ]);
     expect(others.values).toEqual([]);
+    const scheduledBy = 'query ($id: ID!) { run(id: $id) { scheduledBy { scheduleId firingId schedule { name } } } }';
+    expect((await gql(scheduledBy, { id: firing.runId })).body.data.run.scheduledBy).toEqual({
+      scheduleId: schedule.id,
+      firingId: firing.id,
+      schedule: { name: 'Ad hoc' },
+    });
     firings.stop();
     others.stop();
 
-    const deleted = await gql('mutation ($id: ID!, $v: Int) { deleteSchedule(id: $id, expectedVersion: $v) { id deleted } }', { id: schedule.id, v: schedule.version });
+    const deleted = await gql('mutation ($id: ID!, $v: Int) { deleteSchedule(id: $id, expectedVersion: $v) { id deleted } }', {
+      id: schedule.id,
+      v: schedule.version,
+    });
     expect(deleted.body.data.deleteSchedule).toEqual({ id: schedule.id, deleted: true });
     expect((await gql('query ($id: ID!) { schedule(id: $id) { id } }', { id: schedule.id })).body.data.schedule).toBeNull();
     for (const mutation of ['runScheduleNow(id: $id) { id }', 'setScheduleEnabled(id: $id, enabled: true) { id }', 'deleteSchedule(id: $id) { id }']) {
       const refused = await gql(`mutation ($id: ID!) { ${mutation} }`, { id: schedule.id });
       expect(refusal(refused)).toMatchObject({ code: 'schedule_not_found', statusCode: 404 });
     }
-    // The run it started is still there.
-    expect((await gql('query ($id: ID!) { run(id: $id) { status } }', { id: firing.runId })).body.data.run).toEqual({ status: 'completed' });
+    // The run it started is still there, and says a schedule (now gone) started it.
+    expect((await gql(scheduledBy, { id: firing.runId })).body.data.run.scheduledBy).toEqual({
+      scheduleId: schedule.id,
+      firingId: firing.id,
+      schedule: null,
+    });
   }, 120_000);
 });
