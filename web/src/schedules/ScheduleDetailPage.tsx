@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { request } from '../api/client';
+import { usePolling } from '../api/hooks';
 import { useMay } from '../api/me';
 import type { ScheduleQuery as ScheduleResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
@@ -9,13 +10,21 @@ import { Icon } from '../ui/icons';
 import { useModalDialog } from '../ui/modal-dialog';
 import { FiringOutcome } from './FiringOutcome';
 import { DeleteScheduleMutation, RunScheduleNowMutation, ScheduleQuery, SetScheduleEnabledMutation } from './operations';
-import { dueTimeText, timingText, triggerText } from './schedule-draft';
+import { dueTimeText, firingUnderway, timingText, triggerText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
+
+/** How often the page asks again while a firing's run runs (its end reaches no firing subscription). */
+const RUN_POLL_MS = 3000;
 
 /** The newest firings the page lists (the history's first page). */
 export const FIRINGS_SHOWN = 50;
 
 type ScheduleDetail = NonNullable<ScheduleResult['schedule']>;
+
+/** The time of day in the schedule's zone (the due time beside it names the zone and the day). */
+function clockTime(iso: string, timeZone: string): string {
+  return new Date(iso).toLocaleTimeString('en-GB', { timeZone });
+}
 
 function budgetText(budget: ScheduleDetail['budget']): string | undefined {
   if (!budget) return undefined;
@@ -43,6 +52,9 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
   });
   useScheduleFiringsLive(scheduleId, () => void detail.refetch());
   const schedule = detail.data?.schedule;
+  // A run's end is no firing event: while one of the shown firings' runs is under way, ask again now and then.
+  const underway = (schedule?.firings.nodes ?? []).some((f) => firingUnderway(f.outcome));
+  usePolling(() => underway && void detail.refetch(), RUN_POLL_MS);
   const runNow = useMutation({
     mutationFn: () => request(RunScheduleNowMutation, { id: scheduleId }),
     onSettled: () => void detail.refetch(),
@@ -114,15 +126,13 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
       <ErrorNote error={remove.error} title="The schedule was not deleted" />
       {fired && (
         <p role="status" className="small">
-          Fired now:{' '}
-          {fired.runId ? (
+          {fired.runId && fired.status !== 'failed' ? (
             <>
-              run <Link to={`/runs/${fired.runId}`}>{fired.runId}</Link> ({fired.outcome})
+              Fired now: run <Link to={`/runs/${fired.runId}`}>{fired.runId}</Link>, followed in the history below.
             </>
           ) : (
-            fired.outcome
+            `Fired now, but the run did not start${fired.reason ? `: ${fired.reason.message}` : ''}.`
           )}
-          {fired.reason && `: ${fired.reason.message}`}
         </p>
       )}
 
@@ -177,7 +187,9 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
                   <td>
                     <time dateTime={f.dueAt}>{dueTimeText(f.dueAt, schedule?.timeZone ?? 'UTC')}</time>
                   </td>
-                  <td>{f.firedAt ? <time dateTime={f.firedAt}>{new Date(f.firedAt).toLocaleTimeString()}</time> : <span className="muted">—</span>}</td>
+                  <td>
+                    {f.firedAt ? <time dateTime={f.firedAt}>{clockTime(f.firedAt, schedule?.timeZone ?? 'UTC')}</time> : <span className="muted">—</span>}
+                  </td>
                   <td>{triggerText(f.trigger)}</td>
                   <td>
                     <FiringOutcome firing={f} />
@@ -194,7 +206,7 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
                   <td className="small">
                     {f.reason ? f.reason.message : ''}
                     {f.attempt > 1 && ` (attempt ${f.attempt})`}
-                    {f.retryAt && ` Tries again at ${new Date(f.retryAt).toLocaleTimeString()}.`}
+                    {f.retryAt && ` Tries again at ${clockTime(f.retryAt, schedule?.timeZone ?? 'UTC')}.`}
                     {f.missedCount > 0 && ` ${f.missedCount} missed firing${f.missedCount === 1 ? '' : 's'} during downtime.`}
                   </td>
                 </tr>

@@ -2,16 +2,18 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { request } from '../api/client';
+import { usePolling } from '../api/hooks';
 import { useMay } from '../api/me';
 import type { SchedulesQuery as SchedulesResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { SchedulesQuery, SetScheduleEnabledMutation } from './operations';
 import { FiringOutcome } from './FiringOutcome';
-import { dueTimeText, timingText } from './schedule-draft';
+import { dueTimeText, firingUnderway, timingText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
 
 export const SCHEDULES_PAGE_SIZE = 50;
+const POLL_MS = 3000;
 
 type ScheduleRow = SchedulesResult['schedules']['nodes'][number];
 
@@ -30,6 +32,9 @@ export function SchedulesPage() {
     placeholderData: keepPreviousData,
   });
   useScheduleFiringsLive(undefined, () => void list.refetch());
+  // A run's end reaches no firing subscription: while a last firing's run is under way, ask again now and then.
+  const underway = (list.data?.schedules.nodes ?? []).some((s) => s.lastFiring && firingUnderway(s.lastFiring.outcome));
+  usePolling(() => underway && void list.refetch(), POLL_MS);
   const agents = useMemo(() => new Map((list.data?.agents ?? []).map((a) => [a.id, a.name])), [list.data]);
   const toggle = useMutation({
     mutationFn: (s: ScheduleRow) => request(SetScheduleEnabledMutation, { id: s.id, enabled: !s.enabled, expectedVersion: s.version }),

@@ -229,6 +229,11 @@ export function timingText(schedule: { cron?: string | null; at?: string | null;
   return '—';
 }
 
+/** Whether a firing's run is still to end (its end reaches no firing subscription: pages ask again meanwhile). */
+export function firingUnderway(outcome: string): boolean {
+  return outcome === 'starting' || outcome === 'running' || outcome === 'retrying';
+}
+
 /** The badge colour of a firing's outcome (its run's status once started, else the firing's). */
 export function outcomeTone(outcome: string): 'live' | 'done' | 'attention' | 'over' | 'pending' {
   if (outcome === 'running' || outcome === 'starting') return 'live';
