@@ -1,5 +1,15 @@
+import { QueryBus } from '@nestjs/cqrs';
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { v7 as uuidv7 } from 'uuid';
+import { handleCommand } from '../../src/event-store/decider';
+import { EventStore } from '../../src/event-store/event-store';
+import { runStreamId, scheduleFiringStreamId } from '../../src/event-store/stream-ids';
+import { type FiringCommand, firingDecider } from '../../src/schedules/firing.decider';
+import { dueFiringId } from '../../src/schedules/firing-id';
+import { WatchScheduleFirings } from '../../src/schedules/queries/watch-schedule-firings/watch-schedule-firings.query';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import type { Json } from '../fixtures/json-http';
+import { runStartedData } from '../fixtures/run-fixtures';
 
 const TOKEN = 'schedules-api-token-0123456789';
 const FUTURE = '2099-06-01T08:00:00.000Z';
@@ -107,6 +117,58 @@ describe('schedules over REST', () => {
     // The history of a deleted schedule is still there.
     expect((await call('GET', `/api/schedules/${id}/firings`)).status).toBe(200);
     expect((await call('GET', '/api/schedules')).body.schedules.map((s: Json) => s.id)).toEqual([once.body.id]);
+  });
+
+  it("shows a firing as the scheduler records it: live to a watcher, in the history with its run's status, as the schedule's last", async () => {
+    const created = await call('POST', '/api/schedules', nightly);
+    const id = created.body.id as string;
+    const dueAt = created.body.nextFiringAt as string;
+    const firingId = dueFiringId(id, new Date(dueAt));
+    const runId = uuidv7();
+    const store = running.app.get(EventStore);
+    const onFiring = (command: FiringCommand) => handleCommand(store, firingDecider, scheduleFiringStreamId(firingId), command, { metadata: {} });
+    const watched = firstValueFrom((await running.app.get(QueryBus).execute(new WatchScheduleFirings(id))).pipe(take(2), toArray()));
+
+    // What the scheduler does (its own specs drive it with a clock): claim, the run starts, the claim completes.
+    await onFiring({
+      type: 'claim',
+      claim: { firingId, scheduleId: id, dueAt, trigger: 'cron', runId, instanceId: 'i1', firedAt: dueAt, missedCount: 0 },
+      now: Date.parse(dueAt),
+    });
+    await store.append(runStreamId(runId), 'no_stream', [
+      { type: 'run.started', data: { ...runStartedData({ runId, rootRunId: runId, path: `/${runId}/`, threadId: `sub-agent-${runId}` }) }, metadata: {} },
+    ]);
+    await onFiring({ type: 'start', startedAt: dueAt });
+
+    expect((await watched).map((firing) => [firing.status, firing.outcome])).toEqual([
+      ['starting', 'starting'],
+      ['started', 'running'],
+    ]);
+    const history = await call('GET', `/api/schedules/${id}/firings`);
+    expect(history.body).toEqual({
+      firings: [
+        {
+          id: firingId,
+          scheduleId: id,
+          dueAt,
+          firedAt: dueAt,
+          trigger: 'cron',
+          status: 'started',
+          runId,
+          runStatus: 'running',
+          outcome: 'running',
+          attempt: 1,
+          retryAt: null,
+          missedCount: 0,
+          reason: null,
+        },
+      ],
+      nextCursor: null,
+    });
+    const schedule = (await call('GET', `/api/schedules/${id}`)).body;
+    expect(schedule.lastFiring).toEqual(history.body.firings[0]);
+    expect(Date.parse(schedule.nextFiringAt)).toBeGreaterThan(Date.parse(dueAt));
+    expect((await call('GET', '/api/schedules?limit=500')).body.schedules.find((s: Json) => s.id === id).lastFiring).toEqual(history.body.firings[0]);
   });
 
   it('answers 400 for a body or header of the wrong shape, naming it', async () => {
