@@ -101,6 +101,16 @@ export const ACCESS_POLICY = {
   'Mutation.pauseSession': ['operate'],
   'Mutation.unpauseSession': ['operate'],
 
+  // Schedules (issue 30): reading them and previewing a timing; creating, changing, deleting and running them.
+  'SchedulesController.list': ['read'],
+  'SchedulesController.get': ['read'],
+  'SchedulesController.firings': ['read'],
+  'SchedulesController.preview': ['read'],
+  'SchedulesController.create': ['operate'],
+  'SchedulesController.update': ['operate'],
+  'SchedulesController.delete': ['operate'],
+  'SchedulesController.run': ['operate'],
+
   // Approvals: everyone sees the inbox; only approvers (and admins) decide, host kinds included.
   'ApprovalsController.list': ['read'],
   'ApprovalsController.decide': ['approve'],

@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Decider } from '../event-store/decider';
-import { ScheduleExistsError, ScheduleNotFoundError } from './schedule.errors';
+import { changedDefinition, type PastChecks, scheduleProblems } from './schedule-definition';
+import type { ScheduleChanges } from './schedule-requests';
+import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from './schedule.errors';
 import { type ScheduleDefinition, type ScheduleEvent, ScheduleEvents, isScheduleEvent } from './schedule.events';
 
 export interface ScheduleState {
@@ -11,16 +13,19 @@ export interface ScheduleState {
 }
 
 export type ScheduleCommand =
-  | { type: 'create'; scheduleId: string; definition: ScheduleDefinition; enabled: boolean }
-  | { type: 'update'; scheduleId: string; definition: ScheduleDefinition }
+  /** `now`: the clock the one-off time and the end must lie ahead of. */
+  | { type: 'create'; scheduleId: string; definition: ScheduleDefinition; enabled: boolean; now: Date }
+  /** PATCH: the given fields replace the definition's (a whole new one is recorded), `enabled` turns it on or off. */
+  | { type: 'update'; scheduleId: string; changes: ScheduleChanges; now: Date }
   | { type: 'enable'; scheduleId: string }
   | { type: 'disable'; scheduleId: string }
   | { type: 'delete'; scheduleId: string };
 
 /**
- * A schedule's stream. Its definition is checked before (the handler knows the agents and the clock);
- * here: created once, changed while it exists, and nothing after it is deleted (404). A command that
- * changes nothing (enable an enabled one, the same definition again) records nothing.
+ * A schedule's stream: created once (with a definition that can fire: 422 `invalid_schedule` naming
+ * every problem), changed while it exists, and nothing after it is deleted (404). What needs other
+ * contexts (the agent exists, a cost budget can be kept) the handler checks first. A command that
+ * changes nothing (enable an enabled one, the same fields again) records nothing.
  */
 export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEvent> = {
   isEvent: isScheduleEvent,
@@ -48,19 +53,39 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
     if (command.type === 'create') {
       // Ids are uuid v7 chosen by the handler: a stream that exists is a bug or a replayed request, never a 2nd schedule.
       if (state.definition || state.deleted) throw new ScheduleExistsError(scheduleId);
+      assertValid(command.definition, command.now, { at: true, endsAt: true });
       return [{ type: ScheduleEvents.created, data: { scheduleId, definition: command.definition, enabled: command.enabled } }];
     }
     if (!state.definition) throw new ScheduleNotFoundError(scheduleId);
     switch (command.type) {
-      case 'update':
-        if (isDeepStrictEqual(command.definition, state.definition)) return [];
-        return [{ type: ScheduleEvents.updated, data: { scheduleId, definition: command.definition } }];
+      case 'update': {
+        const { changes } = command;
+        const events: ScheduleEvent[] = [];
+        const definition = changedDefinition(state.definition, changes);
+        if (!isDeepStrictEqual(definition, state.definition)) {
+          assertValid(definition, command.now, { at: definition.at !== state.definition.at, endsAt: definition.endsAt !== state.definition.endsAt });
+          events.push({ type: ScheduleEvents.updated, data: { scheduleId, definition } });
+        }
+        if (changes.enabled !== undefined) events.push(...toggle(scheduleId, state.enabled, changes.enabled));
+        return events;
+      }
       case 'enable':
-        return state.enabled ? [] : [{ type: ScheduleEvents.enabled, data: { scheduleId } }];
+        return toggle(scheduleId, state.enabled, true);
       case 'disable':
-        return state.enabled ? [{ type: ScheduleEvents.disabled, data: { scheduleId } }] : [];
+        return toggle(scheduleId, state.enabled, false);
       case 'delete':
         return [{ type: ScheduleEvents.deleted, data: { scheduleId } }];
     }
   },
 };
+
+/** No event when it already is so. */
+function toggle(scheduleId: string, enabled: boolean, wanted: boolean): ScheduleEvent[] {
+  if (enabled === wanted) return [];
+  return [{ type: wanted ? ScheduleEvents.enabled : ScheduleEvents.disabled, data: { scheduleId } }];
+}
+
+function assertValid(definition: ScheduleDefinition, now: Date, check: PastChecks): void {
+  const problems = scheduleProblems(definition, now, check);
+  if (problems.length > 0) throw new InvalidScheduleError(problems);
+}

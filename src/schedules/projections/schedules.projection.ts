@@ -50,7 +50,7 @@ export class SchedulesProjection extends PerEventProjection {
           enabled,
           ...changed,
           createdAt: event.recordedAt,
-          createdBy: JSON.stringify(actorOfMetadata(event.metadata)),
+          createdBy: actorColumn(event.metadata),
           cursorAt,
           nextDueAt: enabled ? nextDue(definition, cursorAt) : null,
           lastFiringId: null,
@@ -280,4 +280,10 @@ function latest(a: string, b: string): string {
 function nextDue(timing: ScheduleTiming, cursorAt: string): string | null {
   if (timingProblems(timing).length > 0) return null;
   return nextDueAfter(timing, new Date(cursorAt))?.toISOString() ?? null;
+}
+
+/** Who created it, with its keys in one order: PostgreSQL's jsonb metadata comes back in its own key order, and a rebuild must give the same text. */
+function actorColumn(metadata: StoredEvent['metadata']): string {
+  const actor = actorOfMetadata(metadata);
+  return JSON.stringify(actor, Object.keys(actor).sort());
 }
