@@ -1,16 +1,12 @@
-import { CommandBus } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { CopilotCliUnavailableError } from '../../src/copilot-cli/copilot-cli.errors';
 import { StartRunHandler } from '../../src/delegation/commands/start-run/start-run.handler';
 import { ReadModelDatabase } from '../../src/database/read-model-database';
 import { handleCommand } from '../../src/event-store/decider';
 import { EventStore } from '../../src/event-store/event-store';
-import { runStreamId, scheduleFiringStreamId, scheduleStreamId } from '../../src/event-store/stream-ids';
-import { RunScheduleNow } from '../../src/schedules/commands/run-schedule-now/run-schedule-now.command';
+import { runStreamId, scheduleFiringStreamId } from '../../src/event-store/stream-ids';
 import { firingDecider } from '../../src/schedules/firing.decider';
 import { dueFiringId } from '../../src/schedules/firing-id';
-import { type ScheduleCommand, scheduleDecider } from '../../src/schedules/schedule.decider';
-import type { ScheduleDefinition } from '../../src/schedules/schedule.events';
 import type { FiringRow, FiringView } from '../../src/schedules/schedule-view';
 import { Scheduler } from '../../src/schedules/scheduler';
 import { SchedulerClock } from '../../src/schedules/scheduler-clock';
@@ -83,31 +79,20 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
 
   beforeEach(() => clock.freeze());
 
-  async function command(scheduleId: string, cmd: ScheduleCommand): Promise<void> {
-    await handleCommand(get(EventStore), scheduleDecider, scheduleStreamId(scheduleId), cmd, { metadata: { actor: 'api' } });
-  }
+  const setEnabled = async (id: string, enabled: boolean) => expect((await http('PATCH', `/api/schedules/${id}`, { enabled })).status).toBe(200);
+  const remove = async (id: string) => expect((await http('DELETE', `/api/schedules/${id}`)).status).toBe(204);
 
-  async function createSchedule(definition: Partial<ScheduleDefinition>): Promise<{ id: string; firstDue: number }> {
-    const id = uuidv7();
-    const full: ScheduleDefinition = {
-      name: 'nightly review',
+  /** A schedule every minute (unless given otherwise) over the API; its first due time as the API shows it. */
+  async function createSchedule(fields: Json): Promise<{ id: string; firstDue: number }> {
+    const created = await http('POST', '/api/schedules', {
       agentId: 'nightly',
       prompt: 'Review the changes.',
-      model: null,
-      permissionPolicy: null,
-      budget: null,
       cron: '* * * * *',
-      at: null,
-      timeZone: 'UTC',
-      endsAt: null,
       overlap: 'allow',
-      catchUp: 'skip',
-      ...definition,
-    };
-    await command(id, { type: 'create', scheduleId: id, definition: full, enabled: true });
-    const row = await get(SchedulesReadModel).get(id);
-    expect(row?.nextDueAt).toBeTruthy();
-    return { id, firstDue: Date.parse(row!.nextDueAt!) };
+      ...fields,
+    });
+    expect(created.status).toBe(201);
+    return { id: created.body.id, firstDue: Date.parse(created.body.nextFiringAt) };
   }
 
   /** A tick that began after the clock was last set has ended. */
@@ -154,12 +139,12 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     expect(new Set(modelsAsked)).toEqual(new Set(['gpt-scheduled']));
     const [started] = await get(EventStore).readStream(runStreamId(firings[0].runId!));
     expect(started.metadata).toMatchObject({ actor: `schedule:${id}` });
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it('fires nothing while disabled, and again from the next due time once enabled (no catch-up of the disabled time)', async () => {
     const { id, firstDue } = await createSchedule({});
-    await command(id, { type: 'disable', scheduleId: id });
+    await setEnabled(id, false);
     clock.set(firstDue + 5 * MINUTE + 1_000);
     await tickAfter();
     expect(await firingsOf(id)).toEqual([]);
@@ -167,12 +152,12 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
 
     // Enabling starts from the enable's recorded time: nothing of the disabled stretch is made up.
     clock.freeze();
-    await command(id, { type: 'enable', scheduleId: id });
+    await setEnabled(id, true);
     const next = Date.parse((await get(SchedulesReadModel).get(id))!.nextDueAt!);
     clock.set(next + 1_000);
     await tickAfter();
     expect((await firingsOf(id)).map((f) => [f.dueAt, f.status])).toEqual([[new Date(next).toISOString(), 'started']]);
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it('catch-up skip: a downtime of ten due times is one skipped record saying how many, then the on-time firing', async () => {
@@ -187,7 +172,7 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     ]);
     expect(firings[0].reasonMessage).toContain(`10 due times from ${new Date(firstDue).toISOString()}`);
     await runCompleted(firings[1].runId!);
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it('catch-up last: the newest missed due time runs once; overlap skip then skips the on-time one while that run runs', async () => {
@@ -214,7 +199,7 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
       ['cron', 'started'],
     ]);
     releaseHeld();
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it('records a start refused for good (its agent deleted) as failed with the reason, and does not retry it', async () => {
@@ -231,7 +216,7 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     const later = await firingsOf(id);
     expect(later.find((f) => f.firingId === firing.firingId)).toMatchObject({ status: 'failed', attempt: 1 });
     expect(later.filter((f) => f.status === 'started' || f.status === 'retrying')).toEqual([]);
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it('retries a start refused for a temporary cause 10 s later under a new run id, and fails a retry once the schedule is disabled', async () => {
@@ -258,25 +243,28 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     clock.set(firstDue + MINUTE + 1_000);
     await tickAfter();
     expect((await firingsOf(id))[1]).toMatchObject({ status: 'retrying', attempt: 1 });
-    await command(id, { type: 'disable', scheduleId: id });
+    await setEnabled(id, false);
     clock.set(firstDue + MINUTE + 12_000);
     await tickAfter();
     expect((await firingsOf(id))[1]).toMatchObject({ status: 'failed', reasonCode: 'schedule_disabled', retryAt: null });
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it('"run now" starts a manual firing at once, disabled or not', async () => {
     const { id } = await createSchedule({});
-    await command(id, { type: 'disable', scheduleId: id });
-    const view: FiringView = await get(CommandBus).execute(new RunScheduleNow(id));
+    await setEnabled(id, false);
+    const ran = await http('POST', `/api/schedules/${id}/run`);
+    expect(ran.status).toBe(202);
+    const view = ran.body as FiringView;
     expect(view).toMatchObject({ scheduleId: id, trigger: 'manual', status: 'started', attempt: 1, runStatus: 'running' });
+    expect((await http('GET', `/api/schedules/${id}/firings`)).body.firings).toEqual([expect.objectContaining({ id: view.id, runId: view.runId })]);
     await runCompleted(view.runId!);
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 
   it("completes a dead instance's claim with the claimed run id: started once, never a second run", async () => {
     const { id, firstDue } = await createSchedule({});
-    await command(id, { type: 'disable', scheduleId: id });
+    await setEnabled(id, false);
     const claim = async (runId: string, due: number, instanceId: string) => {
       const firingId = dueFiringId(id, new Date(due));
       const data = {
@@ -303,7 +291,7 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     const unstarted = await claim(uuidv7(), firstDue, dead);
     const startedRunId = uuidv7();
     const startedFiring = await claim(startedRunId, firstDue + MINUTE, dead);
-    const view: FiringView = await get(CommandBus).execute(new RunScheduleNow(id));
+    const view = (await http('POST', `/api/schedules/${id}/run`)).body as FiringView;
     await runCompleted(view.runId!);
     // Stand-in for the run the dead instance recorded: a run under the claimed id exists already.
     const { instanceLeases } = get(ReadModelDatabase).tables;
@@ -337,6 +325,6 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     expect(byId.get(startedFiring)).toMatchObject({ status: 'started', runId: startedRunId });
     const runsOfSchedule = await running.store.query(`SELECT run_id FROM runs WHERE scheduled_by LIKE '%${id}%'`);
     expect(runsOfSchedule).toHaveLength(3);
-    await command(id, { type: 'delete', scheduleId: id });
+    await remove(id);
   }, 60_000);
 });
