@@ -76,6 +76,6 @@ test('schedules an agent from its card with a live preview, runs it now and foll
   await expect(enabled).toBeChecked();
   await enabled.click();
   await expect(enabled).not.toBeChecked();
-  await expect(row).toContainText('off');
+  await expect(row.locator('td').nth(2)).toHaveText('off');
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
 });
