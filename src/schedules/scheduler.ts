@@ -81,13 +81,18 @@ export class Scheduler implements OnModuleInit, OnApplicationBootstrap, OnModule
 
   private async fireDue(): Promise<void> {
     const now = this.clock.now();
+    // One schedule's failure (the database away mid-firing) does not hold back the others: each is tried again next tick.
     for (const schedule of await this.schedules.dueBy(now)) {
       if (this.stopped) return;
-      await this.fireSchedule(schedule, now);
+      await this.fireSchedule(schedule, now).catch((error: unknown) =>
+        this.failures.warn({ err: error, scheduleId: schedule.scheduleId }, 'a due schedule could not be fired; trying again next tick'),
+      );
     }
     for (const firing of await this.schedules.retryingBy(now)) {
       if (this.stopped) return;
-      await this.starter.retry(firing, now);
+      await this.starter
+        .retry(firing, now)
+        .catch((error: unknown) => this.failures.warn({ err: error, firingId: firing.firingId }, 'a firing could not be retried; trying again next tick'));
     }
     for (const firing of await this.schedules.startingFiringsOf(this.lease.instanceId)) {
       if (this.stopped) return;

@@ -95,10 +95,12 @@ describe('a schedule every second on two instances, one killed -9 halfway: every
       async () => {
         if (Date.now() < Date.parse(endsAt)) return false;
         const firings = (await onB('GET', `/api/schedules/${schedule.id}/firings?limit=200`)).body.firings as Json[];
-        const done = firings.filter((f) => expected.has(f.id) && f.status !== 'starting' && f.status !== 'retrying');
-        return done.length === expected.size && firings;
+        if (firings.some((f) => f.status === 'starting' || f.status === 'retrying')) return false;
+        // Every due time there, or long enough past the window (a takeover included) that a missing one is lost.
+        const complete = [...expected].every((id) => firings.some((f) => f.id === id));
+        return (complete || Date.now() > Date.parse(endsAt) + 5 * LEASE_TTL_MS) && firings;
       },
-      'every due time of the window recorded and no claim left starting',
+      'no claim of the window left starting or retrying',
       WINDOW_MS + 60_000,
     );
 
