@@ -65,12 +65,22 @@ test('schedules an agent from its card with a live preview, runs it now and foll
   await startedBy.getByRole('link').click();
   await expect(page.getByRole('heading', { level: 1, name: `Morning report ${s}` })).toBeVisible();
 
+  // Edit opens the saved schedule (its budget, its zone) and saves the change over the version it loaded.
+  await page.getByRole('link', { name: 'Edit', exact: true }).click();
+  await expect(page.getByLabel('Cron expression')).toHaveValue('30 6 * * 1-5');
+  await expect(page.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
+  await expect(page.getByLabel('Max runs')).toHaveValue('3');
+  await page.getByLabel('Cron expression').fill('0 7 * * 1-5');
+  await expect(page.getByRole('list', { name: 'Next firings' }).getByRole('listitem').first()).toContainText('07:00 (Europe/Berlin)');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('cron 0 7 * * 1-5 (Europe/Berlin)')).toBeVisible();
+
   // The list: when it fires next, its last outcome, and the switch that turns it off (no next firing then).
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedules' }).click();
   const row = page.locator('.schedule-table tbody tr', { hasText: `Morning report ${s}` });
   await expect(row).toContainText(agentName);
-  await expect(row).toContainText('cron 30 6 * * 1-5 (Europe/Berlin)');
-  await expect(row).toContainText('06:30 (Europe/Berlin)');
+  await expect(row).toContainText('cron 0 7 * * 1-5 (Europe/Berlin)');
+  await expect(row).toContainText('07:00 (Europe/Berlin)');
   await expect(row.locator('.badge')).toHaveText('completed');
   const enabled = row.getByRole('switch', { name: `Morning report ${s} enabled` });
   await expect(enabled).toBeChecked();
