@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { CopilotCliUnavailableError } from '../../src/copilot-cli/copilot-cli.errors';
 import { StartRunHandler } from '../../src/delegation/commands/start-run/start-run.handler';
+import { InstanceLease } from '../../src/instances/instance-lease';
 import { ReadModelDatabase } from '../../src/database/read-model-database';
 import { handleCommand } from '../../src/event-store/decider';
 import { EventStore } from '../../src/event-store/event-store';
@@ -327,4 +328,36 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
     expect(runsOfSchedule).toHaveLength(3);
     await remove(id);
   }, 60_000);
+  it('after a crash, the restarted service completes the claim its previous life left starting', async () => {
+    const { id, firstDue } = await createSchedule({});
+    await setEnabled(id, false);
+    // What a crash between the claim and the run's start leaves: a claim by this process, still starting.
+    const firingId = dueFiringId(id, new Date(firstDue));
+    const claimed = {
+      firingId,
+      scheduleId: id,
+      dueAt: new Date(firstDue).toISOString(),
+      trigger: 'cron' as const,
+      runId: uuidv7(),
+      instanceId: get(InstanceLease).instanceId,
+      firedAt: new Date(firstDue).toISOString(),
+      missedCount: 0,
+    };
+    await handleCommand(
+      get(EventStore),
+      firingDecider,
+      scheduleFiringStreamId(firingId),
+      { type: 'claim', claim: claimed, now: firstDue },
+      { expectedVersion: 0 },
+    );
+    await running.restart();
+    const firing = await waitUntil(
+      async () => (await firingsOf(id)).find((f) => f.status !== 'starting'),
+      'the claim completed after the restart',
+      15_000,
+    );
+    expect(firing).toMatchObject({ firingId, status: 'started', runId: claimed.runId, attempt: 1 });
+    await runCompleted(claimed.runId);
+    await remove(id);
+  }, 90_000);
 });
