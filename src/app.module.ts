@@ -26,6 +26,7 @@ import { OutboundModule } from './outbound/outbound.module';
 import { PausesModule } from './pauses/pauses.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { RunLineageModule } from './run-lineage/run-lineage.module';
+import { SchedulesModule } from './schedules/schedules.module';
 import { ApprovalsModule } from './approvals/approvals.module';
 import { SessionsModule } from './sessions/sessions.module';
 import { ToolDispatchModule } from './tool-dispatch/tool-dispatch.module';
@@ -74,6 +75,7 @@ export class AppModule implements OnModuleDestroy {
         ModelCallsModule,
         DelegationModule,
         RunLineageModule,
+        SchedulesModule,
         GraphqlApiModule,
         MetricsModule,
         SignInModule,

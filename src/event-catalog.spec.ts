@@ -7,6 +7,8 @@ import { runDecider } from './delegation/run.decider';
 import { modelCallDecider } from './model-calls/model-call.decider';
 import { apiKeyDecider } from './identity/keys/api-key.decider';
 import { pauseDecider } from './pauses/pause.decider';
+import { firingDecider } from './schedules/firing.decider';
+import { scheduleDecider } from './schedules/schedule.decider';
 import { type CatalogEntry, CLI_EVENTS, type DeciderName, EVENT_CATALOG, EVENT_TYPE_SOURCES, EVERY_EVENT_PROJECTIONS } from './event-catalog';
 import { READ_MODEL_PROJECTION } from './projections/projection';
 import { sessionDecider } from './sessions/session.decider';
@@ -28,6 +30,8 @@ const DECIDERS: Record<DeciderName, { isEvent: (event: { type: string }) => bool
   modelCallDecider,
   pauseDecider,
   apiKeyDecider,
+  scheduleDecider,
+  firingDecider,
 };
 
 /** An event type as the code spells it: dotted lowercase words (`session.message_sent`). */

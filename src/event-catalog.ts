@@ -5,6 +5,7 @@ import { RunEvents } from './delegation/run.events';
 import { ModelCallEvents } from './model-calls/model-call.events';
 import { ApiKeyEvents } from './identity/keys/api-key.events';
 import { PauseEvents } from './pauses/pause.events';
+import { ScheduleEvents } from './schedules/schedule.events';
 import { SessionEvents } from './sessions/session.events';
 import { SESSION_FOREIGN_EVENT_TYPES } from './sessions/session-stream-appends';
 import { RoutedRequestEvents } from './tool-dispatch/routed-request.events';
@@ -32,7 +33,8 @@ export type CatalogedEventType =
   | ValuesOf<typeof RoutedRequestEvents>
   | ValuesOf<typeof ModelCallEvents>
   | ValuesOf<typeof PauseEvents>
-  | ValuesOf<typeof ApiKeyEvents>;
+  | ValuesOf<typeof ApiKeyEvents>
+  | ValuesOf<typeof ScheduleEvents>;
 
 /** The `*Events` objects the catalog is keyed by: a new one in a `<context>.events.ts` is added here. */
 export const EVENT_TYPE_SOURCES = {
@@ -45,14 +47,24 @@ export const EVENT_TYPE_SOURCES = {
   ModelCallEvents,
   PauseEvents,
   ApiKeyEvents,
+  ScheduleEvents,
 } as const;
 
 /** The deciders, by the name the catalog uses. */
-export type DeciderName = 'agentDecider' | 'sessionDecider' | 'runDecider' | 'approvalDecider' | 'modelCallDecider' | 'pauseDecider' | 'apiKeyDecider';
+export type DeciderName =
+  | 'agentDecider'
+  | 'sessionDecider'
+  | 'runDecider'
+  | 'approvalDecider'
+  | 'modelCallDecider'
+  | 'pauseDecider'
+  | 'apiKeyDecider'
+  | 'scheduleDecider'
+  | 'firingDecider';
 
 export interface CatalogEntry {
   /** The stream's prefix: `session` for `session-<id>` (a run's own thread included: `session-sub-agent-<run_id>`). */
-  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call' | 'pause' | 'api_key';
+  stream: 'session' | 'run' | 'agent' | 'approval' | 'model_call' | 'pause' | 'api_key' | 'schedule' | 'schedule_firing';
   /** The decider that emits it, or the context that appends it as a fact on another context's stream (version `any`). */
   appendedBy: { decider: DeciderName } | { foreign: string };
   /** Projections whose `eventTypes` list it (those that read every event are in EVERY_EVENT_PROJECTIONS). */
@@ -102,6 +114,14 @@ const modelCallDecided: CatalogEntry = {
   console: 'not shown',
 };
 const apiKeyDecided: CatalogEntry = { stream: 'api_key', appendedBy: { decider: 'apiKeyDecider' }, projections: ['api-keys'], console: 'not shown' };
+/** issue 30: a schedule's stream and each firing's; the schedules projection keeps both tables. */
+const scheduleDecided: CatalogEntry = { stream: 'schedule', appendedBy: { decider: 'scheduleDecider' }, projections: ['schedules'], console: 'not shown' };
+const firingDecided: CatalogEntry = {
+  stream: 'schedule_firing',
+  appendedBy: { decider: 'firingDecider' },
+  projections: ['schedules'],
+  console: 'not shown',
+};
 /** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again here. */
 const onSession = (
   type: keyof typeof SESSION_FOREIGN_EVENT_TYPES,
@@ -155,6 +175,16 @@ export const EVENT_CATALOG: Record<CatalogedEventType, CatalogEntry> = {
 
   [PauseEvents.paused]: pauseDecided,
   [PauseEvents.unpaused]: pauseDecided,
+
+  [ScheduleEvents.created]: scheduleDecided,
+  [ScheduleEvents.updated]: scheduleDecided,
+  [ScheduleEvents.enabled]: scheduleDecided,
+  [ScheduleEvents.disabled]: scheduleDecided,
+  [ScheduleEvents.deleted]: scheduleDecided,
+  [ScheduleEvents.firingClaimed]: firingDecided,
+  [ScheduleEvents.firingStarted]: firingDecided,
+  [ScheduleEvents.firingSkipped]: firingDecided,
+  [ScheduleEvents.firingFailed]: firingDecided,
 
   [ApiKeyEvents.created]: apiKeyDecided,
   [ApiKeyEvents.revoked]: apiKeyDecided,

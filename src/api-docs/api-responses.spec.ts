@@ -4,6 +4,7 @@ import { decideApprovalSchema } from '../approvals/commands/decide-approval/deci
 import { userInputAnswerSchema } from '../tool-dispatch/commands/answer-user-input/answer-user-input.command';
 import { resumeRunSchema, startRunSchema, stopRunSchema } from '../delegation/run-requests';
 import { createApiKeySchema } from '../identity/keys/commands/create-api-key/create-api-key.command';
+import { createScheduleSchema, previewScheduleSchema, updateScheduleSchema } from '../schedules/schedule-requests';
 import { DOCUMENTED_ANSWERS, REQUEST_EXAMPLES } from './api-responses';
 import type { ZodType } from 'zod';
 
@@ -25,6 +26,9 @@ describe('the documented examples', () => {
     RunsController_stop: stopRunSchema,
     RunsController_resume: resumeRunSchema,
     ApiKeysController_create: createApiKeySchema,
+    SchedulesController_create: createScheduleSchema,
+    SchedulesController_preview: previewScheduleSchema,
+    SchedulesController_update: updateScheduleSchema,
   };
   it.each(Object.entries(requestSchemas))('%s: the request example is a body the route takes', (operation, schema) => {
     expect(schema.safeParse(REQUEST_EXAMPLES[operation]).error?.issues ?? []).toEqual([]);

@@ -182,6 +182,9 @@ const runView = z.object({
       held: z.number().int().describe('steps waiting under that pause now: model calls, tool calls, permissions, hooks, user input'),
     }),
   ).describe('issue 26: the pause over the run; a running run under one has status paused'),
+  scheduledBy: nullable(z.object({ scheduleId: z.string(), firingId: z.string() })).describe(
+    'issue 30: the schedule firing that started the run; null for runs nobody scheduled',
+  ),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -209,6 +212,7 @@ const runExample = {
   forkedFrom: null,
   replay: null,
   pause: null,
+  scheduledBy: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),
@@ -539,6 +543,98 @@ function unpauseAnswer(target: 'run' | 'session', id: string) {
   };
 }
 
+/** issue 30: schedules and their firings (src/schedules/schedule-view.ts). */
+const SCHEDULE_ID = '0192f3a4-eeee-7abc-8def-0123456789ab';
+const FIRING_ID = '6f1c2d3e-4b5a-5c6d-8e7f-0a1b2c3d4e5f';
+const firingView = z.object({
+  id: z.string(),
+  scheduleId: z.string(),
+  dueAt: iso,
+  firedAt: nullable(iso),
+  trigger: z.enum(['cron', 'at', 'catch_up', 'manual']),
+  status: z.enum(['starting', 'started', 'skipped', 'retrying', 'failed']),
+  runId: nullable(z.string()),
+  runStatus: nullable(z.enum(['running', 'completed', 'failed', 'stopped', 'interrupted'])),
+  outcome: z.string().describe("the run's status once started, else the firing's status"),
+  attempt: z.number().int(),
+  retryAt: nullable(iso),
+  missedCount: z.number().int(),
+  reason: nullable(z.object({ code: z.string(), message: z.string() })).describe('why it was skipped (overlap, missed) or failed (unknown_agent, ...)'),
+});
+const firingExample = {
+  id: FIRING_ID,
+  scheduleId: SCHEDULE_ID,
+  dueAt: '2026-11-27T14:00:00.000Z',
+  firedAt: AT,
+  trigger: 'cron',
+  status: 'started',
+  runId: RUN_ID,
+  runStatus: 'completed',
+  outcome: 'completed',
+  attempt: 1,
+  retryAt: null,
+  missedCount: 0,
+  reason: null,
+};
+const scheduleView = z.object({
+  id: z.string(),
+  name: z.string(),
+  agentId: z.string(),
+  prompt: z.string(),
+  model: nullable(z.string()),
+  permissionPolicy: nullable(z.object({}).loose()),
+  budget: nullable(
+    z.object({
+      maxTokens: nullable(z.number()),
+      maxToolCalls: nullable(z.number()),
+      maxRuns: nullable(z.number()),
+      maxDurationMs: nullable(z.number()),
+      maxCost: nullable(z.number()),
+    }),
+  ),
+  cron: nullable(z.string()),
+  at: nullable(iso),
+  timeZone: z.string(),
+  endsAt: nullable(iso),
+  enabled: z.boolean(),
+  overlap: z.enum(['skip', 'allow']),
+  catchUp: z.enum(['skip', 'last']),
+  version: z.number().int().describe('send as If-Match to PATCH or DELETE'),
+  createdAt: iso,
+  updatedAt: iso,
+  nextFiringAt: nullable(iso),
+  nextFirings: z.array(iso).describe('the next five due times (GET of one schedule; [] in lists)'),
+  lastFiring: nullable(firingView),
+});
+const scheduleExample = {
+  id: SCHEDULE_ID,
+  name: 'Nightly review',
+  agentId: 'code-reviewer',
+  prompt: "Review yesterday's changes on main and list the problems you find.",
+  model: null,
+  permissionPolicy: null,
+  budget: { maxTokens: 200000, maxToolCalls: null, maxRuns: 10, maxDurationMs: null, maxCost: null },
+  cron: '0 2 * * *',
+  at: null,
+  timeZone: 'Europe/Berlin',
+  endsAt: null,
+  enabled: true,
+  overlap: 'skip',
+  catchUp: 'skip',
+  version: 1,
+  createdAt: AT,
+  updatedAt: AT,
+  nextFiringAt: '2026-11-28T01:00:00.000Z',
+  nextFirings: [
+    '2026-11-28T01:00:00.000Z',
+    '2026-11-29T01:00:00.000Z',
+    '2026-11-30T01:00:00.000Z',
+    '2026-12-01T01:00:00.000Z',
+    '2026-12-02T01:00:00.000Z',
+  ],
+  lastFiring: firingExample,
+};
+
 const principalView = z.object({
   kind: z.enum(['user', 'key', 'operator', 'local']),
   id: z.string(),
@@ -826,6 +922,35 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
     schema: z.object({ id: z.string(), deleted: z.literal(true) }),
     example: { id: 'code-reviewer', deleted: true },
   },
+  // schedules (issue 30)
+  SchedulesController_create: { status: 201, description: 'The schedule (version 1)', schema: scheduleView, example: scheduleExample },
+  SchedulesController_preview: {
+    status: 200,
+    description: 'The next five due times, or the problems of the timing (never refused for them)',
+    schema: z.object({ nextFirings: z.array(iso), problems: z.array(z.string()) }),
+    example: { nextFirings: scheduleExample.nextFirings, problems: [] },
+  },
+  SchedulesController_list: {
+    status: 200,
+    description: 'Schedules in created order',
+    schema: z.object({ schedules: z.array(scheduleView), nextCursor: nullable(z.string()) }),
+    example: { schedules: [{ ...scheduleExample, nextFirings: [] }], nextCursor: null },
+  },
+  SchedulesController_get: { status: 200, description: 'The schedule', schema: scheduleView, example: scheduleExample },
+  SchedulesController_update: { status: 200, description: 'The schedule as stored', schema: scheduleView, example: { ...scheduleExample, version: 2 } },
+  SchedulesController_delete: { status: 204, description: 'Deleted (no body)', contentType: 'text/plain', schema: z.literal(''), example: '' },
+  SchedulesController_run: {
+    status: 202,
+    description: 'The manual firing: its run is starting (follow runId), or why it did not start',
+    schema: firingView,
+    example: { ...firingExample, id: '0192f3a4-ffff-7abc-8def-0123456789ab', trigger: 'manual', status: 'starting', runStatus: null, outcome: 'starting' },
+  },
+  SchedulesController_firings: {
+    status: 200,
+    description: 'Firings, newest first',
+    schema: z.object({ firings: z.array(firingView), nextCursor: nullable(z.string()) }),
+    example: { firings: [firingExample], nextCursor: null },
+  },
   // runs
   RunsController_start: { status: 201, description: 'The run (a foreground run: once it ended)', schema: runSummary, example: runSummaryExample },
   RunsController_list: {
@@ -1028,6 +1153,7 @@ export function pathParameterExample(path: string, name: string): { example: str
   if (path.startsWith('/api/runs')) return { example: RUN_ID, format: 'uuid' };
   if (path.startsWith('/api/approvals')) return { example: APPROVAL_ID, format: 'uuid' };
   if (path.startsWith('/api/model-calls')) return { example: MODEL_CALL_ID, format: 'uuid' };
+  if (path.startsWith('/api/schedules')) return { example: SCHEDULE_ID, format: 'uuid' };
   if (path.startsWith('/api/sign-in-sessions')) return { example: SIGN_IN_SESSION_ID };
   return { example: SESSION_ID, format: 'uuid' };
 }
@@ -1072,5 +1198,15 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   RunsController_fork: { fromModelCall: MODEL_CALL_ID, message: 'Use the second source instead.', agentOverrides: { researcher: { model: 'gpt-4.1' } } },
   ApprovalsController_decide: { decision: 'approve', scope: 'once', reason: 'tests only' },
   PausesController_pauseRun: { reason: 'check its plan first' },
+  SchedulesController_create: {
+    name: 'Nightly review',
+    agentId: 'code-reviewer',
+    prompt: "Review yesterday's changes on main and list the problems you find.",
+    cron: '0 2 * * *',
+    timeZone: 'Europe/Berlin',
+    budget: { maxTokens: 200000, maxRuns: 10 },
+  },
+  SchedulesController_preview: { cron: '0 2 * * 1-5', timeZone: 'Europe/Berlin' },
+  SchedulesController_update: { enabled: false },
   PausesController_pauseSession: { reason: 'check its plan first' },
 };

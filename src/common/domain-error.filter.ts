@@ -22,6 +22,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   agent_exists: HttpStatus.CONFLICT,
   invalid_arguments: HttpStatus.BAD_REQUEST,
   unknown_run: HttpStatus.NOT_FOUND,
+  schedule_not_found: HttpStatus.NOT_FOUND,
   policy_denied: HttpStatus.FORBIDDEN,
   budget_exceeded: HttpStatus.CONFLICT,
   payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       traces: { enabled: false, content: false },
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
+      scheduler: { tickMs: 1_000 },
       requestOrigin: { allowedHosts: [], allowedOrigins: [] },
       signIn: { oidc: undefined, sessionTtlMs: 12 * 3_600_000 },
       postgres: undefined,
@@ -300,6 +301,18 @@ describe('loadConfig', () => {
       ['SWITCHBOARD_LEASE_TTL_MS', 'soon'],
     ])('refuses a bad %s (%s) naming it', (variable, value) => {
       expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
+    });
+  });
+
+  describe('scheduler (issue 30)', () => {
+    it('looks for due schedules every second by default, at the given interval, or never (0)', () => {
+      expect(loadConfig({}).scheduler).toEqual({ tickMs: 1000 });
+      expect(loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: '250' }).scheduler).toEqual({ tickMs: 250 });
+      expect(loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: '0' }).scheduler).toEqual({ tickMs: 0 });
+    });
+
+    it.each(['-1', 'often', '600000'])('refuses SWITCHBOARD_SCHEDULER_TICK_MS=%s naming it', (value) => {
+      expect(() => loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: value })).toThrow(/SWITCHBOARD_SCHEDULER_TICK_MS/);
     });
   });
 

@@ -212,6 +212,9 @@ const environmentSchema = z.object({
   SWITCHBOARD_LEASE_HEARTBEAT_MS: integer('SWITCHBOARD_LEASE_HEARTBEAT_MS', 100, 600_000, 2_000),
   SWITCHBOARD_LEASE_TTL_MS: integer('SWITCHBOARD_LEASE_TTL_MS', 300, 3_600_000, 10_000),
 
+  // ---- Schedules (issue 30) ----
+  SWITCHBOARD_SCHEDULER_TICK_MS: integer('SWITCHBOARD_SCHEDULER_TICK_MS', 0, 60_000, 1_000),
+
   // ---- Browsers (issue 22): which Host names and page origins are served; see requestOrigin below ----
   SWITCHBOARD_ALLOWED_HOSTS: list('SWITCHBOARD_ALLOWED_HOSTS', (entries) => entryProblems(entries, parseAllowedHost)),
   SWITCHBOARD_ALLOWED_ORIGINS: list('SWITCHBOARD_ALLOWED_ORIGINS', (entries) => entryProblems(entries, parseAllowedOrigin)),
@@ -331,6 +334,10 @@ export interface SwitchboardConfig {
 
   // ---- Several instances (issue 15) ----
   instances: InstancesConfig;
+
+  // ---- Schedules (issue 30) ----
+  /** How often this instance looks for due schedules; 0: it never fires schedules (others on the database do). */
+  scheduler: { tickMs: number };
 
   // ---- Browsers (issue 22) ----
   /**
@@ -497,6 +504,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
 
     // ---- Several instances (issue 15) ----
     instances: instancesConfig(e.SWITCHBOARD_PUBLIC_URL, e.SWITCHBOARD_LEASE_HEARTBEAT_MS, e.SWITCHBOARD_LEASE_TTL_MS),
+
+    // ---- Schedules (issue 30) ----
+    scheduler: { tickMs: e.SWITCHBOARD_SCHEDULER_TICK_MS },
 
     // ---- Browsers (issue 22) ----
     requestOrigin: { allowedHosts: e.SWITCHBOARD_ALLOWED_HOSTS, allowedOrigins: e.SWITCHBOARD_ALLOWED_ORIGINS.map(parseAllowedOrigin) },

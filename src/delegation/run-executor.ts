@@ -99,9 +99,11 @@ export class RunExecutor {
           this.sessions.get(state.started.ownerThreadId)?.config ??
           (state.started.parentRunId === null && replayOf ? this.sessions.get(runThreadId(replayOf))?.config : undefined);
         const inherited = { hooks: owner?.hooks ?? [], ...(owner ? { permissionPolicy: owner.permissionPolicy } : {}) };
+        // issue 30: a scheduled root run (owned by the API, so nothing inherited) takes its schedule's model and policy.
+        const given = state.started.session ?? {};
         const replay = state.started.replay ? sessionReplayOf(state.started.replay) : undefined;
         await this.commandBus.execute(
-          new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited }), actor, sessionId, 'skip', replay),
+          new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited, ...given }), actor, sessionId, 'skip', replay),
         );
       } else {
         await this.reopen(sessionId, actor);

@@ -65,6 +65,8 @@ export interface RunView {
   replay: RunReplayView | null;
   /** issue 26: the pause over the run (its own or an ancestor's, or its tree's session's); a running run under one says `status: paused`. */
   pause: RunPauseView | null;
+  /** issue 30: the schedule firing that started the run, null for runs nobody scheduled. */
+  scheduled_by: { schedule_id: string; firing_id: string } | null;
 }
 
 /** issue 26: how a run of a replay tree plays its original back. */
@@ -132,7 +134,14 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse, 
     forked_from: row.forkedFromCall && row.replayOf ? { run_id: row.replayOf, model_call_id: row.forkedFromCall } : null,
     replay: row.replayMode ? { mode: row.replayMode } : null,
     pause: pause ? toRunPauseView(pause) : null,
+    scheduled_by: scheduledByView(row.scheduledBy),
   };
+}
+
+function scheduledByView(json: string | null): RunView['scheduled_by'] {
+  if (!json) return null;
+  const { scheduleId, firingId } = JSON.parse(json) as { scheduleId: string; firingId: string };
+  return { schedule_id: scheduleId, firing_id: firingId };
 }
 
 /** A running launch counts its time so far. */

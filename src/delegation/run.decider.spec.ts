@@ -56,6 +56,19 @@ describe('run decider', () => {
         .thenThrows(RunStateError, /^Run r1 already exists$/);
     });
 
+    it('refuses a second start of a scheduled run id, so a firing completed twice never doubles its run (issue 30)', () => {
+      const scheduled = startData({
+        scheduledBy: { scheduleId: 's1', firingId: 'f1' },
+        session: { model: 'gpt-test', permissionPolicy: { allowKinds: ['read'], approveOwnTools: true } },
+      });
+      given()
+        .when({ type: 'start', data: scheduled })
+        .then([started(scheduled)]);
+      given(started(scheduled))
+        .when({ type: 'start', data: scheduled })
+        .thenThrows(RunStateError, /^Run r1 already exists$/);
+    });
+
     it('refuses to start a run again after it ended', () => {
       given(started(), completed(1, 'done'))
         .when({ type: 'start', data: startData() })

@@ -1,6 +1,7 @@
 import type { RecordedTrace } from '../common/trace-context';
 import { type DomainEvent, eventGuard } from '../event-store/decider';
 import type { BudgetBreach, BudgetLimit, RunBudget } from './run-budget';
+import type { PermissionPolicy } from '../sessions/session-config';
 import type { ResolvedRunPolicy } from './run-policy';
 
 /** Event types of a run stream (`run-<run_id>`), plus what the engine writes on its owner's session stream. */
@@ -55,6 +56,22 @@ export interface RunStartedData {
   agentName?: string;
   /** issue 28: the first launch's span (`SpanIds.run(runId, 1)`), its trace and parent. Absent on older runs. */
   trace?: RecordedTrace;
+  /** issue 30: the schedule firing that started the run. Absent on runs nobody scheduled. */
+  scheduledBy?: RunScheduledBy;
+  /** issue 30: a root run's session settings given by its starter (a schedule's model and permission policy). */
+  session?: RunSessionSettings;
+}
+
+/** issue 30: the schedule and firing a run was started by. */
+export interface RunScheduledBy {
+  scheduleId: string;
+  firingId: string;
+}
+
+/** issue 30: what a run's CLI session is created with beyond its agent's settings. */
+export interface RunSessionSettings {
+  model?: string;
+  permissionPolicy?: PermissionPolicy;
 }
 
 /**

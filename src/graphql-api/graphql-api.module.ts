@@ -28,6 +28,7 @@ import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } 
 import { RunCommandsResolver } from './resolvers/run-commands.resolver';
 import { RunReplaysResolver } from './resolvers/run-replays.resolver';
 import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
+import { RunScheduledByResolver, ScheduledByResolver, ScheduleFiringResolver, SchedulesResolver } from './resolvers/schedules.resolver';
 import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
 import { SignInSessionsResolver } from './resolvers/sign-in-sessions.resolver';
 import { SteeringResolver } from './resolvers/steering.resolver';
@@ -55,6 +56,10 @@ export const GRAPHQL_RESOLVERS = [
   MeResolver,
   ApiKeysResolver,
   SignInSessionsResolver,
+  SchedulesResolver,
+  ScheduleFiringResolver,
+  RunScheduledByResolver,
+  ScheduledByResolver,
 ];
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });

@@ -101,12 +101,33 @@ export const ACCESS_POLICY = {
   'Mutation.pauseSession': ['operate'],
   'Mutation.unpauseSession': ['operate'],
 
+  // Schedules (issue 30): reading them and previewing a timing; creating, changing, deleting and running them.
+  'SchedulesController.list': ['read'],
+  'SchedulesController.get': ['read'],
+  'SchedulesController.firings': ['read'],
+  'SchedulesController.preview': ['read'],
+  'SchedulesController.create': ['operate'],
+  'SchedulesController.update': ['operate'],
+  'SchedulesController.delete': ['operate'],
+  'SchedulesController.run': ['operate'],
+
   // Approvals: everyone sees the inbox; only approvers (and admins) decide, host kinds included.
   'ApprovalsController.list': ['read'],
   'ApprovalsController.decide': ['approve'],
   'Query.approvals': ['read'],
   'Subscription.approvalsChanged': ['read'],
   'Mutation.decideApproval': ['approve'],
+
+  // Schedules (issue 30), over GraphQL: reading them and the preview; changing them and "run now" start runs.
+  'Query.schedules': ['read'],
+  'Query.schedule': ['read'],
+  'Query.schedulePreview': ['read'],
+  'Subscription.scheduleFirings': ['read'],
+  'Mutation.createSchedule': ['operate'],
+  'Mutation.updateSchedule': ['operate'],
+  'Mutation.setScheduleEnabled': ['operate'],
+  'Mutation.deleteSchedule': ['operate'],
+  'Mutation.runScheduleNow': ['operate'],
 
   // Model calls, the event log and the audit.
   'ModelCallsController.listOfSession': ['read'],

@@ -79,6 +79,8 @@ describe('PostgreSQL read-model tables (migrations/postgres on a real server)', 
         'sign_in_sessions',
         'trace_spans',
         'trace_session_contexts',
+        'schedules',
+        'schedule_firings',
       ]),
     );
   });

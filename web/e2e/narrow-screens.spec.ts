@@ -160,6 +160,14 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
   await expect.poll(async () => (await api.call<RunSummary>('GET', `/api/runs/${run.runId}`)).status, { timeout: 60_000 }).toBe('completed');
   await expect.poll(async () => (await api.call<{ status: string }>('GET', `/api/sessions/${sessionId}`)).status, { timeout: 60_000 }).toBe('idle');
   await api.call('POST', `/api/sessions/${sessionId}/messages`, { prompt: `APPROVE_${s}` });
+  // Yearly, so it never fires while the test runs; a long name and a long zone name to wrap.
+  const schedule = await api.call<{ id: string }>('POST', '/api/schedules', {
+    name: `Nightly ${LONG}`.slice(0, 120),
+    agentId: helper,
+    prompt: `SCHEDULED_${s} ${LONG}`,
+    cron: '0 3 1 1 *',
+    timeZone: 'America/Argentina/ComodRivadavia',
+  });
 
   const pages: ConsolePage[] = [
     {
@@ -202,6 +210,24 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
       path: `/sessions/${sessionId}`,
       ready: (p) => p.getByText('Summary:').first(),
       actions: (p) => [p.getByRole('textbox', { name: 'Message' }), p.getByRole('button', { name: 'Send' })],
+    },
+    {
+      name: 'schedules',
+      path: '/schedules',
+      ready: (p) => p.getByRole('link', { name: /^Nightly UNBROKEN/ }),
+      actions: (p) => [p.getByRole('link', { name: 'New schedule' })],
+    },
+    {
+      name: 'schedule page',
+      path: `/schedules/${schedule.id}`,
+      ready: (p) => p.getByRole('list', { name: 'Next firings' }),
+      actions: (p) => [p.getByRole('button', { name: 'Run now' }), p.getByRole('button', { name: 'Delete' })],
+    },
+    {
+      name: 'new schedule',
+      path: `/schedules/new?agent=${helper}`,
+      ready: (p) => p.getByRole('list', { name: 'Next firings' }),
+      actions: (p) => [p.getByLabel('Cron expression'), p.getByRole('button', { name: 'Create schedule' })],
     },
     { name: 'runs', path: '/runs', ready: (p) => p.locator(`main a[href$="/runs/${run.runId}"]`).first(), actions: () => [] },
     { name: 'run page', path: `/runs/${run.runId}`, ready: (p) => p.getByText('Report:').first(), actions: () => [] },
@@ -254,7 +280,7 @@ test('every page fits a 390 px and a 360 px wide screen, with its main actions a
   await menuButton(page).focus();
   await page.keyboard.press('Enter');
   await expect(menuButton(page)).toHaveAttribute('aria-expanded', 'true');
-  for (const section of ['Agents', 'Sessions', 'Runs', 'Approvals', 'Audit', 'Health']) {
+  for (const section of ['Agents', 'Sessions', 'Runs', 'Schedules', 'Approvals', 'Audit', 'Health']) {
     await expectOnScreen(page, mainNav(page).getByRole('link', { name: new RegExp(`^${section}`) }), `menu link ${section}`);
   }
   await expect(mainNav(page).getByTestId('approvals-count')).toHaveText('1 pending');

@@ -103,7 +103,7 @@ test('a person signs in through the provider’s login page, sees their name and
   expect(await sessionCookie(context)).not.toBe(cookie);
 });
 
-test('a viewer sees everything read-only: no new agent, session or key, no Start session, no message box, no Approve', async ({
+test('a viewer sees everything read-only: no new agent, session, schedule or key, no Start session, no message box, no Approve, no Run now', async ({
   page,
   service,
   api,
@@ -118,6 +118,7 @@ test('a viewer sees everything read-only: no new agent, session or key, no Start
   const card = page.getByRole('article', { name: 'Reviewer' });
   await expect(card).toBeVisible();
   await expect(card.getByRole('link', { name: 'Start session' })).toHaveCount(0);
+  await expect(card.getByRole('link', { name: 'Schedule…' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'New agent' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Import' })).toHaveCount(0);
   await expect(nav(page).getByRole('link', { name: 'Keys' })).toHaveCount(0);
@@ -144,9 +145,27 @@ test('a viewer sees everything read-only: no new agent, session or key, no Start
   await expect(pending.getByRole('button', { name: /^(Approve|Deny)$/ })).toHaveCount(0);
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
 
+  const schedule = await api.call<{ id: string }>('POST', '/api/schedules', {
+    name: 'Yearly review',
+    agentId: 'reviewer',
+    prompt: 'Review.',
+    cron: '0 0 1 1 *',
+  });
+  await page.goto('/schedules');
+  const row = page.locator('.schedule-table tbody tr', { hasText: 'Yearly review' });
+  await expect(row.locator('td').nth(2)).toHaveText('on');
+  await expect(row.getByRole('switch')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'New schedule' })).toHaveCount(0);
+  await row.getByRole('link', { name: 'Yearly review' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Yearly review' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Next firings' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^(Run now|Disable|Delete)$/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Edit' })).toHaveCount(0);
+
   await page.goto('/keys');
   await expect(page.getByText('Only an admin manages API keys.')).toBeVisible();
   await api.call('DELETE', `/api/sessions/${sessionId}`);
+  await api.call('DELETE', `/api/schedules/${schedule.id}`);
 });
 
 test('an approver’s decision carries their name into the audit export', async ({ page, service, api, model }) => {

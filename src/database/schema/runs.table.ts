@@ -49,6 +49,8 @@ export const runs = sqliteTable(
     forkedFromCall: text('forked_from_call'),
     /** JSON: the budget warnings recorded (run.budget_warned: [{limit, allowed, used}]). */
     budgetWarnings: text('budget_warnings').notNull().default('[]'),
+    /** issue 30: JSON `{scheduleId, firingId}`: the schedule firing that started the run, null otherwise. */
+    scheduledBy: text('scheduled_by'),
     /** How many of those warnings the owner thread was told at a turn. */
     budgetWarningsTold: integer('budget_warnings_told').notNull().default(0),
   },

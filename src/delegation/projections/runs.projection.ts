@@ -119,6 +119,7 @@ export class RunsProjection extends PerEventProjection {
         replayOf: d.replay?.of ?? null,
         replayMode: d.replay?.mode ?? null,
         forkedFromCall: d.replay?.mode === 'fork' && d.parentRunId === null ? (d.replay.fromModelCall ?? null) : null,
+        scheduledBy: d.scheduledBy ? JSON.stringify({ scheduleId: d.scheduledBy.scheduleId, firingId: d.scheduledBy.firingId }) : null,
         startedAt: at,
         launchedAt: at,
         updatedAt: at,

@@ -59,9 +59,14 @@ export const AgentCard = memo(function AgentCard({
       )}
       {agent.includedIn.length > 0 && <p className="included-in">In the team of {agent.includedIn.map((id) => names.get(id) ?? id).join(', ')}</p>}
       {mayStart && (
-        <Link className="start-session" to={`/sessions/new?agent=${agent.id}`}>
-          Start session
-        </Link>
+        <div className="agent-card-actions">
+          <Link className="start-session" to={`/sessions/new?agent=${agent.id}`}>
+            Start session
+          </Link>
+          <Link className="schedule-agent" to={`/schedules/new?agent=${agent.id}`}>
+            Schedule…
+          </Link>
+        </div>
       )}
     </article>
   );

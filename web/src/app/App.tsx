@@ -141,6 +141,9 @@ function Console() {
             <Link aria-current={current('runs')} to="/runs">
               Runs
             </Link>
+            <Link aria-current={current('schedules')} to="/schedules">
+              Schedules
+            </Link>
             <Link aria-current={current('approvals')} to="/approvals">
               Approvals
               <ApprovalsBadge key={generation} />

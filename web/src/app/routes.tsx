@@ -7,6 +7,9 @@ import { HealthPage } from '../health/HealthPage';
 import { KeysPage } from '../keys/KeysPage';
 import { RunPage } from '../runs/RunPage';
 import { RunsPage } from '../runs/RunsPage';
+import { ScheduleDetailPage } from '../schedules/ScheduleDetailPage';
+import { ScheduleEditorPage } from '../schedules/ScheduleEditorPage';
+import { SchedulesPage } from '../schedules/SchedulesPage';
 import { ChatPage } from '../sessions/ChatPage';
 import { NewSessionPage } from '../sessions/NewSessionPage';
 import { SessionsPage } from '../sessions/SessionsPage';
@@ -17,6 +20,7 @@ import { SessionsPage } from '../sessions/SessionsPage';
 /** The ids the service gives out: a path segment of another shape is no page of ours. */
 const AGENT_ID = /^[a-z0-9-]+$/;
 const SESSION_ID = /^[A-Za-z0-9_.:-]+$/;
+const SCHEDULE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function NotFound() {
   const path = useParams()['*'];
@@ -45,13 +49,24 @@ function ChatRoute() {
   return SESSION_ID.test(sessionId) ? <ChatPage key={sessionId} sessionId={sessionId} /> : <NotFound />;
 }
 
+function ScheduleRoute() {
+  const { scheduleId = '' } = useParams<'scheduleId'>();
+  return SCHEDULE_ID.test(scheduleId) ? <ScheduleDetailPage key={scheduleId} scheduleId={scheduleId} /> : <NotFound />;
+}
+
+function EditScheduleRoute() {
+  const { scheduleId = '' } = useParams<'scheduleId'>();
+  return SCHEDULE_ID.test(scheduleId) ? <ScheduleEditorPage key={scheduleId} scheduleId={scheduleId} /> : <NotFound />;
+}
+
 /** The main menu's sections: which one is current on a path (aria-current). */
-export type Section = 'agents' | 'sessions' | 'runs' | 'approvals' | 'audit' | 'health' | 'keys';
+export type Section = 'agents' | 'sessions' | 'runs' | 'schedules' | 'approvals' | 'audit' | 'health' | 'keys';
 
 export function sectionOf(path: string): Section | undefined {
   if (path === '/' || path === '/agents' || path.startsWith('/agents/')) return 'agents';
   if (path === '/sessions' || path.startsWith('/sessions/')) return 'sessions';
   if (path === '/runs' || path.startsWith('/runs/')) return 'runs';
+  if (path === '/schedules' || path.startsWith('/schedules/')) return 'schedules';
   if (path === '/approvals' || path === '/approvals/') return 'approvals';
   if (path === '/audit') return 'audit';
   if (path === '/health-status') return 'health';
@@ -69,6 +84,10 @@ export const routes: RouteObject[] = [
   { path: '/sessions/:sessionId', element: <ChatRoute /> },
   { path: '/runs', element: <RunsPage /> },
   { path: '/runs/:runId', element: <RunRoute /> },
+  { path: '/schedules', element: <SchedulesPage /> },
+  { path: '/schedules/new', element: <ScheduleEditorPage /> },
+  { path: '/schedules/:scheduleId', element: <ScheduleRoute /> },
+  { path: '/schedules/:scheduleId/edit', element: <EditScheduleRoute /> },
   { path: '/approvals', element: <ApprovalsPage /> },
   { path: '/audit', element: <AuditPage /> },
   { path: '/health-status', element: <HealthPage /> },

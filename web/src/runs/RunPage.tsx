@@ -11,6 +11,7 @@ import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
 import { RunActions } from './run-page/RunActions';
 import { RunOwner } from './run-page/RunOwner';
+import { ScheduledByNote } from '../schedules/ScheduledByNote';
 import { RunModelCalls } from './run-page/RunModelCalls';
 import { RunReplay } from './run-page/RunReplay';
 import { RunTimeline } from './run-page/RunTimeline';
@@ -96,7 +97,12 @@ export function RunPage({ runId }: { runId: string }) {
               <>
                 <span>{loaded.background ? 'Ran in the background: its caller went on working' : 'Its caller waited for it'}</span>
                 {epoch > 1 && <span>Resumed {epoch - 1 === 1 ? 'once' : `${epoch - 1} times`}</span>}
-                <RunOwner ownerThreadId={loaded.ownerThreadId} rootRunId={loaded.rootRunId ?? loaded.runId} />
+                {loaded.scheduledBy ? (
+                  // A schedule's run is started through the API too: the schedule is what a reader wants to know.
+                  <ScheduledByNote scheduleId={loaded.scheduledBy.scheduleId} name={loaded.scheduledBy.schedule?.name} />
+                ) : (
+                  <RunOwner ownerThreadId={loaded.ownerThreadId} rootRunId={loaded.rootRunId ?? loaded.runId} />
+                )}
                 <span className="muted small">
                   Run id <code className="run-title-id">{runId}</code>
                 </span>

@@ -62,6 +62,12 @@ export const RunHeaderQuery = graphql(`
       startedAt
       endedAt
       replayOf
+      scheduledBy {
+        scheduleId
+        schedule {
+          name
+        }
+      }
       forkedFrom {
         runId
         modelCallId

@@ -2,6 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import {
   Blocks,
   Bot,
+  CalendarClock,
   Check,
   ChevronDown,
   ChevronRight,
@@ -55,6 +56,7 @@ export const ICONS = {
   user: CircleUser,
   copy: Copy,
   key: KeyRound,
+  schedule: CalendarClock,
 } satisfies Record<string, LucideIcon>;
 
 export type IconName = keyof typeof ICONS;

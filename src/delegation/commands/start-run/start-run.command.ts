@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { RunCaller, RunSummary } from '../../run-caller';
 import type { RunBudgetInput } from '../../run-budget';
 import type { RunPolicyInput } from '../../run-policy';
-import type { RunReplay } from '../../run.events';
+import type { RunReplay, RunScheduledBy, RunSessionSettings } from '../../run.events';
 
 export interface StartRunInput {
   /** Start: the agent to run and its prompt. */
@@ -22,6 +22,15 @@ export interface StartRunInput {
   budget?: RunBudgetInput;
   /** issue 26, internal (ReplayRun / ForkRun only, never from a request body): the new root run plays this original back. */
   replay?: RunReplay;
+  /**
+   * issue 30, internal (the scheduler only, never from a request body): the id the new run gets. A second
+   * start of the same id is refused by the run decider, so a firing completed twice never doubles its run.
+   */
+  newRunId?: string;
+  /** issue 30, internal: the schedule firing that starts this run (recorded on `run.started` as `scheduledBy`). */
+  schedule?: RunScheduledBy;
+  /** issue 30, internal: a root run's CLI session settings (the schedule's model and permission policy). */
+  session?: RunSessionSettings;
 }
 
 /** spec: agent_run (the tool keeps its name). Start a child run, or resume / check one by run_id. */

@@ -10,7 +10,7 @@ import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, RunStateError, UnknownAgentError } from '../../run.errors';
-import type { RunReplay, RunStartedData } from '../../run.events';
+import type { RunReplay, RunSessionSettings, RunStartedData } from '../../run.events';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { assertOwner, callerActor, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
@@ -50,12 +50,16 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
     const agent = await this.library.find(input.agentId);
     if (!agent) throw new UnknownAgentError(input.agentId);
+    if ((input.session || input.schedule) && (caller.kind !== 'api' || input.parentRunId)) {
+      throw new InvalidRunArgumentsError('session settings and a schedule apply to a root run started by Switchboard itself');
+    }
     const placement = await this.admission.place(input, caller);
     await this.admission.assertDelegationAllowed(placement, input, caller);
     const budget = await this.admission.budgetFor(placement, input);
     const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
     const replay = input.replay ?? (await this.replayOfChild(placement, input.agentId));
-    const runId = uuidv7();
+    // issue 30: a scheduled start names its run, so whoever completes the firing starts this one run.
+    const runId = input.newRunId ?? uuidv7();
     const data: RunStartedData = {
       runId,
       agentId: input.agentId,
@@ -73,6 +77,8 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
       ...(budget ? { budget } : {}),
       ...(replay ? { replay } : {}),
+      ...(input.schedule ? { scheduledBy: { scheduleId: input.schedule.scheduleId, firingId: input.schedule.firingId } } : {}),
+      ...(input.session ? { session: sessionSettings(input.session) } : {}),
       agentName: agent.name,
       trace: startedRunTrace(runId, placement.parent, caller, this.callerSessionTrace(caller)),
     };
@@ -168,6 +174,11 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     }
     return forkTranscript(messages);
   }
+}
+
+/** Only the settings given: an absent model or policy leaves the agent's (or the default) in place. */
+function sessionSettings({ model, permissionPolicy }: RunSessionSettings): RunSessionSettings {
+  return { ...(model ? { model } : {}), ...(permissionPolicy ? { permissionPolicy } : {}) };
 }
 
 function continuation(state: RunState): string {

@@ -1,0 +1,37 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { handleCommand } from '../../../event-store/decider';
+import { EventStore } from '../../../event-store/event-store';
+import { scheduleStreamId } from '../../../event-store/stream-ids';
+import { toBudget } from '../../../sessions/session-budget';
+import { scheduleDecider } from '../../schedule.decider';
+import { ScheduleReferences } from '../../schedule-references';
+import type { ScheduleView } from '../../schedule-view';
+import { ScheduleViews } from '../../schedule-views';
+import { UpdateSchedule } from './update-schedule.command';
+
+/**
+ * PATCH: the decider applies the changes to the definition as it is when it decides (a retry after a
+ * concurrent change applies them again to the newer one), so only the given fields change. A changed
+ * agent or budget is checked first; the rest of the definition is the decider's to refuse.
+ */
+@CommandHandler(UpdateSchedule)
+export class UpdateScheduleHandler implements ICommandHandler<UpdateSchedule, ScheduleView> {
+  constructor(
+    private readonly store: EventStore,
+    private readonly references: ScheduleReferences,
+    private readonly views: ScheduleViews,
+  ) {}
+
+  async execute({ id, changes, expectedVersion }: UpdateSchedule): Promise<ScheduleView> {
+    if (changes.agentId !== undefined) await this.references.assertAgent(changes.agentId);
+    if (changes.budget) await this.references.assertBudget(toBudget(changes.budget) ?? null);
+    await handleCommand(
+      this.store,
+      scheduleDecider,
+      scheduleStreamId(id),
+      { type: 'update', scheduleId: id, changes, now: new Date() },
+      { metadata: { correlationId: id }, expectedVersion },
+    );
+    return this.views.schedule(id);
+  }
+}

@@ -1,0 +1,120 @@
+import { deciderSpec } from '../../test/fixtures/decider-spec';
+import { scheduleDecider } from './schedule.decider';
+import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from './schedule.errors';
+import { type ScheduleDefinition, type ScheduleEvent, ScheduleEvents } from './schedule.events';
+
+const given = deciderSpec(scheduleDecider);
+const NOW = new Date('2026-11-27T10:00:00.000Z');
+const id = 's1';
+const definition: ScheduleDefinition = {
+  name: 'Nightly review',
+  agentId: 'code-reviewer',
+  prompt: 'Review the day',
+  model: null,
+  permissionPolicy: null,
+  budget: { max_runs: 5 },
+  cron: '0 2 * * *',
+  at: null,
+  timeZone: 'Europe/Berlin',
+  endsAt: null,
+  overlap: 'skip',
+  catchUp: 'skip',
+};
+const created: ScheduleEvent = { type: ScheduleEvents.created, data: { scheduleId: id, definition, enabled: true } };
+const disabled: ScheduleEvent = { type: ScheduleEvents.disabled, data: { scheduleId: id } };
+const enabled: ScheduleEvent = { type: ScheduleEvents.enabled, data: { scheduleId: id } };
+const deleted: ScheduleEvent = { type: ScheduleEvents.deleted, data: { scheduleId: id } };
+
+describe('scheduleDecider', () => {
+  it('creates a schedule once, with its definition and whether it is on', () => {
+    given().when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW }).then([created]);
+    given(created)
+      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW })
+      .thenThrows(ScheduleExistsError, /Schedule s1 already exists/);
+  });
+
+  it('refuses a definition that cannot fire, naming every problem at once (422 invalid_schedule)', () => {
+    const broken = { ...definition, cron: '61 * * * *', timeZone: 'Mars/Olympus', prompt: '  ', name: '' };
+    given()
+      .when({ type: 'create', scheduleId: id, definition: broken, enabled: true, now: NOW })
+      .thenThrows(
+        InvalidScheduleError,
+        /timeZone Mars\/Olympus is not an IANA time zone.*cron "61 \* \* \* \*" is not valid.*name must be 1 to 120.*prompt must not be empty/,
+      );
+  });
+
+  it('refuses a one-off time or an end that is not ahead of now', () => {
+    const once = { ...definition, cron: null, at: '2026-11-27T09:59:59Z' };
+    given()
+      .when({ type: 'create', scheduleId: id, definition: once, enabled: true, now: NOW })
+      .thenThrows(InvalidScheduleError, /at is in the past/);
+    given()
+      .when({ type: 'create', scheduleId: id, definition: { ...definition, endsAt: '2026-11-01T00:00:00Z' }, enabled: true, now: NOW })
+      .thenThrows(InvalidScheduleError, /endsAt is in the past/);
+    given()
+      .when({ type: 'create', scheduleId: id, definition: { ...definition, at: '2026-12-01T00:00:00Z' }, enabled: true, now: NOW })
+      .thenThrows(InvalidScheduleError, /give exactly one of cron .* or at/);
+  });
+
+  it('replaces the whole definition with the fields a PATCH gives; the same fields again record nothing', () => {
+    given(created)
+      .when({ type: 'update', scheduleId: id, changes: { prompt: 'Review the week', cron: null, at: '2026-12-01T08:00:00Z' }, now: NOW })
+      .then([
+        {
+          type: ScheduleEvents.updated,
+          data: { scheduleId: id, definition: { ...definition, prompt: 'Review the week', cron: null, at: '2026-12-01T08:00:00Z' } },
+        },
+      ]);
+    given(created)
+      .when({ type: 'update', scheduleId: id, changes: { prompt: 'Review the day' }, now: NOW })
+      .then([]);
+  });
+
+  it('checks a PATCH against the definition it makes, but only the times it changes against now', () => {
+    given(created)
+      .when({ type: 'update', scheduleId: id, changes: { cron: 'every day' }, now: NOW })
+      .thenThrows(InvalidScheduleError, /cron must have 5 fields/);
+    const ended: ScheduleEvent = {
+      type: ScheduleEvents.updated,
+      data: { scheduleId: id, definition: { ...definition, endsAt: '2026-11-20T00:00:00.000Z' } },
+    };
+    // Its end has passed since: renaming it is still allowed.
+    given(created, ended)
+      .when({ type: 'update', scheduleId: id, changes: { name: 'Old review' }, now: NOW })
+      .then([
+        { type: ScheduleEvents.updated, data: { scheduleId: id, definition: { ...definition, endsAt: '2026-11-20T00:00:00.000Z', name: 'Old review' } } },
+      ]);
+  });
+
+  it('turns a schedule on and off, with no event when it already is so', () => {
+    given(created).when({ type: 'disable', scheduleId: id }).then([disabled]);
+    given(created).when({ type: 'enable', scheduleId: id }).then([]);
+    given(created, disabled).when({ type: 'disable', scheduleId: id }).then([]);
+    given(created, disabled).when({ type: 'enable', scheduleId: id }).then([enabled]);
+    given(created)
+      .when({ type: 'update', scheduleId: id, changes: { enabled: false }, now: NOW })
+      .then([disabled]);
+    given(created)
+      .when({ type: 'update', scheduleId: id, changes: { enabled: false, name: 'Paused review' }, now: NOW })
+      .then([{ type: ScheduleEvents.updated, data: { scheduleId: id, definition: { ...definition, name: 'Paused review' } } }, disabled]);
+  });
+
+  it('deletes a schedule, after which it is not found (404) for every command', () => {
+    given(created).when({ type: 'delete', scheduleId: id }).then([deleted]);
+    for (const command of [
+      { type: 'delete', scheduleId: id },
+      { type: 'enable', scheduleId: id },
+      { type: 'update', scheduleId: id, changes: { name: 'x' }, now: NOW },
+    ] as const) {
+      given(created, deleted)
+        .when(command)
+        .thenThrows(ScheduleNotFoundError, /Schedule s1 does not exist/);
+    }
+    given()
+      .when({ type: 'disable', scheduleId: id })
+      .thenThrows(ScheduleNotFoundError, /Schedule s1 does not exist/);
+    given(created, deleted)
+      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW })
+      .thenThrows(ScheduleExistsError, /already exists/);
+  });
+});

@@ -1,0 +1,134 @@
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { request } from '../api/client';
+import { usePolling } from '../api/hooks';
+import { useMay } from '../api/me';
+import type { SchedulesQuery as SchedulesResult } from '../gql/graphql';
+import { ErrorNote } from '../ui/ErrorNote';
+import { Icon } from '../ui/icons';
+import { SchedulesQuery, SetScheduleEnabledMutation } from './operations';
+import { FiringOutcome } from './FiringOutcome';
+import { dueTimeText, firingUnderway, timingText } from './schedule-draft';
+import { useScheduleFiringsLive } from './use-schedule-firings-live';
+
+export const SCHEDULES_PAGE_SIZE = 50;
+const POLL_MS = 3000;
+
+type ScheduleRow = SchedulesResult['schedules']['nodes'][number];
+
+/**
+ * Every schedule with when it fires next and how its last firing went; follows the firings live (a
+ * firing moves "next" on and changes "last"), and turns a schedule on or off in place (operate).
+ */
+export function SchedulesPage() {
+  const mayOperate = useMay('operate');
+  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const after = cursors[cursors.length - 1];
+  const list = useQuery({
+    queryKey: ['schedules', 'list', after],
+    queryFn: () => request(SchedulesQuery, { first: SCHEDULES_PAGE_SIZE, after }),
+    placeholderData: keepPreviousData,
+  });
+  useScheduleFiringsLive(undefined, () => void list.refetch());
+  // A run's end reaches no firing subscription: while a last firing's run is under way, ask again now and then.
+  const underway = (list.data?.schedules.nodes ?? []).some((s) => s.lastFiring && firingUnderway(s.lastFiring.outcome));
+  usePolling(() => underway && void list.refetch(), POLL_MS);
+  const agents = useMemo(() => new Map((list.data?.agents ?? []).map((a) => [a.id, a.name])), [list.data]);
+  const toggle = useMutation({
+    mutationFn: (s: ScheduleRow) => request(SetScheduleEnabledMutation, { id: s.id, enabled: !s.enabled, expectedVersion: s.version }),
+    onSettled: () => void list.refetch(),
+  });
+  const rows = list.data?.schedules.nodes ?? [];
+  const pageInfo = list.data?.schedules.pageInfo;
+
+  return (
+    <section className="page" aria-labelledby="schedules-title">
+      <div className="page-head">
+        <div>
+          <h1 id="schedules-title">Schedules</h1>
+          <p className="muted">
+            Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts one run.
+          </p>
+        </div>
+        {mayOperate && (
+          <Link className="button primary" to="/schedules/new">
+            <Icon name="schedule" />
+            New schedule
+          </Link>
+        )}
+      </div>
+      <ErrorNote error={list.error} title="The schedules could not be loaded" />
+      <ErrorNote error={toggle.error} title="The schedule was not changed" />
+      {list.data && rows.length === 0 && cursors.length === 1 ? (
+        <div className="empty">
+          <h2>No schedules</h2>
+          <p className="muted">
+            {mayOperate ? 'Make one here, or with “Schedule…” on an agent’s card in the library.' : 'Nobody has scheduled an agent yet.'}
+          </p>
+        </div>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table schedule-table">
+            <caption className="visually-hidden">Schedules, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Agent</th>
+                <th scope="col">When</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Next firing</th>
+                <th scope="col">Last outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((s) => (
+                <tr key={s.id} data-schedule={s.id}>
+                  <th scope="row">
+                    <Link to={`/schedules/${s.id}`}>{s.name}</Link>
+                  </th>
+                  <td>{agents.get(s.agentId) ?? s.agentId}</td>
+                  <td className="schedule-timing">{timingText(s)}</td>
+                  <td>
+                    {mayOperate ? (
+                      <label className="switch-line">
+                        <input
+                          type="checkbox"
+                          role="switch"
+                          checked={s.enabled}
+                          disabled={toggle.isPending}
+                          aria-label={`${s.name} enabled`}
+                          onChange={() => toggle.mutate(s)}
+                        />
+                        <span aria-hidden="true">{s.enabled ? 'on' : 'off'}</span>
+                      </label>
+                    ) : (
+                      <span>{s.enabled ? 'on' : 'off'}</span>
+                    )}
+                  </td>
+                  <td>{s.nextFiringAt ? dueTimeText(s.nextFiringAt, s.timeZone) : <span className="muted">{s.enabled ? 'none due' : 'off'}</span>}</td>
+                  <td>{s.lastFiring ? <FiringOutcome firing={s.lastFiring} /> : <span className="muted">not fired yet</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {(cursors.length > 1 || pageInfo?.hasNextPage) && (
+        <nav className="pager" aria-label="Schedule pages">
+          <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || list.isFetching}>
+            Previous
+          </button>
+          <button
+            type="button"
+            onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
+            disabled={!pageInfo?.hasNextPage || list.isFetching}
+          >
+            Next
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}
