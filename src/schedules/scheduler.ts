@@ -102,7 +102,7 @@ export class Scheduler implements OnModuleInit, OnApplicationBootstrap, OnModule
   }
 
   private async fireSchedule(schedule: ScheduleRow, now: Date): Promise<void> {
-    const plan = planFirings(
+    const plan = await planFirings(
       {
         timing: { cron: schedule.cron, at: schedule.at, timeZone: schedule.timeZone, endsAt: schedule.endsAt },
         catchUp: schedule.catchUp as CatchUpPolicy,
