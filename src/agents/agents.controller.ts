@@ -3,6 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
 import { InvalidInputError } from '../common/domain-error';
+import { expectedVersionOf } from '../common/if-match';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { agentFieldsSchema, type AgentInput, agentInputSchema } from './agent-definition';
 import { CreateAgent } from './commands/create-agent/create-agent.command';
@@ -36,14 +37,6 @@ const putSchema = agentFieldsSchema.extend({
   sub_agent_problems: z.array(z.unknown()).optional(),
   included_in: z.array(z.string()).optional(),
 });
-
-/** `If-Match: <version>` (ETag-style, quotes allowed) guards an update or delete against a lost update. */
-function expectedVersion(ifMatch: string | undefined): number | undefined {
-  if (ifMatch === undefined) return undefined;
-  const version = Number(ifMatch.replace(/^W\//, '').replace(/"/g, ''));
-  if (!Number.isInteger(version) || version < 1) throw new InvalidInputError(`If-Match must be an agent version number (got ${ifMatch})`);
-  return version;
-}
 
 @ApiTags('agents')
 @Controller('api/agents')
@@ -105,12 +98,12 @@ export class AgentsController {
       ...fields
     } = body;
     if (bodyId !== undefined && bodyId !== id) throw new InvalidInputError(`The body's id ${bodyId} differs from the path's ${id}; ids cannot be changed`);
-    return this.commandBus.execute(new UpdateAgent(id, fields, expectedVersion(ifMatch)));
+    return this.commandBus.execute(new UpdateAgent(id, fields, expectedVersionOf(ifMatch, 'an agent')));
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Delete an agent (allowed while others use it; they show the problem)' })
   delete(@Param('id') id: string, @Headers('if-match') ifMatch?: string) {
-    return this.commandBus.execute(new DeleteAgent(id, expectedVersion(ifMatch)));
+    return this.commandBus.execute(new DeleteAgent(id, expectedVersionOf(ifMatch, 'an agent')));
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Q
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { InvalidInputError } from '../common/domain-error';
+import { expectedVersionOf } from '../common/if-match';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { CreateSchedule } from './commands/create-schedule/create-schedule.command';
 import { DeleteSchedule } from './commands/delete-schedule/delete-schedule.command';
@@ -31,14 +31,6 @@ const pageSchema = z
   })
   .strict();
 type Page = z.infer<typeof pageSchema>;
-
-/** `If-Match: <version>` (ETag-style, quotes allowed) guards a change or delete against a lost update. */
-function expectedVersion(ifMatch: string | undefined): number | undefined {
-  if (ifMatch === undefined) return undefined;
-  const version = Number(ifMatch.replace(/^W\//, '').replace(/"/g, ''));
-  if (!Number.isInteger(version) || version < 1) throw new InvalidInputError(`If-Match must be a schedule version number (got ${ifMatch})`);
-  return version;
-}
 
 /** issue 30: schedules over REST; every route sends a command or query (GraphQL sends the same). */
 @ApiTags('schedules')
@@ -79,14 +71,14 @@ export class SchedulesController {
   @Patch(':id')
   @ApiOperation({ summary: 'Change some fields and/or enable or disable (If-Match: <version> to guard against lost updates; 409 when stale)' })
   update(@Param('id') id: string, @Body(new ZodValidationPipe(updateScheduleSchema)) body: ScheduleChanges, @Headers('if-match') ifMatch?: string) {
-    return this.commandBus.execute(new UpdateSchedule(id, body, expectedVersion(ifMatch)));
+    return this.commandBus.execute(new UpdateSchedule(id, body, expectedVersionOf(ifMatch, 'a schedule')));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete a schedule (If-Match: <version>); its firings stay listed' })
   async delete(@Param('id') id: string, @Headers('if-match') ifMatch?: string): Promise<void> {
-    await this.commandBus.execute(new DeleteSchedule(id, expectedVersion(ifMatch)));
+    await this.commandBus.execute(new DeleteSchedule(id, expectedVersionOf(ifMatch, 'a schedule')));
   }
 
   @Post(':id/run')
