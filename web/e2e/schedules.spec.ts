@@ -89,3 +89,49 @@ test('schedules an agent from its card with a live preview, runs it now and foll
   await expect(row.locator('td').nth(2)).toHaveText('off');
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
 });
+
+test('a run under a scheduled run names the schedule that started its team, with a link back', async ({ page, api, model }) => {
+  test.setTimeout(120_000);
+  const s = Date.now().toString(36);
+  let letLeadAnswer!: () => void;
+  const leadMayAnswer = new Promise<void>((resolve) => (letLeadAnswer = resolve));
+  model.setScript([
+    { name: 'the lead waits for the test', systemIncludes: `LEAD_${s}`, until: () => leadMayAnswer, answer: { text: `LEAD_DONE_${s}` } },
+    { name: 'the helper answers', systemIncludes: `HELPER_${s}`, answer: { text: `HELPER_DONE_${s}` } },
+  ]);
+  const lead = await api.createAgent({
+    id: `lead-${s}`,
+    name: `Lead ${s}`,
+    description: 'Leads',
+    system_message: { mode: 'append', content: `LEAD_${s} you lead.` },
+  });
+  const helper = await api.createAgent({
+    id: `helper-${s}`,
+    name: `Helper ${s}`,
+    description: 'Helps',
+    system_message: { mode: 'append', content: `HELPER_${s} you help.` },
+  });
+  const schedule = await api.call<{ id: string }>('POST', '/api/schedules', {
+    name: `Nightly ${s}`,
+    agentId: lead.id,
+    prompt: 'Lead the night.',
+    cron: '0 3 * * *',
+  });
+  const firing = await api.call<{ runId: string }>('POST', `/api/schedules/${schedule.id}/run`);
+  await model.waitForRequests((r) => r.systemText.includes(`LEAD_${s}`), 1, 60_000);
+  // While the scheduled lead still runs, a run under it (as the API may start one).
+  const child = await api.call<{ runId: string }>('POST', '/api/runs', {
+    agentId: helper.id,
+    prompt: 'Help.',
+    background: true,
+    parentRunId: firing.runId,
+  });
+
+  await page.goto(`/runs/${child.runId}`);
+  const startedBy = page.getByTestId('scheduled-by');
+  await expect(startedBy).toHaveText(`This team was started by schedule Nightly ${s}`);
+  await expect(page.getByText('Started through the API')).toHaveCount(0);
+  letLeadAnswer();
+  await startedBy.getByRole('link').click();
+  await expect(page.getByRole('heading', { level: 1, name: `Nightly ${s}` })).toBeVisible();
+});

@@ -124,6 +124,12 @@ export const RunOwnerQuery = graphql(`
       runId
       agentId
       ownerThreadId
+      scheduledBy {
+        scheduleId
+        schedule {
+          name
+        }
+      }
     }
   }
 `);

@@ -1,15 +1,19 @@
 import { Link } from 'react-router';
 
-/** On a run's page: "Started by schedule <name>", a link back to it, when a schedule's firing started the run. */
-export function ScheduledByNote({ scheduleId, name }: { scheduleId: string; name: string | undefined }) {
+/**
+ * On a run's page: "Started by schedule <name>", a link back to it, when a schedule's firing started the
+ * run, or (`team`) the root run of the tree this run belongs to.
+ */
+export function ScheduledByNote({ scheduleId, name, team = false }: { scheduleId: string; name: string | undefined; team?: boolean }) {
+  const what = team ? 'This team was started' : 'Started';
   return (
     <span data-testid="scheduled-by">
       {name ? (
         <>
-          Started by schedule <Link to={`/schedules/${scheduleId}`}>{name}</Link>
+          {what} by schedule <Link to={`/schedules/${scheduleId}`}>{name}</Link>
         </>
       ) : (
-        'Started by a schedule since deleted'
+        `${what} by a schedule since deleted`
       )}
     </span>
   );

@@ -1,14 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { request } from '../../api/client';
+import { ScheduledByNote } from '../../schedules/ScheduledByNote';
 import { RunOwnerQuery } from '../operations';
 
 /** A run's thread session id is `sub-agent-<runId>`: an owner of that shape is another run, not a chat. */
 const RUN_THREAD = /^sub-agent-(.+)$/;
 
 /**
- * Where the run's tree came from, in words: the chat that started it (a link), the API, or another run.
- * A child run's owner is its parent's thread; the chat is the root run's owner, asked for here.
+ * Where the run's tree came from, in words: the chat that started it (a link), the schedule (a link),
+ * the API, or another run. A child run's owner is its parent's thread; the chat or the schedule is the
+ * root run's, asked for here.
  */
 export function RunOwner({ ownerThreadId, rootRunId }: { ownerThreadId: string; rootRunId: string | undefined }) {
   const ownedByRun = RUN_THREAD.test(ownerThreadId);
@@ -19,6 +21,8 @@ export function RunOwner({ ownerThreadId, rootRunId }: { ownerThreadId: string; 
   });
   const owner = ownedByRun ? root.data?.run?.ownerThreadId : ownerThreadId;
   if (!owner) return null;
+  const scheduledBy = ownedByRun ? root.data?.run?.scheduledBy : undefined;
+  if (scheduledBy) return <ScheduledByNote scheduleId={scheduledBy.scheduleId} name={scheduledBy.schedule?.name} team />;
   if (owner === 'api') return <span>Started through the API</span>;
   if (RUN_THREAD.test(owner)) return null;
   return (
