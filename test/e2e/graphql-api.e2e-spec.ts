@@ -48,8 +48,13 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     ]);
 
   beforeAll(async () => {
-    // No lease heartbeat within the run: the statement counts below count every statement of the connection.
-    running = await startTestApp({ apiToken: TOKEN, instances: { publicUrl: undefined, heartbeatMs: 600_000, leaseTtlMs: 1_800_000 } });
+    // No lease heartbeat and no scheduler tick (three reads a second) within the run: the statement counts
+    // below count every statement of the connection.
+    running = await startTestApp({
+      apiToken: TOKEN,
+      instances: { publicUrl: undefined, heartbeatMs: 600_000, leaseTtlMs: 1_800_000 },
+      scheduler: { tickMs: 0 },
+    });
     store = running.app.get(EventStore);
     database = running.app.get(SqliteDatabase);
   });
