@@ -61,8 +61,8 @@ export class ScheduleViews {
   }
 
   async firing(firingId: string): Promise<FiringView | undefined> {
-    const [view] = await this.firingViews(await this.schedules.firingsById([firingId]));
-    return view;
+    const row = await this.schedules.firing(firingId);
+    return row ? (await this.firingViews([row]))[0] : undefined;
   }
 
   /** Firing rows as views, in their order, with their runs' statuses from one query. */

@@ -115,14 +115,4 @@ export class SchedulesReadModel {
       .where(and(eq(f.status, 'starting'), eq(f.instanceId, instanceId)))
       .orderBy(asc(f.position));
   }
-
-  /** The firings that started these runs (Run.scheduledBy), in one statement. */
-  async firingsOfRuns(runIds: readonly string[]): Promise<FiringRow[]> {
-    if (runIds.length === 0) return [];
-    const { scheduleFirings: f } = this.tables;
-    return this.db.orm
-      .select()
-      .from(f)
-      .where(inArray(f.runId, jsonArrayValues(this.db, runIds)));
-  }
 }
