@@ -95,11 +95,7 @@ export class FiringStarter {
     const streamId = scheduleFiringStreamId(firing.firingId);
     const schedule = await this.schedules.get(firing.scheduleId);
     if (!schedule || (!schedule.enabled && firing.trigger !== 'manual')) {
-      const message = schedule ? 'the schedule was disabled before the retry was due' : 'the schedule was deleted before the retry was due';
-      await this.decide(streamId, { type: 'fail', failure: { code: 'schedule_disabled', message, retryAt: null, failedAt: now.toISOString() } }).catch(
-        (error: unknown) => this.ignoreTaken(error),
-      );
-      return 'failed';
+      return this.failDisabled(streamId, `the schedule was ${schedule ? 'disabled' : 'deleted'} before the retry was due`, now);
     }
     const claim: Omit<FiringClaimedData, 'attempt'> = {
       firingId: firing.firingId,
@@ -127,17 +123,15 @@ export class FiringStarter {
     const claim = state.claim;
     if ((await this.store.streamVersion(runStreamId(claim.runId))) > 0) return this.recordStarted(claim, now);
     const schedule = await this.schedules.get(claim.scheduleId);
-    if (!schedule) {
-      const failure = {
-        code: 'schedule_disabled',
-        message: 'the schedule was deleted before its run started',
-        retryAt: null,
-        failedAt: now.toISOString(),
-      };
-      await this.decide(streamId, { type: 'fail', failure }).catch((error: unknown) => this.ignoreTaken(error));
-      return 'failed';
-    }
+    if (!schedule) return this.failDisabled(streamId, 'the schedule was deleted before its run started', now);
     return this.start(claim, schedule, now);
+  }
+
+  /** A firing whose schedule is off or gone: failed for good (`schedule_disabled`), unless another instance recorded it first. */
+  private async failDisabled(streamId: string, message: string, now: Date): Promise<StartOutcome> {
+    const failure = { code: 'schedule_disabled', message, retryAt: null, failedAt: now.toISOString() };
+    await this.decide(streamId, { type: 'fail', failure }).catch((error: unknown) => this.ignoreTaken(error));
+    return 'failed';
   }
 
   /** Claims a firing: its first event at version 0. undefined: another instance recorded it first. */
