@@ -48,7 +48,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     ]);
 
   beforeAll(async () => {
-    // No lease heartbeat and no scheduler tick (three reads a second) within the run: the statement counts
+    // No lease heartbeat and no scheduler tick (reads every second) within the run: the statement counts
     // below count every statement of the connection.
     running = await startTestApp({
       apiToken: TOKEN,
