@@ -272,8 +272,18 @@ describe('budgets per subtree on the real Copilot CLI', () => {
     const runId = started.body.data?.agentRun.runId as string;
     expect(started.body.data?.agentRun.budget.limits).toEqual({ maxTokens: null, maxToolCalls: 6, maxRuns: null, maxDurationMs: null });
     await expectStoppedByBudget(runId, 'max_tool_calls', 6);
-    const read = await gql(`query ($id: ID!) { run(id: $id) { status stoppedBy ${budgetFields} } }`, { id: runId });
-    const rest = await getRun(runId);
+    // The stopped run's last model call can still record its usage after the stop: GraphQL is compared with
+    // REST reads on either side of it that agree, so both see the same, settled use.
+    const { read, rest } = await waitUntil(
+      async () => {
+        const before = await getRun(runId);
+        const graphql = await gql(`query ($id: ID!) { run(id: $id) { status stoppedBy ${budgetFields} } }`, { id: runId });
+        const after = await getRun(runId);
+        return JSON.stringify(before.budget.used) === JSON.stringify(after.budget.used) && { read: graphql, rest: after };
+      },
+      "the stopped run's use to settle",
+      30_000,
+    );
     expect(read.body.data?.run).toMatchObject({
       status: 'stopped',
       stoppedBy: { actor: 'budget', reason: 'budget_exceeded', limit: 'max_tool_calls', allowed: 6 },
