@@ -10,6 +10,7 @@ import { AppModule } from './app.module';
 import { consoleBundle, serveConsole } from './console/serve-console';
 import { answerMalformedRequestsAsJson } from './common/malformed-http';
 import { jsonBodyParsers } from './common/request-body';
+import { refuseFraming } from './common/request-origin/frame-refusal';
 import { guardWebSocketUpgrades, RefusalLog, requestOriginMiddleware } from './common/request-origin/request-origin-guard';
 import { RequestOriginRules } from './common/request-origin/request-origin-rules';
 import type { SwitchboardConfig } from './config/switchboard-config';
@@ -30,6 +31,8 @@ export async function createSwitchboardApp(config: SwitchboardConfig): Promise<I
   app.flushLogs();
   // First, so that every request is timed, the ones the body parser refuses included.
   app.use(app.get(HttpMetrics).middleware);
+  // Next, so that every answer after it (refusals, Swagger UI, GraphQL, the console, a 404) refuses to be framed.
+  app.use(refuseFraming());
   // Before anything reads the request: a foreign Host, a foreign page or a simple-request POST goes no further.
   const origins = requestOriginRules(config);
   const refusals = new RefusalLog();

@@ -9,6 +9,7 @@ interface Answer {
   status: number;
   contentType: string;
   body: string;
+  headers: http.IncomingHttpHeaders;
 }
 
 /**
@@ -22,7 +23,8 @@ function send(baseUrl: string, method: string, path: string, headers: Record<str
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (text += chunk));
-      const answer = () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: text });
+      const answer = () =>
+        resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type'] ?? ''), body: text, headers: response.headers });
       if (String(response.headers['content-type']).startsWith('text/event-stream')) {
         setTimeout(() => {
           answer();
@@ -48,7 +50,10 @@ function openWebSocket(
       let text = '';
       response.on('data', (chunk: Buffer) => (text += chunk.toString()));
       response.on('end', () =>
-        resolve({ refused: { status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body: text }, acked: false }),
+        resolve({
+          refused: { status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body: text, headers: response.headers },
+          acked: false,
+        }),
       );
     });
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: token ? { Authorization: `Bearer ${token}` } : {} })));
@@ -181,9 +186,70 @@ describe.each([
     });
 
     it('a link from another site still opens a page (a top-level navigation)', async () => {
-      const answer = await send(own, 'GET', '/health/live', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+      const answer = await send(own, 'GET', '/health/live', {
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+      });
       expect(answer.status).toBe(200);
     });
+
+    // issue 39: another site framed Swagger UI near-invisibly and had the person click through it.
+    it.each(['iframe', 'frame', 'embed', 'object'])('a frame another site loads (Sec-Fetch-Dest: %s) is refused, /api/docs included', async (dest) => {
+      const navigation = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': dest };
+      for (const path of ['/api/docs', '/api/docs/', '/', '/health/live']) {
+        const framed = await send(own, 'GET', path, { ...navigation, ...auth() });
+        expect({ path, status: framed.status }).toEqual({ path, status: 403 });
+        expect(json(framed)).toMatchObject({ statusCode: 403, code: 'cross_origin_refused' });
+      }
+    });
+
+    it("Swagger UI's calls from another origin (its try-it-out, framed or not) change nothing: POST /api/keys is refused", async () => {
+      const keys = async () => JSON.parse((await send(own, 'GET', '/api/keys', auth())).body) as { keys: unknown[] };
+      const before = await keys();
+      const created = await send(
+        own,
+        'POST',
+        '/api/keys',
+        {
+          origin: ATTACKER,
+          'sec-fetch-site': 'cross-site',
+          'sec-fetch-mode': 'cors',
+          'sec-fetch-dest': 'empty',
+          'content-type': 'application/json',
+          ...auth(),
+        },
+        JSON.stringify({ name: 'planted', role: 'admin' }),
+      );
+      expect(created.status).toBe(403);
+      expect(json(created).code).toBe('cross_origin_refused');
+      expect(await keys()).toEqual(before);
+    });
+  });
+
+  // issue 39: whatever answers (a page, the API, a refusal, a 404), no other page may show it in a frame.
+  it.each<[string, string, string, Record<string, string>, string | undefined]>([
+    ['Swagger UI', 'GET', '/api/docs/', {}, undefined],
+    ['the OpenAPI document', 'GET', '/api/docs-json', {}, undefined],
+    ['GraphQL', 'POST', '/graphql', { 'content-type': 'application/json' }, JSON.stringify({ query: '{ agents { id } }' })],
+    ['GraphQL over GET', 'GET', '/graphql?query=%7Bagents%7Bid%7D%7D', { 'apollo-require-preflight': 'true' }, undefined],
+    ['the health summary', 'GET', '/health', {}, undefined],
+    ['a path nothing serves (404)', 'GET', '/api/no-such-thing', {}, undefined],
+    ['an API answer', 'GET', '/api/agents', {}, undefined],
+    ['a refused foreign page (403)', 'GET', '/api/agents', { origin: ATTACKER }, undefined],
+    ['a refused body (415)', 'POST', '/api/agents', { 'content-type': 'text/plain' }, 'x'],
+  ])('%s (%s %s) refuses to be framed', async (_what, method, path, headers, body) => {
+    const answer = await send(own, method, path, { ...headers, ...auth() }, body);
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it('an answer refused for want of the token refuses to be framed as well', async () => {
+    const answer = await send(own, 'GET', '/api/docs', {});
+    expect(answer.status).toBe(token ? 401 : 200);
+    expect(answer.headers['x-frame-options']).toBe('DENY');
+    expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
   });
 
   it('a WebSocket handshake on a path that has none is answered 404, not left open', async () => {

@@ -21,6 +21,7 @@ export function requestFactsOf(request: IncomingMessage): RequestFacts {
     origin: header(request, 'origin'),
     secFetchSite: header(request, 'sec-fetch-site'),
     secFetchMode: header(request, 'sec-fetch-mode'),
+    secFetchDest: header(request, 'sec-fetch-dest'),
     contentType: header(request, 'content-type'),
     localAddress: request.socket.localAddress,
     localPort: request.socket.localPort,

@@ -12,6 +12,7 @@ const request = (facts: Partial<RequestFacts> = {}): RequestFacts => ({
   origin: undefined,
   secFetchSite: undefined,
   secFetchMode: undefined,
+  secFetchDest: undefined,
   contentType: undefined,
   localAddress: '127.0.0.1',
   localPort: PORT,
@@ -135,12 +136,33 @@ describe('RequestOriginRules', () => {
     });
 
     it('lets a person follow a link from another site (a top-level GET navigation), nothing else', () => {
-      expect(codeOf(rules(), { secFetchSite: 'cross-site', secFetchMode: 'navigate' })).toBeUndefined();
-      expect(codeOf(rules(), { method: 'HEAD', secFetchSite: 'cross-site', secFetchMode: 'navigate' })).toBeUndefined();
-      expect(codeOf(rules(), { method: 'POST', origin: 'https://attacker.example', secFetchMode: 'navigate', contentType: 'application/json' })).toBe(
+      const topLevel = { secFetchMode: 'navigate', secFetchDest: 'document' };
+      expect(codeOf(rules(), { secFetchSite: 'cross-site', ...topLevel })).toBeUndefined();
+      expect(codeOf(rules(), { method: 'HEAD', secFetchSite: 'cross-site', ...topLevel })).toBeUndefined();
+      expect(codeOf(rules(), { secFetchSite: 'Cross-Site', secFetchMode: 'Navigate', secFetchDest: 'Document' })).toBeUndefined();
+      expect(codeOf(rules(), { method: 'POST', origin: 'https://attacker.example', ...topLevel, contentType: 'application/json' })).toBe(
         'cross_origin_refused',
       );
-      expect(codeOf(rules(), { origin: 'https://attacker.example', secFetchMode: 'navigate', upgrade: true })).toBe('cross_origin_refused');
+      expect(codeOf(rules(), { origin: 'https://attacker.example', ...topLevel, upgrade: true })).toBe('cross_origin_refused');
+    });
+
+    // issue 39: a frame's load is a navigation, but it puts the page inside the other site's, which can
+    // hide it under its own and have the person click through it (clickjacking).
+    it.each(['iframe', 'frame', 'embed', 'object', 'fencedframe', 'IFRAME', '', undefined])(
+      'refuses a navigation from another site into a frame or an embedding (Sec-Fetch-Dest: %s)',
+      (secFetchDest) => {
+        for (const method of ['GET', 'HEAD']) {
+          const refusal = rules().refusalOf(request({ method, secFetchSite: 'cross-site', secFetchMode: 'navigate', secFetchDest }));
+          expect(refusal).toMatchObject({ statusCode: 403, code: 'cross_origin_refused' });
+          expect(codeOf(rules(), { method, secFetchSite: 'same-site', secFetchMode: 'navigate', secFetchDest })).toBe('cross_origin_refused');
+        }
+      },
+    );
+
+    it('frames of its own pages and frames of allowed origins are served', () => {
+      const framed = { secFetchMode: 'navigate', secFetchDest: 'iframe' };
+      expect(codeOf(rules(), { secFetchSite: 'same-origin', ...framed })).toBeUndefined();
+      expect(codeOf(rules({ allowedOrigins: ['http://localhost:5173'] }), { origin: 'http://localhost:5173', ...framed })).toBeUndefined();
     });
 
     it('a foreign Host is refused as such before its Origin is looked at', () => {

@@ -8,6 +8,8 @@ export interface RequestFacts {
   origin: string | undefined;
   secFetchSite: string | undefined;
   secFetchMode: string | undefined;
+  /** `Sec-Fetch-Dest`: what the answer becomes (`document` for a top-level page, `iframe` for a frame, …). */
+  secFetchDest: string | undefined;
   contentType: string | undefined;
   /** The address and port of this service the connection arrived at. */
   localAddress: string | undefined;
@@ -38,6 +40,11 @@ const UNSPECIFIED = new Set(['0.0.0.0', '::', '']);
 const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
 /** The only request methods a browser sends cross-origin without asking first (CORS "simple" methods). */
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+/**
+ * A navigation that shows the page in its own tab or window. `iframe`, `frame`, `embed`, `object` and
+ * `fencedframe` navigate too, but inside the other site's page (clickjacking, issue 39).
+ */
+const TOP_LEVEL_DESTINATION = 'document';
 
 /**
  * Which requests this service answers (issue 22: cross-site WebSocket hijacking, DNS rebinding,
@@ -52,8 +59,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD']);
  *    from a page that is not this service's own origin (the accepted Host, SWITCHBOARD_PUBLIC_URL's
  *    origin) or in SWITCHBOARD_ALLOWED_ORIGINS is refused: every WebSocket handshake and every method
  *    on every path, reads included (an EventSource or a no-cors GET gets nothing), save one: a
- *    top-level navigation (GET, `Sec-Fetch-Mode: navigate`), which shows the person a page and hands
- *    the other site nothing. Clients that are not browsers send neither header and are not concerned.
+ *    top-level navigation (GET, `Sec-Fetch-Mode: navigate`, `Sec-Fetch-Dest: document`), which shows
+ *    the person a page and hands the other site nothing. A frame's load is a navigation too, but into
+ *    the other site's page, where it could be overlaid and clicked through: it is refused like a fetch. Clients that are not browsers send neither header and are not concerned.
  * 3. Content type (415): a POST must say `Content-Type: application/json` (a body is optional), so a
  *    form, a `text/plain` or a body-less POST (the requests a browser sends cross-site without a
  *    preflight) never reaches a route. Other methods cannot be sent cross-site without a preflight.
@@ -126,8 +134,7 @@ export class RequestOriginRules {
   private originRefusal(facts: RequestFacts): RequestRefusal | undefined {
     const foreign = this.foreignOrigin(facts);
     if (foreign === undefined) return undefined;
-    const navigation = SAFE_METHODS.has(facts.method) && facts.secFetchMode?.toLowerCase() === 'navigate' && !facts.upgrade;
-    if (navigation) return undefined;
+    if (isTopLevelNavigation(facts)) return undefined;
     return {
       statusCode: 403,
       code: 'cross_origin_refused',
@@ -167,6 +174,16 @@ export class RequestOriginRules {
     if (!named || !page) return false;
     return named.host === page.host && (named.port ?? port) === (page.port ?? port);
   }
+}
+
+/** A person opening a page in a tab or window (a link, the address bar), not a frame inside another page. */
+function isTopLevelNavigation(facts: RequestFacts): boolean {
+  return (
+    SAFE_METHODS.has(facts.method) &&
+    !facts.upgrade &&
+    facts.secFetchMode?.trim().toLowerCase() === 'navigate' &&
+    facts.secFetchDest?.trim().toLowerCase() === TOP_LEVEL_DESTINATION
+  );
 }
 
 function contentTypeRefusal(facts: RequestFacts): RequestRefusal | undefined {
