@@ -76,9 +76,11 @@ window.attack = async (target, sessionId) => {
 
 const PAGE = `<!doctype html><title>Totally harmless page</title><h1>Nothing to see</h1><script>${ATTACK}</script>`;
 
-/** A web server of the attacker's own on another port of 127.0.0.1: another origin. */
-async function attackerSite(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE));
+/** A web server of the attacker's own on another port of 127.0.0.1: another origin. `/framing` is `framing`, any other path PAGE. */
+async function attackerSite(framing = ''): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) =>
+    response.writeHead(200, { 'Content-Type': 'text/html' }).end(request.url === '/framing' ? framing : PAGE),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
@@ -147,4 +149,69 @@ test('a page on another origin and one on a rebound host name get nothing from t
   const session = await api.call<{ status: string }>('GET', `/api/sessions/${sessionId}`);
   expect(session.status).not.toBe('destroyed');
   await api.call('DELETE', `/api/sessions/${sessionId}`);
+});
+
+// issue 39: the attacker's page framed Swagger UI near-invisibly and had the person click through
+// "Try it out" into POST /api/keys, locking the owner out of a service that had no token yet.
+test('a page on another origin cannot frame the API docs or the console, nor create a key', async ({ page, api, service }) => {
+  const framing =
+    '<!doctype html><title>Win a prize</title><h1>Click twice to win</h1>' +
+    `<iframe title="API docs" src="${service.url}/api/docs/" style="opacity:0.01"></iframe>` +
+    `<iframe title="console" src="${service.url}/" style="opacity:0.01"></iframe>`;
+  const site = await attackerSite(framing);
+  const answers: Array<{ path: string; status: number }> = [];
+  page.on('response', (response) => {
+    if (response.url().startsWith(service.url)) answers.push({ path: new URL(response.url()).pathname, status: response.status() });
+  });
+  try {
+    // goto waits for the page's load event, which waits for its frames (loaded or blocked).
+    await page.goto(`${site.url}framing`);
+    await expect(page.getByRole('heading', { name: 'Click twice to win' })).toBeVisible();
+    for (const title of ['API docs', 'console']) {
+      const frame = await page
+        .getByTitle(title)
+        .elementHandle()
+        .then((element) => element?.contentFrame());
+      expect(frame).toBeTruthy();
+      // Blocked: the frame holds the browser's error page, never the service's page.
+      expect({ title, url: frame?.url() }).not.toEqual({ title, url: expect.stringContaining(service.url) });
+      const markup = (await frame?.evaluate(() => document.documentElement.outerHTML)) ?? '';
+      expect(markup).not.toContain('swagger-ui');
+      expect(markup).not.toContain('id="root"');
+    }
+    // The service refused both loads itself (a frame's navigation from another site is a foreign request).
+    expect(answers).toEqual(
+      expect.arrayContaining([
+        { path: '/api/docs/', status: 403 },
+        { path: '/', status: 403 },
+      ]),
+    );
+
+    // What "Try it out" sends, a JSON POST, needs a preflight, which the service refuses: it is never sent.
+    // The form-like POST a page may send without one reaches the service, which refuses it by its Origin.
+    const plant = (mode: RequestMode) =>
+      page.evaluate(
+        async ([target, m]) => {
+          try {
+            const response = await fetch(`${target}/api/keys`, {
+              method: 'POST',
+              mode: m,
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ name: 'planted', role: 'admin' }),
+            });
+            return { status: response.status };
+          } catch (error) {
+            return { failed: String(error) };
+          }
+        },
+        [service.url, mode] as const,
+      );
+    expect(await plant('cors')).toHaveProperty('failed');
+    const refused = page.waitForResponse((response) => response.url() === `${service.url}/api/keys` && response.request().method() === 'POST');
+    expect(await plant('no-cors')).toEqual({ status: 0 });
+    expect((await refused).status()).toBe(403); // cross_origin_refused: no credential is needed here, so nothing else answers 403
+  } finally {
+    await site.close();
+  }
+  expect(await api.call<{ keys: unknown[] }>('GET', '/api/keys')).toEqual({ keys: [] });
 });

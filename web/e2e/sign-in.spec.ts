@@ -77,6 +77,11 @@ test('a person signs in through the provider’s login page, sees their name and
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'signed-in', { fullPage: false });
 
+  // The API docs open for the signed-in person: the cookie is their credential there too (issue 39).
+  await page.getByRole('link', { name: 'API docs' }).click();
+  await expect(page.getByRole('button', { name: /GET \/api\/me\b/ })).toBeVisible();
+  await page.goto('/agents');
+
   const cookie = await sessionCookie(context);
   expect(cookie).toBeDefined();
   await page.getByRole('button', { name: 'Sign out' }).click();

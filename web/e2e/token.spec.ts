@@ -73,3 +73,40 @@ test('with the token, the library updates live over the WebSocket when the API c
   await expect(resultCount(page)).toHaveText('Showing 2 of 2 agents');
   await expect(tokenDialog(page)).toHaveCount(0);
 });
+
+// issue 39, console item 4: a browser cannot send the token on a navigation, so /api/docs answered a raw
+// 401. The console's API docs page fetches the document and sends each "Try it out" call with the tab's token.
+test('API docs open from the console with the token: the operations are listed and Try it out sends the token', async ({ page }) => {
+  const blocked: string[] = [];
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) blocked.push(message.text());
+  });
+  await page.goto('/');
+  await signIn(page, TEST_API_TOKEN);
+  await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
+
+  const documentLoaded = page.waitForResponse((r) => r.url().endsWith('/api/docs-json'));
+  await page.getByRole('link', { name: 'API docs' }).click();
+  expect((await documentLoaded).status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: 'API docs' })).toBeVisible();
+  // Swagger UI lists the operations (each is a button with its method and path).
+  const me = page.getByRole('button', { name: /GET \/api\/me\b/ });
+  await expect(me).toBeVisible();
+  await expect(page.getByRole('button', { name: /POST \/api\/keys\b/ })).toBeVisible();
+  await expect(page.getByText('Missing or wrong API token')).toHaveCount(0);
+
+  await me.click();
+  await page.getByRole('button', { name: 'Try it out' }).click();
+  const called = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/me' && r.request().method() === 'GET');
+  await page.getByRole('button', { name: 'Execute' }).click();
+  const answer = await called;
+  expect(answer.status()).toBe(200);
+  expect(answer.request().headers().authorization).toBe(`Bearer ${TEST_API_TOKEN}`);
+  await expect(page.locator('.swagger-ui').getByText('"operator"').first()).toBeVisible();
+
+  // The address bar's /api/docs (no header there) leads to the same page, which has the tab's token.
+  await page.goto('/api/docs');
+  await expect(page).toHaveURL(/\/docs\/api$/);
+  await expect(page.getByRole('button', { name: /GET \/api\/me\b/ })).toBeVisible();
+  expect(blocked).toEqual([]);
+});

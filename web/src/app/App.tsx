@@ -161,9 +161,9 @@ function Console() {
             )}
           </nav>
           <div className="topbar-actions">
-            <a href="/api/docs" className="quiet-link">
+            <Link to="/docs/api" className="quiet-link">
               API docs
-            </a>
+            </Link>
             <SignedInAs key={generation} />
             {signedInByCookie && (
               <button

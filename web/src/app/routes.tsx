@@ -1,5 +1,6 @@
 import { Link, useParams, type RouteObject } from 'react-router';
 import { AgentEditorPage } from '../agents/AgentEditorPage';
+import { ApiDocsPage } from '../api-docs/ApiDocsPage';
 import { AgentLibraryPage } from '../agents/AgentLibraryPage';
 import { ApprovalsPage } from '../approvals/ApprovalsPage';
 import { AuditPage } from '../audit/AuditPage';
@@ -92,5 +93,7 @@ export const routes: RouteObject[] = [
   { path: '/audit', element: <AuditPage /> },
   { path: '/health-status', element: <HealthPage /> },
   { path: '/keys', element: <KeysPage /> },
+  // Not under /api: the service answers that path itself (and the dev server forwards it).
+  { path: '/docs/api', element: <ApiDocsPage /> },
   { path: '*', element: <NotFound /> },
 ];
