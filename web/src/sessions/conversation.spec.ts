@@ -479,9 +479,9 @@ describe('the side panel’s delegation, permission policy and budget', () => {
     ).toEqual(['tokens: 1,200 of 50,000', 'runs: 1 of 3', 'time: 31 s of 120 s']);
   });
 
-  it('says the cost used of a cost limit, and "?" rather than 0 when the use is not known', () => {
+  it('says the cost used of a cost limit, and "unknown" rather than 0 when the use is not known', () => {
     const limits = { maxCost: 2.5 };
     expect(budgetLines({ limits, used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500, cost: 0.1234 } })).toEqual(['cost: 0.1234 of 2.5']);
-    expect(budgetLines({ limits, used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500 } })).toEqual(['cost: ? of 2.5']);
+    expect(budgetLines({ limits, used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500 } })).toEqual(['cost: unknown of 2.5']);
   });
 });
