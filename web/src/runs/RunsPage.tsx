@@ -65,7 +65,8 @@ export function RunsPage() {
         <div>
           <h1 id="runs-title">Runs</h1>
           <p className="muted">
-            Every delegation run, newest first: which agent ran what task, who started it, under which run, and what it cost. Statuses follow the service as they change.
+            Every delegation run, newest first: which agent ran what task, who started it, under which run, and what it cost. Statuses follow the service
+            as they change.
           </p>
         </div>
       </div>

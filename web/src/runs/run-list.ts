@@ -80,7 +80,10 @@ export function startedByText(run: {
 }
 
 /** "replay" or "fork" for a run of a replay tree (its original in `of`), else undefined. */
-export function replayMarkOf(run: { replayOf?: string | null; forkedFrom?: { runId: string } | null }): { kind: 'replay' | 'fork'; of: string } | undefined {
+export function replayMarkOf(run: {
+  replayOf?: string | null;
+  forkedFrom?: { runId: string } | null;
+}): { kind: 'replay' | 'fork'; of: string } | undefined {
   if (run.forkedFrom) return { kind: 'fork', of: run.forkedFrom.runId };
   if (run.replayOf) return { kind: 'replay', of: run.replayOf };
   return undefined;
