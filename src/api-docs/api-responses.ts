@@ -185,6 +185,7 @@ const runView = z.object({
   scheduledBy: nullable(z.object({ scheduleId: z.string(), firingId: z.string() })).describe(
     'issue 30: the schedule firing that started the run; null for runs nobody scheduled',
   ),
+  startedBy: nullable(actorView).describe('issue 39: who started the run; null for runs started before it was recorded'),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -213,6 +214,7 @@ const runExample = {
   replay: null,
   pause: null,
   scheduledBy: null,
+  startedBy: { kind: 'agent', id: SESSION_ID, name: 'lead', lineage: ['lead'] },
 };
 const runSummary = z.object({
   runId: z.uuid(),

@@ -14,6 +14,7 @@ import { SteerRunHandler } from './commands/steer-run/steer-run.handler';
 import { ForkRunHandler } from './commands/fork-run/fork-run.handler';
 import { ReplayRunHandler } from './commands/replay-run/replay-run.handler';
 import { ReplayDivergenceStop } from './replay-divergence-stop';
+import { TurnStopCascade } from './turn-stop-cascade';
 import { ReplayOrigin } from './replay-origin';
 import { DelegationTools } from './delegation-tools';
 import { RunsProjection } from './projections/runs.projection';
@@ -63,6 +64,7 @@ import { SessionBudgetController } from './session-budget.controller';
     ReplayRunHandler,
     ForkRunHandler,
     ReplayDivergenceStop,
+    TurnStopCascade,
     GetRunOutputHandler,
     GetRunHandler,
     GetSessionBudgetHandler,

@@ -186,10 +186,16 @@ export class RunExecutor {
     return { outcome, cancel: () => cancel() };
   }
 
+  /**
+   * A foreground run just started: its parent session learns its id before its first step (the chat's
+   * run card links to the run from the start), `toolCallId` naming the agent_run call that started it.
+   */
+  announceStart(state: RunState, toolCallId: string | undefined): void {
+    this.forwardProgress(state, { kind: 'started', ...(toolCallId ? { toolCallId } : {}) });
+  }
+
   /** spec: a foreground child's progress is forwarded to its parent (here: the parent session's stream). */
   private progressForwarder(state: RunState): (event: StoredEvent) => void {
-    const { background, parentThreadId, runId, agentId } = state.started;
-    if (background || !parentThreadId || parentThreadId === API_THREAD) return () => {};
     return (event) => {
       const data = cliEventData(event);
       const payload = data.payload;
@@ -199,21 +205,27 @@ export class RunExecutor {
           : typeof payload.content === 'string' && payload.content.trim()
             ? { kind: 'message', text: payload.content.slice(0, 2000) }
             : undefined;
-      if (!progress) return;
-      this.store
-        .appendMany(
-          [
-            foreignSessionAppend(parentThreadId, [
-              {
-                type: RunEvents.progress,
-                data: { runId, agentId, ...(data.agentId ? { subAgentId: data.agentId } : {}), ...progress } satisfies RunProgressData,
-              },
-            ]),
-          ],
-          { maxDelayMs: 5 },
-        )
-        .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not forward run progress'));
+      if (progress) this.forwardProgress(state, progress, data.agentId);
     };
+  }
+
+  /** Appends `run.progress` on the parent session's stream of a foreground run (nothing for a background or API run). */
+  private forwardProgress(state: RunState, progress: RunProgress, subAgentId?: string): void {
+    const { background, parentThreadId, runId, agentId } = state.started;
+    if (background || !parentThreadId || parentThreadId === API_THREAD) return;
+    this.store
+      .appendMany(
+        [
+          foreignSessionAppend(parentThreadId, [
+            {
+              type: RunEvents.progress,
+              data: { runId, agentId, ...(subAgentId ? { subAgentId } : {}), ...progress } satisfies RunProgressData,
+            },
+          ]),
+        ],
+        { maxDelayMs: 5 },
+      )
+      .catch((error: unknown) => this.logger.warn({ runId, err: error }, 'could not forward run progress'));
   }
 
   /** Resolves true when an event matching `predicate` is recorded after `after`, false after `timeoutMs`. */

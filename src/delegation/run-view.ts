@@ -67,6 +67,8 @@ export interface RunView {
   pause: RunPauseView | null;
   /** issue 30: the schedule firing that started the run, null for runs nobody scheduled. */
   scheduled_by: { schedule_id: string; firing_id: string } | null;
+  /** issue 39: who started the run (run.started's actor); null for runs started before it was recorded. */
+  started_by: Actor | null;
 }
 
 /** issue 26: how a run of a replay tree plays its original back. */
@@ -135,6 +137,7 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse, 
     replay: row.replayMode ? { mode: row.replayMode } : null,
     pause: pause ? toRunPauseView(pause) : null,
     scheduled_by: scheduledByView(row.scheduledBy),
+    started_by: row.startedBy ? (JSON.parse(row.startedBy) as Actor) : null,
   };
 }
 

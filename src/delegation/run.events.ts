@@ -181,8 +181,11 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
 ];
 export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
 
-/** What a foreground child is doing: a tool it started, or the start of a message. */
-export type RunProgress = { kind: 'tool'; toolName: unknown } | { kind: 'message'; text: string };
+/**
+ * What a foreground child is doing: it started (its id, before its first step: the caller's run card
+ * links to it at once; `toolCallId` names the agent_run call), a tool it started, or the start of a message.
+ */
+export type RunProgress = { kind: 'started'; toolCallId?: string } | { kind: 'tool'; toolName: unknown } | { kind: 'message'; text: string };
 
 /** `run.progress`, on the child's parent session's stream. */
 export type RunProgressData = { runId: string; agentId: string; subAgentId?: string } & RunProgress;

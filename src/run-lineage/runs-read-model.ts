@@ -116,6 +116,16 @@ export class RunsReadModel {
     return row?.n ?? 0;
   }
 
+  /** Running runs a thread owns that it started in the foreground (`background: false`): its turn waits on them. */
+  async runningForegroundOwnedBy(ownerThreadId: string): Promise<string[]> {
+    const { runs } = this;
+    const rows = await this.db.orm
+      .select({ runId: runs.runId })
+      .from(runs)
+      .where(and(eq(runs.ownerThreadId, ownerThreadId), eq(runs.status, 'running'), eq(runs.background, false)));
+    return rows.map((r) => r.runId);
+  }
+
   /** Runs a thread owns that its agent has not been told about: ended background ones and interrupted ones, oldest end first. */
   async unnotifiedEndsOwnedBy(ownerThreadId: string): Promise<RunRow[]> {
     const { runs } = this;

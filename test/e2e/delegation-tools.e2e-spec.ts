@@ -147,4 +147,55 @@ describe('delegation through agent_run on the real Copilot CLI', () => {
     expect(tree.usage.toolCalls).toBeGreaterThanOrEqual(1);
     expect(tree.subtreeUsage).toEqual(tree.usage);
   }, 120_000);
+
+  // Last: it replaces the script.
+  it('stops the foreground run a stopped turn waits on, with its reason, and lets a background run go on', async () => {
+    model.setScript([
+      {
+        name: 'lead starts a background and a foreground run',
+        systemIncludes: 'LEAD_PROMPT',
+        lastMessageIncludes: 'Research and wait',
+        answer: {
+          toolCalls: [
+            { name: 'agent_run', arguments: { agent_id: 'researcher', prompt: 'Find FACT_BG_HANG.', background: true } },
+            { name: 'agent_run', arguments: { agent_id: 'researcher', prompt: 'Find FACT_FG_HANG.' } },
+          ],
+        },
+      },
+      { name: 'lead wraps up', systemIncludes: 'LEAD_PROMPT', lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
+      { name: 'researcher never answers', systemIncludes: 'RESEARCHER_PROMPT', messagesInclude: '_HANG', answer: { hang: true } },
+    ]);
+    const { sessionId } = (await http('POST', '/api/sessions', { agentId: 'lead', delegation: true })).body;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'Research and wait, please.' })).status).toBe(202);
+    await model.waitForRequests((r) => r.rule === 'researcher never answers', 2);
+    const [background, foreground] = ['FACT_BG_HANG', 'FACT_FG_HANG'].map((fact) => async () => {
+      const runs = await runsOf(sessionId);
+      return runs.find((r) => r.prompt.includes(fact) && r.status === 'running');
+    });
+    const bg = await waitUntil(background, 'the background run', 30_000);
+    const fg = await waitUntil(foreground, 'the foreground run', 30_000);
+    // The foreground run told its caller's stream its id at once, naming the agent_run call.
+    const before = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events as Json[];
+    expect(before.find((e) => e.type === 'run.progress' && e.data.runId === fg.runId)?.data).toMatchObject({
+      kind: 'started',
+      toolCallId: expect.any(String),
+    });
+
+    expect((await http('POST', `/api/sessions/${sessionId}/abort`)).status).toBe(202);
+    const stopped = await waitUntil(
+      async () => {
+        const run = (await http('GET', `/api/runs/${fg.runId}`)).body;
+        return run.status === 'stopped' && run;
+      },
+      'the foreground run to stop',
+      30_000,
+    );
+    expect(stopped.stoppedBy).toMatchObject({ actor: 'api', reason: `the turn that started it was stopped (session ${sessionId})` });
+    await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 30_000);
+    const events = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body.events as Json[];
+    expect(events.find((e) => e.type === 'run.ended' && e.data.runId === fg.runId)?.data).toMatchObject({ status: 'stopped' });
+    expect((await http('GET', `/api/runs/${bg.runId}`)).body.status).toBe('running');
+
+    expect((await http('POST', `/api/runs/${bg.runId}/stop`, {})).status).toBe(200);
+  }, 120_000);
 });

@@ -125,3 +125,56 @@ test('a delegation shows as a run card linked to its run; the automatic approval
   await expect(page.getByTestId('run-status')).toHaveText('completed');
   await api.call('DELETE', `/api/sessions/${sessionId}`);
 });
+
+test('Stop in the chat stops the foreground run the turn waits on, linked from its start; a background run goes on, linked', async ({
+  page,
+  api,
+  model,
+}) => {
+  const s = Date.now().toString(36);
+  const [worker, helper] = [`fg-worker-${s}`, `bg-helper-${s}`];
+  model.setScript([
+    {
+      name: 'the lead delegates twice',
+      messagesInclude: `WAIT_ON_${s}`,
+      lastIsToolResult: false,
+      answer: {
+        toolCalls: [
+          { name: 'agent_run', arguments: { agent_id: helper, prompt: `Watch BG_${s}.`, background: true } },
+          { name: 'agent_run', arguments: { agent_id: worker, prompt: `Work on FG_${s}.` } },
+        ],
+      },
+    },
+    { name: 'the lead wraps up', messagesInclude: `WAIT_ON_${s}`, lastIsToolResult: true, answer: { text: `LEAD_DONE_${s}` } },
+    { name: 'the runs take their time', systemIncludes: `HANGS_${s}`, answer: { hang: true } },
+  ]);
+  for (const id of [worker, helper]) await api.createAgent({ id, name: id, system_message: { content: `HANGS_${s} You work slowly.` } });
+  const { sessionId } = await api.call<Json>('POST', '/api/sessions', { delegation: true });
+  await page.goto(`/sessions/${sessionId}`);
+  await messageBox(page).fill(`WAIT_ON_${s} please`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await model.waitForRequests((r) => r.rule === 'the runs take their time', 2);
+
+  // While the lead waits, the foreground run's card already links to its run page.
+  const card = conversation(page).getByRole('article', { name: `Run of ${worker}` });
+  await expect(card.getByTestId('run-card-status')).toHaveText('running');
+  const link = card.getByRole('link', { name: `Run: ${worker}` });
+  await expect(link).toHaveAttribute('href', /\/runs\/[0-9a-f-]{36}$/);
+  const runId = (await link.getAttribute('href'))!.split('/').pop()!;
+  const helperRun = ((await api.call<Json>('GET', '/api/runs')).runs as Json[]).find((r) => r.agentId === helper);
+
+  await page.getByRole('button', { name: 'Stop' }).click();
+  const notice = conversation(page).getByText('Stop requested: the agent stops its turn. The runs it waits on stop with it.');
+  await expect(notice).toContainText('Background runs go on:');
+  await expect(notice.getByRole('link', { name: new RegExp(helper) })).toHaveAttribute('href', `/runs/${helperRun.runId}`);
+  await expect(card.getByTestId('run-card-status')).toHaveText('stopped', { timeout: 20_000 });
+  await expect(card).toContainText('the turn that started it was stopped');
+  await expect(page.getByTestId('session-status')).toHaveText('idle', { timeout: 20_000 });
+  expect((await api.call<Json>('GET', `/api/runs/${runId}`)).status).toBe('stopped');
+  expect((await api.call<Json>('GET', `/api/runs/${helperRun.runId}`)).status).toBe('running');
+
+  await link.click();
+  await expect(page.getByTestId('run-status')).toHaveText('stopped');
+  await api.call('POST', `/api/runs/${helperRun.runId}/stop`, {});
+  await api.call('DELETE', `/api/sessions/${sessionId}`);
+});

@@ -43,6 +43,12 @@ test('Replay and "Fork from here" start new runs linked both ways, the fork answ
   const replayId = page.url().split('/runs/')[1];
   await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 60_000 });
   await expect(page.getByTestId('replay-of')).toContainText('A replay of the original run');
+  // The header says the same, with who asked for it from the console (not "Started through the API").
+  const startedBy = (await api.call<{ startedBy: { kind: string; name: string } }>('GET', `/api/runs/${replayId}`)).startedBy;
+  await expect(page.getByTestId('run-started')).toHaveText(
+    `A replay of run ${original.runId}, started by ${startedBy.kind === 'key' ? 'key ' : ''}${startedBy.name} in the console`,
+  );
+  await expect(page.getByText('Started through the API')).toHaveCount(0);
   await expect(page.getByText('No difference from the original so far.')).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.getByTestId('replay-of').getByRole('link', { name: 'the original run' }).click();

@@ -54,7 +54,9 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await page.goto(`/runs/${root.runId}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${chief}: Lead the work.`);
   await expect(page.getByTestId('run-status')).toHaveText('running');
-  await expect(page.getByText('Started through the API')).toBeVisible();
+  // Who started it, from the run's own record: the key the test calls the API with.
+  const startedBy = (await api.call<{ startedBy: { kind: string; name: string } }>('GET', `/api/runs/${root.runId}`)).startedBy;
+  await expect(page.getByTestId('run-started')).toHaveText(`Started by ${startedBy.kind === 'key' ? 'key ' : ''}${startedBy.name} through the API`);
   await expect(treeRow(page, root.runId)).toBeVisible();
   // Nothing below reloads the page: what appears comes through its live subscription.
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
@@ -137,11 +139,22 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await page.getByLabel('Root run').fill(root.runId);
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(listed).toHaveCount(4);
+  // Each row says the agent, its task, who started it (the API's caller for the root, the chief for its runs), status and cost.
+  const rootRow = listed.filter({ has: page.getByRole('link', { name: `${chief}, run ${root.runId}` }) });
+  await expect(rootRow.getByRole('cell').nth(1)).toHaveText('Lead the work.');
+  await expect(rootRow.getByTestId('run-started-by')).toHaveText(/through the API$/);
+  await expect(listed.filter({ hasText: 'Work on PART_ONE.' }).getByTestId('run-started-by')).toHaveText(`agent ${chief}`);
+  await expect(listed.filter({ hasText: 'Work on PART_ONE.' }).getByRole('link', { name: new RegExp(`^${worker}, run `) })).toBeVisible();
+  // The subtree's cost as its model calls sum it (priced here).
+  await expect(rootRow.getByTestId('run-list-cost')).toHaveText(/^[\d.,]+ USD$/);
 
   // A row opens its run's page.
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'runs');
-  await listed.filter({ hasText: scout }).getByRole('link', { name: late.runId }).click();
+  await listed
+    .filter({ hasText: scout })
+    .getByRole('link', { name: `${scout}, run ${late.runId}` })
+    .click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${scout}: Scout ahead.`);
   await expect(page.getByTestId('stop-reason')).toContainText(`when run ${root.runId} was stopped`);
 
@@ -167,6 +180,20 @@ test('the runs list follows a status change without a reload, and an unknown run
   await page.goto('/runs');
   const row = page.locator(`.run-table tbody tr[data-run="${run.runId}"]`);
   await expect(row.locator('.badge')).toHaveText('running');
+
+  // Its page while its one model call waits: the calls' line counts the call the list shows, cost unknown.
+  await model.waitForRequests((r) => r.rule === 'solo works');
+  await page.goto(`/runs/${run.runId}`);
+  const calls = page.getByRole('list', { name: 'Model calls of the subtree' }).getByRole('listitem');
+  await expect(calls).toHaveCount(1);
+  await expect(page.getByTestId('model-call-spend')).toHaveText('1 model call, none ended yet · cost unknown');
+  await expect(calls.first().getByTestId('model-call-cost')).toHaveText('unknown');
+  // Paused: the header and the tree's row say the same.
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByTestId('run-status')).toHaveText('paused');
+  await expect(page.locator(`.run-tree tbody tr[data-run="${run.runId}"]`).getByTestId('tree-run-status')).toHaveText('paused');
+
+  await page.goto('/runs');
   await api.call('POST', `/api/runs/${run.runId}/stop`, { reason: 'enough' });
   await expect(row.locator('.badge')).toHaveText('stopped', { timeout: 15_000 });
 

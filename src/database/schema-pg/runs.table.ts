@@ -52,6 +52,8 @@ export const runs = pgTable(
     budgetWarnings: text('budget_warnings').notNull().default('[]'),
     /** issue 30: JSON `{scheduleId, firingId}`: the schedule firing that started the run, null otherwise. */
     scheduledBy: text('scheduled_by'),
+    /** issue 39: JSON Actor: who started the run (run.started's `metadata.by`: a person, a key, an agent, Switchboard), null before. */
+    startedBy: text('started_by'),
     /** How many of those warnings the owner thread was told at a turn. */
     budgetWarningsTold: integer('budget_warnings_told').notNull().default(0),
   },

@@ -1,4 +1,4 @@
-import { actorOfMetadata } from '../../common/actor';
+import { type Actor, actorOfMetadata } from '../../common/actor';
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database/read-model-database';
 import type { StoredEvent } from '../../event-store/event-store.types';
@@ -57,7 +57,7 @@ export class RunsProjection extends PerEventProjection {
     const { runs } = db.tables;
     switch (event.type) {
       case RunEvents.started:
-        return yield* this.started(event.data, at, db);
+        return yield* this.started(event.data, at, db, actorOfMetadata(event.metadata));
       case RunEvents.completed:
         return yield* this.ended(db, event.data.runId, at, { status: 'completed', output: event.data.output });
       case RunEvents.failed:
@@ -98,7 +98,7 @@ export class RunsProjection extends PerEventProjection {
     }
   }
 
-  private *started(d: RunStartedData, at: string, db: ReadModelDatabase): ProjectionWork {
+  private *started(d: RunStartedData, at: string, db: ReadModelDatabase, by: Actor): ProjectionWork {
     yield* run(
       db.orm.insert(db.tables.runs).values({
         runId: d.runId,
@@ -120,6 +120,7 @@ export class RunsProjection extends PerEventProjection {
         replayMode: d.replay?.mode ?? null,
         forkedFromCall: d.replay?.mode === 'fork' && d.parentRunId === null ? (d.replay.fromModelCall ?? null) : null,
         scheduledBy: d.scheduledBy ? JSON.stringify({ scheduleId: d.scheduledBy.scheduleId, firingId: d.scheduledBy.firingId }) : null,
+        startedBy: JSON.stringify(by),
         startedAt: at,
         launchedAt: at,
         updatedAt: at,

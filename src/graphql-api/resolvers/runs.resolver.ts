@@ -12,6 +12,7 @@ import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
 import type { GraphqlContext } from '../graphql-context';
 import { inRange, ListSize, presentFields } from '../input-validation';
+import { ActorModel } from '../models/actor.model';
 import { EventPage } from '../models/event.model';
 import { BudgetLimits, RoutedRequest, Run, RunBudgetModel, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../models/run.model';
 import { SubagentInstance } from '../models/session.model';
@@ -134,6 +135,15 @@ export class RunsResolver {
     if (!run.budget) return null;
     const [spend, calls] = await Promise.all([loaders.subtreeSpend.load(run.path), loaders.modelCallSpend.load({ runPath: run.path })]);
     return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(spend, calls)));
+  }
+
+  @ResolveField(() => ActorModel, {
+    nullable: true,
+    description:
+      'issue 39: who started it (a person, a key, an agent through agent_run, Switchboard for a schedule); null for runs started before it was recorded',
+  })
+  startedBy(@Parent() run: RunRow): ActorModel | null {
+    return run.startedBy ? (JSON.parse(run.startedBy) as ActorModel) : null;
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })

@@ -49,7 +49,7 @@ export function ModelCallList({
     <div className="model-calls">
       {view.spend && (
         <p className="small model-calls-spend" data-testid="model-call-spend">
-          {spendText(view.spend)}
+          {spendText(view.spend, view.calls.length)}
         </p>
       )}
       <ErrorNote error={view.error} title="The model calls could not be loaded" />

@@ -104,8 +104,13 @@ export function spendCostText(spend: SpendFigures): string {
   return `at least ${known} (${spend.unpricedCalls} call${spend.unpricedCalls === 1 ? '' : 's'} of unknown cost)`;
 }
 
-/** "3 model calls · 1,234 tokens in, 567 out · cost 0.0123 USD". */
-export function spendText(spend: SpendFigures): string {
+/**
+ * "3 model calls · 1,234 tokens in, 567 out · cost 0.0123 USD". The sum counts the calls that ended with an
+ * answer or an error; `listed`: the calls the list beside it shows (in flight and refused ones too), so
+ * the line never says "No model calls" above a listed call.
+ */
+export function spendText(spend: SpendFigures, listed = 0): string {
+  if (spend.calls === 0 && listed > 0) return `${count(listed)} model call${listed === 1 ? '' : 's'}, none ended yet · cost unknown`;
   if (spend.calls === 0) return 'No model calls';
   return `${count(spend.calls)} model call${spend.calls === 1 ? '' : 's'} · ${count(spend.inputTokens)} tokens in, ${count(spend.outputTokens)} out · cost ${spendCostText(spend)}`;
 }

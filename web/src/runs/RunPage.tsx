@@ -6,12 +6,11 @@ import { request } from '../api/client';
 import { ErrorNote } from '../ui/ErrorNote';
 import { SteerBox } from '../ui/SteerBox';
 import { SteerRunMutation } from './operations';
-import { runStatusTone } from './run-list';
+import { runStatusTone, statusUnderPause } from './run-list';
 import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
 import { RunActions } from './run-page/RunActions';
-import { RunOwner } from './run-page/RunOwner';
-import { ScheduledByNote } from '../schedules/ScheduledByNote';
+import { RunStart } from './run-page/RunOwner';
 import { RunModelCalls } from './run-page/RunModelCalls';
 import { RunReplay } from './run-page/RunReplay';
 import { RunTimeline } from './run-page/RunTimeline';
@@ -40,7 +39,7 @@ export function RunPage({ runId }: { runId: string }) {
   const pause = loaded?.pause ?? undefined;
   const liveStatus = root?.status ?? loaded?.status;
   // The live events say running; the pause (another stream) comes with the header.
-  const status = pause && (liveStatus === 'running' || liveStatus === 'paused') ? 'paused' : liveStatus;
+  const status = liveStatus && statusUnderPause(liveStatus, pause !== undefined);
   const [selected, setSelected] = useState<string | undefined>();
   const agent = root?.agentId ?? loaded?.agentId;
   const task = root?.prompt ?? loaded?.prompt;
@@ -97,12 +96,7 @@ export function RunPage({ runId }: { runId: string }) {
               <>
                 <span>{loaded.background ? 'Ran in the background: its caller went on working' : 'Its caller waited for it'}</span>
                 {epoch > 1 && <span>Resumed {epoch - 1 === 1 ? 'once' : `${epoch - 1} times`}</span>}
-                {loaded.scheduledBy ? (
-                  // A schedule's run is started through the API too: the schedule is what a reader wants to know.
-                  <ScheduledByNote scheduleId={loaded.scheduledBy.scheduleId} name={loaded.scheduledBy.schedule?.name} />
-                ) : (
-                  <RunOwner ownerThreadId={loaded.ownerThreadId} rootRunId={loaded.rootRunId ?? loaded.runId} />
-                )}
+                <RunStart run={loaded} />
                 <span className="muted small">
                   Run id <code className="run-title-id">{runId}</code>
                 </span>
@@ -160,7 +154,15 @@ export function RunPage({ runId }: { runId: string }) {
 
       <RunSummary loaded={loaded ?? undefined} root={root} />
       <RunReplay run={loaded ?? undefined} />
-      <RunTreePanel runId={runId} store={store} version={version} waiting={waiting} selected={selected} onSelect={setSelected} />
+      <RunTreePanel
+        runId={runId}
+        store={store}
+        version={version}
+        waiting={waiting}
+        paused={pause !== undefined}
+        selected={selected}
+        onSelect={setSelected}
+      />
       <RunModelCalls
         runId={runId}
         selected={selected}

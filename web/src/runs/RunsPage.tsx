@@ -7,7 +7,9 @@ import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
-import { RUN_STATUSES, type RunFilterFields, runFilterOf, runStatusTone } from './run-list';
+import { spendCostText } from '../model-calls/model-call-figures';
+import { RUN_STATUSES, type RunFilterFields, replayMarkOf, runFilterOf, runStatusTone, startedByText } from './run-list';
+import { oneLine } from './timeline';
 
 export const RUNS_PAGE_SIZE = 50;
 /**
@@ -63,7 +65,8 @@ export function RunsPage() {
         <div>
           <h1 id="runs-title">Runs</h1>
           <p className="muted">
-            Every delegation run, newest first: who ran it, under which run, and what it cost. Statuses follow the service as they change.
+            Every delegation run, newest first: which agent ran what task, who started it, under which run, and what it cost. Statuses follow the service
+            as they change.
           </p>
         </div>
       </div>
@@ -128,10 +131,11 @@ export function RunsPage() {
             <caption className="visually-hidden">Runs, newest first</caption>
             <thead>
               <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
                 <th scope="col">Agent</th>
-                <th scope="col">How it ran</th>
+                <th scope="col">Task</th>
+                <th scope="col">Started by</th>
+                <th scope="col">Status</th>
+                <th scope="col">Cost (subtree)</th>
                 <th scope="col">Place in its tree</th>
                 <th scope="col">Started</th>
                 <th scope="col">Duration</th>
@@ -139,42 +143,55 @@ export function RunsPage() {
               </tr>
             </thead>
             <tbody>
-              {edges.map(({ node }) => (
-                <tr key={node.runId} data-run={node.runId}>
-                  <td>
-                    <Link className="mono" to={`/runs/${node.runId}`}>
-                      {node.runId}
-                    </Link>
-                  </td>
-                  <td>
-                    <span className={`badge status-${runStatusTone(node.status)}`}>{node.status}</span>
-                  </td>
-                  <td>
-                    <Icon name="agent" /> {agentLabel(node.agentId)}
-                  </td>
-                  <td>{node.background ? 'in the background' : 'caller waited'}</td>
-                  <td className="small">
-                    {node.parentRunId ? (
-                      <>
-                        {node.depth} {node.depth === 1 ? 'level' : 'levels'} down in{' '}
-                        <Link to={`/runs/${node.rootRunId}`} aria-label={`the tree of run ${node.rootRunId}`}>
-                          this tree
-                        </Link>
-                      </>
-                    ) : (
-                      'top of its tree'
-                    )}
-                  </td>
-                  <td>
-                    <time dateTime={node.startedAt}>{new Date(node.startedAt).toLocaleString()}</time>
-                  </td>
-                  <td>{formatDuration(Math.max(0, (node.endedAt ? Date.parse(node.endedAt) : now) - Date.parse(node.startedAt)))}</td>
-                  <td>
-                    {node.usage.own.totalTokens} / {node.usage.subtree.totalTokens}
-                    {node.usage.subtree.runs > 1 && <span className="muted small"> ({node.usage.subtree.runs} runs)</span>}
-                  </td>
-                </tr>
-              ))}
+              {edges.map(({ node }) => {
+                const mark = replayMarkOf(node);
+                const spend = node.modelCallSpend;
+                return (
+                  <tr key={node.runId} data-run={node.runId}>
+                    <td>
+                      <Link to={`/runs/${node.runId}`} title={node.runId} aria-label={`${agentLabel(node.agentId)}, run ${node.runId}`}>
+                        <Icon name="agent" /> {agentLabel(node.agentId)}
+                      </Link>
+                      <div className="muted small">{node.background ? 'in the background' : 'caller waited'}</div>
+                    </td>
+                    <td className="run-task" title={node.prompt}>
+                      {mark && (
+                        <>
+                          <Link className="badge status-over" to={`/runs/${mark.of}`} aria-label={`a ${mark.kind} of run ${mark.of}`}>
+                            {mark.kind}
+                          </Link>{' '}
+                        </>
+                      )}
+                      {oneLine(node.prompt, 80)}
+                    </td>
+                    <td data-testid="run-started-by">{startedByText(node)}</td>
+                    <td>
+                      <span className={`badge status-${runStatusTone(node.status)}`}>{node.status}</span>
+                    </td>
+                    <td data-testid="run-list-cost">{spend.calls > 0 ? spendCostText(spend) : '–'}</td>
+                    <td className="small">
+                      {node.parentRunId ? (
+                        <>
+                          {node.depth} {node.depth === 1 ? 'level' : 'levels'} down in{' '}
+                          <Link to={`/runs/${node.rootRunId}`} aria-label={`the tree of run ${node.rootRunId}`}>
+                            this tree
+                          </Link>
+                        </>
+                      ) : (
+                        'top of its tree'
+                      )}
+                    </td>
+                    <td>
+                      <time dateTime={node.startedAt}>{new Date(node.startedAt).toLocaleString()}</time>
+                    </td>
+                    <td>{formatDuration(Math.max(0, (node.endedAt ? Date.parse(node.endedAt) : now) - Date.parse(node.startedAt)))}</td>
+                    <td>
+                      {node.usage.own.totalTokens} / {node.usage.subtree.totalTokens}
+                      {node.usage.subtree.runs > 1 && <span className="muted small"> ({node.usage.subtree.runs} runs)</span>}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -10,13 +10,38 @@ export const RunListQuery = graphql(`
         node {
           runId
           agentId
+          prompt
           status
           background
           depth
           parentRunId
           rootRunId
+          ownerThreadId
           startedAt
           endedAt
+          startedBy {
+            kind
+            name
+            via
+          }
+          scheduledBy {
+            scheduleId
+            schedule {
+              name
+            }
+          }
+          replayOf
+          forkedFrom {
+            runId
+          }
+          modelCallSpend(subtree: true) {
+            calls
+            inputTokens
+            outputTokens
+            cost
+            currency
+            unpricedCalls
+          }
           usage {
             own {
               totalTokens
@@ -62,6 +87,11 @@ export const RunHeaderQuery = graphql(`
       startedAt
       endedAt
       replayOf
+      startedBy {
+        kind
+        name
+        via
+      }
       scheduledBy {
         scheduleId
         schedule {
@@ -87,6 +117,11 @@ export const RunHeaderQuery = graphql(`
         forkedFrom {
           modelCallId
         }
+      }
+      modelCallSpend(subtree: true) {
+        calls
+        cost
+        unpricedCalls
       }
       pause {
         since

@@ -50,3 +50,49 @@ export function runActionsFor(status: string): Array<'stop' | 'resume'> {
   if (status === 'interrupted' || status === 'stopped') return ['resume'];
   return [];
 }
+
+/** Who a run's start names (GraphQL Run.startedBy); absent on runs started before it was recorded. */
+export interface StartedBy {
+  kind: string;
+  name: string;
+  via?: string | null;
+}
+
+/**
+ * Who started a run, in words, from what the run itself records: the schedule that fired it, else the
+ * actor of its run.started (a person, a key, an agent, Switchboard); for older runs, its owner thread.
+ */
+export function startedByText(run: {
+  startedBy?: StartedBy | null;
+  scheduledBy?: { schedule?: { name: string } | null } | null;
+  ownerThreadId: string;
+}): string {
+  if (run.scheduledBy) return run.scheduledBy.schedule ? `schedule ${run.scheduledBy.schedule.name}` : 'a schedule (deleted)';
+  const by = run.startedBy;
+  if (by) {
+    const via = by.via === 'console' ? ' in the console' : by.via === 'api' ? ' through the API' : '';
+    if (by.kind === 'user') return `${by.name}${via}`;
+    if (by.kind === 'key') return `key ${by.name}${via}`;
+    if (by.kind === 'agent') return `agent ${by.name}`;
+    return 'Switchboard';
+  }
+  return run.ownerThreadId === 'api' ? 'the API' : 'an agent in a chat';
+}
+
+/** "replay" or "fork" for a run of a replay tree (its original in `of`), else undefined. */
+export function replayMarkOf(run: {
+  replayOf?: string | null;
+  forkedFrom?: { runId: string } | null;
+}): { kind: 'replay' | 'fork'; of: string } | undefined {
+  if (run.forkedFrom) return { kind: 'fork', of: run.forkedFrom.runId };
+  if (run.replayOf) return { kind: 'replay', of: run.replayOf };
+  return undefined;
+}
+
+/**
+ * A run's status as the page shows it: a running run under a pause (its own, an ancestor's or its
+ * session's, which holds the whole subtree) is `paused`. The header and every tree row read this one derivation.
+ */
+export function statusUnderPause(status: string, paused: boolean): string {
+  return paused && (status === 'running' || status === 'paused') ? 'paused' : status;
+}

@@ -143,10 +143,10 @@ describe('a run’s budget on its page', () => {
     expect(budgetLines({}, { tokens: 1, toolCalls: 1, runs: 1, durationMs: 1 })).toEqual([]);
   });
 
-  it('shows the cost used of a cost limit, and an unknown use as "?" with an empty meter, never as 0', () => {
+  it('shows the cost used of a cost limit, and an unknown use as "unknown" with an empty meter, never as 0', () => {
     const used = { tokens: 10, toolCalls: 0, runs: 1, durationMs: 1 };
     expect(budgetLines({ maxCost: 2 }, { ...used, cost: 0.5 }).map((l) => [l.label, l.text, l.share])).toEqual([['cost', '0.5 of 2 (1.5 left)', 0.25]]);
-    expect(budgetLines({ maxCost: 2 }, used).map((l) => [l.label, l.text, l.used])).toEqual([['cost', '? of 2 (? left)', undefined]]);
+    expect(budgetLines({ maxCost: 2 }, used).map((l) => [l.label, l.text, l.used])).toEqual([['cost', 'unknown of 2 (unknown left)', undefined]]);
   });
 
   it('says which limit stopped a run and by how much', () => {

@@ -268,7 +268,7 @@ export function budgetLimitLabel(limit: string): string {
 }
 
 function formatBudgetValue(limit: string, value: number | undefined): string {
-  if (value === undefined) return '?';
+  if (value === undefined) return 'unknown';
   if (limit === 'max_cost') return value.toLocaleString('en', { maximumFractionDigits: 4 });
   return limit === 'max_duration_ms' ? formatDuration(value) : String(value);
 }
@@ -296,7 +296,7 @@ export function budgetLines(
     maxDurationMs?: number | null;
     maxCost?: number | null;
   },
-  // cost undefined: not known (an older service), shown as "?" rather than 0.
+  // cost undefined: not known (a call without a price), shown as "unknown" as the model calls say it, never as 0.
   used: { tokens: number; toolCalls: number; runs: number; durationMs: number; cost?: number },
 ): BudgetLine[] {
   const lines: BudgetLine[] = [];

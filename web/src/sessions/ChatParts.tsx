@@ -123,7 +123,25 @@ function Item({ item }: { item: ConversationItem }) {
     case 'error':
       return <ErrorBubble text={item.text} problems={item.problems} action={item.action} />;
     case 'notice':
-      return <p className="chat-notice muted">{item.text}</p>;
+      return (
+        <p className="chat-notice muted">
+          {item.text}
+          {item.runs && (
+            <>
+              {' '}
+              {item.runsText}{' '}
+              {item.runs.map((run, i) => (
+                <span key={run.runId}>
+                  {i > 0 && ', '}
+                  <Link to={`/runs/${run.runId}`}>
+                    {run.agentId ?? 'run'} ({run.runId.slice(0, 8)})
+                  </Link>
+                </span>
+              ))}
+            </>
+          )}
+        </p>
+      );
   }
 }
 

@@ -317,6 +317,37 @@ describe('delegations (agent_run) and the automatic permissions of the sessionâ€
     expect(ended.items[1]).toMatchObject({ kind: 'run', status: 'failed', error: 'budget_exceeded', durationMs: 9000 });
   });
 
+  it('links a foreground run from its start (the call it names), and a stopped turn names the background runs that go on', () => {
+    position = 0;
+    const start = (id: string, agent: string, background: boolean) =>
+      cli('tool.execution_start', { toolCallId: id, toolName: 'agent_run', arguments: { agent_id: agent, prompt: 'Do it', background } });
+    const events = [
+      event('session.message_sent', { prompt: 'Go.' }),
+      start('call_a', 'writer', false),
+      start('call_b', 'writer', false),
+      start('call_bg', 'checker', true),
+      event('tool_call.routed', { toolCallId: 'call_bg', toolName: 'agent_run', outcome: 'success', result: '{"run_id":"run-bg","status":"running"}' }),
+      // The second call's run said it started first: it is that call's card, not the agent's first waiting one.
+      event('run.progress', { runId: 'run-b', agentId: 'writer', kind: 'started', toolCallId: 'call_b' }),
+      event('session.abort_requested', {}),
+      event('run.ended', { runId: 'run-b', agentId: 'writer', status: 'stopped', error: 'stopped by api: the turn that started it was stopped' }),
+    ];
+    const { items } = conversationOf(events);
+    const cards = items.filter((i) => i.kind === 'run');
+    expect(cards.map((c) => [c.toolCallId, c.runId, c.status])).toEqual([
+      ['call_a', undefined, 'starting'],
+      ['call_b', 'run-b', 'stopped'],
+      ['call_bg', 'run-bg', 'running'],
+    ]);
+    expect(items.find((i) => i.kind === 'notice')).toEqual(
+      expect.objectContaining({
+        text: 'Stop requested: the agent stops its turn. The runs it waits on stop with it.',
+        runsText: 'Background runs go on:',
+        runs: [{ runId: 'run-bg', agentId: 'checker' }],
+      }),
+    );
+  });
+
   it('marks a refused delegation as refused with the reason', () => {
     position = 0;
     const { items } = conversationOf([
@@ -448,9 +479,9 @@ describe('the side panelâ€™s delegation, permission policy and budget', () => {
     ).toEqual(['tokens: 1,200 of 50,000', 'runs: 1 of 3', 'time: 31 s of 120 s']);
   });
 
-  it('says the cost used of a cost limit, and "?" rather than 0 when the use is not known', () => {
+  it('says the cost used of a cost limit, and "unknown" rather than 0 when the use is not known', () => {
     const limits = { maxCost: 2.5 };
     expect(budgetLines({ limits, used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500, cost: 0.1234 } })).toEqual(['cost: 0.1234 of 2.5']);
-    expect(budgetLines({ limits, used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500 } })).toEqual(['cost: ? of 2.5']);
+    expect(budgetLines({ limits, used: { tokens: 1200, toolCalls: 4, runs: 1, durationMs: 30_500 } })).toEqual(['cost: unknown of 2.5']);
   });
 });

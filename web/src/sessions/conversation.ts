@@ -120,7 +120,8 @@ export type ConversationItem =
   | RunCard
   | { kind: 'question'; key: string; requestId: string; agent?: string; question: string; answer?: string; outcome: string }
   | { kind: 'error'; key: string; action: 'start' | 'resume' | 'message' | 'cli'; text: string; problems: TeamProblem[] }
-  | { kind: 'notice'; key: string; text: string };
+  /** `runs`: runs the notice names, each linked to its run page, after `runsText`. */
+  | { kind: 'notice'; key: string; text: string; runsText?: string; runs?: Array<{ runId: string; agentId?: string }> };
 
 export interface Conversation {
   items: ConversationItem[];
@@ -282,9 +283,19 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
       case 'session.destroyed':
         items.push({ kind: 'notice', key, text: 'Session destroyed.' });
         break;
-      case 'session.abort_requested':
-        items.push({ kind: 'notice', key, text: 'Stop requested: the agent stops its turn.' });
+      case 'session.abort_requested': {
+        // The service stops the foreground runs the turn waits on (their cards follow); background runs go on.
+        const open = [...runCalls.values()].filter((c) => c.status === 'running' || c.status === 'starting');
+        const goOn = open.filter((c): c is RunCard & { runId: string } => c.background && c.runId !== undefined);
+        const waitedOn = open.some((c) => !c.background);
+        items.push({
+          kind: 'notice',
+          key,
+          text: `Stop requested: the agent stops its turn.${waitedOn ? ' The runs it waits on stop with it.' : ''}`,
+          ...(goOn.length > 0 ? { runs: goOn.map((c) => ({ runId: c.runId, agentId: c.agentId })), runsText: 'Background runs go on:' } : {}),
+        });
         break;
+      }
       case 'session.steered': {
         // Where it landed: under the sub-agent it was sent to, else in the main conversation.
         const subagentId = asString(data.subagentId);
@@ -486,10 +497,14 @@ export function conversationOf(events: readonly SessionEventLike[]): Conversatio
         break;
       }
       case 'run.progress': {
-        // A foreground run reports progress before its agent_run call returns: the first sign of its run id.
+        // A foreground run says it started (naming its agent_run call) before its agent_run call returns:
+        // the first sign of its run id. Progress of older runs, without the call, goes to the agent's first waiting card.
         const runId = asString(data.runId);
         if (!runId || runsById.has(runId)) break;
-        const card = [...runCalls.values()].find((c) => !c.runId && c.agentId === asString(data.agentId) && c.status === 'starting');
+        const toolCallId = asString(data.toolCallId);
+        const card = toolCallId
+          ? runCalls.get(toolCallId)
+          : [...runCalls.values()].find((c) => !c.runId && c.agentId === asString(data.agentId) && c.status === 'starting');
         if (!card) break;
         card.runId = runId;
         card.status = 'running';

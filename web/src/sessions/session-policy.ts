@@ -37,7 +37,7 @@ export interface BudgetFigures {
     maxDurationMs?: number | null;
     maxCost?: number | null;
   };
-  // cost undefined: not known, shown as "?" (never as 0).
+  // cost undefined: not known, shown as "unknown" (never as 0), as the model calls say it.
   used: { tokens: number; toolCalls: number; runs: number; durationMs: number; cost?: number };
 }
 
@@ -46,7 +46,7 @@ export function budgetLines(budget: BudgetFigures): string[] {
   const { limits, used } = budget;
   const lines: string[] = [];
   const line = (what: string, use: number | undefined, limit: number | null | undefined, unit = (n: number) => n.toLocaleString('en')) => {
-    if (limit !== null && limit !== undefined) lines.push(`${what}: ${use === undefined ? '?' : unit(use)} of ${unit(limit)}`);
+    if (limit !== null && limit !== undefined) lines.push(`${what}: ${use === undefined ? 'unknown' : unit(use)} of ${unit(limit)}`);
   };
   line('tokens', used.tokens, limits.maxTokens);
   line('tool calls', used.toolCalls, limits.maxToolCalls);

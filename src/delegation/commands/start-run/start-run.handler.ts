@@ -89,6 +89,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     );
     const handle = this.executor.launch(state, fork ? forkedPrompt(fork, input.prompt) : input.prompt, 'start');
     if (input.background) return toSummary(state);
+    this.executor.announceStart(state, caller.kind === 'tool' ? caller.toolCallId : undefined);
     await handle.settled;
     return toSummary(await this.repository.get(runId));
   }

@@ -14,12 +14,15 @@ import { describeStop, durationMs, formatDuration, type RunNode } from '../run-t
 /** The run picked in the tree: its facts, prompt, output or error; a Steer box while it runs (`steerable`: not the page's own run, which has one above). */
 export function RunDetails({
   run,
+  status,
   now,
   spend,
   steerable = true,
   onClose,
 }: {
   run: RunNode;
+  /** Its status as the page shows it (statusUnderPause). */
+  status: string;
   now: number;
   spend?: RunSpend;
   steerable?: boolean;
@@ -43,7 +46,7 @@ export function RunDetails({
         </dd>
         <dt>Status</dt>
         <dd>
-          <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
+          <span className={`badge status-${runStatusTone(status)}`}>{status}</span>
         </dd>
         <dt>How it ran</dt>
         <dd>{run.background ? 'In the background' : 'Its caller waited for it'}</dd>

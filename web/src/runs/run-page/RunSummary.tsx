@@ -17,7 +17,7 @@ export function RunSummary({ loaded, root }: { loaded: LoadedRun | undefined; ro
   const error = rawError && status === 'interrupted' ? plainReason(rawError) : rawError;
   const stoppedBy = root ? root.stoppedBy : ((loaded?.stoppedBy as StopReason | null | undefined) ?? undefined);
   const policy = loaded?.policy as { timeoutMs?: number; maxDepth?: number; maxConcurrentChildren?: number } | undefined;
-  const budget = loaded?.budget && budgetLines(loaded.budget.limits, loaded.budget.used);
+  const budget = loaded?.budget && budgetLines(loaded.budget.limits, { ...loaded.budget.used, cost: knownCost(loaded.modelCallSpend) });
 
   return (
     <div className="run-summary">
@@ -68,4 +68,13 @@ export function RunSummary({ loaded, root }: { loaded: LoadedRun | undefined; ro
       )}
     </div>
   );
+}
+
+/**
+ * The subtree's cost as its model calls say it (the same sum the model-call list shows): the budget's
+ * own figure counts a call without a price as 0, which would read "0" beside calls of unknown cost.
+ */
+function knownCost(spend: { calls: number; cost?: number | null; unpricedCalls: number }): number | undefined {
+  if (spend.calls === 0) return 0;
+  return spend.cost === null || spend.cost === undefined || spend.unpricedCalls > 0 ? undefined : spend.cost;
 }

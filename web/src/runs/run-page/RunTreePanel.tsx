@@ -3,6 +3,7 @@ import { type PendingApproval, WaitingApprovals } from '../../approvals/WaitingA
 import { spendCell } from '../../model-calls/model-call-figures';
 import { useRunTreeSpend } from '../../model-calls/use-model-calls';
 import { useRowWindow } from '../../ui/row-window';
+import { statusUnderPause } from '../run-list';
 import { type RunStore, treeRows } from '../run-tree';
 import { useNow } from '../use-run-events';
 import { axisOf, ticksOf } from '../waterfall';
@@ -19,6 +20,7 @@ export function RunTreePanel({
   store,
   version,
   waiting,
+  paused,
   selected,
   onSelect,
 }: {
@@ -26,6 +28,8 @@ export function RunTreePanel({
   store: RunStore;
   version: number;
   waiting: PendingApproval[];
+  /** The page's run is under a pause: it holds every run of this tree, so running rows say paused as the header does. */
+  paused: boolean;
   selected: string | undefined;
   onSelect: (runId: string | undefined) => void;
 }) {
@@ -93,6 +97,7 @@ export function RunTreePanel({
                   open={!collapsed.has(row.run.runId)}
                   selected={selected === row.run.runId}
                   waitingApproval={waitingByRun.get(row.run.runId)}
+                  status={statusUnderPause(row.run.status, paused)}
                   subtreeTokens={row.subtree.tokens}
                   subtreeRuns={row.subtree.runs}
                   ownCost={spendCell(spend.get(row.run.runId)?.own)}
@@ -111,6 +116,7 @@ export function RunTreePanel({
         {selectedRun && (
           <RunDetails
             run={selectedRun}
+            status={statusUnderPause(selectedRun.status, paused)}
             now={now}
             spend={spend.get(selectedRun.runId)}
             steerable={selectedRun.runId !== runId}

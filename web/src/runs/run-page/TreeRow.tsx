@@ -38,6 +38,8 @@ interface TreeRowProps {
   hasChildren: boolean;
   open: boolean;
   selected: boolean;
+  /** Its status as the page shows it (statusUnderPause). */
+  status: string;
   /** The id of a request of this run that waits for a person. */
   waitingApproval?: string;
   subtreeTokens: number;
@@ -65,6 +67,7 @@ export const TreeRowView = memo(function TreeRowView({
   open,
   selected,
   waitingApproval,
+  status,
   subtreeTokens,
   subtreeRuns,
   ownCost,
@@ -100,12 +103,14 @@ export const TreeRowView = memo(function TreeRowView({
         <span className="muted small mono"> {run.runId.slice(-8)}</span>
       </th>
       <td>
-        {waitingApproval && run.status === 'running' ? (
+        {waitingApproval && status === 'running' ? (
           <Link className="badge status-waiting" to={approvalHref(waitingApproval)}>
             waiting for approval
           </Link>
         ) : (
-          <span className={`badge status-${runStatusTone(run.status)}`}>{run.status}</span>
+          <span className={`badge status-${runStatusTone(status)}`} data-testid="tree-run-status">
+            {status}
+          </span>
         )}
       </td>
       <td>{run.background ? 'background' : 'waited for'}</td>
