@@ -5,8 +5,42 @@ import { jsonHttp } from '../fixtures/json-http';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
+import { WatchedSession } from '../fixtures/watched-session';
 
 const TOKEN = 'identity-e2e-token-0123456789';
+
+/** How late an ended credential's streams may close (issue 39: within a second), with room for a busy machine's scheduling. */
+const CLOSES_WITHIN_MS = 1_000;
+
+/**
+ * A session watched with `key` by SSE and graphql-ws, both past their first live event: what a key's
+ * end must close (issue 39).
+ */
+async function watchedWith(running: RunningApp, key: string, sessionId: string, watchOn: RunningApp = running) {
+  const session = await WatchedSession.create(running.app, sessionId);
+  const sse = await session.sse(watchOn.baseUrl, { authorization: `Bearer ${key}` });
+  expect(sse.status).toBe(200);
+  const subscription = session.subscription(watchOn.baseUrl, { token: key });
+  await subscription.waitFor((v) => v.length === 1, 'the replayed session.created');
+  await session.tick();
+  await sse.waitFor((e) => e.event === 'cli.test.tick', 'the first live event over SSE');
+  await subscription.waitFor((v) => v.some((e) => e.sessionEvents.type === 'cli.test.tick'), 'the first live event over graphql-ws');
+  return { session, sse, subscription };
+}
+
+/** Both streams ended within CLOSES_WITHIN_MS of `since`, saying why; an event appended afterwards reaches neither. */
+async function expectClosed(watched: Awaited<ReturnType<typeof watchedWith>>, since: number, code: string, says: string) {
+  const { session, sse, subscription } = watched;
+  await Promise.all([sse.waitForEnd(CLOSES_WITHIN_MS + 2_000), subscription.waitForEnd(CLOSES_WITHIN_MS + 2_000)]);
+  expect(Date.now() - since).toBeLessThan(CLOSES_WITHIN_MS);
+  // The closing event keeps the last event's id: a client resuming with Last-Event-ID misses nothing.
+  expect(sse.events.at(-1)).toEqual({ event: 'closed', id: sse.events.at(-2)?.id, data: { code, message: expect.stringContaining(says) } });
+  expect(subscription.errors).toEqual([{ closeCode: 4401, reason: expect.stringContaining(says) }]);
+  const [sseEvents, wsValues] = [sse.events.length, subscription.values.length];
+  await session.tick();
+  expect([sse.events.length, subscription.values.length]).toEqual([sseEvents, wsValues]);
+  await session.dispose();
+}
 
 /** issue 27: who the caller is, over REST (GET /api/me), GraphQL over HTTP and graphql-ws, on the real app. */
 describe('identity: the principal every transport sees', () => {
@@ -138,6 +172,29 @@ describe('identity: the principal every transport sees', () => {
       expect(badRole.status).toBe(400);
     });
 
+    it('closes the SSE streams and graphql-ws sockets a key holds open when it is revoked, over REST and GraphQL (issue 39)', async () => {
+      const rest = (await operator('POST', '/api/keys', { name: 'watcher', role: 'viewer' })).body;
+      const viaRest = await watchedWith(running, rest.key, 'watched-by-rest-key');
+      const revokedAt = Date.now();
+      expect((await operator('DELETE', `/api/keys/${rest.apiKey.id}`)).status).toBe(200);
+      await expectClosed(viaRest, revokedAt, 'credential_revoked', 'was revoked');
+
+      const gql = (await operator('POST', '/api/keys', { name: 'gql-watcher', role: 'viewer' })).body;
+      const viaGraphql = await watchedWith(running, gql.key, 'watched-by-graphql-key');
+      const revokedByGraphqlAt = Date.now();
+      const revoked = await graphqlHttp(() => running.baseUrl, TOKEN)('mutation ($id: ID!) { revokeApiKey(id: $id) { id } }', { id: gql.apiKey.id });
+      expect(revoked.body.data).toEqual({ revokeApiKey: { id: gql.apiKey.id } });
+      await expectClosed(viaGraphql, revokedByGraphqlAt, 'credential_revoked', 'was revoked');
+    });
+
+    it('closes the streams of a key when it expires (issue 39)', async () => {
+      const expiresAt = new Date(Date.now() + 2_500).toISOString();
+      const { key } = (await operator('POST', '/api/keys', { name: 'expiring-watcher', role: 'viewer', expiresAt })).body;
+      const watched = await watchedWith(running, key, 'watched-by-expiring-key');
+      expect(Date.now()).toBeLessThan(Date.parse(expiresAt));
+      await expectClosed(watched, Date.parse(expiresAt), 'credential_expired', 'expired at');
+    });
+
     it('lets an operator key operate runs and sessions but refuses it the keys and approvals with a 403 naming the permission, the roles and its own', async () => {
       const { key } = (await operator('POST', '/api/keys', { name: 'reader', role: 'operator' })).body;
       const reader = withKey(key);
@@ -233,6 +290,15 @@ describe('identity: the principal every transport sees', () => {
       expect((await onB('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'shared' });
       await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('DELETE', `/api/keys/${created.body.apiKey.id}`);
       expect(await onB('GET', '/api/me')).toMatchObject({ status: 401, body: { message: expect.stringContaining('was revoked at') } });
+    });
+
+    it('closes the streams a key holds open on the other instance when it is revoked on one (issue 39)', async () => {
+      const [a, b] = apps;
+      const created = await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('POST', '/api/keys', { name: 'watching-b', role: 'viewer' });
+      const watched = await watchedWith(a, created.body.key, 'watched-on-b', b);
+      const revokedAt = Date.now();
+      expect((await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('DELETE', `/api/keys/${created.body.apiKey.id}`)).status).toBe(200);
+      await expectClosed(watched, revokedAt, 'credential_revoked', 'was revoked');
     });
   });
 });
