@@ -6,6 +6,9 @@ import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-s
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
 import { WatchedSession } from '../fixtures/watched-session';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { collectUntilExit, type Finished, REPO_ROOT } from '../fixtures/service-process';
 
 const TOKEN = 'identity-e2e-token-0123456789';
 
@@ -26,6 +29,16 @@ async function watchedWith(running: RunningApp, key: string, sessionId: string, 
   await sse.waitFor((e) => e.event === 'cli.test.tick', 'the first live event over SSE');
   await subscription.waitFor((v) => v.some((e) => e.sessionEvents.type === 'cli.test.tick'), 'the first live event over graphql-ws');
   return { session, sse, subscription };
+}
+
+/** `npm run keys:create-admin` as the operator runs it on the service's host, against the running app's database. */
+function createAdminKeyOnTheHost(running: RunningApp, args: string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'maintenance.js'), 'keys:create-admin', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, SWITCHBOARD_DB: running.config.database.file },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collectUntilExit(child, 50_000);
 }
 
 /** Both streams ended within CLOSES_WITHIN_MS of `since`, saying why; an event appended afterwards reaches neither. */
@@ -253,6 +266,19 @@ describe('identity: the principal every transport sees', () => {
     });
     afterAll(async () => running.close());
 
+    it('refuses a first key of another role than admin with a 422 saying why, over REST and GraphQL, and leaves the API open (issue 39)', async () => {
+      const open = jsonHttp(() => running.baseUrl);
+      const viewer = await open('POST', '/api/keys', { name: 'first-viewer', role: 'viewer' });
+      expect(viewer).toMatchObject({
+        status: 422,
+        body: { code: 'first_key_must_be_admin', message: expect.stringContaining('closes the open local API'), details: { role: 'viewer', needs: 'admin' } },
+      });
+      const gql = await graphqlHttp(() => running.baseUrl)('mutation { createApiKey(input: { name: "first-operator", role: "operator" }) { key } }');
+      expect(gql.body.errors?.[0]).toMatchObject({ extensions: { code: 'first_key_must_be_admin', statusCode: 422 } });
+      // Nothing was created: the API is still open and there are no keys.
+      expect(await open('GET', '/api/keys')).toEqual({ status: 200, body: { keys: [] } });
+    });
+
     it('closes the open API once a key exists: anonymous is 401 (API docs and health detail too), the key works', async () => {
       const open = jsonHttp(() => running.baseUrl);
       expect((await open('GET', '/health/live')).body).toHaveProperty('pid');
@@ -267,6 +293,21 @@ describe('identity: the principal every transport sees', () => {
       expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/api/docs-json')).status).toBe(200);
       expect((await open('GET', '/health/live')).body).toEqual({ status: 'live' });
       expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/health/live')).body).toHaveProperty('pid');
+    });
+
+    it('lets a locked-out operator back in without a restart: keys:create-admin on the host makes an admin key the running service takes (issue 39)', async () => {
+      // The API is closed now (the previous test's key): nobody anonymous gets in, and the key is "lost".
+      expect((await jsonHttp(() => running.baseUrl)('GET', '/api/me')).status).toBe(401);
+      const { code, stdout, stderr } = await createAdminKeyOnTheHost(running, ['--name', 'back-in']);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const key = /^(sbk_[A-Za-z0-9_-]{43})$/m.exec(stdout)?.[1];
+      expect(stdout).toContain('created the admin API key "back-in"');
+      const withKey = jsonHttp(() => running.baseUrl, { authorization: `Bearer ${key}` });
+      expect((await withKey('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'back-in', role: 'admin' });
+      expect((await withKey('GET', '/api/keys')).body.keys).toContainEqual(expect.objectContaining({ name: 'back-in', role: 'admin', createdBy: 'cli:keys-create-admin' }));
+      // A wrong call changes nothing and says how to call it.
+      const usage = await createAdminKeyOnTheHost(running, ['--role', 'viewer']);
+      expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run keys:create-admin') });
     });
   });
 
