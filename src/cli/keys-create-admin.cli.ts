@@ -40,7 +40,9 @@ async function main(argv: string[]): Promise<number> {
   const { app, config } = await openMaintenanceApp();
   try {
     // The same command as POST /api/keys, through the key's decider: an api_key.created event like any other.
-    const { key, apiKey } = await app.get(CommandBus).execute(new CreateApiKey({ name, role: 'admin' }, { kind: 'operator', id: 'cli:keys-create-admin' }));
+    const { key, apiKey } = await app
+      .get(CommandBus)
+      .execute(new CreateApiKey({ name, role: 'admin' }, { kind: 'operator', id: 'cli:keys-create-admin' }));
     const where = config.postgres ? 'the PostgreSQL database' : config.database.file;
     process.stdout.write(
       `created the admin API key "${apiKey.name}" (${apiKey.prefix}…) in ${where}; it is shown this once:\n${key}\n` +

@@ -92,7 +92,10 @@ export class CredentialStreams implements OnApplicationBootstrap, OnModuleDestro
     if (!holder) return;
     this.holders.delete(key);
     clearTimeout(holder.expiry);
-    this.logger.log({ credential: { kind: credential.kind, id: credential.id }, streams: holder.streams.size, code: ending.code }, 'closing the streams of an ended credential');
+    this.logger.log(
+      { credential: { kind: credential.kind, id: credential.id }, streams: holder.streams.size, code: ending.code },
+      'closing the streams of an ended credential',
+    );
     for (const stream of holder.streams) {
       try {
         stream.end(ending);
@@ -137,7 +140,10 @@ export class CredentialStreams implements OnApplicationBootstrap, OnModuleDestro
   /** Reads the row of a revoked key: the ending names the key and when it was revoked. */
   private async endKey(holder: Holder): Promise<void> {
     const endings = await this.keys.endingsOf([holder.credential.id]).catch(() => new Map<string, CredentialEnding>());
-    this.end(holder.credential, endings.get(holder.credential.id) ?? { code: 'credential_revoked', message: `API key "${holder.name}" was revoked: use another key` });
+    this.end(
+      holder.credential,
+      endings.get(holder.credential.id) ?? { code: 'credential_revoked', message: `API key "${holder.name}" was revoked: use another key` },
+    );
   }
 
   /** One read per credential kind with open streams; what has ended since loses its streams. */

@@ -271,7 +271,11 @@ describe('identity: the principal every transport sees', () => {
       const viewer = await open('POST', '/api/keys', { name: 'first-viewer', role: 'viewer' });
       expect(viewer).toMatchObject({
         status: 422,
-        body: { code: 'first_key_must_be_admin', message: expect.stringContaining('closes the open local API'), details: { role: 'viewer', needs: 'admin' } },
+        body: {
+          code: 'first_key_must_be_admin',
+          message: expect.stringContaining('closes the open local API'),
+          details: { role: 'viewer', needs: 'admin' },
+        },
       });
       const gql = await graphqlHttp(() => running.baseUrl)('mutation { createApiKey(input: { name: "first-operator", role: "operator" }) { key } }');
       expect(gql.body.errors?.[0]).toMatchObject({ extensions: { code: 'first_key_must_be_admin', statusCode: 422 } });
@@ -304,7 +308,9 @@ describe('identity: the principal every transport sees', () => {
       expect(stdout).toContain('created the admin API key "back-in"');
       const withKey = jsonHttp(() => running.baseUrl, { authorization: `Bearer ${key}` });
       expect((await withKey('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'back-in', role: 'admin' });
-      expect((await withKey('GET', '/api/keys')).body.keys).toContainEqual(expect.objectContaining({ name: 'back-in', role: 'admin', createdBy: 'cli:keys-create-admin' }));
+      expect((await withKey('GET', '/api/keys')).body.keys).toContainEqual(
+        expect.objectContaining({ name: 'back-in', role: 'admin', createdBy: 'cli:keys-create-admin' }),
+      );
       // A wrong call changes nothing and says how to call it.
       const usage = await createAdminKeyOnTheHost(running, ['--role', 'viewer']);
       expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run keys:create-admin') });

@@ -5,7 +5,14 @@ import { ApiKeyEvents } from './api-key.events';
 
 const given = deciderSpec(apiKeyDecider);
 const NOW = Date.parse('2026-12-01T10:00:00Z');
-const key = (role: 'viewer' | 'admin') => ({ keyId: 'k1', name: 'first', role, prefix: 'sbk_12345678', secretSha256: 'ab'.repeat(32), createdBy: 'local' });
+const key = (role: 'viewer' | 'admin') => ({
+  keyId: 'k1',
+  name: 'first',
+  role,
+  prefix: 'sbk_12345678',
+  secretSha256: 'ab'.repeat(32),
+  createdBy: 'local',
+});
 
 describe('an API key (issue 39: the first key on the open local API)', () => {
   it('refuses a first key of another role than admin asked for on the open local API, saying why', () => {

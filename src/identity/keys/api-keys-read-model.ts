@@ -55,7 +55,10 @@ export class ApiKeysReadModel {
   async endingsOf(keyIds: readonly string[], now = Date.now()): Promise<Map<string, CredentialEnding>> {
     const endings = new Map<string, CredentialEnding>();
     if (keyIds.length === 0) return endings;
-    const rows = await this.db.orm.select().from(this.apiKeys).where(inArray(this.apiKeys.keyId, [...keyIds]));
+    const rows = await this.db.orm
+      .select()
+      .from(this.apiKeys)
+      .where(inArray(this.apiKeys.keyId, [...keyIds]));
     for (const row of rows) {
       const ending = apiKeyEnding(viewOf(row), now);
       if (ending) endings.set(row.keyId, ending);
@@ -100,7 +103,8 @@ function viewOf(row: ApiKeyRow): ApiKeyView {
 
 /** Why a key's open streams close: revoked, or past its expiry; undefined while it still works. */
 export function apiKeyEnding(key: Pick<ApiKeyView, 'name' | 'prefix' | 'revokedAt' | 'expiresAt'>, now = Date.now()): CredentialEnding | undefined {
-  if (key.revokedAt) return { code: 'credential_revoked', message: `API key "${key.name}" (${key.prefix}…) was revoked at ${key.revokedAt}: use another key` };
+  if (key.revokedAt)
+    return { code: 'credential_revoked', message: `API key "${key.name}" (${key.prefix}…) was revoked at ${key.revokedAt}: use another key` };
   if (key.expiresAt && Date.parse(key.expiresAt) <= now) {
     return { code: 'credential_expired', message: `API key "${key.name}" (${key.prefix}…) expired at ${key.expiresAt}: have an admin create a new one` };
   }

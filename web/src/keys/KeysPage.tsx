@@ -200,8 +200,8 @@ function CreateKey() {
             <strong>This service has no token and no key yet: its API is open to anyone on this machine.</strong>
           </p>
           <p>
-            Creating the first key closes the open local API: from then on every call needs a key. This first key will be an admin key, and this
-            console will sign in with it (for this tab). Copy it when it is shown, to sign in again later.
+            Creating the first key closes the open local API: from then on every call needs a key. This first key will be an admin key, and this console
+            will sign in with it (for this tab). Copy it when it is shown, to sign in again later.
           </p>
         </div>
       )}
@@ -262,10 +262,7 @@ function NewKey({ name, secret, signedInWithIt, onDone }: { name: string; secret
         <strong>Key “{name}” created.</strong> Copy it now: <strong>you will not see it again</strong> (the service keeps only its hash).
       </p>
       {signedInWithIt && (
-        <p>
-          The open local API is closed now. This console signed in with this admin key for this tab; paste the key when the console asks for it
-          again.
-        </p>
+        <p>The open local API is closed now. This console signed in with this admin key for this tab; paste the key when the console asks for it again.</p>
       )}
       <div className="new-key-value">
         <code data-testid="new-key">{secret}</code>
