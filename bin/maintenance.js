@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run agents:import|agents:export|projections:rebuild|store:copy-to-postgres -- ...`: a maintenance command from the
+// `npm run agents:import|agents:export|projections:rebuild|store:copy-to-postgres|keys:create-admin -- ...`: a maintenance command from the
 // TypeScript sources in a development checkout, or from the compiled dist/ where the sources or
 // their dev-only loader are absent (the Docker image: `docker compose exec switchboard npm run ...`).
 'use strict';
@@ -11,6 +11,7 @@ const ENTRY_POINTS = {
   'agents:export': 'agents-export',
   'projections:rebuild': 'rebuild-projection',
   'store:copy-to-postgres': 'store-copy-to-postgres',
+  'keys:create-admin': 'keys-create-admin',
 };
 
 const root = path.resolve(__dirname, '..');

@@ -822,7 +822,7 @@ export const DOCUMENTED_ANSWERS: Record<string, DocumentedAnswer> = {
   SessionsController_events: {
     status: 200,
     ...text(
-      'Server-Sent Events: one per stream event (id: its stream position; data: {position, globalPosition, type, data, recordedAt})',
+      "Server-Sent Events: one per stream event (id: its stream position; data: {position, globalPosition, type, data, recordedAt}); when the caller's key or sign-in session ends, a last `closed` event (data: {code, message}) and the end of the stream",
       'text/event-stream',
       `id: 3\nevent: session.message_sent\ndata: {"position":3,"globalPosition":1201,"type":"session.message_sent","data":{"prompt":"Review the diff"},"recordedAt":"${AT}"}\n\n`,
     ),

@@ -13,6 +13,9 @@ import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-re
 import { RunsProjection } from '../delegation/projections/runs.projection';
 import { ApprovalsProjection } from '../approvals/projections/approvals.projection';
 import { TraceSpansProjection } from '../traces/projections/trace-spans.projection';
+import { ApiKeysReadModel } from '../identity/keys/api-keys-read-model';
+import { CreateApiKeyHandler } from '../identity/keys/commands/create-api-key/create-api-key.command';
+import { ApiKeysProjection } from '../identity/keys/projections/api-keys.projection';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
 @Module({})
@@ -39,6 +42,10 @@ export class MaintenanceModule {
         RunsProjection,
         ApprovalsProjection,
         ...(config.traces.enabled ? [TraceSpansProjection] : []),
+        // keys:create-admin (issue 39): the keys' read model, written inline as the service writes it.
+        ApiKeysProjection,
+        ApiKeysReadModel,
+        CreateApiKeyHandler,
       ],
     };
   }

@@ -10,6 +10,7 @@ import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graph
 import { authorizationOf, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
 import { PRINCIPAL_PROPERTY, type Principal } from '../identity/principal';
 import { PrincipalResolver } from '../identity/principal-resolver';
+import { CredentialStreams } from '../identity/credential-streams';
 import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
 import { databaseUnreachableOf } from '../common/database-unreachable.error';
@@ -82,7 +83,23 @@ function asGraphqlError(refusal: unknown): unknown {
 
 interface WsContext {
   connectionParams?: Record<string, unknown>;
-  extra?: { request?: GraphqlContext['req']; [PRINCIPAL_PROPERTY]?: Principal };
+  extra?: { request?: GraphqlContext['req']; socket?: WsSocket; [PRINCIPAL_PROPERTY]?: Principal };
+}
+
+/** The `ws` socket graphql-ws serves a connection on: what is closed when its credential ends. */
+interface WsSocket {
+  close(code: number, reason: string): void;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** graphql-ws's close code for an unauthorized connection: the credential it was opened with has ended (issue 39). */
+export const CREDENTIAL_ENDED_CLOSE_CODE = 4401;
+
+/** A WebSocket close reason is at most 123 bytes of UTF-8: the message, cut at a character boundary. */
+export function closeReasonOf(message: string): string {
+  let reason = message;
+  while (Buffer.byteLength(reason, 'utf8') > 123) reason = `${[...reason].slice(0, -2).join('')}…`;
+  return reason;
 }
 
 /**
@@ -95,8 +112,8 @@ interface WsContext {
   imports: [
     GraphQLModule.forRootAsync<ApolloDriverConfig>({
       driver: ApolloDriver,
-      inject: [PrincipalResolver, QueryBus, ModuleRef],
-      useFactory: (principals: PrincipalResolver, queryBus: QueryBus, moduleRef: ModuleRef): ApolloDriverConfig => {
+      inject: [PrincipalResolver, QueryBus, ModuleRef, CredentialStreams],
+      useFactory: (principals: PrincipalResolver, queryBus: QueryBus, moduleRef: ModuleRef, streams: CredentialStreams): ApolloDriverConfig => {
         const logger = new Logger('GraphQL');
         const schema = () => moduleRef.get(GraphQLSchemaHost, { strict: false }).schema;
         return {
@@ -133,6 +150,12 @@ interface WsContext {
                   .catch(() => undefined);
                 if (!principal) return false;
                 extra[PRINCIPAL_PROPERTY] = principal;
+                // A key or sign-in session that ends closes the socket, and with it every subscription on it.
+                const socket = extra.socket;
+                if (socket && principal.credential) {
+                  const release = streams.open(principal, { end: (ending) => socket.close(CREDENTIAL_ENDED_CLOSE_CODE, closeReasonOf(ending.message)) });
+                  socket.once('close', release);
+                }
                 return true;
               },
               onSubscribe: async (ctx, _id, payload) => {

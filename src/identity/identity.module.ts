@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
 import { ActingActorInterceptor } from './acting-actor.interceptor';
+import { CredentialStreams } from './credential-streams';
+import { CredentialStreamsInterceptor } from './credential-streams.interceptor';
 import { IdentityGuard } from './identity.guard';
 import { ApiKeysController } from './keys/api-keys.controller';
 import { ApiKeysReadModel } from './keys/api-keys-read-model';
@@ -14,7 +16,8 @@ import { PrincipalResolver } from './principal-resolver';
 /**
  * issue 27: who calls. Resolves the principal of every request (bootstrap token, contributed sign-in
  * methods, else today's open loopback as a local admin) through the global IdentityGuard, and answers
- * GET /api/me; runs every handler as its caller's actor (`ActingActorInterceptor`); named API keys (`api_key-<id>` streams, `api_keys`).
+ * GET /api/me; runs every handler as its caller's actor (`ActingActorInterceptor`); named API keys (`api_key-<id>` streams, `api_keys`);
+ * closes the open streams (SSE, graphql-ws) of a key or sign-in session that ends (`CredentialStreams`).
  */
 @Global()
 @Module({
@@ -22,7 +25,9 @@ import { PrincipalResolver } from './principal-resolver';
   controllers: [MeController, ApiKeysController],
   providers: [
     { provide: APP_INTERCEPTOR, useClass: ActingActorInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: CredentialStreamsInterceptor },
     PrincipalResolver,
+    CredentialStreams,
     IdentityGuard,
     ApiKeysReadModel,
     ApiKeysProjection,
@@ -30,6 +35,6 @@ import { PrincipalResolver } from './principal-resolver';
     RevokeApiKeyHandler,
     ListApiKeysHandler,
   ],
-  exports: [PrincipalResolver, IdentityGuard],
+  exports: [PrincipalResolver, IdentityGuard, CredentialStreams],
 })
 export class IdentityModule {}

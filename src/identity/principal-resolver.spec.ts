@@ -116,7 +116,15 @@ describe('PrincipalResolver', () => {
     await handleCommand(events.store, apiKeyDecider, apiKeyStreamId('k1'), { type: 'create', key, now: Date.now() });
 
     const bearer = { headers: { authorization: `Bearer ${KEY}` } };
-    await expect(resolver.principalOf(bearer)).resolves.toEqual({ kind: 'key', id: 'k1', name: 'ci', role: 'operator', via: 'bearer' });
+    await expect(resolver.principalOf(bearer)).resolves.toEqual({
+      kind: 'key',
+      id: 'k1',
+      name: 'ci',
+      role: 'operator',
+      via: 'bearer',
+      // What its open streams are registered under (issue 39).
+      credential: { kind: 'api_key', id: 'k1' },
+    });
     await expect(resolver.principalOf({ headers: {} })).rejects.toThrow(UnauthorizedException);
     await handleCommand(events.store, apiKeyDecider, apiKeyStreamId('k1'), { type: 'revoke', keyId: 'k1', revokedBy: 'local', now: Date.now() });
     await expect(resolver.principalOf(bearer)).rejects.toThrow(/revoked at/);

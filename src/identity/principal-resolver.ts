@@ -101,7 +101,8 @@ export class PrincipalResolver implements OnApplicationBootstrap {
       throw refused(`API key "${found.name}" (${found.prefix}…) expired at ${found.expiresAt}: have an admin create a new one`);
     }
     this.recordUse(found);
-    return { kind: 'key', id: found.id, name: found.name, role: found.role, via: 'bearer' };
+    const credential = { kind: 'api_key' as const, id: found.id, ...(found.expiresAt ? { expiresAt: found.expiresAt } : {}) };
+    return { kind: 'key', id: found.id, name: found.name, role: found.role, via: 'bearer', credential };
   }
 
   /** The last-use time is a convenience: a failed write must not refuse the call. */

@@ -43,6 +43,26 @@ export interface Principal {
   role: Role;
   /** How the request proved it: a cookie-authenticated request must pass the Origin check on every route. */
   via: 'cookie' | 'bearer' | 'none';
+  /**
+   * The credential that can end while the caller holds a stream open (issue 39): a named key or a
+   * sign-in session, revoked or expired. The bootstrap token and the open local API have none: they
+   * end with a restart. Never shown (`me` leaves it out).
+   */
+  credential?: Credential;
+}
+
+/** A named key (`id`: the key's id) or a person's sign-in session (`id`: the session's id as the admin API names it). */
+export interface Credential {
+  kind: 'api_key' | 'sign_in_session';
+  id: string;
+  /** ISO time; absent: it does not expire. */
+  expiresAt?: string;
+}
+
+/** Why a credential's open streams were closed: said in the SSE stream's last event and the WebSocket's close reason. */
+export interface CredentialEnding {
+  code: 'credential_revoked' | 'credential_expired';
+  message: string;
 }
 
 /** The request property (REST, SSE) and GraphQL context property the authenticated principal is put on. */
@@ -72,4 +92,8 @@ export interface Authenticator {
    */
   readonly configured?: boolean;
   principalOf(request: CredentialCarrier): Promise<Principal | undefined>;
+  /** The kind of credential this method's principals carry, when it can end (asked about open streams). */
+  readonly credentialKind?: Credential['kind'];
+  /** Of these credentials (ids of `credentialKind`), the ones that have ended since (revoked, signed out, expired), with why. */
+  endingsOf?(ids: readonly string[]): Promise<Map<string, CredentialEnding>>;
 }

@@ -5,8 +5,55 @@ import { jsonHttp } from '../fixtures/json-http';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
+import { WatchedSession } from '../fixtures/watched-session';
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { collectUntilExit, type Finished, REPO_ROOT } from '../fixtures/service-process';
 
 const TOKEN = 'identity-e2e-token-0123456789';
+
+/** How late an ended credential's streams may close (issue 39: within a second), with room for a busy machine's scheduling. */
+const CLOSES_WITHIN_MS = 1_000;
+
+/**
+ * A session watched with `key` by SSE and graphql-ws, both past their first live event: what a key's
+ * end must close (issue 39).
+ */
+async function watchedWith(running: RunningApp, key: string, sessionId: string, watchOn: RunningApp = running) {
+  const session = await WatchedSession.create(running.app, sessionId);
+  const sse = await session.sse(watchOn.baseUrl, { authorization: `Bearer ${key}` });
+  expect(sse.status).toBe(200);
+  const subscription = session.subscription(watchOn.baseUrl, { token: key });
+  await subscription.waitFor((v) => v.length === 1, 'the replayed session.created');
+  await session.tick();
+  await sse.waitFor((e) => e.event === 'cli.test.tick', 'the first live event over SSE');
+  await subscription.waitFor((v) => v.some((e) => e.sessionEvents.type === 'cli.test.tick'), 'the first live event over graphql-ws');
+  return { session, sse, subscription };
+}
+
+/** `npm run keys:create-admin` as the operator runs it on the service's host, against the running app's database. */
+function createAdminKeyOnTheHost(running: RunningApp, args: string[]): Promise<Finished> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin', 'maintenance.js'), 'keys:create-admin', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, SWITCHBOARD_DB: running.config.database.file },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return collectUntilExit(child, 50_000);
+}
+
+/** Both streams ended within CLOSES_WITHIN_MS of `since`, saying why; an event appended afterwards reaches neither. */
+async function expectClosed(watched: Awaited<ReturnType<typeof watchedWith>>, since: number, code: string, says: string) {
+  const { session, sse, subscription } = watched;
+  await Promise.all([sse.waitForEnd(CLOSES_WITHIN_MS + 2_000), subscription.waitForEnd(CLOSES_WITHIN_MS + 2_000)]);
+  expect(Date.now() - since).toBeLessThan(CLOSES_WITHIN_MS);
+  // The closing event keeps the last event's id: a client resuming with Last-Event-ID misses nothing.
+  expect(sse.events.at(-1)).toEqual({ event: 'closed', id: sse.events.at(-2)?.id, data: { code, message: expect.stringContaining(says) } });
+  expect(subscription.errors).toEqual([{ closeCode: 4401, reason: expect.stringContaining(says) }]);
+  const [sseEvents, wsValues] = [sse.events.length, subscription.values.length];
+  await session.tick();
+  expect([sse.events.length, subscription.values.length]).toEqual([sseEvents, wsValues]);
+  await session.dispose();
+}
 
 /** issue 27: who the caller is, over REST (GET /api/me), GraphQL over HTTP and graphql-ws, on the real app. */
 describe('identity: the principal every transport sees', () => {
@@ -138,6 +185,29 @@ describe('identity: the principal every transport sees', () => {
       expect(badRole.status).toBe(400);
     });
 
+    it('closes the SSE streams and graphql-ws sockets a key holds open when it is revoked, over REST and GraphQL (issue 39)', async () => {
+      const rest = (await operator('POST', '/api/keys', { name: 'watcher', role: 'viewer' })).body;
+      const viaRest = await watchedWith(running, rest.key, 'watched-by-rest-key');
+      const revokedAt = Date.now();
+      expect((await operator('DELETE', `/api/keys/${rest.apiKey.id}`)).status).toBe(200);
+      await expectClosed(viaRest, revokedAt, 'credential_revoked', 'was revoked');
+
+      const gql = (await operator('POST', '/api/keys', { name: 'gql-watcher', role: 'viewer' })).body;
+      const viaGraphql = await watchedWith(running, gql.key, 'watched-by-graphql-key');
+      const revokedByGraphqlAt = Date.now();
+      const revoked = await graphqlHttp(() => running.baseUrl, TOKEN)('mutation ($id: ID!) { revokeApiKey(id: $id) { id } }', { id: gql.apiKey.id });
+      expect(revoked.body.data).toEqual({ revokeApiKey: { id: gql.apiKey.id } });
+      await expectClosed(viaGraphql, revokedByGraphqlAt, 'credential_revoked', 'was revoked');
+    });
+
+    it('closes the streams of a key when it expires (issue 39)', async () => {
+      const expiresAt = new Date(Date.now() + 2_500).toISOString();
+      const { key } = (await operator('POST', '/api/keys', { name: 'expiring-watcher', role: 'viewer', expiresAt })).body;
+      const watched = await watchedWith(running, key, 'watched-by-expiring-key');
+      expect(Date.now()).toBeLessThan(Date.parse(expiresAt));
+      await expectClosed(watched, Date.parse(expiresAt), 'credential_expired', 'expired at');
+    });
+
     it('lets an operator key operate runs and sessions but refuses it the keys and approvals with a 403 naming the permission, the roles and its own', async () => {
       const { key } = (await operator('POST', '/api/keys', { name: 'reader', role: 'operator' })).body;
       const reader = withKey(key);
@@ -196,6 +266,23 @@ describe('identity: the principal every transport sees', () => {
     });
     afterAll(async () => running.close());
 
+    it('refuses a first key of another role than admin with a 422 saying why, over REST and GraphQL, and leaves the API open (issue 39)', async () => {
+      const open = jsonHttp(() => running.baseUrl);
+      const viewer = await open('POST', '/api/keys', { name: 'first-viewer', role: 'viewer' });
+      expect(viewer).toMatchObject({
+        status: 422,
+        body: {
+          code: 'first_key_must_be_admin',
+          message: expect.stringContaining('closes the open local API'),
+          details: { role: 'viewer', needs: 'admin' },
+        },
+      });
+      const gql = await graphqlHttp(() => running.baseUrl)('mutation { createApiKey(input: { name: "first-operator", role: "operator" }) { key } }');
+      expect(gql.body.errors?.[0]).toMatchObject({ extensions: { code: 'first_key_must_be_admin', statusCode: 422 } });
+      // Nothing was created: the API is still open and there are no keys.
+      expect(await open('GET', '/api/keys')).toEqual({ status: 200, body: { keys: [] } });
+    });
+
     it('closes the open API once a key exists: anonymous is 401 (API docs and health detail too), the key works', async () => {
       const open = jsonHttp(() => running.baseUrl);
       expect((await open('GET', '/health/live')).body).toHaveProperty('pid');
@@ -210,6 +297,23 @@ describe('identity: the principal every transport sees', () => {
       expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/api/docs-json')).status).toBe(200);
       expect((await open('GET', '/health/live')).body).toEqual({ status: 'live' });
       expect((await jsonHttp(() => running.baseUrl, { authorization: `Bearer ${created.body.key}` })('GET', '/health/live')).body).toHaveProperty('pid');
+    });
+
+    it('lets a locked-out operator back in without a restart: keys:create-admin on the host makes an admin key the running service takes (issue 39)', async () => {
+      // The API is closed now (the previous test's key): nobody anonymous gets in, and the key is "lost".
+      expect((await jsonHttp(() => running.baseUrl)('GET', '/api/me')).status).toBe(401);
+      const { code, stdout, stderr } = await createAdminKeyOnTheHost(running, ['--name', 'back-in']);
+      expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+      const key = /^(sbk_[A-Za-z0-9_-]{43})$/m.exec(stdout)?.[1];
+      expect(stdout).toContain('created the admin API key "back-in"');
+      const withKey = jsonHttp(() => running.baseUrl, { authorization: `Bearer ${key}` });
+      expect((await withKey('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'back-in', role: 'admin' });
+      expect((await withKey('GET', '/api/keys')).body.keys).toContainEqual(
+        expect.objectContaining({ name: 'back-in', role: 'admin', createdBy: 'cli:keys-create-admin' }),
+      );
+      // A wrong call changes nothing and says how to call it.
+      const usage = await createAdminKeyOnTheHost(running, ['--role', 'viewer']);
+      expect(usage).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: npm run keys:create-admin') });
     });
   });
 
@@ -233,6 +337,15 @@ describe('identity: the principal every transport sees', () => {
       expect((await onB('GET', '/api/me')).body).toMatchObject({ kind: 'key', name: 'shared' });
       await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('DELETE', `/api/keys/${created.body.apiKey.id}`);
       expect(await onB('GET', '/api/me')).toMatchObject({ status: 401, body: { message: expect.stringContaining('was revoked at') } });
+    });
+
+    it('closes the streams a key holds open on the other instance when it is revoked on one (issue 39)', async () => {
+      const [a, b] = apps;
+      const created = await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('POST', '/api/keys', { name: 'watching-b', role: 'viewer' });
+      const watched = await watchedWith(a, created.body.key, 'watched-on-b', b);
+      const revokedAt = Date.now();
+      expect((await jsonHttp(() => a.baseUrl, { authorization: `Bearer ${TOKEN}` })('DELETE', `/api/keys/${created.body.apiKey.id}`)).status).toBe(200);
+      await expectClosed(watched, revokedAt, 'credential_revoked', 'was revoked');
     });
   });
 });

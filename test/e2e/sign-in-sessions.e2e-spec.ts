@@ -1,11 +1,40 @@
-import WebSocket from 'ws';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { CookieBrowser, signInThroughProvider, startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider-fixture';
 import { type PostgresServer, startPostgresServer } from '../fixtures/postgres-server';
 import { makeTempDir } from '../fixtures/temp-dir';
+import { WatchedSession } from '../fixtures/watched-session';
 import type { SwitchboardConfig } from '../../src/config/switchboard-config';
 
 type Json = Record<string, unknown>;
+
+/** How late an ended session's streams may close (issue 39: within a second). */
+const CLOSES_WITHIN_MS = 1_000;
+
+/** A session's stream watched with a person's cookie, from a page of `origin`, by SSE and graphql-ws, both past a live event. */
+async function watchedWith(app: RunningApp, cookie: string, origin: string, sessionId: string) {
+  const session = await WatchedSession.create(app.app, sessionId);
+  const sse = await session.sse(app.baseUrl, { cookie, origin });
+  expect(sse.status).toBe(200);
+  const subscription = session.subscription(app.baseUrl, { headers: { cookie, origin } });
+  await subscription.waitFor((v) => v.length === 1, 'the replayed session.created');
+  await session.tick();
+  await sse.waitFor((e) => e.event === 'cli.test.tick', 'the first live event over SSE');
+  await subscription.waitFor((v) => v.some((e) => e.sessionEvents.type === 'cli.test.tick'), 'the first live event over graphql-ws');
+  return { session, sse, subscription };
+}
+
+/** Both ended within CLOSES_WITHIN_MS of `since`, saying why; an event appended afterwards reaches neither. */
+async function expectClosed(watched: Awaited<ReturnType<typeof watchedWith>>, since: number, says: string) {
+  const { session, sse, subscription } = watched;
+  await Promise.all([sse.waitForEnd(CLOSES_WITHIN_MS + 2_000), subscription.waitForEnd(CLOSES_WITHIN_MS + 2_000)]);
+  expect(Date.now() - since).toBeLessThan(CLOSES_WITHIN_MS);
+  expect(sse.events.at(-1)).toMatchObject({ event: 'closed', data: { code: 'credential_revoked', message: expect.stringContaining(says) } });
+  expect(subscription.errors).toEqual([{ closeCode: 4401, reason: expect.stringContaining(says) }]);
+  const seen = [sse.events.length, subscription.values.length];
+  await session.tick();
+  expect([sse.events.length, subscription.values.length]).toEqual(seen);
+  await session.dispose();
+}
 
 /** Another page this service serves (SWITCHBOARD_ALLOWED_ORIGINS) but not the console's own origin: past the origin rule, not the cookie's. */
 const TRUSTED_OTHER_ORIGIN = 'https://dashboards.example.test';
@@ -138,38 +167,27 @@ describe('sign-in sessions, administered (e2e)', () => {
       expect(JSON.stringify(twice.body)).toContain('nothing to revoke');
     });
 
-    it('a WebSocket opened before the revocation starts no new subscription after it', async () => {
+    it('a revocation closes the SSE streams and graphql-ws sockets the session holds open, within a second, saying why (issue 39)', async () => {
       const ada = await signedIn(origin, 'ada');
       const vera = await signedIn(origin, 'vera');
-      const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', { headers: { cookie: vera.cookie, origin } });
-      const messages: Json[] = [];
-      const waiters: (() => void)[] = [];
-      socket.on('message', (data: Buffer) => {
-        messages.push(JSON.parse(data.toString()) as Json);
-        waiters.splice(0).forEach((wake) => wake());
-      });
-      const answer = (id: string) =>
-        new Promise<Json>((resolve) => {
-          const look = () => {
-            const found = messages.find((m) => m.id === id || (id === 'ack' && m.type === 'connection_ack'));
-            if (found) resolve(found);
-            else waiters.push(look);
-          };
-          look();
-        });
-      await new Promise((resolve) => socket.once('open', resolve));
-      socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
-      await answer('ack');
-      // Before: a one-shot query over the socket is answered.
-      socket.send(JSON.stringify({ id: 'before', type: 'subscribe', payload: { query: '{ me { name } }' } }));
-      expect(await answer('before')).toMatchObject({ type: 'next', payload: { data: { me: { name: 'Vera Viewer' } } } });
-
+      const watched = await watchedWith(app, vera.cookie, origin, 'watched-by-vera');
       const veras = ((await sessions(ada.cookie)).body.sessions as SessionRow[]).find((row) => row.name === 'Vera Viewer' && row.state === 'active');
+      const revokedAt = Date.now();
       expect((await call(`${origin}/api/sign-in-sessions/${veras!.id}`, origin, ada.cookie, 'DELETE')).status).toBe(200);
+      await expectClosed(watched, revokedAt, 'sign in again');
+      // The admin's own streams are untouched: a new one opens and gets events.
+      const adas = await watchedWith(app, ada.cookie, origin, 'watched-by-ada');
+      await adas.session.dispose();
+    });
 
-      socket.send(JSON.stringify({ id: 'after', type: 'subscribe', payload: { query: 'subscription { agentLibraryChanged { __typename } }' } }));
-      expect(await answer('after')).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'sign_in_again' } }] });
-      socket.close();
+    it('signing out closes the streams of that session (issue 39)', async () => {
+      const vera = await signedIn(origin, 'vera');
+      const watched = await watchedWith(app, vera.cookie, origin, 'watched-until-sign-out');
+      const signedOutAt = Date.now();
+      expect(
+        (await vera.browser.request(`${origin}/auth/logout`, { method: 'POST', headers: { origin, 'content-type': 'application/json' } })).status,
+      ).toBe(204);
+      await expectClosed(watched, signedOutAt, 'sign in again');
     });
 
     it('/api/docs and /api/docs-json take the signed-in cookie from the service’s own pages and from the address bar; a cross-site request gets 403', async () => {
@@ -255,6 +273,20 @@ describe('sign-in sessions, administered (e2e)', () => {
         const refused = await call(`${instance.baseUrl}/api/me`, origin, otto.cookie);
         expect(refused).toMatchObject({ status: 401, body: { code: 'sign_in_again' } });
       }
+    });
+
+    it('a session revoked through one instance loses its streams on the other within a second (issue 39)', async () => {
+      const [a, b] = apps;
+      const origin = a.baseUrl;
+      const ada = await signedIn(origin, 'ada');
+      const otto = await signedIn(origin, 'otto');
+      const watched = await watchedWith(a, otto.cookie, origin, 'watched-by-otto-on-a');
+      const ottos = ((await call(`${b.baseUrl}/api/sign-in-sessions`, origin, ada.cookie)).body.sessions as SessionRow[]).find(
+        (row) => row.name === 'Otto Operator' && row.state === 'active',
+      );
+      const revokedAt = Date.now();
+      expect((await call(`${b.baseUrl}/api/sign-in-sessions/${ottos!.id}`, origin, ada.cookie, 'DELETE')).status).toBe(200);
+      await expectClosed(watched, revokedAt, 'sign in again');
     });
   });
 });

@@ -34,6 +34,11 @@ interface WorkerFixtures {
    * for the accounts of test/fixtures/oidc-test-accounts.ts) and the service configured for it.
    */
   signIn: boolean;
+  /**
+   * A scenario that changes its service for good (`test.use({ ownService: 'first-key' })`: its first key
+   * closes the open API) names it here: a different value is a worker, so a service, of its own.
+   */
+  ownService: string | undefined;
   /** The real service on a fresh SQLite file, started once per worker and stopped (SIGTERM) after. */
   service: RunningService;
 }
@@ -57,6 +62,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   hostPermissions: [true, { option: true, scope: 'worker' }],
   modelPrices: [undefined, { option: true, scope: 'worker' }],
   signIn: [false, { option: true, scope: 'worker' }],
+  ownService: [undefined, { option: true, scope: 'worker' }],
 
   modelServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern

@@ -1,5 +1,5 @@
 import type { Decider } from '../../event-store/decider';
-import { ApiKeyNotFoundError, ApiKeyStateError } from './api-key.errors';
+import { ApiKeyNotFoundError, ApiKeyStateError, FirstKeyMustBeAdminError } from './api-key.errors';
 import { type ApiKeyCreatedData, type ApiKeyEvent, ApiKeyEvents, type ApiKeyRevokedData, isApiKeyEvent } from './api-key.events';
 
 export interface ApiKeyState {
@@ -8,7 +8,14 @@ export interface ApiKeyState {
 }
 
 export type ApiKeyCommand =
-  { type: 'create'; key: Omit<ApiKeyCreatedData, 'createdAt'>; now: number } | { type: 'revoke'; keyId: string; revokedBy: string; now: number };
+  | {
+      type: 'create';
+      key: Omit<ApiKeyCreatedData, 'createdAt'>;
+      now: number;
+      /** Asked for on the open local API (by its local admin): this key closes it, so it must be able to manage keys (issue 39). */
+      closesOpenApi?: boolean;
+    }
+  | { type: 'revoke'; keyId: string; revokedBy: string; now: number };
 
 /** One named key: created once, revoked at most once. */
 export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
@@ -30,6 +37,7 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, ApiKeyEvent> = {
     switch (command.type) {
       case 'create':
         if (state.created) throw new ApiKeyStateError(`API key ${command.key.keyId} exists already`, { keyId: command.key.keyId });
+        if (command.closesOpenApi && command.key.role !== 'admin') throw new FirstKeyMustBeAdminError(command.key.role);
         return [{ type: ApiKeyEvents.created, data: { ...command.key, createdAt: new Date(command.now).toISOString() } }];
       case 'revoke': {
         if (!state.created) throw new ApiKeyNotFoundError(command.keyId);

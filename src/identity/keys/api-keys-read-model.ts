@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { ReadModelDatabase } from '../../database/read-model-database';
-import { ROLES, type Role } from '../principal';
+import { type CredentialEnding, ROLES, type Role } from '../principal';
 
 /** A named key as lists show it: never the secret, never its digest. */
 export interface ApiKeyView {
@@ -51,6 +51,21 @@ export class ApiKeysReadModel {
     return row ? viewOf(row) : undefined;
   }
 
+  /** Of these keys, the ones revoked or expired by now, with why (one statement): asked about keys with open streams. */
+  async endingsOf(keyIds: readonly string[], now = Date.now()): Promise<Map<string, CredentialEnding>> {
+    const endings = new Map<string, CredentialEnding>();
+    if (keyIds.length === 0) return endings;
+    const rows = await this.db.orm
+      .select()
+      .from(this.apiKeys)
+      .where(inArray(this.apiKeys.keyId, [...keyIds]));
+    for (const row of rows) {
+      const ending = apiKeyEnding(viewOf(row), now);
+      if (ending) endings.set(row.keyId, ending);
+    }
+    return endings;
+  }
+
   async anyExists(): Promise<boolean> {
     if (this.anyKeySeen) return true;
     const [row] = await this.db.orm.select({ keyId: this.apiKeys.keyId }).from(this.apiKeys).limit(1);
@@ -84,4 +99,14 @@ function viewOf(row: ApiKeyRow): ApiKeyView {
     revokedBy: row.revokedBy,
     lastUsedAt: row.lastUsedAt,
   };
+}
+
+/** Why a key's open streams close: revoked, or past its expiry; undefined while it still works. */
+export function apiKeyEnding(key: Pick<ApiKeyView, 'name' | 'prefix' | 'revokedAt' | 'expiresAt'>, now = Date.now()): CredentialEnding | undefined {
+  if (key.revokedAt)
+    return { code: 'credential_revoked', message: `API key "${key.name}" (${key.prefix}…) was revoked at ${key.revokedAt}: use another key` };
+  if (key.expiresAt && Date.parse(key.expiresAt) <= now) {
+    return { code: 'credential_expired', message: `API key "${key.name}" (${key.prefix}…) expired at ${key.expiresAt}: have an admin create a new one` };
+  }
+  return undefined;
 }

@@ -19,7 +19,10 @@ export class ApiKeysController {
   ) {}
 
   @Post()
-  @ApiOperation({ summary: 'Create a named key with a role (and optional expiresAt); the answer carries the key, once: it is stored only hashed' })
+  @ApiOperation({
+    summary:
+      'Create a named key with a role (and optional expiresAt); the answer carries the key, once: it is stored only hashed. The first key on the open local API must be an admin key (422 first_key_must_be_admin)',
+  })
   create(@Body(new ZodValidationPipe(createApiKeySchema)) body: CreateApiKeyInput, @Req() request: Authenticated) {
     return this.commandBus.execute(new CreateApiKey(body, request[PRINCIPAL_PROPERTY]));
   }
@@ -31,7 +34,9 @@ export class ApiKeysController {
   }
 
   @Delete(':id')
-  @ApiOperation({ summary: 'Revoke a key: refused (401) from the next request on, on every instance; 404 unknown, 409 revoked already' })
+  @ApiOperation({
+    summary: 'Revoke a key: refused (401) from the next request on and its open streams closed, on every instance; 404 unknown, 409 revoked already',
+  })
   revoke(@Param('id') id: string, @Req() request: Authenticated) {
     return this.commandBus.execute(new RevokeApiKey(id, request[PRINCIPAL_PROPERTY]));
   }

@@ -1,7 +1,7 @@
 import { ForbiddenException, Inject, UnauthorizedException } from '@nestjs/common';
 import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
-import { ProvidesAuthenticator, type Authenticator, type CredentialCarrier, type Principal } from '../principal';
+import { ProvidesAuthenticator, type Authenticator, type CredentialCarrier, type CredentialEnding, type Principal } from '../principal';
 import { cookieValue, SESSION_COOKIE } from './session-cookie';
 import { principalOfPerson, SignInSessions } from './sign-in-sessions';
 
@@ -39,7 +39,14 @@ export class CookieSessionAuthenticator implements Authenticator {
         message: `A request authenticated by the sign-in cookie must come from a page of ${oidc.publicOrigin} (its Origin or Referer): refused as cross-site`,
       });
     }
-    return principalOfPerson(found.person);
+    return principalOfPerson(found.person, found.session);
+  }
+
+  readonly credentialKind = 'sign_in_session' as const;
+
+  /** Sessions ended since their streams opened, on any instance (the table is shared): the open-stream check asks every half second. */
+  endingsOf(ids: readonly string[]): Promise<Map<string, CredentialEnding>> {
+    return this.sessions.endingsOf(ids);
   }
 }
 

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { and, desc, eq, gt, isNull, like, lte } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, like, lte, or } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
 import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
 import { ReadModelDatabase } from '../../database/read-model-database';
-import { ROLES, type Principal, type Role } from '../principal';
+import { type CredentialEnding, ROLES, type Principal, type Role } from '../principal';
 import { SignInSessionEndedError, SignInSessionNotFoundError } from './sign-in-session.errors';
 
 /** Who signed in, as the session keeps it. */
@@ -30,7 +30,13 @@ export interface SignInSessionView {
 }
 
 /** Why a session cookie is not accepted (the 401 says it). */
-export type SessionLookup = { person: SignedInPerson } | { ended: 'unknown' | 'expired' | 'revoked' };
+export type SessionLookup = { person: SignedInPerson; session: { id: string; expiresAt: string } } | { ended: 'unknown' | 'expired' | 'revoked' };
+
+/** Why a session's open streams close (issue 39). */
+export const SESSION_ENDED: Record<'revoked' | 'expired', CredentialEnding> = {
+  revoked: { code: 'credential_revoked', message: 'Your sign-in session was ended (signed out or revoked): sign in again at /auth/login' },
+  expired: { code: 'credential_expired', message: 'Your sign-in session expired: sign in again at /auth/login' },
+};
 
 /**
  * Server-side sessions of people signed in through OpenID Connect: the browser gets a random id
@@ -84,7 +90,30 @@ export class SignInSessions {
     if (row.revokedAt) return { ended: 'revoked' };
     if (row.expiresAt <= this.clock().toISOString()) return { ended: 'expired' };
     const role = ROLES.find((r) => r === row.role) ?? 'viewer';
-    return { person: { subject: row.subject, name: row.name, role } };
+    return { person: { subject: row.subject, name: row.name, role }, session: { id: sessionIdOf(row.idHash), expiresAt: row.expiresAt } };
+  }
+
+  /** Of these sessions (admin API ids), the ones ended by now (signed out, revoked, expired, gone), with why: one statement. */
+  async endingsOf(sessionIds: readonly string[]): Promise<Map<string, CredentialEnding>> {
+    const endings = new Map<string, CredentialEnding>();
+    const prefixes = sessionIds.map((id) => hashPrefixOf(id)).filter((prefix): prefix is string => prefix !== undefined);
+    if (prefixes.length === 0) return endings;
+    const { signInSessions } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ idHash: signInSessions.idHash, revokedAt: signInSessions.revokedAt, expiresAt: signInSessions.expiresAt })
+      .from(signInSessions)
+      .where(or(...prefixes.map((prefix) => like(signInSessions.idHash, `${prefix}%`))));
+    const now = this.clock().toISOString();
+    const alive = new Set<string>();
+    for (const row of rows) {
+      const id = sessionIdOf(row.idHash);
+      if (row.revokedAt) endings.set(id, SESSION_ENDED.revoked);
+      else if (row.expiresAt <= now) endings.set(id, SESSION_ENDED.expired);
+      else alive.add(id);
+    }
+    // A row deleted (past its expiry, at someone's sign-in) ended too.
+    for (const id of sessionIds) if (!alive.has(id) && !endings.has(id)) endings.set(id, SESSION_ENDED.expired);
+    return endings;
   }
 
   /** Sign-out: the session is refused from now on, wherever the cookie is replayed. */
@@ -130,9 +159,13 @@ export class SignInSessions {
   }
 }
 
-export function principalOfPerson(person: SignedInPerson): Principal {
-  return { kind: 'user', id: person.subject, name: person.name, role: person.role, via: 'cookie' };
+export function principalOfPerson(person: SignedInPerson, session?: { id: string; expiresAt: string }): Principal {
+  const credential = session && { kind: 'sign_in_session' as const, id: session.id, expiresAt: session.expiresAt };
+  return { kind: 'user', id: person.subject, name: person.name, role: person.role, via: 'cookie', ...(credential ? { credential } : {}) };
 }
+
+/** The admin API id of the session a cookie holds. */
+export const sessionIdOfCookie = (id: string): string => sessionIdOf(hashOf(id));
 
 const hashOf = (id: string): string => createHash('sha256').update(id, 'utf8').digest('hex');
 

@@ -5,7 +5,8 @@ import { Public } from '../../common/auth/public.decorator';
 import { CookieSessionAuthenticator } from './cookie-session.authenticator';
 import { OidcSignIn, type PendingSignIn } from './oidc-sign-in';
 import { cookieHeader, cookieValue, PENDING_SIGN_IN_COOKIE, SESSION_COOKIE } from './session-cookie';
-import { SignInSessions } from './sign-in-sessions';
+import { CredentialStreams } from '../credential-streams';
+import { SESSION_ENDED, sessionIdOfCookie, SignInSessions } from './sign-in-sessions';
 
 const PENDING_SIGN_IN_SECONDS = 600;
 
@@ -28,6 +29,7 @@ export class SignInController {
   constructor(
     private readonly signIn: OidcSignIn,
     private readonly sessions: SignInSessions,
+    private readonly streams: CredentialStreams,
     private readonly cookies: CookieSessionAuthenticator,
   ) {}
 
@@ -92,6 +94,8 @@ export class SignInController {
         if (refusal instanceof ForbiddenException) throw refusal;
       });
       await this.sessions.end(id);
+      // Its open streams end with it: here at once, on the other instances at their next check.
+      this.streams.end({ kind: 'sign_in_session', id: sessionIdOfCookie(id) }, SESSION_ENDED.revoked);
     }
     response.setHeader(
       'Set-Cookie',

@@ -58,6 +58,7 @@ function authorization(): Record<string, string> {
 
 /** One GraphQL operation over HTTP; its first error becomes an ApiError, a 401 asks for the token. */
 export async function request<R, V>(document: TypedDocumentString<R, V>, ...[variables]: V extends Record<string, never> ? [] : [V]): Promise<R> {
+  const sentWith = currentToken();
   let response: Response;
   try {
     response = await fetch('/graphql', {
@@ -71,6 +72,8 @@ export async function request<R, V>(document: TypedDocumentString<R, V>, ...[var
   const body = (await response.json().catch(() => ({}))) as GraphqlResponse<R>;
   const first = body.errors?.[0];
   if (response.status === 401 || first?.extensions?.code === 'unauthorized') {
+    // Sent before the console signed in with a new key (the first key closing the open API): ask again with it, no prompt.
+    if (currentToken() !== sentWith) return request(document, ...([variables] as V extends Record<string, never> ? [] : [V]));
     const message = first?.message ?? 'The service needs its API token';
     const signIn = first?.extensions?.details?.signIn;
     // People sign in through the identity provider (details.signIn): no token prompt then.
@@ -111,10 +114,12 @@ function subscriptions(): Client {
         for (const listener of connectedListeners) listener();
       },
       closed: (event) => {
-        // 4403: the service refused the token (or the sign-in cookie) at connection_init.
-        if ((event as CloseEvent).code !== 4403) return;
+        // 4403: the service refused the token (or the sign-in cookie) at connection_init; 4401: the key or
+        // sign-in session the connection was opened with has ended since (revoked or expired), the reason says which.
+        const { code, reason } = event as CloseEvent;
+        if (code !== 4403 && code !== 4401) return;
         if (signInRouteKnown()) goToSignIn();
-        else tokenRequired('The live connection was refused: the API token is missing or wrong', 'socket');
+        else tokenRequired(code === 4401 && reason ? reason : 'The live connection was refused: the API token is missing or wrong', 'socket');
       },
     },
   });
@@ -126,6 +131,14 @@ export function reconnect(): void {
   const old = socket;
   socket = undefined;
   void old?.dispose();
+}
+
+/**
+ * Opens the live connection again with the current token, its subscriptions kept (graphql-ws subscribes
+ * them again on the new socket): after the console signed in with the first key, without reloading pages.
+ */
+export function renewLiveConnection(): void {
+  socket?.terminate();
 }
 
 /** A subscription; returns the function that ends it. */

@@ -24,7 +24,10 @@ export function TokenDialog({ reason, onSaved }: { reason: string | undefined; o
         <p id={reasonId} className="dialog-reason" role="alert">
           {reason ?? 'This service needs its API token.'}
         </p>
-        <p className="muted">It is the value of SWITCHBOARD_API_TOKEN on the server. The console keeps it for this tab only.</p>
+        <p className="muted">
+          It is the value of SWITCHBOARD_API_TOKEN on the server, or an API key (<code>sbk_…</code>). The console keeps it for this tab only. Lost the
+          admin key? <code>npm run keys:create-admin</code> on the service&apos;s host makes a new one.
+        </p>
         <label htmlFor={inputId}>API token</label>
         <input id={inputId} type="password" autoComplete="current-password" autoFocus value={token} onChange={(e) => setToken(e.target.value)} required />
         <div className="dialog-actions">

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { request } from '../api/client';
-import { useMay } from '../api/me';
+import { renewLiveConnection, request } from '../api/client';
+import { useMay, useMe } from '../api/me';
+import { saveToken } from '../api/token';
 import type { ApiKeysQuery as ApiKeysResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
@@ -153,11 +154,19 @@ export function KeysPage() {
   );
 }
 
+/**
+ * issue 39: on the open local API (no token, no sign-in, no key yet: the caller is the local admin), the
+ * first key closes the API. It must be an admin key (the service refuses another role), and the console
+ * signs in with it as soon as it is made, so its maker keeps the console.
+ */
 function CreateKey() {
   const id = useId();
   const queryClient = useQueryClient();
+  const firstKey = useMe().data?.me.kind === 'local';
   const [name, setName] = useState('');
-  const [role, setRole] = useState<string>('viewer');
+  const [chosenRole, setRole] = useState<string>('viewer');
+  const role = firstKey ? 'admin' : chosenRole;
+  const [signedInWithIt, setSignedInWithIt] = useState(false);
   const [expiresOn, setExpiresOn] = useState('');
   const create = useMutation({
     mutationFn: () =>
@@ -165,7 +174,14 @@ function CreateKey() {
         // A date picked is the end of that day, local time.
         input: { name: name.trim(), role, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T23:59:59`).toISOString() } : {}) },
       }),
-    onSuccess: () => {
+    onSuccess: (data) => {
+      if (firstKey) {
+        // The API is closed from now on: sign in with the new key before anything else asks.
+        saveToken(data.createApiKey.key);
+        setSignedInWithIt(true);
+        renewLiveConnection();
+        void queryClient.invalidateQueries({ queryKey: ['me'] });
+      }
       setName('');
       setExpiresOn('');
       void queryClient.invalidateQueries({ queryKey: ['apiKeys'] });
@@ -178,6 +194,17 @@ function CreateKey() {
 
   return (
     <>
+      {firstKey && (
+        <div className="first-key-note" role="note" aria-labelledby={`${id}-first`} id={`${id}-first-note`}>
+          <p id={`${id}-first`}>
+            <strong>This service has no token and no key yet: its API is open to anyone on this machine.</strong>
+          </p>
+          <p>
+            Creating the first key closes the open local API: from then on every call needs a key. This first key will be an admin key, and this console
+            will sign in with it (for this tab). Copy it when it is shown, to sign in again later.
+          </p>
+        </div>
+      )}
       <form className="key-form" aria-label="New API key" onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-name`}>Name</label>
@@ -185,7 +212,13 @@ function CreateKey() {
         </div>
         <div className="field">
           <label htmlFor={`${id}-role`}>Role</label>
-          <select id={`${id}-role`} value={role} onChange={(e) => setRole(e.target.value)}>
+          <select
+            id={`${id}-role`}
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+            disabled={firstKey}
+            aria-describedby={firstKey ? `${id}-first-note` : undefined}
+          >
             {ROLES.map((r) => (
               <option key={r.value} value={r.value}>
                 {r.text}
@@ -200,24 +233,37 @@ function CreateKey() {
         <div className="key-form-submit">
           <button type="submit" className="primary" disabled={create.isPending || !name.trim()}>
             <Icon name="key" />
-            {create.isPending ? 'Creating…' : 'Create key'}
+            {create.isPending ? 'Creating…' : firstKey ? 'Create the first key and sign in with it' : 'Create key'}
           </button>
         </div>
       </form>
       <ErrorNote error={create.error} title="The key was not created" />
-      {create.data && <NewKey name={create.data.createApiKey.apiKey.name} secret={create.data.createApiKey.key} onDone={() => create.reset()} />}
+      {create.data && (
+        <NewKey
+          name={create.data.createApiKey.apiKey.name}
+          secret={create.data.createApiKey.key}
+          signedInWithIt={signedInWithIt}
+          onDone={() => {
+            setSignedInWithIt(false);
+            create.reset();
+          }}
+        />
+      )}
     </>
   );
 }
 
 /** The key itself, this once: copy it now. */
-function NewKey({ name, secret, onDone }: { name: string; secret: string; onDone: () => void }) {
+function NewKey({ name, secret, signedInWithIt, onDone }: { name: string; secret: string; signedInWithIt: boolean; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="new-key" role="region" aria-label="New key">
       <p>
         <strong>Key “{name}” created.</strong> Copy it now: <strong>you will not see it again</strong> (the service keeps only its hash).
       </p>
+      {signedInWithIt && (
+        <p>The open local API is closed now. This console signed in with this admin key for this tab; paste the key when the console asks for it again.</p>
+      )}
       <div className="new-key-value">
         <code data-testid="new-key">{secret}</code>
         <button

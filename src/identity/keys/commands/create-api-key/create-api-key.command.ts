@@ -28,10 +28,13 @@ export interface CreatedApiKey {
   apiKey: ApiKeyView;
 }
 
+/** Who asks for a key: a principal, or a maintenance command on the host (`cli:keys-create-admin`). */
+export type KeyMaker = Pick<Principal, 'kind' | 'id'>;
+
 export class CreateApiKey extends Command<CreatedApiKey> {
   constructor(
     readonly input: CreateApiKeyInput,
-    readonly by: Principal,
+    readonly by: KeyMaker,
   ) {
     super();
   }
@@ -74,6 +77,8 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKey, Create
           createdBy: by.id,
         },
         now,
+        // Only the open local API has a local admin: the key it makes closes it (issue 39).
+        closesOpenApi: by.kind === 'local',
       },
       { metadata: { actor: by.id } },
     );
