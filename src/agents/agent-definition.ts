@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printableName } from '../common/printable-name';
 import { hookListSchema } from './agent-hooks';
 import { agentPermissionPolicySchema, budgetInputSchema } from './agent-session-defaults';
 
@@ -11,7 +12,7 @@ const names = z.array(z.string().min(1).max(200)).max(256);
 /** spec: agent-teams, Agent JSON Schema (snake_case, as the files teams keep in git). */
 export const agentFieldsSchema = z
   .object({
-    name: z.string().trim().min(1, 'name must not be empty').max(200),
+    name: printableName(z.string().trim().min(1, 'name must not be empty').max(200)),
     description: z.string().max(4000).default(''),
     icon: z.string().max(16).default(''),
     system_message: z

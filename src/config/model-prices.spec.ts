@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadModelPrices } from './model-prices';
+import { loadModelPrices, modelPriceTable, priceOf } from './model-prices';
 
 describe('loadModelPrices', () => {
   let dir: string;
@@ -23,11 +23,12 @@ describe('loadModelPrices', () => {
         }),
       ),
     );
-    expect(table).toEqual({
-      currency: 'USD',
-      models: { 'gpt-4.1': { input: 2, output: 8, cachedInput: 0.5 }, 'claude-sonnet-4': { input: 3, output: 15 } },
-    });
-    expect(loadModelPrices(file('{"currency":"EUR","models":{}}'))).toEqual({ currency: 'EUR', models: {} });
+    expect(table.currency).toBe('USD');
+    expect([...table.models]).toEqual([
+      ['gpt-4.1', { input: 2, output: 8, cachedInput: 0.5 }],
+      ['claude-sonnet-4', { input: 3, output: 15 }],
+    ]);
+    expect(loadModelPrices(file('{"currency":"EUR","models":{}}'))).toEqual({ currency: 'EUR', models: new Map() });
   });
 
   it('refuses a file it cannot read or parse, naming the file', () => {
@@ -60,5 +61,25 @@ describe('loadModelPrices', () => {
     expect(refusal({ currency: 'USD', models: {}, model: {} })).toMatch(/^\(top\): .*"model"/);
     expect(refusal([1, 2])).toMatch(/^\(top\): /);
     expect(refusal({ currency: 'USD', models: { m: { input: 1, output: 2 }, '': { input: 1, output: 2 } } })).toMatch(/^models\.: /);
+  });
+
+  it("prices only the models the file lists: Object.prototype's names are none of them", () => {
+    const table = loadModelPrices(file(JSON.stringify({ currency: 'USD', models: { 'gpt-4.1': { input: 2, output: 8 } } })));
+    expect(priceOf(table, 'gpt-4.1')).toEqual({ input: 2, output: 8 });
+    for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) expect(priceOf(table, model)).toBeUndefined();
+    expect(priceOf(undefined, 'gpt-4.1')).toBeUndefined();
+    // A "__proto__" key in the file prices nothing and leaves the table's own shape alone.
+    const odd = loadModelPrices(file('{"currency":"USD","models":{"__proto__":{"input":1,"output":1},"m":{"input":1,"output":2}}}'));
+    expect(priceOf(odd, '__proto__')).toBeUndefined();
+    expect([...odd.models.keys()]).toEqual(['m']);
+  });
+});
+
+describe('modelPriceTable', () => {
+  it("takes a plain object's own entries only", () => {
+    const table = modelPriceTable('USD', { m: { input: 1, output: 2 } });
+    expect(priceOf(table, 'm')).toEqual({ input: 1, output: 2 });
+    expect(priceOf(table, 'constructor')).toBeUndefined();
+    expect(priceOf(table, 'toString')).toBeUndefined();
   });
 });

@@ -9,10 +9,24 @@ export interface ModelPrice {
   cachedInput?: number;
 }
 
-/** `SWITCHBOARD_MODEL_PRICES`: one currency, prices per model. A model not in it has an unknown cost. */
+/**
+ * `SWITCHBOARD_MODEL_PRICES`: one currency, prices per model. A model not in it has an unknown cost.
+ * A `Map`, not a plain object: a model named `constructor`, `toString` or `__proto__` is priced only
+ * when the table lists it, never by `Object.prototype` (issue 39: such a model passed a cost budget).
+ */
 export interface ModelPriceTable {
   currency: string;
-  models: Record<string, ModelPrice>;
+  models: ReadonlyMap<string, ModelPrice>;
+}
+
+/** A price table from its JSON shape's entries (own properties only), camelCase prices. */
+export function modelPriceTable(currency: string, models: Record<string, ModelPrice>): ModelPriceTable {
+  return { currency, models: new Map(Object.entries(models)) };
+}
+
+/** The model's price, or undefined when the table (or no table) does not list it. */
+export function priceOf(table: ModelPriceTable | undefined, model: string): ModelPrice | undefined {
+  return table?.models.get(model);
 }
 
 const price = z.number({ message: 'must be a number' }).finite().nonnegative({ message: 'must not be negative' });
@@ -41,9 +55,9 @@ export function loadModelPrices(file: string): ModelPriceTable {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`);
     throw new Error(`SWITCHBOARD_MODEL_PRICES: ${file} is not a price table: ${problems.join('; ')}`);
   }
-  const models: Record<string, ModelPrice> = {};
+  const models = new Map<string, ModelPrice>();
   for (const [model, p] of Object.entries(parsed.data.models)) {
-    models[model] = { input: p.input, output: p.output, ...(p.cached_input !== undefined ? { cachedInput: p.cached_input } : {}) };
+    models.set(model, { input: p.input, output: p.output, ...(p.cached_input !== undefined ? { cachedInput: p.cached_input } : {}) });
   }
   return { currency: parsed.data.currency, models };
 }

@@ -33,7 +33,7 @@ describe('loadConfig', () => {
       traces: { enabled: false, content: false },
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
-      scheduler: { tickMs: 1_000 },
+      scheduler: { tickMs: 1_000, minIntervalSeconds: 60 },
       requestOrigin: { allowedHosts: [], allowedOrigins: [] },
       signIn: { oidc: undefined, sessionTtlMs: 12 * 3_600_000 },
       postgres: undefined,
@@ -306,9 +306,18 @@ describe('loadConfig', () => {
 
   describe('scheduler (issue 30)', () => {
     it('looks for due schedules every second by default, at the given interval, or never (0)', () => {
-      expect(loadConfig({}).scheduler).toEqual({ tickMs: 1000 });
-      expect(loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: '250' }).scheduler).toEqual({ tickMs: 250 });
-      expect(loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: '0' }).scheduler).toEqual({ tickMs: 0 });
+      expect(loadConfig({}).scheduler).toEqual({ tickMs: 1000, minIntervalSeconds: 60 });
+      expect(loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: '250' }).scheduler.tickMs).toBe(250);
+      expect(loadConfig({ SWITCHBOARD_SCHEDULER_TICK_MS: '0' }).scheduler.tickMs).toBe(0);
+    });
+
+    it('keeps firings of one cron at least a minute apart by default, or SWITCHBOARD_SCHEDULE_MIN_INTERVAL seconds (issue 39)', () => {
+      expect(loadConfig({ SWITCHBOARD_SCHEDULE_MIN_INTERVAL: '1' }).scheduler.minIntervalSeconds).toBe(1);
+      expect(loadConfig({ SWITCHBOARD_SCHEDULE_MIN_INTERVAL: '3600' }).scheduler.minIntervalSeconds).toBe(3600);
+    });
+
+    it.each(['0', '-5', 'minutely', '86401'])('refuses SWITCHBOARD_SCHEDULE_MIN_INTERVAL=%s naming it', (value) => {
+      expect(() => loadConfig({ SWITCHBOARD_SCHEDULE_MIN_INTERVAL: value })).toThrow(/SWITCHBOARD_SCHEDULE_MIN_INTERVAL/);
     });
 
     it.each(['-1', 'often', '600000'])('refuses SWITCHBOARD_SCHEDULER_TICK_MS=%s naming it', (value) => {

@@ -214,6 +214,7 @@ const environmentSchema = z.object({
 
   // ---- Schedules (issue 30) ----
   SWITCHBOARD_SCHEDULER_TICK_MS: integer('SWITCHBOARD_SCHEDULER_TICK_MS', 0, 60_000, 1_000),
+  SWITCHBOARD_SCHEDULE_MIN_INTERVAL: integer('SWITCHBOARD_SCHEDULE_MIN_INTERVAL', 1, 86_400, 60),
 
   // ---- Browsers (issue 22): which Host names and page origins are served; see requestOrigin below ----
   SWITCHBOARD_ALLOWED_HOSTS: list('SWITCHBOARD_ALLOWED_HOSTS', (entries) => entryProblems(entries, parseAllowedHost)),
@@ -337,7 +338,11 @@ export interface SwitchboardConfig {
 
   // ---- Schedules (issue 30) ----
   /** How often this instance looks for due schedules; 0: it never fires schedules (others on the database do). */
-  scheduler: { tickMs: number };
+  /**
+   * `minIntervalSeconds`: the closest two firings of one cron may be (issue 39: a schedule every second
+   * started 33 runs in 23 s); a cron that fires closer is refused (422 invalid_schedule).
+   */
+  scheduler: { tickMs: number; minIntervalSeconds: number };
 
   // ---- Browsers (issue 22) ----
   /**
@@ -506,7 +511,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     instances: instancesConfig(e.SWITCHBOARD_PUBLIC_URL, e.SWITCHBOARD_LEASE_HEARTBEAT_MS, e.SWITCHBOARD_LEASE_TTL_MS),
 
     // ---- Schedules (issue 30) ----
-    scheduler: { tickMs: e.SWITCHBOARD_SCHEDULER_TICK_MS },
+    scheduler: { tickMs: e.SWITCHBOARD_SCHEDULER_TICK_MS, minIntervalSeconds: e.SWITCHBOARD_SCHEDULE_MIN_INTERVAL },
 
     // ---- Browsers (issue 22) ----
     requestOrigin: { allowedHosts: e.SWITCHBOARD_ALLOWED_HOSTS, allowedOrigins: e.SWITCHBOARD_ALLOWED_ORIGINS.map(parseAllowedOrigin) },

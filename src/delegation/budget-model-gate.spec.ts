@@ -1,3 +1,4 @@
+import { modelPriceTable } from '../config/model-prices';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import type { ModelCallLineage } from '../model-calls/model-call.events';
 import type { RunsReadModel } from '../run-lineage/runs-read-model';
@@ -38,7 +39,7 @@ function gateOver(covering: CoveringBudget[], options: { mayApply?: boolean; pri
       return { ownerThreadId: 'owner-session' };
     },
   } as unknown as RunsReadModel;
-  const prices = options.prices === false ? undefined : { currency: 'USD', models: { 'priced-model': { input: 1, output: 2 } } };
+  const prices = options.prices === false ? undefined : modelPriceTable('USD', { 'priced-model': { input: 1, output: 2 } });
   const config = { modelCalls: { content: 'metadata', contentMaxBytes: 0, prices } } as unknown as SwitchboardConfig;
   return { gate: new BudgetModelGate(guard, runs, config), reads, spent };
 }
@@ -103,5 +104,13 @@ describe('BudgetModelGate', () => {
     expect(spent).toEqual([]);
     // Without a cost budget the same model goes through.
     expect(await gateOver([{ runId: 'child', budget: { max_runs: 2 }, used: use() }]).gate.admit({ ...call, model: 'unlisted-model' })).toBeUndefined();
+  });
+
+  it("refuses a model named after Object.prototype's members under a cost budget: the table does not list them", async () => {
+    for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const { gate } = gateOver([{ runId: 'child', budget: { max_cost: 2 }, used: use({ cost: 0.1 }) }]);
+      const admission = await gate.admit({ ...call, model });
+      expect(admission && 'refuse' in admission && admission.refuse.message).toContain(`model ${model} has no price in SWITCHBOARD_MODEL_PRICES`);
+    }
   });
 });

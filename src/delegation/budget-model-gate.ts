@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import { priceOf } from '../config/model-prices';
 import type { SwitchboardConfig } from '../config/switchboard-config';
 import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate } from '../model-calls/model-call-gate';
 import type { ModelCallLineage } from '../model-calls/model-call.events';
@@ -66,7 +67,7 @@ export class BudgetModelGate implements ModelCallGate {
   /** A cost budget cannot count a call whose model has no price: the call is refused, saying which model and setting. */
   private unpricedUnderCost(covering: readonly CoveringBudget[], call: ModelCallLineage & { model: string }): ModelCallAdmission {
     const costly = covering.find((c) => c.budget.max_cost !== undefined);
-    if (!costly || this.config.modelCalls.prices?.models[call.model]) return undefined;
+    if (!costly || priceOf(this.config.modelCalls.prices, call.model)) return undefined;
     const whose = costly.runId ? `run ${costly.runId}` : `session ${costly.sessionId}`;
     const message =
       `Switchboard refused this model call: the budget of ${whose} has max_cost ${costly.budget.max_cost}, and model ${call.model} has no price ` +

@@ -35,6 +35,13 @@ describe('JSON scalar', () => {
     expect(() => JsonScalar.parseLiteral(inList, { v: nested(MAX_JSON_DEPTH) })).toThrow(/^0\.a.*: JSON nested more than 64 levels deep/);
   });
 
+  it('reads a variable left out as undefined, never an Object.prototype member of the same name (issue 39)', () => {
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const inList = { kind: Kind.LIST, values: [{ kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: name } }] } as const;
+      expect(JsonScalar.parseLiteral(inList, {})).toEqual([undefined]);
+    }
+  });
+
   it('refuses text that is not well-formed Unicode, as a variable and as a literal', () => {
     expect(() => JsonScalar.parseValue({ description: 'x\ud800' })).toThrow(/^description: text that is not well-formed Unicode/);
     const literalString = {

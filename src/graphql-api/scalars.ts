@@ -45,7 +45,8 @@ function literal(ast: ValueNode, variables: Record<string, unknown> | null | und
       return Object.fromEntries(ast.fields.map((f) => [f.name.value, literal(f.value, variables, [...path, f.name.value], depth + 1)]));
     case Kind.VARIABLE: {
       // A variable inside a literal was coerced as JSON on its own; its depth adds to where it sits.
-      const value = variables?.[ast.name.value];
+      // An own entry only: a declared variable left out, named `$constructor`, is undefined, not Object's constructor.
+      const value = variables && Object.hasOwn(variables, ast.name.value) ? variables[ast.name.value] : undefined;
       const problem = jsonInputProblem(value, MAX_JSON_DEPTH - depth + 1);
       if (problem) throw jsonInputError({ kind: problem.kind, path: [...path, ...problem.path] });
       return value;

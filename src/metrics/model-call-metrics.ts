@@ -24,7 +24,7 @@ export class ModelCallMetrics implements OnModuleDestroy {
   constructor(metrics: SwitchboardMetrics, route: ModelRoute, @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig) {
     const registers = [metrics.registry];
     const prices = config.modelCalls.prices;
-    const models = new ModelLabels(Object.keys(prices?.models ?? {}));
+    const models = new ModelLabels([...(prices?.models.keys() ?? [])]);
     const calls = new Counter({
       name: 'switchboard_model_calls_total',
       help: 'Model calls this instance forwarded or refused, by model and outcome (succeeded, failed, cancelled, refused)',
@@ -72,7 +72,7 @@ export class ModelCallMetrics implements OnModuleDestroy {
       },
     });
     // Each priced model shows from the start, at 0: a rate over it needs no first call.
-    for (const model of new Set(Object.keys(prices?.models ?? {}).map((m) => models.of(m)))) {
+    for (const model of new Set([...(prices?.models.keys() ?? [])].map((m) => models.of(m)))) {
       for (const outcome of OUTCOMES) calls.inc({ model, outcome }, 0);
     }
 

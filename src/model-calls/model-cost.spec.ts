@@ -1,13 +1,10 @@
-import type { ModelPriceTable } from '../config/model-prices';
+import { modelPriceTable } from '../config/model-prices';
 import { costOf } from './model-cost';
 
-const table: ModelPriceTable = {
-  currency: 'EUR',
-  models: {
-    'gpt-4.1': { input: 2, output: 8, cachedInput: 0.5 },
-    'no-cache-price': { input: 3, output: 15 },
-  },
-};
+const table = modelPriceTable('EUR', {
+  'gpt-4.1': { input: 2, output: 8, cachedInput: 0.5 },
+  'no-cache-price': { input: 3, output: 15 },
+});
 
 describe('costOf', () => {
   it('prices input, cached input and output per million tokens, in the table’s currency', () => {
@@ -39,7 +36,7 @@ describe('costOf', () => {
   });
 
   it('rounds to a millionth of the currency unit, so sums of many calls carry no float noise', () => {
-    const cheap: ModelPriceTable = { currency: 'USD', models: { m: { input: 0.1, output: 0.3 } } };
+    const cheap = modelPriceTable('USD', { m: { input: 0.1, output: 0.3 } });
     // 0.1 * 7 + 0.3 * 1e6 in floating point is 300000.70000000001: the cost is 0.300001, not 0.30000070000000001.
     expect(costOf(cheap, 'm', { inputTokens: 7, outputTokens: 1_000_000 })).toEqual({ amount: 0.300001, currency: 'USD' });
     expect(costOf(cheap, 'm', { inputTokens: 3, outputTokens: 0 })).toEqual({ amount: 0, currency: 'USD' });

@@ -1,4 +1,4 @@
-import type { ModelPriceTable } from '../config/model-prices';
+import { type ModelPriceTable, priceOf } from '../config/model-prices';
 import type { ModelCost, ModelUsage } from './model-call.events';
 
 /**
@@ -8,8 +8,7 @@ import type { ModelCost, ModelUsage } from './model-call.events';
  * provider reported no usage.
  */
 export function costOf(table: ModelPriceTable | undefined, model: string, usage: ModelUsage): ModelCost | undefined {
-  // An own entry only: a model named `constructor` or `toString` is not priced by Object.prototype.
-  const price = table && Object.hasOwn(table.models, model) ? table.models[model] : undefined;
+  const price = priceOf(table, model);
   if (!table || !price || (usage.inputTokens === undefined && usage.outputTokens === undefined)) return undefined;
   const input = usage.inputTokens ?? 0;
   const cached = Math.min(usage.cachedInputTokens ?? 0, input);

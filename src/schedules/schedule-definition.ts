@@ -1,5 +1,5 @@
 import { type Budget, toBudget } from '../sessions/session-budget';
-import { timingProblems } from './schedule-timing';
+import { cadenceProblems, timingProblems } from './schedule-timing';
 import type { ScheduleChanges, ScheduleInput } from './schedule-requests';
 import type { ScheduleDefinition, ScheduleTiming } from './schedule.events';
 
@@ -57,7 +57,7 @@ export function changesDefinition(changes: ScheduleChanges): boolean {
  * one-off time or an end in the past would never fire. They are checked when given (create, or a PATCH
  * that changes them), so a schedule whose end has passed can still be renamed.
  */
-export function scheduleProblems(definition: ScheduleDefinition, now: Date, check: PastChecks): string[] {
+export function scheduleProblems(definition: ScheduleDefinition, now: Date, check: TimingChecks): string[] {
   const problems = timingProblemsAt(definition, now, check);
   if (definition.name.trim().length === 0 || definition.name.length > MAX_SCHEDULE_NAME_CHARS)
     problems.push(`name must be 1 to ${MAX_SCHEDULE_NAME_CHARS} characters`);
@@ -66,14 +66,23 @@ export function scheduleProblems(definition: ScheduleDefinition, now: Date, chec
   return problems;
 }
 
-/** Which times must lie ahead of now. */
-export interface PastChecks {
+/**
+ * Which parts of the timing are checked against now and the operator's minimum interval: those given
+ * (create, preview) or changed by a PATCH, so a schedule whose end has passed can still be renamed.
+ */
+export interface TimingChecks {
+  /** The one-off time must lie ahead. */
   at: boolean;
+  /** The end must lie ahead. */
   endsAt: boolean;
+  /** The cron (or its zone) changed: it must fire, and no two firings closer than `minIntervalSeconds`. */
+  cadence: boolean;
+  /** SWITCHBOARD_SCHEDULE_MIN_INTERVAL. */
+  minIntervalSeconds: number;
 }
 
-/** `timingProblems`, and a one-off time or end that is not ahead of `now` (what the preview answers too). */
-export function timingProblemsAt(timing: ScheduleTiming, now: Date, check: PastChecks = { at: true, endsAt: true }): string[] {
+/** `timingProblems`, then what keeps it from firing from `now` on (what the preview answers too). */
+export function timingProblemsAt(timing: ScheduleTiming, now: Date, check: TimingChecks): string[] {
   const problems = timingProblems(timing);
   if (problems.length > 0) return problems;
   if (check.at && timing.at !== null && Date.parse(timing.at) <= now.getTime())
@@ -81,7 +90,15 @@ export function timingProblemsAt(timing: ScheduleTiming, now: Date, check: PastC
   if (check.endsAt && timing.endsAt !== null && Date.parse(timing.endsAt) <= now.getTime()) {
     problems.push(`endsAt is in the past (${timing.endsAt}; now is ${now.toISOString()})`);
   }
+  if (problems.length === 0 && (check.at || check.endsAt || check.cadence)) {
+    problems.push(...cadenceProblems(timing, now, check.cadence ? check.minIntervalSeconds : undefined));
+  }
   return problems;
+}
+
+/** Everything of a timing checked: a new schedule, a preview. */
+export function allTimingChecks(minIntervalSeconds: number): TimingChecks {
+  return { at: true, endsAt: true, cadence: true, minIntervalSeconds };
 }
 
 export function timingOfDefinition(definition: ScheduleDefinition): ScheduleTiming {

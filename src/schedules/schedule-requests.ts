@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printableName } from '../common/printable-name';
 import { budgetApiInputSchema } from '../sessions/session-budget';
 import { permissionPolicySchema } from '../sessions/session-config';
 import { CATCH_UP_POLICIES, OVERLAP_POLICIES } from './schedule.events';
@@ -11,7 +12,7 @@ import { CATCH_UP_POLICIES, OVERLAP_POLICIES } from './schedule.events';
 const text = (max: number) => z.string().max(max);
 
 const scheduleFields = {
-  name: text(1000),
+  name: printableName(text(1000)),
   agentId: z.string().min(1).max(64),
   prompt: z.string(),
   model: z.string().min(1).max(200).nullable(),

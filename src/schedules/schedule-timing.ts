@@ -33,6 +33,54 @@ export function timingProblems(timing: ScheduleTiming): string[] {
   return problems;
 }
 
+/** How many of a cron's next firings the minimum interval is judged on: every gap of its pattern shows up in them. */
+export const CADENCE_SAMPLE_FIRINGS = 100;
+
+/**
+ * What keeps a timing without pattern problems (`timingProblems` found none) from firing usefully
+ * (issue 39): a cron no date matches (`0 0 30 2 *`), an end before the first firing, or two firings
+ * of one cron closer than `minIntervalSeconds` (the operator's SWITCHBOARD_SCHEDULE_MIN_INTERVAL; not
+ * checked when undefined), judged on its next CADENCE_SAMPLE_FIRINGS firings from `now`.
+ */
+export function cadenceProblems(timing: ScheduleTiming, now: Date, minIntervalSeconds: number | undefined): string[] {
+  if (timing.cron === null) {
+    if (timing.at !== null && timing.endsAt !== null && Date.parse(timing.at) > Date.parse(timing.endsAt)) {
+      return [`endsAt ${timing.endsAt} is before at ${timing.at}: the schedule would never fire; give an endsAt after at, or none`];
+    }
+    return [];
+  }
+  const cron = cronOf(timing);
+  let previous = cron.nextRun(now);
+  if (previous === null) {
+    return [`cron "${timing.cron}" never fires: no date matches it (such as February 30); give a cron that matches a real date`];
+  }
+  const problems: string[] = [];
+  if (timing.endsAt !== null && previous.getTime() > Date.parse(timing.endsAt)) {
+    problems.push(
+      `endsAt ${timing.endsAt} is before the first firing (${previous.toISOString()}): the schedule would never fire; give a later endsAt, or none`,
+    );
+  }
+  if (minIntervalSeconds === undefined) return problems;
+  const minMs = minIntervalSeconds * 1000;
+  for (let i = 1; i < CADENCE_SAMPLE_FIRINGS; i++) {
+    const next = cron.nextRun(previous);
+    if (next === null) break;
+    if (next.getTime() - previous.getTime() < minMs) {
+      problems.push(
+        `cron "${timing.cron}" fires ${secondsApart(next.getTime() - previous.getTime())} apart (${previous.toISOString()} and ${next.toISOString()}); ` +
+          `firings must be at least ${minIntervalSeconds} s apart (SWITCHBOARD_SCHEDULE_MIN_INTERVAL, set by the operator): give a cron that fires less often`,
+      );
+      break;
+    }
+    previous = next;
+  }
+  return problems;
+}
+
+function secondsApart(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
 /** The due times strictly after `after`, at most `count`, none past `endsAt`. Assumes `timingProblems` found none. */
 export function dueTimesAfter(timing: ScheduleTiming, after: Date, count: number): Date[] {
   const end = timing.endsAt === null ? Infinity : Date.parse(timing.endsAt);

@@ -5,6 +5,8 @@ import { type ScheduleDefinition, type ScheduleEvent, ScheduleEvents } from './s
 
 const given = deciderSpec(scheduleDecider);
 const NOW = new Date('2026-11-27T10:00:00.000Z');
+/** SWITCHBOARD_SCHEDULE_MIN_INTERVAL's default. */
+const MIN = 60;
 const id = 's1';
 const definition: ScheduleDefinition = {
   name: 'Nightly review',
@@ -27,16 +29,16 @@ const deleted: ScheduleEvent = { type: ScheduleEvents.deleted, data: { scheduleI
 
 describe('scheduleDecider', () => {
   it('creates a schedule once, with its definition and whether it is on', () => {
-    given().when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW }).then([created]);
+    given().when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds: MIN }).then([created]);
     given(created)
-      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW })
+      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds: MIN })
       .thenThrows(ScheduleExistsError, /Schedule s1 already exists/);
   });
 
   it('refuses a definition that cannot fire, naming every problem at once (422 invalid_schedule)', () => {
     const broken = { ...definition, cron: '61 * * * *', timeZone: 'Mars/Olympus', prompt: '  ', name: '' };
     given()
-      .when({ type: 'create', scheduleId: id, definition: broken, enabled: true, now: NOW })
+      .when({ type: 'create', scheduleId: id, definition: broken, enabled: true, now: NOW, minIntervalSeconds: MIN })
       .thenThrows(
         InvalidScheduleError,
         /timeZone Mars\/Olympus is not an IANA time zone.*cron "61 \* \* \* \*" is not valid.*name must be 1 to 120.*prompt must not be empty/,
@@ -46,19 +48,39 @@ describe('scheduleDecider', () => {
   it('refuses a one-off time or an end that is not ahead of now', () => {
     const once = { ...definition, cron: null, at: '2026-11-27T09:59:59Z' };
     given()
-      .when({ type: 'create', scheduleId: id, definition: once, enabled: true, now: NOW })
+      .when({ type: 'create', scheduleId: id, definition: once, enabled: true, now: NOW, minIntervalSeconds: MIN })
       .thenThrows(InvalidScheduleError, /at is in the past/);
     given()
-      .when({ type: 'create', scheduleId: id, definition: { ...definition, endsAt: '2026-11-01T00:00:00Z' }, enabled: true, now: NOW })
+      .when({
+        type: 'create',
+        scheduleId: id,
+        definition: { ...definition, endsAt: '2026-11-01T00:00:00Z' },
+        enabled: true,
+        now: NOW,
+        minIntervalSeconds: MIN,
+      })
       .thenThrows(InvalidScheduleError, /endsAt is in the past/);
     given()
-      .when({ type: 'create', scheduleId: id, definition: { ...definition, at: '2026-12-01T00:00:00Z' }, enabled: true, now: NOW })
+      .when({
+        type: 'create',
+        scheduleId: id,
+        definition: { ...definition, at: '2026-12-01T00:00:00Z' },
+        enabled: true,
+        now: NOW,
+        minIntervalSeconds: MIN,
+      })
       .thenThrows(InvalidScheduleError, /give exactly one of cron .* or at/);
   });
 
   it('replaces the whole definition with the fields a PATCH gives; the same fields again record nothing', () => {
     given(created)
-      .when({ type: 'update', scheduleId: id, changes: { prompt: 'Review the week', cron: null, at: '2026-12-01T08:00:00Z' }, now: NOW })
+      .when({
+        type: 'update',
+        scheduleId: id,
+        changes: { prompt: 'Review the week', cron: null, at: '2026-12-01T08:00:00Z' },
+        now: NOW,
+        minIntervalSeconds: MIN,
+      })
       .then([
         {
           type: ScheduleEvents.updated,
@@ -66,13 +88,13 @@ describe('scheduleDecider', () => {
         },
       ]);
     given(created)
-      .when({ type: 'update', scheduleId: id, changes: { prompt: 'Review the day' }, now: NOW })
+      .when({ type: 'update', scheduleId: id, changes: { prompt: 'Review the day' }, now: NOW, minIntervalSeconds: MIN })
       .then([]);
   });
 
   it('checks a PATCH against the definition it makes, but only the times it changes against now', () => {
     given(created)
-      .when({ type: 'update', scheduleId: id, changes: { cron: 'every day' }, now: NOW })
+      .when({ type: 'update', scheduleId: id, changes: { cron: 'every day' }, now: NOW, minIntervalSeconds: MIN })
       .thenThrows(InvalidScheduleError, /cron must have 5 fields/);
     const ended: ScheduleEvent = {
       type: ScheduleEvents.updated,
@@ -80,10 +102,31 @@ describe('scheduleDecider', () => {
     };
     // Its end has passed since: renaming it is still allowed.
     given(created, ended)
-      .when({ type: 'update', scheduleId: id, changes: { name: 'Old review' }, now: NOW })
+      .when({ type: 'update', scheduleId: id, changes: { name: 'Old review' }, now: NOW, minIntervalSeconds: MIN })
       .then([
         { type: ScheduleEvents.updated, data: { scheduleId: id, definition: { ...definition, endsAt: '2026-11-20T00:00:00.000Z', name: 'Old review' } } },
       ]);
+  });
+
+  it('refuses a cron that never fires, or fires closer than the minimum interval, naming it (issue 39)', () => {
+    given()
+      .when({ type: 'create', scheduleId: id, definition: { ...definition, cron: '0 0 30 2 *' }, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .thenThrows(InvalidScheduleError, /cron "0 0 30 2 \*" never fires: no date matches it/);
+    given()
+      .when({ type: 'create', scheduleId: id, definition: { ...definition, cron: '* * * * * *' }, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .thenThrows(InvalidScheduleError, /cron "\* \* \* \* \* \*" fires 1 s apart .*at least 60 s apart \(SWITCHBOARD_SCHEDULE_MIN_INTERVAL/);
+    // The operator's lower minimum lets it through.
+    given()
+      .when({ type: 'create', scheduleId: id, definition: { ...definition, cron: '* * * * * *' }, enabled: true, now: NOW, minIntervalSeconds: 1 })
+      .then([{ type: ScheduleEvents.created, data: { scheduleId: id, definition: { ...definition, cron: '* * * * * *' }, enabled: true } }]);
+    // A PATCH is checked when it changes the cron; a schedule made under a lower minimum can still be renamed.
+    given(created)
+      .when({ type: 'update', scheduleId: id, changes: { cron: '0 0 31 4 *' }, now: NOW, minIntervalSeconds: MIN })
+      .thenThrows(InvalidScheduleError, /never fires/);
+    const everySecond: ScheduleEvent = { type: ScheduleEvents.updated, data: { scheduleId: id, definition: { ...definition, cron: '* * * * * *' } } };
+    given(created, everySecond)
+      .when({ type: 'update', scheduleId: id, changes: { name: 'Fast' }, now: NOW, minIntervalSeconds: MIN })
+      .then([{ type: ScheduleEvents.updated, data: { scheduleId: id, definition: { ...definition, cron: '* * * * * *', name: 'Fast' } } }]);
   });
 
   it('turns a schedule on and off, with no event when it already is so', () => {
@@ -92,10 +135,10 @@ describe('scheduleDecider', () => {
     given(created, disabled).when({ type: 'disable', scheduleId: id }).then([]);
     given(created, disabled).when({ type: 'enable', scheduleId: id }).then([enabled]);
     given(created)
-      .when({ type: 'update', scheduleId: id, changes: { enabled: false }, now: NOW })
+      .when({ type: 'update', scheduleId: id, changes: { enabled: false }, now: NOW, minIntervalSeconds: MIN })
       .then([disabled]);
     given(created)
-      .when({ type: 'update', scheduleId: id, changes: { enabled: false, name: 'Paused review' }, now: NOW })
+      .when({ type: 'update', scheduleId: id, changes: { enabled: false, name: 'Paused review' }, now: NOW, minIntervalSeconds: MIN })
       .then([{ type: ScheduleEvents.updated, data: { scheduleId: id, definition: { ...definition, name: 'Paused review' } } }, disabled]);
   });
 
@@ -104,7 +147,7 @@ describe('scheduleDecider', () => {
     for (const command of [
       { type: 'delete', scheduleId: id },
       { type: 'enable', scheduleId: id },
-      { type: 'update', scheduleId: id, changes: { name: 'x' }, now: NOW },
+      { type: 'update', scheduleId: id, changes: { name: 'x' }, now: NOW, minIntervalSeconds: MIN },
     ] as const) {
       given(created, deleted)
         .when(command)
@@ -114,7 +157,7 @@ describe('scheduleDecider', () => {
       .when({ type: 'disable', scheduleId: id })
       .thenThrows(ScheduleNotFoundError, /Schedule s1 does not exist/);
     given(created, deleted)
-      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW })
+      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds: MIN })
       .thenThrows(ScheduleExistsError, /already exists/);
   });
 });

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Decider } from '../event-store/decider';
-import { changedDefinition, type PastChecks, scheduleProblems } from './schedule-definition';
+import { allTimingChecks, changedDefinition, scheduleProblems, type TimingChecks } from './schedule-definition';
 import type { ScheduleChanges } from './schedule-requests';
 import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from './schedule.errors';
 import { type ScheduleDefinition, type ScheduleEvent, ScheduleEvents, isScheduleEvent } from './schedule.events';
@@ -13,10 +13,13 @@ export interface ScheduleState {
 }
 
 export type ScheduleCommand =
-  /** `now`: the clock the one-off time and the end must lie ahead of. */
-  | { type: 'create'; scheduleId: string; definition: ScheduleDefinition; enabled: boolean; now: Date }
+  /**
+   * `now`: the clock the one-off time and the end must lie ahead of; `minIntervalSeconds`: the operator's
+   * closest two firings of a cron (SWITCHBOARD_SCHEDULE_MIN_INTERVAL).
+   */
+  | { type: 'create'; scheduleId: string; definition: ScheduleDefinition; enabled: boolean; now: Date; minIntervalSeconds: number }
   /** PATCH: the given fields replace the definition's (a whole new one is recorded), `enabled` turns it on or off. */
-  | { type: 'update'; scheduleId: string; changes: ScheduleChanges; now: Date }
+  | { type: 'update'; scheduleId: string; changes: ScheduleChanges; now: Date; minIntervalSeconds: number }
   | { type: 'enable'; scheduleId: string }
   | { type: 'disable'; scheduleId: string }
   | { type: 'delete'; scheduleId: string };
@@ -53,7 +56,7 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
     if (command.type === 'create') {
       // Ids are uuid v7 chosen by the handler: a stream that exists is a bug or a replayed request, never a 2nd schedule.
       if (state.definition || state.deleted) throw new ScheduleExistsError(scheduleId);
-      assertValid(command.definition, command.now, { at: true, endsAt: true });
+      assertValid(command.definition, command.now, allTimingChecks(command.minIntervalSeconds));
       return [{ type: ScheduleEvents.created, data: { scheduleId, definition: command.definition, enabled: command.enabled } }];
     }
     if (!state.definition) throw new ScheduleNotFoundError(scheduleId);
@@ -63,7 +66,13 @@ export const scheduleDecider: Decider<ScheduleState, ScheduleCommand, ScheduleEv
         const events: ScheduleEvent[] = [];
         const definition = changedDefinition(state.definition, changes);
         if (!isDeepStrictEqual(definition, state.definition)) {
-          assertValid(definition, command.now, { at: definition.at !== state.definition.at, endsAt: definition.endsAt !== state.definition.endsAt });
+          const before = state.definition;
+          assertValid(definition, command.now, {
+            at: definition.at !== before.at,
+            endsAt: definition.endsAt !== before.endsAt,
+            cadence: definition.cron !== before.cron || definition.timeZone !== before.timeZone,
+            minIntervalSeconds: command.minIntervalSeconds,
+          });
           events.push({ type: ScheduleEvents.updated, data: { scheduleId, definition } });
         }
         if (changes.enabled !== undefined) events.push(...toggle(scheduleId, state.enabled, changes.enabled));
@@ -85,7 +94,7 @@ function toggle(scheduleId: string, enabled: boolean, wanted: boolean): Schedule
   return [{ type: wanted ? ScheduleEvents.enabled : ScheduleEvents.disabled, data: { scheduleId } }];
 }
 
-function assertValid(definition: ScheduleDefinition, now: Date, check: PastChecks): void {
+function assertValid(definition: ScheduleDefinition, now: Date, check: TimingChecks): void {
   const problems = scheduleProblems(definition, now, check);
   if (problems.length > 0) throw new InvalidScheduleError(problems);
 }

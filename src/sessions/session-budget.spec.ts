@@ -1,6 +1,7 @@
+import { modelPriceTable } from '../config/model-prices';
 import { assertBudgetAvailable, BudgetUnavailableError, costBudgetProblem } from './session-budget';
 
-const PRICES = { currency: 'EUR', models: { 'gpt-4.1': { input: 2, output: 8 } } };
+const PRICES = modelPriceTable('EUR', { 'gpt-4.1': { input: 2, output: 8 } });
 const ROUTED = { routed: true } as const;
 
 describe('a cost budget needs a price table and the model route', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printableName } from '../common/printable-name';
 import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
 import { PERMISSION_KINDS } from '../agents/agent-session-defaults';
 import { type Budget, budgetApiInputSchema } from './session-budget';
@@ -43,7 +44,7 @@ export type ToolSpec = z.infer<typeof toolSpecSchema>;
 export const customAgentSchema = z
   .object({
     name,
-    displayName: z.string().max(200).optional(),
+    displayName: printableName(z.string().max(200)).optional(),
     description: z.string().max(4000).optional(),
     prompt: z.string().min(1).max(MAX_PROMPT_CHARS),
     /** unset: every session tool; []: none; a list: those only (spec: Allowlist Enforcement). */

@@ -1,12 +1,15 @@
 import { SYSTEM_ACTOR } from '../common/actor';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { not, inArray } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
 import { TeamAssembler } from '../agents/team-assembler';
+import { SWITCHBOARD_CONFIG } from '../config/config.module';
+import type { SwitchboardConfig } from '../config/switchboard-config';
 import { CopilotCliConnection, type CliExit } from '../copilot-cli/copilot-cli-connection';
 import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
 import { ReadModelDatabase } from '../database/read-model-database';
 import { EventStore } from '../event-store/event-store';
+import { withProviderAddress } from './cli-provider-address';
 import { HeldWork } from './held-work';
 import { InstanceLease, type LostLease } from '../instances/instance-lease';
 import { type Lease, takeoverReason } from '../instances/lease-rules';
@@ -56,6 +59,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     private readonly lease: InstanceLease,
     private readonly monitor: LeaseMonitor,
     private readonly held: HeldWork,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
   onModuleInit(): void {
@@ -87,7 +91,8 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
       ...(typeof event.agentId === 'string' && event.agentId ? { agentId: event.agentId } : {}),
       ...(typeof event.id === 'string' ? { cliEventId: event.id } : {}),
       ...(typeof event.timestamp === 'string' ? { timestamp: event.timestamp } : {}),
-      payload: event.data ?? {},
+      // The CLI names the model route's placeholder address when the provider is down: say which provider.
+      payload: event.type === 'session.error' ? withProviderAddress(event.data ?? {}, this.config.cli.provider?.baseUrl) : (event.data ?? {}),
     };
     const recorded = { type: `${CLI_EVENT_PREFIX}${event.type}` as const, data };
     // At once, not at the record's commit: the end of a turn is seen by the next command straight away.

@@ -238,6 +238,30 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
     expect(message.body.message).toContain('"promt"');
   });
 
+  it('a name with a control character is a 400 naming the field and the character, on every route that takes a name (issue 39)', async () => {
+    const customAgent = { name: 'helper', displayName: 'Help\u0000er', prompt: 'Help.' };
+    for (const [path, body, field] of [
+      ['/api/keys', { name: '\u0000', role: 'viewer' }, 'name'],
+      ['/api/agents', { id: 'ctl-agent', name: 'Line\nbreak' }, 'name'],
+      ['/api/schedules', { name: 'Nightly\u001b[31m', agentId: 'nobody', prompt: 'Go.', cron: '0 2 * * *' }, 'name'],
+      ['/api/sessions', { customAgents: [customAgent] }, 'customAgents.0.displayName'],
+    ] as const) {
+      const refused = await rest('POST', path, body);
+      expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_input' } });
+      expect(refused.body.message).toMatch(new RegExp(`^${field.replace(/\./g, '\\.')}: must not contain control characters \\(U\\+00`));
+    }
+    expect((await rest('GET', '/api/keys')).body.keys ?? []).not.toContainEqual(expect.objectContaining({ name: '\u0000' }));
+    const overGraphql = await gql('mutation ($input: ScheduleInput!) { createSchedule(input: $input) { id } }', {
+      input: { name: 'tab\there', agentId: 'nobody', prompt: 'Go.', cron: '0 2 * * *' },
+    });
+    expect(overGraphql.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'invalid_input' },
+      message: expect.stringContaining('name: must not contain control characters (U+0009'),
+    });
+    // Printable names in any script still go through.
+    expect((await rest('POST', '/api/keys', { name: 'nächtlicher Schlüssel 🔑', role: 'viewer' })).status).toBe(201);
+  });
+
   it('takes the bearer scheme in any case: REST, GraphQL over HTTP and graphql-ws connection_init', async () => {
     for (const scheme of ['bearer', 'BEARER']) {
       expect((await jsonHttp(() => running.baseUrl, { authorization: `${scheme} ${TOKEN}` })('GET', '/api/sessions')).status).toBe(200);

@@ -53,7 +53,7 @@ describe('GraphQL API over HTTP and WebSocket', () => {
     running = await startTestApp({
       apiToken: TOKEN,
       instances: { publicUrl: undefined, heartbeatMs: 600_000, leaseTtlMs: 1_800_000 },
-      scheduler: { tickMs: 0 },
+      scheduler: { tickMs: 0, minIntervalSeconds: 60 },
     });
     store = running.app.get(EventStore);
     database = running.app.get(SqliteDatabase);

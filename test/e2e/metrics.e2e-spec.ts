@@ -1,3 +1,4 @@
+import { modelPriceTable } from '../../src/config/model-prices';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { parsePrometheusText, type Sample, sampleValue } from '../fixtures/prometheus-text';
@@ -42,7 +43,7 @@ describe('Prometheus metrics at /metrics', () => {
     ]);
     running = await startRealCliApp(model, {
       apiToken: TOKEN,
-      modelCalls: { route: true, content: 'metadata', contentMaxBytes: 0, prices: { currency: 'USD', models: PRICES } },
+      modelCalls: { route: true, content: 'metadata', contentMaxBytes: 0, prices: modelPriceTable('USD', PRICES) },
     });
   }, 60_000);
 

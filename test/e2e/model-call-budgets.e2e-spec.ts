@@ -1,16 +1,20 @@
+import { modelPriceTable } from '../../src/config/model-prices';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import type { Json, JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { sendTurn } from '../fixtures/session-turns';
 import { waitUntil } from '../fixtures/wait-until';
 
 /** Every model answer: 200 input and 100 output tokens. */
 const USAGE = { prompt_tokens: 200, completion_tokens: 100 };
 const TOKENS_PER_ANSWER = USAGE.prompt_tokens + USAGE.completion_tokens;
 /** Per million tokens: an answer costs 200 × 1000 / 1e6 + 100 × 2000 / 1e6 = 0.4 USD. */
-const PRICES = { currency: 'USD', models: { 'gpt-4.1': { input: 1000, output: 2000 } } };
+const PRICES = modelPriceTable('USD', { 'gpt-4.1': { input: 1000, output: 2000 } });
 const COST_PER_ANSWER = 0.4;
 const REFUSED = 'Switchboard refused this model call';
+/** Model names that a plain-object price table would have "priced" through Object.prototype. */
+const PROTOTYPE_MODELS = ['constructor', '__proto__'];
 
 /** What the ledger says of one budgeted tree, in the order Switchboard recorded it. */
 interface Measured {
@@ -65,6 +69,15 @@ describe('budgets refuse model calls before spending (real CLI, routed)', () => 
         usage: USAGE,
       },
       { name: 'lead starts', systemIncludes: 'SPENDER_P', answer: leadFirst, usage: USAGE },
+      { name: 'owner ends its turn', systemIncludes: 'OWNER_P', lastIsToolResult: true, answer: { text: 'Done.' }, usage: USAGE },
+      {
+        name: 'owner starts the named agent',
+        systemIncludes: 'OWNER_P',
+        answer: (ctx: RequestContext) => ({
+          toolCalls: [{ name: 'agent_run', arguments: { agent_id: /RUN_AGENT=(\S+)/.exec(ctx.allText)?.[1] ?? 'worker', prompt: 'Work WORK_LOOP.' } }],
+        }),
+        usage: USAGE,
+      },
       {
         name: 'worker keeps calling tools',
         systemIncludes: 'WORKER_P',
@@ -73,10 +86,20 @@ describe('budgets refuse model calls before spending (real CLI, routed)', () => 
         usage: USAGE,
       },
     ]);
+    // Models named after Object.prototype's members (issue 39): the price table does not list them.
+    model.models = ['gpt-4.1', ...PROTOTYPE_MODELS];
     running = await startRealCliApp(model, { modelCalls: { route: true, content: 'full', contentMaxBytes: 1 << 20, prices: PRICES } });
     for (const agent of [
       { id: 'spender', name: 'Spender', system_message: { mode: 'append', content: 'SPENDER_P you delegate and keep working.' } },
       { id: 'worker', name: 'Worker', description: 'Works', system_message: { mode: 'append', content: 'WORKER_P you keep working.' } },
+      { id: 'owner', name: 'Owner', system_message: { mode: 'append', content: 'OWNER_P you start the agent named in the prompt.' } },
+      ...PROTOTYPE_MODELS.map((name, i) => ({
+        id: `proto-worker-${i}`,
+        name: `Proto worker ${i}`,
+        description: 'Works on a model named after an Object.prototype member',
+        model: name,
+        system_message: { mode: 'append', content: 'WORKER_P you keep working.' },
+      })),
     ]) {
       expect((await http('POST', '/api/agents', agent)).status).toBe(201);
     }
@@ -242,6 +265,31 @@ describe('budgets refuse model calls before spending (real CLI, routed)', () => 
     expect(child).toMatchObject({ status: 'stopped', stoppedBy: { actor: 'budget' } });
     record('max_tokens (child narrowed by its parent)', 'max_tokens', 2400, measured);
   }, 150_000);
+
+  it("refuses every call to a model named after an Object.prototype member under a session's maxCost (issue 39)", async () => {
+    for (const [i, name] of PROTOTYPE_MODELS.entries()) {
+      const from = await lastPosition();
+      const created = await http('POST', '/api/sessions', { agentId: 'owner', delegation: true, budget: { maxCost: 0.1 } });
+      expect(created.status).toBe(201);
+      const sessionId = created.body.sessionId as string;
+      await sendTurn(http, sessionId, `Start it RUN_AGENT=proto-worker-${i}`, 90_000);
+      const owned = ((await http('GET', '/api/runs?limit=500')).body.runs as Json[]).filter((r) => r.ownerThreadId === sessionId);
+      expect(owned).toHaveLength(1);
+      const runId = owned[0].runId as string;
+      await waitUntil(async () => (await getRun(runId)).status !== 'running', `run ${runId} to end`, 60_000);
+      const measured = await measure(runId, from, 'max_cost', 0.1);
+      // Not one call of the run went out: its model has no price, so its cost could not be counted.
+      expect(measured).toMatchObject({ sent: 0, tokens: 0, cost: 0 });
+      expect(measured.refused).toBeGreaterThanOrEqual(1);
+      const calls = (await http('GET', `/api/runs/${runId}/model-calls?limit=100`)).body;
+      const runCalls = calls.calls as Json[];
+      expect(runCalls.length).toBeGreaterThanOrEqual(1);
+      for (const call of runCalls) expect(call).toMatchObject({ model: name, status: 'refused' });
+      const events = (await http('GET', `/api/streams/session-${owned[0].threadId}/events?limit=1000`)).body;
+      const errors = ((events.events ?? events) as Json[]).filter((e) => e.type === 'cli.session.error');
+      expect(JSON.stringify(errors)).toContain(`model ${name} has no price in SWITCHBOARD_MODEL_PRICES`);
+    }
+  }, 240_000);
 
   it('refuses a maxCost budget where no price table is configured, naming SWITCHBOARD_MODEL_PRICES (422)', async () => {
     const unpriced = await startRealCliApp(model);

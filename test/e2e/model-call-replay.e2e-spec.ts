@@ -1,3 +1,4 @@
+import { modelPriceTable } from '../../src/config/model-prices';
 import type { SessionReplay } from '../../src/sessions/session-config';
 import { SessionRegistry } from '../../src/sessions/session-registry';
 import { graphqlHttp } from '../fixtures/graphql-client';
@@ -46,7 +47,7 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
         route: true,
         content: 'full',
         contentMaxBytes: 1_000_000,
-        prices: { currency: 'USD', models: { 'gpt-4.1': { input: 2, output: 8 } } },
+        prices: modelPriceTable('USD', { 'gpt-4.1': { input: 2, output: 8 } }),
       },
     });
     for (const agent of [

@@ -1,3 +1,4 @@
+import { modelPriceTable } from '../../src/config/model-prices';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { FakeCopilotCli } from '../fixtures/fake-copilot-cli';
 import { graphqlHttp } from '../fixtures/graphql-client';
@@ -10,7 +11,7 @@ import { testConfig } from '../fixtures/test-config';
 
 const TOKEN = 'model-calls-api-token-0123456789';
 /** USD per million tokens: a call of 100 input and 20 output tokens costs 100 * 2 / 1e6 + 20 * 8 / 1e6. */
-const PRICES = { currency: 'USD', models: { 'gpt-4.1': { input: 2, output: 8 } } };
+const PRICES = modelPriceTable('USD', { 'gpt-4.1': { input: 2, output: 8 } });
 const CALL_COST = (100 * 2 + 20 * 8) / 1_000_000;
 const CALL_FIELDS = 'callId status sessionId agentName runId rootRunId lineagePath model provider inputTokens outputTokens cost currency startedAt';
 

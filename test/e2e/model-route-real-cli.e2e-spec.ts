@@ -306,4 +306,25 @@ describe('model calls routed through Switchboard (real CLI)', () => {
       for (const form of secretForms(PROVIDER_KEY)) expect(environment).not.toContain(form);
     }
   });
+
+  // Last: the scripted provider stays down after it.
+  it('names the configured provider, not the model route placeholder, when the provider is down (issue 39)', async () => {
+    const provider = model.baseUrl;
+    const { sessionId } = (await http('POST', '/api/sessions', {})).body;
+    await model.stop();
+    const sent = await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'Anyone there?' });
+    expect(sent.status).toBe(202);
+    const errors = await waitUntil(
+      async () => {
+        const page = (await http('GET', `/api/streams/session-${sessionId}/events?limit=1000`)).body;
+        const found = ((page.events ?? page) as Json[]).filter((e) => e.type === 'cli.session.error');
+        return found.length > 0 && found;
+      },
+      'the CLI to report the provider outage',
+      120_000,
+    );
+    const text = JSON.stringify(errors);
+    expect(text).toContain(provider);
+    expect(text).not.toContain('switchboard.invalid');
+  }, 180_000);
 });

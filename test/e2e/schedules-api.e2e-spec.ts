@@ -220,6 +220,41 @@ describe('schedules over REST', () => {
     expect(preview.body.problems).toHaveLength(2);
   });
 
+  it('refuses a cron that can never fire or fires closer than the minimum interval, on create, PATCH and preview (issue 39)', async () => {
+    const never = await call('POST', '/api/schedules', { ...nightly, cron: '0 0 30 2 *' });
+    expect(never.status).toBe(422);
+    expect(never.body).toMatchObject({
+      code: 'invalid_schedule',
+      details: { problems: [expect.stringMatching(/^cron "0 0 30 2 \*" never fires: no date matches it/)] },
+    });
+    // The test app keeps the default minimum: 60 s between two firings.
+    const everySecond = await call('POST', '/api/schedules', { ...nightly, cron: '* * * * * *' });
+    expect(everySecond.status).toBe(422);
+    expect(everySecond.body.details.problems).toEqual([
+      expect.stringMatching(/^cron "\* \* \* \* \* \*" fires 1 s apart .*at least 60 s apart \(SWITCHBOARD_SCHEDULE_MIN_INTERVAL, set by the operator\)/),
+    ]);
+    const twiceAMinute = await call('POST', '/api/schedules', { ...nightly, cron: '0,30 * * * * *' });
+    expect(twiceAMinute.body.details.problems).toEqual([expect.stringContaining('fires 30 s apart')]);
+    expect((await call('POST', '/api/schedules', { ...nightly, cron: '* * * * *' })).status).toBe(201);
+    const endsFirst = await call('POST', '/api/schedules', { ...nightly, cron: '0 0 29 2 *', endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(endsFirst.status).toBe(422);
+    expect(endsFirst.body.details.problems).toEqual([expect.stringContaining('is before the first firing')]);
+
+    const created = await call('POST', '/api/schedules', nightly);
+    for (const cron of ['0 0 30 2 *', '*/5 * * * * *']) {
+      const patched = await call('PATCH', `/api/schedules/${created.body.id}`, { cron });
+      expect(patched.status).toBe(422);
+      expect(patched.body.code).toBe('invalid_schedule');
+    }
+    expect((await call('GET', `/api/schedules/${created.body.id}`)).body.cron).toBe(nightly.cron);
+
+    const preview = await call('POST', '/api/schedules/preview', { cron: '0 0 30 2 *', timeZone: 'UTC' });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual({ nextFirings: [], problems: [expect.stringContaining('never fires')] });
+    const fast = await call('POST', '/api/schedules/preview', { cron: '* * * * * *', timeZone: 'UTC' });
+    expect(fast.body).toEqual({ nextFirings: [], problems: [expect.stringContaining('SWITCHBOARD_SCHEDULE_MIN_INTERVAL')] });
+  });
+
   it('answers 404 schedule_not_found for an id that never was', async () => {
     const id = '0192f3a4-eeee-7abc-8def-0123456789ab';
     for (const [method, path, body] of [

@@ -64,7 +64,7 @@ describe.each(appStoreTargets())('schedules firing on %s', (_, store) => {
       { name: 'held run', systemIncludes: 'SCHEDULED_P', messagesInclude: 'HOLD_RUN', until: () => held, answer: { text: 'HELD_DONE' } },
       { name: 'scheduled run', systemIncludes: 'SCHEDULED_P', answer: { text: 'SCHEDULED_DONE' } },
     ]);
-    running = await startRealCliApp(model, { scheduler: { tickMs: 50 } }, store);
+    running = await startRealCliApp(model, { scheduler: { tickMs: 50, minIntervalSeconds: 60 } }, store);
     for (const id of ['nightly', 'doomed']) {
       const agent = { id, name: id, system_message: { mode: 'append', content: 'SCHEDULED_P you run on a schedule.' } };
       expect((await http('POST', '/api/agents', agent)).status).toBe(201);

@@ -52,6 +52,8 @@ describe('a schedule every second on two instances, one killed -9 halfway: every
         SWITCHBOARD_LEASE_TTL_MS: String(LEASE_TTL_MS),
         SWITCHBOARD_LEASE_HEARTBEAT_MS: '500',
         SWITCHBOARD_SCHEDULER_TICK_MS: '250',
+        // The schedule below fires every second: below the default minimum of 60 s between firings.
+        SWITCHBOARD_SCHEDULE_MIN_INTERVAL: '1',
         ...model.providerEnv(),
         COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
       },

@@ -48,7 +48,7 @@ describe.each(eventStoreTargets())('schedules read model on %s', (_name, open) =
     handleCommand(target.store, firingDecider, scheduleFiringStreamId(firingId), command, { metadata: {} });
   const create = async (definition = daily, enabled = true) => {
     const id = uuidv7();
-    await onSchedule(id, { type: 'create', scheduleId: id, definition, enabled, now: new Date() });
+    await onSchedule(id, { type: 'create', scheduleId: id, definition, enabled, now: new Date(), minIntervalSeconds: 60 });
     return id;
   };
   const recordedAt = async (streamId: string, version: number) => (await target.store.readStream(streamId))[version - 1].recordedAt;
@@ -120,7 +120,7 @@ describe.each(eventStoreTargets())('schedules read model on %s', (_name, open) =
     expect(await readModel.get(id)).toMatchObject({ enabled: true, version: 3, cursorAt: cursorAfterEnable });
 
     // A new timing: the next due time is the new cron's.
-    await onSchedule(id, { type: 'update', scheduleId: id, changes: { cron: '30 6 * * 1-5', timeZone: 'UTC' }, now: new Date() });
+    await onSchedule(id, { type: 'update', scheduleId: id, changes: { cron: '30 6 * * 1-5', timeZone: 'UTC' }, now: new Date(), minIntervalSeconds: 60 });
     const row = await readModel.get(id);
     expect(row).toMatchObject({ cron: '30 6 * * 1-5', timeZone: 'UTC', version: 4 });
     expect(row?.nextDueAt).toBe(nextDueAfter({ ...daily, cron: '30 6 * * 1-5', timeZone: 'UTC' }, new Date(row!.cursorAt))!.toISOString());

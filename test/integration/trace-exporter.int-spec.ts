@@ -208,6 +208,25 @@ describe.each(readModelTargets())('TraceExporter on %s', (_name, open) => {
     }
   });
 
+  it('sends a batch the collector took once, though this process stalled past the timeout before reading the answer', async () => {
+    await insert(
+      target.db,
+      Array.from({ length: 3 }, (_, i) => spanRow(i)),
+    );
+    // Longer than the exporter's 300 ms timeout: when the process runs again the timeout is due and the answer unread.
+    receiver.stallAfterAnswer(600);
+    const { exporter: traceExporter } = exporter('http/protobuf', { batchSize: 3 });
+    const outcomes: string[] = [];
+    traceExporter.outcomes$.subscribe(({ outcome }) => outcomes.push(outcome));
+    traceExporter.onApplicationBootstrap();
+
+    await waitUntil(async () => (await traceExporter.status()).waiting === 0, 'every span exported', PATIENCE_MS);
+    await new Promise((r) => setTimeout(r, 150)); // several polls
+    expect(receiver.spans.map((s) => s.spanId).sort()).toEqual([0, 1, 2].map((i) => spanIdOf('span', String(i))).sort());
+    expect(receiver.requests).toHaveLength(1);
+    expect(outcomes).toEqual(['exported']);
+  });
+
   it('two instances on one database never send the same span', async () => {
     const count = 60;
     await insert(

@@ -1,10 +1,13 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
+import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
+import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
 import { scheduleStreamId } from '../../../event-store/stream-ids';
 import { scheduleDecider } from '../../schedule.decider';
-import { definitionOf, scheduleProblems } from '../../schedule-definition';
+import { allTimingChecks, definitionOf, scheduleProblems } from '../../schedule-definition';
 import { InvalidScheduleError } from '../../schedule.errors';
 import { ScheduleReferences } from '../../schedule-references';
 import type { ScheduleView } from '../../schedule-view';
@@ -17,13 +20,15 @@ export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, Sc
     private readonly store: EventStore,
     private readonly references: ScheduleReferences,
     private readonly views: ScheduleViews,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
   async execute({ input }: CreateSchedule): Promise<ScheduleView> {
     const definition = definitionOf(input);
     const scheduleId = uuidv7();
     // The definition's own problems first (all of them in one 422: the decider's rule), then what it names elsewhere.
-    const problems = scheduleProblems(definition, new Date(), { at: true, endsAt: true });
+    const { minIntervalSeconds } = this.config.scheduler;
+    const problems = scheduleProblems(definition, new Date(), allTimingChecks(minIntervalSeconds));
     if (problems.length > 0) throw new InvalidScheduleError(problems);
     await this.references.assertAgent(definition.agentId);
     await this.references.assertBudget(definition.budget);
@@ -31,7 +36,7 @@ export class CreateScheduleHandler implements ICommandHandler<CreateSchedule, Sc
       this.store,
       scheduleDecider,
       scheduleStreamId(scheduleId),
-      { type: 'create', scheduleId, definition, enabled: input.enabled, now: new Date() },
+      { type: 'create', scheduleId, definition, enabled: input.enabled, now: new Date(), minIntervalSeconds },
       { metadata: { correlationId: scheduleId } },
     );
     return this.views.schedule(scheduleId);

@@ -1,4 +1,7 @@
+import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
+import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { handleCommand } from '../../../event-store/decider';
 import { EventStore } from '../../../event-store/event-store';
 import { scheduleStreamId } from '../../../event-store/stream-ids';
@@ -20,6 +23,7 @@ export class UpdateScheduleHandler implements ICommandHandler<UpdateSchedule, Sc
     private readonly store: EventStore,
     private readonly references: ScheduleReferences,
     private readonly views: ScheduleViews,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
   async execute({ id, changes, expectedVersion }: UpdateSchedule): Promise<ScheduleView> {
@@ -29,7 +33,7 @@ export class UpdateScheduleHandler implements ICommandHandler<UpdateSchedule, Sc
       this.store,
       scheduleDecider,
       scheduleStreamId(id),
-      { type: 'update', scheduleId: id, changes, now: new Date() },
+      { type: 'update', scheduleId: id, changes, now: new Date(), minIntervalSeconds: this.config.scheduler.minIntervalSeconds },
       { metadata: { correlationId: id }, expectedVersion },
     );
     return this.views.schedule(id);

@@ -3,6 +3,7 @@ import { Command } from '@nestjs/cqrs';
 import { createHash, randomBytes } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
+import { printableName } from '../../../../common/printable-name';
 import { InvalidInputError } from '../../../../common/domain-error';
 import { handleCommand } from '../../../../event-store/decider';
 import { EventStore } from '../../../../event-store/event-store';
@@ -13,7 +14,7 @@ import { ApiKeysReadModel, type ApiKeyView } from '../../api-keys-read-model';
 
 export const createApiKeySchema = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: printableName(z.string().trim().min(1).max(100)),
     role: z.enum(['viewer', 'operator', 'approver', 'admin'] satisfies Role[]),
     /** ISO 8601; absent: the key never expires. */
     expiresAt: z.iso.datetime({ offset: true }).optional(),
