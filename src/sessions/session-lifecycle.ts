@@ -180,7 +180,11 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     const reason = takeoverReason(dead, 'session');
     // Concurrently: the appends share group commits.
     await Promise.all(rows.map((row) => this.take(row, reason)));
-    if (rows.length > 0) this.logger.warn({ instanceId: dead.instanceId, sessions: rows.length }, 'sessions of a dead instance taken over (those whose turn was under way interrupted)');
+    if (rows.length > 0)
+      this.logger.warn(
+        { instanceId: dead.instanceId, sessions: rows.length },
+        'sessions of a dead instance taken over (those whose turn was under way interrupted)',
+      );
   }
 
   /**

@@ -195,7 +195,9 @@ describe('sessionDecider', () => {
         .then([resumed(1, 'after-restart')]);
       // A resume recorded before events named their instance is on no CLI of this process.
       const older: SessionEvent = { type: 'session.resumed', data: { cliGeneration: 1, teamAgents: team } };
-      given(created, started, interrupted, older).when(resume(1)).then([resumed(1)]);
+      given(created, started, interrupted, older)
+        .when(resume(1))
+        .then([resumed(1)]);
     });
 
     it('records a failed resume, and nothing once the session is over', () => {
