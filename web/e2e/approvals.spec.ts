@@ -158,5 +158,20 @@ test('a delegation waiting for approval reads as a sentence under its chat’s t
   await expect(row.getByRole('link', { name: title })).toHaveAttribute('href', `/sessions/${sessionId}`);
   await expect(row).toContainText('local admin (console)');
   await expect(row.getByRole('cell').nth(1)).toHaveText(title);
+
+  // The audit says the same: who decided (by name, from the console) and in which chat; ids one click away.
+  // (The audit log is an async projection: the entry is there before the page asks.)
+  await expect
+    .poll(async () => (await api.call<{ entries: unknown[] }>('GET', `/api/audit?sessionId=${sessionId}&eventType=approval.decided`)).entries.length)
+    .toBe(1);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+  await page.getByLabel('Session').fill(sessionId);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByLabel('Kind').selectOption('approval');
+  const entry = page.getByRole('table', { name: 'Audit log entries' }).locator('tbody tr').filter({ hasText: 'approval.decided' });
+  await expect(entry.getByRole('cell').nth(3)).toHaveText('local admin (console)');
+  await expect(entry.getByRole('cell').nth(4).getByRole('link', { name: title })).toHaveAttribute('href', `/sessions/${sessionId}`);
+  await entry.getByRole('button', { name: /^Show entry/ }).click();
+  await expect(page.getByLabel(/^Entry \d+$/)).toContainText(`"sessionId": "${sessionId}"`);
   await api.call('DELETE', `/api/sessions/${sessionId}`);
 });

@@ -38,8 +38,8 @@ const SYSTEM_DECIDERS: Record<string, string> = {
 export function whoOf(entry: { actor?: string | null; actorKind: string; actorId: string; actorName: string }): string {
   if (entry.actorKind === 'system') return SYSTEM_DECIDERS[entry.actor ?? ''] ?? entry.actorName;
   if (entry.actorKind === 'key' && entry.actorId === 'api') return 'an API client';
-  if (entry.actor === 'console') return `${entry.actorName} (console)`;
-  return entry.actorName;
+  const name = entry.actorKind === 'key' ? `${entry.actorName} key` : entry.actorName;
+  return entry.actor === 'console' ? `${name} (console)` : name;
 }
 
 /** Only the fields with a value: an empty box is no filter. */
