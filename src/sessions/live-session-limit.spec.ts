@@ -8,9 +8,9 @@ import { SessionRegistry } from './session-registry';
 
 const config: SessionConfig = { model: 'm', tools: [], customAgents: [], permissionPolicy: { allowKinds: [], approveOwnTools: true }, subAgents: [] };
 
-function limitOf(max: number, statuses: SessionStatus[]) {
+function limitOf(max: number, statuses: SessionStatus[], cliGeneration = 1) {
   const registry = new SessionRegistry();
-  statuses.forEach((status, i) => registry.add(new LiveSession(`s${i}`, config, status, 1)));
+  statuses.forEach((status, i) => registry.add(new LiveSession(`s${i}`, config, status, cliGeneration)));
   const base = loadConfig({});
   return new LiveSessionLimit({ ...base, resilience: { ...base.resilience, maxLiveSessions: max } }, registry);
 }
@@ -18,6 +18,10 @@ function limitOf(max: number, statuses: SessionStatus[]) {
 describe('LiveSessionLimit', () => {
   it('counts starting, active, running and idle sessions, not interrupted, failed or destroyed ones', () => {
     expect(limitOf(10, ['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed']).count()).toBe(4);
+  });
+
+  it('does not count idle sessions no CLI of this process holds (reloaded at start, resumed by their next message)', () => {
+    expect(limitOf(10, ['active', 'idle', 'idle'], 0).count()).toBe(0);
   });
 
   it('holds a slot across awaits, so two concurrent creates at the last slot cannot both pass', () => {

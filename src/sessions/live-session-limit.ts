@@ -5,7 +5,10 @@ import type { LiveSession } from './live-session';
 import { TooManyLiveSessionsError } from './session.errors';
 import { SessionRegistry } from './session-registry';
 
-/** Statuses of a session the CLI holds in memory; interrupted, failed and destroyed ones cost it nothing. */
+/**
+ * Statuses of a session the CLI holds in memory; interrupted, failed and destroyed ones cost it nothing,
+ * and so does one between turns that no CLI of this process holds yet (generation 0, after a restart).
+ */
 const LIVE: ReadonlySet<LiveSession['status']> = new Set(['starting', 'active', 'running', 'idle']);
 
 export interface LiveSessionSlot {
@@ -32,7 +35,7 @@ export class LiveSessionLimit {
 
   /** Live sessions, counting the ones being created or resumed right now. */
   count(): number {
-    return this.registry.all().filter((s) => LIVE.has(s.status)).length + this.reserved;
+    return this.registry.all().filter((s) => LIVE.has(s.status) && s.cliGeneration > 0).length + this.reserved;
   }
 
   /** A slot for one more live session, or TooManyLiveSessionsError when the cap is reached. */

@@ -171,6 +171,7 @@ export class LiveSessionStarter {
         type: 'ResumeSession',
         sessionId,
         cliGeneration: this.cli.generation,
+        instanceId: this.lease.instanceId,
         protocolVersion: this.cli.protocolVersion,
         cliVersion: this.cli.cliVersion,
         teamAgents: assembly.customAgents,

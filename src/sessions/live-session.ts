@@ -27,6 +27,8 @@ export class LiveSession {
   private readonly heldRecords: Array<() => Promise<unknown>> = [];
   /** CLI records handed to the store and not yet committed (or refused): a command decides after them. */
   private readonly recordsInFlight = new Set<Promise<unknown>>();
+  /** The resume a message started for a session between turns that no CLI of this process holds yet. */
+  private resuming?: Promise<void>;
 
   constructor(
     readonly sessionId: string,
@@ -140,6 +142,17 @@ export class LiveSession {
   /** Settles when the records handed to the store so far have committed (new ones are held meanwhile: a command is deciding). */
   private async recordsCommitted(): Promise<void> {
     if (this.recordsInFlight.size > 0) await Promise.all(this.recordsInFlight);
+  }
+
+  /**
+   * One resume for messages that arrive together at a session between turns no CLI of this process
+   * holds (reloaded idle after a restart): the later ones wait for the first one's resume, not a second.
+   */
+  resumeOnce(resume: () => Promise<unknown>): Promise<void> {
+    this.resuming ??= resume()
+      .then(() => undefined)
+      .finally(() => (this.resuming = undefined));
+    return this.resuming;
   }
 
   agentToolAllowlist(agentName: string): readonly string[] | null | undefined {

@@ -17,7 +17,7 @@ import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-mon
 import { LiveSession } from './live-session';
 import type { SessionConfig } from './session-config';
 import { decideOnSession } from './session-command';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
+import { BETWEEN_TURNS, CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
 import { SessionRegistry } from './session-registry';
 import { foreignSessionAppend } from './session-stream-appends';
 
@@ -39,8 +39,9 @@ interface SessionRowToTake {
 
 /**
  * Keeps sessions and the CLI in step: records every CLI event of a known session into its stream,
- * marks sessions interrupted when the CLI dies, and at start reloads the sessions that exist
- * (interrupted: their CLI is gone) so late child requests still resolve. With several instances: only
+ * marks sessions interrupted when the CLI dies, and at start reloads the sessions that exist (those
+ * whose turn was under way interrupted: their CLI is gone with it; idle ones as they are, resumed by
+ * their next message) so late child requests still resolve. With several instances: only
  * those no other running instance holds; a dead instance's sessions when its lease is claimed here;
  * and it lets go of this instance's own when its lease was lost.
  */
@@ -134,7 +135,11 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
       await this.take(row, `Switchboard restarted while the session was ${row.status}`);
     }
     if (rows.length > 0) {
-      this.logger.log({ sessions: rows.length, heldElsewhere: all.length - rows.length }, 'sessions reloaded as interrupted');
+      const betweenTurns = rows.filter((row) => BETWEEN_TURNS.has(row.status)).length;
+      this.logger.log(
+        { sessions: rows.length, interrupted: rows.length - betweenTurns, resumeOnNextMessage: betweenTurns, heldElsewhere: all.length - rows.length },
+        'sessions reloaded',
+      );
       // A CLI reached over TCP may have outlived us and still send late child requests: connect now.
       this.cli.ensureStarted().catch((error: unknown) => this.logger.warn({ err: error }, 'Copilot CLI not reachable at start'));
     }
@@ -142,7 +147,8 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
 
   /**
    * A session taken here from its row: loaded (the team as the agents are now, for late child
-   * requests' allowlists; resume checks it strictly) and recorded interrupted unless it is already.
+   * requests' allowlists; resume checks it strictly) and recorded interrupted when its turn (or its
+   * create) was under way; one between turns stays as it is, to be resumed by its next message.
    */
   private async take(row: SessionRowToTake, reason: string): Promise<LiveSession> {
     let session = this.registry.get(row.sessionId);
@@ -150,7 +156,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
       const stored = JSON.parse(row.config) as SessionConfig;
       const config: SessionConfig = { ...stored, subAgents: stored.subAgents ?? [] };
       const assembly = await this.team.assemble(config.agentId, config.subAgents);
-      // Generation 0 never matches a running CLI: the session has to be resumed before it takes messages.
+      // Generation 0 never matches a running CLI: the session is resumed before it takes a message.
       // The read model's protocol version comes from session.started only: 0 means the CLI never created it.
       const cliCreated = row.protocolVersion > 0;
       const loaded = new LiveSession(row.sessionId, config, row.status as SessionStatus, 0, assembly.ok ? assembly.customAgents : [], cliCreated);
@@ -158,7 +164,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
       session = this.registry.get(row.sessionId) ?? loaded;
       if (session === loaded) this.registry.add(loaded);
     }
-    if (row.status !== 'interrupted') await this.interrupt(session, reason);
+    if (row.status !== 'interrupted' && !BETWEEN_TURNS.has(row.status)) await this.interrupt(session, reason);
     return session;
   }
 
@@ -179,7 +185,11 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     const reason = takeoverReason(dead, 'session');
     // Concurrently: the appends share group commits.
     await Promise.all(rows.map((row) => this.take(row, reason)));
-    if (rows.length > 0) this.logger.warn({ instanceId: dead.instanceId, sessions: rows.length }, 'sessions of a dead instance taken over as interrupted');
+    if (rows.length > 0)
+      this.logger.warn(
+        { instanceId: dead.instanceId, sessions: rows.length },
+        'sessions of a dead instance taken over (those whose turn was under way interrupted)',
+      );
   }
 
   /**

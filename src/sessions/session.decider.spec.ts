@@ -33,12 +33,16 @@ const idle = (agentId?: string): SessionEvent => ({ type: 'cli.session.idle', da
 const interrupted: SessionEvent = { type: 'session.interrupted', data: { reason: 'The Copilot CLI exited', wasRunning: false } };
 const destroyed: SessionEvent = { type: 'session.destroyed', data: { reason: 'done' } };
 const startFailed: SessionEvent = { type: 'session.start_failed', data: { error: 'boom' } };
-const resumed = (cliGeneration: number): SessionEvent => ({ type: 'session.resumed', data: { cliGeneration, teamAgents: team } });
+const resumed = (cliGeneration: number, instanceId = 'instance-1'): SessionEvent => ({
+  type: 'session.resumed',
+  data: { cliGeneration, instanceId, teamAgents: team },
+});
 const send = (onCurrentCli = true): SessionCommand => ({ type: 'SendMessage', sessionId: id, prompt: 'hi', reminders: [], onCurrentCli });
-const resume = (cliGeneration: number, createdInCli = false): SessionCommand => ({
+const resume = (cliGeneration: number, createdInCli = false, instanceId = 'instance-1'): SessionCommand => ({
   type: 'ResumeSession',
   sessionId: id,
   cliGeneration,
+  instanceId,
   protocolVersion: 3,
   cliVersion: '1.0',
   teamAgents: team,
@@ -169,7 +173,7 @@ describe('sessionDecider', () => {
         .when(resume(2, true))
         .then([
           { type: 'session.started', data: { protocolVersion: 3, cliVersion: '1.0', teamAgents: team } },
-          { type: 'session.resumed', data: { cliGeneration: 2, teamAgents: team, createdInCli: true } },
+          { type: 'session.resumed', data: { cliGeneration: 2, instanceId: 'instance-1', teamAgents: team, createdInCli: true } },
         ]);
     });
 
@@ -181,6 +185,19 @@ describe('sessionDecider', () => {
         .when(resume(3))
         .then([resumed(3)]);
       given(created, started, interrupted, destroyed).when(resume(2)).thenThrows(SessionNotLiveError, `Session ${id} is destroyed (done)`);
+    });
+
+    it('resumes an idle session on a restarted service, whose CLI counts its generations from 1 again', () => {
+      // The session stayed idle over the restart (no turn was under way): the new process's CLI is
+      // generation 1 as the old one was, and only the instance tells them apart.
+      given(created, started, interrupted, resumed(1, 'before-restart'), sent, idle())
+        .when(resume(1, false, 'after-restart'))
+        .then([resumed(1, 'after-restart')]);
+      // A resume recorded before events named their instance is on no CLI of this process.
+      const older: SessionEvent = { type: 'session.resumed', data: { cliGeneration: 1, teamAgents: team } };
+      given(created, started, interrupted, older)
+        .when(resume(1))
+        .then([resumed(1)]);
     });
 
     it('records a failed resume, and nothing once the session is over', () => {

@@ -46,8 +46,12 @@ export interface SessionState {
   teamAgents: CustomAgentConfig[];
   /** Whether the CLI ever created it (`session.started`). */
   cliCreated: boolean;
-  /** The CLI generation of the last `session.resumed`: a second resume on it has nothing to do. */
-  resumedOnGeneration?: number;
+  /**
+   * The CLI of the last `session.resumed` (its generation, and the instance whose CLI it is): a second
+   * resume on it has nothing to do. Generations count from 1 in every process, so the instance tells a
+   * restarted service's CLI from the one before it.
+   */
+  resumedOn?: { cliGeneration: number; instanceId?: string };
   /** issue 28: the trace of the last `session.message_sent` (its turn, or its run's span): what its tool calls and hooks nest under. */
   trace?: RecordedTrace;
 }
@@ -72,6 +76,8 @@ export type SessionCommand =
       type: 'ResumeSession';
       sessionId: string;
       cliGeneration: number;
+      /** The instance whose CLI the session is resumed on. */
+      instanceId: string;
       protocolVersion?: number;
       cliVersion?: string;
       teamAgents: CustomAgentConfig[];
@@ -132,7 +138,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
         ...withStatus(state, 'idle'),
         cliCreated: true,
         teamAgents: event.data.teamAgents ?? state.teamAgents,
-        resumedOnGeneration: event.data.cliGeneration,
+        resumedOn: { cliGeneration: event.data.cliGeneration, instanceId: event.data.instanceId },
       };
     case SessionEvents.resumeFailed:
       return withStatus(state, 'interrupted', String(event.data.error ?? ''));
@@ -190,7 +196,11 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
     case 'ResumeSession':
       assertLive(state, sessionId);
       // Another resume on this CLI got there first.
-      if (state.status !== 'interrupted' && state.resumedOnGeneration === command.cliGeneration) {
+      if (
+        state.status !== 'interrupted' &&
+        state.resumedOn?.cliGeneration === command.cliGeneration &&
+        state.resumedOn.instanceId === command.instanceId
+      ) {
         throw new SessionStateError(`Session ${sessionId} is ${state.status}, not interrupted; there is nothing to resume`);
       }
       return [
@@ -205,7 +215,12 @@ export function decideSession(command: SessionCommand, state: SessionState): Ses
           : []),
         {
           type: SessionEvents.resumed,
-          data: { cliGeneration: command.cliGeneration, teamAgents: command.teamAgents, ...(command.createdInCli ? { createdInCli: true } : {}) },
+          data: {
+            cliGeneration: command.cliGeneration,
+            instanceId: command.instanceId,
+            teamAgents: command.teamAgents,
+            ...(command.createdInCli ? { createdInCli: true } : {}),
+          },
         },
       ];
     case 'RecordResumeFailure':

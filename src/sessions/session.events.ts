@@ -41,6 +41,12 @@ export const CLI_EVENT_PREFIX = 'cli.';
 
 export type SessionStatus = 'starting' | 'active' | 'running' | 'idle' | 'interrupted' | 'failed' | 'destroyed';
 
+/**
+ * No turn (nor create) under way: a session the service reloads in one of these at start lost nothing
+ * with the CLI that held it, so it is left as it is (on no CLI yet) and its next message resumes it.
+ */
+export const BETWEEN_TURNS: ReadonlySet<string> = new Set<SessionStatus>(['active', 'idle']);
+
 /** Agents of the team that could not be mapped, and why. */
 export type TeamProblems = Array<{ id: string; reason: string }>;
 
@@ -55,7 +61,11 @@ export type SessionMessageSent = DomainEvent<typeof SessionEvents.messageSent, {
 export type SessionReminded = DomainEvent<typeof SessionEvents.reminded, { kind: string; text: string; [key: string]: unknown }>;
 export type SessionMessageFailed = DomainEvent<typeof SessionEvents.messageFailed, { error: string }>;
 export type SessionInterrupted = DomainEvent<typeof SessionEvents.interrupted, { reason: string; wasRunning: boolean }>;
-export type SessionResumed = DomainEvent<typeof SessionEvents.resumed, { cliGeneration: number; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }>;
+/** `instanceId`: the instance whose CLI took it (absent on older events; the event's metadata names it too). */
+export type SessionResumed = DomainEvent<
+  typeof SessionEvents.resumed,
+  { cliGeneration: number; instanceId?: string; teamAgents: CustomAgentConfig[]; createdInCli?: boolean }
+>;
 export type SessionResumeFailed = DomainEvent<typeof SessionEvents.resumeFailed, { error: string; problems?: TeamProblems }>;
 export type SessionDestroyed = DomainEvent<typeof SessionEvents.destroyed, { reason?: string; cliError?: string }>;
 export type SessionSubAgentsChanged = DomainEvent<typeof SessionEvents.subAgentsChanged, { subAgents: string[] }>;

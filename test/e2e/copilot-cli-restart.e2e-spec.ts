@@ -23,6 +23,10 @@ describe('the real Copilot CLI dying under a session', () => {
       // Sees the whole conversation after resume: proves the CLI kept its history on disk.
       { name: 'after resume', who: 'parent', messagesInclude: 'ANSWER_ONE', answer: { text: 'ANSWER_TWO' } },
       { name: 'unused session', who: 'parent', lastMessageIncludes: 'unused until now', answer: { text: 'FRESH_ANSWER' } },
+      { name: 'before the service restart', who: 'parent', lastMessageIncludes: 'remember IDLE_FACT', answer: { text: 'NOTED_IDLE_FACT' } },
+      // Only answered with the conversation from before the restart: the CLI resumed it, not a fresh session.
+      { name: 'after the service restart', who: 'parent', messagesInclude: 'NOTED_IDLE_FACT', answer: { text: 'STILL_KNOW_IDLE_FACT' } },
+      { name: 'a turn the restart cuts', who: 'parent', lastMessageIncludes: 'never answered', answer: { hang: true } },
     ]);
     running = await startRealCliApp(model);
   }, 60_000);
@@ -56,6 +60,34 @@ describe('the real Copilot CLI dying under a session', () => {
       'session.started',
       'session.resumed',
     ]);
+  }, 120_000);
+
+  // issue 39: a session nobody was waiting on when the service stopped lost nothing; it takes its next
+  // message at once (brought live by the message), while one whose turn the stop cut is interrupted.
+  it('after a service restart, resumes an idle session on its next message and interrupts the one whose turn was cut', async () => {
+    const idle = (await http('POST', '/api/sessions', {})).body.sessionId as string;
+    expect((await http('POST', `/api/sessions/${idle}/messages`, { prompt: 'remember IDLE_FACT' })).status).toBe(202);
+    await waitUntil(async () => (await lastAnswer(idle)) === 'NOTED_IDLE_FACT', 'the turn before the restart', 30_000);
+    await waitUntil(async () => (await http('GET', `/api/sessions/${idle}`)).body.status === 'idle', 'the session to be idle', 30_000);
+    const busy = (await http('POST', '/api/sessions', {})).body.sessionId as string;
+    await http('POST', `/api/sessions/${busy}/messages`, { prompt: 'never answered' });
+    await model.waitForRequests((r) => r.rule === 'a turn the restart cuts');
+
+    await running.restart();
+
+    expect((await http('GET', `/api/sessions/${idle}`)).body).toMatchObject({ status: 'idle', statusReason: null });
+    expect((await http('GET', `/api/sessions/${busy}`)).body).toMatchObject({
+      status: 'interrupted',
+      statusReason: 'Switchboard restarted while the session was running',
+    });
+    // No resume call: the message brings the session live on the new CLI and is taken.
+    expect(await http('POST', `/api/sessions/${idle}/messages`, { prompt: 'what was it?' })).toMatchObject({ status: 202, body: { sessionId: idle } });
+    await waitUntil(async () => (await lastAnswer(idle)) === 'STILL_KNOW_IDLE_FACT', 'the answer after the restart', 30_000);
+    const own = ((await http('GET', `/api/streams/session-${idle}/events?limit=1000`)).body.events as Json[]).filter((e) => e.type.startsWith('session.'));
+    expect(own.map((e) => e.type)).toEqual(['session.created', 'session.started', 'session.message_sent', 'session.resumed', 'session.message_sent']);
+    expect(own[3].data).toMatchObject({ cliGeneration: 1, instanceId: (await http('GET', '/health')).body.instance.id });
+    // The one whose turn was cut still asks for a resume, as it always did.
+    expect((await http('POST', `/api/sessions/${busy}/messages`, { prompt: 'too early' })).status).toBe(409);
   }, 120_000);
 
   it('marks the session interrupted, restarts the CLI, and resumes the conversation', async () => {

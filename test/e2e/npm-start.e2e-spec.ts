@@ -37,9 +37,12 @@ async function cliPid(baseUrl: string): Promise<number> {
   return copilotCli.pid!;
 }
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Finished> {
-  return collectUntilExit(spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), 60_000);
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Finished> {
+  return collectUntilExit(spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }), timeoutMs);
 }
+
+/** What `npm start` runs before the service: builds what changed since the last build. */
+const buildChanged = () => run(process.execPath, ['scripts/build-changed.mjs'], REPO_ROOT, {}, BUILD_AND_START_MS);
 
 /**
  * The README's start command (`npm start`: build, then the service), the service as a process of its
@@ -102,6 +105,9 @@ describe('npm start and the compiled service', () => {
     expect(await streamEnd).toBe('ended by the service');
     const { code, signal, stdout } = await npmExit;
     expect({ code, signal }).toEqual({ code: 0, signal: null });
+    // npm start built what had changed first (scripts/build-changed.mjs), each part saying what it did.
+    expect(stdout).toMatch(/^build: service (is up to date|changed|not built yet)/m);
+    expect(stdout).toMatch(/^build: console (is up to date|changed|not built yet)/m);
     expect(stdout).toMatch(/"signal":"SIGTERM","msg":"shutting down"/);
     expect(stdout).toContain('"msg":"database closed"');
     await waitUntil(
@@ -111,6 +117,43 @@ describe('npm start and the compiled service', () => {
     );
     await expect(fetch(`${baseUrl}/health`)).rejects.toThrow();
   }, 60_000);
+
+  // issue 39: a restart is live in seconds. npm start above built whatever had changed (everything on a
+  // fresh clone); a second start builds nothing, and a changed console file rebuilds the console alone.
+  it(
+    'builds only what changed: nothing the second time, the console alone after a console file changed',
+    async () => {
+      const again = await buildChanged();
+      expect(again.code).toBe(0);
+      expect(again.stdout).toContain('build: service is up to date (dist/ was built from these sources), skipped');
+      expect(again.stdout).toContain('build: console is up to date (web/dist/ was built from these sources), skipped');
+      expect(again.stdout).not.toContain('building');
+
+      const styles = path.join(REPO_ROOT, 'web', 'src', 'styles.css');
+      const stamp = path.join(REPO_ROOT, 'web', 'dist', '.inputs.sha256');
+      const original = fs.readFileSync(styles, 'utf8');
+      const builtFrom = fs.readFileSync(stamp, 'utf8');
+      try {
+        fs.writeFileSync(styles, `${original}\n.npm-start-spec-probe { color: red; }\n`);
+        const changed = await buildChanged();
+        expect(changed.code).toBe(0);
+        expect(changed.stdout).toContain('build: service is up to date');
+        expect(changed.stdout).toContain('build: console changed, building web/dist/');
+        // Built from the changed file: its rule is in the console's stylesheet, and the stamp is the new inputs'.
+        const assets = path.join(REPO_ROOT, 'web', 'dist', 'assets');
+        const css = fs.readdirSync(assets).filter((f) => f.endsWith('.css'));
+        expect(css.some((f) => fs.readFileSync(path.join(assets, f), 'utf8').includes('.npm-start-spec-probe'))).toBe(true);
+        expect(fs.readFileSync(stamp, 'utf8')).not.toBe(builtFrom);
+      } finally {
+        fs.writeFileSync(styles, original);
+      }
+      // Restored: the next build sees the inputs of the last one no more, and builds the console again.
+      const restored = await buildChanged();
+      expect(restored.stdout).toContain('build: console changed, building web/dist/');
+      expect(fs.readFileSync(stamp, 'utf8')).toBe(builtFrom);
+    },
+    2 * BUILD_AND_START_MS,
+  );
 
   it('takes its CLI with it when it is killed outright (kill -9)', async () => {
     const port = await freePort();

@@ -48,14 +48,15 @@ describe.each(appStoreTargets())('session lifecycle against a CLI that dies and 
     expect(decided.filter((e) => e.metadata.correlationId !== id).map((e) => e.type)).toEqual([]);
   });
 
-  it('after its own restart, reloads sessions as interrupted and still resolves a late child request', async () => {
+  it('after its own restart, reloads sessions (one between turns as it was) and still resolves a late child request', async () => {
     const id = await h.createTeamSession();
     await h.fake.emitEvent(id, { type: 'subagent.started', agentId: 'task-9', data: { toolCallId: 'call_9', agentName: 'keeper' } });
     await waitUntil(async () => (await h.http('GET', `/api/sessions/${id}`)).body.subAgentLaunches.length === 1, 'the mapping to be stored');
 
     h.fake.received.length = 0;
     await h.restartApp();
-    expect(await statusOf(h, id)).toBe('interrupted');
+    // No turn was under way: not interrupted, its next message resumes it (issue 39).
+    expect(await statusOf(h, id)).toBe('active');
     await h.fake.waitFor('connect', undefined, 10_000); // reconnects at start because sessions exist
 
     const answered = h.fake.waitFor<Json>('session.tools.handlePendingToolCall', (p) => p.requestId === 'late-1', 5000);

@@ -30,7 +30,8 @@ test('a sub-agent’s shell command waits in the inbox, counted on every page, a
   await expect(page).toHaveURL(/\/approvals#approval-/);
   const pending = card(page, `APPROVED_${s}`);
   await expect(pending).toContainText('Asked by main → operator');
-  await expect(pending.getByRole('heading')).toHaveText(asked);
+  // issue 39: what it would do, in words; the raw request is under Details.
+  await expect(pending.getByRole('heading')).toHaveText(`operator wants to run \`echo APPROVED_${s}_$((40+2))\``);
   await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
   await screenshot(page, 'approvals');
 
@@ -98,5 +99,79 @@ test('a run waiting for approval is flagged in its tree; denied from the inbox, 
   await expect(page.getByTestId('run-status')).toHaveText('completed');
   expect(model.requests.some((r) => r.lastIsToolResult && JSON.stringify(r.lastMessage).includes(`NOT_ON_FRIDAYS_${s}`))).toBe(true);
   expect(model.requests.some((r) => r.allText.includes(`DENIED_${s}\\n`))).toBe(false);
+  await api.call('DELETE', `/api/sessions/${sessionId}`);
+});
+
+test('a delegation waiting for approval reads as a sentence under its chat’s title, and the decided list says who decided', async ({
+  page,
+  api,
+  model,
+}) => {
+  const s = Date.now().toString(36);
+  const task = `Review pull request ${s} for style`;
+  model.setScript([
+    {
+      name: 'the lead delegates the review',
+      systemIncludes: `LEAD_${s}`,
+      lastIsToolResult: false,
+      answer: { toolCalls: [{ name: 'agent_run', arguments: { agent_id: `code-reviewer-${s}`, prompt: task } }] },
+    },
+    { name: 'the lead reads the refusal', systemIncludes: `LEAD_${s}`, lastIsToolResult: true, answer: { text: 'LEAD_DONE' } },
+  ]);
+  await api.createAgent({ id: `code-reviewer-${s}`, name: 'Code Reviewer', description: 'Reviews code', system_message: { content: 'You review code.' } });
+  await api.createAgent({
+    id: `lead-${s}`,
+    name: 'Lead',
+    system_message: { content: `LEAD_${s} You delegate.` },
+    sub_agents: [`code-reviewer-${s}`],
+  });
+  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', {
+    agentId: `lead-${s}`,
+    delegation: true,
+    permissionPolicy: { askTools: ['agent_run'] },
+  });
+  await api.call('POST', `/api/sessions/${sessionId}/messages`, { prompt: `Get ${s} reviewed` });
+  await expect
+    .poll(async () => (await api.call<{ approvals: unknown[] }>('GET', `/api/approvals?status=pending&sessionId=${sessionId}`)).approvals.length)
+    .toBe(1);
+  const title = (await api.call<{ title: string | null }>('GET', `/api/sessions/${sessionId}`)).title ?? 'Untitled session';
+
+  await page.goto('/approvals');
+  // Grouped under the chat's title, a link to the chat; the request says who wants what, by display names.
+  const group = page.getByRole('region', { name: `${title} 1 waiting` });
+  await expect(group.getByRole('heading', { level: 2 }).getByRole('link', { name: title })).toHaveAttribute('href', `/sessions/${sessionId}`);
+  const pending = card(page, task);
+  await expect(pending.getByRole('heading', { level: 3 })).toHaveText(`Lead wants to start Code Reviewer on: ${task}`);
+  await expect(pending.getByText('custom-tool · agent_run')).toBeHidden();
+  // The raw request is one click away.
+  const details = pending.locator('details');
+  await expect(details.getByText(`"agent_id": "code-reviewer-${s}"`)).toBeHidden();
+  await details.getByText('Details').click();
+  await expect(details).toContainText('custom-tool · agent_run');
+  await expect(details.getByText(`"agent_id": "code-reviewer-${s}"`)).toBeVisible();
+
+  await pending.getByRole('button', { name: 'Deny' }).click();
+  await expect(pending).toHaveCount(0);
+  await page.getByRole('button', { name: 'Decided' }).click();
+  const row = page.getByRole('row').filter({ hasText: task });
+  await expect(row.getByRole('cell').first()).toContainText(`Lead wants to start Code Reviewer on: ${task}`);
+  await expect(row.getByRole('link', { name: title })).toHaveAttribute('href', `/sessions/${sessionId}`);
+  await expect(row).toContainText('local admin (console)');
+  await expect(row.getByRole('cell').nth(1)).toHaveText(title);
+
+  // The audit says the same: who decided (by name, from the console) and in which chat; ids one click away.
+  // (The audit log is an async projection: the entry is there before the page asks.)
+  await expect
+    .poll(async () => (await api.call<{ entries: unknown[] }>('GET', `/api/audit?sessionId=${sessionId}&eventType=approval.decided`)).entries.length)
+    .toBe(1);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Audit' }).click();
+  await page.getByLabel('Session').fill(sessionId);
+  await page.getByRole('button', { name: 'Apply filters' }).click();
+  await page.getByLabel('Kind').selectOption('approval');
+  const entry = page.getByRole('table', { name: 'Audit log entries' }).locator('tbody tr').filter({ hasText: 'approval.decided' });
+  await expect(entry.getByRole('cell').nth(3)).toHaveText('local admin (console)');
+  await expect(entry.getByRole('cell').nth(4).getByRole('link', { name: title })).toHaveAttribute('href', `/sessions/${sessionId}`);
+  await entry.getByRole('button', { name: /^Show entry/ }).click();
+  await expect(page.getByLabel(/^Entry \d+$/)).toContainText(`"sessionId": "${sessionId}"`);
   await api.call('DELETE', `/api/sessions/${sessionId}`);
 });

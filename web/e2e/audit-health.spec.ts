@@ -69,8 +69,10 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   const suffix = Date.now().toString(36);
   const reviewer = `reviewer-${suffix}`;
   const planner = `planner-${suffix}`;
+  // issue 39: the page names agents by their display names; the filter and the entry keep their ids.
+  const names = { [reviewer]: `Reviewer ${suffix}`, [planner]: `Planner ${suffix}` };
   for (const id of [reviewer, planner]) {
-    await api.createAgent({ id, name: id, description: `The ${id}`, system_message: { content: 'Do the work.' } });
+    await api.createAgent({ id, name: names[id], description: `The ${id}`, system_message: { content: 'Do the work.' } });
   }
   await api.updateAgent(reviewer, { description: 'Reviews pull requests' });
   // The audit log is an async projection: wait until it has the reviewer's two events.
@@ -89,7 +91,7 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   await signIn(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Audit' })).toBeVisible();
   const table = page.getByRole('table', { name: 'Audit log entries' });
-  await expect(table.getByRole('cell', { name: planner, exact: true }).first()).toBeVisible();
+  await expect(table.getByRole('cell', { name: names[planner], exact: true }).first()).toBeVisible();
 
   await page.getByLabel('Agent').fill(reviewer);
   await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -101,9 +103,9 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   const newestFirst = [...expected].reverse();
   for (const [i, entry] of newestFirst.entries()) {
     await expect(rows.nth(i)).toContainText(entry.eventType);
-    await expect(rows.nth(i)).toContainText(reviewer);
+    await expect(rows.nth(i).getByRole('cell').nth(6)).toHaveText(names[reviewer]);
   }
-  await expect(table.getByRole('cell', { name: planner, exact: true })).toHaveCount(0);
+  await expect(table.getByRole('cell', { name: names[planner], exact: true })).toHaveCount(0);
 
   // A row's data expands in place: the whole entry as the API has it, and the event's payload.
   const updated = newestFirst[0];
@@ -115,8 +117,10 @@ test('the audit page lists, filters by agent, pages, expands, and exports JSONL 
   expect(JSON.stringify(payload.data)).toContain('Reviews pull requests');
   expect(payload.metadata).toMatchObject({ correlationId: reviewer });
 
-  // issue 27: who did it. The token's holder is the operator; the Actor filter narrows to an actor's id.
+  // issue 27: who did it. The token's holder is the operator (a key, by its name; issue 39: not "<id> <kind>");
+  // the Actor filter narrows to an actor's id.
   await expect(rows.nth(0).getByRole('cell').nth(3)).toHaveText('operator key');
+  expect(shown).toMatchObject({ actorKind: 'key', actorId: 'operator', agentId: reviewer });
   await page.getByLabel('Actor').fill('somebody-else');
   await page.getByRole('button', { name: 'Apply filters' }).click();
   await expect(page.getByRole('status').filter({ hasText: /^Page 1/ })).toHaveText('Page 1: 0 entries matching the filters');

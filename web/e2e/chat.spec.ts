@@ -188,3 +188,39 @@ test('the Tools and MCP selectors start from the agent’s settings, and the ses
   expect(first.toolNames).not.toContain('bash');
   expect(first.toolNames).not.toContain('web_fetch');
 });
+
+test('a chat that was idle when the service restarted takes the next message at once: no Resume, no interrupted state', async ({
+  page,
+  api,
+  model,
+  service,
+}) => {
+  // The service is stopped and started again on the same database (its start is most of this test's time).
+  test.setTimeout(150_000);
+  const s = Date.now().toString(36);
+  model.setScript([
+    { name: 'before the restart', lastMessageIncludes: `BEFORE_${s}`, answer: { text: `NOTED_${s}` } },
+    // Answered only with the conversation from before the restart: the CLI resumed the session.
+    { name: 'after the restart', lastMessageIncludes: `AFTER_${s}`, messagesInclude: `NOTED_${s}`, answer: { text: `STILL_HERE_${s}` } },
+  ]);
+  const { sessionId } = await api.call<{ sessionId: string }>('POST', '/api/sessions', { agentId: 'doc-writer' });
+  await page.goto(`/sessions/${sessionId}`);
+  await page.getByRole('textbox', { name: 'Message' }).fill(`BEFORE_${s} remember this`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(conversation(page).getByLabel('Assistant')).toHaveText(`NOTED_${s}`);
+  await expect(page.getByTestId('session-status')).toHaveText('idle');
+
+  await service.restart();
+  await page.reload();
+  await expect(conversation(page).getByLabel('Assistant')).toHaveText(`NOTED_${s}`);
+  await expect(page.getByTestId('session-status')).toHaveText('idle');
+  await expect(page.getByRole('region', { name: 'Interrupted session' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await expect(box).toBeEnabled();
+  await box.fill(`AFTER_${s} what was it?`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(conversation(page).getByLabel('Assistant').last()).toHaveText(`STILL_HERE_${s}`, { timeout: 30_000 });
+  await expect(page.getByTestId('session-status')).toHaveText('idle');
+  await expect(page.getByRole('region', { name: 'Interrupted session' })).toHaveCount(0);
+});

@@ -127,6 +127,8 @@ export interface RunningService {
   api: AgentsApi;
   /** What the service wrote (last 64 KB), for a failure message. */
   output(): string;
+  /** SIGTERM, waits for the exit, and starts it again on the same port, database and CLI home (a restart as an operator does one). */
+  restart(): Promise<void>;
   /** SIGTERM, then waits for the exit (SIGKILL after 15 s) and removes the temp folder. */
   stop(): Promise<void>;
 }
@@ -147,7 +149,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const pricesFile = path.join(tmp.dir, 'model-prices.json');
   if (options.modelPrices) fs.writeFileSync(pricesFile, JSON.stringify(options.modelPrices));
   const port = options.port ?? (await freePort());
-  const child = spawnTs('src/main.ts', [], {
+  const env = {
     PORT: String(port),
     HOST: '127.0.0.1',
     SWITCHBOARD_DB: databaseFile,
@@ -159,19 +161,29 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     COPILOT_CLI_HOME: path.join(tmp.dir, 'copilot-home'),
     ...(options.modelPrices ? { SWITCHBOARD_MODEL_PRICES: pricesFile } : {}),
     ...options.env,
-  });
+  };
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-65_536));
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
+  const spawn = async () => {
+    const child = spawnTs('src/main.ts', [], env);
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      await waitForHttp(`${url}/health`, child, 60_000);
+    } catch (error) {
+      await stopChild(child, exited);
+      throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
+    }
+    return { child, exited };
+  };
+  let running: Awaited<ReturnType<typeof spawn>>;
   try {
-    await waitForHttp(`${url}/health`, child, 60_000);
+    running = await spawn();
   } catch (error) {
-    await stopChild(child, exited);
     tmp.cleanup();
-    throw new Error(`${(error as Error).message}\n${output}`, { cause: error });
+    throw error;
   }
   return {
     url,
@@ -179,8 +191,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     databaseFile,
     api: new AgentsApi(url, options.apiToken),
     output: () => output,
+    restart: async () => {
+      await stopChild(running.child, running.exited);
+      running = await spawn();
+    },
     stop: async () => {
-      await stopChild(child, exited);
+      await stopChild(running.child, running.exited);
       tmp.cleanup();
     },
   };

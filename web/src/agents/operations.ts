@@ -161,3 +161,12 @@ export const AgentFilesQuery = graphql(`
     }
   }
 `);
+
+export const AgentNamesQuery = graphql(`
+  query AgentNames {
+    agents {
+      id
+      name
+    }
+  }
+`);

@@ -4,7 +4,9 @@ import { ApiError, request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
-import { groupByRootRun, lineageOf, requestLine } from './approval-inbox';
+import { useAgentNames } from '../agents/agent-names';
+import { SessionTitleLink } from '../sessions/SessionTitleLink';
+import { type AgentNames, groupByRootRun, lineageOf, requestLine, requestSentence } from './approval-inbox';
 import { ApprovalsQuery, DecideApprovalMutation } from './operations';
 import { useApprovalsLive } from './use-approvals-live';
 
@@ -54,6 +56,7 @@ export function ApprovalsPage() {
     void navigate(next === 'pending' ? '/approvals' : `/approvals?status=${next}`, { replace: true });
   };
   const pageInfo = list.data?.approvals.pageInfo;
+  const names = useAgentNames();
 
   return (
     <section className="page" aria-labelledby="approvals-title">
@@ -80,8 +83,8 @@ export function ApprovalsPage() {
 
       {status === 'pending' ? (
         groupByRootRun(items).map((group) => (
-          <section key={group.key} className="approval-group" aria-label={group.rootRunId ? `Run ${group.rootRunId}` : `Session ${group.sessionId}`}>
-            <h2>
+          <section key={group.key} className="approval-group" aria-labelledby={`approval-group-${group.key}`}>
+            <h2 id={`approval-group-${group.key}`}>
               {group.rootRunId ? (
                 <>
                   Run{' '}
@@ -90,26 +93,21 @@ export function ApprovalsPage() {
                   </Link>
                 </>
               ) : (
-                <>
-                  Session{' '}
-                  <Link className="mono" to={`/sessions/${group.sessionId}`}>
-                    {group.sessionId.slice(0, 8)}
-                  </Link>
-                </>
+                <SessionTitleLink sessionId={group.sessionId} />
               )}{' '}
               <span className="muted small">{group.approvals.length} waiting</span>
             </h2>
             <ul className="approval-list">
               {group.approvals.map((approval) => (
                 <li key={approval.id}>
-                  <PendingApproval approval={approval} onDecided={() => void list.refetch()} />
+                  <PendingApproval approval={approval} names={names} onDecided={() => void list.refetch()} />
                 </li>
               ))}
             </ul>
           </section>
         ))
       ) : (
-        <SettledApprovals items={items} />
+        <SettledApprovals items={items} names={names} />
       )}
 
       {(cursors.length > 1 || pageInfo?.hasNextPage) && (
@@ -131,7 +129,7 @@ export function ApprovalsPage() {
   );
 }
 
-function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDecided: () => void }) {
+function PendingApproval({ approval, names, onDecided }: { approval: ApprovalItem; names: AgentNames; onDecided: () => void }) {
   const id = useId();
   const [reason, setReason] = useState('');
   const [scope, setScope] = useState<'once' | 'session'>('once');
@@ -154,9 +152,9 @@ function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDe
   return (
     <article id={`approval-${approval.id}`} className="approval-card" aria-labelledby={`${id}-title`}>
       <header>
-        <h3 id={`${id}-title`}>{requestLine(approval)}</h3>
+        <h3 id={`${id}-title`}>{requestSentence(approval, names)}</h3>
         <p className="small">
-          Asked by <strong>{lineageOf(approval)}</strong>
+          Asked by <strong>{lineageOf({ ...approval, lineagePath: approval.lineagePath.map((a) => names.get(a) ?? a) })}</strong>
           {approval.runId && (
             <>
               {' '}
@@ -166,17 +164,11 @@ function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDe
               </Link>
             </>
           )}{' '}
-          · session{' '}
-          <Link className="mono" to={`/sessions/${approval.sessionId}`}>
-            {approval.sessionId.slice(0, 8)}
-          </Link>{' '}
-          · <time dateTime={approval.requestedAt}>{new Date(approval.requestedAt).toLocaleTimeString()}</time>
+          · in <SessionTitleLink sessionId={approval.sessionId} /> ·{' '}
+          <time dateTime={approval.requestedAt}>{new Date(approval.requestedAt).toLocaleTimeString()}</time>
         </p>
       </header>
-      <details>
-        <summary>The request as the CLI sent it</summary>
-        <pre className="mono small">{JSON.stringify(approval.arguments, null, 2)}</pre>
-      </details>
+      <RawRequest approval={approval} />
       {!mayApprove && <p className="muted small">Waiting for an approver: your role may not decide approvals.</p>}
       {mayApprove && (
         <div className="approval-decide">
@@ -215,14 +207,29 @@ function PendingApproval({ approval, onDecided }: { approval: ApprovalItem; onDe
   );
 }
 
-function SettledApprovals({ items }: { items: ApprovalItem[] }) {
+/** The request as the CLI sent it, one click away: its kind, tool, ids and arguments. */
+function RawRequest({ approval }: { approval: ApprovalItem }) {
+  return (
+    <details className="raw-request">
+      <summary>Details</summary>
+      <p className="mono small">{requestLine(approval)}</p>
+      <p className="mono small">
+        session {approval.sessionId}
+        {approval.runId && ` · run ${approval.runId}`} · request {approval.id}
+      </p>
+      <pre className="mono small">{JSON.stringify(approval.arguments, null, 2)}</pre>
+    </details>
+  );
+}
+
+function SettledApprovals({ items, names }: { items: ApprovalItem[]; names: AgentNames }) {
   if (items.length === 0) return null;
   return (
     <table className="data-table">
       <thead>
         <tr>
           <th scope="col">Request</th>
-          <th scope="col">Asked by</th>
+          <th scope="col">Chat</th>
           <th scope="col">Outcome</th>
           <th scope="col">By</th>
           <th scope="col">When</th>
@@ -231,12 +238,12 @@ function SettledApprovals({ items }: { items: ApprovalItem[] }) {
       <tbody>
         {items.map((a) => (
           <tr key={a.id} id={`approval-${a.id}`}>
-            <td className="mono small">{requestLine(a)}</td>
             <td>
-              {lineageOf(a)}{' '}
-              <Link className="muted small" to={`/sessions/${a.sessionId}`}>
-                session
-              </Link>
+              {requestSentence(a, names)}
+              <RawRequest approval={a} />
+            </td>
+            <td>
+              <SessionTitleLink sessionId={a.sessionId} />
             </td>
             <td>
               <span className={`badge ${a.status === 'expired' ? '' : a.decision === 'approve' ? 'status-live' : 'status-attention'}`}>

@@ -1,4 +1,4 @@
-import { type ApprovalLike, countLabel, groupByRootRun, lineageOf, requestLine } from './approval-inbox';
+import { type ApprovalLike, countLabel, groupByRootRun, lineageOf, requestLine, requestSentence } from './approval-inbox';
 
 const approval = (id: string, requestedAt: string, extra: Partial<ApprovalLike> = {}): ApprovalLike => ({
   id,
@@ -44,5 +44,35 @@ describe('the approvals inbox', () => {
   it('counts a badge past a page as more', () => {
     expect(countLabel(3, false)).toBe('3');
     expect(countLabel(500, true)).toBe('500+');
+  });
+});
+
+describe('requestSentence: what a request would do, as a person reads it (issue 39)', () => {
+  const names = new Map([
+    ['lead', 'Lead'],
+    ['code-reviewer', 'Code Reviewer'],
+  ]);
+  const asked = (kind: string, args: unknown, extra: Partial<ApprovalLike> = {}) => ({ kind, arguments: args, lineagePath: ['lead'], ...extra });
+
+  it('names the agents by their display names: a delegation says whom it starts and on what', () => {
+    const delegation = asked(
+      'custom-tool',
+      { toolName: 'agent_run', args: { agent_id: 'code-reviewer', prompt: 'Review PR 12' } },
+      { toolName: 'agent_run' },
+    );
+    expect(requestSentence(delegation, names)).toBe('Lead wants to start Code Reviewer on: Review PR 12');
+    // An agent the library no longer has is shown by its id; a sub-agent that asked is the requester.
+    expect(requestSentence({ ...delegation, arguments: { args: { agent_id: 'gone' } } }, names)).toBe('Lead wants to start gone');
+    expect(requestSentence({ ...delegation, agentName: 'code-reviewer', lineagePath: ['lead', 'code-reviewer'] }, names)).toMatch(/^Code Reviewer wants/);
+  });
+
+  it('says what a shell command, a file write, a fetch and another tool would do', () => {
+    expect(requestSentence(asked('shell', { fullCommandText: 'ls -la' }), names)).toBe('Lead wants to run `ls -la`');
+    expect(requestSentence(asked('write', { fileName: '/tmp/notes.md' }), names)).toBe('Lead wants to write /tmp/notes.md');
+    expect(requestSentence(asked('url', { url: 'https://example.com/x' }), names)).toBe('Lead wants to fetch https://example.com/x');
+    expect(requestSentence(asked('custom-tool', { toolName: 'save_result' }, { toolName: 'save_result' }), names)).toBe(
+      'Lead wants to use the tool save_result',
+    );
+    expect(requestSentence(asked('hook', {}, { lineagePath: [] }), names)).toBe('The main agent asks for a hook permission');
   });
 });

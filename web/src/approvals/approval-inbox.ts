@@ -67,3 +67,64 @@ export function requestLine(approval: Pick<ApprovalLike, 'kind' | 'toolName' | '
 export function countLabel(count: number, more: boolean): string {
   return more ? `${count}+` : String(count);
 }
+
+/** Display names of the library's agents by id; an agent not in it is shown by its id. */
+export type AgentNames = ReadonlyMap<string, string>;
+
+const nameOf = (id: string, names: AgentNames) => names.get(id) ?? id;
+
+/** Who asked, in words: the last agent of the lineage by its display name; the session's own agent when nobody is named. */
+export function requesterOf(approval: Pick<ApprovalLike, 'lineagePath' | 'agentName'>, names: AgentNames): string {
+  const who = approval.agentName ?? approval.lineagePath.at(-1);
+  return !who || who === 'main' ? 'The main agent' : nameOf(who, names);
+}
+
+const clip = (text: string, max = 200) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/**
+ * What the request would do, as a sentence a person reads (issue 39): "Lead wants to start Code
+ * Reviewer on: <task>", "… wants to run `ls -la`", "… wants to write <path>", "… wants to fetch <url>";
+ * any other tool by its name and kind. The raw request stays in the card's disclosure.
+ */
+export function requestSentence(approval: Pick<ApprovalLike, 'kind' | 'toolName' | 'arguments' | 'lineagePath' | 'agentName'>, names: AgentNames): string {
+  const who = requesterOf(approval, names);
+  const args = approval.arguments && typeof approval.arguments === 'object' ? (approval.arguments as Record<string, unknown>) : {};
+  const toolArgs = args.args && typeof args.args === 'object' ? (args.args as Record<string, unknown>) : {};
+  const text = (from: Record<string, unknown>, ...keys: string[]) =>
+    keys.map((key) => from[key]).find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const tool = approval.toolName ?? text(args, 'toolName');
+  if (tool === 'agent_run') {
+    const agent = text(toolArgs, 'agent_id');
+    const task = text(toolArgs, 'prompt', 'task');
+    if (agent) return `${who} wants to start ${nameOf(agent, names)}${task ? ` on: ${clip(task)}` : ''}`;
+    const run = text(toolArgs, 'run_id');
+    if (run) return `${who} wants to resume run ${run.slice(0, 8)}`;
+  }
+  if (tool === 'agent_stop') return `${who} wants to stop a run`;
+  switch (approval.kind) {
+    case 'shell': {
+      const command = text(args, 'fullCommandText', 'commandText', 'command');
+      return command ? `${who} wants to run \`${clip(command)}\`` : `${who} wants to run a shell command`;
+    }
+    case 'write': {
+      const file = text(args, 'fileName', 'path');
+      return file ? `${who} wants to write ${file}` : `${who} wants to write a file`;
+    }
+    case 'read': {
+      const file = text(args, 'path', 'fileName');
+      return file ? `${who} wants to read ${file}` : `${who} wants to read a file`;
+    }
+    case 'url': {
+      const url = text(args, 'url');
+      return url ? `${who} wants to fetch ${url}` : `${who} wants to fetch a URL`;
+    }
+    case 'mcp': {
+      const server = text(args, 'serverName');
+      return `${who} wants to use ${tool ?? 'a tool'}${server ? ` of the ${server} MCP server` : ' of an MCP server'}`;
+    }
+    case 'memory':
+      return `${who} wants to change its memory`;
+    default:
+      return tool ? `${who} wants to use the tool ${tool}` : `${who} asks for a ${approval.kind} permission`;
+  }
+}

@@ -2,6 +2,9 @@ import { Fragment, useState, type FormEvent } from 'react';
 import { ApiError, request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EVENT_TYPES } from '../api/event-types.generated';
+import { Link } from 'react-router';
+import { useAgentNames } from '../agents/agent-names';
+import { SessionTitleLink } from '../sessions/SessionTitleLink';
 import { ErrorNote } from '../ui/ErrorNote';
 import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditEventQuery, AuditLogQuery } from './operations';
@@ -19,6 +22,25 @@ const FIELDS: Array<{ name: keyof AuditFilterFields; label: string; hint?: strin
 
 /** The kinds of event (the type before its first dot) the log has, for the kind filter; `cli` is the CLI's own. */
 export const EVENT_KINDS: readonly string[] = [...new Set([...Object.keys(EVENT_TYPES).map((type) => type.split('.')[0]), 'cli'])].sort();
+
+/** How Switchboard's own decisions read, by the source the event names (its `actor`): a timeout, the policy… */
+const SYSTEM_DECIDERS: Record<string, string> = {
+  timeout: 'a timeout',
+  policy: "the session's policy",
+  'session-grant': 'an approval for the rest of the session',
+  expired: 'its session ended',
+};
+
+/**
+ * Who did it, in words (issue 39): a person by name (from the console, when it was), a key by its name,
+ * an agent by its name; Switchboard's own decisions by what decided (a timeout, the session's policy).
+ */
+export function whoOf(entry: { actor?: string | null; actorKind: string; actorId: string; actorName: string }): string {
+  if (entry.actorKind === 'system') return SYSTEM_DECIDERS[entry.actor ?? ''] ?? entry.actorName;
+  if (entry.actorKind === 'key' && entry.actorId === 'api') return 'an API client';
+  const name = entry.actorKind === 'key' ? `${entry.actorName} key` : entry.actorName;
+  return entry.actor === 'console' ? `${name} (console)` : name;
+}
 
 /** Only the fields with a value: an empty box is no filter. */
 function presentOnly(filter: AuditFilterFields): AuditFilterFields {
@@ -61,6 +83,7 @@ export function AuditPage() {
   });
   const edges = page.data?.auditLog.edges ?? [];
   const pageInfo = page.data?.auditLog.pageInfo;
+  const agentNames = useAgentNames();
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -231,13 +254,18 @@ export function AuditPage() {
                             restart();
                           }}
                         >
-                          {node.actorName}
-                        </button>{' '}
-                        <span className="muted small">{node.actorKind}</span>
+                          {whoOf(node)}
+                        </button>
                       </td>
-                      <td className="mono">{node.sessionId ?? ''}</td>
-                      <td className="mono">{node.runId ?? ''}</td>
-                      <td className="mono">{node.agentId ?? ''}</td>
+                      <td>{node.sessionId && <SessionTitleLink sessionId={node.sessionId} />}</td>
+                      <td>
+                        {node.runId && (
+                          <Link className="mono" to={`/runs/${node.runId}`} title={`Run ${node.runId}`}>
+                            {node.runId.slice(0, 8)}
+                          </Link>
+                        )}
+                      </td>
+                      <td title={node.agentId ?? undefined}>{node.agentId ? (agentNames.get(node.agentId) ?? node.agentId) : ''}</td>
                       <td className="mono">{node.toolName ?? ''}</td>
                       <td>{node.decision && <span className={`decision decision-${node.decision}`}>{node.decision}</span>}</td>
                       <td>

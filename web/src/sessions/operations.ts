@@ -334,3 +334,12 @@ export const UnpauseSessionMutation = graphql(`
     }
   }
 `);
+
+export const SessionTitleQuery = graphql(`
+  query SessionTitle($id: ID!) {
+    session(id: $id) {
+      sessionId
+      title
+    }
+  }
+`);

@@ -30,7 +30,8 @@ export class ResumeSessionHandler implements ICommandHandler<ResumeSession, Sess
     }
     // A session recorded before inline MCP servers were refused must not start them now.
     await this.endpoints.assertAllowed({ customAgents: session.config.customAgents, permissionPolicy: session.config.permissionPolicy });
-    const slot = session.status === 'interrupted' ? this.liveSessions.reserve() : undefined;
+    // Counted by the limit only once on this process's CLI: an interrupted one, or one reloaded idle at start.
+    const slot = session.status === 'interrupted' || session.cliGeneration === 0 ? this.liveSessions.reserve() : undefined;
     try {
       return await this.starter.start({ kind: 'resume', session, actor });
     } finally {

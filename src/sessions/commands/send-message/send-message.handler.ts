@@ -1,4 +1,4 @@
-import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { formatTraceparent, openTrace, type RecordedTrace, SpanIds } from '../../../common/trace-context';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
@@ -8,10 +8,16 @@ import type { LiveSession } from '../../live-session';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError } from '../../session.errors';
+import { BETWEEN_TURNS } from '../../session.events';
 import { TurnReminders, withReminders } from '../../turn-reminders';
+import { ResumeSession } from '../resume-session/resume-session.command';
 import { MessageAccepted, type MessageTrace, SendMessage } from './send-message.command';
 
-/** Accepted once the CLI took the prompt; the turn's progress then arrives on the session's event stream. */
+/**
+ * Accepted once the CLI took the prompt; the turn's progress then arrives on the session's event stream.
+ * A session between turns that no CLI of this process holds (idle when the service stopped) is resumed
+ * first, through ResumeSession and so the LiveSessionStarter, as if the caller had asked.
+ */
 @CommandHandler(SendMessage)
 export class SendMessageHandler implements ICommandHandler<SendMessage, MessageAccepted> {
   constructor(
@@ -19,10 +25,12 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
     private readonly store: EventStore,
     private readonly sessions: LiveSessionLookup,
     private readonly reminders: TurnReminders,
+    private readonly commandBus: CommandBus,
   ) {}
 
   async execute({ sessionId, prompt, actor, trace: asked }: SendMessage): Promise<MessageAccepted> {
     const session = await this.sessions.get(sessionId);
+    await this.resumeBetweenTurns(session, actor);
     const reminders = await this.reminders.collect(sessionId);
     const trace = messageTrace(session, asked);
     // Recorded before the CLI has it: a message the CLI takes is never missing from the log.
@@ -52,6 +60,15 @@ export class SendMessageHandler implements ICommandHandler<SendMessage, MessageA
       await decideOnSession(this.store, session, { type: 'RecordMessageFailure', sessionId, error: message }, actor);
       throw new CliRequestFailedError(`The Copilot CLI did not take the message: ${message}`, { sessionId });
     }
+  }
+
+  /** An interrupted session (its turn was lost) is left to the decider's 409: resuming it is the caller's call. */
+  private async resumeBetweenTurns(session: LiveSession, actor: string | undefined): Promise<void> {
+    if (!BETWEEN_TURNS.has(session.status)) return;
+    if (session.cliGeneration > 0 && session.cliGeneration === this.cli.generation) return;
+    await this.cli.ensureStarted();
+    if (session.cliGeneration === this.cli.generation) return;
+    await session.resumeOnce(() => this.commandBus.execute(new ResumeSession(session.sessionId, actor)));
   }
 }
 
