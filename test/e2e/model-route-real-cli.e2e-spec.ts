@@ -44,6 +44,14 @@ describe('model calls routed through Switchboard (real CLI)', () => {
     const sent = await http('POST', `/api/sessions/${sessionId}/messages`, { prompt });
     expect(sent.status).toBe(202);
     await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the turn to end', 60_000);
+    // A call's end is recorded beside its answer, not before it (the CLI is never kept waiting on a commit),
+    // so the turn can be over a moment before the ledger is: read it once every call has its end.
+    await waitUntil(async () => everyCallEnded(await callEvents()), 'every model call of the turn to be recorded ended', 10_000);
+  }
+
+  function everyCallEnded(events: Json[]): boolean {
+    const ended = new Set(events.filter((e) => e.type !== 'model_call.started').map((e) => e.streamId));
+    return events.every((e) => e.type !== 'model_call.started' || ended.has(e.streamId));
   }
 
   async function callEvents(): Promise<Json[]> {
