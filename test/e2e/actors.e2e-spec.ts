@@ -50,9 +50,12 @@ describe('actors: who did what', () => {
         systemIncludes: 'WORKER_P',
         lastIsToolResult: false,
         until: () => workerAsks.opened,
+        // Once: what the CLI sends next depends on when the steer below reaches it (after the command's
+        // result, or first, moving the command to the background), and any of those is the worker reporting.
+        times: 1,
         answer: { toolCalls: [{ name: 'bash', arguments: { command: 'echo W_$((1+1))', description: 'print a number' } }] },
       },
-      { name: 'worker reports', systemIncludes: 'WORKER_P', lastIsToolResult: true, until: () => workerFinishes.opened, answer: { text: 'WORKER_DONE' } },
+      { name: 'worker reports', systemIncludes: 'WORKER_P', until: () => workerFinishes.opened, answer: { text: 'WORKER_DONE' } },
     ]);
     running = await startRealCliApp(model, { apiToken: TOKEN, security: { ...loadConfig({}).security, allowHostPermissions: true } });
     operator = jsonHttp(() => running.app.baseUrl, { authorization: `Bearer ${TOKEN}` });
