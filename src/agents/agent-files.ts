@@ -1,9 +1,17 @@
+import { z } from 'zod';
+import { printableName } from '../common/printable-name';
 import { type AgentDefinition, type AgentFields, agentInputSchema, slugify } from './agent-definition';
 
 export interface AgentFile {
   name: string;
   content: string;
 }
+
+/**
+ * One file of an import, as REST and GraphQL take it: its name is shown in problems and logs, so it is a
+ * printable name like any other (issue 39).
+ */
+export const agentFileSchema = z.object({ name: printableName(z.string().min(1).max(255)), content: z.string().max(1_000_000) });
 
 export interface AgentFileProblem {
   file: string;

@@ -6,6 +6,7 @@ import { InvalidInputError } from '../common/domain-error';
 import { expectedVersionOf } from '../common/if-match';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { agentFieldsSchema, type AgentInput, agentInputSchema } from './agent-definition';
+import { agentFileSchema } from './agent-files';
 import { CreateAgent } from './commands/create-agent/create-agent.command';
 import { DeleteAgent } from './commands/delete-agent/delete-agent.command';
 import { ImportAgents } from './commands/import-agents/import-agents.command';
@@ -19,10 +20,7 @@ const listSchema = z.object({ composable: z.enum(['true', 'false']).optional() }
 const eligibleSchema = z.object({ exclude: z.string().max(64).optional() });
 const importSchema = z
   .object({
-    files: z
-      .array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }).strict())
-      .min(1)
-      .max(1000),
+    files: z.array(agentFileSchema.strict()).min(1).max(1000),
   })
   .strict();
 // PUT takes the whole definition; the id in the body, when given, must be the one in the path. What GET

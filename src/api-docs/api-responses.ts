@@ -497,9 +497,9 @@ const modelCallList = z.object({
     calls: z.number().int(),
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
-    cost: nullable(z.number()).describe('sum of the known costs; null when calls spent tokens and none has a price'),
+    cost: nullable(z.number()).describe('sum of the known costs; null when no call has a known cost'),
     currency: nullable(z.string()),
-    unpricedCalls: z.number().int().describe('calls that reported usage but whose model has no price'),
+    unpricedCalls: z.number().int().describe('calls of unknown cost (no price for their model, or no usage reported): left out of cost'),
   }),
   modelRoute: z.object({ routed: z.boolean(), reason: z.string().optional().describe('why the CLI does not route model calls') }),
 });

@@ -10,8 +10,8 @@ export type ModelCallRow = ReadModelDatabase['tables']['modelCalls']['$inferSele
 
 /**
  * Tokens and cost of some calls as the read APIs show them: `cost` sums the calls with a known cost, null
- * when calls spent tokens and none of them has a price (unknown, never 0); `unpricedCalls` says how many
- * calls that reported usage the sum leaves out.
+ * when none of them has one (unknown, never 0); `unpricedCalls` says how many calls of unknown cost the sum
+ * leaves out (`costOf` decides which: an unpriced model, or usage the provider did not report).
  */
 export interface ModelCallSpendView {
   calls: number;
@@ -241,7 +241,6 @@ export class ModelCallsReadModel {
   /** The sums every spend reads, over the calls that ended with an answer or an error (in flight and refused ones spent nothing known). */
   private spendColumns() {
     const { modelCalls } = this.db.tables;
-    const usage = or(isNotNull(modelCalls.inputTokens), isNotNull(modelCalls.outputTokens));
     return {
       calls: sql<number>`count(*)`.mapWith(Number),
       inputTokens: sql<number>`coalesce(sum(${modelCalls.inputTokens}), 0)`.mapWith(Number),
@@ -249,7 +248,8 @@ export class ModelCallsReadModel {
       pricedCalls: sql<number>`count(${modelCalls.cost})`.mapWith(Number),
       cost: sql<number | null>`sum(${modelCalls.cost})`.mapWith((v: unknown) => (v === null ? null : Number(v))),
       currency: sql<string | null>`max(${modelCalls.currency})`,
-      unpricedCalls: sql<number>`sum(case when ${and(isNull(modelCalls.cost), usage)} then 1 else 0 end)`.mapWith(Number),
+      // Every ended call without a cost, tokens reported or not: a stop's cancelled calls of an unpriced model are unknown, not 0.
+      unpricedCalls: sql<number>`sum(case when ${isNull(modelCalls.cost)} then 1 else 0 end)`.mapWith(Number),
     };
   }
 

@@ -1,5 +1,5 @@
 import { modelPriceTable } from '../config/model-prices';
-import { costOf } from './model-cost';
+import { costOf, spentUsageOf } from './model-cost';
 
 const table = modelPriceTable('EUR', {
   'gpt-4.1': { input: 2, output: 8, cachedInput: 0.5 },
@@ -28,6 +28,24 @@ describe('costOf', () => {
     expect(costOf(table, 'gpt-4.1', { cachedInputTokens: 10, reasoningTokens: 3 })).toBeUndefined();
     // Object.prototype's names are no models.
     for (const model of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(costOf(table, model, { inputTokens: 10 })).toBeUndefined();
+  });
+
+  it('is 0 in the table’s currency for a priced call the provider never answered, and unknown for an unpriced one (issue 39)', () => {
+    // A stop cancels calls still waiting for the provider: nothing was spent on a priced model...
+    expect(costOf(table, 'gpt-4.1', null)).toEqual({ amount: 0, currency: 'EUR' });
+    // ...but a model without a price, or no table at all, leaves the cost unknown, never 0.
+    expect(costOf(table, 'gpt-5', null)).toBeUndefined();
+    expect(costOf(undefined, 'gpt-4.1', null)).toBeUndefined();
+  });
+
+  it('takes a call that got no answer, or an error without usage, as one that spent nothing; an answer without usage as unknown (issue 39)', () => {
+    expect(spentUsageOf(undefined)).toBeNull();
+    expect(spentUsageOf({ status: 429, usage: {} })).toBeNull();
+    expect(spentUsageOf({ status: 400, usage: { inputTokens: 12 } })).toEqual({ inputTokens: 12 });
+    expect(spentUsageOf({ status: 200, usage: {} })).toEqual({});
+    expect(costOf(table, 'gpt-4.1', spentUsageOf({ status: 502, usage: {} }))).toEqual({ amount: 0, currency: 'EUR' });
+    // Cancelled mid-answer, before the usage came: tokens were spent, how many is not known.
+    expect(costOf(table, 'gpt-4.1', spentUsageOf({ status: 200, usage: {} }))).toBeUndefined();
   });
 
   it('is priced with one side of the usage missing, counted as none', () => {

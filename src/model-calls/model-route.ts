@@ -26,7 +26,7 @@ import {
 } from './model-call.events';
 import { MODEL_CALL_GATES, type ModelCallGate, type ModelCallRefusal } from './model-call-gate';
 import { ModelCallLineages } from './model-call-lineages';
-import { costOf } from './model-cost';
+import { costOf, spentUsageOf } from './model-cost';
 import { type ProviderAnswer, ProviderClient } from './provider-client';
 import { ProviderTraffic } from './provider-traffic';
 import { requestFactsOf, withOutputCap } from './request-summary';
@@ -578,7 +578,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
       const cost = costOf(this.config.modelCalls.prices, model, outcome.record.usage);
       return { type: ModelCallEvents.finished, data: { ...base, ...outcome.record, ...(cost ? { cost } : {}) } };
     }
-    const cost = outcome.record ? costOf(this.config.modelCalls.prices, model, outcome.record.usage) : undefined;
+    const cost = costOf(this.config.modelCalls.prices, model, spentUsageOf(outcome.record));
     if (exchange.abortedBecause) this.logger.debug({ callId, reason: exchange.abortedBecause }, 'model call aborted');
     return {
       type: ModelCallEvents.failed,

@@ -245,6 +245,7 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
       ['/api/agents', { id: 'ctl-agent', name: 'Line\nbreak' }, 'name'],
       ['/api/schedules', { name: 'Nightly\u001b[31m', agentId: 'nobody', prompt: 'Go.', cron: '0 2 * * *' }, 'name'],
       ['/api/sessions', { customAgents: [customAgent] }, 'customAgents.0.displayName'],
+      ['/api/agents/import', { files: [{ name: 'lead\u0007.json', content: '{"name": "Lead"}' }] }, 'files.0.name'],
     ] as const) {
       const refused = await rest('POST', path, body);
       expect(refused).toMatchObject({ status: 400, body: { code: 'invalid_input' } });
@@ -257,6 +258,13 @@ describe('bad input is a clear 4xx, never a 500 or a hang', () => {
     expect(overGraphql.body.errors?.[0]).toMatchObject({
       extensions: { code: 'invalid_input' },
       message: expect.stringContaining('name: must not contain control characters (U+0009'),
+    });
+    const fileOverGraphql = await gql('mutation ($files: [AgentFileInput!]!) { importAgents(files: $files) { created } }', {
+      files: [{ name: 'lead\r.json', content: '{"name": "Lead"}' }],
+    });
+    expect(fileOverGraphql.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'invalid_input' },
+      message: expect.stringContaining('name: must not contain control characters (U+000D'),
     });
     // Printable names in any script still go through.
     expect((await rest('POST', '/api/keys', { name: 'nächtlicher Schlüssel 🔑', role: 'viewer' })).status).toBe(201);

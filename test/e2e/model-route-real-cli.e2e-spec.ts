@@ -251,6 +251,10 @@ describe('model calls routed through Switchboard (real CLI)', () => {
     expect(call.ended).toEqual([
       expect.objectContaining({ type: 'model_call.failed', data: expect.objectContaining({ outcome: 'cancelled', error: expect.any(String) }) }),
     ]);
+    // issue 39: no price table, no tokens reported: the call's cost, and so the session's spend, is unknown, never 0.
+    const { calls, spend } = (await http('GET', `/api/sessions/${sessionId}/model-calls`)).body;
+    expect(calls).toEqual([expect.objectContaining({ status: 'cancelled', cost: null, currency: null })]);
+    expect(spend).toEqual({ calls: 1, inputTokens: 0, outputTokens: 0, cost: null, currency: null, unpricedCalls: 1 });
     await waitUntil(async () => (await http('GET', `/api/sessions/${sessionId}`)).body.status === 'idle', 'the session to be idle again', 30_000);
     // Held no longer: nothing of the call is left in flight.
     expect(running.app.app.get(CopilotCliConnection).status().running).toBe(true);

@@ -46,17 +46,19 @@ describe.each(readModelTargets())('model-call spend on %s', (_name, openTarget) 
     target = await openTarget();
     db = target.db;
     calls = new ModelCallsReadModel(db);
-    await db.orm
-      .insert(db.tables.modelCalls)
-      .values([
-        call('/r1/'),
-        call('/r1/'),
-        call('/r1/c1/'),
-        call('/r1/c1/', { model: 'unlisted', cost: null, currency: null }),
-        call('/r1/c1/', { status: 'in_flight', inputTokens: null, outputTokens: null, cost: null }),
-        call('/r1/c1/', { status: 'refused', inputTokens: null, outputTokens: null, cost: null }),
-        call('/r1-other/', { cost: 9 }),
-      ]);
+    await db.orm.insert(db.tables.modelCalls).values([
+      call('/r1/'),
+      call('/r1/'),
+      call('/r1/c1/'),
+      call('/r1/c1/', { model: 'unlisted', cost: null, currency: null }),
+      call('/r1/c1/', { status: 'in_flight', inputTokens: null, outputTokens: null, cost: null }),
+      call('/r1/c1/', { status: 'refused', inputTokens: null, outputTokens: null, cost: null }),
+      call('/r1-other/', { cost: 9 }),
+      // issue 39: calls a stop cancelled while they waited for the provider: no tokens. Of an unpriced
+      // model, their cost is unknown (never 0); of a priced one, 0 in the table's currency (costOf).
+      call('/r2/', { status: 'cancelled', model: 'unlisted', inputTokens: null, outputTokens: null, cost: null, currency: null }),
+      call('/r2/c2/', { status: 'cancelled', inputTokens: null, outputTokens: null, cost: 0, currency: 'USD' }),
+    ]);
   });
   afterAll(() => target?.close());
 
@@ -74,5 +76,15 @@ describe.each(readModelTargets())('model-call spend on %s', (_name, openTarget) 
     expect(await calls.spendOf([{ runId: 'c1' }, { runId: 'r1' }, { runId: 'missing' }])).toEqual([spend(2, 0.4, 1), spend(2, 0.8, 0), none]);
     // '/r1/' is not a prefix of '/r1-other/': each subtree is one range of run_path.
     expect(await calls.spendOf([{ runPath: '/r1/' }, { runPath: '/r1/c1/' }, { runPath: '/none/' }])).toEqual([spend(4, 1.2, 1), spend(2, 0.4, 1), none]);
+  });
+
+  it('keeps a sum of calls that spent no known tokens unknown when none has a price, and 0 with its currency when priced (issue 39)', async () => {
+    const noTokens = { inputTokens: 0, outputTokens: 0 };
+    expect(await calls.spendOf([{ runId: 'r2' }, { runId: 'c2' }, { runPath: '/r2/' }])).toEqual([
+      { calls: 1, ...noTokens, cost: null, currency: null, unpricedCalls: 1 },
+      { calls: 1, ...noTokens, cost: 0, currency: 'USD', unpricedCalls: 0 },
+      // The known part, with how many calls it leaves out: "at least 0 USD".
+      { calls: 2, ...noTokens, cost: 0, currency: 'USD', unpricedCalls: 1 },
+    ]);
   });
 });

@@ -80,7 +80,11 @@ describe.each(eventStoreTargets())('model calls read model on %s', (_name, openT
     await append('s1-a', [started('s1-a', s1, '{"messages":["hello"]}'), finished('s1-a', s1, [100, 20], 0.00036, 'data: hi')]);
     await append('s1-b', [
       started('s1-b', s1),
-      { type: ModelCallEvents.failed, data: { callId: 's1-b', sessionId: 's1', durationMs: 5, outcome: 'failed', error: 'HTTP 429', status: 429 } },
+      // A 429 without usage of a priced model spent nothing: the route records it at 0 (costOf).
+      {
+        type: ModelCallEvents.failed,
+        data: { callId: 's1-b', sessionId: 's1', durationMs: 5, outcome: 'failed', error: 'HTTP 429', status: 429, cost: { amount: 0, currency: 'USD' } },
+      },
     ]);
     await append('s1-c', [
       {
@@ -170,7 +174,7 @@ describe.each(eventStoreTargets())('model calls read model on %s', (_name, openT
       { runPath: '/R/C/' },
       { sessionId: 'nobody' },
     ]);
-    // s1: the priced call and the failed one (no usage: not unpriced); refused and in-flight ones spent nothing known.
+    // s1: the priced call and the failed one (no answer, priced: 0); refused and in-flight ones spent nothing known.
     expect(session).toEqual({ calls: 2, inputTokens: 100, outputTokens: 20, cost: 0.00036, currency: 'USD', unpricedCalls: 0 });
     expect(root).toEqual({ calls: 2, inputTokens: 110, outputTokens: 22, cost: 0.0005, currency: 'USD', unpricedCalls: 0 });
     // The subtree: the child's unpriced call is counted in tokens and named as left out of the cost.

@@ -21,8 +21,13 @@ test('a sub-agent’s shell command waits in the inbox, counted on every page, a
   const waiting = page.getByRole('list', { name: 'Waiting for approval' });
   // The tool's name (bash) is added when the CLI's record of the call came before its permission request: its order varies.
   const asked = new RegExp(`shell( · bash)?: echo APPROVED_${s}_\\$\\(\\(40\\+2\\)\\)`);
-  await expect(waiting).toContainText(asked);
+  // issue 39: in the same words as the inbox (one requestSentence), the raw request one click away.
+  await expect(waiting.getByText(`operator wants to run \`echo APPROVED_${s}_$((40+2))\``)).toBeVisible();
   await expect(waiting).toContainText('asked by main → operator');
+  const raw = waiting.locator('details');
+  await expect(raw.getByText(asked)).toBeHidden();
+  await raw.getByText('Details').click();
+  await expect(raw.getByText(asked)).toBeVisible();
   await expect(nav(page).getByTestId('approvals-count')).toHaveText('1 pending');
   expect(model.requests.some((r) => r.allText.includes(`APPROVED_${s}_42`))).toBe(false);
 
@@ -135,6 +140,13 @@ test('a delegation waiting for approval reads as a sentence under its chat’s t
     .poll(async () => (await api.call<{ approvals: unknown[] }>('GET', `/api/approvals?status=pending&sessionId=${sessionId}`)).approvals.length)
     .toBe(1);
   const title = (await api.call<{ title: string | null }>('GET', `/api/sessions/${sessionId}`)).title ?? 'Untitled session';
+
+  // issue 39: the chat's waiting list says it as the inbox does, by display names; the raw request under Details.
+  await page.goto(`/sessions/${sessionId}`);
+  const waiting = page.getByRole('list', { name: 'Waiting for approval' });
+  await expect(waiting.getByText(`Lead wants to start Code Reviewer on: ${task}`)).toBeVisible();
+  await expect(waiting).toContainText('asked by Lead');
+  await expect(waiting.getByText('custom-tool · agent_run')).toBeHidden();
 
   await page.goto('/approvals');
   // Grouped under the chat's title, a link to the chat; the request says who wants what, by display names.

@@ -72,6 +72,15 @@ test('Replay and "Fork from here" start new runs linked both ways, the fork answ
   // Only the call at the fork point reached the model.
   expect(model.requests.length - before).toBe(1);
 
+  // issue 39: in the Runs list, the fork's worker (played back from the record) is marked a fork too, not a replay.
+  const workers = await api.call<{ runs: Array<{ runId: string; rootRunId: string }> }>('GET', `/api/runs?agentId=${worker}`);
+  const originalWorker = workers.runs.find((r) => r.rootRunId === original.runId)!.runId;
+  await page.goto(`/runs?root=${fork.runId}`);
+  const forkWorker = page.getByRole('row').filter({ has: page.getByRole('link', { name: new RegExp(`^${worker}, run `) }) });
+  await expect(forkWorker).toHaveCount(1);
+  await expect(forkWorker.getByRole('link', { name: `a fork of run ${originalWorker}` })).toHaveText('fork');
+  await expect(page.getByRole('link', { name: /^a replay of run / })).toHaveCount(0);
+
   // After the worker's prompt is edited, a replay reports where it first differs, both versions.
   const workerNow = await api.call<Record<string, unknown>>('GET', `/api/agents/${worker}`);
   await api.call('PUT', `/api/agents/${worker}`, { ...workerNow, system_message: { mode: 'append', content: `WORKER_${s} EDITED_${s}` } });

@@ -196,6 +196,9 @@ test('the runs list follows a status change without a reload, and an unknown run
   await page.goto('/runs');
   await api.call('POST', `/api/runs/${run.runId}/stop`, { reason: 'enough' });
   await expect(row.locator('.badge')).toHaveText('stopped', { timeout: 15_000 });
+  // issue 39: its one call, cancelled by the stop while it waited for the (priced) model, spent nothing:
+  // 0 in the price table's currency, not a bare 0 (an unpriced model's would be unknown).
+  await expect(row.getByTestId('run-list-cost')).toHaveText('0 USD');
 
   await page.goto('/runs/no-such-run');
   await expect(page.getByRole('heading', { level: 1, name: 'Run not found' })).toBeVisible();

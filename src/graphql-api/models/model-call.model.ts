@@ -78,11 +78,11 @@ export class ModelCallSpend {
   @Field(() => Int) outputTokens!: number;
   @Field(() => Float, {
     nullable: true,
-    description: 'Sum of the known costs, in currency; null when calls spent tokens and none has a price (unknown, never 0)',
+    description: 'Sum of the known costs, in currency; null when no call has a known cost (unknown, never 0)',
   })
   cost!: number | null;
   @Field(() => String, { nullable: true }) currency!: string | null;
-  @Field(() => Int, { description: 'Calls that reported usage but whose model has no price: left out of cost' }) unpricedCalls!: number;
+  @Field(() => Int, { description: 'Calls of unknown cost (no price for their model, or no usage reported): left out of cost' }) unpricedCalls!: number;
 }
 
 @ObjectType({ description: 'Whether the Copilot CLI hands its model calls to Switchboard; when not, no call is recorded and reason says why' })

@@ -27,6 +27,11 @@ export class Run {
   @Field() updatedAt!: string;
   @Field(() => ID, { nullable: true, description: 'issue 26: the run this one replays or forks (its original in the replay tree)' }) replayOf!:
     string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "issue 26: replay or fork when this run is part of a replay's or a fork's tree (every run of a fork's tree is fork, not only its root)",
+  })
+  replayMode!: string | null;
 }
 
 @ObjectType({ description: 'Budget limits (unset: not limited)' })

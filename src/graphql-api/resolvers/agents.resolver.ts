@@ -2,6 +2,7 @@ import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { agentFieldsSchema, agentInputSchema } from '../../agents/agent-definition';
+import { agentFileSchema } from '../../agents/agent-files';
 import type { AgentView } from '../../agents/agent-library';
 import { CreateAgent } from '../../agents/commands/create-agent/create-agent.command';
 import { DeleteAgent } from '../../agents/commands/delete-agent/delete-agent.command';
@@ -34,10 +35,7 @@ import {
   McpServerList,
 } from '../models/agent.model';
 
-const importSchema = z
-  .array(z.object({ name: z.string().min(1).max(255), content: z.string().max(1_000_000) }))
-  .min(1)
-  .max(1000);
+const importSchema = z.array(agentFileSchema).min(1).max(1000);
 
 export function agentOf(view: AgentView): Agent {
   return {

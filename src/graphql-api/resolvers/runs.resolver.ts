@@ -224,7 +224,7 @@ export class UsageCostResolver {
     return (await this.costOf(usage, context)).currency;
   }
 
-  @ResolveField(() => Int, { description: 'Model calls whose cost is unknown (their model is not in the price table): not in cost' })
+  @ResolveField(() => Int, { description: 'Model calls whose cost is unknown (their model is not in the price table, or no usage reported): not in cost' })
   async unpricedCalls(@Parent() usage: Usage, @Context() context: GraphqlContext): Promise<number> {
     return (await this.costOf(usage, context)).unpriced_calls;
   }

@@ -6,7 +6,8 @@ import { Link, useNavigate } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { useAgentNames } from '../agents/agent-names';
 import { SessionTitleLink } from '../sessions/SessionTitleLink';
-import { type AgentNames, groupByRootRun, lineageOf, requestLine, requestSentence } from './approval-inbox';
+import { type AgentNames, groupByRootRun, lineageOf, requestSentence } from './approval-inbox';
+import { RawRequest } from './RawRequest';
 import { ApprovalsQuery, DecideApprovalMutation } from './operations';
 import { useApprovalsLive } from './use-approvals-live';
 
@@ -154,7 +155,7 @@ function PendingApproval({ approval, names, onDecided }: { approval: ApprovalIte
       <header>
         <h3 id={`${id}-title`}>{requestSentence(approval, names)}</h3>
         <p className="small">
-          Asked by <strong>{lineageOf({ ...approval, lineagePath: approval.lineagePath.map((a) => names.get(a) ?? a) })}</strong>
+          Asked by <strong>{lineageOf(approval, names)}</strong>
           {approval.runId && (
             <>
               {' '}
@@ -204,21 +205,6 @@ function PendingApproval({ approval, names, onDecided }: { approval: ApprovalIte
       )}
       <ErrorNote error={error} title="The decision was not recorded" />
     </article>
-  );
-}
-
-/** The request as the CLI sent it, one click away: its kind, tool, ids and arguments. */
-function RawRequest({ approval }: { approval: ApprovalItem }) {
-  return (
-    <details className="raw-request">
-      <summary>Details</summary>
-      <p className="mono small">{requestLine(approval)}</p>
-      <p className="mono small">
-        session {approval.sessionId}
-        {approval.runId && ` · run ${approval.runId}`} · request {approval.id}
-      </p>
-      <pre className="mono small">{JSON.stringify(approval.arguments, null, 2)}</pre>
-    </details>
   );
 }
 

@@ -1,7 +1,9 @@
 import { request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { lineageOf, requestLine } from './approval-inbox';
+import { useAgentNames } from '../agents/agent-names';
+import { lineageOf, requestSentence } from './approval-inbox';
+import { RawRequest } from './RawRequest';
 import { PendingApprovalIdsQuery } from './operations';
 import { Icon } from '../ui/icons';
 import { useApprovalsLive } from './use-approvals-live';
@@ -27,9 +29,17 @@ export function usePendingApprovals(filter: ApprovalFilterInput | undefined): Pe
 
 export const approvalHref = (id: string) => `/approvals#approval-${id}`;
 
-/** "Waiting for approval" for each pending request, with a link to decide it in the inbox. */
+/**
+ * "Waiting for approval" for each pending request, said in words as the inbox says it (`requestSentence`,
+ * agents by their display names), the raw request under Details, with a link to decide it in the inbox.
+ */
 export function WaitingApprovals({ approvals }: { approvals: PendingApproval[] }) {
-  if (approvals.length === 0) return null;
+  return approvals.length === 0 ? null : <WaitingList approvals={approvals} />;
+}
+
+/** The list itself: the library's names are asked for only while something waits. */
+function WaitingList({ approvals }: { approvals: PendingApproval[] }) {
+  const names = useAgentNames();
   return (
     <ul className="waiting-approvals" aria-label="Waiting for approval">
       {approvals.map((a) => (
@@ -37,8 +47,9 @@ export function WaitingApprovals({ approvals }: { approvals: PendingApproval[] }
           <strong>
             <Icon name="waiting" /> Waiting for approval
           </strong>{' '}
-          <span className="mono small">{requestLine(a)}</span> <span className="muted small">asked by {lineageOf(a)}</span>{' '}
+          <span>{requestSentence(a, names)}</span> <span className="muted small">asked by {lineageOf(a, names)}</span>{' '}
           <Link to={approvalHref(a.id)}>Decide in Approvals</Link>
+          <RawRequest approval={a} />
         </li>
       ))}
     </ul>

@@ -30,6 +30,13 @@ describe('the approvals inbox', () => {
     expect(lineageOf({ lineagePath: ['lead', 'researcher'], agentName: 'researcher' })).toBe('lead → researcher');
     expect(lineageOf({ lineagePath: [], agentName: 'operator' })).toBe('operator');
     expect(lineageOf({ lineagePath: [], agentName: null })).toBe('main agent');
+    // With the library's display names, as the inbox and the chat both say it.
+    const names = new Map([
+      ['lead-1', 'Lead'],
+      ['code-reviewer-1', 'Code Reviewer'],
+    ]);
+    expect(lineageOf({ lineagePath: ['lead-1', 'code-reviewer-1', 'helper'] }, names)).toBe('Lead → Code Reviewer → helper');
+    expect(lineageOf({ lineagePath: [], agentName: 'code-reviewer-1' }, names)).toBe('Code Reviewer');
   });
 
   it('says in one line what the request would do', () => {

@@ -41,10 +41,18 @@ export function groupByRootRun<A extends ApprovalLike>(approvals: readonly A[]):
   return [...groups.values()].sort((a, b) => byTime(a.approvals[0], b.approvals[0]));
 }
 
-/** Who asked, from the root of the team down: "lead → researcher"; the main agent when nobody is named. */
-export function lineageOf(approval: Pick<ApprovalLike, 'lineagePath' | 'agentName'>): string {
-  if (approval.lineagePath.length > 0) return approval.lineagePath.join(' → ');
-  return approval.agentName ?? 'main agent';
+/** Display names of the library's agents by id; an agent not in it is shown by its id. */
+export type AgentNames = ReadonlyMap<string, string>;
+
+const nameOf = (id: string, names: AgentNames) => names.get(id) ?? id;
+
+/**
+ * Who asked, from the root of the team down: "lead → researcher", agents by their display names when
+ * `names` has them; the main agent when nobody is named.
+ */
+export function lineageOf(approval: Pick<ApprovalLike, 'lineagePath' | 'agentName'>, names: AgentNames = new Map()): string {
+  if (approval.lineagePath.length > 0) return approval.lineagePath.map((id) => nameOf(id, names)).join(' → ');
+  return approval.agentName ? nameOf(approval.agentName, names) : 'main agent';
 }
 
 /** What the request would do, in one line: the command, the file, the URL, or the tool's arguments. */
@@ -67,11 +75,6 @@ export function requestLine(approval: Pick<ApprovalLike, 'kind' | 'toolName' | '
 export function countLabel(count: number, more: boolean): string {
   return more ? `${count}+` : String(count);
 }
-
-/** Display names of the library's agents by id; an agent not in it is shown by its id. */
-export type AgentNames = ReadonlyMap<string, string>;
-
-const nameOf = (id: string, names: AgentNames) => names.get(id) ?? id;
 
 /** Who asked, in words: the last agent of the lineage by its display name; the session's own agent when nobody is named. */
 export function requesterOf(approval: Pick<ApprovalLike, 'lineagePath' | 'agentName'>, names: AgentNames): string {

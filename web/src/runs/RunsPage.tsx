@@ -157,9 +157,15 @@ export function RunsPage() {
                     <td className="run-task" title={node.prompt}>
                       {mark && (
                         <>
-                          <Link className="badge status-over" to={`/runs/${mark.of}`} aria-label={`a ${mark.kind} of run ${mark.of}`}>
-                            {mark.kind}
-                          </Link>{' '}
+                          {mark.of ? (
+                            <Link className="badge status-over" to={`/runs/${mark.of}`} aria-label={`a ${mark.kind} of run ${mark.of}`}>
+                              {mark.kind}
+                            </Link>
+                          ) : (
+                            <span className="badge status-over" title={`Part of a ${mark.kind}, with no original run: it went live`}>
+                              {mark.kind}
+                            </span>
+                          )}{' '}
                         </>
                       )}
                       {oneLine(node.prompt, 80)}

@@ -31,6 +31,7 @@ export const RunListQuery = graphql(`
             }
           }
           replayOf
+          replayMode
           forkedFrom {
             runId
           }
@@ -87,6 +88,7 @@ export const RunHeaderQuery = graphql(`
       startedAt
       endedAt
       replayOf
+      replayMode
       startedBy {
         kind
         name

@@ -1,4 +1,4 @@
-import { runActionsFor, runFilterOf, runStatusTone } from './run-list';
+import { replayMarkOf, runActionsFor, runFilterOf, runStatusTone } from './run-list';
 
 describe('runs list rules', () => {
   it('sends only the filters that have a value, times as ISO instants', () => {
@@ -21,5 +21,15 @@ describe('runs list rules', () => {
     expect(runActionsFor('stopped')).toEqual(['resume']);
     expect(runActionsFor('completed')).toEqual([]);
     expect(runActionsFor('failed')).toEqual([]);
+  });
+
+  it('marks every run of a fork’s tree a fork, not only its root; a replay’s runs a replay (issue 39)', () => {
+    expect(replayMarkOf({ replayOf: 'orig-root', replayMode: 'fork', forkedFrom: { runId: 'orig-root' } })).toEqual({ kind: 'fork', of: 'orig-root' });
+    // A fork's child: no forkedFrom (only the root has it), its own original in replayOf.
+    expect(replayMarkOf({ replayOf: 'orig-child', replayMode: 'fork', forkedFrom: null })).toEqual({ kind: 'fork', of: 'orig-child' });
+    // A child that had no original went live: still part of the fork, with nothing to link to.
+    expect(replayMarkOf({ replayOf: null, replayMode: 'fork', forkedFrom: null })).toEqual({ kind: 'fork' });
+    expect(replayMarkOf({ replayOf: 'orig-child', replayMode: 'replay', forkedFrom: null })).toEqual({ kind: 'replay', of: 'orig-child' });
+    expect(replayMarkOf({ replayOf: null, replayMode: null, forkedFrom: null })).toBeUndefined();
   });
 });

@@ -79,14 +79,21 @@ export function startedByText(run: {
   return run.ownerThreadId === 'api' ? 'the API' : 'an agent in a chat';
 }
 
-/** "replay" or "fork" for a run of a replay tree (its original in `of`), else undefined. */
+/**
+ * "replay" or "fork" for a run of a replay's or a fork's tree, its original in `of` (absent for a run
+ * that had none and went live), else undefined. Every run of a fork's tree is a fork (issue 39: its
+ * children read "replay"): the mode comes from the run's own start (`replayMode`), not from `forkedFrom`,
+ * which only a fork's root has.
+ */
 export function replayMarkOf(run: {
   replayOf?: string | null;
+  replayMode?: string | null;
   forkedFrom?: { runId: string } | null;
-}): { kind: 'replay' | 'fork'; of: string } | undefined {
-  if (run.forkedFrom) return { kind: 'fork', of: run.forkedFrom.runId };
-  if (run.replayOf) return { kind: 'replay', of: run.replayOf };
-  return undefined;
+}): { kind: 'replay' | 'fork'; of?: string } | undefined {
+  const kind = run.forkedFrom || run.replayMode === 'fork' ? 'fork' : run.replayMode === 'replay' || run.replayOf ? 'replay' : undefined;
+  if (!kind) return undefined;
+  const of = run.forkedFrom?.runId ?? run.replayOf;
+  return of ? { kind, of } : { kind };
 }
 
 /**

@@ -55,7 +55,13 @@ export function RunStart({ run }: { run: NonNullable<RunHeaderQuery['run']> }) {
   if (mark) {
     return (
       <span data-testid="run-started">
-        A {mark.kind} of <Link to={`/runs/${mark.of}`}>run {mark.of}</Link>
+        {mark.of ? (
+          <>
+            A {mark.kind} of <Link to={`/runs/${mark.of}`}>run {mark.of}</Link>
+          </>
+        ) : (
+          <>Part of a {mark.kind}, with no original run</>
+        )}
         {who && <>, started by {who}</>}
       </span>
     );
