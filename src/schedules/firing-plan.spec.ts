@@ -83,12 +83,14 @@ describe('firing plan', () => {
       ]);
     });
 
+    // These walk 10,000 croner steps a call by design (about half a second on a quiet core): jest's 5 s default
+    // is a stopwatch on a shared CI core, not a property of the count (one ran out beside the browser tier).
     it('counts a per-second schedule down for a day up to the cap, and says "10,000 or more"', async () => {
       const [skip] = await planFirings(schedule(cron('* * * * * *'), '2026-03-01T00:00:00Z'), new Date('2026-03-02T00:00:00Z'));
       expect(skip).toMatchObject({ kind: 'skip_missed', dueAt: new Date('2026-03-01T23:58:59Z'), missedCount: MISSED_COUNT_CAP, missedCapped: true });
       expect(missedCountText(MISSED_COUNT_CAP, true)).toBe('10,000 or more');
       expect(missedCountText(3, false)).toBe('3');
-    });
+    }, 30_000);
 
     it('counts exactly the cap without calling it more', async () => {
       const timing = cron('* * * * * *');
@@ -98,7 +100,7 @@ describe('firing plan', () => {
         count: MISSED_COUNT_CAP,
         capped: true,
       });
-    });
+    }, 30_000);
   });
 
   describe('time zones and DST', () => {
