@@ -1,7 +1,8 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { escapeIdentifier, type ClientBase } from 'pg';
 import { connectionFailureOf } from '../common/database-unreachable.error';
-import { readEventsAfter, type PostgresEventStore } from '../event-store/postgres/postgres-event-store';
+import type { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
+import { readEventsAfter } from '../event-store/postgres/postgres-log-rows';
 import { applyInlineProjections } from '../event-store/inline-projection-hook';
 import type { PgProjection } from './postgres-projection';
 import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';

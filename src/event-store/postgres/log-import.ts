@@ -2,7 +2,8 @@ import { DatabaseError, escapeIdentifier, type ClientBase } from 'pg';
 import { getTableName } from 'drizzle-orm';
 import { events as eventsTable, streams as streamsTable } from '../../database/schema-pg';
 import type { StoredEvent } from '../event-store.types';
-import { APPEND_LOCK_KEY, EVENTS_CHANNEL, type PostgresEventStore } from './postgres-event-store';
+import { APPEND_LOCK_KEY, type PostgresEventStore } from './postgres-event-store';
+import { EVENTS_CHANNEL } from './postgres-log-tail';
 
 /**
  * The one place that writes the log around `append`: a copy of another store's log (the SQLite file)

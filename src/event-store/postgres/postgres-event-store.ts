@@ -1,27 +1,31 @@
 import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client, DatabaseError, escapeLiteral, type ClientBase, type Pool, type PoolClient, type QueryResult } from 'pg';
+import { DatabaseError, escapeLiteral, type Pool, type PoolClient } from 'pg';
 import { Observable, Subject } from 'rxjs';
 import { connectionFailureOf, DatabaseUnreachableError } from '../../common/database-unreachable.error';
 import { migratePostgres } from '../../database/migrations';
 import { createPostgresPool } from '../../database/postgres-pool';
-import { asSystem } from '../../common/acting-actor';
 import { type CommitRecord, EventStore, validateAppendMany, withActor } from '../event-store';
-import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
-import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
+import { AppendFailedError } from '../event-store.errors';
+import type { AppendOptions, AppendResult, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
 import { applyInlineProjections, type PostgresInlineProjection } from '../inline-projection-hook';
 import { commitPlan, planPredictedGroup, planRequest, type KnownStream, type PlannedPart, type RequestPlan } from './append-plan';
+import { GROUP_START, LOCKED_RESULT_INDEX, lockAndReadVersionsSql, lockAndWritePartsSql, readVersionsSql, writePartsSql } from './append-sql';
 import {
-  GROUP_START,
-  LOCKED_RESULT_INDEX,
-  lockAndReadVersionsSql,
-  lockAndWritePartsSql,
-  readVersionsSql,
-  STREAM_MOVED,
-  writePartsSql,
-} from './append-sql';
+  describeFailure,
+  EVENT_COLUMNS,
+  type EventRow,
+  eventsOf,
+  isStreamMoved,
+  type PositionRow,
+  readEventsAfter,
+  statementResults,
+  toResults,
+  toStoredEvent,
+} from './postgres-log-rows';
+import { EVENTS_CHANNEL, PostgresLogTail } from './postgres-log-tail';
 
 export interface PostgresEventStoreOptions {
   /** A pool the caller owns (the app shares one with the read models): the store never ends it. */
@@ -72,23 +76,6 @@ class NeedsIsolation extends Error {}
  */
 type GroupMode = 'predicted' | 'checked' | 'isolated';
 
-interface EventRow {
-  global_position: string | number;
-  event_id: string;
-  stream_id: string;
-  stream_position: number;
-  type: string;
-  data: Record<string, unknown>;
-  metadata: EventMetadata;
-  recorded_at: Date;
-}
-
-/** An append's settlement, held until the tail has published its events. */
-interface PublishWaiter {
-  position: number;
-  settle(): void;
-}
-
 /**
  * Every appending transaction takes this transaction-level advisory lock first. Positions come from
  * an identity sequence, and sequence values are handed out at INSERT, not at COMMIT: without the
@@ -98,7 +85,6 @@ interface PublishWaiter {
  * which readers skip harmlessly). The group commit keeps the cost: one lock per group, not per append.
  */
 export const APPEND_LOCK_KEY = 7_265_063_421_015_830_000n;
-export const EVENTS_CHANNEL = 'switchboard_events';
 
 const MAX_APPENDS_PER_COMMIT = 1024;
 /**
@@ -113,18 +99,13 @@ const MAX_GROUPS_IN_FLIGHT = 2;
 const READ_PAGE_SIZE = 500;
 /** Streams whose last committed version the store remembers, for guessing `any` / `stream_exists` appends. */
 const REMEMBERED_STREAMS = 10_000;
-const COLUMNS = 'global_position, event_id, stream_id, stream_position, type, data, metadata, recorded_at';
-/** The LISTEN connection's reconnect backoff: first try, then doubling up to the cap while the database stays away. */
-const RELISTEN_FIRST_MS = 100;
-const RELISTEN_MAX_MS = 5_000;
-
 /**
  * `readStreams` in one statement whatever the reads' limits: each read (an element of the JSON
  * parameter, numbered from 1 by ORDINALITY) gets its own LATERAL subquery with its own LIMIT.
  */
 const READ_STREAMS_SQL = `SELECT q.k, e.* FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS q(r, k)
 CROSS JOIN LATERAL (
-  SELECT ${COLUMNS} FROM events
+  SELECT ${EVENT_COLUMNS} FROM events
   WHERE stream_id IN (SELECT jsonb_array_elements_text(q.r -> 'streams'))
     AND global_position > (q.r ->> 'after')::bigint
   ORDER BY global_position
@@ -144,7 +125,7 @@ ORDER BY q.k, e.global_position`;
  * request, all of its parts or none. A database error on the group (a duplicate event id) replays it
  * with a savepoint per request, so that failure stays its own.
  *
- * The tail: `committed$` carries every event of the database, whichever instance appended it, once
+ * The tail (`PostgresLogTail`): `committed$` carries every event of the database, whichever instance appended it, once
  * and in global order. One reader per store follows the log after the last position it published,
  * woken by this store's commits, by NOTIFY from the other instances and by the poll, so a lost
  * notification costs a poll interval, never an event. This store's own group is published without
@@ -172,29 +153,14 @@ export class PostgresEventStore extends EventStore {
   /** Last version this store committed or read per stream, oldest first: a guess, checked by every write. */
   private readonly streamVersions = new Map<string, number>();
 
-  private readonly committed = new Subject<StoredEvent>();
   private readonly commitRecords = new Subject<CommitRecord>();
-  /** Last global position `committed$` published; set from the head when the tail starts. */
-  private tailPosition = 0;
-  private tailStarted?: Promise<void>;
-  private tailRunning = false;
-  private tailReading = false;
-  private tailAgain = false;
-  private tailFailing = false;
-  private waiters: PublishWaiter[] = [];
-
-  private readonly wakers = new Set<() => void>();
-  private listener?: Client;
-  private listening?: Promise<void>;
-  private relistenTimer?: NodeJS.Timeout;
-  private relistenAttempts = 0;
-  private pollTimer?: NodeJS.Timeout;
+  private readonly tail: PostgresLogTail;
   private inline: readonly PostgresInlineProjection[] = [];
 
   /** Every event of the database once, in global order, as the tail reads it. Subscribing starts the tail. */
   readonly committed$: Observable<StoredEvent> = new Observable<StoredEvent>((subscriber) => {
     this.start().catch((error: unknown) => subscriber.error(error));
-    return this.committed.subscribe(subscriber);
+    return this.tail.events$.subscribe(subscriber);
   });
   /** Every group commit (and failed commit) with its duration, for /metrics. */
   readonly commits$: Observable<CommitRecord> = this.commitRecords.asObservable();
@@ -213,6 +179,13 @@ export class PostgresEventStore extends EventStore {
       );
       this.ownsPool = true;
     }
+    this.tail = new PostgresLogTail({
+      pool: this.pool,
+      logger: this.logger,
+      instanceId: this.instanceId,
+      pollIntervalMs: options.pollIntervalMs ?? 1000,
+      headPosition: () => this.headPosition(),
+    });
   }
 
   /** Applies pending migrations from migrations/postgres (drizzle's node-postgres migrator). */
@@ -226,11 +199,7 @@ export class PostgresEventStore extends EventStore {
    * an unreachable database stops the start.
    */
   start(): Promise<void> {
-    this.tailStarted ??= this.startTail().catch((error: unknown) => {
-      this.tailStarted = undefined;
-      throw error;
-    });
-    return this.tailStarted;
+    return this.tail.start();
   }
 
   /**
@@ -271,8 +240,7 @@ export class PostgresEventStore extends EventStore {
    */
   async onCommitted(wake: () => void): Promise<() => void> {
     await this.start();
-    this.wakers.add(wake);
-    return () => this.wakers.delete(wake);
+    return this.tail.addReader(wake);
   }
 
   /** Several streams atomically: every part's version is checked and all parts commit, or none. */
@@ -293,7 +261,7 @@ export class PostgresEventStore extends EventStore {
   async readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     const { rows } = await this.pool.query<EventRow>(
       // LIMIT NULL is no limit, like SQLite's LIMIT -1.
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position LIMIT $3`,
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_position >= $2 ORDER BY stream_position LIMIT $3`,
       [streamId, options.fromVersion ?? 1, options.limit ?? null],
     );
     return rows.map(toStoredEvent);
@@ -359,17 +327,8 @@ export class PostgresEventStore extends EventStore {
     }
     this.closed = true;
     // Appends resolve once published: let the tail read them (it settles them anyway if it cannot).
-    const last = Math.max(0, ...this.waiters.map((waiter) => waiter.position));
-    if (last > 0) await new Promise<void>((resolve) => this.waiters.push({ position: last, settle: resolve }));
-    this.tailRunning = false;
-    this.stopPolling();
-    this.wakers.clear();
-    this.committed.complete();
+    await this.tail.close();
     this.commitRecords.complete();
-    clearTimeout(this.relistenTimer);
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
     if (this.ownsPool) await this.pool.end();
   }
 
@@ -424,14 +383,13 @@ export class PostgresEventStore extends EventStore {
     this.commitRecords.next({ appends: batch.length, refused, durationMs: performance.now() - started, committed: true });
     const settle = () => outcomes.forEach((outcome, i) => ('ok' in outcome ? batch[i].resolve(outcome.ok) : batch[i].reject(outcome.error)));
     const written = outcomes.flatMap((outcome) => ('ok' in outcome ? eventsOf(outcome.ok) : [])).sort((a, b) => a.globalPosition - b.globalPosition);
-    this.wakers.forEach((wake) => wake());
+    this.tail.wakeReaders();
     if (written.length === 0) {
       settle();
       return;
     }
     // The group's slot is free again; its appends resolve once the tail published their events.
-    this.waiters.push({ position: written[written.length - 1].globalPosition, settle });
-    this.offer(written);
+    this.tail.offer(written, settle);
   }
 
   /**
@@ -611,268 +569,4 @@ export class PostgresEventStore extends EventStore {
     }
     return outcomes;
   }
-
-  /**
-   * Reads the head once, then keeps the tail fed: the poll, and LISTEN (its failure fails this start;
-   * the next start only retries LISTEN, the tail keeps its position).
-   */
-  private async startTail(): Promise<void> {
-    if (!this.tailRunning) {
-      this.tailPosition = await this.headPosition();
-      this.tailRunning = true;
-      this.startPolling();
-    }
-    await this.ensureListening();
-  }
-
-  /**
-   * This store's own group, committed. It directly follows what the tail published (under the append
-   * lock every smaller position is committed or rolled back for good, and nothing could commit
-   * between), so it is published as it is; otherwise (other instances' events, a rolled-back gap, a
-   * read under way) the tail reads the log.
-   */
-  private offer(events: readonly StoredEvent[]): void {
-    if (events[events.length - 1].globalPosition <= this.tailPosition) {
-      // A read (the poll, say) got there before this commit's answer did: published already.
-      this.settlePublished();
-      return;
-    }
-    if (!this.tailReading && events[0].globalPosition === this.tailPosition + 1) {
-      this.publish(events);
-      return;
-    }
-    this.wakeTail();
-  }
-
-  /** A wake for the tail and for `onCommitted`'s readers: a NOTIFY from another instance, the poll. */
-  private wakeAll(): void {
-    this.wakeTail();
-    this.wakers.forEach((wake) => wake());
-  }
-
-  private wakeTail(): void {
-    if (!this.tailRunning) return;
-    if (this.tailReading) {
-      this.tailAgain = true; // a wake while reading: read once more after this pass
-      return;
-    }
-    this.tailReading = true;
-    void this.readTail();
-  }
-
-  /**
-   * Reads the log after the tail's position until a page comes back short, publishing each page.
-   * `tailReading` is cleared in the same turn as the last `tailAgain` check: a wake in between would be lost.
-   */
-  private async readTail(): Promise<void> {
-    try {
-      do {
-        this.tailAgain = false;
-        for (;;) {
-          const page = await readEventsAfter(this.pool, this.tailPosition, READ_PAGE_SIZE);
-          const fresh = page.filter((event) => event.globalPosition > this.tailPosition);
-          if (fresh.length > 0) this.publish(fresh);
-          if (page.length < READ_PAGE_SIZE) break;
-        }
-      } while (this.tailAgain && this.tailRunning);
-      if (this.tailFailing) this.logger.log({ position: this.tailPosition }, 'reading the log for committed$ works again');
-      this.tailFailing = false;
-    } catch (error) {
-      // The next wake (at the latest the poll) reads again from the same position; said once per outage.
-      if (!this.tailFailing)
-        this.logger.warn({ err: error, position: this.tailPosition }, 'reading the log for committed$ failed; retrying at every wake');
-      this.tailFailing = true;
-      if (this.closed) {
-        // Closing with the database gone: the appends are durable, resolve them unpublished.
-        this.waiters.splice(0).forEach((waiter) => waiter.settle());
-      }
-    } finally {
-      this.tailReading = false;
-    }
-  }
-
-  /** Events in global order after the tail's position: to committed$, then the appends they settle. */
-  private publish(events: readonly StoredEvent[]): void {
-    // What reacts to a committed event does it as Switchboard, whichever request the tail read for.
-    asSystem(() => {
-      for (const event of events) {
-        this.tailPosition = event.globalPosition;
-        this.committed.next(event);
-      }
-    });
-    this.settlePublished();
-  }
-
-  /** Settles the appends whose events the tail has published, in log order. */
-  private settlePublished(): void {
-    if (this.waiters.length === 0) return;
-    const ready = this.waiters.filter((waiter) => waiter.position <= this.tailPosition).sort((a, b) => a.position - b.position);
-    if (ready.length === 0) return;
-    this.waiters = this.waiters.filter((waiter) => waiter.position > this.tailPosition);
-    ready.forEach((waiter) => waiter.settle());
-  }
-
-  /** One LISTEN connection per store, reconnected when it drops; the poll covers the gap. */
-  private ensureListening(): Promise<void> {
-    this.listening ??= this.listen().catch((error: unknown) => {
-      this.listening = undefined;
-      throw error;
-    });
-    return this.listening;
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({ ...this.pool.options });
-    const lost = (error?: Error) => {
-      if (this.listener !== client) return;
-      this.logger.warn({ err: error }, 'LISTEN connection lost; reconnecting, the poll reads meanwhile');
-      this.listener = undefined;
-      this.listening = undefined;
-      client.end().catch(() => undefined);
-      this.relisten();
-    };
-    // Listened to from the start: an 'error' without a listener would end the process.
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', (message) => {
-      if (message.payload !== this.instanceId) this.wakeAll();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
-    }
-    if (this.closed) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-  }
-
-  /**
-   * LISTEN again after a backoff (100 ms, doubling to 5 s) for as long as the database stays away.
-   * Once back, every reader is woken: NOTIFYs sent meanwhile were lost, so each reads on from its position.
-   */
-  private relisten(): void {
-    if (this.closed || this.relistenTimer) return;
-    const delay = Math.min(RELISTEN_MAX_MS, RELISTEN_FIRST_MS * 2 ** Math.min(this.relistenAttempts, 16));
-    this.relistenAttempts += 1;
-    this.relistenTimer = setTimeout(() => {
-      this.relistenTimer = undefined;
-      if (this.closed) return;
-      this.ensureListening().then(
-        () => {
-          this.logger.log({ attempts: this.relistenAttempts }, 'LISTEN connection back; reading what was missed');
-          this.relistenAttempts = 0;
-          this.wakeAll();
-        },
-        (error: unknown) => {
-          if (this.relistenAttempts === 1) this.logger.warn({ err: error }, 'LISTEN reconnect failed; retrying with backoff');
-          this.relisten();
-        },
-      );
-    }, delay);
-    this.relistenTimer.unref();
-  }
-
-  private startPolling(): void {
-    if (this.pollTimer || this.closed) return;
-    this.pollTimer = setInterval(() => this.wakeAll(), this.options.pollIntervalMs ?? 1000);
-    this.pollTimer.unref();
-  }
-
-  private stopPolling(): void {
-    clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
-  }
-}
-
-interface PositionRow {
-  global_position: string;
-  event_id: string;
-}
-
-/** The planned events with the positions the database gave them, as append results. */
-function toResults(parts: PlannedPart[], rows: PositionRow[], recordedAt: string): AppendResult[] {
-  const positions = new Map(rows.map((row) => [row.event_id, Number(row.global_position)]));
-  return parts.map((part) => ({
-    streamId: part.streamId,
-    nextExpectedVersion: part.nextExpectedVersion,
-    events: part.events.map((event) => ({
-      globalPosition: positions.get(event.eventId) as number,
-      eventId: event.eventId,
-      streamId: event.streamId,
-      streamPosition: event.streamPosition,
-      type: event.type,
-      // The caller's objects, not copies, as the SQLite store hands them back.
-      data: event.data,
-      metadata: event.metadata,
-      recordedAt,
-    })),
-  }));
-}
-
-/** Events after global position `after`, in global order, on `db`: the pool, or a transaction's connection. */
-export async function readEventsAfter(db: Pool | ClientBase, after: number, limit: number): Promise<StoredEvent[]> {
-  const { rows } = await db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE global_position > $1 ORDER BY global_position LIMIT $2`, [after, limit]);
-  return rows.map(toStoredEvent);
-}
-
-/** A group's (or request's) events in global order: the order appends wrote them. */
-function eventsOf(results: readonly AppendResult[]): StoredEvent[] {
-  return results.flatMap((result) => result.events);
-}
-
-/** What a request's own database error means to its caller, in the SQLite store's terms. */
-async function describeFailure(client: PoolClient, error: DatabaseError, parts: StreamAppend[]): Promise<unknown> {
-  if (error.code === '23505' && error.constraint === 'events_event_id_uq') {
-    return new InvalidAppendError(`An event id is already in the log: ${error.detail ?? error.message}`);
-  }
-  if ((error.code === '23505' && error.constraint === 'events_stream_position_uq') || isStreamMoved(error)) {
-    // A writer that does not take the append lock got in first; report the stream's real version.
-    const part = parts.find((p) => error.detail?.includes(p.streamId)) ?? parts[0];
-    const { rows } = await client.query<{ version: number }>('SELECT version FROM streams WHERE stream_id = $1', [part.streamId]);
-    return new ExpectedVersionConflictError(part.streamId, part.expectedVersion, rows[0]?.version ?? 0);
-  }
-  if (error.code === '22P05') {
-    // jsonb cannot hold \u0000 in a string; SQLite's TEXT can.
-    return new InvalidAppendError(`Event data cannot be stored in PostgreSQL: ${error.message}`);
-  }
-  return error;
-}
-
-/** The write's version check failed: a stream is not at the version its events were numbered from. */
-function isStreamMoved(error: unknown): boolean {
-  return (
-    error instanceof DatabaseError &&
-    STREAM_MOVED.some(
-      (moved) =>
-        error.code === moved.code &&
-        ('constraint' in moved ? error.constraint === moved.constraint : error.table === moved.table && error.column === moved.column),
-    )
-  );
-}
-
-function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    globalPosition: Number(row.global_position),
-    eventId: row.event_id,
-    streamId: row.stream_id,
-    streamPosition: row.stream_position,
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at.toISOString(),
-  };
-}
-
-/**
- * The results of a simple query, one per statement: pg resolves a multi-statement query to an array
- * but a single statement to its one result, and types both as one result.
- */
-async function statementResults(client: ClientBase, text: string): Promise<QueryResult[]> {
-  const result: QueryResult | QueryResult[] = await client.query(text);
-  return Array.isArray(result) ? result : [result];
 }

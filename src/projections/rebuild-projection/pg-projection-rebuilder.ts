@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { escapeIdentifier } from 'pg';
-import { APPEND_LOCK_KEY, PostgresEventStore, readEventsAfter } from '../../event-store/postgres/postgres-event-store';
+import { APPEND_LOCK_KEY, PostgresEventStore } from '../../event-store/postgres/postgres-event-store';
+import { readEventsAfter } from '../../event-store/postgres/postgres-log-rows';
 import { applyInlineProjections } from '../../event-store/inline-projection-hook';
 import { pgProjectionOf, pgTableNames } from '../postgres-projection';
 import type { Projection } from '../projection';
