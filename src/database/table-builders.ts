@@ -1,7 +1,15 @@
 import type { ColumnBuilderBase, HasDefault, NotNull } from 'drizzle-orm';
 import * as pg from 'drizzle-orm/pg-core';
 import * as sqlite from 'drizzle-orm/sqlite-core';
-import type { AnyColumnDescription, ColumnDescription, ColumnFlags, ColumnKind, ColumnsDescription, TableDescription } from './table-description';
+import type {
+  AnyColumnDescription,
+  ColumnDescription,
+  ColumnFlags,
+  ColumnKind,
+  ColumnsDescription,
+  TableDescription,
+  TableExtras,
+} from './table-description';
 
 /** The drizzle builder type of a column kind on SQLite (what `text(name)`, `integer(name)`... give). */
 type SqliteBuilderOf<K extends ColumnKind, N extends string> = K extends 'text' | 'timestamptz'
@@ -102,19 +110,27 @@ function mapColumns<B>(columns: ColumnsDescription, build: (description: AnyColu
   return Object.fromEntries(Object.entries(columns).map(([property, description]) => [property, build(description)]));
 }
 
+/** A description's indexes and composite key, each with the built columns it is on (at least one). */
+function extrasOn<Column>(description: TableExtras<ColumnsDescription>, built: Record<string, Column>) {
+  const on = (properties: readonly string[]): [Column, ...Column[]] => {
+    const [first, ...rest] = properties.map((property) => built[property]);
+    return [first, ...rest];
+  };
+  return {
+    indexes: Object.entries(description.indexes ?? {}).map(([name, properties]) => ({ name, columns: on(properties) })),
+    primaryKeys: description.primaryKey ? [on(description.primaryKey)] : [],
+  };
+}
+
 /** The SQLite drizzle table of a description. */
 export function sqliteTableOf<N extends string, C extends ColumnsDescription>(description: TableDescription<N, C>) {
   const columns = mapColumns(description.columns, sqliteColumn) as SqliteColumnsOf<C>;
   return sqlite.sqliteTable(description.name, columns, (built) => {
-    const byProperty: Record<string, sqlite.SQLiteColumn> = built;
-    const on = (properties: readonly string[]) => properties.map((property) => byProperty[property]);
-    const indexes = Object.entries(description.indexes ?? {}).map(([name, properties]) => {
-      const [first, ...rest] = on(properties);
-      return sqlite.index(name).on(first, ...rest);
-    });
-    return description.primaryKey
-      ? [...indexes, sqlite.primaryKey({ columns: on(description.primaryKey) as [sqlite.SQLiteColumn, ...sqlite.SQLiteColumn[]] })]
-      : indexes;
+    const { indexes, primaryKeys } = extrasOn<sqlite.SQLiteColumn>(description, built);
+    return [
+      ...indexes.map(({ name, columns: [first, ...rest] }) => sqlite.index(name).on(first, ...rest)),
+      ...primaryKeys.map((key) => sqlite.primaryKey({ columns: key })),
+    ];
   });
 }
 
@@ -122,12 +138,10 @@ export function sqliteTableOf<N extends string, C extends ColumnsDescription>(de
 export function pgTableOf<N extends string, C extends ColumnsDescription>(description: TableDescription<N, C>) {
   const columns = mapColumns(description.columns, pgColumn) as PgColumnsOf<C>;
   return pg.pgTable(description.name, columns, (built) => {
-    const byProperty: Record<string, pg.PgColumn> = built;
-    const on = (properties: readonly string[]) => properties.map((property) => byProperty[property]);
-    const indexes = Object.entries(description.indexes ?? {}).map(([name, properties]) => {
-      const [first, ...rest] = on(properties);
-      return pg.index(name).on(first, ...rest);
-    });
-    return description.primaryKey ? [...indexes, pg.primaryKey({ columns: on(description.primaryKey) as [pg.PgColumn, ...pg.PgColumn[]] })] : indexes;
+    const { indexes, primaryKeys } = extrasOn<pg.PgColumn>(description, built);
+    return [
+      ...indexes.map(({ name, columns: [first, ...rest] }) => pg.index(name).on(first, ...rest)),
+      ...primaryKeys.map((key) => pg.primaryKey({ columns: key })),
+    ];
   });
 }
