@@ -110,38 +110,35 @@ function mapColumns<B>(columns: ColumnsDescription, build: (description: AnyColu
   return Object.fromEntries(Object.entries(columns).map(([property, description]) => [property, build(description)]));
 }
 
-/** A description's indexes and composite key, each with the built columns it is on (at least one). */
-function extrasOn<Column>(description: TableExtras<ColumnsDescription>, built: Record<string, Column>) {
-  const on = (properties: readonly string[]): [Column, ...Column[]] => {
-    const [first, ...rest] = properties.map((property) => built[property]);
-    return [first, ...rest];
-  };
-  return {
-    indexes: Object.entries(description.indexes ?? {}).map(([name, properties]) => ({ name, columns: on(properties) })),
-    primaryKeys: description.primaryKey ? [on(description.primaryKey)] : [],
+/** What a dialect's drizzle module gives to build a table's indexes and composite key. */
+interface ExtrasDialect<Column, Extra> {
+  index(name: string): { on(first: Column, ...rest: Column[]): Extra };
+  primaryKey(config: { columns: [Column, ...Column[]] }): Extra;
+}
+
+/** The extra-config callback of a table: its indexes in order, then its composite key, on the built columns. */
+function extrasOf<Column, Extra>(description: TableExtras<ColumnsDescription>, dialect: ExtrasDialect<Column, Extra>) {
+  return (built: Record<string, Column>): Extra[] => {
+    const on = (properties: readonly string[]): [Column, ...Column[]] => {
+      const [first, ...rest] = properties.map((property) => built[property]);
+      return [first, ...rest];
+    };
+    const indexes = Object.entries(description.indexes ?? {}).map(([name, properties]) => {
+      const [first, ...rest] = on(properties);
+      return dialect.index(name).on(first, ...rest);
+    });
+    return description.primaryKey ? [...indexes, dialect.primaryKey({ columns: on(description.primaryKey) })] : indexes;
   };
 }
 
 /** The SQLite drizzle table of a description. */
 export function sqliteTableOf<N extends string, C extends ColumnsDescription>(description: TableDescription<N, C>) {
   const columns = mapColumns(description.columns, sqliteColumn) as SqliteColumnsOf<C>;
-  return sqlite.sqliteTable(description.name, columns, (built) => {
-    const { indexes, primaryKeys } = extrasOn<sqlite.SQLiteColumn>(description, built);
-    return [
-      ...indexes.map(({ name, columns: [first, ...rest] }) => sqlite.index(name).on(first, ...rest)),
-      ...primaryKeys.map((key) => sqlite.primaryKey({ columns: key })),
-    ];
-  });
+  return sqlite.sqliteTable(description.name, columns, extrasOf<sqlite.SQLiteColumn, sqlite.SQLiteTableExtraConfigValue>(description, sqlite));
 }
 
 /** The PostgreSQL drizzle table of a description. */
 export function pgTableOf<N extends string, C extends ColumnsDescription>(description: TableDescription<N, C>) {
   const columns = mapColumns(description.columns, pgColumn) as PgColumnsOf<C>;
-  return pg.pgTable(description.name, columns, (built) => {
-    const { indexes, primaryKeys } = extrasOn<pg.PgColumn>(description, built);
-    return [
-      ...indexes.map(({ name, columns: [first, ...rest] }) => pg.index(name).on(first, ...rest)),
-      ...primaryKeys.map((key) => pg.primaryKey({ columns: key })),
-    ];
-  });
+  return pg.pgTable(description.name, columns, extrasOf<pg.PgColumn, pg.PgTableExtraConfigValue>(description, pg));
 }
