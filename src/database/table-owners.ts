@@ -13,7 +13,7 @@ export interface TableOwnership {
   port?: string;
 }
 
-/** Every table of `schema/` and `schema-pg/` (a new table does not compile until it is named here). */
+/** Every table of `schema/` and `schema-pg/` (`tables/` describes them; a new table does not compile until it is named here). */
 export const TABLE_OWNERS: Readonly<Record<ReadTableName, TableOwnership>> = {
   events: { owner: 'event-store', port: 'EventStore' },
   streams: { owner: 'event-store', port: 'EventStore' },

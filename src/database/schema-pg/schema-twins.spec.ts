@@ -2,12 +2,16 @@ import { is } from 'drizzle-orm';
 import { getTableConfig as getPgTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as getSqliteTableConfig, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import * as sqliteSchema from '../schema';
+import * as described from '../tables';
 import * as pgSchema from './index';
 
 /**
  * The read and projection code is written once with drizzle's query builder and runs on both
  * dialects, so every SQLite read-model table must have a PostgreSQL twin with the same names, keys,
- * indexes, defaults, nullability and JavaScript types. This spec fails as soon as the two drift.
+ * indexes, defaults, nullability and JavaScript types. Both are built from one description
+ * (`../tables`, through `sqliteTableOf` / `pgTableOf` in `../table-builders.ts`); this spec compares
+ * the built tables, so it fails as soon as a builder maps a column differently on one side, or a
+ * description is built on one side only.
  */
 
 /** The log's own tables: their PostgreSQL forms differ on purpose (identity sequence, jsonb, timestamptz). */
@@ -100,6 +104,15 @@ describe('PostgreSQL twins of the SQLite read-model tables', () => {
   it('schema-pg/index.ts exports a twin for every SQLite read-model table', () => {
     const missing = twinned.filter((name) => !pgTables.has(name));
     expect(missing).toEqual([]);
+  });
+
+  it('builds every description in ../tables on both dialects, under its own name', () => {
+    const descriptions = Object.entries(described).map(([property, description]) => [property, description.name] as const);
+    const builtAs = (tables: Map<string, { table: Record<string, unknown> }>, schema: object) =>
+      descriptions.filter(([property, name]) => !tables.has(name) || (schema as Record<string, unknown>)[property] !== tables.get(name)!.table);
+    expect(descriptions.length).toBeGreaterThan(10);
+    expect(builtAs(sqliteTables, sqliteSchema)).toEqual([]);
+    expect(builtAs(pgTables, pgSchema)).toEqual([]);
   });
 
   describe.each(twinned)('%s', (name) => {

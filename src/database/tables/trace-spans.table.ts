@@ -1,43 +1,42 @@
-import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { column, table } from '../table-description';
 
 /**
- * The twin of ../schema/trace-spans.table.ts (positions are global positions, hence bigint).
  * Read model (issue 28): the spans the `trace-spans` projection folds out of the log, one row per span,
  * open (`end_time` null) until the event that ends it. The exporter sends the ended rows it has not
  * sent (`exported_at` null) over OTLP and stamps them; a row once exported is never changed again, so
  * a span id never goes out with two different contents. Rebuilt from the log, a span has the same ids
  * and content (ids derive from the events: `src/common/trace-context.ts`).
  */
-export const traceSpans = pgTable(
+export const traceSpans = table(
   'trace_spans',
   {
-    spanId: text('span_id').primaryKey(),
-    traceId: text('trace_id').notNull(),
+    spanId: column.text('span_id').primaryKey(),
+    traceId: column.text('trace_id').notNull(),
     /** The parent span: another row, or a caller's span outside Switchboard; null for a trace's root. */
-    parentSpanId: text('parent_span_id'),
-    name: text('name').notNull(),
+    parentSpanId: column.text('parent_span_id'),
+    name: column.text('name').notNull(),
     /** OpenTelemetry SpanKind: `internal`, `client`, `server`. */
-    kind: text('kind').notNull(),
+    kind: column.text('kind').notNull(),
     /** ISO-8601 times as recorded (the events' `recorded_at`, or a recorded duration before it). */
-    startTime: text('start_time').notNull(),
-    endTime: text('end_time'),
+    startTime: column.text('start_time').notNull(),
+    endTime: column.text('end_time'),
     /** `unset`, `ok` or `error`, and the error's message. */
-    statusCode: text('status_code').notNull(),
-    statusMessage: text('status_message'),
+    statusCode: column.text('status_code').notNull(),
+    statusMessage: column.text('status_message'),
     /** JSON object of span attributes (string, number, boolean or arrays of them). */
-    attributes: text('attributes').notNull(),
+    attributes: column.text('attributes').notNull(),
     /** JSON array of span events: `{name, time, attributes}`. */
-    events: text('events').notNull(),
+    events: column.text('events').notNull(),
     /** Global position of the event that opened it, and of the one that ended it: the export order. */
-    openedPosition: bigint('opened_position', { mode: 'number' }).notNull(),
-    endedPosition: bigint('ended_position', { mode: 'number' }),
+    openedPosition: column.bigint('opened_position').notNull(),
+    endedPosition: column.bigint('ended_position'),
     /** Set when an instance has sent it to the collector (then the row is final). */
-    exportedAt: text('exported_at'),
+    exportedAt: column.text('exported_at'),
     /** The instance exporting it now and until when its claim holds (several instances on PostgreSQL). */
-    claimedBy: text('claimed_by'),
-    claimedUntil: text('claimed_until'),
+    claimedBy: column.text('claimed_by'),
+    claimedUntil: column.text('claimed_until'),
   },
-  (t) => [index('trace_spans_waiting_idx').on(t.exportedAt, t.endedPosition), index('trace_spans_trace_idx').on(t.traceId)],
+  { indexes: { trace_spans_waiting_idx: ['exportedAt', 'endedPosition'], trace_spans_trace_idx: ['traceId'] } },
 );
 
 /**
@@ -45,14 +44,14 @@ export const traceSpans = pgTable(
  * in it: the trace and span its work nests under now (the current turn's span, or the run's span on a
  * run's thread), the agent it runs, and the run it is the thread of.
  */
-export const traceSessionContexts = pgTable('trace_session_contexts', {
-  sessionId: text('session_id').primaryKey(),
-  traceId: text('trace_id'),
-  spanId: text('span_id'),
-  agentId: text('agent_id'),
-  agentName: text('agent_name'),
+export const traceSessionContexts = table('trace_session_contexts', {
+  sessionId: column.text('session_id').primaryKey(),
+  traceId: column.text('trace_id'),
+  spanId: column.text('span_id'),
+  agentId: column.text('agent_id'),
+  agentName: column.text('agent_name'),
   /** Set for a run's thread (`sub-agent-<runId>`). */
-  runId: text('run_id'),
+  runId: column.text('run_id'),
   /** JSON: the session's sub-agent names when its agent leads a team (the turn is then an `invoke_workflow`). */
-  team: text('team'),
+  team: column.text('team'),
 });

@@ -1,19 +1,19 @@
-import { sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { column, table } from '../table-description';
 
 /**
  * Operational state, not a read model (issue 27): one row per person signed in to the console through
  * OpenID Connect, written by `SignInSessions`. The browser holds the session id in an HttpOnly cookie;
  * only its SHA-256 is kept, so a copy of the database signs nobody in. Timestamps are ISO 8601 text.
  */
-export const signInSessions = sqliteTable('sign_in_sessions', {
+export const signInSessions = table('sign_in_sessions', {
   /** SHA-256 (hex) of the cookie's session id. */
-  idHash: text('id_hash').primaryKey(),
+  idHash: column.text('id_hash').primaryKey(),
   /** `<issuer>#<sub>`: the principal's id. */
-  subject: text('subject').notNull(),
-  name: text('name').notNull(),
-  role: text('role').notNull(),
-  createdAt: text('created_at').notNull(),
-  expiresAt: text('expires_at').notNull(),
+  subject: column.text('subject').notNull(),
+  name: column.text('name').notNull(),
+  role: column.text('role').notNull(),
+  createdAt: column.text('created_at').notNull(),
+  expiresAt: column.text('expires_at').notNull(),
   /** Set by sign-out (or an admin's revocation): the cookie is refused from then on. */
-  revokedAt: text('revoked_at'),
+  revokedAt: column.text('revoked_at'),
 });

@@ -1,0 +1,88 @@
+import { getTableConfig as getPgTableConfig } from 'drizzle-orm/pg-core';
+import { getTableConfig as getSqliteTableConfig } from 'drizzle-orm/sqlite-core';
+import { pgTableOf, sqliteTableOf } from './table-builders';
+import { column, ColumnDescription, table } from './table-description';
+
+/** One column of every kind, with each flag, an index and (in `pairs`) a composite key. */
+const sample = table(
+  'sample',
+  {
+    id: column.text('id').primaryKey(),
+    count: column.integer('count').notNull().default(0),
+    position: column.bigint('position').notNull(),
+    flag: column.boolean('flag').notNull().default(false),
+    cost: column.real('cost'),
+    at: column.timestamptz('at').notNull(),
+    secret: column.text('secret').unique(),
+    kind: column.text('kind').notNull().default('key'),
+  },
+  { indexes: { sample_position_idx: ['position', 'id'], sample_kind_idx: ['kind'] } },
+);
+const pairs = table('pairs', { left: column.text('left').notNull(), right: column.text('right').notNull() }, { primaryKey: ['left', 'right'] });
+
+type Config = ReturnType<typeof getSqliteTableConfig> | ReturnType<typeof getPgTableConfig>;
+const columnsOf = (config: Config) =>
+  Object.fromEntries(
+    config.columns.map((c) => [c.name, { type: c.columnType, notNull: c.notNull, primary: c.primary, unique: c.isUnique, default: c.default }]),
+  );
+const indexesOf = (config: Config) =>
+  config.indexes.map((i) => ({ name: i.config.name, unique: i.config.unique, columns: i.config.columns.map((c) => ('name' in c ? c.name : '?')) }));
+
+describe('sqliteTableOf / pgTableOf', () => {
+  const sqlite = getSqliteTableConfig(sqliteTableOf(sample));
+  const pg = getPgTableConfig(pgTableOf(sample));
+
+  it('maps each kind to its column type in each dialect', () => {
+    const types = (config: Config) => Object.fromEntries(Object.entries(columnsOf(config)).map(([name, c]) => [name, c.type]));
+    expect(types(sqlite)).toEqual({
+      id: 'SQLiteText',
+      count: 'SQLiteInteger',
+      position: 'SQLiteInteger',
+      flag: 'SQLiteBoolean',
+      cost: 'SQLiteReal',
+      at: 'SQLiteText',
+      secret: 'SQLiteText',
+      kind: 'SQLiteText',
+    });
+    expect(types(pg)).toEqual({
+      id: 'PgText',
+      count: 'PgInteger',
+      position: 'PgBigInt53',
+      flag: 'PgBoolean',
+      cost: 'PgDoublePrecision',
+      at: 'PgTimestampString',
+      secret: 'PgText',
+      kind: 'PgText',
+    });
+  });
+
+  it('keeps keys, nullability, uniqueness and defaults alike on both', () => {
+    const flags = (config: Config) => Object.fromEntries(Object.entries(columnsOf(config)).map(([name, { type: _type, ...rest }]) => [name, rest]));
+    expect(flags(sqlite)).toEqual(flags(pg));
+    expect(flags(pg)).toMatchObject({
+      id: { primary: true, notNull: true },
+      count: { notNull: true, default: 0 },
+      flag: { default: false },
+      cost: { notNull: false, default: undefined },
+      secret: { unique: true, notNull: false },
+      kind: { default: 'key' },
+    });
+  });
+
+  it('builds the indexes in order and a composite primary key', () => {
+    const expected = [
+      { name: 'sample_position_idx', unique: false, columns: ['position', 'id'] },
+      { name: 'sample_kind_idx', unique: false, columns: ['kind'] },
+    ];
+    expect(indexesOf(sqlite)).toEqual(expected);
+    expect(indexesOf(pg)).toEqual(expected);
+    expect(getSqliteTableConfig(sqliteTableOf(pairs)).primaryKeys.map((k) => k.columns.map((c) => c.name))).toEqual([['left', 'right']]);
+    expect(getPgTableConfig(pgTableOf(pairs)).primaryKeys.map((k) => k.columns.map((c) => c.name))).toEqual([['left', 'right']]);
+  });
+
+  it('refuses a default of the wrong type (one the description vocabulary would not type-check)', () => {
+    const wrong = new ColumnDescription('integer', 'n', { notNull: true, primaryKey: false, unique: false, default: 'zero' });
+    expect(() => sqliteTableOf(table('wrong', { n: wrong }))).toThrow('A number column cannot default to "zero"');
+    expect(() => pgTableOf(table('wrong', { n: wrong }))).toThrow('A number column cannot default to "zero"');
+  });
+});

@@ -1,0 +1,17 @@
+import { column, table } from '../table-description';
+
+/**
+ * Operational state, not a read model: one row per running Switchboard instance, written by its
+ * `InstanceLease` (heartbeat moves `expires_at`) and deleted by whoever claims it once expired.
+ * Timestamps are ISO 8601 text (`toISOString`, fixed width: they compare as text).
+ */
+export const instanceLeases = table('instance_leases', {
+  instanceId: column.text('instance_id').primaryKey(),
+  /** The base URL clients reach this instance at (SWITCHBOARD_PUBLIC_URL, else http://<host>:<port>). */
+  address: column.text('address').notNull(),
+  pid: column.integer('pid').notNull(),
+  hostname: column.text('hostname').notNull(),
+  startedAt: column.text('started_at').notNull(),
+  heartbeatAt: column.text('heartbeat_at').notNull(),
+  expiresAt: column.text('expires_at').notNull(),
+});
