@@ -20,6 +20,7 @@ import { ModelRoute } from './model-route';
 import { ModelCallsProjection } from './projections/model-calls.projection';
 import { ProviderTraffic } from './provider-traffic';
 import { ReplayPlanner } from './replay/replay-planner';
+import { ModelCallsResolver, SessionModelCallsResolver, RunModelCallsResolver } from './graphql/model-calls.resolver';
 
 /**
  * issue 25: every model call of every agent goes through Switchboard (`ModelRoute`) and is kept as a
@@ -31,6 +32,9 @@ import { ReplayPlanner } from './replay/replay-planner';
   imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, PausesModule, DiscoveryModule],
   controllers: [ModelCallsController],
   providers: [
+    ModelCallsResolver,
+    SessionModelCallsResolver,
+    RunModelCallsResolver,
     ModelRoute,
     ModelCallLineages,
     ModelCallRecovery,

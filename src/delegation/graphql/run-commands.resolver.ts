@@ -1,20 +1,20 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Args, Context, ID, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
 import { callerTrace } from '../../common/caller-trace';
-import type { GraphqlContext } from '../graphql-context';
-import { StartRun } from '../../delegation/commands/start-run/start-run.command';
-import { StopRun } from '../../delegation/commands/stop-run/stop-run.command';
-import { UnknownRunError } from '../../delegation/run.errors';
-import type { RunCaller } from '../../delegation/run-caller';
-import { resumeRunSchema, startRunInput, startRunSchema, stopRunSchema } from '../../delegation/run-requests';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { StartRun } from '../commands/start-run/start-run.command';
+import { StopRun } from '../commands/stop-run/stop-run.command';
+import { UnknownRunError } from '../run.errors';
+import type { RunCaller } from '../run-caller';
+import { resumeRunSchema, startRunInput, startRunSchema, stopRunSchema } from '../run-requests';
 import { GetRunsById } from '../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
-import { WatchRunEvents } from '../../delegation/queries/watch-run-events/watch-run-events.query';
-import { inRange, validated } from '../input-validation';
-import { StoredEventModel } from '../models/event.model';
-import { AgentRunInput, RunStopResult } from '../models/run-commands.model';
-import { Run } from '../models/run.model';
-import { observableToAsyncIterator } from '../observable-iterator';
-import { apiBudgetFromInput } from '../budget-input';
+import { WatchRunEvents } from '../queries/watch-run-events/watch-run-events.query';
+import { inRange, validated } from '../../graphql-api/input-validation';
+import { StoredEventModel } from '../../event-log/graphql/event.model';
+import { AgentRunInput, RunStopResult } from './run-commands.model';
+import { Run } from '../../run-lineage/graphql/run.model';
+import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
+import { apiBudgetFromInput } from '../../graphql-api/budget-input';
 import { runOf } from './runs.resolver';
 
 /** GraphQL, like REST, acts as an operator: it may stop or resume any run. */

@@ -1,11 +1,11 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Args, Context, Field, ID, Mutation, ObjectType, Resolver } from '@nestjs/graphql';
 import { CLIENT_HEADER, personDecisionSource } from '../../common/request-actor';
-import { SteerRun } from '../../delegation/commands/steer-run/steer-run.command';
+import { SteerRun } from '../commands/steer-run/steer-run.command';
 import { SteerSession } from '../../sessions/commands/steer-session/steer-session.command';
 import { steerRunSchema, steerSchema } from '../../sessions/steer-request';
-import type { GraphqlContext } from '../graphql-context';
-import { validated } from '../input-validation';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { validated } from '../../graphql-api/input-validation';
 
 @ObjectType({ description: "A steer the CLI took: the agent's next model request carries the message (recorded as session.steered)" })
 export class AgentSteered {

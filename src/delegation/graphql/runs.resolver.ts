@@ -1,21 +1,25 @@
 import { Inject } from '@nestjs/common';
+import { RunDetailLoaders } from './run-detail-loaders';
+import { ModelCallLoaders } from '../../model-calls/graphql/model-call-loaders';
+import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
+import { budgetLimitsOf } from '../../graphql-api/budget-input';
 import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
 import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
 import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
 import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
-import { budgetUseOf } from '../../delegation/budget-guard';
-import { type BudgetView, budgetView, type RunBudget } from '../../delegation/run-budget';
-import { runCostOf } from '../../delegation/run-view';
+import { budgetUseOf } from '../budget-guard';
+import { type BudgetView, budgetView, type RunBudget } from '../run-budget';
+import { runCostOf } from '../run-view';
 import { SWITCHBOARD_CONFIG } from '../../config/config.module';
 import type { SwitchboardConfig } from '../../config/switchboard-config';
-import type { GraphqlContext } from '../graphql-context';
-import { inRange, ListSize, presentFields } from '../input-validation';
-import { ActorModel } from '../models/actor.model';
-import { EventPage } from '../models/event.model';
-import { BudgetLimits, RoutedRequest, Run, RunBudgetModel, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../models/run.model';
-import { SubagentInstance } from '../models/session.model';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { inRange, ListSize, presentFields } from '../../graphql-api/input-validation';
+import { ActorModel } from '../../graphql-api/models/actor.model';
+import { EventPage } from '../../event-log/graphql/event.model';
+import { Run, RunBudgetModel, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../../run-lineage/graphql/run.model';
+import { SubagentInstance } from '../../sessions/graphql/session.model';
 
 const parseJson = (value: string | null): unknown => {
   if (value === null) return null;
@@ -30,15 +34,6 @@ const parseJson = (value: string | null): unknown => {
 export function runOf(row: RunRow): Run & RunRow {
   return { ...row, policy: parseJson(row.policy), stoppedBy: parseJson(row.stoppedBy) } as Run & RunRow;
 }
-
-/** A budget's limits as the GraphQL type (null: no limit); runs, sessions and agents' defaults share it. */
-export const budgetLimitsOf = (b: RunBudget): BudgetLimits => ({
-  maxTokens: b.max_tokens ?? null,
-  maxToolCalls: b.max_tool_calls ?? null,
-  maxRuns: b.max_runs ?? null,
-  maxDurationMs: b.max_duration_ms ?? null,
-  maxCost: b.max_cost ?? null,
-});
 
 /** A budget view (limits, use, what is left) as the GraphQL type; Run.budget and Session.budget share it. */
 export function budgetModelOf(view: BudgetView): RunBudgetModel {
@@ -79,14 +74,14 @@ export class RunsResolver {
 
   @Query(() => Run, { nullable: true })
   async run(@Args('id', { type: () => ID }) id: string, @Context() { loaders }: GraphqlContext) {
-    const row = await loaders.runById.load(id);
+    const row = await loaders.of(RunLoaders).runById.load(id);
     return row ? runOf(row) : null;
   }
 
   @ResolveField(() => Run, { nullable: true })
   async parent(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
     if (!run.parentRunId) return null;
-    const row = await loaders.runById.load(run.parentRunId);
+    const row = await loaders.of(RunLoaders).runById.load(run.parentRunId);
     return row ? runOf(row) : null;
   }
 
@@ -99,7 +94,7 @@ export class RunsResolver {
     @Context() { loaders }: GraphqlContext,
     @Args('first', { type: () => Int, defaultValue: CHILDREN_FIRST.fallback, description: CHILDREN_FIRST.description }) first = CHILDREN_FIRST.fallback,
   ) {
-    return (await loaders.children.load({ runId: run.runId, first: CHILDREN_FIRST.check(first) })).map(runOf);
+    return (await loaders.of(RunLoaders).children.load({ runId: run.runId, first: CHILDREN_FIRST.check(first) })).map(runOf);
   }
 
   @ResolveField(() => [Run], {
@@ -107,7 +102,7 @@ export class RunsResolver {
     complexity: ({ childComplexity }) => ANCESTORS_ESTIMATE * childComplexity,
   })
   async ancestors(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    const rows = await loaders.runById.loadMany(ancestorIdsOf(run.path));
+    const rows = await loaders.of(RunLoaders).runById.loadMany(ancestorIdsOf(run.path));
     return rows.filter((row): row is RunRow => row !== null && !(row instanceof Error)).map(runOf);
   }
 
@@ -121,7 +116,7 @@ export class RunsResolver {
     @Args('maxDepth', { type: () => Int, nullable: true, description: 'levels below this run; unset: all' }) maxDepth?: number,
     @Args('limit', { type: () => Int, defaultValue: SUBTREE_LIMIT.fallback, description: SUBTREE_LIMIT.description }) limit = SUBTREE_LIMIT.fallback,
   ) {
-    const rows = await loaders.subtree.load({
+    const rows = await loaders.of(RunLoaders).subtree.load({
       path: run.path,
       depth: run.depth,
       maxDepth: maxDepth === undefined || maxDepth === null ? undefined : inRange('maxDepth', maxDepth, 0, 1000),
@@ -133,7 +128,10 @@ export class RunsResolver {
   @ResolveField(() => RunBudgetModel, { nullable: true, description: 'Its budget over its subtree: limits, use and what is left; null without one' })
   async budget(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext): Promise<RunBudgetModel | null> {
     if (!run.budget) return null;
-    const [spend, calls] = await Promise.all([loaders.subtreeSpend.load(run.path), loaders.modelCallSpend.load({ runPath: run.path })]);
+    const [spend, calls] = await Promise.all([
+      loaders.of(RunLoaders).subtreeSpend.load(run.path),
+      loaders.of(ModelCallLoaders).modelCallSpend.load({ runPath: run.path }),
+    ]);
     return budgetModelOf(budgetView(JSON.parse(run.budget) as RunBudget, budgetUseOf(spend, calls)));
   }
 
@@ -156,23 +154,7 @@ export class RunsResolver {
     complexity: ({ childComplexity }) => PER_THREAD_ESTIMATE * childComplexity,
   })
   subagentInstances(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    return loaders.subagents.load(run.threadId);
-  }
-
-  @ResolveField(() => [RoutedRequest], {
-    description: 'Tool calls routed for its thread and its CLI-native sub-agents, in order',
-    complexity: ({ childComplexity }) => PER_THREAD_ESTIMATE * childComplexity,
-  })
-  toolCalls(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    return loaders.toolCalls.load(run.threadId);
-  }
-
-  @ResolveField(() => [RoutedRequest], {
-    description: 'Permission decisions made for its thread and its CLI-native sub-agents, in order',
-    complexity: ({ childComplexity }) => PER_THREAD_ESTIMATE * childComplexity,
-  })
-  permissionDecisions(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    return loaders.permissionDecisions.load(run.threadId);
+    return loaders.of(RunDetailLoaders).subagents.load(run.threadId);
   }
 
   @ResolveField(() => EventPage, {
@@ -187,7 +169,9 @@ export class RunsResolver {
     @Args('includeSession', { type: () => Boolean, defaultValue: false }) includeSession = false,
   ): Promise<EventPage> {
     const streamIds = includeSession ? [runStreamId(run.runId), sessionStreamId(run.threadId)] : [runStreamId(run.runId)];
-    const events = await loaders.events.load({ streamIds, after: inRange('after', after, 0, Number.MAX_SAFE_INTEGER), limit: EVENTS_FIRST.check(first) });
+    const events = await loaders
+      .of(RunDetailLoaders)
+      .events.load({ streamIds, after: inRange('after', after, 0, Number.MAX_SAFE_INTEGER), limit: EVENTS_FIRST.check(first) });
     return { events, nextAfter: events.length ? events[events.length - 1].globalPosition : after };
   }
 }
@@ -201,7 +185,7 @@ export class RunUsageResolver {
 
   @ResolveField(() => Usage)
   async subtree(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext) {
-    return usageOf(await loaders.subtreeUsage.load(run.path), { path: run.path });
+    return usageOf(await loaders.of(RunLoaders).subtreeUsage.load(run.path), { path: run.path });
   }
 }
 
@@ -236,6 +220,6 @@ export class UsageCostResolver {
 
   private async costOf(usage: Usage, { loaders }: GraphqlContext) {
     const key = 'runId' in usage.spendOf ? { runId: usage.spendOf.runId } : { runPath: usage.spendOf.path };
-    return runCostOf(await loaders.modelCallSpend.load(key), this.config.modelCalls.prices);
+    return runCostOf(await loaders.of(ModelCallLoaders).modelCallSpend.load(key), this.config.modelCalls.prices);
   }
 }

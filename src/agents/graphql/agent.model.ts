@@ -1,6 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { RunBudgetInput } from './run-commands.model';
-import { BudgetLimits } from './run.model';
+import { BudgetLimits, RunBudgetInput } from '../../graphql-api/models/budget.model';
 
 @ObjectType()
 export class SystemMessage {

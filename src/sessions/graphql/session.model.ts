@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { AgentHookInput } from './agent.model';
-import { JsonScalar } from '../scalars';
-import { RunBudgetInput } from './run-commands.model';
+import { RunBudgetInput } from '../../graphql-api/models/budget.model';
+import { AgentHookInput } from '../../agents/graphql/agent.model';
+import { JsonScalar } from '../../graphql-api/scalars';
 
 @ObjectType({ description: 'A CLI-native sub-agent launch inside a session (or a run thread)' })
 export class SubagentInstance {

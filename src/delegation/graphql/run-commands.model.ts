@@ -1,5 +1,6 @@
-import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { Run } from './run.model';
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { RunBudgetInput } from '../../graphql-api/models/budget.model';
+import { Run } from '../../run-lineage/graphql/run.model';
 
 @InputType({ description: "A run's own delegation policy; unset fields come from its agent definition, then the service defaults" })
 export class RunPolicyInput {
@@ -8,22 +9,6 @@ export class RunPolicyInput {
   @Field(() => Int, { nullable: true }) maxDepth?: number;
   @Field(() => Int, { nullable: true }) maxConcurrentChildren?: number;
   @Field(() => Int, { nullable: true }) timeoutMs?: number;
-}
-
-@InputType({
-  description:
-    "Limits over a run and every run under it (any subset, positive integers; maxCost a positive amount); never more than its parent's budget has left",
-})
-export class RunBudgetInput {
-  @Field(() => Int, { nullable: true }) maxTokens?: number;
-  @Field(() => Int, { nullable: true }) maxToolCalls?: number;
-  @Field(() => Int, { nullable: true }) maxRuns?: number;
-  @Field(() => Int, { nullable: true }) maxDurationMs?: number;
-  @Field(() => Float, {
-    nullable: true,
-    description: "In the price table's currency (SWITCHBOARD_MODEL_PRICES); needs the table and model calls routed through Switchboard",
-  })
-  maxCost?: number;
 }
 
 @InputType({ description: 'agent_run: start a run (the POST /api/runs body)' })

@@ -1,23 +1,24 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
+import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { NotFoundError } from '../../common/domain-error';
-import { CreateSchedule } from '../../schedules/commands/create-schedule/create-schedule.command';
-import { DeleteSchedule } from '../../schedules/commands/delete-schedule/delete-schedule.command';
-import { RunScheduleNow } from '../../schedules/commands/run-schedule-now/run-schedule-now.command';
-import { UpdateSchedule } from '../../schedules/commands/update-schedule/update-schedule.command';
-import { GetSchedule } from '../../schedules/queries/get-schedule/get-schedule.query';
-import { ListScheduleFirings } from '../../schedules/queries/list-schedule-firings/list-schedule-firings.query';
-import { ListSchedules } from '../../schedules/queries/list-schedules/list-schedules.query';
-import { PreviewSchedule } from '../../schedules/queries/preview-schedule/preview-schedule.query';
-import { WatchScheduleFirings } from '../../schedules/queries/watch-schedule-firings/watch-schedule-firings.query';
-import { createScheduleSchema, previewScheduleSchema, updateScheduleSchema } from '../../schedules/schedule-requests';
-import type { FiringView, ScheduleView } from '../../schedules/schedule-view';
-import { ScheduleNotFoundError } from '../../schedules/schedule.errors';
-import { apiBudgetFromInput } from '../budget-input';
-import type { GraphqlContext } from '../graphql-context';
-import { ListSize, validated } from '../input-validation';
-import { observableToAsyncIterator } from '../observable-iterator';
-import { Run } from '../models/run.model';
+import { CreateSchedule } from '../commands/create-schedule/create-schedule.command';
+import { DeleteSchedule } from '../commands/delete-schedule/delete-schedule.command';
+import { RunScheduleNow } from '../commands/run-schedule-now/run-schedule-now.command';
+import { UpdateSchedule } from '../commands/update-schedule/update-schedule.command';
+import { GetSchedule } from '../queries/get-schedule/get-schedule.query';
+import { ListScheduleFirings } from '../queries/list-schedule-firings/list-schedule-firings.query';
+import { ListSchedules } from '../queries/list-schedules/list-schedules.query';
+import { PreviewSchedule } from '../queries/preview-schedule/preview-schedule.query';
+import { WatchScheduleFirings } from '../queries/watch-schedule-firings/watch-schedule-firings.query';
+import { createScheduleSchema, previewScheduleSchema, updateScheduleSchema } from '../schedule-requests';
+import type { FiringView, ScheduleView } from '../schedule-view';
+import { ScheduleNotFoundError } from '../schedule.errors';
+import { apiBudgetFromInput } from '../../graphql-api/budget-input';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { ListSize, validated } from '../../graphql-api/input-validation';
+import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
+import { Run } from '../../run-lineage/graphql/run.model';
 import {
   DeletedSchedule,
   Schedule,
@@ -28,10 +29,10 @@ import {
   ScheduleFiringConnection,
   ScheduleInput,
   SchedulePreview,
-} from '../models/schedule.model';
-import type { PermissionPolicyInput, SessionPermissionPolicy } from '../models/session.model';
+} from './schedule.model';
+import type { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions/graphql/session.model';
 import type { RunRow } from '../../run-lineage/run-lineage';
-import { runOf } from './runs.resolver';
+import { runOf } from '../../delegation/graphql/runs.resolver';
 
 const SCHEDULES_FIRST = new ListSize('first', 1, 500, 50);
 const FIRINGS_FIRST = new ListSize('first', 1, 500, 50);
@@ -192,7 +193,7 @@ export class ScheduleFiringResolver {
   @ResolveField(() => Run, { nullable: true, description: 'The run it started (null until started, or when it never did)' })
   async run(@Parent() firing: FiringView, @Context() { loaders }: GraphqlContext) {
     if (!firing.runId || firing.status !== 'started') return null;
-    const row = await loaders.runById.load(firing.runId);
+    const row = await loaders.of(RunLoaders).runById.load(firing.runId);
     return row ? runOf(row) : null;
   }
 }

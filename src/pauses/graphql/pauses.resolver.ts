@@ -1,14 +1,14 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Args, Context, ID, Mutation, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import { CLIENT_HEADER, personDecisionSource } from '../../approvals/decision-source';
-import { PauseWork, type PauseResult, pauseSchema } from '../../pauses/commands/pause/pause.command';
-import { UnpauseWork, type UnpauseResult } from '../../pauses/commands/unpause/unpause.command';
-import { PauseHolds, type PauseView } from '../../pauses/pause-holds';
-import type { GraphqlContext } from '../graphql-context';
-import { validated } from '../input-validation';
-import { PauseModel, PauseResultModel, UnpauseResultModel } from '../models/pause.model';
-import { Run } from '../models/run.model';
-import { Session } from '../models/session.model';
+import { PauseWork, type PauseResult, pauseSchema } from '../commands/pause/pause.command';
+import { UnpauseWork, type UnpauseResult } from '../commands/unpause/unpause.command';
+import { PauseHolds, type PauseView } from '../pause-holds';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { validated } from '../../graphql-api/input-validation';
+import { PauseModel, PauseResultModel, UnpauseResultModel } from './pause.model';
+import { Run } from '../../run-lineage/graphql/run.model';
+import { Session } from '../../sessions/graphql/session.model';
 
 export function pauseOf(view: PauseView): PauseModel {
   return { ...view, runId: view.runId ?? null, sessionId: view.sessionId ?? null, reason: view.reason ?? null };

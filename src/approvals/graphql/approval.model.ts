@@ -1,7 +1,7 @@
 import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
-import { ActorModel } from './actor.model';
-import { JsonScalar, TimestampScalar } from '../scalars';
-import { PageInfo } from './page-info.model';
+import { ActorModel } from '../../graphql-api/models/actor.model';
+import { JsonScalar, TimestampScalar } from '../../graphql-api/scalars';
+import { PageInfo } from '../../graphql-api/models/page-info.model';
 
 /** issue 14: a permission request that waited (or waits) for a person. */
 @ObjectType()

@@ -3,27 +3,23 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { callerTrace } from '../../common/caller-trace';
 import { NotFoundError } from '../../common/domain-error';
-import { GetSessionBudget } from '../../delegation/queries/get-session-budget/get-session-budget.query';
 import { ListEventsBefore } from '../../event-log/queries/list-events-before/list-events-before.query';
 import { WatchStream } from '../../event-log/queries/watch-stream/watch-stream.query';
 import { sessionStreamId } from '../../event-store/stream-ids';
-import { ChangeSubAgents } from '../../sessions/commands/change-sub-agents/change-sub-agents.command';
-import { CreateSession } from '../../sessions/commands/create-session/create-session.command';
-import { DestroySession } from '../../sessions/commands/destroy-session/destroy-session.command';
-import { ResumeSession } from '../../sessions/commands/resume-session/resume-session.command';
-import { SendMessage } from '../../sessions/commands/send-message/send-message.command';
-import { StopTurn } from '../../sessions/commands/stop-turn/stop-turn.command';
-import { GetSession } from '../../sessions/queries/get-session/get-session.query';
-import { GetSessionOptions } from '../../sessions/queries/get-session-options/get-session-options.query';
-import { ListSessions } from '../../sessions/queries/list-sessions/list-sessions.query';
-import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../../sessions/session-config';
-import { AnswerUserInput, userInputAnswerSchema } from '../../tool-dispatch/commands/answer-user-input/answer-user-input.command';
-import { ListPendingUserInput } from '../../tool-dispatch/queries/list-pending-user-input/list-pending-user-input.query';
-import { apiBudgetFromInput } from '../budget-input';
-import { inRange, ListSize, validated } from '../input-validation';
-import { budgetModelOf, runOf } from './runs.resolver';
-import type { GraphqlContext } from '../graphql-context';
-import { StoredEventModel, StreamPageBeforeModel } from '../models/event.model';
+import { ChangeSubAgents } from '../commands/change-sub-agents/change-sub-agents.command';
+import { CreateSession } from '../commands/create-session/create-session.command';
+import { DestroySession } from '../commands/destroy-session/destroy-session.command';
+import { ResumeSession } from '../commands/resume-session/resume-session.command';
+import { SendMessage } from '../commands/send-message/send-message.command';
+import { StopTurn } from '../commands/stop-turn/stop-turn.command';
+import { GetSession } from '../queries/get-session/get-session.query';
+import { GetSessionOptions } from '../queries/get-session-options/get-session-options.query';
+import { ListSessions } from '../queries/list-sessions/list-sessions.query';
+import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../session-config';
+import { apiBudgetFromInput } from '../../graphql-api/budget-input';
+import { inRange, ListSize, validated } from '../../graphql-api/input-validation';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { StoredEventModel, StreamPageBeforeModel } from '../../event-log/graphql/event.model';
 import {
   CreatedSession,
   CreateSessionInput,
@@ -32,9 +28,8 @@ import {
   SessionOptionsModel,
   SessionPermissionPolicy,
   SessionSummary,
-} from '../models/session.model';
-import { Run, RunBudgetModel } from '../models/run.model';
-import { observableToAsyncIterator } from '../observable-iterator';
+} from './session.model';
+import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
@@ -58,40 +53,6 @@ class TurnStopRequested {
 class SessionSubAgents {
   @Field(() => ID) sessionId!: string;
   @Field(() => [String]) subAgents!: string[];
-}
-
-@ObjectType({ description: 'A question an agent of the session is waiting to have answered' })
-class PendingUserInput {
-  @Field(() => ID) requestId!: string;
-  @Field(() => ID) sessionId!: string;
-  @Field(() => String, { nullable: true }) childSessionId?: string;
-  @Field(() => String, { nullable: true }) agentName?: string;
-  @Field() question!: string;
-  @Field(() => [String]) choices!: string[];
-  @Field() allowFreeform!: boolean;
-  @Field() askedAt!: string;
-}
-
-@ObjectType()
-class UserInputAnswered {
-  @Field(() => ID) requestId!: string;
-  @Field() answered!: boolean;
-}
-
-/** The run a session executes, through the operation's run loader (one statement for a whole list). */
-async function runOfSession({ runId }: { runId: string | null }, { loaders }: GraphqlContext) {
-  if (!runId) return null;
-  const row = await loaders.runById.load(runId);
-  return row ? runOf(row) : null;
-}
-
-/** Fields of a session in a list. */
-@Resolver(() => SessionSummary)
-export class SessionSummaryResolver {
-  @ResolveField(() => Run, { nullable: true, description: 'The delegated run this session executes; null for a chat' })
-  run(@Parent() session: { runId: string | null }, @Context() context: GraphqlContext) {
-    return runOfSession(session, context);
-  }
 }
 
 @Resolver(() => Session)
@@ -135,28 +96,10 @@ export class SessionsResolver {
     }
   }
 
-  @ResolveField(() => Run, { nullable: true, description: 'The delegated run this session executes; null for a chat' })
-  run(@Parent() session: { runId: string | null }, @Context() context: GraphqlContext) {
-    return runOfSession(session, context);
-  }
-
   @ResolveField(() => SessionPermissionPolicy)
   permissionPolicy(@Parent() session: { permissionPolicy: PermissionPolicy }): SessionPermissionPolicy {
     const { allowKinds, approveOwnTools, askKinds, askTools } = session.permissionPolicy;
     return { allowKinds, approveOwnTools, askKinds: askKinds ?? [], askTools: askTools ?? [] };
-  }
-
-  @ResolveField(() => RunBudgetModel, {
-    nullable: true,
-    description: 'Its budget over every run it started (and their runs): limits, use and what is left; null without one or once it is gone',
-  })
-  async budget(@Parent() session: { sessionId: string }): Promise<RunBudgetModel | null> {
-    try {
-      return budgetModelOf(await this.queryBus.execute(new GetSessionBudget(session.sessionId)));
-    } catch (error) {
-      if (error instanceof NotFoundError) return null;
-      throw error;
-    }
   }
 
   @Mutation(() => CreatedSession, { description: 'Create a Copilot session (the POST /api/sessions body)' })
@@ -196,22 +139,6 @@ export class SessionsResolver {
   @Mutation(() => TurnStopRequested, { description: "Stop the session's running turn (POST /api/sessions/:id/abort)" })
   abortSessionTurn(@Args('sessionId', { type: () => ID }) sessionId: string) {
     return this.commandBus.execute(new StopTurn(sessionId));
-  }
-
-  @Query(() => [PendingUserInput], { description: 'Questions agents of the session are waiting on (GET /api/sessions/:id/user-input)' })
-  pendingUserInput(@Args('sessionId', { type: () => ID }) sessionId: string) {
-    return this.queryBus.execute(new ListPendingUserInput(sessionId));
-  }
-
-  @Mutation(() => UserInputAnswered, { description: 'Answer a pending question (POST /api/sessions/:id/user-input/:requestId)' })
-  answerUserInput(
-    @Args('sessionId', { type: () => ID }) sessionId: string,
-    @Args('requestId', { type: () => ID }) requestId: string,
-    @Args('answer', { type: () => String }) answer: string,
-    @Args('wasFreeform', { type: () => Boolean, nullable: true }) wasFreeform?: boolean,
-  ) {
-    const body = validated(userInputAnswerSchema, { answer, wasFreeform: wasFreeform ?? undefined });
-    return this.commandBus.execute(new AnswerUserInput(sessionId, requestId, body));
   }
 
   @Mutation(() => DestroyedSession)

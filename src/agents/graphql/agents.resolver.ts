@@ -1,27 +1,26 @@
 import { Args, ID, Int, Mutation, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { agentFieldsSchema, agentInputSchema } from '../../agents/agent-definition';
-import { agentFileSchema } from '../../agents/agent-files';
-import type { AgentView } from '../../agents/agent-library';
-import { CreateAgent } from '../../agents/commands/create-agent/create-agent.command';
-import { DeleteAgent } from '../../agents/commands/delete-agent/delete-agent.command';
-import { ImportAgents } from '../../agents/commands/import-agents/import-agents.command';
-import { UpdateAgent } from '../../agents/commands/update-agent/update-agent.command';
-import { EligibleSubAgents } from '../../agents/queries/eligible-sub-agents/eligible-sub-agents.query';
-import { GetAgent } from '../../agents/queries/get-agent/get-agent.query';
-import { ListAgents } from '../../agents/queries/list-agents/list-agents.query';
-import { CheckAgentDraft } from '../../agents/queries/check-agent-draft/check-agent-draft.query';
-import { ExportAgents } from '../../agents/queries/export-agents/export-agents.query';
-import { ListMcpServers } from '../../agents/queries/list-mcp-servers/list-mcp-servers.query';
-import { WatchAgentLibrary } from '../../agents/queries/watch-agent-library/watch-agent-library.query';
-import { HOOK_TYPES } from '../../agents/agent-hooks';
+import { agentFieldsSchema, agentInputSchema } from '../agent-definition';
+import { agentFileSchema } from '../agent-files';
+import type { AgentView } from '../agent-library';
+import { CreateAgent } from '../commands/create-agent/create-agent.command';
+import { DeleteAgent } from '../commands/delete-agent/delete-agent.command';
+import { ImportAgents } from '../commands/import-agents/import-agents.command';
+import { UpdateAgent } from '../commands/update-agent/update-agent.command';
+import { EligibleSubAgents } from '../queries/eligible-sub-agents/eligible-sub-agents.query';
+import { GetAgent } from '../queries/get-agent/get-agent.query';
+import { ListAgents } from '../queries/list-agents/list-agents.query';
+import { CheckAgentDraft } from '../queries/check-agent-draft/check-agent-draft.query';
+import { ExportAgents } from '../queries/export-agents/export-agents.query';
+import { ListMcpServers } from '../queries/list-mcp-servers/list-mcp-servers.query';
+import { WatchAgentLibrary } from '../queries/watch-agent-library/watch-agent-library.query';
+import { HOOK_TYPES } from '../agent-hooks';
 import { BuiltinToolList } from '../../copilot-cli/builtin-tools';
-import { observableToAsyncIterator } from '../observable-iterator';
+import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
 import { NotFoundError } from '../../common/domain-error';
-import { validated } from '../input-validation';
-import { budgetFromInput } from '../budget-input';
-import { budgetLimitsOf } from './runs.resolver';
+import { validated } from '../../graphql-api/input-validation';
+import { budgetFromInput, budgetLimitsOf } from '../../graphql-api/budget-input';
 import {
   Agent,
   AgentDraftCheck,
@@ -33,7 +32,7 @@ import {
   DeletedAgent,
   ImportedAgents,
   McpServerList,
-} from '../models/agent.model';
+} from './agent.model';
 
 const importSchema = z.array(agentFileSchema).min(1).max(1000);
 

@@ -1,8 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { RunBudgetInput } from './run-commands.model';
-import { BudgetLimits } from './run.model';
-import { PermissionPolicyInput, SessionPermissionPolicy } from './session.model';
-import { PageInfo } from './page-info.model';
+import { BudgetLimits, RunBudgetInput } from '../../graphql-api/models/budget.model';
+import { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions/graphql/session.model';
+import { PageInfo } from '../../graphql-api/models/page-info.model';
 
 @ObjectType({ description: 'Why a firing was skipped or did not start: a stable code and words for a person' })
 export class ScheduleFiringReason {

@@ -1,16 +1,17 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { Args, Context, Field, ID, InputType, Mutation, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import { CLIENT_HEADER, personDecisionSource } from '../../approvals/decision-source';
-import { ForkRun } from '../../delegation/commands/fork-run/fork-run.command';
-import { ReplayRun } from '../../delegation/commands/replay-run/replay-run.command';
-import { GetRunReplay } from '../../delegation/queries/get-run-replay/get-run-replay.query';
-import { UnknownRunError } from '../../delegation/run.errors';
-import { forkRunSchema, replayRunSchema } from '../../delegation/run-requests';
+import { ForkRun } from '../commands/fork-run/fork-run.command';
+import { ReplayRun } from '../commands/replay-run/replay-run.command';
+import { GetRunReplay } from '../queries/get-run-replay/get-run-replay.query';
+import { UnknownRunError } from '../run.errors';
+import { forkRunSchema, replayRunSchema } from '../run-requests';
 import type { RunRow } from '../../run-lineage/run-lineage';
 import { callerTrace } from '../../common/caller-trace';
-import type { GraphqlContext } from '../graphql-context';
-import { validated } from '../input-validation';
-import { ForkedFrom, Run, RunReplayInfo } from '../models/run.model';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { validated } from '../../graphql-api/input-validation';
+import { ForkedFrom, Run, RunReplayInfo } from '../../run-lineage/graphql/run.model';
 import { runOf } from './runs.resolver';
 
 @InputType({ description: "issue 26: a fork's change to one agent from the fork point on" })
@@ -105,7 +106,7 @@ export class RunReplaysResolver {
   }
 
   private async run({ loaders }: GraphqlContext, runId: string) {
-    const row = await loaders.runById.load(runId);
+    const row = await loaders.of(RunLoaders).runById.load(runId);
     if (!row) throw new UnknownRunError(runId);
     return runOf(row);
   }

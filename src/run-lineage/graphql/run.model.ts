@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { JsonScalar, TimestampScalar } from '../scalars';
-import { PageInfo } from './page-info.model';
+import { BudgetLimits } from '../../graphql-api/models/budget.model';
+import { JsonScalar, TimestampScalar } from '../../graphql-api/scalars';
+import { PageInfo } from '../../graphql-api/models/page-info.model';
 
 @ObjectType({ description: 'A delegation run: one agent working on one prompt on its own thread, maybe below a parent run' })
 export class Run {
@@ -32,15 +33,6 @@ export class Run {
     description: "issue 26: replay or fork when this run is part of a replay's or a fork's tree (every run of a fork's tree is fork, not only its root)",
   })
   replayMode!: string | null;
-}
-
-@ObjectType({ description: 'Budget limits (unset: not limited)' })
-export class BudgetLimits {
-  @Field(() => Int, { nullable: true }) maxTokens!: number | null;
-  @Field(() => Int, { nullable: true }) maxToolCalls!: number | null;
-  @Field(() => Int, { nullable: true }) maxRuns!: number | null;
-  @Field(() => Int, { nullable: true }) maxDurationMs!: number | null;
-  @Field(() => Float, { nullable: true, description: "In the price table's currency" }) maxCost!: number | null;
 }
 
 @ObjectType({ description: 'What a subtree spent against its budget; a running run counts its time so far' })
@@ -76,21 +68,6 @@ export class Usage {
 export class RunUsageModel {
   @Field(() => Usage, { description: 'This run alone' }) own!: Usage;
   @Field(() => Usage, { description: 'This run and every run below it' }) subtree!: Usage;
-}
-
-@ObjectType({ description: 'A tool call or permission decision routed for a run thread or its CLI-native sub-agents' })
-export class RoutedRequest {
-  @Field(() => Int) position!: number;
-  @Field({ description: 'tool_call.routed, tool_call.denied, permission.decided...' }) kind!: string;
-  @Field(() => String, { nullable: true }) childSessionId!: string | null;
-  @Field(() => String, { nullable: true }) agentName!: string | null;
-  @Field(() => String, { nullable: true }) toolName!: string | null;
-  @Field(() => JsonScalar, { nullable: true }) arguments!: unknown;
-  @Field(() => JsonScalar, { nullable: true }) result!: unknown;
-  @Field({ description: 'approved, denied, success, failure...' }) outcome!: string;
-  @Field(() => String, { nullable: true }) reason!: string | null;
-  @Field(() => Int, { nullable: true }) latencyMs!: number | null;
-  @Field() recordedAt!: string;
 }
 
 @ObjectType()

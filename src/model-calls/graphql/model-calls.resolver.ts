@@ -1,16 +1,17 @@
 import { Args, type ComplexityEstimatorArgs, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { ModelCallLoaders } from './model-call-loaders';
 import { QueryBus } from '@nestjs/cqrs';
 import { NotFoundError } from '../../common/domain-error';
 import type { RunRow } from '../../run-lineage/run-lineage';
-import { decodeModelCallCursor, type ModelCallBodies, type ModelCallView } from '../../model-calls/model-call-view';
-import { GetModelCall } from '../../model-calls/queries/get-model-call/get-model-call.query';
-import { GetModelRoute } from '../../model-calls/queries/get-model-route/get-model-route.query';
-import { ListSessionModelCalls } from '../../model-calls/queries/list-session-model-calls/list-session-model-calls.query';
-import type { GraphqlContext } from '../graphql-context';
-import { ListSize } from '../input-validation';
-import { ModelCall, ModelCallPage, ModelCallSpend, ModelRouteState } from '../models/model-call.model';
-import { Run } from '../models/run.model';
-import { Session } from '../models/session.model';
+import { decodeModelCallCursor, type ModelCallBodies, type ModelCallView } from '../model-call-view';
+import { GetModelCall } from '../queries/get-model-call/get-model-call.query';
+import { GetModelRoute } from '../queries/get-model-route/get-model-route.query';
+import { ListSessionModelCalls } from '../queries/list-session-model-calls/list-session-model-calls.query';
+import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { ListSize } from '../../graphql-api/input-validation';
+import { ModelCall, ModelCallPage, ModelCallSpend, ModelRouteState } from './model-call.model';
+import { Run } from '../../run-lineage/graphql/run.model';
+import { Session } from '../../sessions/graphql/session.model';
 
 const CALLS_LIMIT = new ListSize('limit', 1, 500, 50);
 /** The list's cost: its limit (null: the default) times its items'. */
@@ -72,7 +73,7 @@ export class ModelCallsResolver {
     if (request !== undefined && answer !== undefined && requestTruncated !== undefined && answerTruncated !== undefined) {
       return { request, answer, requestTruncated, answerTruncated };
     }
-    return loaders.modelCallBodies.load(call.callId);
+    return loaders.of(ModelCallLoaders).modelCallBodies.load(call.callId);
   }
 }
 
@@ -91,7 +92,7 @@ export class SessionModelCallsResolver {
 
   @ResolveField(() => ModelCallSpend, { description: 'Tokens and cost of its model calls' })
   modelCallSpend(@Parent() session: { sessionId: string }, @Context() { loaders }: GraphqlContext) {
-    return loaders.modelCallSpend.load({ sessionId: session.sessionId });
+    return loaders.of(ModelCallLoaders).modelCallSpend.load({ sessionId: session.sessionId });
   }
 }
 
@@ -109,7 +110,7 @@ export class RunModelCallsResolver {
     @Args('after', CURSOR_ARG) after?: string | null,
     @Args('limit', LIMIT_ARG) limit?: number | null,
   ) {
-    return loaders.runModelCalls.load({
+    return loaders.of(ModelCallLoaders).runModelCalls.load({
       runId: run.runId,
       subtreePath: subtree === true ? run.path : undefined,
       after: after === undefined || after === null ? undefined : decodeModelCallCursor(after),
@@ -119,6 +120,6 @@ export class RunModelCallsResolver {
 
   @ResolveField(() => ModelCallSpend, { description: 'Tokens and cost of its model calls (subtree: and of every run under it)' })
   modelCallSpend(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext, @Args('subtree', SUBTREE_ARG) subtree?: boolean | null) {
-    return loaders.modelCallSpend.load(subtree === true ? { runPath: run.path } : { runId: run.runId });
+    return loaders.of(ModelCallLoaders).modelCallSpend.load(subtree === true ? { runPath: run.path } : { runId: run.runId });
   }
 }

@@ -1,6 +1,6 @@
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { TimestampScalar } from '../scalars';
-import { PageInfo } from './page-info.model';
+import { TimestampScalar } from '../../graphql-api/scalars';
+import { PageInfo } from '../../graphql-api/models/page-info.model';
 
 @ObjectType({ description: 'One event of the log as the audit sees it: who, what it concerns, when' })
 export class AuditEntry {
