@@ -18,6 +18,7 @@ import { ListAgentsHandler } from './queries/list-agents/list-agents.handler';
 import { ListMcpServersHandler } from './queries/list-mcp-servers/list-mcp-servers.handler';
 import { WatchAgentLibraryHandler } from './queries/watch-agent-library/watch-agent-library.handler';
 import { AgentsResolver } from './graphql/agents.resolver';
+import { AgentsAccess } from './agents.access';
 
 /** spec: agent-teams. The agent library: event-sourced agents, eligibility, import/export. */
 @Module({
@@ -25,6 +26,7 @@ import { AgentsResolver } from './graphql/agents.resolver';
   imports: [CopilotCliModule],
   controllers: [AgentsController],
   providers: [
+    AgentsAccess,
     AgentsResolver,
     AgentLibrary,
     AgentRepository,

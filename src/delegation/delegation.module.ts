@@ -38,6 +38,7 @@ import { RunCommandsResolver } from './graphql/run-commands.resolver';
 import { RunReplaysResolver } from './graphql/run-replays.resolver';
 import { SteeringResolver } from './graphql/steering.resolver';
 import { SessionSummaryRunResolver, SessionRunResolver } from './graphql/session-runs.resolver';
+import { DelegationAccess } from './delegation.access';
 
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
@@ -49,6 +50,7 @@ import { SessionSummaryRunResolver, SessionRunResolver } from './graphql/session
   imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
+    DelegationAccess,
     RunsResolver,
     RunUsageResolver,
     UsageCostResolver,

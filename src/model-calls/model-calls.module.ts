@@ -21,6 +21,7 @@ import { ModelCallsProjection } from './projections/model-calls.projection';
 import { ProviderTraffic } from './provider-traffic';
 import { ReplayPlanner } from './replay/replay-planner';
 import { ModelCallsResolver, SessionModelCallsResolver, RunModelCallsResolver } from './graphql/model-calls.resolver';
+import { ModelCallsAccess } from './model-calls.access';
 
 /**
  * issue 25: every model call of every agent goes through Switchboard (`ModelRoute`) and is kept as a
@@ -32,6 +33,7 @@ import { ModelCallsResolver, SessionModelCallsResolver, RunModelCallsResolver } 
   imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, PausesModule, DiscoveryModule],
   controllers: [ModelCallsController],
   providers: [
+    ModelCallsAccess,
     ModelCallsResolver,
     SessionModelCallsResolver,
     RunModelCallsResolver,

@@ -7,6 +7,7 @@ import { PauseHolds } from './pause-holds';
 import { PausesController } from './pauses.controller';
 import { PausesProjection } from './projections/pauses.projection';
 import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './graphql/pauses.resolver';
+import { PausesAccess } from './pauses.access';
 
 /**
  * issue 26: pause and unpause a run's subtree or a session. `PauseHolds` is where the model route and
@@ -16,7 +17,7 @@ import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from '.
 @Module({
   imports: [SessionsModule, RunLineageModule],
   controllers: [PausesController],
-  providers: [PauseCommandsResolver, RunPauseResolver, SessionPauseResolver, PauseHolds, PausesProjection, PauseHandler, UnpauseHandler],
+  providers: [PausesAccess, PauseCommandsResolver, RunPauseResolver, SessionPauseResolver, PauseHolds, PausesProjection, PauseHandler, UnpauseHandler],
   exports: [PauseHolds],
 })
 export class PausesModule {}

@@ -19,6 +19,7 @@ import { ScheduleViews } from './schedule-views';
 import { SchedulesController } from './schedules.controller';
 import { SchedulesReadModel } from './schedules-read-model';
 import { SchedulesResolver, ScheduleFiringResolver, RunScheduledByResolver, ScheduledByResolver } from './graphql/schedules.resolver';
+import { SchedulesAccess } from './schedules.access';
 
 /**
  * issue 30: scheduled runs. A schedule is a `schedule-<id>` stream (its definition, on or off); each
@@ -30,6 +31,7 @@ import { SchedulesResolver, ScheduleFiringResolver, RunScheduledByResolver, Sche
   imports: [AgentsModule, RunLineageModule],
   controllers: [SchedulesController],
   providers: [
+    SchedulesAccess,
     SchedulesResolver,
     ScheduleFiringResolver,
     RunScheduledByResolver,
