@@ -1,6 +1,6 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { Args, Context, Field, ID, InputType, Mutation, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { CLIENT_HEADER, personDecisionSource } from '../../approvals/decision-source';
 import { ForkRun } from '../commands/fork-run/fork-run.command';
 import { ReplayRun } from '../commands/replay-run/replay-run.command';

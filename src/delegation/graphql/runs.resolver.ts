@@ -1,10 +1,10 @@
 import { Inject } from '@nestjs/common';
+import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { QueryBus } from '@nestjs/cqrs';
 import { RunDetailLoaders } from './run-detail-loaders';
 import { ModelCallLoaders } from '../../model-calls/graphql/model-call-loaders';
 import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { budgetLimitsOf } from '../../graphql-api/budget-input';
-import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { QueryBus } from '@nestjs/cqrs';
 import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
 import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
 import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';

@@ -1,6 +1,6 @@
 import { Args, type ComplexityEstimatorArgs, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { ModelCallLoaders } from './model-call-loaders';
 import { QueryBus } from '@nestjs/cqrs';
+import { ModelCallLoaders } from './model-call-loaders';
 import { NotFoundError } from '../../common/domain-error';
 import type { RunRow } from '../../run-lineage/run-lineage';
 import { decodeModelCallCursor, type ModelCallBodies, type ModelCallView } from '../model-call-view';

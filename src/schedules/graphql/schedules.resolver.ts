@@ -1,6 +1,6 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
-import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
 import { NotFoundError } from '../../common/domain-error';
 import { CreateSchedule } from '../commands/create-schedule/create-schedule.command';
 import { DeleteSchedule } from '../commands/delete-schedule/delete-schedule.command';
