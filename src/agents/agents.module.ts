@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CopilotCliModule } from '../copilot-cli/copilot-cli.module';
 import { AgentLibrary } from './agent-library';
 import { AgentRepository } from './agent-repository';
 import { AgentsController } from './agents.controller';
@@ -16,11 +17,17 @@ import { GetAgentHandler } from './queries/get-agent/get-agent.handler';
 import { ListAgentsHandler } from './queries/list-agents/list-agents.handler';
 import { ListMcpServersHandler } from './queries/list-mcp-servers/list-mcp-servers.handler';
 import { WatchAgentLibraryHandler } from './queries/watch-agent-library/watch-agent-library.handler';
+import { AgentsResolver } from './graphql/agents.resolver';
+import { AgentsAccess } from './agents.access';
 
 /** spec: agent-teams. The agent library: event-sourced agents, eligibility, import/export. */
 @Module({
+  // The GraphQL resolver lists the CLI's built-in tools.
+  imports: [CopilotCliModule],
   controllers: [AgentsController],
   providers: [
+    AgentsAccess,
+    AgentsResolver,
     AgentLibrary,
     AgentRepository,
     McpServerRegistry,

@@ -7,6 +7,8 @@ import { DecideApprovalHandler } from './commands/decide-approval/decide-approva
 import { ApprovalsProjection } from './projections/approvals.projection';
 import { ListApprovalsHandler } from './queries/list-approvals/list-approvals.handler';
 import { WatchApprovalsHandler } from './queries/watch-approvals/watch-approvals.handler';
+import { ApprovalsResolver } from './graphql/approvals.resolver';
+import { ApprovalsAccess } from './approvals.access';
 
 /**
  * issue 14: a human in the loop. Permission requests the session's policy must ask about wait here
@@ -15,7 +17,7 @@ import { WatchApprovalsHandler } from './queries/watch-approvals/watch-approvals
 @Module({
   imports: [SessionsModule, RunLineageModule],
   controllers: [ApprovalsController],
-  providers: [ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, WatchApprovalsHandler, DecideApprovalHandler],
+  providers: [ApprovalsAccess, ApprovalsResolver, ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, WatchApprovalsHandler, DecideApprovalHandler],
   exports: [ApprovalBroker],
 })
 export class ApprovalsModule {}

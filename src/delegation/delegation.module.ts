@@ -33,6 +33,12 @@ import { RunStopper } from './run-stopper';
 import { RunsController } from './runs.controller';
 import { GetSessionBudgetHandler } from './queries/get-session-budget/get-session-budget.handler';
 import { SessionBudgetController } from './session-budget.controller';
+import { RunsResolver, RunUsageResolver, UsageCostResolver } from './graphql/runs.resolver';
+import { RunCommandsResolver } from './graphql/run-commands.resolver';
+import { RunReplaysResolver } from './graphql/run-replays.resolver';
+import { SteeringResolver } from './graphql/steering.resolver';
+import { SessionSummaryRunResolver, SessionRunResolver } from './graphql/session-runs.resolver';
+import { DelegationAccess } from './delegation.access';
 
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
@@ -44,6 +50,15 @@ import { SessionBudgetController } from './session-budget.controller';
   imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
+    DelegationAccess,
+    RunsResolver,
+    RunUsageResolver,
+    UsageCostResolver,
+    RunCommandsResolver,
+    RunReplaysResolver,
+    SteeringResolver,
+    SessionSummaryRunResolver,
+    SessionRunResolver,
     RunHandleTable,
     RunRepository,
     RunExecutor,

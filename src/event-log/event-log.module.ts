@@ -8,11 +8,15 @@ import { ListEventsHandler } from './queries/list-events/list-events.handler';
 import { ListEventsBeforeHandler } from './queries/list-events-before/list-events-before.handler';
 import { ListStreamsEventsHandler } from './queries/list-streams-events/list-streams-events.handler';
 import { WatchStreamHandler } from './queries/watch-stream/watch-stream.handler';
+import { AuditResolver } from './graphql/audit.resolver';
+import { EventLogAccess } from './event-log.access';
 
 /** Read access to the raw log and its generic read models (stream summaries, audit log with its filters). */
 @Module({
   controllers: [EventLogController],
   providers: [
+    EventLogAccess,
+    AuditResolver,
     StreamSummariesProjection,
     AuditLogProjection,
     ListEventsHandler,

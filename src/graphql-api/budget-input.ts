@@ -1,11 +1,28 @@
-import type { RunBudget } from '../delegation/run-budget';
-import type { RunBudgetInput } from './models/run-commands.model';
+import type { BudgetLimits, RunBudgetInput } from './models/budget.model';
+
+/** A budget as agent files, runs and sessions keep it (snake_case; an unset limit is absent). */
+export interface StoredBudget {
+  max_tokens?: number;
+  max_tool_calls?: number;
+  max_runs?: number;
+  max_duration_ms?: number;
+  max_cost?: number;
+}
+
+/** A budget's limits as the GraphQL type (null: no limit); runs, sessions and agents' defaults share it. */
+export const budgetLimitsOf = (b: StoredBudget): BudgetLimits => ({
+  maxTokens: b.max_tokens ?? null,
+  maxToolCalls: b.max_tool_calls ?? null,
+  maxRuns: b.max_runs ?? null,
+  maxDurationMs: b.max_duration_ms ?? null,
+  maxCost: b.max_cost ?? null,
+});
 
 /**
  * A GraphQL budget (camelCase; null for a limit left unset) as the agent file's snake_case `budget`
  * default. (Runs and sessions take the JSON API's camelCase budget, which their schemas convert.)
  */
-export function budgetFromInput(input: RunBudgetInput): RunBudget {
+export function budgetFromInput(input: RunBudgetInput): StoredBudget {
   return {
     max_tokens: input.maxTokens ?? undefined,
     max_tool_calls: input.maxToolCalls ?? undefined,

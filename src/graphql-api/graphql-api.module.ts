@@ -2,8 +2,6 @@ import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { HttpException, Logger, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { QueryBus } from '@nestjs/cqrs';
-import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './resolvers/pauses.resolver';
-import { PausesModule } from '../pauses/pauses.module';
 import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { type GraphQLFormattedError, GraphQLError, parse, validate } from 'graphql';
@@ -15,53 +13,21 @@ import { httpStatusOf } from '../common/domain-error.filter';
 import { graphqlErrorOf } from '../common/graphql-error';
 import { databaseUnreachableOf } from '../common/database-unreachable.error';
 import { jsonInputProblem } from '../common/json-limits';
-import { ModelCallsModule } from '../model-calls/model-calls.module';
 import type { GraphqlContext } from './graphql-context';
 import { checkQueryLimits } from './query-limits';
 import { jsonInputError } from './scalars';
 import { QueryLimitsPlugin } from './query-limits.plugin';
-import { AgentsResolver } from './resolvers/agents.resolver';
-import { ApprovalsResolver } from './resolvers/approvals.resolver';
-import { AuditResolver } from './resolvers/audit.resolver';
 import { ApiKeysResolver } from './resolvers/api-keys.resolver';
 import { MeResolver } from './resolvers/me.resolver';
-import { ModelCallsResolver, RunModelCallsResolver, SessionModelCallsResolver } from './resolvers/model-calls.resolver';
-import { RunCommandsResolver } from './resolvers/run-commands.resolver';
-import { RunReplaysResolver } from './resolvers/run-replays.resolver';
-import { RunsResolver, RunUsageResolver, UsageCostResolver } from './resolvers/runs.resolver';
-import { RunScheduledByResolver, ScheduledByResolver, ScheduleFiringResolver, SchedulesResolver } from './resolvers/schedules.resolver';
-import { SessionsResolver, SessionSummaryResolver } from './resolvers/sessions.resolver';
 import { SignInSessionsResolver } from './resolvers/sign-in-sessions.resolver';
-import { SteeringResolver } from './resolvers/steering.resolver';
-import { RunLoaders } from './run-loaders';
+import { OperationLoaders } from './batch-loaders';
 
-/** Every resolver of the schema: the module provides them, and the console's schema file is printed from them. */
-export const GRAPHQL_RESOLVERS = [
-  AgentsResolver,
-  SessionsResolver,
-  SessionSummaryResolver,
-  RunsResolver,
-  RunUsageResolver,
-  UsageCostResolver,
-  RunCommandsResolver,
-  RunReplaysResolver,
-  AuditResolver,
-  ApprovalsResolver,
-  ModelCallsResolver,
-  SessionModelCallsResolver,
-  RunModelCallsResolver,
-  SteeringResolver,
-  PauseCommandsResolver,
-  RunPauseResolver,
-  SessionPauseResolver,
-  MeResolver,
-  ApiKeysResolver,
-  SignInSessionsResolver,
-  SchedulesResolver,
-  ScheduleFiringResolver,
-  RunScheduledByResolver,
-  ScheduledByResolver,
-];
+/**
+ * The resolvers the kernel keeps: who is calling (`me`), their keys and sign-in sessions. They stay here
+ * because the kernel authenticates through identity (principals, credential streams), so identity cannot
+ * import the kernel back. Every other context provides its own resolvers from its own module (`src/<context>/graphql/`).
+ */
+export const KERNEL_RESOLVERS = [MeResolver, ApiKeysResolver, SignInSessionsResolver];
 
 const unauthorized = () => new GraphQLError(UNAUTHORIZED_MESSAGE, { extensions: { code: 'unauthorized', statusCode: 401, http: { status: 401 } } });
 
@@ -107,6 +73,7 @@ export function closeReasonOf(message: string): string {
  * Same principals as REST (IdentityModule): an HTTP request without it is refused whole (401, introspection included),
  * a WebSocket at connection_init (close 4403), the principal found then rides on the context; resolvers run behind the global IdentityGuard as well.
  * Every operation gets its own batch loaders and must pass the depth and complexity limits.
+ * The server only: each context's module provides its resolvers, which Nest finds among every provider of the app.
  */
 @Module({
   imports: [
@@ -130,14 +97,14 @@ export function closeReasonOf(message: string): string {
                 connectionParams: arg.connectionParams ?? null,
                 req: arg.extra?.request,
                 [PRINCIPAL_PROPERTY]: arg.extra?.[PRINCIPAL_PROPERTY],
-                loaders: new RunLoaders(queryBus),
+                loaders: new OperationLoaders(queryBus),
               };
             }
             // The resolver's own 401 (its message, and details.signIn where people sign in) reaches the console.
             const principal = await principals.principalOf({ headers: arg.req?.headers ?? {} }).catch((refusal: unknown) => {
               throw asGraphqlError(refusal);
             });
-            return { req: arg.req, [PRINCIPAL_PROPERTY]: principal, loaders: new RunLoaders(queryBus) };
+            return { req: arg.req, [PRINCIPAL_PROPERTY]: principal, loaders: new OperationLoaders(queryBus) };
           },
           subscriptions: {
             'graphql-ws': {
@@ -196,9 +163,7 @@ export function closeReasonOf(message: string): string {
         };
       },
     }),
-    ModelCallsModule,
-    PausesModule,
   ],
-  providers: [QueryLimitsPlugin, ...GRAPHQL_RESOLVERS],
+  providers: [QueryLimitsPlugin, ...KERNEL_RESOLVERS],
 })
 export class GraphqlApiModule {}

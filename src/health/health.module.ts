@@ -6,11 +6,13 @@ import { ModelCallsModule } from '../model-calls/model-calls.module';
 import { HealthController } from './health.controller';
 import { ProviderProbe } from './provider-probe';
 import { Readiness } from './readiness';
+import { HealthAccess } from './health.access';
 
 @Module({
   imports: [ModelCallsModule],
   controllers: [HealthController],
   providers: [
+    HealthAccess,
     Readiness,
     ApiTokenGuard,
     { provide: ProviderProbe, inject: [SWITCHBOARD_CONFIG], useFactory: (config: SwitchboardConfig) => new ProviderProbe(config.cli.provider) },

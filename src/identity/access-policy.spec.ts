@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ACCESS_POLICY, type AccessRule, judgeAccess, rolesAllowed } from './access-policy';
+import { type AccessRule, type AccessRules, accessTableOf, judgeAccessIn, rolesAllowed } from './access-policy';
+import { accessRuleSetsInFiles } from './access-rule-files';
 import { PERMISSIONS, ROLES, type Role } from './principal';
 
 const SECURITY_DOC = join(__dirname, '..', '..', 'docs', 'security.md');
-const BEGIN = '<!-- access-policy table: generated from src/identity/access-policy.ts -->';
+const BEGIN = '<!-- access-policy table: generated from every src/<context>/<context>.access.ts -->';
 const END = '<!-- end of access-policy table -->';
 
 /** The table docs/security.md shows, one row per operation in the code's order. */
@@ -18,9 +19,24 @@ export function accessPolicyMarkdown(policy: Readonly<Record<string, AccessRule>
 }
 
 const caller = (role: Role) => ({ name: `a ${role}`, role });
-const mayCall = (operation: string) => ROLES.filter((role) => judgeAccess(operation, caller(role)).allowed);
 
 describe('the access policy table', () => {
+  /** The contexts' rule files gathered as the app gathers them (one table, alphabetical). */
+  let ACCESS_POLICY: AccessRules = {};
+  const judgeAccess = (operation: string, who: { name: string; role: Role }) => judgeAccessIn(ACCESS_POLICY, operation, who);
+  const mayCall = (operation: string) => ROLES.filter((role) => judgeAccess(operation, caller(role)).allowed);
+
+  beforeAll(async () => {
+    ACCESS_POLICY = accessTableOf(await accessRuleSetsInFiles());
+  });
+
+  it("gathers every context's rule file, and refuses an operation two contexts name (the check can fail)", () => {
+    expect(Object.keys(ACCESS_POLICY).length).toBeGreaterThanOrEqual(131);
+    expect(() => accessTableOf([{ rules: { 'Query.runs': ['read'] } }, { rules: { 'Query.runs': ['operate'] } }])).toThrow(
+      'Query.runs has two access rules',
+    );
+  });
+
   it('names operations as Controller.method or a root GraphQL field, each with known, distinct permissions', () => {
     for (const [operation, rule] of Object.entries(ACCESS_POLICY)) {
       expect(operation).toMatch(/^([A-Z]\w*Controller\.\w+|(Query|Mutation|Subscription)\.\w+)$/);

@@ -7,170 +7,52 @@ import { type Permission, ROLES, type Role, roleMay } from './principal';
  */
 export type AccessRule = 'public' | readonly [Permission, ...Permission[]];
 
+/** Rules by operation name: `<Controller>.<method>` for REST (SSE streams are controller methods too), `<Query|Mutation|Subscription>.<field>` for GraphQL. */
+export type AccessRules = Readonly<Record<string, AccessRule>>;
+
 /**
- * issue 27: the one table of what every operation needs, by its name: `<Controller>.<method>` for REST
- * (SSE streams are controller methods too) and `<Query|Mutation|Subscription>.<field>` for GraphQL over
- * HTTP and graphql-ws. `IdentityGuard` enforces it on every transport; an operation missing here is
- * refused to everyone, and the role-matrix test (`test/e2e/access-policy.e2e-spec.ts`) fails on it.
- * `docs/security.md` shows this table (`access-policy.spec.ts` checks it matches).
+ * issue 27, issue 40: each context writes the rules of its own operations in `src/<context>/<context>.access.ts`
+ * and contributes them to this slot (`@Contributes(ACCESS_RULES)` on a provider of its module). `AccessPolicy`
+ * gathers them into the one table `IdentityGuard` enforces on every transport (HTTP and graphql-ws); an operation
+ * missing from it is refused to everyone, and the role-matrix test (`test/e2e/access-policy.e2e-spec.ts`) fails on it.
+ * `docs/security.md` shows the table (`access-policy.spec.ts` checks it matches).
  */
-export const ACCESS_POLICY = {
-  // Agent library (spec agent-teams): reading it is for everyone, changing it is the admin's.
-  'AgentsController.list': ['read'],
-  'AgentsController.get': ['read'],
-  'AgentsController.eligible': ['read'],
-  'AgentsController.export': ['read'],
-  'AgentsController.create': ['administer'],
-  'AgentsController.update': ['administer'],
-  'AgentsController.delete': ['administer'],
-  'AgentsController.import': ['administer'],
-  'Query.agents': ['read'],
-  'Query.agent': ['read'],
-  'Query.eligibleSubAgents': ['read'],
-  'Query.agentDraftCheck': ['read'],
-  'Query.agentFiles': ['read'],
-  'Query.mcpServers': ['read'],
-  'Query.knownBuiltinTools': ['read'],
-  'Query.hookTypes': ['read'],
-  'Subscription.agentLibraryChanged': ['read'],
-  'Mutation.createAgent': ['administer'],
-  'Mutation.updateAgent': ['administer'],
-  'Mutation.deleteAgent': ['administer'],
-  'Mutation.importAgents': ['administer'],
+export const ACCESS_RULES = 'switchboard:access-rules';
 
-  // Sessions: reading them, their stream (SSE) and options; operating them.
-  'SessionsController.list': ['read'],
-  'SessionsController.get': ['read'],
-  'SessionsController.events': ['read'],
-  'SessionOptionsController.get': ['read'],
-  'SessionBudgetController.budget': ['read'],
-  'SessionRequestsController.requests': ['read'],
-  'SessionRequestsController.pending': ['read'],
-  'SessionsController.create': ['operate'],
-  'SessionsController.send': ['operate'],
-  'SessionsController.change': ['operate'],
-  'SessionsController.resume': ['operate'],
-  'SessionsController.abort': ['operate'],
-  'SessionsController.steer': ['operate'],
-  'SessionsController.destroy': ['operate'],
-  'SessionRequestsController.answer': ['operate', 'approve'],
-  'Query.sessions': ['read'],
-  'Query.session': ['read'],
-  'Query.sessionHistory': ['read'],
-  'Query.sessionOptions': ['read'],
-  'Query.pendingUserInput': ['read'],
-  'Subscription.sessionEvents': ['read'],
-  'Mutation.createSession': ['operate'],
-  'Mutation.sendMessage': ['operate'],
-  'Mutation.changeSessionSubAgents': ['operate'],
-  'Mutation.resumeSession': ['operate'],
-  'Mutation.abortSessionTurn': ['operate'],
-  'Mutation.steerSession': ['operate'],
-  'Mutation.destroySession': ['operate'],
-  'Mutation.answerUserInput': ['operate', 'approve'],
+/** What a context contributes: the rules of its operations. */
+export interface AccessRuleSet {
+  readonly rules: AccessRules;
+}
 
-  // Runs (delegation): reading; starting, stopping, steering, resuming, replaying and forking them.
-  'RunsController.list': ['read'],
-  'RunsController.get': ['read'],
-  'RunsController.output': ['read'],
-  'RunsController.tree': ['read'],
-  'RunsController.start': ['operate'],
-  'RunsController.stop': ['operate'],
-  'RunsController.steer': ['operate'],
-  'RunsController.resume': ['operate'],
-  'RunsController.replay': ['operate'],
-  'RunsController.fork': ['operate'],
-  'Query.runs': ['read'],
-  'Query.run': ['read'],
-  'Subscription.runEvents': ['read'],
-  'Mutation.agentRun': ['operate'],
-  'Mutation.agentStop': ['operate'],
-  'Mutation.resumeRun': ['operate'],
-  'Mutation.steerRun': ['operate'],
-  'Mutation.replayRun': ['operate'],
-  'Mutation.forkRun': ['operate'],
+/** The contexts' rules as one table, by operation name in alphabetical order; an operation two contexts name is a defect. */
+export function accessTableOf(sets: readonly AccessRuleSet[]): AccessRules {
+  const table = new Map<string, AccessRule>();
+  for (const { rules } of sets) {
+    for (const [operation, rule] of Object.entries(rules)) {
+      if (table.has(operation)) throw new Error(`${operation} has two access rules: one context owns each operation`);
+      table.set(operation, rule);
+    }
+  }
+  return Object.fromEntries([...table].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
 
-  // Pauses of runs and sessions (issue 26).
-  'PausesController.sessionPause': ['read'],
-  'PausesController.pauseRun': ['operate'],
-  'PausesController.unpauseRun': ['operate'],
-  'PausesController.pauseSession': ['operate'],
-  'PausesController.unpauseSession': ['operate'],
-  'Mutation.pauseRun': ['operate'],
-  'Mutation.unpauseRun': ['operate'],
-  'Mutation.pauseSession': ['operate'],
-  'Mutation.unpauseSession': ['operate'],
+/** An operation's rule in a table (never a lookup on the object's prototype). */
+export function ruleIn(table: AccessRules, operation: string): AccessRule | undefined {
+  return Object.hasOwn(table, operation) ? table[operation] : undefined;
+}
 
-  // Schedules (issue 30): reading them and previewing a timing; creating, changing, deleting and running them.
-  'SchedulesController.list': ['read'],
-  'SchedulesController.get': ['read'],
-  'SchedulesController.firings': ['read'],
-  'SchedulesController.preview': ['read'],
-  'SchedulesController.create': ['operate'],
-  'SchedulesController.update': ['operate'],
-  'SchedulesController.delete': ['operate'],
-  'SchedulesController.run': ['operate'],
+/**
+ * The running app's table, for code that has no injector at hand (the OpenAPI document): `AccessPolicy`
+ * installs itself when the app is created. Without an app there is no rule, so everything is refused.
+ */
+let appTable: () => AccessRules = () => ({});
 
-  // Approvals: everyone sees the inbox; only approvers (and admins) decide, host kinds included.
-  'ApprovalsController.list': ['read'],
-  'ApprovalsController.decide': ['approve'],
-  'Query.approvals': ['read'],
-  'Subscription.approvalsChanged': ['read'],
-  'Mutation.decideApproval': ['approve'],
-
-  // Schedules (issue 30), over GraphQL: reading them and the preview; changing them and "run now" start runs.
-  'Query.schedules': ['read'],
-  'Query.schedule': ['read'],
-  'Query.schedulePreview': ['read'],
-  'Subscription.scheduleFirings': ['read'],
-  'Mutation.createSchedule': ['operate'],
-  'Mutation.updateSchedule': ['operate'],
-  'Mutation.setScheduleEnabled': ['operate'],
-  'Mutation.deleteSchedule': ['operate'],
-  'Mutation.runScheduleNow': ['operate'],
-
-  // Model calls, the event log and the audit.
-  'ModelCallsController.listOfSession': ['read'],
-  'ModelCallsController.listOfRun': ['read'],
-  'ModelCallsController.get': ['read'],
-  'Query.modelCall': ['read'],
-  'Query.modelRoute': ['read'],
-  'EventLogController.listEvents': ['read'],
-  'EventLogController.listAudit': ['read'],
-  'EventLogController.exportAudit': ['read'],
-  'EventLogController.getStream': ['read'],
-  'EventLogController.listStreamEvents': ['read'],
-  'Query.auditLog': ['read'],
-  'Query.auditEvent': ['read'],
-
-  // Who calls, and the keys programs call with.
-  'MeController.me': ['read'],
-  'Query.me': ['read'],
-  'ApiKeysController.create': ['administer'],
-  'ApiKeysController.list': ['administer'],
-  'ApiKeysController.revoke': ['administer'],
-  'Query.apiKeys': ['administer'],
-  'Mutation.createApiKey': ['administer'],
-  'Mutation.revokeApiKey': ['administer'],
-  'SignInSessionsController.list': ['administer'],
-  'SignInSessionsController.revoke': ['administer'],
-  'Query.signInSessions': ['administer'],
-  'Mutation.revokeSignInSession': ['administer'],
-
-  // Service state: /metrics is open only when SWITCHBOARD_METRICS_PUBLIC says so (`@PublicWhen`).
-  'MetricsController.scrape': ['read'],
-  'HealthController.health': 'public',
-  'HealthController.live': 'public',
-  'HealthController.ready': 'public',
-  'SignInController.login': 'public',
-  'SignInController.callback': 'public',
-  'SignInController.logout': 'public',
-} as const satisfies Record<string, AccessRule>;
-
-export type OperationName = keyof typeof ACCESS_POLICY;
+export function installAccessTable(table: () => AccessRules): void {
+  appTable = table;
+}
 
 export function accessRuleOf(operation: string): AccessRule | undefined {
-  return Object.hasOwn(ACCESS_POLICY, operation) ? ACCESS_POLICY[operation as OperationName] : undefined;
+  return ruleIn(appTable(), operation);
 }
 
 /** The roles a rule lets in, least first. */
@@ -185,15 +67,15 @@ export type AccessVerdict =
  * Whether a role may call an operation, and if not, the words of the 403: what it needs, which roles
  * have it, and what the caller has. An operation without a rule is refused to every role (fail closed).
  */
-export function judgeAccess(operation: string, caller: { name: string; role: Role }): AccessVerdict {
-  const rule = accessRuleOf(operation);
+export function judgeAccessIn(table: AccessRules, operation: string, caller: { name: string; role: Role }): AccessVerdict {
+  const rule = ruleIn(table, operation);
   if (rule === undefined) {
     return {
       allowed: false,
       reason: 'no_rule',
       needs: [],
       roles: [],
-      message: `${operation} has no access rule (src/identity/access-policy.ts), so it is refused to every role until one is added`,
+      message: `${operation} has no access rule (its context's <context>.access.ts), so it is refused to every role until one is added`,
     };
   }
   if (rule === 'public' || rule.some((permission) => roleMay(caller.role, permission))) return { allowed: true };
@@ -205,4 +87,9 @@ export function judgeAccess(operation: string, caller: { name: string; role: Rol
     roles,
     message: `${operation} needs the ${rule.join(' or ')} permission (roles: ${roles.join(', ')}); ${caller.name} has the ${caller.role} role`,
   };
+}
+
+/** The running app's verdict (see `installAccessTable`). */
+export function judgeAccess(operation: string, caller: { name: string; role: Role }): AccessVerdict {
+  return judgeAccessIn(appTable(), operation, caller);
 }

@@ -5,7 +5,7 @@ import { authorizationOf, type AuthCarrier } from '../common/auth/api-token.guar
 import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { SWITCHBOARD_CONFIG } from '../config/config.module';
 import type { SwitchboardConfig } from '../config/switchboard-config';
-import { judgeAccess } from './access-policy';
+import { AccessPolicy } from './app-access-policy';
 import { PRINCIPAL_PROPERTY, type Principal } from './principal';
 import { PrincipalResolver } from './principal-resolver';
 
@@ -19,7 +19,7 @@ const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /**
  * The global guard: every REST handler (SSE streams included) and GraphQL resolver (HTTP and graphql-ws)
  * runs for an authenticated principal, put on the request (REST, SSE) or the GraphQL context, whose role
- * the policy table (`access-policy.ts`) lets call the operation. @Public() routes need none.
+ * the access table (each context's `<context>.access.ts`, gathered by `AccessPolicy`) lets call the operation. @Public() routes need none.
  */
 @Injectable()
 export class IdentityGuard implements CanActivate {
@@ -28,6 +28,7 @@ export class IdentityGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly principals: PrincipalResolver,
+    private readonly policy: AccessPolicy,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
@@ -60,7 +61,7 @@ export class IdentityGuard implements CanActivate {
 
   /** The policy table's verdict: through, or a 403 naming the permission needed, the roles that have it, and the caller's role. */
   private allow(principal: Principal, operation: string): true {
-    const verdict = judgeAccess(operation, principal);
+    const verdict = this.policy.judge(operation, principal);
     if (verdict.allowed) return true;
     // A route nobody wrote a rule for is a defect, not a caller's mistake: say so in the log.
     if (verdict.reason === 'no_rule') this.logger.error({ operation, principal: principal.id }, verdict.message);

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR, DiscoveryModule } from '@nestjs/core';
+import { AccessPolicy } from './app-access-policy';
+import { IdentityAccess } from './identity.access';
 import { ActingActorInterceptor } from './acting-actor.interceptor';
 import { CredentialStreams } from './credential-streams';
 import { CredentialStreamsInterceptor } from './credential-streams.interceptor';
@@ -28,6 +30,8 @@ import { PrincipalResolver } from './principal-resolver';
     { provide: APP_INTERCEPTOR, useClass: CredentialStreamsInterceptor },
     PrincipalResolver,
     CredentialStreams,
+    AccessPolicy,
+    IdentityAccess,
     IdentityGuard,
     ApiKeysReadModel,
     ApiKeysProjection,
@@ -35,6 +39,6 @@ import { PrincipalResolver } from './principal-resolver';
     RevokeApiKeyHandler,
     ListApiKeysHandler,
   ],
-  exports: [PrincipalResolver, IdentityGuard, CredentialStreams],
+  exports: [PrincipalResolver, IdentityGuard, CredentialStreams, AccessPolicy],
 })
 export class IdentityModule {}

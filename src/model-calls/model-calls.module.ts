@@ -20,6 +20,8 @@ import { ModelRoute } from './model-route';
 import { ModelCallsProjection } from './projections/model-calls.projection';
 import { ProviderTraffic } from './provider-traffic';
 import { ReplayPlanner } from './replay/replay-planner';
+import { ModelCallsResolver, SessionModelCallsResolver, RunModelCallsResolver } from './graphql/model-calls.resolver';
+import { ModelCallsAccess } from './model-calls.access';
 
 /**
  * issue 25: every model call of every agent goes through Switchboard (`ModelRoute`) and is kept as a
@@ -31,6 +33,10 @@ import { ReplayPlanner } from './replay/replay-planner';
   imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, PausesModule, DiscoveryModule],
   controllers: [ModelCallsController],
   providers: [
+    ModelCallsAccess,
+    ModelCallsResolver,
+    SessionModelCallsResolver,
+    RunModelCallsResolver,
     ModelRoute,
     ModelCallLineages,
     ModelCallRecovery,

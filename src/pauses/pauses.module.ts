@@ -6,6 +6,8 @@ import { UnpauseHandler } from './commands/unpause/unpause.handler';
 import { PauseHolds } from './pause-holds';
 import { PausesController } from './pauses.controller';
 import { PausesProjection } from './projections/pauses.projection';
+import { PauseCommandsResolver, RunPauseResolver, SessionPauseResolver } from './graphql/pauses.resolver';
+import { PausesAccess } from './pauses.access';
 
 /**
  * issue 26: pause and unpause a run's subtree or a session. `PauseHolds` is where the model route and
@@ -15,7 +17,7 @@ import { PausesProjection } from './projections/pauses.projection';
 @Module({
   imports: [SessionsModule, RunLineageModule],
   controllers: [PausesController],
-  providers: [PauseHolds, PausesProjection, PauseHandler, UnpauseHandler],
+  providers: [PausesAccess, PauseCommandsResolver, RunPauseResolver, SessionPauseResolver, PauseHolds, PausesProjection, PauseHandler, UnpauseHandler],
   exports: [PauseHolds],
 })
 export class PausesModule {}

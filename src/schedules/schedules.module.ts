@@ -18,6 +18,8 @@ import { ScheduleReferences } from './schedule-references';
 import { ScheduleViews } from './schedule-views';
 import { SchedulesController } from './schedules.controller';
 import { SchedulesReadModel } from './schedules-read-model';
+import { SchedulesResolver, ScheduleFiringResolver, RunScheduledByResolver, ScheduledByResolver } from './graphql/schedules.resolver';
+import { SchedulesAccess } from './schedules.access';
 
 /**
  * issue 30: scheduled runs. A schedule is a `schedule-<id>` stream (its definition, on or off); each
@@ -29,6 +31,11 @@ import { SchedulesReadModel } from './schedules-read-model';
   imports: [AgentsModule, RunLineageModule],
   controllers: [SchedulesController],
   providers: [
+    SchedulesAccess,
+    SchedulesResolver,
+    ScheduleFiringResolver,
+    RunScheduledByResolver,
+    ScheduledByResolver,
     SchedulesReadModel,
     SchedulesProjection,
     ScheduleViews,

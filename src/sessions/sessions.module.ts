@@ -27,12 +27,16 @@ import { SessionsController } from './sessions.controller';
 import { SessionOptionsController } from './session-options.controller';
 import { GetSessionOptionsHandler } from './queries/get-session-options/get-session-options.handler';
 import { TurnReminders } from './turn-reminders';
+import { SessionsResolver } from './graphql/sessions.resolver';
+import { SessionsAccess } from './sessions.access';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
   imports: [AgentsModule, DiscoveryModule],
   controllers: [SessionsController, SessionOptionsController],
   providers: [
+    SessionsAccess,
+    SessionsResolver,
     SessionRegistry,
     SessionsReadModel,
     SubagentLaunchesReadModel,

@@ -18,12 +18,18 @@ import { UserInputBroker } from './user-input-broker';
 import { WebhookToolHandler } from './webhook-tool-handler';
 import { SignedWebhook } from './signed-webhook';
 import { HookDispatcher } from './hook-dispatcher';
+import { UserInputResolver } from './graphql/user-input.resolver';
+import { RunRequestsResolver } from './graphql/run-requests.resolver';
+import { ToolDispatchAccess } from './tool-dispatch.access';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
   imports: [SessionsModule, ChildSessionsModule, ApprovalsModule, RunLineageModule, PausesModule],
   controllers: [SessionRequestsController],
   providers: [
+    ToolDispatchAccess,
+    UserInputResolver,
+    RunRequestsResolver,
     RequestRouter,
     ReplayedToolResults,
     RequestAuditLog,

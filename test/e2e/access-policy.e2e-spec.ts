@@ -16,7 +16,9 @@ import {
   isNonNullType,
 } from 'graphql';
 import type { Client } from 'graphql-ws';
-import { ACCESS_POLICY, type AccessRule, accessRuleOf, rolesAllowed } from '../../src/identity/access-policy';
+import { type AccessRule, type AccessRules, accessRuleOf, accessTableOf, rolesAllowed } from '../../src/identity/access-policy';
+import { accessRuleSetsInFiles } from '../../src/identity/access-rule-files';
+import { AccessPolicy } from '../../src/identity/app-access-policy';
 import { ROLES, type Role } from '../../src/identity/principal';
 import { printGraphqlSchema } from '../../src/graphql-api/schema-printer';
 import { IS_PUBLIC } from '../../src/common/auth/public.decorator';
@@ -185,7 +187,16 @@ describe('the access policy, operation by operation', () => {
     return refused ? undefined : verdict;
   }
 
+  /** The running app's table: every context's rules, gathered through discovery. */
+  const appTable = (): AccessRules => running.app.get(AccessPolicy).rules();
+
+  it("gathers the same table as the contexts' rule files (the one docs/security.md shows), and serves it to code without an injector", async () => {
+    expect(appTable()).toEqual(accessTableOf(await accessRuleSetsInFiles()));
+    expect(accessRuleOf('Mutation.decideApproval')).toEqual(['approve']);
+  });
+
   it('has a rule for every route the app serves and every root field of the schema, and none for what does not exist', () => {
+    const ACCESS_POLICY = appTable();
     const operations = new Set([...restOperations().map((o) => o.name), ...rootFields().map(([name]) => name)]);
     expect([...operations].filter((name) => accessRuleOf(name) === undefined)).toEqual([]);
     expect(Object.keys(ACCESS_POLICY).filter((name) => !operations.has(name))).toEqual([]);
@@ -204,7 +215,7 @@ describe('the access policy, operation by operation', () => {
         .filter((method) => [Reflect.getMetadata(IS_PUBLIC, controller.prototype[method]), Reflect.getMetadata(IS_PUBLIC, controller)].includes(true))
         .map((method) => `${controller.name}.${method}`);
     });
-    const marked = Object.entries(ACCESS_POLICY).flatMap(([name, rule]) => (rule === 'public' ? [name] : []));
+    const marked = Object.entries(appTable()).flatMap(([name, rule]) => (rule === 'public' ? [name] : []));
     expect(decorated.sort()).toEqual(marked.sort());
   });
 

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { contributionsTo } from '../common/contributions';
+import type { Role } from './principal';
+import {
+  ACCESS_RULES,
+  type AccessRule,
+  type AccessRuleSet,
+  type AccessRules,
+  type AccessVerdict,
+  accessTableOf,
+  installAccessTable,
+  judgeAccessIn,
+  ruleIn,
+} from './access-policy';
+
+/**
+ * The app's one access table: every context's `<context>.access.ts` rules, found through discovery
+ * (`@Contributes(ACCESS_RULES)`), so adding a context edits nothing here. Gathered on first use, once
+ * every provider exists (the OpenAPI document asks before the app's init hooks run).
+ */
+@Injectable()
+export class AccessPolicy {
+  private table: AccessRules | undefined;
+
+  constructor(private readonly discovery: DiscoveryService) {
+    installAccessTable(() => this.rules());
+  }
+
+  rules(): AccessRules {
+    return (this.table ??= accessTableOf(contributionsTo<AccessRuleSet>(this.discovery, ACCESS_RULES)));
+  }
+
+  ruleOf(operation: string): AccessRule | undefined {
+    return ruleIn(this.rules(), operation);
+  }
+
+  judge(operation: string, caller: { name: string; role: Role }): AccessVerdict {
+    return judgeAccessIn(this.rules(), operation, caller);
+  }
+}
