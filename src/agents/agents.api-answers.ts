@@ -14,13 +14,19 @@ const agentView = agentInputSchema.extend({
   sub_agent_problems: z.array(z.object({ id: z.string(), reason: z.string() }).loose()),
   included_in: z.array(z.string()),
 });
-const agentExample = {
+/** The agent a client sends (POST); the stored agent adds its version and what the service worked out. */
+const agentInput = {
   id: 'code-reviewer',
   name: 'Code reviewer',
   description: 'Reviews a diff for bugs, security problems and missing tests',
   system_message: { mode: 'replace', content: 'You review code. Name the file and line of each problem.' },
   tools: { custom: [], builtin: ['view', 'grep'], excluded_builtin: [] },
   sub_agents: ['test-writer'],
+};
+/** PUT sends the whole agent but its id (the path's). */
+const { id: _id, ...agentBody } = agentInput;
+const agentExample = {
+  ...agentInput,
   created_at: AT,
   updated_at: LATER,
   version: 2,
@@ -30,35 +36,27 @@ const agentExample = {
   included_in: [],
 };
 
+const agentList = { schema: z.object({ agents: z.array(agentView) }), example: { agents: [agentExample] } };
+
 /** What the agent library's routes answer. */
 export const AGENTS_ANSWERS: ControllerAnswers<AgentsController> = {
-  pathParameters: { id: { example: 'code-reviewer' } },
   answers: {
     create: {
       status: 201,
       description: 'The agent as stored',
       schema: agentView,
       example: { ...agentExample, version: 1, created_at: AT, updated_at: AT },
-      request: {
-        id: 'code-reviewer',
-        name: 'Code reviewer',
-        description: 'Reviews a diff for bugs, security problems and missing tests',
-        system_message: { mode: 'replace', content: 'You review code. Name the file and line of each problem.' },
-        tools: { custom: [], builtin: ['view', 'grep'], excluded_builtin: [] },
-        sub_agents: ['test-writer'],
-      },
+      request: agentInput,
     },
     list: {
       status: 200,
       description: 'The library',
-      schema: z.object({ agents: z.array(agentView) }),
-      example: { agents: [agentExample] },
+      ...agentList,
     },
     eligible: {
       status: 200,
       description: 'Agents that can be its sub-agents',
-      schema: z.object({ agents: z.array(agentView) }),
-      example: { agents: [agentExample] },
+      ...agentList,
     },
     export: {
       status: 200,
@@ -82,11 +80,8 @@ export const AGENTS_ANSWERS: ControllerAnswers<AgentsController> = {
       schema: agentView,
       example: { ...agentExample, version: 3 },
       request: {
-        name: 'Code reviewer',
-        description: 'Reviews a diff for bugs, security problems and missing tests',
+        ...agentBody,
         system_message: { mode: 'replace', content: 'You review code. Name the file and line of each problem, and suggest a fix.' },
-        tools: { custom: [], builtin: ['view', 'grep'], excluded_builtin: [] },
-        sub_agents: ['test-writer'],
       },
     },
     delete: {
@@ -96,4 +91,5 @@ export const AGENTS_ANSWERS: ControllerAnswers<AgentsController> = {
       example: { id: 'code-reviewer', deleted: true },
     },
   },
+  pathParameters: { id: { example: 'code-reviewer' } },
 };

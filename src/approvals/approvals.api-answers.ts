@@ -48,7 +48,6 @@ const approvalExample = {
 
 /** What the approvals' routes answer. */
 export const APPROVALS_ANSWERS: ControllerAnswers<ApprovalsController> = {
-  pathParameters: { id: uuidParameter(APPROVAL_ID) },
   answers: {
     list: {
       status: 200,
@@ -64,4 +63,5 @@ export const APPROVALS_ANSWERS: ControllerAnswers<ApprovalsController> = {
       request: { decision: 'approve', scope: 'once', reason: 'tests only' },
     },
   },
+  pathParameters: { id: uuidParameter(APPROVAL_ID) },
 };

@@ -30,15 +30,15 @@ export type AnswersOf<T> = { [K in keyof T as T[K] extends (...args: never[]) =>
 
 /** A controller's documented answers, kept in its context beside it. */
 export interface ControllerAnswers<T> {
+  answers: AnswersOf<T>;
   /** By parameter name, for every route of the controller (an operation may override). */
   pathParameters?: Readonly<Record<string, PathParameterExample>>;
-  answers: AnswersOf<T>;
 }
 
 /** As the document builder reads them: by method name. */
 export interface DocumentedController {
-  pathParameters?: Readonly<Record<string, PathParameterExample>>;
   answers: Readonly<Record<string, DocumentedAnswer>>;
+  pathParameters?: Readonly<Record<string, PathParameterExample>>;
 }
 
 const DOCUMENTED_ANSWERS = Symbol('documented-answers');

@@ -146,7 +146,6 @@ const runTree = runView.extend({
 
 /** What the runs' routes answer. */
 export const RUNS_ANSWERS: ControllerAnswers<RunsController> = {
-  pathParameters: { id: uuidParameter(RUN_ID) },
   answers: {
     start: {
       status: 201,
@@ -212,4 +211,5 @@ export const RUNS_ANSWERS: ControllerAnswers<RunsController> = {
       request: { fromModelCall: MODEL_CALL_ID, message: 'Use the second source instead.', agentOverrides: { researcher: { model: 'gpt-4.1' } } },
     },
   },
+  pathParameters: { id: uuidParameter(RUN_ID) },
 };

@@ -6,7 +6,6 @@ import type { SessionBudgetController } from './session-budget.controller';
 
 /** What GET /api/sessions/:id/budget answers. */
 export const SESSION_BUDGET_ANSWERS: ControllerAnswers<SessionBudgetController> = {
-  pathParameters: { id: uuidParameter(SESSION_ID) },
   answers: {
     budget: {
       status: 200,
@@ -20,4 +19,5 @@ export const SESSION_BUDGET_ANSWERS: ControllerAnswers<SessionBudgetController> 
       },
     },
   },
+  pathParameters: { id: uuidParameter(SESSION_ID) },
 };

@@ -61,7 +61,6 @@ const auditExample = {
 
 /** What the event log's and the audit's routes answer. */
 export const EVENT_LOG_ANSWERS: ControllerAnswers<EventLogController> = {
-  pathParameters: { streamId: { example: `session-${SESSION_ID}` } },
   answers: {
     listEvents: { status: 200, description: 'A page of events', schema: eventPage, example: { events: [eventExample], nextAfter: 1201 } },
     listAudit: {
@@ -109,4 +108,5 @@ export const EVENT_LOG_ANSWERS: ControllerAnswers<EventLogController> = {
       example: { events: [eventExample], nextAfter: 3 },
     },
   },
+  pathParameters: { streamId: { example: `session-${SESSION_ID}` } },
 };

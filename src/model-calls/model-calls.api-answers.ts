@@ -106,7 +106,6 @@ const modelCallListExample = {
 
 /** What the model calls' routes answer. */
 export const MODEL_CALLS_ANSWERS: ControllerAnswers<ModelCallsController> = {
-  pathParameters: { id: uuidParameter(SESSION_ID) },
   answers: {
     listOfSession: {
       status: 200,
@@ -141,4 +140,5 @@ export const MODEL_CALLS_ANSWERS: ControllerAnswers<ModelCallsController> = {
       pathParameters: { id: uuidParameter(MODEL_CALL_ID) },
     },
   },
+  pathParameters: { id: uuidParameter(SESSION_ID) },
 };

@@ -40,7 +40,6 @@ function unpauseAnswer(target: 'run' | 'session', id: string) {
 
 /** What the pauses' routes answer (issue 26); a run's pause is at /api/runs/:id. */
 export const PAUSES_ANSWERS: ControllerAnswers<PausesController> = {
-  pathParameters: { id: uuidParameter(SESSION_ID) },
   answers: {
     sessionPause: {
       status: 200,
@@ -82,4 +81,5 @@ export const PAUSES_ANSWERS: ControllerAnswers<PausesController> = {
       ...unpauseAnswer('session', SESSION_ID),
     },
   },
+  pathParameters: { id: uuidParameter(SESSION_ID) },
 };

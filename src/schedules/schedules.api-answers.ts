@@ -97,7 +97,6 @@ const scheduleExample = {
 
 /** What the schedules' routes answer (issue 30). */
 export const SCHEDULES_ANSWERS: ControllerAnswers<SchedulesController> = {
-  pathParameters: { id: uuidParameter(SCHEDULE_ID) },
   answers: {
     create: {
       status: 201,
@@ -155,4 +154,5 @@ export const SCHEDULES_ANSWERS: ControllerAnswers<SchedulesController> = {
       example: { firings: [firingExample], nextCursor: null },
     },
   },
+  pathParameters: { id: uuidParameter(SCHEDULE_ID) },
 };

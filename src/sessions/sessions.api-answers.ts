@@ -83,7 +83,6 @@ const sessionExample = {
 
 /** What the sessions' routes answer. */
 export const SESSIONS_ANSWERS: ControllerAnswers<SessionsController> = {
-  pathParameters: { id: uuidParameter(SESSION_ID) },
   answers: {
     create: {
       status: 201,
@@ -154,4 +153,5 @@ export const SESSIONS_ANSWERS: ControllerAnswers<SessionsController> = {
       ),
     },
   },
+  pathParameters: { id: uuidParameter(SESSION_ID) },
 };

@@ -32,7 +32,6 @@ const pendingQuestion = z.object({
 
 /** What a session's routed requests and questions answer. */
 export const SESSION_REQUESTS_ANSWERS: ControllerAnswers<SessionRequestsController> = {
-  pathParameters: { id: uuidParameter(SESSION_ID), requestId: { example: REQUEST_ID } },
   answers: {
     requests: {
       status: 200,
@@ -83,4 +82,5 @@ export const SESSION_REQUESTS_ANSWERS: ControllerAnswers<SessionRequestsControll
       request: { answer: 'main', wasFreeform: false },
     },
   },
+  pathParameters: { id: uuidParameter(SESSION_ID), requestId: { example: REQUEST_ID } },
 };

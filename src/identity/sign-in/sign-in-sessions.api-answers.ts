@@ -27,7 +27,6 @@ const signInSessionExample = {
 
 /** What the sign-in sessions' routes answer. */
 export const SIGN_IN_SESSIONS_ANSWERS: ControllerAnswers<SignInSessionsController> = {
-  pathParameters: { id: { example: SIGN_IN_SESSION_ID } },
   answers: {
     list: {
       status: 200,
@@ -42,4 +41,5 @@ export const SIGN_IN_SESSIONS_ANSWERS: ControllerAnswers<SignInSessionsControlle
       example: { ...signInSessionExample, revokedAt: LATER, state: 'revoked' },
     },
   },
+  pathParameters: { id: { example: SIGN_IN_SESSION_ID } },
 };
