@@ -1,3 +1,4 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import type { SubAgentProblem } from './agent-eligibility';
 
@@ -18,6 +19,7 @@ export class UnknownAgentError extends DomainError {
 }
 
 export class AgentAlreadyExistsError extends DomainError {
+  static override readonly httpStatus = HttpStatus.CONFLICT;
   readonly code = 'agent_exists';
   constructor(agentId: string) {
     super(`Agent ${agentId} already exists; update it with PUT /api/agents/${agentId} or choose another id`, { agentId });

@@ -15,6 +15,8 @@ import { EligibleSubAgents } from './queries/eligible-sub-agents/eligible-sub-ag
 import { ExportAgents } from './queries/export-agents/export-agents.query';
 import { GetAgent } from './queries/get-agent/get-agent.query';
 import { ListAgents } from './queries/list-agents/list-agents.query';
+import { DocumentedAnswers } from '../common/api-answers';
+import { AGENTS_ANSWERS } from './agents.api-answers';
 
 const listSchema = z.object({ composable: z.enum(['true', 'false']).optional() });
 const eligibleSchema = z.object({ exclude: z.string().max(64).optional() });
@@ -37,6 +39,7 @@ const putSchema = agentFieldsSchema.extend({
 });
 
 @ApiTags('agents')
+@DocumentedAnswers(AGENTS_ANSWERS)
 @Controller('api/agents')
 export class AgentsController {
   constructor(

@@ -4,17 +4,26 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { z, type ZodType } from 'zod';
+import { SESSION_ID, uuidParameter } from '../common/api-answer-examples';
+import { type DocumentedAnswer, documentedAnswersOf, type PathParameterExample } from '../common/api-answers';
 import { UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
 import { IS_PUBLIC } from '../common/auth/public.decorator';
 import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { accessRuleOf, judgeAccess, rolesAllowed } from '../identity/access-policy';
 import { ROLES } from '../identity/principal';
-import { DOCUMENTED_ANSWERS, pathParameterExample, REQUEST_EXAMPLES } from './api-responses';
 
 type Operation = OpenAPIObject['paths'][string]['get'] & object;
 type JsonSchema = Record<string, unknown>;
 
 const ERROR_SCHEMA = 'ErrorResponse';
+/** A path parameter no controller gave an example for. */
+const ANY_ID_PARAMETER = uuidParameter(SESSION_ID);
+
+/** An operation's documented answer, with the examples of its path parameters (its own over its controller's). */
+interface OperationAnswer {
+  answer: DocumentedAnswer;
+  pathParameters: Readonly<Record<string, PathParameterExample>>;
+}
 
 /**
  * The OpenAPI document, generated from the code: routes and summaries from the controllers'
@@ -37,18 +46,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   document.components.schemas ??= {};
   document.components.schemas[ERROR_SCHEMA] = errorSchema();
   const operations = operationsById(document);
-  for (const [path, item] of Object.entries(document.paths)) {
+  const controllers = controllersOf(app);
+  const answers = answersById(controllers);
+  for (const item of Object.values(document.paths)) {
     for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
       const operation = item[method];
-      if (operation) describeAnswer(operation, path);
+      if (operation) describeAnswer(operation, answers.get(operation.operationId ?? ''));
     }
   }
-  for (const controller of controllersOf(app)) {
+  for (const controller of controllers) {
     for (const method of Object.getOwnPropertyNames(controller.prototype)) {
       const operation = operations.get(`${controller.name}_${method}`);
       if (!operation) continue;
       describeValidatedInputs(operation, controller, method);
-      const example = REQUEST_EXAMPLES[operation.operationId ?? ''];
+      const example = answers.get(operation.operationId ?? '')?.answer.request;
       const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json'] : undefined;
       if (body && example !== undefined) body.example = example;
       describeErrors(operation, isPublic(controller, method));
@@ -59,11 +70,26 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
 }
 
 /**
- * The success answer from DOCUMENTED_ANSWERS (its zod schema as the body, a realistic example), in
- * place of the empty 200/201 Nest puts on every operation; path parameters get an id of the real shape.
+ * What each route answers, by operationId (`<Controller>_<method>`), from the @DocumentedAnswers each
+ * controller carries (its context keeps them beside it): nothing here lists the contexts.
  */
-function describeAnswer(operation: Operation, path: string): void {
-  const answer = DOCUMENTED_ANSWERS[operation.operationId ?? ''];
+function answersById(controllers: ReadonlyArray<Type<unknown>>): Map<string, OperationAnswer> {
+  const byId = new Map<string, OperationAnswer>();
+  for (const controller of controllers) {
+    const documented = documentedAnswersOf(controller);
+    for (const [method, answer] of Object.entries(documented?.answers ?? {})) {
+      byId.set(`${controller.name}_${method}`, { answer, pathParameters: { ...documented?.pathParameters, ...answer.pathParameters } });
+    }
+  }
+  return byId;
+}
+
+/**
+ * The documented success answer (its zod schema as the body, a realistic example), in place of the
+ * empty 200/201 Nest puts on every operation; path parameters get an id of the real shape.
+ */
+function describeAnswer(operation: Operation, documented: OperationAnswer | undefined): void {
+  const answer = documented?.answer;
   const responses = operation.responses as Record<string, unknown>;
   if (answer) {
     for (const status of Object.keys(responses)) if (status.startsWith('2')) delete responses[status];
@@ -77,7 +103,7 @@ function describeAnswer(operation: Operation, path: string): void {
   }
   for (const parameter of operation.parameters ?? []) {
     if (!('in' in parameter) || parameter.in !== 'path') continue;
-    const { example, format } = pathParameterExample(path, parameter.name);
+    const { example, format } = documented?.pathParameters[parameter.name] ?? ANY_ID_PARAMETER;
     parameter.schema = { type: 'string', ...(format ? { format } : {}) };
     parameter.example = example;
   }

@@ -1,3 +1,4 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 
 export class ApprovalNotFoundError extends DomainError {
@@ -10,6 +11,7 @@ export class ApprovalNotFoundError extends DomainError {
 
 /** A decision on a request that is no longer pending. HTTP 409, naming its state. */
 export class ApprovalSettledError extends DomainError {
+  static override readonly httpStatus = HttpStatus.CONFLICT;
   readonly code = 'approval_settled';
 
   constructor(approvalId: string, status: string) {

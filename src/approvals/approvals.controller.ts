@@ -8,6 +8,8 @@ import { toApprovalView } from './approval-view';
 import { CLIENT_HEADER, personDecisionSource } from './decision-source';
 import { DecideApproval, decideApprovalSchema as decideSchema } from './commands/decide-approval/decide-approval.command';
 import { APPROVAL_STATUSES, ListApprovals } from './queries/list-approvals/list-approvals.query';
+import { DocumentedAnswers } from '../common/api-answers';
+import { APPROVALS_ANSWERS } from './approvals.api-answers';
 
 const listSchema = z
   .object({
@@ -23,6 +25,7 @@ const listSchema = z
 
 /** issue 14: permission requests that wait for a person, across every session and run. */
 @ApiTags('approvals')
+@DocumentedAnswers(APPROVALS_ANSWERS)
 @Controller('api/approvals')
 // Approval views are snake_case inside (GraphQL maps them); the API answers in camelCase. A tool
 // call's arguments are what the model wrote and keep their keys.

@@ -1,3 +1,4 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from './domain-error';
 
 /** How long a client is told to wait before it retries (the Retry-After header, in seconds). */
@@ -10,6 +11,7 @@ export const DATABASE_RETRY_AFTER_SECONDS = 2;
  * connection died before its answer: it may have committed; read before retrying a non-idempotent write).
  */
 export class DatabaseUnreachableError extends DomainError {
+  static override readonly httpStatus = HttpStatus.SERVICE_UNAVAILABLE;
   readonly code = 'database_unavailable';
 
   constructor(cause: Error, outcome?: 'not_written' | 'unknown') {

@@ -2,40 +2,14 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import type { GraphQLError } from 'graphql';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnreachableOf } from './database-unreachable.error';
-import { DomainError } from './domain-error';
+import { DomainError, httpStatusOf } from './domain-error';
 import { codeOfStatus, graphqlErrorOf } from './graphql-error';
 import { refusedBodyOf } from './request-body';
 import { textOf } from './text-of';
 import { ThrottledWarning } from './throttled-warning';
 
-/** Stable error code -> HTTP status. Codes not listed are 422 (the request was understood but refused). */
-const STATUS_BY_CODE: Record<string, number> = {
-  not_found: HttpStatus.NOT_FOUND,
-  invalid_input: HttpStatus.BAD_REQUEST,
-  invalid_append: HttpStatus.UNPROCESSABLE_ENTITY,
-  expected_version_conflict: HttpStatus.CONFLICT,
-  append_failed: HttpStatus.SERVICE_UNAVAILABLE,
-  invalid_state: HttpStatus.CONFLICT,
-  provider_not_configured: HttpStatus.SERVICE_UNAVAILABLE,
-  cli_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
-  cli_error: HttpStatus.BAD_GATEWAY,
-  agent_exists: HttpStatus.CONFLICT,
-  invalid_arguments: HttpStatus.BAD_REQUEST,
-  unknown_run: HttpStatus.NOT_FOUND,
-  schedule_not_found: HttpStatus.NOT_FOUND,
-  policy_denied: HttpStatus.FORBIDDEN,
-  budget_exceeded: HttpStatus.CONFLICT,
-  payload_too_large: HttpStatus.PAYLOAD_TOO_LARGE,
-  unsupported_media_type: HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-  too_many_live_sessions: HttpStatus.TOO_MANY_REQUESTS,
-  approval_settled: HttpStatus.CONFLICT,
-  owned_by_other_instance: HttpStatus.CONFLICT,
-  database_unavailable: HttpStatus.SERVICE_UNAVAILABLE,
-};
-
-export function httpStatusOf(error: DomainError): number {
-  return STATUS_BY_CODE[error.code] ?? HttpStatus.UNPROCESSABLE_ENTITY;
-}
+/** Each error declares its status where it is defined (see DomainError); kept exported here for its callers. */
+export { httpStatusOf };
 
 /**
  * The one place domain errors become HTTP responses: `{ statusCode, code, message, details? }`; in a

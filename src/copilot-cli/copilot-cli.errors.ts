@@ -1,7 +1,9 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 
 /** The CLI cannot be started or reached, or did not answer. HTTP 503. */
 export class CopilotCliUnavailableError extends DomainError {
+  static override readonly httpStatus = HttpStatus.SERVICE_UNAVAILABLE;
   readonly code = 'cli_unavailable';
 }
 

@@ -1,14 +1,17 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 
 /** Stable codes of the delegation tools (spec: sub-agent-delegation): invalid_arguments, unknown_agent,
  * unknown_run, invalid_state, policy_denied, budget_exceeded; the REST filter maps them to statuses. */
 export class InvalidRunArgumentsError extends DomainError {
+  static override readonly httpStatus = HttpStatus.BAD_REQUEST;
   readonly code = 'invalid_arguments';
 }
 
 export { UnknownAgentError } from '../agents/agent.errors';
 
 export class UnknownRunError extends DomainError {
+  static override readonly httpStatus = HttpStatus.NOT_FOUND;
   readonly code = 'unknown_run';
 
   constructor(runId: string) {
@@ -21,6 +24,7 @@ export class RunStateError extends DomainError {
 }
 
 export class PolicyDeniedError extends DomainError {
+  static override readonly httpStatus = HttpStatus.FORBIDDEN;
   readonly code = 'policy_denied';
 }
 
@@ -31,6 +35,7 @@ export class StaleRunCompletionError extends DomainError {
 
 /** A run asked for under a budget with nothing left (its own, when resumed, or an ancestor's): 409. */
 export class BudgetExceededError extends DomainError {
+  static override readonly httpStatus = HttpStatus.CONFLICT;
   readonly code = 'budget_exceeded';
 }
 

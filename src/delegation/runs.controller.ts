@@ -30,6 +30,8 @@ import {
   startRunSchema as startSchema,
   stopRunSchema as stopSchema,
 } from './run-requests';
+import { DocumentedAnswers } from '../common/api-answers';
+import { RUNS_ANSWERS } from './runs.api-answers';
 
 const listSchema = z.object({
   status: z.enum(RUN_STATUSES as [string, ...string[]]).optional(),
@@ -52,6 +54,7 @@ function apiCaller(traceparent: string | undefined): RunCaller {
 
 /** spec: sub-agent-delegation over REST; the API acts as an operator (it may stop or resume any run). */
 @ApiTags('runs')
+@DocumentedAnswers(RUNS_ANSWERS)
 @Controller('api/runs')
 // Run views are the tool results' snake_case inside; the API answers them in camelCase.
 // A fork's agent overrides are keyed by agent name and a divergence quotes requests: both keep their keys.

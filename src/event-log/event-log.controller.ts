@@ -9,6 +9,8 @@ import { AUDIT_EXPORT_CONTENT_TYPES, EXPORT_PAGE_SIZE, writeAuditExport } from '
 import { GetStream } from './queries/get-stream/get-stream.query';
 import { ListAuditLog } from './queries/list-audit-log/list-audit-log.query';
 import { ListEvents } from './queries/list-events/list-events.query';
+import { DocumentedAnswers } from '../common/api-answers';
+import { EVENT_LOG_ANSWERS } from './event-log.api-answers';
 
 const pageQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -42,6 +44,7 @@ const exportQuery = auditQuery.omit({ after: true, limit: true }).extend({ forma
 type ExportQuery = z.infer<typeof exportQuery>;
 
 @ApiTags('events')
+@DocumentedAnswers(EVENT_LOG_ANSWERS)
 @Controller('api')
 export class EventLogController {
   private readonly logger = new Logger(EventLogController.name);

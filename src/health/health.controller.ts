@@ -14,6 +14,8 @@ import { ModelRoute } from '../model-calls/model-route';
 import { AsyncProjectionRunner } from '../projections/async-projection-runner';
 import { TraceExport, TRACES_OFF } from '../traces/trace-export';
 import { Readiness, type ReadinessCheckName, type ReadinessReport } from './readiness';
+import { DocumentedAnswers } from '../common/api-answers';
+import { HEALTH_ANSWERS } from './health.api-answers';
 
 /** Each check as a caller without the token sees it. */
 type CheckSummary = Record<ReadinessCheckName, 'ok' | 'failing'>;
@@ -25,6 +27,7 @@ type CheckSummary = Record<ReadinessCheckName, 'ok' | 'failing'>;
  * check as ok or failing only. Without a token the service listens on loopback and trusts its callers.
  */
 @ApiTags('health')
+@DocumentedAnswers(HEALTH_ANSWERS)
 @Controller('health')
 export class HealthController {
   constructor(

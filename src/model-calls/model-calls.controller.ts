@@ -9,6 +9,8 @@ import { GetModelRoute } from './queries/get-model-route/get-model-route.query';
 import { ListRunModelCalls } from './queries/list-run-model-calls/list-run-model-calls.query';
 import { ListSessionModelCalls } from './queries/list-session-model-calls/list-session-model-calls.query';
 import type { SpendKey } from './model-calls-read-model';
+import { DocumentedAnswers } from '../common/api-answers';
+import { MODEL_CALLS_ANSWERS } from './model-calls.api-answers';
 
 export const MODEL_CALLS_PAGE = { min: 1, max: 500, fallback: 50 } as const;
 
@@ -29,6 +31,7 @@ const runPageSchema = pageSchema.extend({
  * run or subtree, and whether the CLI routes model calls at all (a CLI that cannot lists none, and says why).
  */
 @ApiTags('model-calls')
+@DocumentedAnswers(MODEL_CALLS_ANSWERS)
 @Controller('api')
 export class ModelCallsController {
   constructor(private readonly queryBus: QueryBus) {}

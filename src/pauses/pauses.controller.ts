@@ -7,12 +7,15 @@ import { ZodValidationPipe } from '../common/zod-validation.pipe';
 import { PauseWork, pauseSchema } from './commands/pause/pause.command';
 import { UnpauseWork } from './commands/unpause/unpause.command';
 import { PauseHolds, type PauseView } from './pause-holds';
+import { DocumentedAnswers } from '../common/api-answers';
+import { PAUSES_ANSWERS } from './pauses.api-answers';
 
 /**
  * issue 26: pause and unpause a run's subtree or a session over REST (`resume` already means resuming an
  * interrupted run). The actor is the client (`X-Switchboard-Client: console`, else `api`).
  */
 @ApiTags('pauses')
+@DocumentedAnswers(PAUSES_ANSWERS)
 @Controller('api')
 export class PausesController {
   constructor(

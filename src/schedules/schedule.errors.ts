@@ -1,7 +1,9 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 
 /** No schedule with this id, or it was deleted. HTTP 404. */
 export class ScheduleNotFoundError extends DomainError {
+  static override readonly httpStatus = HttpStatus.NOT_FOUND;
   readonly code = 'schedule_not_found';
 
   constructor(scheduleId: string) {

@@ -20,6 +20,8 @@ import {
   type ScheduleInput,
   updateScheduleSchema,
 } from './schedule-requests';
+import { DocumentedAnswers } from '../common/api-answers';
+import { SCHEDULES_ANSWERS } from './schedules.api-answers';
 
 export const SCHEDULES_PAGE = { min: 1, max: 500, fallback: 50 } as const;
 
@@ -34,6 +36,7 @@ type Page = z.infer<typeof pageSchema>;
 
 /** issue 30: schedules over REST; every route sends a command or query (GraphQL sends the same). */
 @ApiTags('schedules')
+@DocumentedAnswers(SCHEDULES_ANSWERS)
 @Controller('api/schedules')
 export class SchedulesController {
   constructor(

@@ -1,3 +1,4 @@
+import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
 import type { SessionStatus } from './session.events';
 
@@ -54,6 +55,7 @@ export class SessionNotLiveError extends DomainError {
 
 /** No model provider and no GitHub token: the CLI could not answer any turn. HTTP 503. */
 export class ProviderNotConfiguredError extends DomainError {
+  static override readonly httpStatus = HttpStatus.SERVICE_UNAVAILABLE;
   readonly code = 'provider_not_configured';
   constructor() {
     super(
@@ -64,6 +66,7 @@ export class ProviderNotConfiguredError extends DomainError {
 
 /** SWITCHBOARD_MAX_LIVE_SESSIONS reached: a create or resume would be one live session too many. HTTP 429. */
 export class TooManyLiveSessionsError extends DomainError {
+  static override readonly httpStatus = HttpStatus.TOO_MANY_REQUESTS;
   readonly code = 'too_many_live_sessions';
   constructor(max: number, live: number) {
     super(
@@ -75,6 +78,7 @@ export class TooManyLiveSessionsError extends DomainError {
 
 /** The Copilot CLI refused or failed a request. HTTP 502. */
 export class CliRequestFailedError extends DomainError {
+  static override readonly httpStatus = HttpStatus.BAD_GATEWAY;
   readonly code = 'cli_error';
 }
 

@@ -22,6 +22,8 @@ import { GetSession } from './queries/get-session/get-session.query';
 import { ListSessions } from './queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, type CreateSessionRequest, createSessionSchema } from './session-config';
 import { ChangeSubAgents } from './commands/change-sub-agents/change-sub-agents.command';
+import { DocumentedAnswers } from '../common/api-answers';
+import { SESSIONS_ANSWERS } from './sessions.api-answers';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();
 const listSchema = z.object({
@@ -39,6 +41,7 @@ interface SseMessage {
 }
 
 @ApiTags('sessions')
+@DocumentedAnswers(SESSIONS_ANSWERS)
 @Controller('api/sessions')
 export class SessionsController {
   constructor(

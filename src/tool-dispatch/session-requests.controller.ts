@@ -7,6 +7,8 @@ import { GetSession } from '../sessions/queries/get-session/get-session.query';
 import { ListRoutedRequests } from './queries/list-routed-requests/list-routed-requests.query';
 import { AnswerUserInput, userInputAnswerSchema as answerSchema } from './commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from './queries/list-pending-user-input/list-pending-user-input.query';
+import { DocumentedAnswers } from '../common/api-answers';
+import { SESSION_REQUESTS_ANSWERS } from './session-requests.api-answers';
 
 const pageSchema = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -15,6 +17,7 @@ const pageSchema = z.object({
 
 /** What the CLI asked on a session's behalf: the audit of routed requests, and questions waiting for the user. */
 @ApiTags('sessions')
+@DocumentedAnswers(SESSION_REQUESTS_ANSWERS)
 @Controller('api/sessions/:id')
 export class SessionRequestsController {
   constructor(

@@ -6,11 +6,14 @@ import { PRINCIPAL_PROPERTY, type Principal } from '../principal';
 import { CreateApiKey, createApiKeySchema, type CreateApiKeyInput } from './commands/create-api-key/create-api-key.command';
 import { RevokeApiKey } from './commands/revoke-api-key/revoke-api-key.command';
 import { ListApiKeys } from './queries/list-api-keys/list-api-keys.query';
+import { DocumentedAnswers } from '../../common/api-answers';
+import { API_KEYS_ANSWERS } from './api-keys.api-answers';
 
 type Authenticated = { [PRINCIPAL_PROPERTY]: Principal };
 
 /** issue 27: named API keys for programs, each with a role; shown once, stored hashed, revoked at once. */
 @ApiTags('identity')
+@DocumentedAnswers(API_KEYS_ANSWERS)
 @Controller('api/keys')
 export class ApiKeysController {
   constructor(

@@ -2,9 +2,12 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PRINCIPAL_PROPERTY, type Principal } from '../principal';
 import { meOf, type MeView } from './me-view';
+import { DocumentedAnswers } from '../../common/api-answers';
+import { ME_ANSWERS } from './me.api-answers';
 
 /** issue 27: who the caller is, as every transport authenticated them. */
 @ApiTags('identity')
+@DocumentedAnswers(ME_ANSWERS)
 @Controller('api/me')
 export class MeController {
   @Get()

@@ -4,11 +4,14 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PRINCIPAL_PROPERTY, type Principal } from '../principal';
 import { RevokeSignInSession } from './commands/revoke-sign-in-session/revoke-sign-in-session.command';
 import { ListSignInSessions } from './queries/list-sign-in-sessions/list-sign-in-sessions.query';
+import { DocumentedAnswers } from '../../common/api-answers';
+import { SIGN_IN_SESSIONS_ANSWERS } from './sign-in-sessions.api-answers';
 
 type Authenticated = { [PRINCIPAL_PROPERTY]: Principal };
 
 /** issue 27: an admin sees who is signed in to the console and can end a person's session at once. */
 @ApiTags('identity')
+@DocumentedAnswers(SIGN_IN_SESSIONS_ANSWERS)
 @Controller('api/sign-in-sessions')
 export class SignInSessionsController {
   constructor(
