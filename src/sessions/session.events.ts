@@ -46,11 +46,17 @@ export const CliRecords = {
   assistantMessage: 'cli.assistant.message',
   toolExecutionStart: 'cli.tool.execution_start',
   toolExecutionComplete: 'cli.tool.execution_complete',
+  userMessage: 'cli.user.message',
+  sessionError: 'cli.session.error',
+  abort: 'cli.abort',
 } as const;
 
 /** The parts of those records' CLI payloads Switchboard reads (the CLI sends more). */
 export interface CliAssistantMessagePayload {
   content: string;
+}
+export interface CliSessionErrorPayload {
+  message: string;
 }
 export interface CliToolExecutionStartPayload {
   toolCallId: string;
@@ -120,7 +126,10 @@ export type CliRecordEvent =
   | CliRecord<typeof CliRecords.sessionIdle, Record<string, unknown>>
   | CliRecord<typeof CliRecords.assistantMessage, CliAssistantMessagePayload>
   | CliRecord<typeof CliRecords.toolExecutionStart, CliToolExecutionStartPayload>
-  | CliRecord<typeof CliRecords.toolExecutionComplete, CliToolExecutionCompletePayload>;
+  | CliRecord<typeof CliRecords.toolExecutionComplete, CliToolExecutionCompletePayload>
+  | CliRecord<typeof CliRecords.userMessage, Record<string, unknown>>
+  | CliRecord<typeof CliRecords.sessionError, CliSessionErrorPayload>
+  | CliRecord<typeof CliRecords.abort, Record<string, unknown>>;
 
 export type SessionEvent =
   | SessionCreated
