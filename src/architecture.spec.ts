@@ -200,6 +200,64 @@ export function sessionStreamWrites(file: string, text: string): number[] {
   return lines;
 }
 
+/**
+ * issue 40: each context's event types, read off its `*.events.ts`: the string values of the object
+ * constants it exports there (`RunEvents`, `CliRecords`, …), each with the context that owns it.
+ */
+export function eventTypeOwners(files: readonly string[], read: (file: string) => string): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const file of files.filter((f) => f.endsWith('.events.ts'))) {
+    const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, true);
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        let value = declaration.initializer;
+        while (value && (ts.isAsExpression(value) || ts.isSatisfiesExpression(value))) value = value.expression;
+        if (!value || !ts.isObjectLiteralExpression(value)) continue;
+        for (const property of value.properties) {
+          if (ts.isPropertyAssignment(property) && ts.isStringLiteral(property.initializer)) owners.set(property.initializer.text, contextOf(file));
+        }
+      }
+    }
+  }
+  return owners;
+}
+
+/**
+ * Where a file names another context's event type by its string (`'run.started'`, in code or in a
+ * type): such a read bypasses the owner's exported constants, readers and payload types, so a change
+ * there goes unnoticed. Comments are not code: they may name anything.
+ */
+export function foreignEventTypeLiterals(file: string, text: string, owners: ReadonlyMap<string, string>): string[] {
+  const context = contextOf(file);
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
+      const owner = owners.get(node.text);
+      if (owner !== undefined && owner !== context) {
+        found.push(`${relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} '${node.text}' (owner: ${owner})`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * Files that still name foreign event types, and why. Each entry must still need it (a stale one fails):
+ * the list only shrinks.
+ */
+const FOREIGN_EVENT_TYPE_EXCEPTIONS: Record<string, string> = {
+  'sessions/session-stream-appends.ts':
+    "the sessions port's list of the foreign types a session stream takes: their owners import sessions, and type their constants against it",
+  'pauses/pause-holds.ts': 'run ends by name: delegation imports pauses, so pauses cannot import its constants',
+  'model-calls/model-route.ts': 'run.stopped by name: delegation imports model-calls (the route is being split by another issue-40 part)',
+  'api-docs/api-responses.ts': 'example payloads of the OpenAPI document; the file moves into the contexts (issue 40, another part)',
+  'graphql-api/run-loaders.ts': 'routed-request kinds of the GraphQL loaders (graphql-api is another issue-40 part)',
+};
+
 /** At most this many `as unknown as` in non-spec src: each is a seam the types cannot cross, said so in a comment above it. */
 const DOUBLE_CASTS_ALLOWED = 3;
 
@@ -322,6 +380,48 @@ describe('architecture', () => {
       const outside = sourceFiles(SRC).filter((f) => contextOf(f) !== 'sessions');
       const writes = outside.flatMap((f) => sessionStreamWrites(f, readFileSync(f, 'utf8')).map((line) => `${relative(SRC, f)}:${line}`));
       expect(writes).toEqual([]);
+    });
+  });
+
+  describe("no context reads another's events except through what it exports", () => {
+    const ownersOf = (files: Record<string, string>) => eventTypeOwners(Object.keys(files), (f) => files[f]);
+
+    it("finds another context's event type named by its string, in code or a type, and not in comments (the check can fail)", () => {
+      const events = join(SRC, 'delegation', 'run.events.ts');
+      const owners = ownersOf({ [events]: "export const RunEvents = { started: 'run.started', ended: 'run.ended' } as const;" });
+      expect([...owners]).toEqual([
+        ['run.started', 'delegation'],
+        ['run.ended', 'delegation'],
+      ]);
+      const text = [
+        '// a run.started comment is fine',
+        "if (event.type === 'run.started') return;",
+        "type Ended = { type: 'run.ended' };",
+        'const ok = RunEvents.started;',
+        "const other = 'run.start';",
+      ].join('\n');
+      expect(foreignEventTypeLiterals(join(SRC, 'pauses', 'x.ts'), text, owners)).toEqual([
+        "pauses/x.ts:2 'run.started' (owner: delegation)",
+        "pauses/x.ts:3 'run.ended' (owner: delegation)",
+      ]);
+      expect(foreignEventTypeLiterals(join(SRC, 'delegation', 'x.ts'), text, owners)).toEqual([]);
+    });
+
+    it('knows the event types of every context', () => {
+      const owners = eventTypeOwners(sourceFiles(SRC), (f) => readFileSync(f, 'utf8'));
+      expect(owners.get('run.started')).toBe('delegation');
+      expect(owners.get('session.message_sent')).toBe('sessions');
+      expect(owners.get('cli.tool.execution_start')).toBe('sessions');
+      expect(owners.get('model_call.finished')).toBe('model-calls');
+    });
+
+    it("no file names another context's event type by its string (outside the listed exceptions, each still needed)", () => {
+      const files = sourceFiles(SRC);
+      const owners = eventTypeOwners(files, (f) => readFileSync(f, 'utf8'));
+      const found = files.flatMap((f) => foreignEventTypeLiterals(f, readFileSync(f, 'utf8'), owners));
+      const fileOf = (at: string) => at.slice(0, at.indexOf(':'));
+      expect(found.filter((at) => !Object.hasOwn(FOREIGN_EVENT_TYPE_EXCEPTIONS, fileOf(at)))).toEqual([]);
+      expect(Object.keys(FOREIGN_EVENT_TYPE_EXCEPTIONS).filter((file) => !found.some((at) => fileOf(at) === file))).toEqual([]);
     });
   });
 

@@ -13,6 +13,7 @@ import { approvalStreamId, sessionIdOfStream } from '../event-store/stream-ids';
 import { LineageLookup } from '../run-lineage/lineage-lookup';
 import { HeldWork } from '../sessions/held-work';
 import { SessionRegistry } from '../sessions/session-registry';
+import { SessionEvents } from '../sessions/session.events';
 import { approvalDecider, type ApprovalCommand } from './approval.decider';
 import { ApprovalSettledError } from './approval.errors';
 import type { ApprovalDecision, ApprovalScope, PermissionAskedData } from './approval.events';
@@ -46,7 +47,7 @@ export interface ApprovalDecisionInput {
   decidedBy: 'console' | 'api' | 'timeout';
 }
 
-const SESSION_ENDED = new Set(['session.interrupted', 'session.destroyed']);
+const SESSION_ENDED = new Set<string>([SessionEvents.interrupted, SessionEvents.destroyed]);
 
 /**
  * issue 14: permission requests that wait for a person. `ask` records `permission.asked` on the

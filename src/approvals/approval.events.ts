@@ -1,4 +1,5 @@
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 
 /** issue 14: the events of an `approval-<id>` stream, one stream per permission request that waits for a person. */
 export const ApprovalEvents = {
@@ -24,10 +25,16 @@ export interface PermissionAskedData {
   lineagePath: string[];
   kind: string;
   toolName?: string;
+  /** The CLI's request as it sent it (`PermissionRequestArguments` names what Switchboard reads of it). */
   arguments: unknown;
   /** permission.request (protocol 2) or permission.requested (protocol 3). */
   via: string;
   requestId?: string;
+}
+
+/** What Switchboard reads of a permission request's `arguments`: the tool call it is about, when the CLI names it. */
+export interface PermissionRequestArguments {
+  toolCallId?: string;
 }
 
 export interface ApprovalDecidedData {
@@ -61,3 +68,5 @@ export type ApprovalExpired = DomainEvent<typeof ApprovalEvents.expired, Approva
 export type ApprovalEvent = PermissionAsked | ApprovalDecided | ApprovalExpired;
 
 export const isApprovalEvent = eventGuard<ApprovalEvent>(Object.values(ApprovalEvents));
+/** An approval event as another context reads it: by its type, through these payload types. */
+export const readApprovalEvent = eventReader<ApprovalEvent>(Object.values(ApprovalEvents));

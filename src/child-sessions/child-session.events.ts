@@ -1,4 +1,5 @@
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 
 /** Domain events of the resolver, appended to the PARENT session's stream. */
 export const ChildSessionEvents = {
@@ -48,3 +49,5 @@ export type ChildSessionEvent =
   | DomainEvent<typeof ChildSessionEvents.childMapped, ChildMappedData>;
 
 export const isChildSessionEvent = eventGuard<ChildSessionEvent>(Object.values(ChildSessionEvents));
+/** A child-session event as another context reads it: by its type, through these payload types. */
+export const readChildSessionEvent = eventReader<ChildSessionEvent>(Object.values(ChildSessionEvents));

@@ -15,7 +15,8 @@ import { CreateSession } from '../sessions/commands/create-session/create-sessio
 import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
 import { SendMessage } from '../sessions/commands/send-message/send-message.command';
 import { createSessionSchema, type SessionReplay } from '../sessions/session-config';
-import { CLI_EVENT_PREFIX } from '../sessions/session.events';
+import { type CliAssistantMessagePayload, CliRecords, type CliToolExecutionStartPayload } from '../sessions/session.events';
+import { fieldsOf } from '../event-store/event-reader';
 import { SessionRegistry } from '../sessions/session-registry';
 import { foreignSessionAppend } from '../sessions/session-stream-appends';
 import type { RunCommand, RunState } from './run.decider';
@@ -34,8 +35,6 @@ export interface RunTimeout {
   epoch: number;
   timeoutMs: number;
 }
-
-const cli = (type: string) => `${CLI_EVENT_PREFIX}${type}`;
 
 /**
  * Runs one launch of a run: its own CLI session (`sub-agent-<run_id>`) created with the target agent's
@@ -198,12 +197,12 @@ export class RunExecutor {
   private progressForwarder(state: RunState): (event: StoredEvent) => void {
     return (event) => {
       const data = cliEventData(event);
-      const payload = data.payload;
+      const content = fieldsOf<CliAssistantMessagePayload>(data.payload).content;
       const progress: RunProgress | undefined =
-        event.type === cli('tool.execution_start')
-          ? { kind: 'tool', toolName: payload.toolName }
-          : typeof payload.content === 'string' && payload.content.trim()
-            ? { kind: 'message', text: payload.content.slice(0, 2000) }
+        event.type === CliRecords.toolExecutionStart
+          ? { kind: 'tool', toolName: fieldsOf<CliToolExecutionStartPayload>(data.payload).toolName }
+          : typeof content === 'string' && content.trim()
+            ? { kind: 'message', text: content.slice(0, 2000) }
             : undefined;
       if (progress) this.forwardProgress(state, progress, data.agentId);
     };

@@ -1,5 +1,6 @@
 import type { RecordedTrace } from '../common/trace-context';
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 import type { BudgetBreach, BudgetLimit, RunBudget } from './run-budget';
 import type { PermissionPolicy } from '../sessions/session-config';
 import type { ResolvedRunPolicy } from './run-policy';
@@ -180,6 +181,8 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.budgetWarned,
 ];
 export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
+/** A run-stream event as another context reads it: by its type, through these payload types. */
+export const readRunEvent = eventReader<RunEvent>(RUN_STREAM_EVENT_TYPES);
 
 /**
  * What a foreground child is doing: it started (its id, before its first step: the caller's run card

@@ -1,6 +1,15 @@
 import { textOf } from '../common/text-of';
+import { fieldsOf } from '../event-store/event-reader';
 import type { StoredEvent } from '../event-store/event-store.types';
-import { CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents } from '../sessions/session.events';
+import {
+  type CliAssistantMessagePayload,
+  CliRecords,
+  type CliSessionErrorPayload,
+  type RecordedCliEventData,
+  type SessionInterrupted,
+  type SessionMessageFailed,
+  SessionEvents,
+} from '../sessions/session.events';
 
 /**
  * When the main agent's turn on a run's session ends, and how, as a pure fold over the session's
@@ -27,8 +36,6 @@ export interface TurnState {
 /** What the fold reads of a recorded event. */
 export type RecordedEvent = Pick<StoredEvent, 'type' | 'data'>;
 
-const cli = (type: string) => `${CLI_EVENT_PREFIX}${type}`;
-
 export function initialTurnState(): TurnState {
   return { promptSent: false, started: false, output: '' };
 }
@@ -39,22 +46,28 @@ export function evolveTurn(state: TurnState, event: RecordedEvent): TurnState {
   if (!state.promptSent) return state;
   const own = isOwn(event);
   switch (event.type) {
-    case cli('user.message'):
+    case CliRecords.userMessage:
       return own ? { ...state, started: true } : state;
-    case cli('assistant.message'): {
-      const content = cliEventData(event).payload.content;
+    case CliRecords.assistantMessage: {
+      const content = fieldsOf<CliAssistantMessagePayload>(cliEventData(event).payload).content;
       return own && typeof content === 'string' && content.trim() ? { ...state, output: content } : state;
     }
-    case cli('session.idle'):
+    case CliRecords.sessionIdle:
       return own && state.started ? ended(state, { kind: 'completed', output: state.output }) : state;
-    case cli('session.error'):
+    case CliRecords.sessionError:
       return own
-        ? ended(state, { kind: 'failed', error: textOf(cliEventData(event).payload.message, 'the Copilot CLI reported a session error') })
+        ? ended(state, {
+            kind: 'failed',
+            error: textOf(fieldsOf<CliSessionErrorPayload>(cliEventData(event).payload).message, 'the Copilot CLI reported a session error'),
+          })
         : state;
     case SessionEvents.messageFailed:
-      return ended(state, { kind: 'failed', error: textOf(event.data.error, 'the Copilot CLI did not take the prompt') });
+      return ended(state, {
+        kind: 'failed',
+        error: textOf(fieldsOf<SessionMessageFailed['data']>(event.data).error, 'the Copilot CLI did not take the prompt'),
+      });
     case SessionEvents.interrupted:
-      return ended(state, { kind: 'interrupted', reason: textOf(event.data.reason, 'the session was interrupted') });
+      return ended(state, { kind: 'interrupted', reason: textOf(fieldsOf<SessionInterrupted['data']>(event.data).reason, 'the session was interrupted') });
     case SessionEvents.destroyed:
       return ended(state, { kind: 'failed', error: "the run's session was destroyed" });
     default:
@@ -71,12 +84,12 @@ export function turnOutcome(state: TurnState): TurnOutcome | undefined {
  * interrupted. What a stop waits for after `session.abort`; unlike the fold it needs no prompt of ours.
  */
 export function endsCurrentTurn(event: RecordedEvent): boolean {
-  return (isOwn(event) && (event.type === cli('session.idle') || event.type === cli('abort'))) || event.type === SessionEvents.interrupted;
+  return (isOwn(event) && (event.type === CliRecords.sessionIdle || event.type === CliRecords.abort)) || event.type === SessionEvents.interrupted;
 }
 
 /** Events a foreground run forwards to its parent as progress (once its prompt was taken). */
 export function isProgress(event: RecordedEvent): boolean {
-  return event.type === cli('assistant.message') || event.type === cli('tool.execution_start');
+  return event.type === CliRecords.assistantMessage || event.type === CliRecords.toolExecutionStart;
 }
 
 function ended(state: TurnState, outcome: TurnOutcome): TurnState {

@@ -1,4 +1,5 @@
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 
 /**
  * issue 25: the events of a `model_call-<callId>` stream, one stream per model call the CLI handed to
@@ -174,3 +175,5 @@ export type ModelCallInterrupted = DomainEvent<typeof ModelCallEvents.interrupte
 export type ModelCallEvent = ModelCallStarted | ModelCallFinished | ModelCallFailed | ModelCallRefused | ModelCallInterrupted;
 
 export const isModelCallEvent = eventGuard<ModelCallEvent>(Object.values(ModelCallEvents));
+/** A model-call event as another context reads it: by its type, through these payload types. */
+export const readModelCallEvent = eventReader<ModelCallEvent>(Object.values(ModelCallEvents));

@@ -1,4 +1,5 @@
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 import type { PauseTarget } from '../event-store/stream-ids';
 
 /** issue 26: the events of a pause stream, `pause-run-<runId>` or `pause-session-<sessionId>`. */
@@ -39,3 +40,5 @@ export type Unpaused = DomainEvent<typeof PauseEvents.unpaused, UnpausedData>;
 export type PauseEvent = Paused | Unpaused;
 
 export const isPauseEvent = eventGuard<PauseEvent>(Object.values(PauseEvents));
+/** A pause event as another context reads it: by its type, through these payload types. */
+export const readPauseEvent = eventReader<PauseEvent>(Object.values(PauseEvents));

@@ -1,5 +1,6 @@
 import type { RecordedTrace } from '../common/trace-context';
 import type { DomainEvent } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 
 /**
@@ -38,6 +39,36 @@ export type RecordedCliEventData = {
 };
 
 export const CLI_EVENT_PREFIX = 'cli.';
+
+/** The CLI records other contexts read fields of (the CLI's event type, kept as `cli.<type>`). */
+export const CliRecords = {
+  sessionIdle: 'cli.session.idle',
+  assistantMessage: 'cli.assistant.message',
+  toolExecutionStart: 'cli.tool.execution_start',
+  toolExecutionComplete: 'cli.tool.execution_complete',
+  userMessage: 'cli.user.message',
+  sessionError: 'cli.session.error',
+  abort: 'cli.abort',
+} as const;
+
+/** The parts of those records' CLI payloads Switchboard reads (the CLI sends more). */
+export interface CliAssistantMessagePayload {
+  content: string;
+}
+export interface CliSessionErrorPayload {
+  message: string;
+}
+export interface CliToolExecutionStartPayload {
+  toolCallId: string;
+  toolName: string;
+  arguments?: unknown;
+}
+export interface CliToolExecutionCompletePayload {
+  toolCallId: string;
+  success: boolean;
+  result?: { content?: unknown };
+  error?: { message?: string };
+}
 
 export type SessionStatus = 'starting' | 'active' | 'running' | 'idle' | 'interrupted' | 'failed' | 'destroyed';
 
@@ -89,6 +120,16 @@ export type SessionSteered = DomainEvent<
 export type SessionSteerFailed = DomainEvent<typeof SessionEvents.steerFailed, { error: string; target: SteerTarget; subagentId?: string }>;
 /** A CLI `session.event` as recorded: a fact the CLI reported, never decided here. */
 export type SessionCliEventRecorded = DomainEvent<`${typeof CLI_EVENT_PREFIX}${string}`, RecordedCliEventData>;
+/** A recorded CLI event whose payload is read: `payload` is the CLI's (`RecordedCliEventData.payload`), of this shape. */
+export type CliRecord<Type extends string, Payload> = DomainEvent<Type, Omit<RecordedCliEventData, 'payload'> & { payload: Payload }>;
+export type CliRecordEvent =
+  | CliRecord<typeof CliRecords.sessionIdle, Record<string, unknown>>
+  | CliRecord<typeof CliRecords.assistantMessage, CliAssistantMessagePayload>
+  | CliRecord<typeof CliRecords.toolExecutionStart, CliToolExecutionStartPayload>
+  | CliRecord<typeof CliRecords.toolExecutionComplete, CliToolExecutionCompletePayload>
+  | CliRecord<typeof CliRecords.userMessage, Record<string, unknown>>
+  | CliRecord<typeof CliRecords.sessionError, CliSessionErrorPayload>
+  | CliRecord<typeof CliRecords.abort, Record<string, unknown>>;
 
 export type SessionEvent =
   | SessionCreated
@@ -113,3 +154,8 @@ const SESSION_EVENT_TYPES: ReadonlySet<string> = new Set(Object.values(SessionEv
 export function isSessionEvent<E extends { type: string }>(event: E): event is E & SessionEvent {
   return SESSION_EVENT_TYPES.has(event.type) || event.type.startsWith(CLI_EVENT_PREFIX);
 }
+
+/** A session's own event as another context reads it: by its type, through these payload types. */
+export const readSessionEvent = eventReader<Exclude<SessionEvent, SessionCliEventRecorded>>(Object.values(SessionEvents));
+/** One of `CliRecords` as another context reads it; its `payload` through `fieldsOf<Cli…Payload>`. */
+export const readCliRecord = eventReader<CliRecordEvent>(Object.values(CliRecords));

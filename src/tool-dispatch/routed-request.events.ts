@@ -1,5 +1,6 @@
 import type { Actor } from '../common/actor';
 import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { eventReader } from '../event-store/event-reader';
 
 /** Audit events of routed requests, appended to the parent session's stream. */
 export const RoutedRequestEvents = {
@@ -35,6 +36,11 @@ export interface RoutedRequestData {
   agentId?: string;
 }
 
+/** What Switchboard reads of a `hook.invoked` event's `arguments` (the CLI's hooks.invoke params). */
+export interface HookInvocationArguments {
+  hookType?: string;
+}
+
 /** Every routed-request event has the common data shape. */
 export type RoutedRequestEvent = DomainEvent<(typeof RoutedRequestEvents)[keyof typeof RoutedRequestEvents], RoutedRequestData> & {
   /** issue 27: who decided a permission (the event's `metadata.by`); the CLI's other requests are Switchboard's. */
@@ -42,3 +48,5 @@ export type RoutedRequestEvent = DomainEvent<(typeof RoutedRequestEvents)[keyof 
 };
 
 export const isRoutedRequestEvent = eventGuard<RoutedRequestEvent>(Object.values(RoutedRequestEvents));
+/** A routed-request event as another context reads it: by its type, through these payload types. */
+export const readRoutedRequestEvent = eventReader<RoutedRequestEvent>(Object.values(RoutedRequestEvents));
