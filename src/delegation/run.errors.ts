@@ -1,5 +1,4 @@
 import { DomainError } from '../common/domain-error';
-import { missingEntityError } from '../common/missing-entity.error';
 
 /** Stable codes of the delegation tools (spec: sub-agent-delegation): invalid_arguments, unknown_agent,
  * unknown_run, invalid_state, policy_denied, budget_exceeded; the REST filter maps them to statuses. */
@@ -9,7 +8,13 @@ export class InvalidRunArgumentsError extends DomainError {
 
 export { UnknownAgentError } from '../agents/agent.errors';
 
-export class UnknownRunError extends missingEntityError('unknown_run', 'Run', 'runId') {}
+export class UnknownRunError extends DomainError {
+  readonly code = 'unknown_run';
+
+  constructor(runId: string) {
+    super(`Run ${runId} does not exist`, { runId });
+  }
+}
 
 export class RunStateError extends DomainError {
   readonly code = 'invalid_state';
