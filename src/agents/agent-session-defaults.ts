@@ -38,7 +38,8 @@ export const budgetInputSchema = z
   });
 export type BudgetInput = z.infer<typeof budgetInputSchema>;
 
-const toolName = z
+/** A name in a policy's or a session's lists (ask_tools, tools, custom agents): letters, digits, _ . - */
+export const listedNameSchema = z
   .string()
   .min(1)
   .max(64)
@@ -52,7 +53,7 @@ export const agentPermissionPolicySchema = z
     /** Kinds that wait for a person (ask beats allow). */
     ask_kinds: z.array(z.enum(PERMISSION_KINDS)).max(PERMISSION_KINDS.length).default([]),
     /** Tool names that wait for a person even when their kind is allowed. */
-    ask_tools: z.array(toolName).max(128).default([]),
+    ask_tools: z.array(listedNameSchema).max(128).default([]),
   })
   .strict();
 export type AgentPermissionPolicy = z.infer<typeof agentPermissionPolicySchema>;

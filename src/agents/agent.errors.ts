@@ -1,13 +1,9 @@
 import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
+import { missingEntityError } from '../common/missing-entity.error';
 import type { SubAgentProblem } from './agent-eligibility';
 
-export class AgentNotFoundError extends DomainError {
-  readonly code = 'not_found';
-  constructor(agentId: string) {
-    super(`Agent ${agentId} does not exist`, { agentId });
-  }
-}
+export class AgentNotFoundError extends missingEntityError('not_found', 'Agent', 'agentId') {}
 
 /** A request names an agent (in its body) that is not in the library: 422, the request is understood but refers to nothing. */
 export class UnknownAgentError extends DomainError {

@@ -1,7 +1,7 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
 import { approvalDecider } from './approval.decider';
 import { ApprovalNotFoundError, ApprovalSettledError } from './approval.errors';
-import { type ApprovalEvent, ApprovalEvents, type PermissionAskedData } from './approval.events';
+import { type ApprovalDecidedData, type ApprovalEvent, ApprovalEvents, type PermissionAskedData } from './approval.events';
 
 const given = deciderSpec(approvalDecider);
 
@@ -16,6 +16,11 @@ const asked: PermissionAskedData = {
   via: 'permission.requested',
 };
 const askedEvent: ApprovalEvent = { type: ApprovalEvents.asked, data: asked };
+/** The shell request a1's approval as `decide` records it, with what a case changes. */
+const decidedA1 = (data: Partial<ApprovalDecidedData>): ApprovalEvent => ({
+  type: ApprovalEvents.decided,
+  data: { approvalId: 'a1', sessionId: 's1', kind: 'shell', toolName: undefined, decision: 'approve', scope: 'once', decidedBy: 'api', ...data },
+});
 const decide = { type: 'decide' as const, approvalId: 'a1', decision: 'approve' as const, scope: 'once' as const, decidedBy: 'api' };
 
 describe('approvalDecider', () => {
@@ -27,42 +32,12 @@ describe('approvalDecider', () => {
   it('decides a pending request, with its kind and tool for session grants, the agent that asked and who decided', () => {
     given(askedEvent)
       .when({ ...decide, scope: 'session', reason: 'fine', decidedBy: 'console' })
-      .then([
-        {
-          type: ApprovalEvents.decided,
-          data: {
-            approvalId: 'a1',
-            sessionId: 's1',
-            kind: 'shell',
-            toolName: undefined,
-            decision: 'approve',
-            scope: 'session',
-            reason: 'fine',
-            decidedBy: 'console',
-            agentId: 'researcher',
-          },
-        },
-      ]);
+      .then([decidedA1({ scope: 'session', reason: 'fine', decidedBy: 'console', agentId: 'researcher' })]);
     // The session's own agent asked: the end of the lineage names it.
     const ownAgent: ApprovalEvent = { type: ApprovalEvents.asked, data: { ...asked, agentName: undefined, lineagePath: ['lead'], runId: 'r1' } };
     given(ownAgent)
       .when(decide)
-      .then([
-        {
-          type: ApprovalEvents.decided,
-          data: {
-            approvalId: 'a1',
-            sessionId: 's1',
-            kind: 'shell',
-            toolName: undefined,
-            decision: 'approve',
-            scope: 'once',
-            decidedBy: 'api',
-            agentId: 'lead',
-            runId: 'r1',
-          },
-        },
-      ]);
+      .then([decidedA1({ agentId: 'lead', runId: 'r1' })]);
   });
 
   it('refuses an unknown approval (404)', () => {

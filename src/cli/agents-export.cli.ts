@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
+import { folderArgument, openMaintenanceApp, runCommandWithUsage, UsageError } from './maintenance-command';
 
 const USAGE = `usage: npm run agents:export -- <folder>
 Writes every agent of the library in SWITCHBOARD_DB to <folder>/<id>.json (created when missing),
@@ -10,14 +10,8 @@ with agents:import. Files of the same name are replaced; other files are left al
 Exit codes: 0 exported, 1 failed, 2 usage error.
 `;
 
-class UsageError extends Error {}
-
 function folderOf(argv: string[]): string {
-  const options = argv.filter((a) => a.startsWith('-'));
-  const positional = argv.filter((a) => !a.startsWith('-'));
-  if (options.length > 0) throw new UsageError(`unknown option ${options[0]}`);
-  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'which folder?' : 'give exactly one folder');
-  const folder = positional[0];
+  const folder = folderArgument(argv);
   if (fs.existsSync(folder) && !fs.statSync(folder).isDirectory()) throw new UsageError(`${folder} is not a folder`);
   return folder;
 }
@@ -29,20 +23,7 @@ function writeFileAtomically(file: string, content: string): void {
   fs.renameSync(temporary, file);
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  let folder: string;
-  try {
-    folder = folderOf(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`agents:export: ${error.message}\n${USAGE}`);
-    return 2;
-  }
-
+async function main(folder: string): Promise<number> {
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
   const { QueryBus } = await import('@nestjs/cqrs');
   const { ExportAgents } = await import('../agents/queries/export-agents/export-agents.query');
@@ -66,4 +47,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMaintenanceCommand('agents:export', main);
+runCommandWithUsage('agents:export', USAGE, folderOf, main);

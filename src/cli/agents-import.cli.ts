@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
+import { folderArgument, openMaintenanceApp, runCommandWithUsage, UsageError } from './maintenance-command';
 import type { AgentFile } from '../agents/agent-files';
 import type { ImportAgentsResult } from '../agents/commands/import-agents/import-agents.command';
 
@@ -12,15 +12,9 @@ unknown or cannot be one, refuses the whole import and is printed as file:line: 
 Exit codes: 0 imported, 1 refused (nothing imported), 2 usage error.
 `;
 
-class UsageError extends Error {}
-
 /** The folder's agent files, read before the database is opened (a wrong folder touches nothing). */
 function readFolder(argv: string[]): { folder: string; files: AgentFile[] } {
-  const options = argv.filter((a) => a.startsWith('-'));
-  const positional = argv.filter((a) => !a.startsWith('-'));
-  if (options.length > 0) throw new UsageError(`unknown option ${options[0]}`);
-  if (positional.length !== 1) throw new UsageError(positional.length === 0 ? 'which folder?' : 'give exactly one folder');
-  const folder = positional[0];
+  const folder = folderArgument(argv);
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(folder, { withFileTypes: true });
@@ -40,21 +34,7 @@ function readFolder(argv: string[]): { folder: string; files: AgentFile[] } {
   return { folder, files };
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  let input: ReturnType<typeof readFolder>;
-  try {
-    input = readFolder(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`agents:import: ${error.message}\n${USAGE}`);
-    return 2;
-  }
-  const { folder, files } = input;
-
+async function main({ folder, files }: ReturnType<typeof readFolder>): Promise<number> {
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
   const { CommandBus } = await import('@nestjs/cqrs');
   const { AgentImportRejectedError } = await import('../agents/agent.errors');
@@ -86,4 +66,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMaintenanceCommand('agents:import', main);
+runCommandWithUsage('agents:import', USAGE, readFolder, main);

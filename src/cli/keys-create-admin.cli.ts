@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
+import { openMaintenanceApp, runCommandWithUsage, UsageError } from './maintenance-command';
 
 const USAGE = `usage: npm run keys:create-admin -- [--name <name>]
 Creates a new admin API key in the database of SWITCHBOARD_DB (or SWITCHBOARD_DATABASE_URL) and prints
@@ -10,8 +10,6 @@ than they could do already. The key is recorded as created by cli:keys-create-ad
 Exit codes: 0 created, 1 failed, 2 usage error.
 `;
 
-class UsageError extends Error {}
-
 function nameOf(argv: string[]): string {
   if (argv.length === 0) return `recovery admin ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`;
   if (argv[0] !== '--name') throw new UsageError(`unknown argument ${argv[0]}`);
@@ -21,19 +19,7 @@ function nameOf(argv: string[]): string {
   return name;
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  let name: string;
-  try {
-    name = nameOf(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`keys:create-admin: ${error.message}\n${USAGE}`);
-    return 2;
-  }
+async function main(name: string): Promise<number> {
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
   const { CommandBus } = await import('@nestjs/cqrs');
   const { CreateApiKey } = await import('../identity/keys/commands/create-api-key/create-api-key.command');
@@ -54,4 +40,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMaintenanceCommand('keys:create-admin', main);
+runCommandWithUsage('keys:create-admin', USAGE, nameOf, main);

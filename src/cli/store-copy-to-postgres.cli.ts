@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runMaintenanceCommand } from './maintenance-command';
+import { runCommandWithUsage, UsageError } from './maintenance-command';
 
 const USAGE = `usage: npm run store:copy-to-postgres -- <postgres-url> [--from <sqlite-file>] [--resume]
 Copies the SQLite event log (SWITCHBOARD_DB, or --from) into the PostgreSQL database at <postgres-url>
@@ -12,8 +12,6 @@ prefix of the source. Stop the service first: events appended meanwhile are copi
 arrive before the copy ends. Progress goes to stderr.
 Exit codes: 0 copied, 1 refused or failed, 2 usage error.
 `;
-
-class UsageError extends Error {}
 
 interface Arguments {
   url: string;
@@ -52,20 +50,7 @@ function shown(url: string): string {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  let args: Arguments;
-  try {
-    args = parseArguments(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`store:copy-to-postgres: ${error.message}\n${USAGE}`);
-    return 2;
-  }
-
+async function main(args: Arguments): Promise<number> {
   // The stores load only now: a usage error answers at once and opens nothing.
   const { loadConfig } = await import('../config/switchboard-config');
   const { openSqliteConnection } = await import('../database/sqlite-connection');
@@ -128,4 +113,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-runMaintenanceCommand('store:copy-to-postgres', main);
+runCommandWithUsage('store:copy-to-postgres', USAGE, parseArguments, main);

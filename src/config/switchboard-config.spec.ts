@@ -1,6 +1,12 @@
 import * as path from 'node:path';
 import { InvalidConfigurationError, loadConfig, withoutPassword } from './switchboard-config';
 
+/** A bad value of one variable: refused as a configuration error whose message names the variable. */
+function refusedNamingTheVariable(variable: string, value: string): void {
+  expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
+  expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
+}
+
 describe('loadConfig', () => {
   it('uses the documented defaults on an empty environment', () => {
     const config = loadConfig({});
@@ -114,10 +120,7 @@ describe('loadConfig', () => {
     ['SWITCHBOARD_MAX_LIVE_SESSIONS', '0'],
     ['SWITCHBOARD_PROJECTION_RETRY_MAX_MS', 'soon'],
     ['SWITCHBOARD_READY_MAX_PROJECTION_LAG', '-1'],
-  ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
-    expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
-    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
-  });
+  ])('refuses a bad %s (%s) with a message naming the variable', refusedNamingTheVariable);
 
   it('lists every bad variable at once', () => {
     try {
@@ -228,10 +231,7 @@ describe('loadConfig', () => {
       ['SWITCHBOARD_CLI_ENV_PASSTHROUGH', '*'],
       ['SWITCHBOARD_OUTBOUND_ALLOW', 'https://hooks.example.com'],
       ['SWITCHBOARD_OUTBOUND_ALLOW', '10.0.0.0/40'],
-    ])('refuses a bad %s (%s) with a message naming the variable', (variable, value) => {
-      expect(() => loadConfig({ [variable]: value })).toThrow(InvalidConfigurationError);
-      expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(variable));
-    });
+    ])('refuses a bad %s (%s) with a message naming the variable', refusedNamingTheVariable);
 
     it.each(['SWITCHBOARD_API_TOKEN', 'SWITCHBOARD_WEBHOOK_SECRET', 'switchboard_metrics_token', 'SWITCHBOARD_*'])(
       'refuses to pass %s to the CLI',

@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { cliEnvironment } from './cli-environment';
 
-const SERVICE_ENV: NodeJS.ProcessEnv = {
+/** What the CLI is given of the service's environment (with no passthrough). */
+const KEPT_FOR_CLI: NodeJS.ProcessEnv = {
   PATH: '/usr/local/bin:/usr/bin',
   HOME: '/home/svc',
   USER: 'svc',
@@ -21,6 +22,10 @@ const SERVICE_ENV: NodeJS.ProcessEnv = {
   COPILOT_HOME: '/home/svc/.copilot',
   COPILOT_GITHUB_TOKEN: 'gho_copilot',
   GH_TOKEN: 'gho_gh',
+};
+
+const SERVICE_ENV: NodeJS.ProcessEnv = {
+  ...KEPT_FOR_CLI,
   // Not for the CLI:
   SWITCHBOARD_API_TOKEN: 'api-token-of-16-chars',
   SWITCHBOARD_WEBHOOK_SECRET: 'webhook-secret',
@@ -37,25 +42,7 @@ const SERVICE_ENV: NodeJS.ProcessEnv = {
 
 describe('cliEnvironment', () => {
   it('keeps what a process needs, the CLI settings, locale, proxy and CA variables, and nothing else', () => {
-    expect(cliEnvironment(SERVICE_ENV, { passthrough: [] })).toEqual({
-      PATH: '/usr/local/bin:/usr/bin',
-      HOME: '/home/svc',
-      USER: 'svc',
-      LANG: 'en_US.UTF-8',
-      LC_ALL: 'en_US.UTF-8',
-      TZ: 'Europe/Paris',
-      TMPDIR: '/var/tmp',
-      HTTPS_PROXY: 'http://proxy:3128',
-      http_proxy: 'http://proxy:3128',
-      no_proxy: 'localhost',
-      NODE_EXTRA_CA_CERTS: '/etc/ca.pem',
-      SSL_CERT_FILE: '/etc/ssl/cert.pem',
-      SSL_CERT_DIR: '/etc/ssl/certs',
-      XDG_CACHE_HOME: '/cache',
-      COPILOT_HOME: '/home/svc/.copilot',
-      COPILOT_GITHUB_TOKEN: 'gho_copilot',
-      GH_TOKEN: 'gho_gh',
-    });
+    expect(cliEnvironment(SERVICE_ENV, { passthrough: [] })).toEqual(KEPT_FOR_CLI);
   });
 
   it('adds the passthrough names and PREFIX_* patterns', () => {

@@ -59,18 +59,22 @@ describe('assertOwner', () => {
 });
 
 describe('toSummary', () => {
+  /** The summary of run r1 of code-reviewer in the background, with what a case expects of it. */
+  const summary = (expected: Pick<RunSummary, 'status'> & Partial<RunSummary>): RunSummary => ({
+    run_id: 'r1',
+    agent_id: 'code-reviewer',
+    background: true,
+    ...expected,
+  });
+
   it('summarises a running run without output or error', () => {
-    expect(toSummary(state())).toEqual<RunSummary>({ run_id: 'r1', agent_id: 'code-reviewer', status: 'running', background: true });
+    expect(toSummary(state())).toEqual(summary({ status: 'running' }));
   });
 
   it('gives the output of a completed run, and no error', () => {
-    expect(toSummary(state({ status: 'completed', output: 'LGTM' }, { background: false }))).toEqual<RunSummary>({
-      run_id: 'r1',
-      agent_id: 'code-reviewer',
-      status: 'completed',
-      background: false,
-      output: 'LGTM',
-    });
+    expect(toSummary(state({ status: 'completed', output: 'LGTM' }, { background: false }))).toEqual(
+      summary({ status: 'completed', background: false, output: 'LGTM' }),
+    );
   });
 
   it('keeps an empty output of a completed run', () => {
@@ -78,13 +82,9 @@ describe('toSummary', () => {
   });
 
   it('gives run_failed with the error of a failed run, and no output', () => {
-    expect(toSummary(state({ status: 'failed', error: 'model quota exceeded' }))).toEqual<RunSummary>({
-      run_id: 'r1',
-      agent_id: 'code-reviewer',
-      status: 'failed',
-      background: true,
-      error: { code: 'run_failed', message: 'model quota exceeded' },
-    });
+    expect(toSummary(state({ status: 'failed', error: 'model quota exceeded' }))).toEqual(
+      summary({ status: 'failed', error: { code: 'run_failed', message: 'model quota exceeded' } }),
+    );
   });
 
   it('gives a generic message for a failed run without an error', () => {
@@ -92,16 +92,12 @@ describe('toSummary', () => {
   });
 
   it('gives run_interrupted with the reason and how to go on', () => {
-    expect(toSummary(state({ status: 'interrupted', error: 'switchboard restarted' }))).toEqual<RunSummary>({
-      run_id: 'r1',
-      agent_id: 'code-reviewer',
-      status: 'interrupted',
-      background: true,
-      error: {
-        code: 'run_interrupted',
-        message: 'switchboard restarted; resume it with agent_run {run_id} or stop it with agent_stop',
-      },
-    });
+    expect(toSummary(state({ status: 'interrupted', error: 'switchboard restarted' }))).toEqual(
+      summary({
+        status: 'interrupted',
+        error: { code: 'run_interrupted', message: 'switchboard restarted; resume it with agent_run {run_id} or stop it with agent_stop' },
+      }),
+    );
     expect(toSummary(state({ status: 'interrupted' })).error).toEqual({
       code: 'run_interrupted',
       message: 'the run was interrupted; resume it with agent_run {run_id} or stop it with agent_stop',
@@ -109,13 +105,9 @@ describe('toSummary', () => {
   });
 
   it('gives run_stopped naming who stopped the run and why', () => {
-    expect(toSummary(state({ status: 'stopped', stoppedBy: { actor: 'session:session-1', reason: 'no longer needed' } }))).toEqual<RunSummary>({
-      run_id: 'r1',
-      agent_id: 'code-reviewer',
-      status: 'stopped',
-      background: true,
-      error: { code: 'run_stopped', message: 'stopped by session:session-1: no longer needed' },
-    });
+    expect(toSummary(state({ status: 'stopped', stoppedBy: { actor: 'session:session-1', reason: 'no longer needed' } }))).toEqual(
+      summary({ status: 'stopped', error: { code: 'run_stopped', message: 'stopped by session:session-1: no longer needed' } }),
+    );
     expect(toSummary(state({ status: 'stopped', stoppedBy: { actor: 'switchboard', cascadeFrom: 'r0', reason: 'parent stopped' } })).error).toEqual({
       code: 'run_stopped',
       message: 'stopped by switchboard: parent stopped',

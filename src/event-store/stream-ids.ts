@@ -34,45 +34,34 @@ function after(prefix: string, value: string): string | undefined {
   return value.startsWith(prefix) && value.length > prefix.length ? value.slice(prefix.length) : undefined;
 }
 
-export function sessionStreamId(sessionId: string): string {
-  return `${STREAM_PREFIXES.session}${sessionId}`;
+/** The builder of one kind's stream ids: its prefix, then the id. */
+function streamIdOf(kind: StreamKind): (id: string) => string {
+  return (id) => `${STREAM_PREFIXES[kind]}${id}`;
 }
 
-export function runStreamId(runId: string): string {
-  return `${STREAM_PREFIXES.run}${runId}`;
-}
+export const sessionStreamId = streamIdOf('session');
 
-export function agentStreamId(agentId: string): string {
-  return `${STREAM_PREFIXES.agent}${agentId}`;
-}
+export const runStreamId = streamIdOf('run');
+
+export const agentStreamId = streamIdOf('agent');
 
 /** issue 14: one stream per permission request that waits for a person. */
-export function approvalStreamId(approvalId: string): string {
-  return `${STREAM_PREFIXES.approval}${approvalId}`;
-}
+export const approvalStreamId = streamIdOf('approval');
 
 /** issue 25: one stream per model call the CLI handed to Switchboard. */
-export function modelCallStreamId(callId: string): string {
-  return `${STREAM_PREFIXES.modelCall}${callId}`;
-}
+export const modelCallStreamId = streamIdOf('modelCall');
 
 /** issue 27: one stream per named API key (created, revoked). */
-export function apiKeyStreamId(keyId: string): string {
-  return `${STREAM_PREFIXES.apiKey}${keyId}`;
-}
+export const apiKeyStreamId = streamIdOf('apiKey');
 
 /** issue 30: one stream per schedule (its definition: created, updated, enabled, disabled, deleted). */
-export function scheduleStreamId(scheduleId: string): string {
-  return `${STREAM_PREFIXES.schedule}${scheduleId}`;
-}
+export const scheduleStreamId = streamIdOf('schedule');
 
 /**
  * issue 30: one stream per firing of a schedule. A due firing's id is derived from the schedule and the
  * due time, so two instances firing the same due time write the same stream and the second conflicts.
  */
-export function scheduleFiringStreamId(firingId: string): string {
-  return `${STREAM_PREFIXES.scheduleFiring}${firingId}`;
-}
+export const scheduleFiringStreamId = streamIdOf('scheduleFiring');
 
 /** issue 26: the pauses of one run (`pause-run-<runId>`) or one session (`pause-session-<sessionId>`). */
 export type PauseTarget = 'run' | 'session';

@@ -104,45 +104,52 @@ describe('firing plan', () => {
   });
 
   describe('time zones and DST', () => {
-    it('Europe/Berlin spring forward: 02:30 daily fires at 03:00 on the night 02:00 becomes 03:00, once', async () => {
+    // A schedule done up to `cursorAt`, planned at `now` with due times within `graceMs` on time: the due times it fires.
+    it.each([
       // 2026-03-29: 02:00 CET → 03:00 CEST (01:00Z). 02:30 does not exist that night.
-      const plan = await planFirings(
-        schedule(cron('30 2 * * *', 'Europe/Berlin'), '2026-03-28T00:00:00Z'),
-        new Date('2026-03-29T01:00:30Z'),
+      [
+        'Europe/Berlin spring forward: 02:30 daily fires at 03:00 on the night 02:00 becomes 03:00, once',
+        cron('30 2 * * *', 'Europe/Berlin'),
+        '2026-03-28T00:00:00Z',
+        '2026-03-29T01:00:30Z',
         3 * 86_400_000,
-      );
-      expect(iso(plan)).toEqual(['2026-03-28T01:30:00.000Z', '2026-03-29T01:00:00.000Z']);
-    });
-
-    it('Europe/Berlin fall back: 02:30 daily fires once on the night 02:30 happens twice, at its first occurrence', async () => {
+        ['2026-03-28T01:30:00.000Z', '2026-03-29T01:00:00.000Z'],
+      ],
       // 2026-10-25: 03:00 CEST → 02:00 CET (01:00Z); 02:30 is 00:30Z (CEST) and 01:30Z (CET).
-      const plan = await planFirings(schedule(cron('30 2 * * *', 'Europe/Berlin'), '2026-10-24T12:00:00Z'), new Date('2026-10-25T12:00:00Z'), 86_400_000);
-      expect(iso(plan)).toEqual(['2026-10-25T00:30:00.000Z']);
+      [
+        'Europe/Berlin fall back: 02:30 daily fires once on the night 02:30 happens twice, at its first occurrence',
+        cron('30 2 * * *', 'Europe/Berlin'),
+        '2026-10-24T12:00:00Z',
+        '2026-10-25T12:00:00Z',
+        86_400_000,
+        ['2026-10-25T00:30:00.000Z'],
+      ],
+      // 2026-03-08: EST → EDT. Friday 6th and Monday 9th.
+      [
+        'America/New_York: 09:00 weekdays keeps 09:00 local across the March change (14:00Z before, 13:00Z after)',
+        cron('0 9 * * 1-5', 'America/New_York'),
+        '2026-03-05T15:00:00Z',
+        '2026-03-09T13:00:00Z',
+        7 * 86_400_000,
+        ['2026-03-06T14:00:00.000Z', '2026-03-09T13:00:00.000Z'],
+      ],
+      [
+        'America/New_York fall back: 01:30 daily fires once on 2026-11-01 (01:30 happens twice)',
+        cron('30 1 * * *', 'America/New_York'),
+        '2026-10-31T12:00:00Z',
+        '2026-11-01T12:00:00Z',
+        86_400_000,
+        ['2026-11-01T05:30:00.000Z'],
+      ],
+    ])('%s', async (_label, timing, cursorAt, now, graceMs, dueTimes) => {
+      const plan = await planFirings(schedule(timing, cursorAt), new Date(now), graceMs);
+      expect(iso(plan)).toEqual(dueTimes);
     });
 
     it('Europe/Berlin: an hourly schedule has 23 due times on the spring day and 25 on the autumn day', async () => {
       const hourly = cron('0 * * * *', 'Europe/Berlin');
       expect((await countDueIn(hourly, new Date('2026-03-28T22:59:59Z'), new Date('2026-03-29T21:59:59Z'))).count).toBe(23);
       expect((await countDueIn(hourly, new Date('2026-10-24T21:59:59Z'), new Date('2026-10-25T22:59:59Z'))).count).toBe(25);
-    });
-
-    it('America/New_York: 09:00 weekdays keeps 09:00 local across the March change (14:00Z before, 13:00Z after)', async () => {
-      // 2026-03-08: EST → EDT. Friday 6th and Monday 9th.
-      const plan = await planFirings(
-        schedule(cron('0 9 * * 1-5', 'America/New_York'), '2026-03-05T15:00:00Z'),
-        new Date('2026-03-09T13:00:00Z'),
-        7 * 86_400_000,
-      );
-      expect(iso(plan)).toEqual(['2026-03-06T14:00:00.000Z', '2026-03-09T13:00:00.000Z']);
-    });
-
-    it('America/New_York fall back: 01:30 daily fires once on 2026-11-01 (01:30 happens twice)', async () => {
-      const plan = await planFirings(
-        schedule(cron('30 1 * * *', 'America/New_York'), '2026-10-31T12:00:00Z'),
-        new Date('2026-11-01T12:00:00Z'),
-        86_400_000,
-      );
-      expect(iso(plan)).toEqual(['2026-11-01T05:30:00.000Z']);
     });
 
     it('missed due times in a zone are counted in that zone (catch-up across the Berlin spring change)', async () => {

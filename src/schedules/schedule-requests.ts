@@ -51,23 +51,7 @@ export type ScheduleInput = z.infer<typeof createScheduleSchema>;
  * `PATCH /api/schedules/:id`: the fields to change (null clears an optional one; cron: null with an at
  * switches to a one-off). `enabled` alone only turns the schedule on or off.
  */
-export const updateScheduleSchema = z
-  .object({
-    name: scheduleFields.name.optional(),
-    agentId: scheduleFields.agentId.optional(),
-    prompt: scheduleFields.prompt.optional(),
-    model: scheduleFields.model.optional(),
-    permissionPolicy: scheduleFields.permissionPolicy.optional(),
-    budget: scheduleFields.budget.optional(),
-    cron: scheduleFields.cron.optional(),
-    at: scheduleFields.at.optional(),
-    timeZone: scheduleFields.timeZone.optional(),
-    endsAt: scheduleFields.endsAt.optional(),
-    enabled: scheduleFields.enabled.optional(),
-    overlap: scheduleFields.overlap.optional(),
-    catchUp: scheduleFields.catchUp.optional(),
-  })
-  .strict();
+export const updateScheduleSchema = z.object(scheduleFields).partial().strict();
 export type ScheduleChanges = z.infer<typeof updateScheduleSchema>;
 
 /** `POST /api/schedules/preview`: the timing an editor holds, saved or not. */

@@ -26,19 +26,22 @@ const created: ScheduleEvent = { type: ScheduleEvents.created, data: { scheduleI
 const disabled: ScheduleEvent = { type: ScheduleEvents.disabled, data: { scheduleId: id } };
 const enabled: ScheduleEvent = { type: ScheduleEvents.enabled, data: { scheduleId: id } };
 const deleted: ScheduleEvent = { type: ScheduleEvents.deleted, data: { scheduleId: id } };
+/** The create command for s1 at NOW, enabled, with the default minimum interval unless a case sets one. */
+const create = (definition: ScheduleDefinition, minIntervalSeconds = MIN) =>
+  ({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds }) as const;
 
 describe('scheduleDecider', () => {
   it('creates a schedule once, with its definition and whether it is on', () => {
-    given().when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds: MIN }).then([created]);
+    given().when(create(definition)).then([created]);
     given(created)
-      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .when(create(definition))
       .thenThrows(ScheduleExistsError, /Schedule s1 already exists/);
   });
 
   it('refuses a definition that cannot fire, naming every problem at once (422 invalid_schedule)', () => {
     const broken = { ...definition, cron: '61 * * * *', timeZone: 'Mars/Olympus', prompt: '  ', name: '' };
     given()
-      .when({ type: 'create', scheduleId: id, definition: broken, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .when(create(broken))
       .thenThrows(
         InvalidScheduleError,
         /timeZone Mars\/Olympus is not an IANA time zone.*cron "61 \* \* \* \*" is not valid.*name must be 1 to 120.*prompt must not be empty/,
@@ -48,27 +51,13 @@ describe('scheduleDecider', () => {
   it('refuses a one-off time or an end that is not ahead of now', () => {
     const once = { ...definition, cron: null, at: '2026-11-27T09:59:59Z' };
     given()
-      .when({ type: 'create', scheduleId: id, definition: once, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .when(create(once))
       .thenThrows(InvalidScheduleError, /at is in the past/);
     given()
-      .when({
-        type: 'create',
-        scheduleId: id,
-        definition: { ...definition, endsAt: '2026-11-01T00:00:00Z' },
-        enabled: true,
-        now: NOW,
-        minIntervalSeconds: MIN,
-      })
+      .when(create({ ...definition, endsAt: '2026-11-01T00:00:00Z' }))
       .thenThrows(InvalidScheduleError, /endsAt is in the past/);
     given()
-      .when({
-        type: 'create',
-        scheduleId: id,
-        definition: { ...definition, at: '2026-12-01T00:00:00Z' },
-        enabled: true,
-        now: NOW,
-        minIntervalSeconds: MIN,
-      })
+      .when(create({ ...definition, at: '2026-12-01T00:00:00Z' }))
       .thenThrows(InvalidScheduleError, /give exactly one of cron .* or at/);
   });
 
@@ -110,14 +99,14 @@ describe('scheduleDecider', () => {
 
   it('refuses a cron that never fires, or fires closer than the minimum interval, naming it (issue 39)', () => {
     given()
-      .when({ type: 'create', scheduleId: id, definition: { ...definition, cron: '0 0 30 2 *' }, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .when(create({ ...definition, cron: '0 0 30 2 *' }))
       .thenThrows(InvalidScheduleError, /cron "0 0 30 2 \*" never fires: no date matches it/);
     given()
-      .when({ type: 'create', scheduleId: id, definition: { ...definition, cron: '* * * * * *' }, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .when(create({ ...definition, cron: '* * * * * *' }))
       .thenThrows(InvalidScheduleError, /cron "\* \* \* \* \* \*" fires 1 s apart .*at least 60 s apart \(SWITCHBOARD_SCHEDULE_MIN_INTERVAL/);
     // The operator's lower minimum lets it through.
     given()
-      .when({ type: 'create', scheduleId: id, definition: { ...definition, cron: '* * * * * *' }, enabled: true, now: NOW, minIntervalSeconds: 1 })
+      .when(create({ ...definition, cron: '* * * * * *' }, 1))
       .then([{ type: ScheduleEvents.created, data: { scheduleId: id, definition: { ...definition, cron: '* * * * * *' }, enabled: true } }]);
     // A PATCH is checked when it changes the cron; a schedule made under a lower minimum can still be renamed.
     given(created)
@@ -157,7 +146,7 @@ describe('scheduleDecider', () => {
       .when({ type: 'disable', scheduleId: id })
       .thenThrows(ScheduleNotFoundError, /Schedule s1 does not exist/);
     given(created, deleted)
-      .when({ type: 'create', scheduleId: id, definition, enabled: true, now: NOW, minIntervalSeconds: MIN })
+      .when(create(definition))
       .thenThrows(ScheduleExistsError, /already exists/);
   });
 });

@@ -109,29 +109,17 @@ describe('toCliCustomAgent', () => {
   });
 
   it('passes every optional field through when set', () => {
-    const mcpServers = { github: { type: 'http', url: 'https://api.example.com/mcp' } };
-    expect(
-      toCliCustomAgent(
-        {
-          name: 'full',
-          displayName: 'Full Agent',
-          description: 'Does everything',
-          prompt: 'p',
-          mcpServers,
-          infer: false,
-          model: 'claude-sonnet-4',
-        },
-        sessionTools,
-      ),
-    ).toStrictEqual({
+    const full = {
       name: 'full',
       displayName: 'Full Agent',
       description: 'Does everything',
       prompt: 'p',
-      mcpServers,
+      mcpServers: { github: { type: 'http', url: 'https://api.example.com/mcp' } },
       infer: false,
       model: 'claude-sonnet-4',
-    });
+    };
+    // A copy in: equal to what comes out, field for field.
+    expect(toCliCustomAgent(structuredClone(full), sessionTools)).toStrictEqual(full);
   });
 
   it('leaves unset optional fields out entirely (no undefined keys)', () => {

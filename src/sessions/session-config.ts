@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { printableName } from '../common/printable-name';
 import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
-import { PERMISSION_KINDS } from '../agents/agent-session-defaults';
+import { listedNameSchema as name, PERMISSION_KINDS } from '../agents/agent-session-defaults';
 import { type Budget, budgetApiInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
-const name = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, _ . - only');
 
 export const webhookHandlerSchema = z
   .object({

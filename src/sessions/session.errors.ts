@@ -1,13 +1,9 @@
 import { HttpStatus } from '@nestjs/common';
 import { DomainError } from '../common/domain-error';
+import { missingEntityError } from '../common/missing-entity.error';
 import type { SessionStatus } from './session.events';
 
-export class SessionNotFoundError extends DomainError {
-  readonly code = 'not_found';
-  constructor(sessionId: string) {
-    super(`Session ${sessionId} does not exist`, { sessionId });
-  }
-}
+export class SessionNotFoundError extends missingEntityError('not_found', 'Session', 'sessionId') {}
 
 /** The session never launched a CLI sub-agent by that id. HTTP 404. */
 export class SubagentNotFoundError extends DomainError {

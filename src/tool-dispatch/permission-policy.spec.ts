@@ -28,36 +28,19 @@ function session(policy: Partial<PermissionPolicy> = {}, tools: string[] = ['sav
 
 describe('decidePermission', () => {
   describe('custom-tool', () => {
-    it("approves one of the session's own tools for the parent session", () => {
-      expect(decidePermission({ kind: 'custom-tool', toolName: 'save_result' }, session(), HOST)).toEqual({
-        approved: true,
-        reason: "tool save_result is one of the session's own tools",
-      });
-    });
-
-    it('approves an own tool for a child whose allowlist contains it', () => {
-      expect(decidePermission({ kind: 'custom-tool', toolName: 'save_result' }, session(), HOST)).toEqual({
-        approved: true,
-        reason: "tool save_result is one of the session's own tools",
-      });
+    const ownTool = { approved: true, reason: "tool save_result is one of the session's own tools" };
+    const unregistered = { approved: false, reason: 'tool rm_rf is not registered on the session' };
+    it.each([
+      ["approves one of the session's own tools for the parent session", 'save_result', ownTool],
+      ['approves an own tool for a child whose allowlist contains it', 'save_result', ownTool],
+      ['denies a tool that is not registered on the session', 'rm_rf', unregistered],
+      ['denies an unregistered tool for a child even if the child would allow everything', 'rm_rf', unregistered],
+    ])('%s', (_label, toolName, decision) => {
+      expect(decidePermission({ kind: 'custom-tool', toolName }, session(), HOST)).toEqual(decision);
     });
 
     it('approves an own tool for a child without an allowlist', () => {
       expect(decidePermission({ kind: 'custom-tool', toolName: 'lookup' }, session(), HOST).approved).toBe(true);
-    });
-
-    it('denies a tool that is not registered on the session', () => {
-      expect(decidePermission({ kind: 'custom-tool', toolName: 'rm_rf' }, session(), HOST)).toEqual({
-        approved: false,
-        reason: 'tool rm_rf is not registered on the session',
-      });
-    });
-
-    it('denies an unregistered tool for a child even if the child would allow everything', () => {
-      expect(decidePermission({ kind: 'custom-tool', toolName: 'rm_rf' }, session(), HOST)).toEqual({
-        approved: false,
-        reason: 'tool rm_rf is not registered on the session',
-      });
     });
 
     it('names the tool "(unnamed)" when the CLI sends no tool name, and denies it', () => {

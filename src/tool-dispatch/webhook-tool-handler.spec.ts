@@ -351,34 +351,30 @@ describe('parseToolAnswer', () => {
     });
   });
 
-  it('keeps a string error and drops a non-string one', () => {
-    expect(parseToolAnswer('t', '{"textResultForLlm":"no","resultType":"denied","error":"why"}')).toEqual({
-      textResultForLlm: 'no',
-      resultType: 'denied',
-      error: 'why',
-    });
-    expect(parseToolAnswer('t', '{"textResultForLlm":"no","resultType":"denied","error":{"code":1}}')).toEqual({
-      textResultForLlm: 'no',
-      resultType: 'denied',
-    });
-  });
-
-  it('drops unknown fields of a structured answer', () => {
-    expect(parseToolAnswer('t', '{"textResultForLlm":"ok","resultType":"success","toolTelemetry":{"x":1},"extra":true}')).toEqual({
-      textResultForLlm: 'ok',
-      resultType: 'success',
-    });
-  });
-
-  it('prefers textResultForLlm over result when both are present', () => {
-    expect(parseToolAnswer('t', '{"result":"ignored","textResultForLlm":"used","resultType":"success"}')).toEqual({
-      textResultForLlm: 'used',
-      resultType: 'success',
-    });
-  });
-
-  it('falls back to result when textResultForLlm is not a string', () => {
-    expect(parseToolAnswer('t', '{"textResultForLlm":5,"result":"r"}')).toEqual({ textResultForLlm: 'r', resultType: 'success' });
+  it.each([
+    [
+      'keeps a string error',
+      '{"textResultForLlm":"no","resultType":"denied","error":"why"}',
+      { textResultForLlm: 'no', resultType: 'denied', error: 'why' },
+    ],
+    ['drops a non-string error', '{"textResultForLlm":"no","resultType":"denied","error":{"code":1}}', { textResultForLlm: 'no', resultType: 'denied' }],
+    [
+      'drops unknown fields of a structured answer',
+      '{"textResultForLlm":"ok","resultType":"success","toolTelemetry":{"x":1},"extra":true}',
+      { textResultForLlm: 'ok', resultType: 'success' },
+    ],
+    [
+      'prefers textResultForLlm over result when both are present',
+      '{"result":"ignored","textResultForLlm":"used","resultType":"success"}',
+      { textResultForLlm: 'used', resultType: 'success' },
+    ],
+    [
+      'falls back to result when textResultForLlm is not a string',
+      '{"textResultForLlm":5,"result":"r"}',
+      { textResultForLlm: 'r', resultType: 'success' },
+    ],
+  ])('%s', (_label, raw, answer) => {
+    expect(parseToolAnswer('t', raw)).toEqual(answer);
   });
 
   it.each([

@@ -6,10 +6,11 @@ import { Observable, Subject } from 'rxjs';
 import { connectionFailureOf, DatabaseUnreachableError } from '../../common/database-unreachable.error';
 import { migratePostgres } from '../../database/migrations';
 import { createPostgresPool } from '../../database/postgres-pool';
-import { type CommitRecord, EventStore, validateAppendMany, withActor } from '../event-store';
+import { type CommitRecord, EventStore } from '../event-store';
 import { AppendFailedError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { FlushScheduler } from '../flush-scheduler';
+import { type PendingAppend, queueAppendMany } from '../append-queue';
 import { applyInlineProjections, type PostgresInlineProjection } from '../inline-projection-hook';
 import { commitPlan, planPredictedGroup, planRequest, type KnownStream, type PlannedPart, type RequestPlan } from './append-plan';
 import { GROUP_START, LOCKED_RESULT_INDEX, lockAndReadVersionsSql, lockAndWritePartsSql, readVersionsSql, writePartsSql } from './append-sql';
@@ -41,12 +42,6 @@ export interface PostgresEventStoreOptions {
    * order; more by `registerInline`. The app gives one: the projections' `InlineProjectionHook`.
    */
   inlineProjections?: readonly PostgresInlineProjection[];
-}
-
-interface PendingAppend {
-  parts: StreamAppend[];
-  resolve(results: AppendResult[]): void;
-  reject(error: unknown): void;
 }
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
@@ -245,17 +240,7 @@ export class PostgresEventStore extends EventStore {
 
   /** Several streams atomically: every part's version is checked and all parts commit, or none. */
   appendMany(asked: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
-    try {
-      validateAppendMany(asked);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const parts = withActor(asked);
-    if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
-    return new Promise<AppendResult[]>((resolve, reject) => {
-      this.pending.push({ parts, resolve, reject });
-      this.flushes.schedule(options.maxDelayMs ?? 0);
-    });
+    return queueAppendMany({ closed: this.closed, pending: this.pending, flushes: this.flushes }, asked, options);
   }
 
   async readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): Promise<StoredEvent[]> {

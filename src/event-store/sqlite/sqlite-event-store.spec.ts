@@ -190,18 +190,24 @@ describe('EventStore', () => {
       return { ...memoryStore([counting]), applied };
     }
 
+    /**
+     * Appends a, then what `middle` appends, then c, in one group: a and c commit, the middle one fails
+     * with the version conflict this returns, not marked as found after a write.
+     */
+    async function conflictBetween(store: ReturnType<typeof memoryStore>['store'], middle: () => Promise<unknown>) {
+      const results = await Promise.allSettled([store.append('a', 'no_stream', [created]), middle(), store.append('c', 'no_stream', [created])]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      const conflict = (results[1] as PromiseRejectedResult).reason as ExpectedVersionConflictError;
+      expect(conflict).toBeInstanceOf(ExpectedVersionConflictError);
+      expect(conflict).not.toHaveProperty('afterWrite');
+      return conflict;
+    }
+
     it('found before anything of its append was written, fails that append alone and the group is written once', async () => {
       const { store, applied } = countingStore();
       await store.append('b', 'no_stream', [created]);
       applied.length = 0;
-      const results = await Promise.allSettled([
-        store.append('a', 'no_stream', [created]),
-        store.append('b', 'no_stream', [renamed]),
-        store.append('c', 'no_stream', [created]),
-      ]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
-      expect((results[1] as PromiseRejectedResult).reason).not.toHaveProperty('afterWrite');
+      await conflictBetween(store, () => store.append('b', 'no_stream', [renamed]));
       // No replay with savepoints: each committed event was applied exactly once.
       expect(applied).toEqual(['a', 'c']);
       expect(store.stats()).toEqual({ commits: 2, appends: 4 });
@@ -210,19 +216,13 @@ describe('EventStore', () => {
     it('found after an earlier part of its appendMany wrote, rolls back that appendMany alone while the group commits', async () => {
       const { store, applied } = countingStore();
       await store.append('b', 'no_stream', [created]);
-      const results = await Promise.allSettled([
-        store.append('a', 'no_stream', [created]),
+      const conflict = await conflictBetween(store, () =>
         store.appendMany([
           { streamId: 'x', expectedVersion: 'no_stream', events: [created] },
           { streamId: 'b', expectedVersion: 'no_stream', events: [renamed] },
         ]),
-        store.append('c', 'no_stream', [created]),
-      ]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      const conflict = (results[1] as PromiseRejectedResult).reason as ExpectedVersionConflictError;
-      expect(conflict).toBeInstanceOf(ExpectedVersionConflictError);
+      );
       expect(conflict).toMatchObject({ streamId: 'b', expected: 'no_stream', actual: 1 });
-      expect(conflict).not.toHaveProperty('afterWrite');
       expect(await store.streamVersion('x')).toBe(0);
       expect(await store.readStream('x')).toEqual([]);
       expect([await store.streamVersion('a'), await store.streamVersion('b'), await store.streamVersion('c')]).toEqual([1, 1, 1]);
@@ -243,14 +243,7 @@ describe('EventStore', () => {
            VALUES ('other-writer', 'raced', 1, 'thing.created', '{}', '{}', '2020-01-01T00:00:00.000Z')`,
         )
         .run();
-      const results = await Promise.allSettled([
-        store.append('a', 'no_stream', [created]),
-        store.append('raced', 'no_stream', [created]),
-        store.append('c', 'no_stream', [created]),
-      ]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-      expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(ExpectedVersionConflictError);
-      expect((results[1] as PromiseRejectedResult).reason).not.toHaveProperty('afterWrite');
+      await conflictBetween(store, () => store.append('raced', 'no_stream', [created]));
       const streamRows = database.connection.prepare('SELECT stream_id FROM streams ORDER BY stream_id').all();
       expect(streamRows).toEqual([{ stream_id: 'a' }, { stream_id: 'c' }]);
       expect((await store.readStream('raced')).map((e) => e.eventId)).toEqual(['other-writer']);

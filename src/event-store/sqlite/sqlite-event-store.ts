@@ -4,19 +4,13 @@ import { performance } from 'node:perf_hooks';
 import { Observable, Subject } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
 import { FlushScheduler } from '../flush-scheduler';
+import { type PendingAppend, queueAppendMany } from '../append-queue';
 import { byLimit, KeyedBatch } from '../../database/keyed-batch';
 import { SqliteDatabase } from '../../database/sqlite-database';
-import { type CommitRecord, EventStore, matchesExpectedVersion, validateAppendMany, withActor } from '../event-store';
+import { type CommitRecord, EventStore, matchesExpectedVersion } from '../event-store';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import type { AppendOptions, AppendResult, EventMetadata, StoredEvent, StreamAppend, StreamsRead } from '../event-store.types';
 import { InlineProjectionHook } from '../inline-projection-hook';
-
-/** One queued request: one stream append, or several that commit or fail together. */
-interface PendingAppend {
-  parts: StreamAppend[];
-  resolve(results: AppendResult[]): void;
-  reject(error: unknown): void;
-}
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
@@ -109,17 +103,7 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
    * committed or none (an import of many agents, say, is never half-done).
    */
   appendMany(asked: StreamAppend[], options: AppendOptions = {}): Promise<AppendResult[]> {
-    try {
-      validateAppendMany(asked);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const parts = withActor(asked);
-    if (this.closed) return Promise.reject(new AppendFailedError('The event store is shut down'));
-    return new Promise<AppendResult[]>((resolve, reject) => {
-      this.pending.push({ parts, resolve, reject });
-      this.flushes.schedule(options.maxDelayMs ?? 0);
-    });
+    return queueAppendMany({ closed: this.closed, pending: this.pending, flushes: this.flushes }, asked, options);
   }
 
   readStream(streamId: string, options: { fromVersion?: number; limit?: number } = {}): Promise<StoredEvent[]> {

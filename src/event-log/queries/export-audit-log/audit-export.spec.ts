@@ -33,22 +33,26 @@ function pagedLog(total: number, size: number) {
 }
 
 describe('audit export', () => {
-  it('quotes CSV cells holding quotes, commas or line breaks, doubles quotes, and leaves null empty', () => {
-    expect(csvCell(null)).toBe('');
-    expect(csvCell(42)).toBe('42');
-    expect(csvCell('plain')).toBe('plain');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    expect(csvCell('cr\rhere')).toBe('"cr\rhere"');
+  it.each([
+    [null, ''],
+    [42, '42'],
+    ['plain', 'plain'],
+    ['a,b', '"a,b"'],
+    ['say "hi"', '"say ""hi"""'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\rhere', '"cr\rhere"'],
+  ])('quotes CSV cells holding quotes, commas or line breaks, doubles quotes, and leaves null empty: %p is %p', (value, cell) => {
+    expect(csvCell(value)).toBe(cell);
   });
 
-  it('defuses texts a spreadsheet would run as a formula', () => {
-    expect(csvCell('=HYPERLINK("http://evil")')).toBe('"\'=HYPERLINK(""http://evil"")"');
-    expect(csvCell('+1')).toBe("'+1");
-    expect(csvCell('-2')).toBe("'-2");
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvCell('a=b')).toBe('a=b');
+  it.each([
+    ['=HYPERLINK("http://evil")', '"\'=HYPERLINK(""http://evil"")"'],
+    ['+1', "'+1"],
+    ['-2', "'-2"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['a=b', 'a=b'],
+  ])('defuses texts a spreadsheet would run as a formula: %p is %p', (value, cell) => {
+    expect(csvCell(value)).toBe(cell);
   });
 
   it('writes one CSV row per entry in the API order of fields, who did it included', () => {

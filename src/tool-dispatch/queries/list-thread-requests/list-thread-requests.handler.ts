@@ -3,16 +3,8 @@ import { and, asc, inArray } from 'drizzle-orm';
 import { jsonArrayValues } from '../../../database/keyed-batch';
 import { ReadModelDatabase } from '../../../database/read-model-database';
 import type { RoutedRequestView } from '../list-routed-requests/list-routed-requests.query';
+import { routedRequestView } from '../routed-request-view';
 import { ListThreadRequests } from './list-thread-requests.query';
-
-const parse = (value: string | null): unknown => {
-  if (value === null) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-};
 
 @QueryHandler(ListThreadRequests)
 export class ListThreadRequestsHandler implements IQueryHandler<ListThreadRequests, RoutedRequestView[][]> {
@@ -27,9 +19,7 @@ export class ListThreadRequestsHandler implements IQueryHandler<ListThreadReques
       .where(and(inArray(routedRequests.parentSessionId, jsonArrayValues(this.db, threadIds)), inArray(routedRequests.kind, [...kinds])))
       .orderBy(asc(routedRequests.globalPosition));
     const byThread = new Map<string, RoutedRequestView[]>(threadIds.map((id) => [id, []]));
-    for (const { globalPosition, arguments: args, result, ...rest } of rows) {
-      byThread.get(rest.parentSessionId)?.push({ position: globalPosition, ...rest, arguments: parse(args), result: parse(result) });
-    }
+    for (const row of rows) byThread.get(row.parentSessionId)?.push(routedRequestView(row));
     return threadIds.map((id) => byThread.get(id) ?? []);
   }
 }
