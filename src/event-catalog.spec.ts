@@ -53,6 +53,14 @@ export interface EventFacts {
   typeLiterals: Array<{ type: string; at: string }>;
   /** Every event type the code mentions outside the `*.events.ts` files and the catalog (as a literal or `XEvents.member`). */
   used: Set<string>;
+  /**
+   * Events the code builds to append (`{ type: XEvents.member or 'x.y', data }`), with the file: who appends
+   * each type. A stored event (with a `globalPosition`) is read, not built; an event handed to `apply`/`evolve`
+   * is folded into live state, not appended.
+   */
+  built: Array<{ type: string; file: string; at: string }>;
+  /** Where each decider is declared (`export const <name>: Decider<...>`), relative to the root. */
+  deciderFiles: Map<string, string>;
   /** Each projection's name and the event types it lists (undefined: it reads every event). */
   projections: Map<string, readonly string[] | undefined>;
   /** The text of a console file, or undefined when it does not exist. */
@@ -99,6 +107,19 @@ export function catalogProblems(catalog: Readonly<Record<string, CatalogEntry>>,
     }
   }
 
+  for (const { type, file, at } of facts.built) {
+    const entry = catalog[keyOf(type)];
+    if (!entry) continue;
+    if ('decider' in entry.appendedBy) {
+      const home = facts.deciderFiles.get(entry.appendedBy.decider);
+      if (file !== home) problems.push(`${type} (built at ${at}): only ${entry.appendedBy.decider} (${home ?? 'not found'}) builds it; decide it there`);
+    } else {
+      // A foreign fact is appended by the context the entry names (its first word: `delegation (on the owner session)`).
+      const context = entry.appendedBy.foreign.split(' ')[0];
+      if (!file.startsWith(`src/${context}/`)) problems.push(`${type} (built at ${at}): the catalog says ${context} appends it`);
+    }
+  }
+
   const everyEvent = new Set(Object.keys(EVERY_EVENT_PROJECTIONS));
   for (const [name, types] of facts.projections) {
     if (types === undefined) {
@@ -117,10 +138,11 @@ export function catalogProblems(catalog: Readonly<Record<string, CatalogEntry>>,
 }
 
 /** The facts of one source file: its `*Events` objects, its `type:` literals, and the event types it uses. */
-export function scanSource(file: string, text: string, facts: Pick<EventFacts, 'eventTypeObjects' | 'typeLiterals' | 'used'>): void {
+export function scanSource(file: string, text: string, facts: ScannedFacts): void {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const path = relative(ROOT, file);
   const declaresEvents = file.endsWith('.events.ts') || file === CATALOG_FILE;
-  const at = (node: ts.Node) => `${relative(ROOT, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const at = (node: ts.Node) => `${path}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const literalsIn = (node: ts.Node, found: ts.StringLiteralLike[] = []): ts.StringLiteralLike[] => {
     if (ts.isStringLiteralLike(node)) found.push(node);
     else if (ts.isConditionalExpression(node) || ts.isParenthesizedExpression(node) || ts.isAsExpression(node))
@@ -140,6 +162,11 @@ export function scanSource(file: string, text: string, facts: Pick<EventFacts, '
     if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'type') {
       for (const literal of literalsIn(node.initializer))
         if (EVENT_TYPE.test(literal.text)) facts.typeLiterals.push({ type: literal.text, at: at(literal) });
+      const built = !declaresEvents && ts.isObjectLiteralExpression(node.parent) && isBuiltEvent(node.parent) ? builtTypesOf(node.initializer) : [];
+      for (const type of built) facts.built.push({ type, file: path, at: at(node) });
+    }
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.type && /^Decider\b/.test(node.type.getText(source))) {
+      facts.deciderFiles.set(node.name.text, path);
     }
     if (!declaresEvents) {
       if (ts.isStringLiteralLike(node) && EVENT_TYPE.test(node.text)) facts.used.add(node.text);
@@ -150,6 +177,36 @@ export function scanSource(file: string, text: string, facts: Pick<EventFacts, '
     ts.forEachChild(node, visit);
   };
   visit(source);
+}
+
+type ScannedFacts = Pick<EventFacts, 'eventTypeObjects' | 'typeLiterals' | 'used' | 'built' | 'deciderFiles'>;
+
+const emptyScan = (): ScannedFacts => ({ eventTypeObjects: new Map(), typeLiterals: [], used: new Set(), built: [], deciderFiles: new Map() });
+
+const propertyNames = (object: ts.ObjectLiteralExpression) =>
+  new Set(object.properties.flatMap((property) => (property.name && ts.isIdentifier(property.name) ? [property.name.text] : [])));
+
+/** An object literal that is a new event (`type` and `data`), neither a stored one read back nor one folded into live state. */
+function isBuiltEvent(object: ts.ObjectLiteralExpression): boolean {
+  const names = propertyNames(object);
+  if (!names.has('data') || names.has('globalPosition')) return false;
+  let node: ts.Node = object.parent;
+  while (ts.isArrayLiteralExpression(node) || ts.isParenthesizedExpression(node)) node = node.parent;
+  const callee = ts.isCallExpression(node) ? node.expression : undefined;
+  return !(callee && ts.isPropertyAccessExpression(callee) && ['apply', 'evolve'].includes(callee.name.text));
+}
+
+/** The event types a `type:` initializer names: `XEvents.member` (resolved) or literals, through conditionals. */
+function builtTypesOf(initializer: ts.Expression): string[] {
+  if (ts.isParenthesizedExpression(initializer) || ts.isAsExpression(initializer)) return builtTypesOf(initializer.expression);
+  if (ts.isConditionalExpression(initializer)) return [...builtTypesOf(initializer.whenTrue), ...builtTypesOf(initializer.whenFalse)];
+  if (ts.isStringLiteralLike(initializer)) return EVENT_TYPE.test(initializer.text) ? [initializer.text] : [];
+  if (ts.isPropertyAccessExpression(initializer) && ts.isIdentifier(initializer.expression)) {
+    const values = (EVENT_TYPE_SOURCES as Record<string, Record<string, string> | undefined>)[initializer.expression.text];
+    const type = values?.[initializer.name.text];
+    return type ? [type] : [];
+  }
+  return [];
 }
 
 /** The projections of src, found as the registry finds them: classes marked `@ReadModelProjection()`. */
@@ -180,7 +237,7 @@ function resolveUsed(facts: Pick<EventFacts, 'used'>): Set<string> {
 
 function factsOfSrc(): EventFacts {
   const files = sourceFiles(SRC);
-  const scanned: Pick<EventFacts, 'eventTypeObjects' | 'typeLiterals' | 'used'> = { eventTypeObjects: new Map(), typeLiterals: [], used: new Set() };
+  const scanned = emptyScan();
   for (const file of files) scanSource(file, readFileSync(file, 'utf8'), scanned);
   return {
     ...scanned,
@@ -253,24 +310,49 @@ describe('event catalog', () => {
       'run.started: console file web/src/runs/nowhere.ts does not exist',
       "hook.invoked: console file web/src/sessions/conversation.ts does not mention 'hook.invoked'",
       'session.ghosted: stale, nothing in src appends or reads it',
+      'run.started (built at src/delegation/run.decider.ts:38): only sessionDecider (src/sessions/session.decider.ts) builds it; decide it there',
       "run.started: projection runs lists it; name it in the entry's projections",
       "run.started: projection trace-spans lists it; name it in the entry's projections",
     ]);
   });
 
   it('finds a new event type written inline, and a new *Events object', () => {
-    const scanned: Pick<EventFacts, 'eventTypeObjects' | 'typeLiterals' | 'used'> = { eventTypeObjects: new Map(), typeLiterals: [], used: new Set() };
+    const scanned = emptyScan();
     const file = join(SRC, 'budgets', 'budget-ledger.ts');
     scanSource(
       file,
       "export const BudgetEvents = { spent: 'budget.spent' } as const;\nappend({ type: ok ? 'budget.closed' : 'budget.failed', data });",
       scanned,
     );
-    expect(catalogProblems(EVENT_CATALOG, { ...facts, ...scanned, used: facts.used })).toEqual([
+    expect(catalogProblems(EVENT_CATALOG, { ...facts, ...scanned, used: facts.used, deciderFiles: facts.deciderFiles })).toEqual([
       'BudgetEvents: add it to EVENT_TYPE_SOURCES and CatalogedEventType in event-catalog.ts',
       'budget.spent (BudgetEvents): not in the catalog',
       'budget.closed (appended at src/budgets/budget-ledger.ts:2): not in the catalog',
       'budget.failed (appended at src/budgets/budget-ledger.ts:2): not in the catalog',
+    ]);
+  });
+
+  it('finds who builds each event, and fails on an event built outside the decider or context the catalog names', () => {
+    expect(facts.deciderFiles.get('modelCallDecider')).toBe('src/model-calls/model-call.decider.ts');
+    expect(facts.built).toContainEqual(expect.objectContaining({ type: 'model_call.started', file: 'src/model-calls/model-call.decider.ts' }));
+    expect(facts.built).toContainEqual(expect.objectContaining({ type: 'run.ended', file: 'src/delegation/run-repository.ts' }));
+
+    const scanned = emptyScan();
+    scanSource(
+      join(SRC, 'model-calls', 'model-route.ts'),
+      [
+        'append({ type: ModelCallEvents.started, data: started });',
+        "append({ type: cancelled ? 'model_call.failed' : RunEvents.progress, data });",
+        // Read back, or folded into live state: not appended here.
+        "show({ globalPosition: 3, type: 'model_call.refused', data });",
+        'session.apply([{ type: ModelCallEvents.finished, data }]);',
+      ].join('\n'),
+      scanned,
+    );
+    expect(catalogProblems(EVENT_CATALOG, { ...facts, built: scanned.built })).toEqual([
+      'model_call.started (built at src/model-calls/model-route.ts:1): only modelCallDecider (src/model-calls/model-call.decider.ts) builds it; decide it there',
+      'model_call.failed (built at src/model-calls/model-route.ts:2): only modelCallDecider (src/model-calls/model-call.decider.ts) builds it; decide it there',
+      'run.progress (built at src/model-calls/model-route.ts:2): the catalog says delegation appends it',
     ]);
   });
 });
