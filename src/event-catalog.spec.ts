@@ -1,38 +1,21 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { agentDecider } from './agents/agent.decider';
-import { approvalDecider } from './approvals/approval.decider';
-import { runDecider } from './delegation/run.decider';
-import { modelCallDecider } from './model-calls/model-call.decider';
-import { apiKeyDecider } from './identity/keys/api-key.decider';
-import { pauseDecider } from './pauses/pause.decider';
-import { firingDecider } from './schedules/firing.decider';
-import { scheduleDecider } from './schedules/schedule.decider';
-import { type CatalogEntry, CLI_EVENTS, type DeciderName, EVENT_CATALOG, EVENT_TYPE_SOURCES, EVERY_EVENT_PROJECTIONS } from './event-catalog';
+import { type CatalogEntry, CLI_EVENTS, type ContextCatalog, EVERY_EVENT_PROJECTIONS } from './common/event-catalog-entry';
 import { READ_MODEL_PROJECTION } from './projections/projection';
-import { sessionDecider } from './sessions/session.decider';
 import { CLI_EVENT_PREFIX } from './sessions/session.events';
 
 /**
- * "Add an event type" (docs/ARCHITECTURE.md) is enforced here: the catalog in `event-catalog.ts`
- * names every event type the code appends, and what it says about each one is true of the code.
+ * "Add an event type" (docs/ARCHITECTURE.md) is enforced here: the catalog, each context's entries in
+ * its `<context>.catalog.ts` (found here, none listed centrally), names every event type the code
+ * appends, and what it says about each one is true of the code.
  */
 const SRC = __dirname;
 const ROOT = resolve(SRC, '..');
-const CATALOG_FILE = join(SRC, 'event-catalog.ts');
 
-const DECIDERS: Record<DeciderName, { isEvent: (event: { type: string }) => boolean }> = {
-  agentDecider,
-  sessionDecider,
-  runDecider,
-  approvalDecider,
-  modelCallDecider,
-  pauseDecider,
-  apiKeyDecider,
-  scheduleDecider,
-  firingDecider,
-};
+type DeciderGuard = { isEvent: (event: { type: string }) => boolean };
+/** Filled from the scan before the checks run. */
+let DECIDERS = new Map<string, DeciderGuard>();
 
 /** An event type as the code spells it: dotted lowercase words (`session.message_sent`). */
 const EVENT_TYPE = /^[a-z_]+(\.[a-z_]+)+$/;
@@ -75,7 +58,7 @@ export function catalogProblems(catalog: Readonly<Record<string, CatalogEntry>>,
 
   const sources = new Set(Object.keys(EVENT_TYPE_SOURCES));
   for (const [name, values] of facts.eventTypeObjects) {
-    if (!sources.has(name)) problems.push(`${name}: add it to EVENT_TYPE_SOURCES and CatalogedEventType in event-catalog.ts`);
+    if (!sources.has(name)) problems.push(`${name}: declare its entries in its context's <context>.catalog.ts (contextCatalog({ ${name} }, ...))`);
     for (const type of values) if (!has(type)) problems.push(`${type} (${name}): not in the catalog`);
   }
   for (const { type, at } of facts.typeLiterals) if (!has(type)) problems.push(`${type} (appended at ${at}): not in the catalog`);
@@ -83,11 +66,13 @@ export function catalogProblems(catalog: Readonly<Record<string, CatalogEntry>>,
   for (const [type, entry] of Object.entries(catalog)) {
     if (type !== CLI_EVENTS && !facts.used.has(type)) problems.push(`${type}: stale, nothing in src appends or reads it`);
     if ('decider' in entry.appendedBy) {
-      if (!DECIDERS[entry.appendedBy.decider].isEvent({ type: type === CLI_EVENTS ? `${CLI_EVENT_PREFIX}x` : type })) {
+      const decider = DECIDERS.get(entry.appendedBy.decider);
+      if (!decider) problems.push(`${type}: no decider named ${entry.appendedBy.decider} (an exported const typed Decider<...>)`);
+      else if (!decider.isEvent({ type: type === CLI_EVENTS ? `${CLI_EVENT_PREFIX}x` : type })) {
         problems.push(`${type}: ${entry.appendedBy.decider} does not fold it (its isEvent guard says no)`);
       }
     } else {
-      for (const [name, decider] of Object.entries(DECIDERS)) {
+      for (const [name, decider] of DECIDERS) {
         // CLI records are folded by the session decider but never decided by it.
         if (type !== CLI_EVENTS && decider.isEvent({ type })) problems.push(`${type}: ${name} folds it, so it is not foreign`);
       }
@@ -141,7 +126,7 @@ export function catalogProblems(catalog: Readonly<Record<string, CatalogEntry>>,
 export function scanSource(file: string, text: string, facts: ScannedFacts): void {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const path = relative(ROOT, file);
-  const declaresEvents = file.endsWith('.events.ts') || file === CATALOG_FILE;
+  const declaresEvents = file.endsWith('.events.ts') || file.endsWith('.catalog.ts');
   const at = (node: ts.Node) => `${path}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
   const literalsIn = (node: ts.Node, found: ts.StringLiteralLike[] = []): ts.StringLiteralLike[] => {
     if (ts.isStringLiteralLike(node)) found.push(node);
@@ -236,7 +221,7 @@ function resolveUsed(facts: Pick<EventFacts, 'used'>): Set<string> {
 }
 
 function factsOfSrc(): EventFacts {
-  const files = sourceFiles(SRC);
+  const files = SRC_FILES;
   const scanned = emptyScan();
   for (const file of files) scanSource(file, readFileSync(file, 'utf8'), scanned);
   return {
@@ -247,13 +232,54 @@ function factsOfSrc(): EventFacts {
   };
 }
 
+/** Every `*.catalog.ts` of src: the contexts' catalogs, merged (a type declared twice is a problem). */
+function catalogOfSrc(files: readonly string[]): {
+  catalog: Record<string, CatalogEntry>;
+  sources: Record<string, Record<string, string>>;
+  duplicates: string[];
+} {
+  const catalog: Record<string, CatalogEntry> = {};
+  const sources: Record<string, Record<string, string>> = {};
+  const duplicates: string[] = [];
+  for (const file of files.filter((f) => f.endsWith('.catalog.ts')).sort()) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    for (const value of Object.values(require(file) as Record<string, unknown>)) {
+      if (!isContextCatalog(value)) continue;
+      Object.assign(sources, value.sources);
+      for (const [type, entry] of Object.entries(value.entries)) {
+        if (Object.hasOwn(catalog, type)) duplicates.push(`${type}: declared twice (again in ${relative(ROOT, file)})`);
+        catalog[type] = entry;
+      }
+    }
+  }
+  return { catalog, sources, duplicates };
+}
+
+function isContextCatalog(value: unknown): value is ContextCatalog {
+  return typeof value === 'object' && value !== null && 'sources' in value && 'entries' in value;
+}
+
+/** The deciders of src by their exported name, from the files the scan found them declared in. */
+function decidersOfSrc(deciderFiles: ReadonlyMap<string, string>): Map<string, DeciderGuard> {
+  const found = new Map<string, DeciderGuard>();
+  for (const [name, file] of deciderFiles) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const decider = (require(join(ROOT, file)) as Record<string, DeciderGuard | undefined>)[name];
+    if (decider) found.set(name, decider);
+  }
+  return found;
+}
+
+const SRC_FILES = sourceFiles(SRC);
+const { catalog: EVENT_CATALOG, sources: EVENT_TYPE_SOURCES, duplicates: DUPLICATE_ENTRIES } = catalogOfSrc(SRC_FILES);
+
 /** The console's copy of the catalog (`web/src/api/event-types.generated.ts`): types, streams and appenders. */
 const CONSOLE_EVENT_TYPES = 'web/src/api/event-types.generated.ts';
 
 export function consoleEventTypesSource(catalog: Readonly<Record<string, CatalogEntry>>): string {
   const appender = (entry: CatalogEntry) => ('decider' in entry.appendedBy ? entry.appendedBy.decider : entry.appendedBy.foreign);
   return [
-    '// Generated from src/event-catalog.ts; do not edit. `UPDATE_EVENT_TYPES=1 npx jest src/event-catalog.spec.ts` writes it',
+    "// Generated from the contexts' src/**/*.catalog.ts; do not edit. `UPDATE_EVENT_TYPES=1 npx jest src/event-catalog.spec.ts` writes it",
     '// again, and that spec fails while it differs from the catalog.',
     '',
     '/** Every event type the service appends: the stream it is on and who appends it (a decider, or another context as a fact). */',
@@ -271,6 +297,13 @@ export function consoleEventTypesSource(catalog: Readonly<Record<string, Catalog
 
 describe('event catalog', () => {
   const facts = factsOfSrc();
+  DECIDERS = decidersOfSrc(facts.deciderFiles);
+
+  it("finds each context's catalog, none of them declaring a type another one does", () => {
+    expect(DUPLICATE_ENTRIES).toEqual([]);
+    expect(Object.keys(EVENT_TYPE_SOURCES)).toContain('ModelCallEvents');
+    expect(EVENT_CATALOG['model_call.started']).toMatchObject({ appendedBy: { decider: 'modelCallDecider' } });
+  });
 
   it('names every event type in src with its stream, decider, projections and console, and each claim is true', () => {
     expect(catalogProblems(EVENT_CATALOG, facts)).toEqual([]);
@@ -325,7 +358,7 @@ describe('event catalog', () => {
       scanned,
     );
     expect(catalogProblems(EVENT_CATALOG, { ...facts, ...scanned, used: facts.used, deciderFiles: facts.deciderFiles })).toEqual([
-      'BudgetEvents: add it to EVENT_TYPE_SOURCES and CatalogedEventType in event-catalog.ts',
+      "BudgetEvents: declare its entries in its context's <context>.catalog.ts (contextCatalog({ BudgetEvents }, ...))",
       'budget.spent (BudgetEvents): not in the catalog',
       'budget.closed (appended at src/budgets/budget-ledger.ts:2): not in the catalog',
       'budget.failed (appended at src/budgets/budget-ledger.ts:2): not in the catalog',
