@@ -1,7 +1,7 @@
-import { type CatalogEntry, contextCatalog } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy } from '../common/event-catalog-entry';
 import { AgentEvents } from './agent.events';
 
-const agentDecided: CatalogEntry = { stream: 'agent', appendedBy: { decider: 'agentDecider' }, projections: ['agents'], console: 'not shown' };
+const agentDecided = decidedBy('agentDecider', 'agent', ['agents']);
 
 export const agentCatalog = contextCatalog(
   { AgentEvents },

@@ -1,12 +1,7 @@
-import { type CatalogEntry, contextCatalog, TRACES } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy, TRACES } from '../common/event-catalog-entry';
 import { ApprovalEvents } from './approval.events';
 
-const approvalDecided: CatalogEntry = {
-  stream: 'approval',
-  appendedBy: { decider: 'approvalDecider' },
-  projections: ['approvals', TRACES],
-  console: 'not shown',
-};
+const approvalDecided = decidedBy('approvalDecider', 'approval', ['approvals', TRACES]);
 
 export const approvalCatalog = contextCatalog(
   { ApprovalEvents },

@@ -32,6 +32,11 @@ export function contextCatalog<const Sources extends EventTypeSources>(
   return { sources, entries };
 }
 
+/** An entry of a type a context's decider emits on its own stream. */
+export function decidedBy(decider: string, stream: string, projections: readonly string[], console: CatalogEntry['console'] = 'not shown'): CatalogEntry {
+  return { stream, appendedBy: { decider }, projections, console };
+}
+
 /** CLI `session.event`s are kept as `cli.<their type>`: one entry for all of them (the CLI decides the types). */
 export const CLI_EVENTS = 'cli.<type>';
 

@@ -1,13 +1,8 @@
-import { type CatalogEntry, contextCatalog, RUN_TREE, TRACES } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy, RUN_TREE, TRACES } from '../common/event-catalog-entry';
 import { onSession } from '../sessions/session.catalog';
 import { RunEvents } from './run.events';
 
-const runDecided = (projections: readonly string[]): CatalogEntry => ({
-  stream: 'run',
-  appendedBy: { decider: 'runDecider' },
-  projections,
-  console: RUN_TREE,
-});
+const runDecided = (projections: readonly string[]) => decidedBy('runDecider', 'run', projections, RUN_TREE);
 
 export const runCatalog = contextCatalog(
   { RunEvents },

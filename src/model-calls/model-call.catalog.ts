@@ -1,12 +1,7 @@
-import { type CatalogEntry, contextCatalog, TRACES } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy, TRACES } from '../common/event-catalog-entry';
 import { ModelCallEvents } from './model-call.events';
 
-const modelCallDecided: CatalogEntry = {
-  stream: 'model_call',
-  appendedBy: { decider: 'modelCallDecider' },
-  projections: ['model-calls', TRACES],
-  console: 'not shown',
-};
+const modelCallDecided = decidedBy('modelCallDecider', 'model_call', ['model-calls', TRACES]);
 
 export const modelCallCatalog = contextCatalog(
   { ModelCallEvents },

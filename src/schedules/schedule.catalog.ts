@@ -1,14 +1,9 @@
-import { type CatalogEntry, contextCatalog } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy } from '../common/event-catalog-entry';
 import { ScheduleEvents } from './schedule.events';
 
 /** issue 30: a schedule's stream and each firing's; the schedules projection keeps both tables. */
-const scheduleDecided: CatalogEntry = { stream: 'schedule', appendedBy: { decider: 'scheduleDecider' }, projections: ['schedules'], console: 'not shown' };
-const firingDecided: CatalogEntry = {
-  stream: 'schedule_firing',
-  appendedBy: { decider: 'firingDecider' },
-  projections: ['schedules'],
-  console: 'not shown',
-};
+const scheduleDecided = decidedBy('scheduleDecider', 'schedule', ['schedules']);
+const firingDecided = decidedBy('firingDecider', 'schedule_firing', ['schedules']);
 
 export const scheduleCatalog = contextCatalog(
   { ScheduleEvents },

@@ -1,13 +1,9 @@
-import { type CatalogEntry, CLI_EVENTS, CONVERSATION, contextCatalog, RUN_TREE, TRACES } from '../common/event-catalog-entry';
+import { type CatalogEntry, CLI_EVENTS, CONVERSATION, contextCatalog, decidedBy, RUN_TREE, TRACES } from '../common/event-catalog-entry';
 import { SessionEvents } from './session.events';
 import { SESSION_FOREIGN_EVENT_TYPES } from './session-stream-appends';
 
-const sessionDecided = (console: CatalogEntry['console'], projections: readonly string[] = []): CatalogEntry => ({
-  stream: 'session',
-  appendedBy: { decider: 'sessionDecider' },
-  projections,
-  console,
-});
+const sessionDecided = (console: CatalogEntry['console'], projections: readonly string[] = []) =>
+  decidedBy('sessionDecider', 'session', projections, console);
 
 /** A foreign event on a session's stream: who appends it comes from the sessions' port list, not said again in the entry. */
 export const onSession = (

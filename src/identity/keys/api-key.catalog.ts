@@ -1,6 +1,6 @@
-import { type CatalogEntry, contextCatalog } from '../../common/event-catalog-entry';
+import { contextCatalog, decidedBy } from '../../common/event-catalog-entry';
 import { ApiKeyEvents } from './api-key.events';
 
-const apiKeyDecided: CatalogEntry = { stream: 'api_key', appendedBy: { decider: 'apiKeyDecider' }, projections: ['api-keys'], console: 'not shown' };
+const apiKeyDecided = decidedBy('apiKeyDecider', 'api_key', ['api-keys']);
 
 export const apiKeyCatalog = contextCatalog({ ApiKeyEvents }, { [ApiKeyEvents.created]: apiKeyDecided, [ApiKeyEvents.revoked]: apiKeyDecided });
