@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { NotFoundError } from '../common/domain-error';
 import { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
 import type { TraceParent } from '../common/trace-context';
-import { StartRun } from './commands/start-run/start-run.command';
+import { RunOrigin, StartRun } from './commands/start-run/start-run.command';
 import type { RunState } from './run.decider';
 import { NotReplayableError, RunStateError } from './run.errors';
 import type { RunReplay } from './run.events';
@@ -37,7 +37,11 @@ export class ReplayOrigin {
   start(original: RunState, replay: RunReplay, background: boolean, actor: string, traceparent?: TraceParent): Promise<RunSummary> {
     const { agentId, prompt } = original.started;
     return this.commandBus.execute(
-      new StartRun({ agentId, prompt, background, policy: samePolicy(original), replay }, { kind: 'api', actor, ...(traceparent ? { traceparent } : {}) }),
+      new StartRun(
+        { agentId, prompt, background, policy: samePolicy(original) },
+        { kind: 'api', actor, ...(traceparent ? { traceparent } : {}) },
+        RunOrigin.replaying(replay),
+      ),
     );
   }
 

@@ -16,6 +16,9 @@ import { ListRunModelCallsHandler } from './queries/list-run-model-calls/list-ru
 import { ListSessionModelCallsHandler } from './queries/list-session-model-calls/list-session-model-calls.handler';
 import { ModelCallRecovery } from './model-call-recovery';
 import { ModelCallsReadModel } from './model-calls-read-model';
+import { ModelCallForwarding } from './model-call-forwarding';
+import { ModelCallGates } from './model-call-gates';
+import { ModelCallRecorder } from './model-call-recording';
 import { ModelRoute } from './model-route';
 import { ModelCallsProjection } from './projections/model-calls.projection';
 import { ProviderTraffic } from './provider-traffic';
@@ -38,6 +41,9 @@ import { ModelCallsAccess } from './model-calls.access';
     SessionModelCallsResolver,
     RunModelCallsResolver,
     ModelRoute,
+    ModelCallForwarding,
+    ModelCallRecorder,
+    ModelCallGates,
     ModelCallLineages,
     ModelCallRecovery,
     ModelCallsReadModel,

@@ -8,7 +8,7 @@ import { ExpectedVersionConflictError } from '../event-store/event-store.errors'
 import type { EventMetadata } from '../event-store/event-store.types';
 import { runStreamId, scheduleFiringStreamId } from '../event-store/stream-ids';
 import { InstanceLease } from '../instances/instance-lease';
-import { StartRun } from '../delegation/commands/start-run/start-run.command';
+import { RunOrigin, StartRun } from '../delegation/commands/start-run/start-run.command';
 import { RunsReadModel } from '../run-lineage/runs-read-model';
 import type { Budget } from '../sessions/session-budget';
 import type { PermissionPolicy } from '../sessions/session-config';
@@ -177,14 +177,16 @@ export class FiringStarter {
             prompt: schedule.prompt,
             background: true,
             ...(schedule.budget ? { budget: JSON.parse(schedule.budget) as Budget } : {}),
+          },
+          { kind: 'api', actor: `schedule:${scheduleId}` },
+          RunOrigin.scheduled({
             newRunId: runId,
             schedule: { scheduleId, firingId },
             session: {
               ...(schedule.model ? { model: schedule.model } : {}),
               ...(schedule.permissionPolicy ? { permissionPolicy: JSON.parse(schedule.permissionPolicy) as PermissionPolicy } : {}),
             },
-          },
-          { kind: 'api', actor: `schedule:${scheduleId}` },
+          }),
         ),
       );
     } catch (error) {

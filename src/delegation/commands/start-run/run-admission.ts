@@ -3,7 +3,9 @@ import { AgentLibrary, type LibraryAgent } from '../../../agents/agent-library';
 import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
 import type { SwitchboardConfig } from '../../../config/switchboard-config';
 import { EventStore } from '../../../event-store/event-store';
-import { runIdOfThread } from '../../../event-store/stream-ids';
+import type { StoredEvent } from '../../../event-store/event-store.types';
+import { runIdOfThread, sessionStreamId } from '../../../event-store/stream-ids';
+import { streamPages } from '../../../event-store/stream-pages';
 import { RunsReadModel } from '../../../run-lineage/runs-read-model';
 import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
@@ -13,14 +15,15 @@ import { foreignSessionAppend } from '../../../sessions/session-stream-appends';
 import { BudgetGuard } from '../../budget-guard';
 import { type CoveringBudget, describeBreach, exhaustion, narrowBudget, type RunBudget, toRunBudget } from '../../run-budget';
 import type { RunState } from '../../run.decider';
-import { BudgetExceededError, PolicyDeniedError, RunStateError } from '../../run.errors';
-import { RunEvents } from '../../run.events';
+import { BudgetExceededError, InvalidRunArgumentsError, PolicyDeniedError, RunStateError, UnknownAgentError } from '../../run.errors';
+import { type RunReplay, RunEvents } from '../../run.events';
+import { FORK_TRANSCRIPT_TYPES, type ForkedTranscript, forkTranscript } from '../../fork-context';
 import { callerActor, callerThread, type RunCaller } from '../../run-caller';
 import { RunHandleTable } from '../../run-handle-table';
 import { holdRunSession } from '../../run-holder';
 import { delegationRefusal, type ResolvedRunPolicy, resolveRunPolicy } from '../../run-policy';
 import { RunRepository } from '../../run-repository';
-import type { StartRunInput } from './start-run.command';
+import type { RunOrigin, ScheduledStart, StartRunInput } from './start-run.command';
 
 /** Where a new run attaches: its parent run (if any), the thread that owns it, and the policy it is checked against. */
 export interface Placement {
@@ -33,12 +36,29 @@ export interface Placement {
   depth: number;
   /** The session a refusal is recorded on. */
   refusalSessionId: string | undefined;
+  /** The session whose budget covers the new run's tree: the tree root's owner (none for the API). */
+  treeOwner: string | undefined;
+}
+
+/** A start as admission let it through: everything the run's `run.started` needs from other contexts, gathered once. */
+export interface AdmittedRun {
+  agent: LibraryAgent;
+  placement: Placement;
+  policy: ResolvedRunPolicy;
+  budget?: RunBudget;
+  /** The calling conversation the child starts with (`forkContext`). */
+  fork?: ForkedTranscript;
+  replay?: RunReplay;
+  scheduled?: ScheduledStart;
 }
 
 /**
- * The checks a run passes before it is recorded, each a step of StartRun: where it attaches
- * (placement), whether the delegating agent's policy allows it (a refusal is recorded, then 403
- * policy_denied), and whether a covering budget has anything left (budget_exceeded).
+ * The checks a run passes before it is recorded, in one pass that asks each context once (`admit`):
+ * the agent library (the agent), sessions and the run streams (where it attaches: placement, its tree's
+ * owner), the runs read model (running siblings, a replay tree's children), the budgets; refused in this
+ * order: an unknown agent, an internal start outside a root run over the API, placement, the delegating
+ * agent's policy (a refusal is recorded, then 403 policy_denied), the covering budgets (budget_exceeded),
+ * a fork without a conversation.
  */
 @Injectable()
 export class RunAdmission {
@@ -57,7 +77,41 @@ export class RunAdmission {
     private readonly cli: CopilotCliConnection,
   ) {}
 
-  async place(input: StartRunInput, caller: RunCaller): Promise<Placement> {
+  /** Everything a new run needs from the other contexts, each asked once, or the first refusal. */
+  async admit(input: StartRunInput & { agentId: string }, caller: RunCaller, origin: RunOrigin | undefined): Promise<AdmittedRun> {
+    const agent = await this.library.find(input.agentId);
+    if (!agent) throw new UnknownAgentError(input.agentId);
+    if (origin?.scheduled && (caller.kind !== 'api' || input.parentRunId)) {
+      throw new InvalidRunArgumentsError('session settings and a schedule apply to a root run started by Switchboard itself');
+    }
+    const placement = await this.place(input, caller);
+    const parent = placement.parent?.started;
+    // The runs read model, asked once: the owner's running children (for the policy) and, inside a replay
+    // tree, the n-th child of this agent of the parent and of the parent's original (for the replay).
+    const parentOriginal = parent?.replay?.of;
+    const [runningChildren, replayChildren] = await Promise.all([
+      placement.delegatingPolicy ? this.runs.runningOwnedBy(placement.ownerThreadId) : undefined,
+      parent && parentOriginal
+        ? Promise.all([this.runs.childrenOfAgent(parent.runId, input.agentId), this.runs.childrenOfAgent(parentOriginal, input.agentId)])
+        : undefined,
+    ]);
+    if (placement.delegatingPolicy && runningChildren !== undefined) {
+      await this.assertDelegationAllowed(placement, placement.delegatingPolicy, runningChildren, input, caller);
+    }
+    const budget = await this.budgetFor(placement, input);
+    const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
+    return {
+      agent,
+      placement,
+      policy: this.runPolicy(input, agent, placement.parent),
+      ...(budget ? { budget } : {}),
+      ...(fork ? { fork } : {}),
+      ...withReplay(origin?.replay ?? replayOfChild(parent?.replay, replayChildren)),
+      ...(origin?.scheduled ? { scheduled: origin.scheduled } : {}),
+    };
+  }
+
+  private async place(input: StartRunInput, caller: RunCaller): Promise<Placement> {
     if (caller.kind === 'api') {
       if (!input.parentRunId) {
         return {
@@ -68,6 +122,7 @@ export class RunAdmission {
           delegatingPolicy: undefined,
           depth: 0,
           refusalSessionId: undefined,
+          treeOwner: callerThread(caller),
         };
       }
       const parent = await this.repository.get(input.parentRunId);
@@ -82,6 +137,7 @@ export class RunAdmission {
         delegatingPolicy: parent.started.policy,
         depth: parent.started.depth + 1,
         refusalSessionId: parent.started.threadId,
+        treeOwner: await this.treeOwnerUnder(parent),
       };
     }
     const session = this.sessions.get(caller.sessionId);
@@ -90,38 +146,47 @@ export class RunAdmission {
     const parent = parentRunId ? await this.repository.load(parentRunId) : undefined;
     if (parent) this.assertCanParent(parent);
     const sessionAgent = session.config.agentId;
+    const [sessionAgentDefinition, treeOwner] = await Promise.all([
+      !parent && sessionAgent ? this.library.find(sessionAgent) : undefined,
+      parent ? this.treeOwnerUnder(parent) : callerThread(caller),
+    ]);
     return {
       parent,
       ownerThreadId: callerThread(caller),
       parentThreadId: caller.sessionId,
       callerAgentId: caller.agentName ?? parent?.started.agentId ?? sessionAgent,
-      delegatingPolicy:
-        parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgent ? await this.library.find(sessionAgent) : undefined, this.config.runs),
+      delegatingPolicy: parent?.started.policy ?? resolveRunPolicy(undefined, sessionAgentDefinition, this.config.runs),
       depth: parent ? parent.started.depth + 1 : 1,
       refusalSessionId: caller.sessionId,
+      treeOwner,
     };
   }
 
   /** The delegating agent's policy (none for a root run over the API); a refusal is recorded, then thrown. */
-  async assertDelegationAllowed(placement: Placement, input: StartRunInput & { agentId: string }, caller: RunCaller): Promise<void> {
-    if (!placement.delegatingPolicy) return;
+  private async assertDelegationAllowed(
+    placement: Placement,
+    policy: ResolvedRunPolicy,
+    runningChildren: number,
+    input: StartRunInput & { agentId: string },
+    caller: RunCaller,
+  ): Promise<void> {
     // Not atomic with the run.started append further down (awaits lie between, as they did when this read
     // was synchronous): two agent_run calls of one thread at the same moment can both pass the limit.
-    const refusal = delegationRefusal(placement.delegatingPolicy, {
+    const refusal = delegationRefusal(policy, {
       targetAgentId: input.agentId,
       callerAgentId: placement.callerAgentId,
       depth: placement.depth,
-      runningChildren: await this.runs.runningOwnedBy(placement.ownerThreadId),
+      runningChildren,
     });
     if (refusal) await this.refuse(placement, input, caller, refusal);
   }
 
   /** The new run's budget, narrowed by every budget covering its tree; refused when one has nothing left. */
-  async budgetFor(placement: Placement, input: StartRunInput & { agentId: string }): Promise<RunBudget | undefined> {
+  private async budgetFor(placement: Placement, input: StartRunInput & { agentId: string }): Promise<RunBudget | undefined> {
     // A cost limit this service cannot keep is refused before anything is read or recorded (422).
     const budget = toRunBudget(input.budget);
     assertBudgetAvailable(budget, this.config.modelCalls.prices, await routeForBudget(budget, this.cli));
-    const covering = await this.budgets.covering(placement.parent?.started.path, await this.treeOwner(placement));
+    const covering = await this.budgets.covering(placement.parent?.started.path, placement.treeOwner);
     this.assertBudgetLeft(covering, input.agentId);
     return narrowBudget(toRunBudget(input.budget), covering);
   }
@@ -142,15 +207,30 @@ export class RunAdmission {
   }
 
   /** The policy a run of `agent` starts with: the request's, the agent's, the defaults; capped by its parent's depth. */
-  runPolicy(input: StartRunInput, agent: LibraryAgent, parent: RunState | undefined): ResolvedRunPolicy {
+  private runPolicy(input: StartRunInput, agent: LibraryAgent, parent: RunState | undefined): ResolvedRunPolicy {
     return this.childPolicy(resolveRunPolicy(input.policy, agent, this.config.runs), parent);
   }
 
-  /** The session whose budget covers the new run's tree: the tree root's owner (none for the API). */
-  private async treeOwner(placement: Placement): Promise<string | undefined> {
-    if (!placement.parent) return placement.ownerThreadId;
-    const { rootRunId, runId, ownerThreadId } = placement.parent.started;
+  /** The session whose budget covers a tree under `parent`: its root's owner. */
+  private async treeOwnerUnder(parent: RunState): Promise<string | undefined> {
+    const { rootRunId, runId, ownerThreadId } = parent.started;
     return rootRunId === runId ? ownerThreadId : (await this.repository.load(rootRunId))?.started.ownerThreadId;
+  }
+
+  /**
+   * The conversation a forked child starts with: the calling session's (the tool's caller, or over the
+   * API the parent run's session), as recorded on its stream. A root run started over the API has none.
+   */
+  private async forkFrom(placement: Placement): Promise<ForkedTranscript> {
+    if (!placement.parentThreadId) {
+      throw new InvalidRunArgumentsError('fork_context needs a conversation to fork: give parent_run_id (over the API) or call agent_run from a session');
+    }
+    // A page at a time, keeping only the messages: a long conversation is neither read whole on the loop nor held.
+    const messages: StoredEvent[] = [];
+    for await (const page of streamPages(this.store, sessionStreamId(placement.parentThreadId))) {
+      messages.push(...page.filter((event) => FORK_TRANSCRIPT_TYPES.has(event.type)));
+    }
+    return forkTranscript(messages);
   }
 
   /**
@@ -200,3 +280,19 @@ export class RunAdmission {
     throw new PolicyDeniedError(`Delegation to ${input.agentId} refused: ${reason}`, { agentId: input.agentId, reason });
   }
 }
+
+/**
+ * issue 26: a child started inside a replay tree inherits its settings and plays back the original
+ * parent's child of the same agent and ordinal (the n-th run of that agent the parent started); none:
+ * `of` is absent and the child goes live.
+ */
+function replayOfChild(parentReplay: RunReplay | undefined, children: [readonly string[], readonly string[]] | undefined): RunReplay | undefined {
+  if (!parentReplay) return undefined;
+  const { of: _parentOriginal, ...inherited } = parentReplay;
+  if (!children) return inherited;
+  const [mine, originals] = children;
+  const original = originals[mine.length];
+  return original ? { ...inherited, of: original } : inherited;
+}
+
+const withReplay = (replay: RunReplay | undefined): { replay?: RunReplay } => (replay ? { replay } : {});

@@ -4,6 +4,7 @@ import type { RunBudgetInput } from '../../run-budget';
 import type { RunPolicyInput } from '../../run-policy';
 import type { RunReplay, RunScheduledBy, RunSessionSettings } from '../../run.events';
 
+/** What a caller may ask of agent_run, over the API or as a tool: nothing here is internal to Switchboard. */
 export interface StartRunInput {
   /** Start: the agent to run and its prompt. */
   agentId?: string;
@@ -20,17 +21,38 @@ export interface StartRunInput {
   forkContext?: boolean;
   /** Start only: a budget over the new run's subtree, narrowed by what its ancestors' budgets have left. */
   budget?: RunBudgetInput;
-  /** issue 26, internal (ReplayRun / ForkRun only, never from a request body): the new root run plays this original back. */
-  replay?: RunReplay;
-  /**
-   * issue 30, internal (the scheduler only, never from a request body): the id the new run gets. A second
-   * start of the same id is refused by the run decider, so a firing completed twice never doubles its run.
-   */
-  newRunId?: string;
-  /** issue 30, internal: the schedule firing that starts this run (recorded on `run.started` as `scheduledBy`). */
-  schedule?: RunScheduledBy;
-  /** issue 30, internal: a root run's CLI session settings (the schedule's model and permission policy). */
-  session?: RunSessionSettings;
+}
+
+/** A scheduled start (issue 30): the firing's run id, the firing, and the root run's CLI session settings. */
+export interface ScheduledStart {
+  /** The id the new run gets: a second start of the same id is refused by the run decider, so a firing completed twice never doubles its run. */
+  newRunId: string;
+  /** Recorded on `run.started` as `scheduledBy`. */
+  schedule: RunScheduledBy;
+  /** The schedule's model and permission policy. */
+  session: RunSessionSettings;
+}
+
+/**
+ * Where a start comes from when Switchboard itself starts it: a replay or fork of a recorded run
+ * (issue 26), or a schedule's firing (issue 30). Built only by its factories, never from a request body
+ * (a parsed body is a plain object, not a RunOrigin); a request's start has none.
+ */
+export class RunOrigin {
+  private constructor(
+    readonly replay?: RunReplay,
+    readonly scheduled?: ScheduledStart,
+  ) {}
+
+  /** ReplayRun / ForkRun: the new root run plays this original back. */
+  static replaying(replay: RunReplay): RunOrigin {
+    return new RunOrigin(replay, undefined);
+  }
+
+  /** The scheduler: the firing's run. */
+  static scheduled(start: ScheduledStart): RunOrigin {
+    return new RunOrigin(undefined, start);
+  }
 }
 
 /** spec: agent_run (the tool keeps its name). Start a child run, or resume / check one by run_id. */
@@ -38,6 +60,8 @@ export class StartRun extends Command<RunSummary> {
   constructor(
     readonly input: StartRunInput,
     readonly caller: RunCaller,
+    /** Set only by Switchboard's own starts (replay, fork, schedule). */
+    readonly origin?: RunOrigin,
   ) {
     super();
   }

@@ -1,26 +1,22 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
-import { AgentLibrary } from '../../../agents/agent-library';
 import { EventStore } from '../../../event-store/event-store';
-import type { StoredEvent } from '../../../event-store/event-store.types';
-import { streamPages } from '../../../event-store/stream-pages';
 import { runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
 import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
 import { SessionRegistry } from '../../../sessions/session-registry';
 import type { RunState } from '../../run.decider';
-import { InvalidRunArgumentsError, RunStateError, UnknownAgentError } from '../../run.errors';
-import type { RunReplay, RunSessionSettings, RunStartedData } from '../../run.events';
-import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { InvalidRunArgumentsError, RunStateError } from '../../run.errors';
+import type { RunSessionSettings, RunStartedData } from '../../run.events';
 import { assertOwner, callerActor, type RunCaller, type RunSummary, toSummary } from '../../run-caller';
 import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { holdRunSession } from '../../run-holder';
 import { RunRepository } from '../../run-repository';
 import { resumedRunTrace, startedRunTrace } from '../../run-trace';
-import { FORK_TRANSCRIPT_TYPES, forkedPrompt, forkTranscript } from '../../fork-context';
-import { type Placement, RunAdmission } from './run-admission';
-import { StartRun, type StartRunInput } from './start-run.command';
+import { forkedPrompt } from '../../fork-context';
+import { RunAdmission } from './run-admission';
+import { type RunOrigin, StartRun, type StartRunInput } from './start-run.command';
 
 @CommandHandler(StartRun)
 export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
@@ -30,36 +26,25 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly repository: RunRepository,
     private readonly executor: RunExecutor,
     private readonly handles: RunHandleTable,
-    private readonly library: AgentLibrary,
     private readonly sessions: SessionRegistry,
     private readonly store: EventStore,
     private readonly liveSessions: LiveSessionLookup,
     private readonly admission: RunAdmission,
-    private readonly runs: RunsReadModel,
   ) {}
 
-  async execute({ input, caller }: StartRun): Promise<RunSummary> {
+  async execute({ input, caller, origin }: StartRun): Promise<RunSummary> {
     if (input.runId) return this.continueRun(input, caller);
     if (!input.agentId || !input.prompt?.trim()) {
       throw new InvalidRunArgumentsError('Give agent_id and prompt to start a run, or run_id to resume or check one');
     }
-    return this.start(input as StartRunInput & { agentId: string; prompt: string }, caller);
+    return this.start(input as StartRunInput & { agentId: string; prompt: string }, caller, origin);
   }
 
-  /** Placed, checked against the delegating policy and the covering budgets, recorded, then launched. */
-  private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller): Promise<RunSummary> {
-    const agent = await this.library.find(input.agentId);
-    if (!agent) throw new UnknownAgentError(input.agentId);
-    if ((input.session || input.schedule) && (caller.kind !== 'api' || input.parentRunId)) {
-      throw new InvalidRunArgumentsError('session settings and a schedule apply to a root run started by Switchboard itself');
-    }
-    const placement = await this.admission.place(input, caller);
-    await this.admission.assertDelegationAllowed(placement, input, caller);
-    const budget = await this.admission.budgetFor(placement, input);
-    const fork = input.forkContext ? await this.forkFrom(placement) : undefined;
-    const replay = input.replay ?? (await this.replayOfChild(placement, input.agentId));
+  /** Admitted (placed, checked against the delegating policy and the covering budgets), recorded, then launched. */
+  private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller, origin: RunOrigin | undefined): Promise<RunSummary> {
+    const { agent, placement, policy, budget, fork, replay, scheduled } = await this.admission.admit(input, caller, origin);
     // issue 30: a scheduled start names its run, so whoever completes the firing starts this one run.
-    const runId = input.newRunId ?? uuidv7();
+    const runId = scheduled?.newRunId ?? uuidv7();
     const data: RunStartedData = {
       runId,
       agentId: input.agentId,
@@ -73,12 +58,12 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       path: `${placement.parent?.started.path ?? '/'}${runId}/`,
       threadId: runThreadId(runId),
       epoch: 1,
-      policy: this.admission.runPolicy(input, agent, placement.parent),
+      policy,
       ...(fork ? { forkContext: true as const, forkedMessages: fork.messages.length } : {}),
       ...(budget ? { budget } : {}),
       ...(replay ? { replay } : {}),
-      ...(input.schedule ? { scheduledBy: { scheduleId: input.schedule.scheduleId, firingId: input.schedule.firingId } } : {}),
-      ...(input.session ? { session: sessionSettings(input.session) } : {}),
+      ...(scheduled ? { scheduledBy: { scheduleId: scheduled.schedule.scheduleId, firingId: scheduled.schedule.firingId } } : {}),
+      ...(scheduled ? { session: sessionSettings(scheduled.session) } : {}),
       agentName: agent.name,
       trace: startedRunTrace(runId, placement.parent, caller, this.callerSessionTrace(caller)),
     };
@@ -143,37 +128,6 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
   /** issue 28: the calling session's current trace (its last message's), for an agent_run call. */
   private callerSessionTrace(caller: RunCaller) {
     return caller.kind === 'tool' ? this.sessions.get(caller.sessionId)?.trace : undefined;
-  }
-
-  /**
-   * issue 26: a child started inside a replay tree inherits its settings and plays back the original
-   * parent's child of the same agent and ordinal (the n-th run of that agent the parent started); none:
-   * `of` is absent and the child goes live.
-   */
-  private async replayOfChild(placement: Placement, agentId: string): Promise<RunReplay | undefined> {
-    const parent = placement.parent?.started;
-    if (!parent?.replay) return undefined;
-    const { of: parentOriginal, ...inherited } = parent.replay;
-    if (!parentOriginal) return inherited;
-    const [mine, originals] = await Promise.all([this.runs.childrenOfAgent(parent.runId, agentId), this.runs.childrenOfAgent(parentOriginal, agentId)]);
-    const original = originals[mine.length];
-    return original ? { ...inherited, of: original } : inherited;
-  }
-
-  /**
-   * The conversation a forked child starts with: the calling session's (the tool's caller, or over the
-   * API the parent run's session), as recorded on its stream. A root run started over the API has none.
-   */
-  private async forkFrom(placement: Placement) {
-    if (!placement.parentThreadId) {
-      throw new InvalidRunArgumentsError('fork_context needs a conversation to fork: give parent_run_id (over the API) or call agent_run from a session');
-    }
-    // A page at a time, keeping only the messages: a long conversation is neither read whole on the loop nor held.
-    const messages: StoredEvent[] = [];
-    for await (const page of streamPages(this.store, sessionStreamId(placement.parentThreadId))) {
-      messages.push(...page.filter((event) => FORK_TRANSCRIPT_TYPES.has(event.type)));
-    }
-    return forkTranscript(messages);
   }
 }
 

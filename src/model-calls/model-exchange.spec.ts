@@ -1,12 +1,4 @@
-import { chunkFrameOf, providerAnswered, startFrameOf } from './model-route';
-
-describe('providerAnswered', () => {
-  it('counts an answer as a working provider unless it is a refused key, a rate limit, a server error or a broken answer', () => {
-    for (const status of [200, 201, 400, 404, 413, 422]) expect(providerAnswered(status, undefined)).toBe(true);
-    for (const status of [401, 403, 429, 500, 502, 503, 504]) expect(providerAnswered(status, undefined)).toBe(false);
-    expect(providerAnswered(200, "the model provider's answer broke off: ECONNRESET")).toBe(false);
-  });
-});
+import { chunkFrameOf, Exchange, startFrameOf } from './model-exchange';
 
 describe('startFrameOf / chunkFrameOf', () => {
   it('keeps the fields Switchboard relies on, header names lowercased and values as lists', () => {
@@ -41,5 +33,15 @@ describe('startFrameOf / chunkFrameOf', () => {
       cancelReason: 'user',
     });
     expect(chunkFrameOf({ data: 'x' })).toBeUndefined();
+  });
+});
+
+describe('Exchange', () => {
+  it('aborts its upstream request once, keeping the first reason', () => {
+    const exchange = new Exchange('q1');
+    exchange.abortBecause('the Copilot CLI cancelled the call');
+    exchange.abortBecause('Switchboard is stopping');
+    expect(exchange.abort.signal.aborted).toBe(true);
+    expect(exchange.abortedBecause).toBe('the Copilot CLI cancelled the call');
   });
 });

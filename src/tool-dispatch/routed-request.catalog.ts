@@ -1,0 +1,15 @@
+import { CONVERSATION, contextCatalog, TRACES } from '../common/event-catalog-entry';
+import { onSession } from '../sessions/session.catalog';
+import { RoutedRequestEvents } from './routed-request.events';
+
+export const routedRequestCatalog = contextCatalog(
+  { RoutedRequestEvents },
+  {
+    [RoutedRequestEvents.toolCallRouted]: onSession(RoutedRequestEvents.toolCallRouted, 'parent', ['routed-requests', TRACES], CONVERSATION),
+    [RoutedRequestEvents.toolCallDenied]: onSession(RoutedRequestEvents.toolCallDenied, 'parent', ['routed-requests', TRACES], CONVERSATION),
+    [RoutedRequestEvents.permissionDecided]: onSession(RoutedRequestEvents.permissionDecided, 'parent', ['routed-requests'], CONVERSATION),
+    [RoutedRequestEvents.hookInvoked]: onSession(RoutedRequestEvents.hookInvoked, 'parent', ['routed-requests', TRACES], 'not shown'),
+    [RoutedRequestEvents.userInputRequested]: onSession(RoutedRequestEvents.userInputRequested, 'parent', [TRACES], CONVERSATION),
+    [RoutedRequestEvents.userInputAnswered]: onSession(RoutedRequestEvents.userInputAnswered, 'parent', ['routed-requests', TRACES], CONVERSATION),
+  },
+);
