@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import type { ReadTableName } from './database/read-model-database';
@@ -13,19 +13,25 @@ const SRC = __dirname;
 const ROOT = '(src)';
 
 /** Every relative specifier a file imports or re-exports, static or dynamic. */
-const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm;
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"](\.[^'"]*)['"]/gm;
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, withSpecs = false): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    if (entry.isDirectory()) return sourceFiles(path, withSpecs);
+    return entry.name.endsWith('.ts') && (withSpecs || !entry.name.endsWith('.spec.ts')) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
 function contextOf(file: string): string {
   const parts = relative(SRC, file).split(sep);
   return parts.length > 1 ? parts[0] : ROOT;
+}
+
+/** The context an import resolves to: `'../sessions'` (a context's entry folder) is the sessions context. */
+function targetContext(target: string): string {
+  const parts = relative(SRC, target).split(sep);
+  return parts.length === 1 && !existsSync(`${target}.ts`) ? parts[0] : contextOf(target);
 }
 
 /** Context → the contexts it imports, from the source text. */
@@ -36,7 +42,7 @@ export function contextGraph(files: readonly string[], read: (file: string) => s
     const edges = graph.get(from) ?? new Set<string>();
     graph.set(from, edges);
     for (const [, specifier] of read(file).matchAll(IMPORT)) {
-      const to = contextOf(resolve(dirname(file), specifier));
+      const to = targetContext(resolve(dirname(file), specifier));
       if (to !== from) edges.add(to);
     }
   }
@@ -68,6 +74,37 @@ export function findCycle(graph: ReadonlyMap<string, ReadonlySet<string>>): stri
     }
   }
   return undefined;
+}
+
+/**
+ * Folders inside a context whose own `index.ts` is an entry file too: the two dialect schemas export the
+ * same table names, so `database/index.ts` cannot hold both. (Kept in step with the entry-files codemod.)
+ */
+const SUB_ENTRIES = ['database/schema', 'database/schema-pg'];
+
+/**
+ * Each import of another context's inner file, as `file:line imports x/inner: import it from x/index.ts`,
+ * and each import of a file's own context entry (which would load the context into itself half-built).
+ * Specs count too; `test/` and jest.mock paths (mocking one file is about that file) do not.
+ */
+export function entryViolations(files: readonly string[], read: (file: string) => string): string[] {
+  return files.flatMap((file) => {
+    const text = read(file);
+    const from = contextOf(file);
+    return [...text.matchAll(IMPORT)].flatMap((match) => {
+      const target = resolve(dirname(file), match[1]);
+      const to = targetContext(target);
+      const at = `${relative(SRC, file)}:${text.slice(0, match.index + match[0].indexOf(match[1])).split('\n').length}`;
+      const inner = relative(join(SRC, to), target).split(sep).join('/');
+      const isContextEntry = inner === '' || inner === 'index';
+      if (to === ROOT || to === '..') return [];
+      if (to === from) return isContextEntry && relative(SRC, file) !== join(to, 'index.ts') ? [`${at} imports its own entry ${to}/index.ts`] : [];
+      const path = relative(SRC, target).split(sep).join('/');
+      if (isContextEntry || SUB_ENTRIES.some((sub) => path === sub || path === `${sub}/index`)) return [];
+      const sub = SUB_ENTRIES.find((folder) => path.startsWith(`${folder}/`));
+      return [`${at} imports ${to}/${inner}: import it from ${sub ?? to}/index.ts`];
+    });
+  });
 }
 
 /** A read-model table named in a file: where, and how. */
@@ -290,11 +327,11 @@ describe('architecture', () => {
     ).toBeUndefined();
   });
 
-  it('resolves relative imports, type-only and re-exports included, to their context', () => {
+  it('resolves relative imports, type-only, re-exports and entry folders included, to their context', () => {
     const files = [join(SRC, 'x', 'deep', 'one.ts'), join(SRC, 'y', 'two.ts')];
     const text: Record<string, string> = {
       [files[0]]: "import type { T } from '../../y/two';\nexport { U } from '../local';",
-      [files[1]]: "import { V } from '../x/deep/one';\nimport { W } from '@nestjs/common';",
+      [files[1]]: "import { V } from '../x';\nimport { W } from '@nestjs/common';",
     };
     const graph = contextGraph(files, (file) => text[file]);
     expect(graph).toEqual(
@@ -311,6 +348,38 @@ describe('architecture', () => {
     const cycle = findCycle(graph);
     if (cycle) throw new Error(`import cycle between contexts: ${cycle.join(' -> ')}`);
     expect(cycle).toBeUndefined();
+  });
+
+  describe('each context is imported through its entry file', () => {
+    it('names the file, line and entry file of an import into an inner file (the check can fail)', () => {
+      const files = [join(SRC, 'x', 'deep', 'one.ts'), join(SRC, 'y', 'index.ts'), join(SRC, 'y', 'two.ts'), join(SRC, 'main.ts')];
+      const text: Record<string, string> = {
+        [files[0]]: [
+          "import { A } from '../../y';",
+          "import { B } from '../../y/two';",
+          "export type { C } from '../../y/index';",
+          "const { D } = await import('../../database/schema-pg');",
+          "type E = typeof import('../../database/schema/runs.table').runs;",
+          "import { F } from '../local';",
+        ].join('\n'),
+        [files[1]]: "export { B } from './two';",
+        [files[2]]: "import { A } from '.';\nimport { G } from '../x/deep/one';",
+        [files[3]]: "import { H } from './y/two';",
+      };
+      expect(entryViolations(files, (file) => text[file])).toEqual([
+        'x/deep/one.ts:2 imports y/two: import it from y/index.ts',
+        'x/deep/one.ts:5 imports database/schema/runs.table: import it from database/schema/index.ts',
+        'y/two.ts:1 imports its own entry y/index.ts',
+        'y/two.ts:2 imports x/deep/one: import it from x/index.ts',
+        'main.ts:1 imports y/two: import it from y/index.ts',
+      ]);
+    });
+
+    it('no file of src/ imports an inner file of another context, nor its own entry', () => {
+      // This spec's own examples are import lines in strings.
+      const files = sourceFiles(SRC, true).filter((file) => file !== __filename);
+      expect(entryViolations(files, (file) => readFileSync(file, 'utf8'))).toEqual([]);
+    });
   });
 
   describe('read models have owners', () => {
