@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
-import type { ReadTableName } from './database/read-model-database';
-import { TABLE_OWNERS } from './database/table-owners';
+import { type ReadTableName, TABLE_OWNERS } from './database';
 
 /**
  * The module picture stays one-way: no source-level cycle between the top-level folders of `src/`

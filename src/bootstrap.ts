@@ -3,18 +3,21 @@ import { NestFactory } from '@nestjs/core';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
-import { apiDocsAccess } from './api-docs/api-docs-access';
-import { PrincipalResolver } from './identity/principal-resolver';
-import { buildOpenApiDocument } from './api-docs/openapi-document';
+import { apiDocsAccess, buildOpenApiDocument } from './api-docs';
+import { PrincipalResolver } from './identity';
 import { AppModule } from './app.module';
-import { consoleBundle, serveConsole } from './console/serve-console';
-import { answerMalformedRequestsAsJson } from './common/malformed-http';
-import { jsonBodyParsers } from './common/request-body';
-import { refuseFraming } from './common/request-origin/frame-refusal';
-import { guardWebSocketUpgrades, RefusalLog, requestOriginMiddleware } from './common/request-origin/request-origin-guard';
-import { RequestOriginRules } from './common/request-origin/request-origin-rules';
-import type { SwitchboardConfig } from './config/switchboard-config';
-import { HttpMetrics } from './metrics/http-metrics';
+import { consoleBundle, serveConsole } from './console';
+import {
+  answerMalformedRequestsAsJson,
+  jsonBodyParsers,
+  refuseFraming,
+  guardWebSocketUpgrades,
+  RefusalLog,
+  requestOriginMiddleware,
+  RequestOriginRules,
+} from './common';
+import type { SwitchboardConfig } from './config';
+import { HttpMetrics } from './metrics';
 
 /** Builds the HTTP app exactly as production runs it; main.ts and the e2e tests both use it. */
 export async function createSwitchboardApp(config: SwitchboardConfig): Promise<INestApplication> {

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { type CatalogEntry, CLI_EVENTS, type ContextCatalog, EVERY_EVENT_PROJECTIONS } from './common/event-catalog-entry';
-import { READ_MODEL_PROJECTION } from './projections/projection';
-import { CLI_EVENT_PREFIX } from './sessions/session.events';
+import { type CatalogEntry, CLI_EVENTS, type ContextCatalog, EVERY_EVENT_PROJECTIONS } from './common';
+import { READ_MODEL_PROJECTION } from './projections';
+import { CLI_EVENT_PREFIX } from './sessions';
 
 /**
  * "Add an event type" (docs/ARCHITECTURE.md) is enforced here: the catalog, each context's entries in

@@ -4,9 +4,8 @@ import { Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSwitchboardApp, requestOriginRules } from './bootstrap';
-import { loadConfig, type SwitchboardConfig } from './config/switchboard-config';
-import { isLoopback } from './config/outbound-address';
-import { consoleBundle } from './console/serve-console';
+import { loadConfig, type SwitchboardConfig, isLoopback } from './config';
+import { consoleBundle } from './console';
 import { startBanner } from './start-banner';
 import { type ListenTarget, startupRefusal, stopOnSignals } from './service-lifecycle';
 

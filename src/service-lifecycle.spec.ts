@@ -1,4 +1,4 @@
-import { InvalidConfigurationError } from './config/switchboard-config';
+import { InvalidConfigurationError } from './config';
 import { startupRefusal } from './service-lifecycle';
 
 const errno = (code: string, message = `listen ${code}`) => Object.assign(new Error(message), { code });

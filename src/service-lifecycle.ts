@@ -1,5 +1,5 @@
 import type { INestApplication, LoggerService } from '@nestjs/common';
-import { InvalidConfigurationError } from './config/switchboard-config';
+import { InvalidConfigurationError } from './config';
 
 /** Where the service meant to listen, to name PORT and HOST when listening fails. */
 export interface ListenTarget {

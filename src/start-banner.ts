@@ -1,4 +1,4 @@
-import type { ConsoleBundle } from './console/serve-console';
+import type { ConsoleBundle } from './console';
 
 export interface StartFacts {
   host: string;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { printableName } from '../common/printable-name';
+import { printableName } from '../common';
 import { hookListSchema } from './agent-hooks';
 import { agentPermissionPolicySchema, budgetInputSchema } from './agent-session-defaults';
 

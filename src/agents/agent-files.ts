@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { printableName } from '../common/printable-name';
+import { printableName } from '../common';
 import { type AgentDefinition, type AgentFields, agentInputSchema, slugify } from './agent-definition';
 
 export interface AgentFile {

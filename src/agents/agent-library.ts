@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { ReadModelDatabase } from '../database';
 import type { AgentDefinition, AgentFields } from './agent-definition';
 import { compositionProblems, type SubAgentProblem, subAgentProblems } from './agent-eligibility';
 

@@ -1,8 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { handleCommand, planCommand } from '../event-store/decider';
-import { EventStore } from '../event-store/event-store';
-import type { EventMetadata, StreamAppend } from '../event-store/event-store.types';
-import { agentStreamId } from '../event-store/stream-ids';
+import { handleCommand, planCommand, EventStore, type EventMetadata, type StreamAppend, agentStreamId } from '../event-store';
 import { type AgentCommand, agentDecider } from './agent.decider';
 
 /** An agent's commands through the agent decider: one at a time (handle), or planned for an all-or-nothing import (plan). */

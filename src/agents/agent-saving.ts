@@ -1,4 +1,4 @@
-import type { OutboundUrlGuard } from '../outbound/outbound-url-guard';
+import type { OutboundUrlGuard } from '../outbound';
 import { hookUrlProblems } from './agent-hooks';
 import type { AgentFields } from './agent-definition';
 import { subAgentProblems } from './agent-eligibility';

@@ -1,4 +1,4 @@
-import { contextCatalog, decidedBy } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy } from '../common';
 import { AgentEvents } from './agent.events';
 
 const agentDecided = decidedBy('agentDecider', 'agent', ['agents']);

@@ -2,8 +2,7 @@ import { deciderSpec } from '../../test/fixtures/decider-spec';
 import type { AgentFields } from './agent-definition';
 import { type AgentCommand, agentDecider, type AgentState, initialAgentState } from './agent.decider';
 import { type AgentEvent, AgentEvents, type AgentFieldChanges, isAgentEvent } from './agent.events';
-import { PayloadTooLargeError } from '../common/domain-error';
-import { MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
+import { PayloadTooLargeError, MAX_STORED_DOCUMENT_BYTES } from '../common';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
 
 function fields(overrides: Partial<AgentFields> = {}): AgentFields {

@@ -1,5 +1,5 @@
-import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES } from '../common/json-limits';
-import type { Decider } from '../event-store/decider';
+import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES } from '../common';
+import type { Decider } from '../event-store';
 import { AGENT_FIELD_NAMES, type AgentFields, OPTIONAL_AGENT_FIELDS } from './agent-definition';
 import { AgentAlreadyExistsError, AgentNotFoundError } from './agent.errors';
 import { type AgentEvent, AgentEvents, type AgentFieldChanges, isAgentEvent } from './agent.events';

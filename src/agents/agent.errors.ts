@@ -1,6 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
-import { missingEntityError } from '../common/missing-entity.error';
+import { DomainError, missingEntityError } from '../common';
 import type { SubAgentProblem } from './agent-eligibility';
 
 export class AgentNotFoundError extends missingEntityError('not_found', 'Agent', 'agentId') {}

@@ -1,4 +1,4 @@
-import { type DomainEvent, eventGuard } from '../event-store/decider';
+import { type DomainEvent, eventGuard } from '../event-store';
 import type { AgentFields } from './agent-definition';
 
 /** spec: agent-teams. The events of an agent's stream (`agent-<id>`); its decider is `agent.decider.ts`. */

@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** The agent library (spec agent-teams): reading it is for everyone, changing it is the admin's. */
 export const AGENTS_ACCESS = {

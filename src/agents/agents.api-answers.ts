@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { AT, LATER, iso } from '../common/api-answer-examples';
+import { type ControllerAnswers, AT, LATER, iso } from '../common';
 import { agentInputSchema } from './agent-definition';
 import type { AgentsController } from './agents.controller';
 

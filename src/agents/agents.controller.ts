@@ -2,9 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Put, Que
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { InvalidInputError } from '../common/domain-error';
-import { expectedVersionOf } from '../common/if-match';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { InvalidInputError, expectedVersionOf, ZodValidationPipe, DocumentedAnswers } from '../common';
 import { agentFieldsSchema, type AgentInput, agentInputSchema } from './agent-definition';
 import { agentFileSchema } from './agent-files';
 import { CreateAgent } from './commands/create-agent/create-agent.command';
@@ -15,7 +13,6 @@ import { EligibleSubAgents } from './queries/eligible-sub-agents/eligible-sub-ag
 import { ExportAgents } from './queries/export-agents/export-agents.query';
 import { GetAgent } from './queries/get-agent/get-agent.query';
 import { ListAgents } from './queries/list-agents/list-agents.query';
-import { DocumentedAnswers } from '../common/api-answers';
 import { AGENTS_ANSWERS } from './agents.api-answers';
 
 const listSchema = z.object({ composable: z.enum(['true', 'false']).optional() });

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CopilotCliModule } from '../copilot-cli/copilot-cli.module';
+import { CopilotCliModule } from '../copilot-cli';
 import { AgentLibrary } from './agent-library';
 import { AgentRepository } from './agent-repository';
 import { AgentsController } from './agents.controller';

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 
 export interface McpResolution {
   servers: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomAgentConfig } from '../copilot-cli/cli-protocol';
+import type { CustomAgentConfig } from '../copilot-cli';
 import type { AgentDefinition } from './agent-definition';
 import { type SubAgentProblem, subAgentProblems } from './agent-eligibility';
 import { AgentLibrary } from './agent-library';

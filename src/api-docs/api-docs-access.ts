@@ -1,7 +1,7 @@
 import { HttpException, UnauthorizedException } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import type { PrincipalResolver } from '../identity/principal-resolver';
+import type { SwitchboardConfig } from '../config';
+import type { PrincipalResolver } from '../identity';
 
 /** The console's page that shows these docs with the console's own credential (web/src/api-docs). */
 export const CONSOLE_API_DOCS_PAGE = '/docs/api';

@@ -4,8 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ZodType } from 'zod';
-import { type DocumentedAnswer, documentedAnswersOf } from '../common/api-answers';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { type DocumentedAnswer, documentedAnswersOf, ZodValidationPipe } from '../common';
 
 /** Where @ApiExcludeController() marks a controller (@nestjs/swagger's DECORATORS, not exported). */
 const API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';

@@ -4,13 +4,17 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { z, type ZodType } from 'zod';
-import { SESSION_ID, uuidParameter } from '../common/api-answer-examples';
-import { type DocumentedAnswer, documentedAnswersOf, type PathParameterExample } from '../common/api-answers';
-import { UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
-import { IS_PUBLIC } from '../common/auth/public.decorator';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { accessRuleOf, judgeAccess, rolesAllowed } from '../identity/access-policy';
-import { ROLES } from '../identity/principal';
+import {
+  SESSION_ID,
+  uuidParameter,
+  type DocumentedAnswer,
+  documentedAnswersOf,
+  type PathParameterExample,
+  UNAUTHORIZED_MESSAGE,
+  IS_PUBLIC,
+  ZodValidationPipe,
+} from '../common';
+import { accessRuleOf, judgeAccess, rolesAllowed, ROLES } from '../identity';
 
 type Operation = OpenAPIObject['paths'][string]['get'] & object;
 type JsonSchema = Record<string, unknown>;

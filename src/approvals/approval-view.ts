@@ -1,5 +1,5 @@
-import { type Actor, actorOfMetadata } from '../common/actor';
-import type { ReadTables } from '../database/read-model-database';
+import { type Actor, actorOfMetadata } from '../common';
+import type { ReadTables } from '../database';
 
 export type ApprovalRow = ReadTables['approvals']['$inferSelect'];
 

@@ -1,4 +1,4 @@
-import { contextCatalog, decidedBy, TRACES } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy, TRACES } from '../common';
 import { ApprovalEvents } from './approval.events';
 
 const approvalDecided = decidedBy('approvalDecider', 'approval', ['approvals', TRACES]);

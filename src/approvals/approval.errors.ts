@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 
 export class ApprovalNotFoundError extends DomainError {
   readonly code = 'not_found';

@@ -1,5 +1,4 @@
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
+import { type DomainEvent, eventGuard, eventReader } from '../event-store';
 
 /** issue 14: the events of an `approval-<id>` stream, one stream per permission request that waits for a person. */
 export const ApprovalEvents = {

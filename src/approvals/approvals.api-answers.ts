@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, RUN_ID, AT, LATER, KEY_ID, iso, nullable, uuidParameter, actorView } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, RUN_ID, AT, LATER, KEY_ID, iso, nullable, uuidParameter, actorView } from '../common';
 import type { ApprovalsController } from './approvals.controller';
 
 const APPROVAL_ID = '0192f3a4-aaaa-7abc-8def-0123456789ab';

@@ -2,13 +2,11 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterc
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { JsonNamingInterceptor, ZodValidationPipe, DocumentedAnswers } from '../common';
 import { toApprovalView } from './approval-view';
 import { CLIENT_HEADER, personDecisionSource } from './decision-source';
 import { DecideApproval, decideApprovalSchema as decideSchema } from './commands/decide-approval/decide-approval.command';
 import { APPROVAL_STATUSES, ListApprovals } from './queries/list-approvals/list-approvals.query';
-import { DocumentedAnswers } from '../common/api-answers';
 import { APPROVALS_ANSWERS } from './approvals.api-answers';
 
 const listSchema = z

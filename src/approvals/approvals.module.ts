@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { RunLineageModule } from '../run-lineage';
+import { SessionsModule } from '../sessions';
 import { ApprovalBroker } from './approval-broker';
 import { ApprovalsController } from './approvals.controller';
 import { DecideApprovalHandler } from './commands/decide-approval/decide-approval.handler';

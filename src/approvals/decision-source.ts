@@ -6,4 +6,4 @@
 export type DecisionSource = 'console' | 'api' | 'timeout' | 'policy' | 'session-grant' | 'expired' | 'switchboard';
 
 // Any context records a person's actions by the same rule (sessions cannot import approvals): defined in common.
-export { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
+export { CLIENT_HEADER, personDecisionSource } from '../common';

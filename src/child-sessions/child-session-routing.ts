@@ -1,15 +1,11 @@
-import { SYSTEM_ACTOR } from '../common/actor';
+import { SYSTEM_ACTOR } from '../common';
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { eq } from 'drizzle-orm';
 import { Subscription } from 'rxjs';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
-import { ReadModelDatabase } from '../database/read-model-database';
-import { EventStore } from '../event-store/event-store';
-import type { LiveSession } from '../sessions/live-session';
-import { SessionRegistry } from '../sessions/session-registry';
-import { type ForeignSessionEvent, foreignSessionAppend } from '../sessions/session-stream-appends';
-import { SubagentLaunchesReadModel } from '../sessions/subagent-launches-read-model';
+import { CopilotCliConnection, type CliSessionEvent } from '../copilot-cli';
+import { ReadModelDatabase } from '../database';
+import { EventStore } from '../event-store';
+import { type LiveSession, SessionRegistry, type ForeignSessionEvent, foreignSessionAppend, SubagentLaunchesReadModel } from '../sessions';
 import { type ChildIdSource, ChildSessionEvents } from './child-session.events';
 import { ChildSessionResolver, type Resolution } from './child-session-resolver';
 

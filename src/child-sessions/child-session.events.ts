@@ -1,5 +1,4 @@
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
+import { type DomainEvent, eventGuard, eventReader } from '../event-store';
 
 /** Domain events of the resolver, appended to the PARENT session's stream. */
 export const ChildSessionEvents = {

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { SessionsModule } from '../sessions/sessions.module';
+import { SessionsModule } from '../sessions';
 import { ChildSessionRouting } from './child-session-routing';
 import { ChildSessionsProjection } from './projections/child-sessions.projection';
 

@@ -26,7 +26,7 @@ function writeFileAtomically(file: string, content: string): void {
 async function main(folder: string): Promise<number> {
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
   const { QueryBus } = await import('@nestjs/cqrs');
-  const { ExportAgents } = await import('../agents/queries/export-agents/export-agents.query');
+  const { ExportAgents } = await import('../agents');
   const { app, config } = await openMaintenanceApp();
   try {
     const { files } = await app.get(QueryBus).execute(new ExportAgents());

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { folderArgument, openMaintenanceApp, runCommandWithUsage, UsageError } from './maintenance-command';
-import type { AgentFile } from '../agents/agent-files';
-import type { ImportAgentsResult } from '../agents/commands/import-agents/import-agents.command';
+import type { AgentFile, ImportAgentsResult } from '../agents';
 
 const USAGE = `usage: npm run agents:import -- <folder>
 Imports every *.json agent file of <folder> (not its subfolders) into the agent library of
@@ -37,8 +36,8 @@ function readFolder(argv: string[]): { folder: string; files: AgentFile[] } {
 async function main({ folder, files }: ReturnType<typeof readFolder>): Promise<number> {
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
   const { CommandBus } = await import('@nestjs/cqrs');
-  const { AgentImportRejectedError } = await import('../agents/agent.errors');
-  const { ImportAgents } = await import('../agents/commands/import-agents/import-agents.command');
+  const { AgentImportRejectedError } = await import('../agents');
+  const { ImportAgents } = await import('../agents');
   const { app, config } = await openMaintenanceApp();
   try {
     let result: ImportAgentsResult;

@@ -22,7 +22,7 @@ function nameOf(argv: string[]): string {
 async function main(name: string): Promise<number> {
   // Nest and the modules load only now: a usage error answers at once and opens nothing.
   const { CommandBus } = await import('@nestjs/cqrs');
-  const { CreateApiKey } = await import('../identity/keys/commands/create-api-key/create-api-key.command');
+  const { CreateApiKey } = await import('../identity');
   const { app, config } = await openMaintenanceApp();
   try {
     // The same command as POST /api/keys, through the key's decider: an api_key.created event like any other.

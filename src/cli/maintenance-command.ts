@@ -1,5 +1,5 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import type { SwitchboardConfig } from '../config';
 
 /**
  * The service's modules without HTTP, on the configured database, for maintenance commands. Loaded
@@ -8,7 +8,7 @@ import type { SwitchboardConfig } from '../config/switchboard-config';
  */
 export async function openMaintenanceApp(): Promise<{ app: INestApplicationContext; config: SwitchboardConfig }> {
   const { NestFactory } = await import('@nestjs/core');
-  const { loadConfig } = await import('../config/switchboard-config');
+  const { loadConfig } = await import('../config');
   const { MaintenanceModule } = await import('./maintenance.module');
   const config = { ...loadConfig(), logLevel: 'warn' };
   const app = await NestFactory.createApplicationContext(MaintenanceModule.forRoot(config), { logger: false, abortOnError: false });

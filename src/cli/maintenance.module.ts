@@ -1,21 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { ConfigModule } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { DatabaseModule } from '../database/database.module';
-import { EventLogModule } from '../event-log/event-log.module';
-import { EventStoreModule } from '../event-store/event-store.module';
-import { ProjectionsModule } from '../projections/projections.module';
-import { AgentsModule } from '../agents/agents.module';
-import { ChildSessionsProjection } from '../child-sessions/projections/child-sessions.projection';
-import { SessionsProjection } from '../sessions/projections/sessions.projection';
-import { RoutedRequestsProjection } from '../tool-dispatch/projections/routed-requests.projection';
-import { RunsProjection } from '../delegation/projections/runs.projection';
-import { ApprovalsProjection } from '../approvals/projections/approvals.projection';
-import { TraceSpansProjection } from '../traces/projections/trace-spans.projection';
-import { ApiKeysReadModel } from '../identity/keys/api-keys-read-model';
-import { CreateApiKeyHandler } from '../identity/keys/commands/create-api-key/create-api-key.command';
-import { ApiKeysProjection } from '../identity/keys/projections/api-keys.projection';
+import { ConfigModule, type SwitchboardConfig } from '../config';
+import { DatabaseModule } from '../database';
+import { EventLogModule } from '../event-log';
+import { EventStoreModule } from '../event-store';
+import { ProjectionsModule } from '../projections';
+import { AgentsModule } from '../agents';
+import { ChildSessionsProjection } from '../child-sessions';
+import { SessionsProjection } from '../sessions';
+import { RoutedRequestsProjection } from '../tool-dispatch';
+import { RunsProjection } from '../delegation';
+import { ApprovalsProjection } from '../approvals';
+import { TraceSpansProjection } from '../traces';
+import { ApiKeysReadModel, CreateApiKeyHandler, ApiKeysProjection } from '../identity';
 
 /** What the maintenance commands need: the store and every projection, but no HTTP and no runner. */
 @Module({})

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { CommandBus } from '@nestjs/cqrs';
 import { SingleBar, Presets } from 'cli-progress';
-import { ProjectionRegistry } from '../projections/projection-registry';
-import { RebuildProjection, type RebuildProgress } from '../projections/rebuild-projection/rebuild-projection.command';
+import { ProjectionRegistry, RebuildProjection, type RebuildProgress } from '../projections';
 import { openMaintenanceApp, runMaintenanceCommand } from './maintenance-command';
 
 /**

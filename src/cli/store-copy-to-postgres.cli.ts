@@ -52,15 +52,15 @@ function shown(url: string): string {
 
 async function main(args: Arguments): Promise<number> {
   // The stores load only now: a usage error answers at once and opens nothing.
-  const { loadConfig } = await import('../config/switchboard-config');
-  const { openSqliteConnection } = await import('../database/sqlite-connection');
-  const { SqliteDatabase } = await import('../database/sqlite-database');
-  const { SqliteEventStore } = await import('../event-store/sqlite/sqlite-event-store');
-  const { ProjectionRegistry } = await import('../projections/projection-registry');
-  const { InlineProjections } = await import('../projections/inline-projections');
-  const { PostgresEventStore } = await import('../event-store/postgres/postgres-event-store');
-  const { copyLog, CopyRefusedError } = await import('../event-store/postgres/copy-log');
-  const { rebuildReadModels } = await import('../projections/rebuild-pg-read-models');
+  const { loadConfig } = await import('../config');
+  const { openSqliteConnection } = await import('../database');
+  const { SqliteDatabase } = await import('../database');
+  const { SqliteEventStore } = await import('../event-store');
+  const { ProjectionRegistry } = await import('../projections');
+  const { InlineProjections } = await import('../projections');
+  const { PostgresEventStore } = await import('../event-store');
+  const { copyLog, CopyRefusedError } = await import('../event-store');
+  const { rebuildReadModels } = await import('../projections');
   const { NestFactory } = await import('@nestjs/core');
   const { MaintenanceModule } = await import('./maintenance.module');
   const { progressPrinter } = await import('./copy-progress');

@@ -3,9 +3,9 @@ import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-hos
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { GraphQLError } from 'graphql';
 import { DatabaseError } from 'pg';
-import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
-import { OwnedByOtherInstanceError } from '../instances/instance.errors';
-import { TooManyLiveSessionsError } from '../sessions/session.errors';
+import { ExpectedVersionConflictError } from '../event-store';
+import { OwnedByOtherInstanceError } from '../instances';
+import { TooManyLiveSessionsError } from '../sessions';
 import { NotFoundError } from './domain-error';
 import { DomainErrorFilter } from './domain-error.filter';
 

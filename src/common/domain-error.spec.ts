@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { CopilotCliConnectionLostError } from '../copilot-cli/copilot-cli.errors';
-import { TooManyLiveSessionsError } from '../sessions/session.errors';
+import { CopilotCliConnectionLostError } from '../copilot-cli';
+import { TooManyLiveSessionsError } from '../sessions';
 import { DomainError, httpStatusOf, NotFoundError } from './domain-error';
 import { graphqlErrorOf } from './graphql-error';
 

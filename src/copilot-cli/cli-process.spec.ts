@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { waitUntil } from '../../test/fixtures/wait-until';
-import type { CopilotCliConfig } from '../config/switchboard-config';
+import type { CopilotCliConfig } from '../config';
 import { type CliCommand, cliCommand, CliProcess, type CliProcessOptions, CliRestartPolicy } from './cli-process';
 
 const config: CopilotCliConfig = {

@@ -2,7 +2,7 @@ import type { Logger } from '@nestjs/common';
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import type { CopilotCliConfig } from '../config/switchboard-config';
+import type { CopilotCliConfig } from '../config';
 import { defaultCliCommand } from './cli-binary';
 import { cliEnvironment } from './cli-environment';
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import type { CopilotCliConfig } from '../config/switchboard-config';
+import type { CopilotCliConfig } from '../config';
 import { defaultCliCommand } from './cli-binary';
 
 const REACH_TIMEOUT_MS = 1_000;

@@ -1,9 +1,8 @@
-import { asSystem } from '../common/acting-actor';
+import { asSystem } from '../common';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { storage } from 'nestjs-pino/storage';
 import { Observable, Subject } from 'rxjs';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { CopilotCliConfig, SwitchboardConfig } from '../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type CopilotCliConfig, type SwitchboardConfig } from '../config';
 import { negotiateProtocol } from './cli-handshake';
 import { cliCommand, CliProcess, CliRestartPolicy } from './cli-process';
 import type { CliRequestMethod, CliSessionEvent, ModelRouteState, ProtocolVersion } from './cli-protocol';

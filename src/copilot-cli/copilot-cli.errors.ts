@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 
 /** The CLI cannot be started or reached, or did not answer. HTTP 503. */
 export class CopilotCliUnavailableError extends DomainError {

@@ -1,8 +1,7 @@
 import { DynamicModule, Logger, Module, OnApplicationShutdown, Optional } from '@nestjs/common';
 import * as path from 'node:path';
 import { Pool } from 'pg';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import { type SwitchboardConfig, withoutPassword } from '../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig, withoutPassword } from '../config';
 import { DatabaseHealth } from './database-health';
 import { applyPendingMigrations, migratePostgres } from './migrations';
 import { PostgresDatabaseHealth, postgresTarget } from './postgres-database-health';

@@ -1,4 +1,4 @@
-import type { Actor } from '../common/actor';
+import type { Actor } from '../common';
 
 /**
  * issue 27: an agent acting through a delegation tool (`agent_run`, `agent_stop`, `agent_output`):

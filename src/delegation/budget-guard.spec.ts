@@ -1,12 +1,10 @@
 import { Subject } from 'rxjs';
 import { runRow } from '../../test/fixtures/run-forest';
-import type { EventStore } from '../event-store/event-store';
-import type { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
-import type { StoredEvent } from '../event-store/event-store.types';
-import type { PauseHolds } from '../pauses/pause-holds';
-import type { RunRow } from '../run-lineage/run-lineage';
-import type { RunsReadModel, SubtreeSpend } from '../run-lineage/runs-read-model';
-import type { SessionRegistry } from '../sessions/session-registry';
+import type { EventStore, StoredEvent } from '../event-store';
+import type { ModelCallsReadModel } from '../model-calls';
+import type { PauseHolds } from '../pauses';
+import type { RunRow, RunsReadModel, SubtreeSpend } from '../run-lineage';
+import type { SessionRegistry } from '../sessions';
 import { BudgetGuard } from './budget-guard';
 import type { StoppedBy } from './run.events';
 import { RunHandleTable } from './run-handle-table';

@@ -1,13 +1,10 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { filter, type Subscription } from 'rxjs';
-import { EventStore } from '../event-store/event-store';
-import { type ModelCallSpendView, ModelCallsReadModel } from '../model-calls/model-calls-read-model';
-import { runIdOfThread, sessionIdOfStream } from '../event-store/stream-ids';
-import { ancestorIdsOf, type RunRow } from '../run-lineage/run-lineage';
-import { PauseHolds } from '../pauses/pause-holds';
-import { RunsReadModel, type SubtreeSpend } from '../run-lineage/runs-read-model';
-import { CLI_EVENT_PREFIX } from '../sessions/session.events';
-import { SessionRegistry } from '../sessions/session-registry';
+import { EventStore, runIdOfThread, sessionIdOfStream } from '../event-store';
+import { type ModelCallSpendView, ModelCallsReadModel } from '../model-calls';
+import { ancestorIdsOf, type RunRow, RunsReadModel, type SubtreeSpend } from '../run-lineage';
+import { PauseHolds } from '../pauses';
+import { CLI_EVENT_PREFIX, SessionRegistry } from '../sessions';
 import { API_THREAD, RunEvents, type StoppedBy } from './run.events';
 import { type BudgetBreach, breachOf, type BudgetUse, type CoveringBudget, newWarnings, type RunBudget } from './run-budget';
 import { RunStateError } from './run.errors';

@@ -1,7 +1,6 @@
-import { modelPriceTable } from '../config/model-prices';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import type { ModelCallLineage } from '../model-calls/model-call.events';
-import type { RunsReadModel } from '../run-lineage/runs-read-model';
+import { modelPriceTable, type SwitchboardConfig } from '../config';
+import type { ModelCallLineage } from '../model-calls';
+import type { RunsReadModel } from '../run-lineage';
 import type { BudgetGuard } from './budget-guard';
 import { BudgetModelGate } from './budget-model-gate';
 import type { BudgetBreach, CoveringBudget } from './run-budget';

@@ -1,10 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import { priceOf } from '../config/model-prices';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate } from '../model-calls/model-call-gate';
-import type { ModelCallLineage } from '../model-calls/model-call.events';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
+import { SWITCHBOARD_CONFIG, priceOf, type SwitchboardConfig } from '../config';
+import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate, type ModelCallLineage } from '../model-calls';
+import { RunsReadModel } from '../run-lineage';
 import { BudgetGuard } from './budget-guard';
 import { type CoveringBudget, modelCallAdmission, type TightestLeft } from './run-budget';
 

@@ -1,12 +1,9 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { actingAs } from '../common/acting-actor';
-import { DomainError } from '../common/domain-error';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { type Lineage, LineageLookup } from '../run-lineage/lineage-lookup';
-import { type BuiltinTool, type BuiltinToolProvider, ProvidesBuiltinTools, type ToolInvocation } from '../sessions/builtin-tool-catalog';
-import type { ToolSpec } from '../sessions/session-config';
-import { SessionRegistry } from '../sessions/session-registry';
+import { actingAs, DomainError } from '../common';
+import type { ToolResult } from '../copilot-cli';
+import { type Lineage, LineageLookup } from '../run-lineage';
+import { type BuiltinTool, type BuiltinToolProvider, ProvidesBuiltinTools, type ToolInvocation, type ToolSpec, SessionRegistry } from '../sessions';
 import { agentActor } from './agent-actor';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';

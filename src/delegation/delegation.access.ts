@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** Runs: reading them (and a session's budget over its runs); starting, stopping, steering, resuming, replaying and forking them (and steering a session) needs operate. */
 export const DELEGATION_ACCESS = {

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module';
-import { ModelCallsModule } from '../model-calls/model-calls.module';
-import { PausesModule } from '../pauses/pauses.module';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { AgentsModule } from '../agents';
+import { ModelCallsModule } from '../model-calls';
+import { PausesModule } from '../pauses';
+import { RunLineageModule } from '../run-lineage';
+import { SessionsModule } from '../sessions';
 import { RunAdmission } from './commands/start-run/run-admission';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
 import { BudgetGuard } from './budget-guard';

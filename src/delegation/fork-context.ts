@@ -1,4 +1,4 @@
-import { CLI_EVENT_PREFIX, SessionEvents } from '../sessions/session.events';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../sessions';
 
 /**
  * How much of the caller's conversation `fork_context` copies into a child: the newest messages, at

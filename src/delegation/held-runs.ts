@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { InstanceLease } from '../instances/instance-lease';
-import { launchSettled } from '../instances/lease-rules';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
-import { SessionsReadModel } from '../sessions/sessions-read-model';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { InstanceLease, launchSettled } from '../instances';
+import { RunsReadModel } from '../run-lineage';
+import { SessionsReadModel } from '../sessions';
 
 /**
  * Which running runs an instance holds: a run is held where its thread's session is (`sub-agent-<runId>`,

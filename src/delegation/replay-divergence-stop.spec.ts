@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../event-store/event-store.types';
+import type { StoredEvent } from '../event-store';
 import { divergenceStopOf } from './replay-divergence-stop';
 
 const event = (type: string, data: Record<string, unknown>): StoredEvent =>

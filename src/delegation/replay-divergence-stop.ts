@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { filter, type Subscription } from 'rxjs';
-import { EventStore } from '../event-store/event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { ModelCallEvents } from '../model-calls/model-call.events';
+import { EventStore, type StoredEvent } from '../event-store';
+import { ModelCallEvents } from '../model-calls';
 import { RunStateError } from './run.errors';
 import { RunHandleTable } from './run-handle-table';
 import { RunStopper } from './run-stopper';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { NotFoundError } from '../common/domain-error';
-import { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
-import type { TraceParent } from '../common/trace-context';
+import { NotFoundError, type TraceParent } from '../common';
+import { ModelCallsReadModel } from '../model-calls';
 import { RunOrigin, StartRun } from './commands/start-run/start-run.command';
 import type { RunState } from './run.decider';
 import { NotReplayableError, RunStateError } from './run.errors';

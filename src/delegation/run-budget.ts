@@ -1,4 +1,4 @@
-import { BUDGET_LIMITS, type Budget, type BudgetInput, budgetInputSchema, type BudgetLimit, toBudget } from '../sessions/session-budget';
+import { BUDGET_LIMITS, type Budget, type BudgetInput, budgetInputSchema, type BudgetLimit, toBudget } from '../sessions';
 
 export { BUDGET_LIMITS, type BudgetLimit };
 /** What a caller may set as a run's budget: it covers the run and every run under it. */

@@ -1,4 +1,4 @@
-import type { TraceParent } from '../common/trace-context';
+import type { TraceParent } from '../common';
 import type { RunState } from './run.decider';
 import { PolicyDeniedError } from './run.errors';
 import { API_THREAD, type RunStatus } from './run.events';

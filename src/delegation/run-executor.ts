@@ -1,24 +1,24 @@
-import { asSystem } from '../common/acting-actor';
-import { SYSTEM_ACTOR } from '../common/actor';
+import { asSystem, SYSTEM_ACTOR } from '../common';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { Subject } from 'rxjs';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../event-store/event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { runThreadId, sessionStreamId } from '../event-store/stream-ids';
-import { PauseHolds } from '../pauses/pause-holds';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli';
+import { EventStore, type StoredEvent, runThreadId, sessionStreamId, fieldsOf } from '../event-store';
+import { PauseHolds } from '../pauses';
 import { pausedTimeLimit } from './paused-time-limit';
-import { CreateSession } from '../sessions/commands/create-session/create-session.command';
-import { ResumeSession } from '../sessions/commands/resume-session/resume-session.command';
-import { SendMessage } from '../sessions/commands/send-message/send-message.command';
-import { createSessionSchema, type SessionReplay } from '../sessions/session-config';
-import { type CliAssistantMessagePayload, CliRecords, type CliToolExecutionStartPayload } from '../sessions/session.events';
-import { fieldsOf } from '../event-store/event-reader';
-import { SessionRegistry } from '../sessions/session-registry';
-import { foreignSessionAppend } from '../sessions/session-stream-appends';
+import {
+  CreateSession,
+  ResumeSession,
+  SendMessage,
+  createSessionSchema,
+  type SessionReplay,
+  type CliAssistantMessagePayload,
+  CliRecords,
+  type CliToolExecutionStartPayload,
+  SessionRegistry,
+  foreignSessionAppend,
+} from '../sessions';
 import type { RunCommand, RunState } from './run.decider';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { API_THREAD, RunEvents, type RunProgress, type RunProgressData, type RunReplay } from './run.events';

@@ -1,5 +1,4 @@
-import { LiveSessionLookup } from '../sessions/live-session-lookup';
-import { SessionNotFoundError, SessionNotLiveError } from '../sessions/session.errors';
+import { LiveSessionLookup, SessionNotFoundError, SessionNotLiveError } from '../sessions';
 import type { RunState } from './run.decider';
 
 /**

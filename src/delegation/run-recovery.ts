@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { type Lease, takeoverReason } from '../instances/lease-rules';
-import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';
+import { type Lease, takeoverReason, LeaseMonitor, type TakeoverParticipation } from '../instances';
 import { HeldRuns } from './held-runs';
 import { RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';

@@ -1,5 +1,5 @@
-import { RunsReadModel } from '../run-lineage/runs-read-model';
-import { ProvidesTurnReminders, type TurnReminder, type TurnReminderProvider } from '../sessions/turn-reminders';
+import { RunsReadModel } from '../run-lineage';
+import { ProvidesTurnReminders, type TurnReminder, type TurnReminderProvider } from '../sessions';
 
 const OUTPUT_PREVIEW_CHARS = 500;
 

@@ -1,9 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { handleCommand } from '../event-store/decider';
-import { EventStore } from '../event-store/event-store';
-import type { EventMetadata, StreamAppend } from '../event-store/event-store.types';
-import { runStreamId } from '../event-store/stream-ids';
-import { foreignSessionAppend } from '../sessions/session-stream-appends';
+import { handleCommand, EventStore, type EventMetadata, type StreamAppend, runStreamId } from '../event-store';
+import { foreignSessionAppend } from '../sessions';
 import { foldRun, type RunCommand, runDecider, type RunState } from './run.decider';
 import { UnknownRunError } from './run.errors';
 import { API_THREAD, ENDED_STATUSES, type RunEndedEvent, RunEvents } from './run.events';

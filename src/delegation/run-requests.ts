@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StartRunInput } from './commands/start-run/start-run.command';
-import { budgetApiInputSchema } from '../sessions/session-budget';
+import { budgetApiInputSchema } from '../sessions';
 import { runPolicyInputSchema } from './run-policy';
 
 /** Bodies of the run commands (the JSON API's camelCase), shared by REST and GraphQL so both check the same rules. */

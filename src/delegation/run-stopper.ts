@@ -1,13 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Subscription } from 'rxjs';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
-import { AbortSession } from '../sessions/commands/abort-session/abort-session.command';
-import { DestroySession } from '../sessions/commands/destroy-session/destroy-session.command';
-import { SessionRegistry } from '../sessions/session-registry';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { CopilotCliConnection } from '../copilot-cli';
+import { RunsReadModel } from '../run-lineage';
+import { AbortSession, DestroySession, SessionRegistry } from '../sessions';
 import { RunStateError } from './run.errors';
 import type { StoppedBy } from './run.events';
 import { RunExecutor } from './run-executor';

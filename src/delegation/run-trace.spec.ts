@@ -1,5 +1,5 @@
 import { runStartedData } from '../../test/fixtures/run-fixtures';
-import { SpanIds, traceIdOf } from '../common/trace-context';
+import { SpanIds, traceIdOf } from '../common';
 import type { RunState } from './run.decider';
 import type { RunStartedData } from './run.events';
 import { resumedRunTrace, runSpanOf, startedRunTrace } from './run-trace';

@@ -1,4 +1,4 @@
-import { openTrace, type RecordedTrace, SpanIds, traceIdOf } from '../common/trace-context';
+import { openTrace, type RecordedTrace, SpanIds, traceIdOf } from '../common';
 import type { RunState } from './run.decider';
 import type { RunCaller } from './run-caller';
 

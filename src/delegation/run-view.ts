@@ -1,8 +1,8 @@
-import type { ModelPriceTable } from '../config/model-prices';
-import type { ModelCallSpendView } from '../model-calls/model-calls-read-model';
-import type { Actor } from '../common/actor';
-import type { PauseView } from '../pauses/pause-holds';
-import type { RunRow } from '../run-lineage/run-lineage';
+import type { ModelPriceTable } from '../config';
+import type { ModelCallSpendView } from '../model-calls';
+import type { Actor } from '../common';
+import type { PauseView } from '../pauses';
+import type { RunRow } from '../run-lineage';
 import { type BudgetUse, type BudgetView, budgetView, type RunBudget } from './run-budget';
 
 /**

@@ -1,5 +1,5 @@
-import { contextCatalog, decidedBy, RUN_TREE, TRACES } from '../common/event-catalog-entry';
-import { onSession } from '../sessions/session.catalog';
+import { contextCatalog, decidedBy, RUN_TREE, TRACES } from '../common';
+import { onSession } from '../sessions';
 import { RunEvents } from './run.events';
 
 const runDecided = (projections: readonly string[]) => decidedBy('runDecider', 'run', projections, RUN_TREE);

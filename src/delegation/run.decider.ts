@@ -1,5 +1,5 @@
-import type { RecordedTrace } from '../common/trace-context';
-import { type Decider, foldEvents } from '../event-store/decider';
+import type { RecordedTrace } from '../common';
+import { type Decider, foldEvents } from '../event-store';
 import type { BudgetBreach, BudgetLimit } from './run-budget';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
 import { type RunEvent, RunEvents, type RunStartedData, type RunStatus, type StoppedBy, isRunEvent } from './run.events';

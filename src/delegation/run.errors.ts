@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 
 /** Stable codes of the delegation tools (spec: sub-agent-delegation): invalid_arguments, unknown_agent,
  * unknown_run, invalid_state, policy_denied, budget_exceeded; the REST filter maps them to statuses. */
@@ -8,7 +8,7 @@ export class InvalidRunArgumentsError extends DomainError {
   readonly code = 'invalid_arguments';
 }
 
-export { UnknownAgentError } from '../agents/agent.errors';
+export { UnknownAgentError } from '../agents';
 
 export class UnknownRunError extends DomainError {
   static override readonly httpStatus = HttpStatus.NOT_FOUND;

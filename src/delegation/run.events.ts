@@ -1,8 +1,7 @@
-import type { RecordedTrace } from '../common/trace-context';
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
+import type { RecordedTrace } from '../common';
+import { type DomainEvent, eventGuard, eventReader } from '../event-store';
 import type { BudgetBreach, BudgetLimit, RunBudget } from './run-budget';
-import type { PermissionPolicy } from '../sessions/session-config';
+import type { PermissionPolicy } from '../sessions';
 import type { ResolvedRunPolicy } from './run-policy';
 
 /** Event types of a run stream (`run-<run_id>`), plus what the engine writes on its owner's session stream. */

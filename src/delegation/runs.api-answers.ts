@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, RUN_ID, MODEL_CALL_ID, AT, LATER, iso, nullable, uuidParameter, actorView } from '../common/api-answer-examples';
-import { agentSteered } from '../sessions/sessions.api-answers';
+import { type ControllerAnswers, SESSION_ID, RUN_ID, MODEL_CALL_ID, AT, LATER, iso, nullable, uuidParameter, actorView } from '../common';
+import { agentSteered } from '../sessions';
 import type { RunsController } from './runs.controller';
 
 const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number(), toolCalls: z.number(), durationMs: z.number() });

@@ -2,23 +2,28 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, UseInterc
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { utcTimestampParam } from '../common/utc-timestamp';
-import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import {
+  utcTimestampParam,
+  JsonNamingInterceptor,
+  ZodValidationPipe,
+  CLIENT_HEADER,
+  personDecisionSource,
+  ApiTraceparent,
+  TRACEPARENT_HEADER,
+  parseTraceparent,
+  DocumentedAnswers,
+} from '../common';
 import { StartRun } from './commands/start-run/start-run.command';
 import { StopRun } from './commands/stop-run/stop-run.command';
 import { SteerRun } from './commands/steer-run/steer-run.command';
-import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
-import { ApiTraceparent, TRACEPARENT_HEADER } from '../common/caller-trace';
-import { parseTraceparent } from '../common/trace-context';
-import { steerRunSchema } from '../sessions/steer-request';
+import { steerRunSchema } from '../sessions';
 import { ForkRun } from './commands/fork-run/fork-run.command';
 import { ReplayRun } from './commands/replay-run/replay-run.command';
 import { GetRun } from './queries/get-run/get-run.query';
 import { GetRunTree } from './queries/get-run-tree/get-run-tree.query';
 import { GetRunOutput } from './queries/get-run-output/get-run-output.query';
-import { ListRuns } from '../run-lineage/queries/list-runs/list-runs.query';
-import { PauseHolds } from '../pauses/pause-holds';
+import { ListRuns } from '../run-lineage';
+import { PauseHolds } from '../pauses';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
 import type { RunCaller } from './run-caller';
@@ -30,7 +35,6 @@ import {
   startRunSchema as startSchema,
   stopRunSchema as stopSchema,
 } from './run-requests';
-import { DocumentedAnswers } from '../common/api-answers';
 import { RUNS_ANSWERS } from './runs.api-answers';
 
 const listSchema = z.object({

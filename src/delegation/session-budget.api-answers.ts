@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, uuidParameter } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, uuidParameter } from '../common';
 import { budgetView } from './runs.api-answers';
 import type { SessionBudgetController } from './session-budget.controller';
 

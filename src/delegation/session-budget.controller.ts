@@ -1,9 +1,8 @@
 import { Controller, Get, Param, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
+import { JsonNamingInterceptor, DocumentedAnswers } from '../common';
 import { GetSessionBudget } from './queries/get-session-budget/get-session-budget.query';
-import { DocumentedAnswers } from '../common/api-answers';
 import { SESSION_BUDGET_ANSWERS } from './session-budget.api-answers';
 
 /** A session's budget is the delegation engine's to count: it covers the runs the session starts. */

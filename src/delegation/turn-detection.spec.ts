@@ -1,4 +1,4 @@
-import { foldEvents } from '../event-store/decider';
+import { foldEvents } from '../event-store';
 import {
   endsCurrentTurn,
   evolveTurn,

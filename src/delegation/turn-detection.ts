@@ -1,6 +1,5 @@
-import { textOf } from '../common/text-of';
-import { fieldsOf } from '../event-store/event-reader';
-import type { StoredEvent } from '../event-store/event-store.types';
+import { textOf } from '../common';
+import { fieldsOf, type StoredEvent } from '../event-store';
 import {
   type CliAssistantMessagePayload,
   CliRecords,
@@ -9,7 +8,7 @@ import {
   type SessionInterrupted,
   type SessionMessageFailed,
   SessionEvents,
-} from '../sessions/session.events';
+} from '../sessions';
 
 /**
  * When the main agent's turn on a run's session ends, and how, as a pure fold over the session's

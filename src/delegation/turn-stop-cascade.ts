@@ -1,13 +1,10 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { filter, type Subscription } from 'rxjs';
-import { actingAs } from '../common/acting-actor';
-import { actorOfMetadata } from '../common/actor';
-import { EventStore } from '../event-store/event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { sessionIdOfStream } from '../event-store/stream-ids';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
-import { SessionEvents } from '../sessions/session.events';
+import { actingAs, actorOfMetadata } from '../common';
+import { EventStore, type StoredEvent, sessionIdOfStream } from '../event-store';
+import { RunsReadModel } from '../run-lineage';
+import { SessionEvents } from '../sessions';
 import { StopRun } from './commands/stop-run/stop-run.command';
 import { RunStateError } from './run.errors';
 import { RunHandleTable } from './run-handle-table';

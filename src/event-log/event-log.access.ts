@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** The event log and the audit: reading. */
 export const EVENT_LOG_ACCESS = {

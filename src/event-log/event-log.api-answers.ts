@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, AT, LATER, KEY_ID, iso, nullable, text } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, AT, LATER, KEY_ID, iso, nullable, text } from '../common';
 import type { EventLogController } from './event-log.controller';
 
 const storedEvent = z.object({

@@ -3,13 +3,11 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { z } from 'zod';
-import { utcTimestampParam } from '../common/utc-timestamp';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { utcTimestampParam, ZodValidationPipe, DocumentedAnswers } from '../common';
 import { AUDIT_EXPORT_CONTENT_TYPES, EXPORT_PAGE_SIZE, writeAuditExport } from './queries/export-audit-log/audit-export';
 import { GetStream } from './queries/get-stream/get-stream.query';
 import { ListAuditLog } from './queries/list-audit-log/list-audit-log.query';
 import { ListEvents } from './queries/list-events/list-events.query';
-import { DocumentedAnswers } from '../common/api-answers';
 import { EVENT_LOG_ANSWERS } from './event-log.api-answers';
 
 const pageQuery = z.object({

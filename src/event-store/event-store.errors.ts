@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 import type { ExpectedVersion } from './event-store.types';
 
 /** Optimistic concurrency: the stream moved on since the caller read it. Maps to HTTP 409. */

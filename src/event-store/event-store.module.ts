@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { Pool } from 'pg';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import type { SwitchboardConfig } from '../config';
 import { EventStore } from './event-store';
 import { PostgresEventStore } from './postgres/postgres-event-store';
 import { InlineProjectionHook } from './inline-projection-hook';

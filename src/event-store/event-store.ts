@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import { currentActor } from '../common/acting-actor';
+import { currentActor } from '../common';
 import { catchUpThenLive } from './catch-up-then-live';
 import { InvalidAppendError } from './event-store.errors';
 import type { AppendOptions, AppendResult, ExpectedVersion, NewEvent, StoredEvent, StreamAppend, StreamsRead } from './event-store.types';

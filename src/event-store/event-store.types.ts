@@ -1,4 +1,4 @@
-import type { Actor } from '../common/actor';
+import type { Actor } from '../common';
 
 /** What the caller hands to `append`. */
 export interface NewEvent<T extends object = Record<string, unknown>> {

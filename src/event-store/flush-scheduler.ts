@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { systemCallback } from '../common/acting-actor';
+import { systemCallback } from '../common';
 
 /**
  * When a store's queued appends are committed: both stores gather a group until the event loop's

@@ -1,5 +1,5 @@
 import type { ClientBase } from 'pg';
-import type { ReadModelDatabase } from '../database/read-model-database';
+import type { ReadModelDatabase } from '../database';
 import type { StoredEvent } from './event-store.types';
 
 /**

@@ -1,5 +1,4 @@
-import { actingAs } from '../common/acting-actor';
-import { SYSTEM_ACTOR, type Actor } from '../common/actor';
+import { actingAs, SYSTEM_ACTOR, type Actor } from '../common';
 import { withActor } from './event-store';
 
 const key: Actor = { kind: 'key', id: 'k1', name: 'nightly-ci', via: 'api' };

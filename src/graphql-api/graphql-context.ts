@@ -1,5 +1,5 @@
-import type { AuthCarrier } from '../common/auth/api-token.guard';
-import type { Principal } from '../identity/principal';
+import type { AuthCarrier } from '../common';
+import type { Principal } from '../identity';
 import type { OperationLoaders } from './batch-loaders';
 
 /** What every resolver gets: how the caller authenticated, and this operation's batch loaders. */

@@ -1,8 +1,7 @@
 import type { ComplexityEstimatorArgs } from '@nestjs/graphql';
 import { type FieldNode, GraphQLError } from 'graphql';
 import type { ZodType } from 'zod';
-import { InvalidInputError } from '../common/domain-error';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { InvalidInputError, ZodValidationPipe } from '../common';
 
 /** GraphQL inputs go through the same zod schemas as the REST bodies: the same rules, the same messages. */
 export function validated<T>(schema: ZodType<T>, value: unknown): T {

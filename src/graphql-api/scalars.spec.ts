@@ -1,5 +1,5 @@
 import { GraphQLError, Kind, parseValue } from 'graphql';
-import { MAX_JSON_DEPTH } from '../common/json-limits';
+import { MAX_JSON_DEPTH } from '../common';
 import { JsonScalar } from './scalars';
 
 function nested(depth: number): unknown {

@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
-import { describeJsonInputProblem, type JsonInputProblem, jsonInputProblem, MAX_JSON_DEPTH } from '../common/json-limits';
+import { describeJsonInputProblem, type JsonInputProblem, jsonInputProblem, MAX_JSON_DEPTH } from '../common';
 
 /** A JSON input refused, as a GraphQL error with the REST code for bad input. */
 export const jsonInputError = (problem: JsonInputProblem) =>

@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** Health probes are public: load balancers call them without a credential. */
 export const HEALTH_ACCESS = {

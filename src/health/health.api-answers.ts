@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
+import type { ControllerAnswers } from '../common';
 import type { HealthController } from './health.controller';
 
 const healthSummary = z.object({ status: z.string(), checks: z.record(z.string(), z.enum(['ok', 'failing'])).optional() }).loose();

@@ -1,20 +1,17 @@
 import { Controller, Get, HttpException, HttpStatus, Inject, Optional, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { ApiTokenGuard } from '../common/auth/api-token.guard';
-import { PrincipalResolver } from '../identity/principal-resolver';
-import { Public } from '../common/auth/public.decorator';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { DatabaseHealth } from '../database/database-health';
-import { EventStore } from '../event-store/event-store';
-import { InstanceLease } from '../instances/instance-lease';
-import { ModelRoute } from '../model-calls/model-route';
-import { AsyncProjectionRunner } from '../projections/async-projection-runner';
-import { TraceExport, TRACES_OFF } from '../traces/trace-export';
+import { ApiTokenGuard, Public, DocumentedAnswers } from '../common';
+import { PrincipalResolver } from '../identity';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { CopilotCliConnection } from '../copilot-cli';
+import { DatabaseHealth } from '../database';
+import { EventStore } from '../event-store';
+import { InstanceLease } from '../instances';
+import { ModelRoute } from '../model-calls';
+import { AsyncProjectionRunner } from '../projections';
+import { TraceExport, TRACES_OFF } from '../traces';
 import { Readiness, type ReadinessCheckName, type ReadinessReport } from './readiness';
-import { DocumentedAnswers } from '../common/api-answers';
 import { HEALTH_ANSWERS } from './health.api-answers';
 
 /** Each check as a caller without the token sees it. */

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ApiTokenGuard } from '../common/auth/api-token.guard';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { ModelCallsModule } from '../model-calls/model-calls.module';
+import { ApiTokenGuard } from '../common';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { ModelCallsModule } from '../model-calls';
 import { HealthController } from './health.controller';
 import { ProviderProbe } from './provider-probe';
 import { Readiness } from './readiness';

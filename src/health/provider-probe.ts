@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { CopilotCliConfig } from '../config/switchboard-config';
+import type { CopilotCliConfig } from '../config';
 
 type ProviderConfig = NonNullable<CopilotCliConfig['provider']>;
 

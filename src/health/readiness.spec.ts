@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { testConfig } from '../../test/fixtures/test-config';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { ProviderTraffic } from '../model-calls/provider-traffic';
+import type { SwitchboardConfig } from '../config';
+import { ProviderTraffic } from '../model-calls';
 import { ProviderProbe } from './provider-probe';
 import { PROVIDER_TRAFFIC_RECENT_MS, Readiness } from './readiness';
 

@@ -1,11 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { cliStartProblem } from '../copilot-cli/cli-startability';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { DatabaseHealth } from '../database/database-health';
-import { ProviderTraffic, type ProviderTrafficState } from '../model-calls/provider-traffic';
-import { AsyncProjectionRunner, type AsyncProjectionStatus } from '../projections/async-projection-runner';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { cliStartProblem, CopilotCliConnection } from '../copilot-cli';
+import { DatabaseHealth } from '../database';
+import { ProviderTraffic, type ProviderTrafficState } from '../model-calls';
+import { AsyncProjectionRunner, type AsyncProjectionStatus } from '../projections';
 import { ProviderProbe } from './provider-probe';
 /** This many unexpected CLI exits within a minute is a crash loop, not a restart. */
 const CRASH_LOOP_EXITS = 3;

@@ -1,8 +1,7 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import type { Observable } from 'rxjs';
-import { actingAs } from '../common/acting-actor';
-import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
+import { actingAs, CLIENT_HEADER, personDecisionSource } from '../common';
 import { actorOfPrincipal } from './actor-of-principal';
 import { PRINCIPAL_PROPERTY, type Principal } from './principal';
 

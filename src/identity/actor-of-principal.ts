@@ -1,4 +1,4 @@
-import type { Actor } from '../common/actor';
+import type { Actor } from '../common';
 import type { Principal } from './principal';
 
 /**

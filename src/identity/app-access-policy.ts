@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { contributionsTo } from '../common/contributions';
+import { contributionsTo } from '../common';
 import type { Role } from './principal';
 import {
   ACCESS_RULES,

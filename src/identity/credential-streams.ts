@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { filter, type Subscription } from 'rxjs';
-import { contributionsTo } from '../common/contributions';
-import { EventStore } from '../event-store/event-store';
+import { contributionsTo } from '../common';
+import { EventStore } from '../event-store';
 import { ApiKeyEvents } from './keys/api-key.events';
 import { ApiKeysReadModel } from './keys/api-keys-read-model';
 import { AUTHENTICATORS, type Authenticator, type Credential, type CredentialEnding, type Principal } from './principal';

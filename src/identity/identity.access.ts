@@ -1,4 +1,4 @@
-import { Contributes } from '../common/contributions';
+import { Contributes } from '../common';
 import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from './access-policy';
 
 /** Who calls (me, for everyone), the keys programs call with and the sign-in sessions (the admin's), and the sign-in flow itself (public). */

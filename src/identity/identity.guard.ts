@@ -1,10 +1,8 @@
 import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
-import { authorizationOf, type AuthCarrier } from '../common/auth/api-token.guard';
-import { IS_PUBLIC } from '../common/auth/public.decorator';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { authorizationOf, type AuthCarrier, IS_PUBLIC } from '../common';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { AccessPolicy } from './app-access-policy';
 import { PRINCIPAL_PROPERTY, type Principal } from './principal';
 import { PrincipalResolver } from './principal-resolver';

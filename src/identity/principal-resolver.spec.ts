@@ -1,12 +1,10 @@
 import { Module, UnauthorizedException } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
 import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
-import { ConfigModule } from '../config/config.module';
-import { loadConfig } from '../config/switchboard-config';
-import { ReadModelDatabase } from '../database/read-model-database';
-import { handleCommand } from '../event-store/decider';
-import { apiKeyStreamId } from '../event-store/stream-ids';
-import { ProjectionRegistry } from '../projections/projection-registry';
+import { ConfigModule, loadConfig } from '../config';
+import { ReadModelDatabase } from '../database';
+import { handleCommand, apiKeyStreamId } from '../event-store';
+import { ProjectionRegistry } from '../projections';
 import { apiKeyDecider } from './keys/api-key.decider';
 import { ApiKeysReadModel } from './keys/api-keys-read-model';
 import { secretDigest } from './keys/commands/create-api-key/create-api-key.command';

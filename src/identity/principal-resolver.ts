@@ -1,9 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, Optional, UnauthorizedException } from '@nestjs/common';
 import { DiscoveryService, Reflector } from '@nestjs/core';
-import { ApiTokenGuard, UNAUTHORIZED_MESSAGE } from '../common/auth/api-token.guard';
-import { contributionsTo } from '../common/contributions';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { ApiTokenGuard, UNAUTHORIZED_MESSAGE, contributionsTo } from '../common';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { ApiKeysReadModel, type ApiKeyView } from './keys/api-keys-read-model';
 import { secretDigest } from './keys/commands/create-api-key/create-api-key.command';
 import { AUTHENTICATORS, type Authenticator, type CredentialCarrier, type Principal } from './principal';

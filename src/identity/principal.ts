@@ -1,4 +1,4 @@
-import { Contributes } from '../common/contributions';
+import { Contributes } from '../common';
 
 /**
  * issue 27: who is calling, as every transport (REST, GraphQL over HTTP and graphql-ws, SSE) sees it

@@ -3,9 +3,8 @@ import { eq } from 'drizzle-orm';
 import * as os from 'node:os';
 import { Observable, Subject } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { ReadModelDatabase } from '../database';
 import { type HeartbeatStanding, instanceAddress, isLive, type Lease, leaseExpiry, type LeaseView, mayClaimLeases } from './lease-rules';
 
 /** A heartbeat found this instance's row gone: another instance claimed it after a long pause and took its work over. */

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 
 /**
  * The session (or the run's session) is live on another running instance, whose Copilot CLI holds it.

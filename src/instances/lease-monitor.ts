@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { and, eq, lt } from 'drizzle-orm';
-import { connectionFailureOf } from '../common/database-unreachable.error';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { connectionFailureOf } from '../common';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { ReadModelDatabase } from '../database';
 import { InstanceLease } from './instance-lease';
 import { claimableBefore, deadLeases, type Lease } from './lease-rules';
 

@@ -1,4 +1,4 @@
-import type { Dialect } from '../database/read-model-database';
+import type { Dialect } from '../database';
 
 /**
  * The pure rules of the instance lease: when a lease expires, which instances are live or dead, who

@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** /metrics needs read, unless SWITCHBOARD_METRICS_PUBLIC opens it (`@PublicWhen`). */
 export const METRICS_ACCESS = {

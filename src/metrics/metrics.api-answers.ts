@@ -1,5 +1,4 @@
-import type { ControllerAnswers } from '../common/api-answers';
-import { text } from '../common/api-answer-examples';
+import { type ControllerAnswers, text } from '../common';
 import type { MetricsController } from './metrics.controller';
 
 /** What GET /metrics answers. */

@@ -1,9 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { PublicWhen } from '../common/auth/public.decorator';
+import { PublicWhen, DocumentedAnswers } from '../common';
 import { SwitchboardMetrics } from './switchboard-metrics';
-import { DocumentedAnswers } from '../common/api-answers';
 import { METRICS_ANSWERS } from './metrics.api-answers';
 
 /** `GET /metrics` in the Prometheus text format; the API token rule of /api unless SWITCHBOARD_METRICS_PUBLIC=true. */

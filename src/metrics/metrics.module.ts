@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ModelCallsModule } from '../model-calls/model-calls.module';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { ModelCallsModule } from '../model-calls';
+import { RunLineageModule } from '../run-lineage';
+import { SessionsModule } from '../sessions';
 import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
 import { ModelCallMetrics } from './model-call-metrics';

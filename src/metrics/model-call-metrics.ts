@@ -1,9 +1,8 @@
 import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Subscription } from 'rxjs';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { type EndedModelCall, ModelRoute } from '../model-calls/model-route';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { type EndedModelCall, ModelRoute } from '../model-calls';
 import { ModelLabels } from './model-labels';
 import { SwitchboardMetrics } from './switchboard-metrics';
 

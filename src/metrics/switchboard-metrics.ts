@@ -1,16 +1,14 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Subscription } from 'rxjs';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { RUN_STATUSES } from '../delegation/run.events';
-import { EventStore } from '../event-store/event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { InstanceLease } from '../instances/instance-lease';
-import { AsyncProjectionRunner } from '../projections/async-projection-runner';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
-import type { SessionStatus } from '../sessions/session.events';
-import { SessionsReadModel } from '../sessions/sessions-read-model';
-import { RoutedRequestEvents } from '../tool-dispatch/routed-request.events';
+import { CopilotCliConnection } from '../copilot-cli';
+import { RUN_STATUSES } from '../delegation';
+import { EventStore, type StoredEvent } from '../event-store';
+import { InstanceLease } from '../instances';
+import { AsyncProjectionRunner } from '../projections';
+import { RunsReadModel } from '../run-lineage';
+import { type SessionStatus, SessionsReadModel } from '../sessions';
+import { RoutedRequestEvents } from '../tool-dispatch';
 
 const SESSION_STATUSES = ['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed'] as const satisfies readonly SessionStatus[];
 

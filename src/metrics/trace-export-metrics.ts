@@ -1,7 +1,7 @@
 import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
 import type { Subscription } from 'rxjs';
-import { TraceExport } from '../traces/trace-export';
+import { TraceExport } from '../traces';
 import { SwitchboardMetrics } from './switchboard-metrics';
 
 /**

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { CopilotCliConnection } from '../copilot-cli';
 import { AnswerReader } from './answer-reader';
 import { KeptText } from './kept-text';
 import type { ModelAnswerRecord } from './model-call.events';

@@ -1,4 +1,4 @@
-import { Contributes } from '../common/contributions';
+import { Contributes } from '../common';
 import type { ModelCallLineage, ModelCallRefusedData } from './model-call.events';
 
 /** The slot other contexts' gates are marked with (`@ProvidesModelCallGate()`): delegation's budgets. */

@@ -1,6 +1,6 @@
 import { Injectable, Module } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
-import { PauseHolds } from '../pauses/pause-holds';
+import { PauseHolds } from '../pauses';
 import type { ModelCallLineage } from './model-call.events';
 import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate } from './model-call-gate';
 import { ModelCallGates } from './model-call-gates';

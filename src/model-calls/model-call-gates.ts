@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { contributionsTo } from '../common/contributions';
-import { PauseHolds } from '../pauses/pause-holds';
+import { contributionsTo } from '../common';
+import { PauseHolds } from '../pauses';
 import type { ModelCallLineage } from './model-call.events';
 import { MODEL_CALL_GATES, type ModelCallGate, type ModelCallRefusal } from './model-call-gate';
 import type { Exchange } from './model-exchange';

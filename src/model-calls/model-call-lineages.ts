@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { runIdOfThread } from '../event-store/stream-ids';
-import { ChildSessionRouting } from '../child-sessions/child-session-routing';
-import { type Lineage, LineageLookup } from '../run-lineage/lineage-lookup';
-import { SessionRegistry } from '../sessions/session-registry';
+import { runIdOfThread } from '../event-store';
+import { ChildSessionRouting } from '../child-sessions';
+import { type Lineage, LineageLookup } from '../run-lineage';
+import { SessionRegistry } from '../sessions';
 import type { ModelCallLineage } from './model-call.events';
 
 /** Who the CLI says made a call, off its `httpRequestStart`. */

@@ -1,4 +1,4 @@
-import type { EventStore } from '../event-store/event-store';
+import type { EventStore } from '../event-store';
 import { CallRecording } from './model-call-recording';
 import type { ModelCallCommand } from './model-call.decider';
 

@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { SYSTEM_ACTOR } from '../common/actor';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import type { FoldedStream } from '../event-store/decider';
-import { EventStore } from '../event-store/event-store';
-import { modelCallStreamId } from '../event-store/stream-ids';
-import { InstanceLease } from '../instances/instance-lease';
+import { SYSTEM_ACTOR } from '../common';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { type FoldedStream, EventStore, modelCallStreamId } from '../event-store';
+import { InstanceLease } from '../instances';
 import { KeptText } from './kept-text';
 import { type ModelCallCommand, modelCallDecider, type ModelCallState } from './model-call.decider';
 import type {

@@ -1,11 +1,7 @@
-import { SYSTEM_ACTOR } from '../common/actor';
+import { SYSTEM_ACTOR } from '../common';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { handleCommand } from '../event-store/decider';
-import { EventStore } from '../event-store/event-store';
-import { modelCallStreamId } from '../event-store/stream-ids';
-import { InstanceLease } from '../instances/instance-lease';
-import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';
-import type { Lease } from '../instances/lease-rules';
+import { handleCommand, EventStore, modelCallStreamId } from '../event-store';
+import { InstanceLease, LeaseMonitor, type TakeoverParticipation, type Lease } from '../instances';
 import { modelCallDecider } from './model-call.decider';
 import { ModelCallsReadModel } from './model-calls-read-model';
 

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../common/domain-error';
-import type { StoredEvent } from '../event-store/event-store.types';
+import { InvalidInputError } from '../common';
+import type { StoredEvent } from '../event-store';
 import { decodeModelCallCursor, encodeModelCallCursor, modelCallBodiesOf, modelCallPageOf } from './model-call-view';
 import { ModelCallEvents } from './model-call.events';
 import { modelCallRow } from '../../test/fixtures/model-call-rows';

@@ -1,5 +1,5 @@
-import { InvalidInputError } from '../common/domain-error';
-import type { StoredEvent } from '../event-store/event-store.types';
+import { InvalidInputError } from '../common';
+import type { StoredEvent } from '../event-store';
 import { isModelCallEvent, ModelCallEvents, type ReplayDivergence } from './model-call.events';
 import type { ModelCallRow } from './model-calls-read-model';
 

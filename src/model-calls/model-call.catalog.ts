@@ -1,4 +1,4 @@
-import { contextCatalog, decidedBy, TRACES } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy, TRACES } from '../common';
 import { ModelCallEvents } from './model-call.events';
 
 const modelCallDecided = decidedBy('modelCallDecider', 'model_call', ['model-calls', TRACES]);

@@ -1,5 +1,5 @@
 import { deciderSpec } from '../../test/fixtures/decider-spec';
-import { foldEvents } from '../event-store/decider';
+import { foldEvents } from '../event-store';
 import { modelCallDecider } from './model-call.decider';
 import {
   type ModelCallEvent,

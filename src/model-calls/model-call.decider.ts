@@ -1,4 +1,4 @@
-import type { Decider } from '../event-store/decider';
+import type { Decider } from '../event-store';
 import {
   isModelCallEvent,
   type ModelCallEvent,

@@ -1,4 +1,4 @@
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 
 export class ModelCallNotFoundError extends DomainError {
   readonly code = 'not_found';

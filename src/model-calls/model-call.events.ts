@@ -1,5 +1,4 @@
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
+import { type DomainEvent, eventGuard, eventReader } from '../event-store';
 
 /**
  * issue 25: the events of a `model_call-<callId>` stream, one stream per model call the CLI handed to

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, ne, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch, tableIndexedBy } from '../database/keyed-batch';
-import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
+import { jsonArrayRows, jsonArrayValues, type KeyField, KeyedReadBatch, tableIndexedBy, ReadModelDatabase, type ReadTables } from '../database';
 import type { ReplayDivergence } from './model-call.events';
 
 /** A `model_calls` row as the read side sees it. */

@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** Model calls and the model route: reading. */
 export const MODEL_CALLS_ACCESS = {

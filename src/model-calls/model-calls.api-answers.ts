@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, RUN_ID, MODEL_CALL_ID, AT, LATER, iso, nullable, uuidParameter } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, RUN_ID, MODEL_CALL_ID, AT, LATER, iso, nullable, uuidParameter } from '../common';
 import type { ModelCallsController } from './model-calls.controller';
 
 const modelCallView = z.object({

@@ -2,14 +2,13 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { ZodValidationPipe, DocumentedAnswers } from '../common';
 import { GetModelCall } from './queries/get-model-call/get-model-call.query';
 import { GetModelCallSpend } from './queries/get-model-call-spend/get-model-call-spend.query';
 import { GetModelRoute } from './queries/get-model-route/get-model-route.query';
 import { ListRunModelCalls } from './queries/list-run-model-calls/list-run-model-calls.query';
 import { ListSessionModelCalls } from './queries/list-session-model-calls/list-session-model-calls.query';
 import type { SpendKey } from './model-calls-read-model';
-import { DocumentedAnswers } from '../common/api-answers';
 import { MODEL_CALLS_ANSWERS } from './model-calls.api-answers';
 
 export const MODEL_CALLS_PAGE = { min: 1, max: 500, fallback: 50 } as const;

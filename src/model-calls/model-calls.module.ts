@@ -1,10 +1,10 @@
-import { PausesModule } from '../pauses/pauses.module';
+import { PausesModule } from '../pauses';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
-import { CopilotCliModule } from '../copilot-cli/copilot-cli.module';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { ChildSessionsModule } from '../child-sessions';
+import { CopilotCliModule } from '../copilot-cli';
+import { RunLineageModule } from '../run-lineage';
+import { SessionsModule } from '../sessions';
 import { ModelCallLineages } from './model-call-lineages';
 import { ModelCallsController } from './model-calls.controller';
 import { GetModelCallHandler } from './queries/get-model-call/get-model-call.handler';

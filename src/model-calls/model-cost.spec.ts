@@ -1,4 +1,4 @@
-import { modelPriceTable } from '../config/model-prices';
+import { modelPriceTable } from '../config';
 import { costOf, spentUsageOf } from './model-cost';
 
 const table = modelPriceTable('EUR', {

@@ -1,4 +1,4 @@
-import { type ModelPriceTable, priceOf } from '../config/model-prices';
+import { type ModelPriceTable, priceOf } from '../config';
 import type { ModelCost, ModelUsage } from './model-call.events';
 
 /**

@@ -1,13 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { filter, type Observable, Subject, type Subscription } from 'rxjs';
 import { v7 as uuidv7 } from 'uuid';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../event-store/event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { parseStreamId, runThreadId, sessionIdOfStream } from '../event-store/stream-ids';
-import { SessionEvents } from '../sessions/session.events';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { CopilotCliConnection } from '../copilot-cli';
+import { EventStore, type StoredEvent, parseStreamId, runThreadId, sessionIdOfStream } from '../event-store';
+import { SessionEvents } from '../sessions';
 import type { ModelCallLineage, ModelRequestSummary } from './model-call.events';
 import { ModelCallForwarding } from './model-call-forwarding';
 import { ModelCallGates } from './model-call-gates';

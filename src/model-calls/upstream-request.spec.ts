@@ -1,4 +1,4 @@
-import { MODEL_ROUTE_BASE_URL } from '../copilot-cli/cli-protocol';
+import { MODEL_ROUTE_BASE_URL } from '../copilot-cli';
 import { pathForLedger, upstreamRequestOf } from './upstream-request';
 
 const asked = (headers: Record<string, string[]> = {}) => ({

@@ -1,5 +1,5 @@
-import type { CopilotCliConfig } from '../config/switchboard-config';
-import { MODEL_ROUTE_BASE_URL } from '../copilot-cli/cli-protocol';
+import type { CopilotCliConfig } from '../config';
+import { MODEL_ROUTE_BASE_URL } from '../copilot-cli';
 
 /** Headers as the CLI's llmInference frames carry them: lowercased names, each with its values. */
 export type WireHeaders = Record<string, string[] | undefined>;

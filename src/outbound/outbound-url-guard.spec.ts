@@ -1,6 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { canonicalAddress, embeddedIpv4, isLoopback, normaliseHost } from '../config/outbound-address';
-import { OutboundAllowList } from '../config/outbound-allow-list';
+import { canonicalAddress, embeddedIpv4, isLoopback, normaliseHost, OutboundAllowList } from '../config';
 import { type HostResolver, OUTBOUND_REFUSED, OutboundUrlGuard, type ResolvedAddress } from './outbound-url-guard';
 
 /** A resolver answering from a table; a name not in it does not resolve (ENOTFOUND). */

@@ -1,8 +1,7 @@
 import * as dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import * as os from 'node:os';
-import { alwaysRefusedReason, canonicalAddress, embeddedIpv4, isLoopback, METADATA_HOSTS, normaliseHost } from '../config/outbound-address';
-import { OutboundAllowList } from '../config/outbound-allow-list';
+import { alwaysRefusedReason, canonicalAddress, embeddedIpv4, isLoopback, METADATA_HOSTS, normaliseHost, OutboundAllowList } from '../config';
 
 export interface ResolvedAddress {
   address: string;

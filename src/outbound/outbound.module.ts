@@ -1,8 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:net';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { OutboundUrlGuard } from './outbound-url-guard';
 
 /** The one outbound-URL guard, configured from SWITCHBOARD_OUTBOUND_ALLOW and aware of this service's own port. */

@@ -1,10 +1,9 @@
 import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
 import { runStartedData } from '../../test/fixtures/run-fixtures';
-import { RunsProjection } from '../delegation/projections/runs.projection';
-import { handleCommand } from '../event-store/decider';
-import { type PauseTarget, pauseStreamId, runStreamId, runThreadId } from '../event-store/stream-ids';
-import { ProjectionRegistry } from '../projections/projection-registry';
-import { LineageLookup } from '../run-lineage/lineage-lookup';
+import { RunsProjection } from '../delegation';
+import { handleCommand, type PauseTarget, pauseStreamId, runStreamId, runThreadId } from '../event-store';
+import { ProjectionRegistry } from '../projections';
+import { LineageLookup } from '../run-lineage';
 import { pauseDecider } from './pause.decider';
 import { PauseHolds } from './pause-holds';
 import { PausesProjection } from './projections/pauses.projection';

@@ -1,13 +1,21 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { isNull } from 'drizzle-orm';
-import { type Actor, actorOfMetadata, API_ACTOR } from '../common/actor';
+import { type Actor, actorOfMetadata, API_ACTOR } from '../common';
 import type { Subscription } from 'rxjs';
-import { ReadModelDatabase } from '../database/read-model-database';
-import { EventStore } from '../event-store/event-store';
-import type { EventMetadata, StoredEvent } from '../event-store/event-store.types';
-import { parseStreamId, type PauseTarget, pauseTargetOfStream, runIdOfThread, runThreadId, sessionIdOfStream } from '../event-store/stream-ids';
-import { LineageLookup } from '../run-lineage/lineage-lookup';
-import { SessionEvents } from '../sessions/session.events';
+import { ReadModelDatabase } from '../database';
+import {
+  EventStore,
+  type EventMetadata,
+  type StoredEvent,
+  parseStreamId,
+  type PauseTarget,
+  pauseTargetOfStream,
+  runIdOfThread,
+  runThreadId,
+  sessionIdOfStream,
+} from '../event-store';
+import { LineageLookup } from '../run-lineage';
+import { SessionEvents } from '../sessions';
 import { isPauseEvent, type PauseEvent, PauseEvents } from './pause.events';
 
 /** An open pause as the holds keep it. */

@@ -1,4 +1,4 @@
-import { contextCatalog, decidedBy, TRACES } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy, TRACES } from '../common';
 import { PauseEvents } from './pause.events';
 
 const pauseDecided = decidedBy('pauseDecider', 'pause', ['pauses', TRACES]);

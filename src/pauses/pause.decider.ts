@@ -1,5 +1,4 @@
-import type { Decider } from '../event-store/decider';
-import type { PauseTarget } from '../event-store/stream-ids';
+import type { Decider, PauseTarget } from '../event-store';
 import { PauseStateError } from './pause.errors';
 import { type PausedData, type PauseEvent, PauseEvents, isPauseEvent } from './pause.events';
 

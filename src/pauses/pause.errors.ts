@@ -1,5 +1,5 @@
-import { DomainError } from '../common/domain-error';
-import type { PauseTarget } from '../event-store/stream-ids';
+import { DomainError } from '../common';
+import type { PauseTarget } from '../event-store';
 
 const what = (target: PauseTarget, id: string) => `${target === 'run' ? 'Run' : 'Session'} ${id}`;
 

@@ -1,6 +1,4 @@
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
-import type { PauseTarget } from '../event-store/stream-ids';
+import { type DomainEvent, eventGuard, eventReader, type PauseTarget } from '../event-store';
 
 /** issue 26: the events of a pause stream, `pause-run-<runId>` or `pause-session-<sessionId>`. */
 export const PauseEvents = {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, RUN_ID, AT, KEY_ID, iso, nullable, uuidParameter, actorView } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, RUN_ID, AT, KEY_ID, iso, nullable, uuidParameter, actorView } from '../common';
 import type { PausesController } from './pauses.controller';
 
 const pauseView = z.object({

@@ -2,12 +2,11 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/c
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { z } from 'zod';
-import { CLIENT_HEADER, personDecisionSource } from '../approvals/decision-source';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { CLIENT_HEADER, personDecisionSource } from '../approvals';
+import { ZodValidationPipe, DocumentedAnswers } from '../common';
 import { PauseWork, pauseSchema } from './commands/pause/pause.command';
 import { UnpauseWork } from './commands/unpause/unpause.command';
 import { PauseHolds, type PauseView } from './pause-holds';
-import { DocumentedAnswers } from '../common/api-answers';
 import { PAUSES_ANSWERS } from './pauses.api-answers';
 
 /**

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { RunLineageModule } from '../run-lineage';
+import { SessionsModule } from '../sessions';
 import { PauseHandler } from './commands/pause/pause.handler';
 import { UnpauseHandler } from './commands/unpause/unpause.handler';
 import { PauseHolds } from './pause-holds';

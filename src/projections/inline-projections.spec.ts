@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
-import type { ReadModelDatabase, ReadTableName } from '../database/read-model-database';
-import type { StoredEvent } from '../event-store/event-store.types';
+import type { ReadModelDatabase, ReadTableName } from '../database';
+import type { StoredEvent } from '../event-store';
 import { InlineProjections } from './inline-projections';
 import { pgProjectionOf } from './postgres-projection';
 import { type BatchInvariant, type Projection, perEventProjection, type ProjectionWork, type SetBasedForms } from './projection';

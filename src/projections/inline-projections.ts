@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ClientBase } from 'pg';
-import type { ReadModelDatabase } from '../database/read-model-database';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { applyInlineProjections, InlineProjectionHook } from '../event-store/inline-projection-hook';
+import type { ReadModelDatabase } from '../database';
+import { type StoredEvent, applyInlineProjections, InlineProjectionHook } from '../event-store';
 import { type PgProjection, pgProjectionOf, readModelsOn } from './postgres-projection';
 import { type Projection, projectionHandles, runProjectionAsync, runProjectionSync } from './projection';
 import { ProjectionRegistry } from './projection-registry';

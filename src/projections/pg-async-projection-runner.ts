@@ -1,9 +1,7 @@
 import { Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { escapeIdentifier, type ClientBase } from 'pg';
-import { connectionFailureOf } from '../common/database-unreachable.error';
-import type { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
-import { readEventsAfter } from '../event-store/postgres/postgres-log-rows';
-import { applyInlineProjections } from '../event-store/inline-projection-hook';
+import { connectionFailureOf } from '../common';
+import { type PostgresEventStore, readEventsAfter, applyInlineProjections } from '../event-store';
 import type { PgProjection } from './postgres-projection';
 import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
 

@@ -1,9 +1,8 @@
 import { getTableName } from 'drizzle-orm';
 import type { ClientBase, PoolClient } from 'pg';
-import { PostgresReadModels } from '../database/postgres-read-models';
+import { PostgresReadModels } from '../database';
 import * as pgSchema from '../database/schema-pg';
-import type { PostgresInlineProjection } from '../event-store/inline-projection-hook';
-import type { StoredEvent } from '../event-store/event-store.types';
+import type { PostgresInlineProjection, StoredEvent } from '../event-store';
 import { type Projection, runProjectionAsync } from './projection';
 
 /**

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { projectionCheckpoints } from '../database/schema';
-import type { Orm } from '../database/sqlite-database';
+import type { Orm } from '../database';
 
 export function readCheckpoint(orm: Orm, projectionName: string): number {
   const row = orm

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { contributionsTo } from '../common/contributions';
+import { contributionsTo } from '../common';
 import { type Projection, READ_MODEL_PROJECTION } from './projection';
 
 /**

@@ -1,8 +1,8 @@
-import { Contributes } from '../common/contributions';
+import { Contributes } from '../common';
 import { DrizzleQueryError } from 'drizzle-orm';
-import type { ReadModelDatabase, ReadTableName } from '../database/read-model-database';
+import type { ReadModelDatabase, ReadTableName } from '../database';
 import type { ClientBase } from 'pg';
-import type { StoredEvent } from '../event-store/event-store.types';
+import type { StoredEvent } from '../event-store';
 
 /**
  * inline: applied inside the append's transaction, so its read model is never behind its events

@@ -1,9 +1,7 @@
 import { DynamicModule, Module, type Provider } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
-import { InlineProjectionHook } from '../event-store/inline-projection-hook';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { PostgresEventStore, InlineProjectionHook } from '../event-store';
 import { AsyncProjectionRunner } from './async-projection-runner';
 import { InlineProjections } from './inline-projections';
 import { PgAsyncProjectionRunner } from './pg-async-projection-runner';

@@ -1,4 +1,4 @@
-import type { PostgresEventStore } from '../event-store/postgres/postgres-event-store';
+import type { PostgresEventStore } from '../event-store';
 import { pgTableNames } from './postgres-projection';
 import type { Projection } from './projection';
 import type { ProjectionRegistry } from './projection-registry';

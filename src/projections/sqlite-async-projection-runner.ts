@@ -1,11 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Subscription } from 'rxjs';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { SqliteDatabase } from '../database/sqlite-database';
-import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store';
-import type { StoredEvent } from '../event-store/event-store.types';
-import { eventsFor } from '../event-store/inline-projection-hook';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { SqliteDatabase } from '../database';
+import { SqliteEventStore, type StoredEvent, eventsFor } from '../event-store';
 import { type Projection, runProjectionSync } from './projection';
 import { ProjectionRegistry } from './projection-registry';
 import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';

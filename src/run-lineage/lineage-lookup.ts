@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { eq, inArray } from 'drizzle-orm';
-import { ReadModelDatabase } from '../database/read-model-database';
-import { runIdOfThread } from '../event-store/stream-ids';
+import { ReadModelDatabase } from '../database';
+import { runIdOfThread } from '../event-store';
 import { ancestorIdsOf, type RunRow } from './run-lineage';
 
 /** Where a run sits in its delegation tree: the lineage columns of its `runs` row. */

@@ -1,4 +1,4 @@
-import type { ReadTables } from '../database/read-model-database';
+import type { ReadTables } from '../database';
 
 /** A row of the `runs` read model (the same JavaScript types on both databases). */
 export type RunRow = ReadTables['runs']['$inferSelect'];

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, count, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { ReadModelDatabase } from '../database';
 import { type RunRow, subtreeRange } from './run-lineage';
 
 /** What a subtree spent so far (a running run counts its current launch's time up to `now`). */

@@ -1,6 +1,5 @@
 import { and, count, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { jsonArrayRows, tableIndexedBy } from '../database/keyed-batch';
-import type { ReadModelDatabase, ReadTables } from '../database/read-model-database';
+import { jsonArrayRows, tableIndexedBy, type ReadModelDatabase, type ReadTables } from '../database';
 
 /** A subtree's run count and one number per named sum. */
 export type SubtreeSums<K extends string> = { runs: number } & Record<K, number>;

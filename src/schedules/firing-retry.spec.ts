@@ -1,6 +1,6 @@
-import { DatabaseUnreachableError } from '../common/database-unreachable.error';
-import { CopilotCliUnavailableError } from '../copilot-cli/copilot-cli.errors';
-import { BudgetExceededError, InvalidRunArgumentsError, PolicyDeniedError, UnknownAgentError } from '../delegation/run.errors';
+import { DatabaseUnreachableError } from '../common';
+import { CopilotCliUnavailableError } from '../copilot-cli';
+import { BudgetExceededError, InvalidRunArgumentsError, PolicyDeniedError, UnknownAgentError } from '../delegation';
 import { MAX_ATTEMPTS, startRefusal } from './firing-retry';
 
 const now = new Date('2026-03-01T09:00:00Z');

@@ -1,6 +1,4 @@
-import { databaseUnreachableOf } from '../common/database-unreachable.error';
-import { httpStatusOf } from '../common/domain-error.filter';
-import { DomainError } from '../common/domain-error';
+import { databaseUnreachableOf, httpStatusOf, DomainError } from '../common';
 
 /** After a temporary refusal, attempt n + 1 comes this long after attempt n failed (attempts 2, 3, 4). */
 export const RETRY_DELAYS_MS = [10_000, 60_000, 300_000] as const;

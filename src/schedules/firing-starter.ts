@@ -1,17 +1,20 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
-import { SYSTEM_ACTOR } from '../common/actor';
-import { foldStream, handleCommand } from '../event-store/decider';
-import { EventStore } from '../event-store/event-store';
-import { ExpectedVersionConflictError } from '../event-store/event-store.errors';
-import type { EventMetadata } from '../event-store/event-store.types';
-import { runStreamId, scheduleFiringStreamId } from '../event-store/stream-ids';
-import { InstanceLease } from '../instances/instance-lease';
-import { RunOrigin, StartRun } from '../delegation/commands/start-run/start-run.command';
-import { RunsReadModel } from '../run-lineage/runs-read-model';
-import type { Budget } from '../sessions/session-budget';
-import type { PermissionPolicy } from '../sessions/session-config';
+import { SYSTEM_ACTOR } from '../common';
+import {
+  foldStream,
+  handleCommand,
+  EventStore,
+  ExpectedVersionConflictError,
+  type EventMetadata,
+  runStreamId,
+  scheduleFiringStreamId,
+} from '../event-store';
+import { InstanceLease } from '../instances';
+import { RunOrigin, StartRun } from '../delegation';
+import { RunsReadModel } from '../run-lineage';
+import type { Budget, PermissionPolicy } from '../sessions';
 import { type FiringCommand, firingDecider, type FiringState, type FiringStatus } from './firing.decider';
 import { dueFiringId } from './firing-id';
 import { missedCountText, overlappingRun, type PlannedFiring, type PreviousFiring } from './firing-plan';

@@ -1,4 +1,4 @@
-import type { Decider } from '../event-store/decider';
+import type { Decider } from '../event-store';
 import { FiringStateError } from './schedule.errors';
 import { type FiringClaimedData, type FiringEvent, ScheduleEvents, type FiringFailedData, type FiringSkippedData, isFiringEvent } from './schedule.events';
 

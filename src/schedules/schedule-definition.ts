@@ -1,4 +1,4 @@
-import { type Budget, toBudget } from '../sessions/session-budget';
+import { type Budget, toBudget } from '../sessions';
 import { cadenceProblems, timingProblems } from './schedule-timing';
 import type { ScheduleChanges, ScheduleInput } from './schedule-requests';
 import type { ScheduleDefinition, ScheduleTiming } from './schedule.events';

@@ -1,10 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AgentLibrary } from '../agents/agent-library';
-import { UnknownAgentError } from '../agents/agent.errors';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { CopilotCliConnection } from '../copilot-cli/copilot-cli-connection';
-import { assertBudgetAvailable, type Budget, routeForBudget } from '../sessions/session-budget';
+import { AgentLibrary, UnknownAgentError } from '../agents';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { CopilotCliConnection } from '../copilot-cli';
+import { assertBudgetAvailable, type Budget, routeForBudget } from '../sessions';
 
 /**
  * What a schedule names outside itself, checked when it is saved (the decider checks the rest): the

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { printableName } from '../common/printable-name';
-import { budgetApiInputSchema } from '../sessions/session-budget';
-import { permissionPolicySchema } from '../sessions/session-config';
+import { printableName } from '../common';
+import { budgetApiInputSchema, permissionPolicySchema } from '../sessions';
 import { CATCH_UP_POLICIES, OVERLAP_POLICIES } from './schedule.events';
 
 /**

@@ -1,7 +1,6 @@
-import type { ReadTables } from '../database/read-model-database';
-import type { RunStatus } from '../delegation/run.events';
-import type { Budget } from '../sessions/session-budget';
-import type { PermissionPolicy } from '../sessions/session-config';
+import type { ReadTables } from '../database';
+import type { RunStatus } from '../delegation';
+import type { Budget, PermissionPolicy } from '../sessions';
 import type { FiringStatus } from './firing.decider';
 import type { CatchUpPolicy, FiringTrigger, OverlapPolicy } from './schedule.events';
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
-import { InvalidInputError } from '../common/domain-error';
-import type { RunStatus } from '../delegation/run.events';
-import { EventStore } from '../event-store/event-store';
-import { scheduleStreamId } from '../event-store/stream-ids';
-import { GetRunsById } from '../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
+import { InvalidInputError } from '../common';
+import type { RunStatus } from '../delegation';
+import { EventStore, scheduleStreamId } from '../event-store';
+import { GetRunsById } from '../run-lineage';
 import type { FiringPage } from './queries/list-schedule-firings/list-schedule-firings.query';
 import type { SchedulePage } from './queries/list-schedules/list-schedules.query';
 import { ScheduleNotFoundError } from './schedule.errors';

@@ -1,4 +1,4 @@
-import { contextCatalog, decidedBy } from '../common/event-catalog-entry';
+import { contextCatalog, decidedBy } from '../common';
 import { ScheduleEvents } from './schedule.events';
 
 /** issue 30: a schedule's stream and each firing's; the schedules projection keeps both tables. */

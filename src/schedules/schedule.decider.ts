@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Decider } from '../event-store/decider';
+import type { Decider } from '../event-store';
 import { allTimingChecks, changedDefinition, scheduleProblems, type TimingChecks } from './schedule-definition';
 import type { ScheduleChanges } from './schedule-requests';
 import { InvalidScheduleError, ScheduleExistsError, ScheduleNotFoundError } from './schedule.errors';

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
+import { DomainError } from '../common';
 
 /** No schedule with this id, or it was deleted. HTTP 404. */
 export class ScheduleNotFoundError extends DomainError {

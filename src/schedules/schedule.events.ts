@@ -1,6 +1,5 @@
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import type { Budget } from '../sessions/session-budget';
-import type { PermissionPolicy } from '../sessions/session-config';
+import { type DomainEvent, eventGuard } from '../event-store';
+import type { Budget, PermissionPolicy } from '../sessions';
 
 /**
  * issue 30: scheduled runs. Two kinds of stream:

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { sql } from 'drizzle-orm';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { ReadModelDatabase } from '../database';
 
 /** How often the offset to PostgreSQL's clock is measured again. */
 export const CLOCK_SYNC_MS = 60_000;

@@ -1,11 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { asSystem } from '../common/acting-actor';
-import { ThrottledWarning } from '../common/throttled-warning';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { InstanceLease } from '../instances/instance-lease';
-import { LeaseMonitor, type TakeoverParticipation } from '../instances/lease-monitor';
-import type { Lease } from '../instances/lease-rules';
+import { asSystem, ThrottledWarning } from '../common';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { InstanceLease, LeaseMonitor, type TakeoverParticipation, type Lease } from '../instances';
 import { FiringStarter } from './firing-starter';
 import { planFirings } from './firing-plan';
 import type { CatchUpPolicy } from './schedule.events';

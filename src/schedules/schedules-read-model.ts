@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, or } from 'drizzle-orm';
-import { jsonArrayValues } from '../database/keyed-batch';
-import { ReadModelDatabase } from '../database/read-model-database';
+import { jsonArrayValues, ReadModelDatabase } from '../database';
 import type { FiringRow, ScheduleRow } from './schedule-view';
 
 /** Where a page of schedules starts: after this one in created order. */

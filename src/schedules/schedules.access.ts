@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** Schedules (issue 30): reading them and previewing a timing; creating, changing, deleting and running them start runs, so operate. */
 export const SCHEDULES_ACCESS = {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { RUN_ID, AT, iso, nullable, uuidParameter } from '../common/api-answer-examples';
+import { type ControllerAnswers, RUN_ID, AT, iso, nullable, uuidParameter } from '../common';
 import type { SchedulesController } from './schedules.controller';
 
 /** issue 30: schedules and their firings (src/schedules/schedule-view.ts). */

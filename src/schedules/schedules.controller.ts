@@ -2,8 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Q
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { expectedVersionOf } from '../common/if-match';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
+import { expectedVersionOf, ZodValidationPipe, DocumentedAnswers } from '../common';
 import { CreateSchedule } from './commands/create-schedule/create-schedule.command';
 import { DeleteSchedule } from './commands/delete-schedule/delete-schedule.command';
 import { RunScheduleNow } from './commands/run-schedule-now/run-schedule-now.command';
@@ -20,7 +19,6 @@ import {
   type ScheduleInput,
   updateScheduleSchema,
 } from './schedule-requests';
-import { DocumentedAnswers } from '../common/api-answers';
 import { SCHEDULES_ANSWERS } from './schedules.api-answers';
 
 export const SCHEDULES_PAGE = { min: 1, max: 500, fallback: 50 } as const;

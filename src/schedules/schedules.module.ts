@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { AgentsModule } from '../agents/agents.module';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
+import { AgentsModule } from '../agents';
+import { RunLineageModule } from '../run-lineage';
 import { CreateScheduleHandler } from './commands/create-schedule/create-schedule.handler';
 import { DeleteScheduleHandler } from './commands/delete-schedule/delete-schedule.handler';
 import { UpdateScheduleHandler } from './commands/update-schedule/update-schedule.handler';

@@ -1,8 +1,7 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { Contributes, contributionsTo } from '../common/contributions';
-import { InvalidInputError } from '../common/domain-error';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
+import { Contributes, contributionsTo, InvalidInputError } from '../common';
+import type { ToolResult } from '../copilot-cli';
 import type { ToolSpec } from './session-config';
 
 export interface ToolInvocation {

@@ -1,4 +1,4 @@
-import { MODEL_ROUTE_BASE_URL } from '../copilot-cli/cli-protocol';
+import { MODEL_ROUTE_BASE_URL } from '../copilot-cli';
 
 const ROUTE_HOST = new URL(MODEL_ROUTE_BASE_URL).host;
 /** The placeholder with either scheme, as the CLI may print it; a path after it stays (the provider's URL has no trailing slash). */

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/switchboard-config';
+import { loadConfig } from '../config';
 import { cliSessionParams, toCliCustomAgent, toToolDefinition } from './cli-session-options';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 

@@ -1,5 +1,5 @@
-import type { CopilotCliConfig } from '../config/switchboard-config';
-import { type CliCustomAgent, MODEL_ROUTE_BASE_URL, type ModelRouteState, type ToolDefinition } from '../copilot-cli/cli-protocol';
+import type { CopilotCliConfig } from '../config';
+import { type CliCustomAgent, MODEL_ROUTE_BASE_URL, type ModelRouteState, type ToolDefinition } from '../copilot-cli';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 
 /**

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { OwnedByOtherInstanceError } from '../instances/instance.errors';
-import { InstanceLease } from '../instances/instance-lease';
-import { holderOf, type Holder } from '../instances/lease-rules';
+import { OwnedByOtherInstanceError, InstanceLease, holderOf, type Holder } from '../instances';
 import { type SessionRow, SessionsReadModel } from './sessions-read-model';
 
 export interface HeldSession {

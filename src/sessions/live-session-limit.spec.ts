@@ -1,4 +1,4 @@
-import { loadConfig } from '../config/switchboard-config';
+import { loadConfig } from '../config';
 import { LiveSession } from './live-session';
 import { LiveSessionLimit } from './live-session-limit';
 import type { SessionConfig } from './session-config';

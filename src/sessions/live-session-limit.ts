@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import type { LiveSession } from './live-session';
 import { TooManyLiveSessionsError } from './session.errors';
 import { SessionRegistry } from './session-registry';

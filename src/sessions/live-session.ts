@@ -1,5 +1,5 @@
-import type { RecordedTrace } from '../common/trace-context';
-import type { DomainEvent } from '../event-store/decider';
+import type { RecordedTrace } from '../common';
+import type { DomainEvent } from '../event-store';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 import { type SessionState, sessionDecider } from './session.decider';
 import type { SessionStatus } from './session.events';

@@ -1,4 +1,4 @@
-import { modelPriceTable } from '../config/model-prices';
+import { modelPriceTable } from '../config';
 import { assertBudgetAvailable, BudgetUnavailableError, costBudgetProblem } from './session-budget';
 
 const PRICES = modelPriceTable('EUR', { 'gpt-4.1': { input: 2, output: 8 } });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { DomainError } from '../common/domain-error';
-import type { ModelPriceTable } from '../config/model-prices';
-import type { ModelRouteState } from '../copilot-cli/cli-protocol';
-import { budgetCostValue, type BudgetInput, budgetLimitValue } from '../agents/agent-session-defaults';
+import { DomainError } from '../common';
+import type { ModelPriceTable } from '../config';
+import type { ModelRouteState } from '../copilot-cli';
+import { budgetCostValue, type BudgetInput, budgetLimitValue } from '../agents';
 
 // The schema lives with the agent format, whose `budget` default is the same shape; sessions and runs take it from here.
-export { budgetInputSchema, type BudgetInput } from '../agents/agent-session-defaults';
+export { budgetInputSchema, type BudgetInput } from '../agents';
 
 /** The same budget in the JSON API's camelCase (sessions, POST /api/runs), checked into the tools' names. */
 export const budgetApiInputSchema = z

@@ -1,8 +1,5 @@
-import { SYSTEM_ACTOR } from '../common/actor';
-import { handleCommand } from '../event-store/decider';
-import type { EventStore } from '../event-store/event-store';
-import type { EventMetadata } from '../event-store/event-store.types';
-import { sessionStreamId } from '../event-store/stream-ids';
+import { SYSTEM_ACTOR } from '../common';
+import { handleCommand, type EventStore, type EventMetadata, sessionStreamId } from '../event-store';
 import type { LiveSession } from './live-session';
 import { SESSION_COMMAND_RETRIES, type SessionCommand, sessionDecider } from './session.decider';
 import type { SessionEvent } from './session.events';

@@ -1,4 +1,4 @@
-import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES, MAX_STORED_FIELD_BYTES } from '../common/json-limits';
+import { assertStorableJson, MAX_STORED_DOCUMENT_BYTES, MAX_STORED_FIELD_BYTES } from '../common';
 import type { CreateSessionRequest } from './session-config';
 
 /**

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { printableName } from '../common/printable-name';
-import { hookListSchema, type HookSpec } from '../agents/agent-hooks';
-import { listedNameSchema as name, PERMISSION_KINDS } from '../agents/agent-session-defaults';
+import { printableName } from '../common';
+import { hookListSchema, type HookSpec, listedNameSchema as name, PERMISSION_KINDS } from '../agents';
 import { type Budget, budgetApiInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
@@ -51,7 +50,7 @@ export const customAgentSchema = z
   .strict();
 export type CustomAgentConfig = z.infer<typeof customAgentSchema>;
 
-export { PERMISSION_KINDS, type PermissionKind } from '../agents/agent-session-defaults';
+export { PERMISSION_KINDS, type PermissionKind } from '../agents';
 
 export const permissionPolicySchema = z
   .object({

@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import type { HookSpec } from '../agents/agent-hooks';
-import { type OutboundVerdict, OutboundUrlGuard } from '../outbound/outbound-url-guard';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import type { HookSpec } from '../agents';
+import { type OutboundVerdict, OutboundUrlGuard } from '../outbound';
 import type { PermissionKindOption } from './queries/get-session-options/get-session-options.query';
 import { type CustomAgentConfig, PERMISSION_KINDS, type PermissionKind, type PermissionPolicy, type ToolSpec } from './session-config';
 import { SessionEndpointRefusedError } from './session.errors';

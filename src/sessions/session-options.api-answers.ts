@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { nullable } from '../common/api-answer-examples';
+import { type ControllerAnswers, nullable } from '../common';
 import type { SessionOptionsController } from './session-options.controller';
 
 /** What GET /api/session-options answers. */

@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GetSessionOptions } from './queries/get-session-options/get-session-options.query';
-import { DocumentedAnswers } from '../common/api-answers';
+import { DocumentedAnswers } from '../common';
 import { SESSION_OPTIONS_ANSWERS } from './session-options.api-answers';
 
 /** Read-only: what this service lets a session's settings hold, so a console offers only what it would accept. */

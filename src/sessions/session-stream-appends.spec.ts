@@ -1,7 +1,7 @@
-import type { NewEvent } from '../event-store/event-store.types';
-import { ChildSessionEvents } from '../child-sessions/child-session.events';
-import { RunEvents } from '../delegation/run.events';
-import { RoutedRequestEvents } from '../tool-dispatch/routed-request.events';
+import type { NewEvent } from '../event-store';
+import { ChildSessionEvents } from '../child-sessions';
+import { RunEvents } from '../delegation';
+import { RoutedRequestEvents } from '../tool-dispatch';
 import { type ForeignSessionEvent, SESSION_FOREIGN_EVENT_TYPES, foreignSessionAppend, isSessionForeignEventType } from './session-stream-appends';
 import { SessionEvents } from './session.events';
 

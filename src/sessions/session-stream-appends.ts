@@ -1,5 +1,4 @@
-import type { NewEvent, StreamAppend } from '../event-store/event-store.types';
-import { sessionStreamId } from '../event-store/stream-ids';
+import { type NewEvent, type StreamAppend, sessionStreamId } from '../event-store';
 import { CLI_EVENT_PREFIX } from './session.events';
 
 /**

@@ -1,4 +1,4 @@
-import { type CatalogEntry, CLI_EVENTS, CONVERSATION, contextCatalog, decidedBy, RUN_TREE, TRACES } from '../common/event-catalog-entry';
+import { type CatalogEntry, CLI_EVENTS, CONVERSATION, contextCatalog, decidedBy, RUN_TREE, TRACES } from '../common';
 import { SessionEvents } from './session.events';
 import { SESSION_FOREIGN_EVENT_TYPES } from './session-stream-appends';
 

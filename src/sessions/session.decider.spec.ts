@@ -1,5 +1,5 @@
-import type { RecordedTrace } from '../common/trace-context';
-import { foldEvents } from '../event-store/decider';
+import type { RecordedTrace } from '../common';
+import { foldEvents } from '../event-store';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { type SessionCommand, type SessionState, sessionDecider } from './session.decider';
 import type { SessionEvent } from './session.events';

@@ -1,5 +1,5 @@
-import type { RecordedTrace } from '../common/trace-context';
-import type { Decider } from '../event-store/decider';
+import type { RecordedTrace } from '../common';
+import type { Decider } from '../event-store';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 import { SessionNotFoundError, SessionNotLiveError, SessionStateError, SubagentNotFoundError } from './session.errors';
 import {

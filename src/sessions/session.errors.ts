@@ -1,6 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { DomainError } from '../common/domain-error';
-import { missingEntityError } from '../common/missing-entity.error';
+import { DomainError, missingEntityError } from '../common';
 import type { SessionStatus } from './session.events';
 
 export class SessionNotFoundError extends missingEntityError('not_found', 'Session', 'sessionId') {}

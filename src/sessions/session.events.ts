@@ -1,6 +1,5 @@
-import type { RecordedTrace } from '../common/trace-context';
-import type { DomainEvent } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
+import type { RecordedTrace } from '../common';
+import { type DomainEvent, eventReader } from '../event-store';
 import type { CustomAgentConfig, SessionConfig } from './session-config';
 
 /**

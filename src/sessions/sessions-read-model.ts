@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, count, eq, inArray, notInArray } from 'drizzle-orm';
-import { jsonArrayValues } from '../database/keyed-batch';
-import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
+import { jsonArrayValues, ReadModelDatabase, type ReadTables } from '../database';
 
 /** A row of the `sessions` read model (the same JavaScript types on both databases). */
 export type SessionRow = ReadTables['sessions']['$inferSelect'];

@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** Sessions: reading them, their stream (SSE) and options is for everyone; creating and driving them needs operate. */
 export const SESSIONS_ACCESS = {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, AT, LATER, iso, nullable, uuidParameter, text } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, AT, LATER, iso, nullable, uuidParameter, text } from '../common';
 import type { SessionsController } from './sessions.controller';
 
 const CHILD_SESSION_ID = '0192f3a4-9999-7abc-8def-0123456789ab';

@@ -3,26 +3,30 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { map, Observable, takeUntil } from 'rxjs';
 import { z } from 'zod';
-import { JsonNamingInterceptor } from '../common/json-naming/json-naming.interceptor';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { WatchStream } from '../event-log/queries/watch-stream/watch-stream.query';
-import { ServiceStopping } from '../lifecycle/service-stopping';
+import {
+  JsonNamingInterceptor,
+  ZodValidationPipe,
+  CLIENT_HEADER,
+  personDecisionSource,
+  ApiTraceparent,
+  TRACEPARENT_HEADER,
+  parseTraceparent,
+  DocumentedAnswers,
+} from '../common';
+import { WatchStream } from '../event-log';
+import { ServiceStopping } from '../lifecycle';
 import { CreateSession } from './commands/create-session/create-session.command';
 import { DestroySession } from './commands/destroy-session/destroy-session.command';
 import { ResumeSession } from './commands/resume-session/resume-session.command';
 import { SendMessage } from './commands/send-message/send-message.command';
 import { StopTurn } from './commands/stop-turn/stop-turn.command';
 import { SteerSession } from './commands/steer-session/steer-session.command';
-import { CLIENT_HEADER, personDecisionSource } from '../common/request-actor';
-import { ApiTraceparent, TRACEPARENT_HEADER } from '../common/caller-trace';
-import { parseTraceparent } from '../common/trace-context';
 import { steerSchema } from './steer-request';
-import { sessionStreamId } from '../event-store/stream-ids';
+import { sessionStreamId } from '../event-store';
 import { GetSession } from './queries/get-session/get-session.query';
 import { ListSessions } from './queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, type CreateSessionRequest, createSessionSchema } from './session-config';
 import { ChangeSubAgents } from './commands/change-sub-agents/change-sub-agents.command';
-import { DocumentedAnswers } from '../common/api-answers';
 import { SESSIONS_ANSWERS } from './sessions.api-answers';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();

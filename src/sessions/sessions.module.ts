@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { AgentsModule } from '../agents/agents.module';
+import { AgentsModule } from '../agents';
 import { AbortSessionHandler } from './commands/abort-session/abort-session.handler';
 import { ChangeSubAgentsHandler } from './commands/change-sub-agents/change-sub-agents.handler';
 import { BuiltinToolCatalog } from './builtin-tool-catalog';

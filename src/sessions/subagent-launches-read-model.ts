@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { and, desc, eq, or } from 'drizzle-orm';
-import { ReadModelDatabase, type ReadTables } from '../database/read-model-database';
+import { ReadModelDatabase, type ReadTables } from '../database';
 
 /** A row of `subagent_instances`: one CLI-native sub-agent launch inside a session. */
 export type SubagentLaunchRow = ReadTables['subagentInstances']['$inferSelect'];

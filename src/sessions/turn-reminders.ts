@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import { Contributes, contributionsTo } from '../common/contributions';
+import { Contributes, contributionsTo } from '../common';
 
 /** Context another module wants the main agent to read at the start of its next turn. */
 export interface TurnReminder {

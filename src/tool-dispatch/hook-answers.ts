@@ -1,4 +1,4 @@
-import type { HookFailureMode, HookType } from '../agents/agent-hooks';
+import type { HookFailureMode, HookType } from '../agents';
 
 /**
  * What a hook webhook may answer, per hook type: the keys of the Copilot SDK's hook outputs that

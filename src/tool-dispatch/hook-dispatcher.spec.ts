@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { WebhookRecorder } from '../../test/fixtures/webhook-recorder';
-import type { HookSpec } from '../agents/agent-hooks';
-import { loadConfig } from '../config/switchboard-config';
-import { OutboundUrlGuard } from '../outbound/outbound-url-guard';
+import type { HookSpec } from '../agents';
+import { loadConfig } from '../config';
+import { OutboundUrlGuard } from '../outbound';
 import { HookDispatcher } from './hook-dispatcher';
 import { SignedWebhook } from './signed-webhook';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
-import { failureModeOf, HOOK_TYPES, type HookSpec, type HookType } from '../agents/agent-hooks';
+import { failureModeOf, HOOK_TYPES, type HookSpec, type HookType } from '../agents';
 import { closedOutput, failureText, type HookOutput, isDenied, mergeOutputs, nextInput, outcomeOf, parseHookAnswer } from './hook-answers';
 import { SignedWebhook } from './signed-webhook';
 

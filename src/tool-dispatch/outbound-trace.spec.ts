@@ -1,4 +1,4 @@
-import { parseTraceparent, SpanIds } from '../common/trace-context';
+import { parseTraceparent, SpanIds } from '../common';
 import { hookTraceparent, toolCallTraceparent } from './outbound-trace';
 
 const session = { sessionId: 's1', trace: { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), parentSpanId: 'c'.repeat(16) } };

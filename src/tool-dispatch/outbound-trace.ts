@@ -1,4 +1,4 @@
-import { formatTraceparent, type RecordedTrace, SpanIds } from '../common/trace-context';
+import { formatTraceparent, type RecordedTrace, SpanIds } from '../common';
 
 /**
  * issue 28: the `traceparent` Switchboard sends with a call it makes for a session (a webhook tool, a

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LiveSession } from '../sessions/live-session';
-import type { PermissionPolicy, SessionConfig, ToolSpec } from '../sessions/session-config';
+import { LiveSession, type PermissionPolicy, type SessionConfig, type ToolSpec } from '../sessions';
 import { decidePermission, type HostAccess, permissionVerdict } from './permission-policy';
 
 /** Reads need a working directory; no test here reads. */

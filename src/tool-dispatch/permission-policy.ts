@@ -1,7 +1,7 @@
-import type { Actor } from '../common/actor';
-import type { LiveSession } from '../sessions/live-session';
+import type { Actor } from '../common';
+import type { LiveSession } from '../sessions';
 import { readOutsideWorkingDirectory } from './read-scope';
-import type { DecisionSource } from '../approvals/decision-source';
+import type { DecisionSource } from '../approvals';
 
 export interface PermissionQuestion {
   /** The CLI's kind: shell, write, read, url, mcp, custom-tool, memory... */

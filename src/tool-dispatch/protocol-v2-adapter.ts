@@ -1,5 +1,5 @@
 import { ErrorCodes, ResponseError } from 'vscode-jsonrpc/node';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
+import type { ToolResult } from '../copilot-cli';
 import { fieldOf, type HookInvocation, nonEmptyString, type PermissionRequest, type ToolCallRequest, type UserInputRequest } from './cli-request';
 import type { PermissionDecision } from './permission-policy';
 import type { UserInputAnswer } from './user-input-broker';

@@ -6,7 +6,7 @@ import {
   capturedPermissionRequested,
   capturedToolCallAnswer,
 } from '../../test/fixtures/cli-wire-captures';
-import type { CliSessionEvent } from '../copilot-cli/cli-protocol';
+import type { CliSessionEvent } from '../copilot-cli';
 import * as v3 from './protocol-v3-adapter';
 
 const broadcast = (type: string, data: Record<string, unknown> | undefined, agentId?: unknown): CliSessionEvent =>

@@ -1,5 +1,5 @@
-import { resolverErrors } from '../child-sessions/child-session-resolver';
-import type { CliSessionEvent, ToolResult } from '../copilot-cli/cli-protocol';
+import { resolverErrors } from '../child-sessions';
+import type { CliSessionEvent, ToolResult } from '../copilot-cli';
 import { fieldOf, nonEmptyString, type PermissionRequest, type ToolCallRequest } from './cli-request';
 import type { PermissionDecision } from './permission-policy';
 

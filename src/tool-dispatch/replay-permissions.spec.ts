@@ -1,5 +1,4 @@
-import { LiveSession } from '../sessions/live-session';
-import type { SessionConfig, SessionReplay } from '../sessions/session-config';
+import { LiveSession, type SessionConfig, type SessionReplay } from '../sessions';
 import type { HostAccess } from './permission-policy';
 import { replayPermission, SIDE_EFFECTS_DENIED } from './replay-permissions';
 

@@ -1,4 +1,4 @@
-import type { LiveSession } from '../sessions/live-session';
+import type { LiveSession } from '../sessions';
 import { decidePermission, type HostAccess, type PermissionDecision, type PermissionQuestion } from './permission-policy';
 
 /** Kinds a replay repeats without asking: reading, and the session's own tools (whose calls are answered from the record). */

@@ -1,10 +1,9 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Subscription } from 'rxjs';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { ReadModelDatabase } from '../database/read-model-database';
-import type { LiveSession } from '../sessions/live-session';
-import { SessionRegistry } from '../sessions/session-registry';
+import type { ToolResult } from '../copilot-cli';
+import { ReadModelDatabase } from '../database';
+import { type LiveSession, SessionRegistry } from '../sessions';
 import { RoutedRequestEvents } from './routed-request.events';
 
 /** What the record answers for one routed tool call of a replay: the recorded result, or why it cannot. */

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from '../common/actor';
+import { SYSTEM_ACTOR } from '../common';
 import type { ToolCallRequest } from './cli-request';
 import { auditable, auditEvent, auditRecords, type Requesters } from './request-audit';
 import { UserInputTimeoutError } from './user-input-broker';

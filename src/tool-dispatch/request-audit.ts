@@ -1,9 +1,8 @@
-import { SYSTEM_ACTOR } from '../common/actor';
+import { SYSTEM_ACTOR, systemCallback } from '../common';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { systemCallback } from '../common/acting-actor';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { EventStore } from '../event-store/event-store';
-import { type ForeignSessionEvent, foreignSessionAppend } from '../sessions/session-stream-appends';
+import type { ToolResult } from '../copilot-cli';
+import { EventStore } from '../event-store';
+import { type ForeignSessionEvent, foreignSessionAppend } from '../sessions';
 import type { HookInvocation, PermissionRequest, ToolCallRequest } from './cli-request';
 import type { HookLineage, HookVerdict } from './hook-dispatcher';
 import type { PermissionDecision } from './permission-policy';

@@ -1,5 +1,5 @@
-import { CONVERSATION, contextCatalog, TRACES } from '../common/event-catalog-entry';
-import { onSession } from '../sessions/session.catalog';
+import { CONVERSATION, contextCatalog, TRACES } from '../common';
+import { onSession } from '../sessions';
 import { RoutedRequestEvents } from './routed-request.events';
 
 export const routedRequestCatalog = contextCatalog(

@@ -1,6 +1,5 @@
-import type { Actor } from '../common/actor';
-import { type DomainEvent, eventGuard } from '../event-store/decider';
-import { eventReader } from '../event-store/event-reader';
+import type { Actor } from '../common';
+import { type DomainEvent, eventGuard, eventReader } from '../event-store';
 
 /** Audit events of routed requests, appended to the parent session's stream. */
 export const RoutedRequestEvents = {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../common/api-answers';
-import { SESSION_ID, AT, iso, nullable, uuidParameter } from '../common/api-answer-examples';
+import { type ControllerAnswers, SESSION_ID, AT, iso, nullable, uuidParameter } from '../common';
 import type { SessionRequestsController } from './session-requests.controller';
 
 const REQUEST_ID = 'b7e4d2a0-1c3f-4e5a-9b8c-7d6e5f4a3b2c';

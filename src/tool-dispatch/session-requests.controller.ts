@@ -2,12 +2,11 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { ZodValidationPipe } from '../common/zod-validation.pipe';
-import { GetSession } from '../sessions/queries/get-session/get-session.query';
+import { ZodValidationPipe, DocumentedAnswers } from '../common';
+import { GetSession } from '../sessions';
 import { ListRoutedRequests } from './queries/list-routed-requests/list-routed-requests.query';
 import { AnswerUserInput, userInputAnswerSchema as answerSchema } from './commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from './queries/list-pending-user-input/list-pending-user-input.query';
-import { DocumentedAnswers } from '../common/api-answers';
 import { SESSION_REQUESTS_ANSWERS } from './session-requests.api-answers';
 
 const pageSchema = z.object({

@@ -3,9 +3,8 @@ import { createHmac } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
-import { OUTBOUND_REFUSED, OutboundUrlGuard } from '../outbound/outbound-url-guard';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { OUTBOUND_REFUSED, OutboundUrlGuard } from '../outbound';
 
 export const SIGNATURE_HEADER = 'x-switchboard-signature';
 const MAX_RESPONSE_BYTES = 1_000_000;

@@ -1,5 +1,5 @@
-import { Contributes } from '../common/contributions';
-import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity/access-policy';
+import { Contributes } from '../common';
+import { ACCESS_RULES, type AccessRules, type AccessRuleSet } from '../identity';
 
 /** Questions agents ask: everyone sees them; whoever may operate the session or decide its approvals answers. */
 export const TOOL_DISPATCH_ACCESS = {

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ApprovalsModule } from '../approvals/approvals.module';
-import { ChildSessionsModule } from '../child-sessions/child-sessions.module';
-import { PausesModule } from '../pauses/pauses.module';
-import { RunLineageModule } from '../run-lineage/run-lineage.module';
-import { SessionsModule } from '../sessions/sessions.module';
+import { ApprovalsModule } from '../approvals';
+import { ChildSessionsModule } from '../child-sessions';
+import { PausesModule } from '../pauses';
+import { RunLineageModule } from '../run-lineage';
+import { SessionsModule } from '../sessions';
 import { AnswerUserInputHandler } from './commands/answer-user-input/answer-user-input.handler';
 import { ListPendingUserInputHandler } from './queries/list-pending-user-input/list-pending-user-input.handler';
 import { RoutedRequestsProjection } from './projections/routed-requests.projection';

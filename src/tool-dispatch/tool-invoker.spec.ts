@@ -1,6 +1,5 @@
-import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { BuiltinToolCatalog, type ToolInvocation } from '../sessions/builtin-tool-catalog';
-import type { ToolSpec } from '../sessions/session-config';
+import type { ToolResult } from '../copilot-cli';
+import { BuiltinToolCatalog, type ToolInvocation, type ToolSpec } from '../sessions';
 import { ToolInvoker } from './tool-invoker';
 import type { WebhookToolHandler } from './webhook-tool-handler';
 

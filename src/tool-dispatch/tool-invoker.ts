@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
-import { BuiltinToolCatalog, type ToolInvocation } from '../sessions/builtin-tool-catalog';
-import type { ToolSpec } from '../sessions/session-config';
+import type { ToolResult } from '../copilot-cli';
+import { BuiltinToolCatalog, type ToolInvocation, type ToolSpec } from '../sessions';
 import { WebhookToolHandler } from './webhook-tool-handler';
 
 /** Runs a session tool by its handler kind and always returns a ToolResult (failures included). */

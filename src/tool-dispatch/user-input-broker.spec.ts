@@ -1,7 +1,5 @@
-import { actingAs } from '../common/acting-actor';
-import { type Actor, SYSTEM_ACTOR } from '../common/actor';
-import { NotFoundError } from '../common/domain-error';
-import { loadConfig } from '../config/switchboard-config';
+import { actingAs, type Actor, SYSTEM_ACTOR, NotFoundError } from '../common';
+import { loadConfig } from '../config';
 import { type PendingUserInput, UserInputBroker, UserInputTimeoutError } from './user-input-broker';
 
 const TIMEOUT_MS = 100;

@@ -1,10 +1,7 @@
-import { currentActor } from '../common/acting-actor';
-import type { Actor } from '../common/actor';
+import { currentActor, type Actor, NotFoundError } from '../common';
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { NotFoundError } from '../common/domain-error';
-import { SWITCHBOARD_CONFIG } from '../config/config.module';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 
 export interface PendingUserInput {
   requestId: string;

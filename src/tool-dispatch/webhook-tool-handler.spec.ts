@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../config/switchboard-config';
-import { type HostResolver, OutboundUrlGuard } from '../outbound/outbound-url-guard';
-import type { ToolInvocation } from '../sessions/builtin-tool-catalog';
+import { loadConfig } from '../config';
+import { type HostResolver, OutboundUrlGuard } from '../outbound';
+import type { ToolInvocation } from '../sessions';
 import { SignedWebhook } from './signed-webhook';
 import { parseToolAnswer, SIGNATURE_HEADER, signBody, WebhookToolHandler } from './webhook-tool-handler';
 

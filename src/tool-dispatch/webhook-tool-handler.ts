@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ToolResult } from '../copilot-cli/cli-protocol';
-import type { ToolInvocation } from '../sessions/builtin-tool-catalog';
+import type { ToolResult } from '../copilot-cli';
+import type { ToolInvocation } from '../sessions';
 import { SignedWebhook } from './signed-webhook';
 
 export { SIGNATURE_HEADER, signBody } from './signed-webhook';

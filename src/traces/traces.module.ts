@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import type { SwitchboardConfig } from '../config/switchboard-config';
+import type { SwitchboardConfig } from '../config';
 import { type OtlpExportSettings, otlpExportSettingsFrom } from './export/otlp-export-settings';
 import { OTLP_EXPORT_SETTINGS, TRACE_EXPORTER_OPTIONS, TraceExporter, traceExporterOptions } from './export/trace-exporter';
 import { TraceSpansProjection } from './projections/trace-spans.projection';

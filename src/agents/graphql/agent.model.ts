@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { BudgetLimits, RunBudgetInput } from '../../graphql-api/models/budget.model';
+import { BudgetLimits, RunBudgetInput } from '../../graphql-api';
 
 @ObjectType()
 export class SystemMessage {

@@ -16,11 +16,9 @@ import { ExportAgents } from '../queries/export-agents/export-agents.query';
 import { ListMcpServers } from '../queries/list-mcp-servers/list-mcp-servers.query';
 import { WatchAgentLibrary } from '../queries/watch-agent-library/watch-agent-library.query';
 import { HOOK_TYPES } from '../agent-hooks';
-import { BuiltinToolList } from '../../copilot-cli/builtin-tools';
-import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
-import { NotFoundError } from '../../common/domain-error';
-import { validated } from '../../graphql-api/input-validation';
-import { budgetFromInput, budgetLimitsOf } from '../../graphql-api/budget-input';
+import { BuiltinToolList } from '../../copilot-cli';
+import { observableToAsyncIterator, validated, budgetFromInput, budgetLimitsOf } from '../../graphql-api';
+import { NotFoundError } from '../../common';
 import {
   Agent,
   AgentDraftCheck,

@@ -1,7 +1,5 @@
 import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
-import { ActorModel } from '../../graphql-api/models/actor.model';
-import { JsonScalar, TimestampScalar } from '../../graphql-api/scalars';
-import { PageInfo } from '../../graphql-api/models/page-info.model';
+import { ActorModel, JsonScalar, TimestampScalar, PageInfo } from '../../graphql-api';
 
 /** issue 14: a permission request that waited (or waits) for a person. */
 @ObjectType()

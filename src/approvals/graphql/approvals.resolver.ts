@@ -4,14 +4,12 @@ import { z } from 'zod';
 import { map } from 'rxjs';
 import { type ApprovalView, toApprovalView } from '../approval-view';
 import { CLIENT_HEADER, personDecisionSource } from '../decision-source';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { type GraphqlContext, ListSize, presentFields, validated, observableToAsyncIterator } from '../../graphql-api';
 import { DecideApproval, decideApprovalSchema } from '../commands/decide-approval/decide-approval.command';
 import { encodeApprovalCursor } from '../queries/list-approvals/list-approvals.handler';
 import { APPROVAL_STATUSES, ListApprovals } from '../queries/list-approvals/list-approvals.query';
 import { WatchApprovals } from '../queries/watch-approvals/watch-approvals.query';
-import { ListSize, presentFields, validated } from '../../graphql-api/input-validation';
 import { Approval, ApprovalConnection, ApprovalFilterInput, DecideApprovalInput } from './approval.model';
-import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
 
 const APPROVALS_FIRST = new ListSize('first', 1, 500, 50);
 const filterSchema = z

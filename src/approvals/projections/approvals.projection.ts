@@ -1,8 +1,8 @@
-import { actorOfMetadata } from '../../common/actor';
+import { actorOfMetadata } from '../../common';
 import { eq } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections';
 import { ApprovalEvents, isApprovalEvent } from '../approval.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));

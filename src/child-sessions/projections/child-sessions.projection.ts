@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections';
 import { type ChildMappedData, ChildSessionEvents, isChildSessionEvent } from '../child-session.events';
 
 /** Inline: child -> parent/agent mappings and sub-agent launches, so they survive a restart. */

@@ -2,7 +2,7 @@ import { ExecutionContext, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host';
 import crypto from 'node:crypto';
-import { loadConfig } from '../../config/switchboard-config';
+import { loadConfig } from '../../config';
 import { ApiTokenGuard } from './api-token.guard';
 import { IS_PUBLIC } from './public.decorator';
 

@@ -2,8 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, UnauthorizedExceptio
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { SWITCHBOARD_CONFIG } from '../../config/config.module';
-import type { SwitchboardConfig } from '../../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../config';
 import { IS_PUBLIC } from './public.decorator';
 
 export const UNAUTHORIZED_MESSAGE = 'Missing or wrong API token: send the header "Authorization: Bearer <SWITCHBOARD_API_TOKEN>"';

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { SwitchboardConfig } from '../../config/switchboard-config';
+import type { SwitchboardConfig } from '../../config';
 
 export const IS_PUBLIC = 'switchboard:isPublic';
 

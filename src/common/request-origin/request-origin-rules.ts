@@ -1,5 +1,13 @@
-import { canonicalAddress, isLoopback, normaliseHost } from '../../config/outbound-address';
-import { type AllowedHost, formatAuthority, type HostAndPort, parseAllowedHost, parseAuthority } from '../../config/served-names';
+import {
+  canonicalAddress,
+  isLoopback,
+  normaliseHost,
+  type AllowedHost,
+  formatAuthority,
+  type HostAndPort,
+  parseAllowedHost,
+  parseAuthority,
+} from '../../config';
 
 /** What the rules read of a request (an HTTP request or a WebSocket handshake), headers as sent. */
 export interface RequestFacts {

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { RunBudgetInput } from '../../graphql-api/models/budget.model';
-import { Run } from '../../run-lineage/graphql/run.model';
+import { RunBudgetInput } from '../../graphql-api';
+import { Run } from '../../run-lineage';
 
 @InputType({ description: "A run's own delegation policy; unset fields come from its agent definition, then the service defaults" })
 export class RunPolicyInput {

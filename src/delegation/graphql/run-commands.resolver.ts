@@ -1,20 +1,16 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Args, Context, ID, Int, Mutation, Resolver, Subscription } from '@nestjs/graphql';
-import { callerTrace } from '../../common/caller-trace';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
+import { callerTrace } from '../../common';
+import { type GraphqlContext, inRange, validated, observableToAsyncIterator, apiBudgetFromInput } from '../../graphql-api';
 import { StartRun } from '../commands/start-run/start-run.command';
 import { StopRun } from '../commands/stop-run/stop-run.command';
 import { UnknownRunError } from '../run.errors';
 import type { RunCaller } from '../run-caller';
 import { resumeRunSchema, startRunInput, startRunSchema, stopRunSchema } from '../run-requests';
-import { GetRunsById } from '../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
+import { GetRunsById, Run } from '../../run-lineage';
 import { WatchRunEvents } from '../queries/watch-run-events/watch-run-events.query';
-import { inRange, validated } from '../../graphql-api/input-validation';
-import { StoredEventModel } from '../../event-log/graphql/event.model';
+import { StoredEventModel } from '../../event-log';
 import { AgentRunInput, RunStopResult } from './run-commands.model';
-import { Run } from '../../run-lineage/graphql/run.model';
-import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
-import { apiBudgetFromInput } from '../../graphql-api/budget-input';
 import { runOf } from './runs.resolver';
 
 /** GraphQL, like REST, acts as an operator: it may stop or resume any run. */

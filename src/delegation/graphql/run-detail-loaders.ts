@@ -1,9 +1,9 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import DataLoader from 'dataloader';
-import { ListStreamsEvents } from '../../event-log/queries/list-streams-events/list-streams-events.query';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { batchScheduleFn, groupedLoader } from '../../graphql-api/batch-loaders';
-import { ListThreadSubagents, type SubagentInstanceRow } from '../../sessions/queries/list-thread-subagents/list-thread-subagents.query';
+import { ListStreamsEvents } from '../../event-log';
+import type { StoredEvent } from '../../event-store';
+import { batchScheduleFn, groupedLoader } from '../../graphql-api';
+import { ListThreadSubagents, type SubagentInstanceRow } from '../../sessions';
 
 export interface EventsKey {
   streamIds: string[];

@@ -1,17 +1,14 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { Args, Context, Field, ID, InputType, Mutation, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
-import { CLIENT_HEADER, personDecisionSource } from '../../approvals/decision-source';
+import { RunLoaders, type RunRow, ForkedFrom, Run, RunReplayInfo } from '../../run-lineage';
+import { CLIENT_HEADER, personDecisionSource } from '../../approvals';
 import { ForkRun } from '../commands/fork-run/fork-run.command';
 import { ReplayRun } from '../commands/replay-run/replay-run.command';
 import { GetRunReplay } from '../queries/get-run-replay/get-run-replay.query';
 import { UnknownRunError } from '../run.errors';
 import { forkRunSchema, replayRunSchema } from '../run-requests';
-import type { RunRow } from '../../run-lineage/run-lineage';
-import { callerTrace } from '../../common/caller-trace';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { validated } from '../../graphql-api/input-validation';
-import { ForkedFrom, Run, RunReplayInfo } from '../../run-lineage/graphql/run.model';
+import { callerTrace } from '../../common';
+import { type GraphqlContext, validated } from '../../graphql-api';
 import { runOf } from './runs.resolver';
 
 @InputType({ description: "issue 26: a fork's change to one agent from the fork point on" })

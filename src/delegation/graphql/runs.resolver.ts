@@ -2,24 +2,30 @@ import { Inject } from '@nestjs/common';
 import { Args, Context, Float, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
 import { RunDetailLoaders } from './run-detail-loaders';
-import { ModelCallLoaders } from '../../model-calls/graphql/model-call-loaders';
-import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
-import { budgetLimitsOf } from '../../graphql-api/budget-input';
-import { runStreamId, sessionStreamId } from '../../event-store/stream-ids';
-import { ListRuns } from '../../run-lineage/queries/list-runs/list-runs.query';
-import { encodeRunCursor } from '../../run-lineage/queries/list-runs/run-cursor';
-import { ancestorIdsOf, ownUsage, type RunRow, type RunUsage } from '../../run-lineage/run-lineage';
+import { ModelCallLoaders } from '../../model-calls';
+import {
+  RunLoaders,
+  ListRuns,
+  encodeRunCursor,
+  ancestorIdsOf,
+  ownUsage,
+  type RunRow,
+  type RunUsage,
+  Run,
+  RunBudgetModel,
+  RunConnection,
+  RunFilterInput,
+  RunUsageModel,
+  Usage,
+} from '../../run-lineage';
+import { budgetLimitsOf, type GraphqlContext, inRange, ListSize, presentFields, ActorModel } from '../../graphql-api';
+import { runStreamId, sessionStreamId } from '../../event-store';
 import { budgetUseOf } from '../budget-guard';
 import { type BudgetView, budgetView, type RunBudget } from '../run-budget';
 import { runCostOf } from '../run-view';
-import { SWITCHBOARD_CONFIG } from '../../config/config.module';
-import type { SwitchboardConfig } from '../../config/switchboard-config';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { inRange, ListSize, presentFields } from '../../graphql-api/input-validation';
-import { ActorModel } from '../../graphql-api/models/actor.model';
-import { EventPage } from '../../event-log/graphql/event.model';
-import { Run, RunBudgetModel, RunConnection, RunFilterInput, RunUsageModel, Usage } from '../../run-lineage/graphql/run.model';
-import { SubagentInstance } from '../../sessions/graphql/session.model';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../config';
+import { EventPage } from '../../event-log';
+import { SubagentInstance } from '../../sessions';
 
 const parseJson = (value: string | null): unknown => {
   if (value === null) return null;

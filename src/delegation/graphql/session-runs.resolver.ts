@@ -1,10 +1,9 @@
 import { Context, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
-import { NotFoundError } from '../../common/domain-error';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
-import { Run, RunBudgetModel } from '../../run-lineage/graphql/run.model';
-import { Session, SessionSummary } from '../../sessions/graphql/session.model';
+import { NotFoundError } from '../../common';
+import type { GraphqlContext } from '../../graphql-api';
+import { RunLoaders, Run, RunBudgetModel } from '../../run-lineage';
+import { Session, SessionSummary } from '../../sessions';
 import { GetSessionBudget } from '../queries/get-session-budget/get-session-budget.query';
 import { budgetModelOf, runOf } from './runs.resolver';
 

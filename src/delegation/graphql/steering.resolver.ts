@@ -1,11 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Args, Context, Field, ID, Mutation, ObjectType, Resolver } from '@nestjs/graphql';
-import { CLIENT_HEADER, personDecisionSource } from '../../common/request-actor';
+import { CLIENT_HEADER, personDecisionSource } from '../../common';
 import { SteerRun } from '../commands/steer-run/steer-run.command';
-import { SteerSession } from '../../sessions/commands/steer-session/steer-session.command';
-import { steerRunSchema, steerSchema } from '../../sessions/steer-request';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { validated } from '../../graphql-api/input-validation';
+import { SteerSession, steerRunSchema, steerSchema } from '../../sessions';
+import { type GraphqlContext, validated } from '../../graphql-api';
 
 @ObjectType({ description: "A steer the CLI took: the agent's next model request carries the message (recorded as session.steered)" })
 export class AgentSteered {

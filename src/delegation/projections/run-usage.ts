@@ -1,6 +1,5 @@
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { runIdOfThread, sessionIdOfStream } from '../../event-store/stream-ids';
-import { CLI_EVENT_PREFIX } from '../../sessions/session.events';
+import { type StoredEvent, runIdOfThread, sessionIdOfStream } from '../../event-store';
+import { CLI_EVENT_PREFIX } from '../../sessions';
 
 /** The CLI events on a run's session stream that move its counters. */
 export const USAGE = `${CLI_EVENT_PREFIX}assistant.usage`;

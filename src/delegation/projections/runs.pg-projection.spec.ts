@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { RUN_THREAD_PREFIX, runStreamId, sessionStreamId } from '../../event-store/stream-ids';
-import type { BatchInvariant } from '../../projections/projection';
-import { CLI_EVENT_PREFIX, SessionEvents } from '../../sessions/session.events';
+import { RUN_THREAD_PREFIX, runStreamId, sessionStreamId } from '../../event-store';
+import type { BatchInvariant } from '../../projections';
+import { CLI_EVENT_PREFIX, SessionEvents } from '../../sessions';
 import { expectInvariantHolds, type LogEvent } from '../../../test/fixtures/batch-invariant-property';
 import { RunEvents, type RunStartedData } from '../run.events';
 import { TOOL_START, USAGE } from './run-usage';

@@ -1,8 +1,8 @@
 import { getTableName } from 'drizzle-orm';
 import { escapeIdentifier } from 'pg';
 import { runs } from '../../database/schema-pg';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
+import type { StoredEvent } from '../../event-store';
+import type { BatchInvariant, PostgresSetBasedForm } from '../../projections';
 import { RunEvents } from '../run.events';
 import { type RunUsage, runUsageOf } from './run-usage';
 

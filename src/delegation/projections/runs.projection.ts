@@ -1,9 +1,9 @@
-import { type Actor, actorOfMetadata } from '../../common/actor';
+import { type Actor, actorOfMetadata } from '../../common';
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
-import { SessionEvents } from '../../sessions/session.events';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
+import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
+import { SessionEvents } from '../../sessions';
 import { isRunEvent, type RunEvent, RunEvents, RUN_STREAM_EVENT_TYPES, type RunStartedData } from '../run.events';
 import { numberOr0, recordOf, runUsageOf, TOOL_START, USAGE } from './run-usage';
 import { runsOnPostgres } from './runs.pg-projection';

@@ -1,6 +1,5 @@
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { TimestampScalar } from '../../graphql-api/scalars';
-import { PageInfo } from '../../graphql-api/models/page-info.model';
+import { TimestampScalar, PageInfo } from '../../graphql-api';
 
 @ObjectType({ description: 'One event of the log as the audit sees it: who, what it concerns, when' })
 export class AuditEntry {

@@ -1,12 +1,11 @@
 import { Args, Int, Query, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
-import { ACTOR_KINDS } from '../../common/actor';
-import { InvalidInputError } from '../../common/domain-error';
+import { ACTOR_KINDS, InvalidInputError } from '../../common';
 import { type AuditFilter, ListAuditLog } from '../queries/list-audit-log/list-audit-log.query';
 import { ListEvents } from '../queries/list-events/list-events.query';
-import type { StoredEvent } from '../../event-store/event-store.types';
+import type { StoredEvent } from '../../event-store';
 import { StoredEventModel } from './event.model';
-import { ListSize, presentFields } from '../../graphql-api/input-validation';
+import { ListSize, presentFields } from '../../graphql-api';
 import { AuditConnection, AuditFilterInput } from './audit.model';
 
 const AUDIT_FIRST = new ListSize('first', 1, 1000, 100);

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
-import { JsonScalar } from '../../graphql-api/scalars';
+import { JsonScalar } from '../../graphql-api';
 
 @ObjectType({ description: 'An event as committed to the log' })
 export class StoredEventModel {

@@ -1,8 +1,8 @@
-import { actorOfMetadata } from '../../common/actor';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
+import { actorOfMetadata } from '../../common';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
 import { sql } from 'drizzle-orm';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections';
 import { auditSubjectOf } from './audit-subject';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);

@@ -1,5 +1,4 @@
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { parseStreamId, runIdOfThread, type StreamKind } from '../../event-store/stream-ids';
+import { type StoredEvent, parseStreamId, runIdOfThread, type StreamKind } from '../../event-store';
 
 /** What an event concerns, as the audit log indexes it. Each field is null when the event does not say. */
 export interface AuditSubject {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import type { BatchInvariant } from '../../projections/projection';
+import type { StoredEvent } from '../../event-store';
+import type { BatchInvariant } from '../../projections';
 import { expectInvariantHolds, type LogEvent } from '../../../test/fixtures/batch-invariant-property';
 import { streamsAreIndependent, streamSummaryDeltas } from './stream-summaries.pg-projection';
 import { StreamSummariesProjection } from './stream-summaries.projection';

@@ -1,9 +1,8 @@
 import { getTableName } from 'drizzle-orm';
 import { escapeIdentifier } from 'pg';
 import { streamSummaries } from '../../database/schema-pg';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { streamCategory } from '../../event-store/stream-ids';
-import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
+import { type StoredEvent, streamCategory } from '../../event-store';
+import type { BatchInvariant, PostgresSetBasedForm } from '../../projections';
 
 /** What one batch adds to a stream's row: its events counted, the first and last of them. */
 export interface StreamSummaryDelta {

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections/projection';
-import { streamCategory } from '../../event-store/stream-ids';
+import type { ReadModelDatabase } from '../../database';
+import { type StoredEvent, streamCategory } from '../../event-store';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections';
 import { streamSummariesOnPostgres } from './stream-summaries.pg-projection';
 
 /** Inline: one row per stream with its event count and latest event, always in step with the log. */

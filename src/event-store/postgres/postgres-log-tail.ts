@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import { Client, type Pool } from 'pg';
 import { Observable, Subject } from 'rxjs';
-import { asSystem } from '../../common/acting-actor';
+import { asSystem } from '../../common';
 import type { StoredEvent } from '../event-store.types';
 import { readEventsAfter } from './postgres-log-rows';
 

@@ -1,15 +1,10 @@
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { actingAs } from '../../common/acting-actor';
-import type { Actor } from '../../common/actor';
-import { applyPendingMigrations } from '../../database/migrations';
-import { openSqliteConnection } from '../../database/sqlite-connection';
-import { SqliteDatabase } from '../../database/sqlite-database';
-import { StreamSummariesProjection } from '../../event-log/projections/stream-summaries.projection';
+import { actingAs, type Actor } from '../../common';
+import { applyPendingMigrations, openSqliteConnection, SqliteDatabase } from '../../database';
+import { StreamSummariesProjection } from '../../event-log';
 import { AppendFailedError, ExpectedVersionConflictError, InvalidAppendError } from '../event-store.errors';
 import { SqliteEventStore as EventStore } from './sqlite-event-store';
-import { InlineProjections } from '../../projections/inline-projections';
-import { type Projection, perEventProjection } from '../../projections/projection';
-import { ProjectionRegistry } from '../../projections/projection-registry';
+import { InlineProjections, type Projection, perEventProjection, ProjectionRegistry } from '../../projections';
 
 function memoryStore(extra: Projection[] = []) {
   const connection = openSqliteConnection({ file: ':memory:', synchronous: 'FULL', busyTimeoutMs: 0, integrityCheck: false });

@@ -1,10 +1,7 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { InvalidInputError } from '../../common/domain-error';
-import { CreateApiKey, createApiKeySchema } from '../../identity/keys/commands/create-api-key/create-api-key.command';
-import { RevokeApiKey } from '../../identity/keys/commands/revoke-api-key/revoke-api-key.command';
-import { ListApiKeys } from '../../identity/keys/queries/list-api-keys/list-api-keys.query';
-import type { Principal } from '../../identity/principal';
+import { InvalidInputError } from '../../common';
+import { CreateApiKey, createApiKeySchema, RevokeApiKey, ListApiKeys, type Principal } from '../../identity';
 import type { GraphqlContext } from '../graphql-context';
 import { ApiKeyModel, CreatedApiKeyModel, CreateApiKeyInputModel } from '../models/api-key.model';
 import { presentFields } from '../input-validation';

@@ -1,5 +1,5 @@
 import { Context, Query, Resolver } from '@nestjs/graphql';
-import { meOf, type MeView } from '../../identity/me/me-view';
+import { meOf, type MeView } from '../../identity';
 import type { GraphqlContext } from '../graphql-context';
 import { PrincipalModel } from '../models/principal.model';
 

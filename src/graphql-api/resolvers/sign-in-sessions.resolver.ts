@@ -1,7 +1,6 @@
 import { Args, Context, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { RevokeSignInSession } from '../../identity/sign-in/commands/revoke-sign-in-session/revoke-sign-in-session.command';
-import { ListSignInSessions } from '../../identity/sign-in/queries/list-sign-in-sessions/list-sign-in-sessions.query';
+import { RevokeSignInSession, ListSignInSessions } from '../../identity';
 import type { GraphqlContext } from '../graphql-context';
 import { SignInSessionModel } from '../models/sign-in-session.model';
 

@@ -1,4 +1,4 @@
-import { contextCatalog, decidedBy } from '../../common/event-catalog-entry';
+import { contextCatalog, decidedBy } from '../../common';
 import { ApiKeyEvents } from './api-key.events';
 
 const apiKeyDecided = decidedBy('apiKeyDecider', 'api_key', ['api-keys']);

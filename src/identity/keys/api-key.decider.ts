@@ -1,4 +1,4 @@
-import type { Decider } from '../../event-store/decider';
+import type { Decider } from '../../event-store';
 import { ApiKeyNotFoundError, ApiKeyStateError, FirstKeyMustBeAdminError } from './api-key.errors';
 import { type ApiKeyCreatedData, type ApiKeyEvent, ApiKeyEvents, type ApiKeyRevokedData, isApiKeyEvent } from './api-key.events';
 

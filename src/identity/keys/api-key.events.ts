@@ -1,4 +1,4 @@
-import { type DomainEvent, eventGuard } from '../../event-store/decider';
+import { type DomainEvent, eventGuard } from '../../event-store';
 import type { Role } from '../principal';
 
 /** issue 27: the events of a named API key's stream, `api_key-<keyId>`. The secret itself is never recorded. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { desc, eq, inArray } from 'drizzle-orm';
-import { ReadModelDatabase } from '../../database/read-model-database';
+import { ReadModelDatabase } from '../../database';
 import { type CredentialEnding, ROLES, type Role } from '../principal';
 
 /** A named key as lists show it: never the secret, never its digest. */

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../../common/api-answers';
-import { AT, LATER, iso, nullable } from '../../common/api-answer-examples';
+import { type ControllerAnswers, AT, LATER, iso, nullable } from '../../common';
 import type { ApiKeysController } from './api-keys.controller';
 
 const apiKeyView = z.object({

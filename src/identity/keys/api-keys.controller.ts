@@ -1,12 +1,11 @@
 import { Body, Controller, Delete, Get, Param, Post, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ZodValidationPipe } from '../../common/zod-validation.pipe';
+import { ZodValidationPipe, DocumentedAnswers } from '../../common';
 import { PRINCIPAL_PROPERTY, type Principal } from '../principal';
 import { CreateApiKey, createApiKeySchema, type CreateApiKeyInput } from './commands/create-api-key/create-api-key.command';
 import { RevokeApiKey } from './commands/revoke-api-key/revoke-api-key.command';
 import { ListApiKeys } from './queries/list-api-keys/list-api-keys.query';
-import { DocumentedAnswers } from '../../common/api-answers';
 import { API_KEYS_ANSWERS } from './api-keys.api-answers';
 
 type Authenticated = { [PRINCIPAL_PROPERTY]: Principal };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../../common/api-answers';
+import type { ControllerAnswers } from '../../common';
 import type { MeController } from './me.controller';
 
 const principalView = z.object({

@@ -2,7 +2,7 @@ import { Controller, Get, Req } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PRINCIPAL_PROPERTY, type Principal } from '../principal';
 import { meOf, type MeView } from './me-view';
-import { DocumentedAnswers } from '../../common/api-answers';
+import { DocumentedAnswers } from '../../common';
 import { ME_ANSWERS } from './me.api-answers';
 
 /** issue 27: who the caller is, as every transport authenticated them. */

@@ -1,6 +1,5 @@
 import { ForbiddenException, Inject, UnauthorizedException } from '@nestjs/common';
-import { SWITCHBOARD_CONFIG } from '../../config/config.module';
-import type { SwitchboardConfig } from '../../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../config';
 import { ProvidesAuthenticator, type Authenticator, type CredentialCarrier, type CredentialEnding, type Principal } from '../principal';
 import { cookieValue, SESSION_COOKIE } from './session-cookie';
 import { principalOfPerson, SignInSessions } from './sign-in-sessions';

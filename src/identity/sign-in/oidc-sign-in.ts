@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, ServiceUnavailableException } from '@nestjs/common';
 import * as oidc from 'openid-client';
-import { SWITCHBOARD_CONFIG } from '../../config/config.module';
-import type { SignInConfig, SwitchboardConfig } from '../../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SignInConfig, type SwitchboardConfig } from '../../config';
 import { ROLES, type Role } from '../principal';
 import type { SignedInPerson } from './sign-in-sessions';
 

@@ -1,4 +1,4 @@
-import { DomainError } from '../../common/domain-error';
+import { DomainError } from '../../common';
 import type { SignInSessionView } from './sign-in-sessions';
 
 export class SignInSessionNotFoundError extends DomainError {

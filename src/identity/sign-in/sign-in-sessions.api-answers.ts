@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ControllerAnswers } from '../../common/api-answers';
-import { AT, LATER, iso, nullable } from '../../common/api-answer-examples';
+import { type ControllerAnswers, AT, LATER, iso, nullable } from '../../common';
 import type { SignInSessionsController } from './sign-in-sessions.controller';
 
 const SIGN_IN_SESSION_ID = '5d2c7e1a-90b4-4f3e-a1c8-7b6d5e4f3a2b';

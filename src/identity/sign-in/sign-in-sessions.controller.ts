@@ -4,7 +4,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { PRINCIPAL_PROPERTY, type Principal } from '../principal';
 import { RevokeSignInSession } from './commands/revoke-sign-in-session/revoke-sign-in-session.command';
 import { ListSignInSessions } from './queries/list-sign-in-sessions/list-sign-in-sessions.query';
-import { DocumentedAnswers } from '../../common/api-answers';
+import { DocumentedAnswers } from '../../common';
 import { SIGN_IN_SESSIONS_ANSWERS } from './sign-in-sessions.api-answers';
 
 type Authenticated = { [PRINCIPAL_PROPERTY]: Principal };

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { and, desc, eq, gt, isNull, like, lte, or } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
-import { SWITCHBOARD_CONFIG } from '../../config/config.module';
-import type { SwitchboardConfig } from '../../config/switchboard-config';
-import { ReadModelDatabase } from '../../database/read-model-database';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../config';
+import { ReadModelDatabase } from '../../database';
 import { type CredentialEnding, ROLES, type Principal, type Role } from '../principal';
 import { SignInSessionEndedError, SignInSessionNotFoundError } from './sign-in-session.errors';
 

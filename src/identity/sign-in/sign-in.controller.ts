@@ -1,7 +1,7 @@
 import { BadRequestException, Controller, ForbiddenException, Get, HttpCode, Logger, NotFoundException, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Public } from '../../common/auth/public.decorator';
+import { Public } from '../../common';
 import { CookieSessionAuthenticator } from './cookie-session.authenticator';
 import { OidcSignIn, type PendingSignIn } from './oidc-sign-in';
 import { cookieHeader, cookieValue, PENDING_SIGN_IN_COOKIE, SESSION_COOKIE } from './session-cookie';

@@ -1,6 +1,6 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import DataLoader from 'dataloader';
-import { batchScheduleFn, groupedLoader } from '../../graphql-api/batch-loaders';
+import { batchScheduleFn, groupedLoader } from '../../graphql-api';
 import type { ModelCallBodies, ModelCallPage } from '../model-call-view';
 import type { ModelCallSpendView, RunCallsKey, SpendKey } from '../model-calls-read-model';
 import { GetModelCallBodies } from '../queries/get-model-call-bodies/get-model-call-bodies.query';

@@ -1,17 +1,15 @@
 import { Args, type ComplexityEstimatorArgs, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
 import { ModelCallLoaders } from './model-call-loaders';
-import { NotFoundError } from '../../common/domain-error';
-import type { RunRow } from '../../run-lineage/run-lineage';
+import { NotFoundError } from '../../common';
+import { type RunRow, Run } from '../../run-lineage';
 import { decodeModelCallCursor, type ModelCallBodies, type ModelCallView } from '../model-call-view';
 import { GetModelCall } from '../queries/get-model-call/get-model-call.query';
 import { GetModelRoute } from '../queries/get-model-route/get-model-route.query';
 import { ListSessionModelCalls } from '../queries/list-session-model-calls/list-session-model-calls.query';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { ListSize } from '../../graphql-api/input-validation';
+import { type GraphqlContext, ListSize } from '../../graphql-api';
 import { ModelCall, ModelCallPage, ModelCallSpend, ModelRouteState } from './model-call.model';
-import { Run } from '../../run-lineage/graphql/run.model';
-import { Session } from '../../sessions/graphql/session.model';
+import { Session } from '../../sessions';
 
 const CALLS_LIMIT = new ListSize('limit', 1, 500, 50);
 /** The list's cost: its limit (null: the default) times its items'. */

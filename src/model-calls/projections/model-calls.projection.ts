@@ -1,7 +1,7 @@
 import { eq, type Placeholder, sql } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
 import { isModelCallEvent, type ModelCallLineage, type ModelCallReplay, ModelCallEvents, type ModelRequestSummary } from '../model-call.events';
 
 /** The columns a call has from its start (or its refusal): lineage and what the request said. */

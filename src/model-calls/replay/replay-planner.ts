@@ -1,9 +1,7 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { EventStore } from '../../event-store/event-store';
-import { modelCallStreamId } from '../../event-store/stream-ids';
-import type { SessionReplay } from '../../sessions/session-config';
-import { SessionRegistry } from '../../sessions/session-registry';
+import { EventStore, modelCallStreamId } from '../../event-store';
+import { type SessionReplay, SessionRegistry } from '../../sessions';
 import {
   isModelCallEvent,
   type ModelCallLineage,

@@ -1,5 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from '@nestjs/graphql';
-import { ActorModel } from '../../graphql-api/models/actor.model';
+import { ActorModel } from '../../graphql-api';
 
 @ObjectType({ description: 'issue 26: a pause over a run or a session: its steps wait until it is unpaused' })
 export class PauseModel {

@@ -1,14 +1,13 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Args, Context, ID, Mutation, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import { CLIENT_HEADER, personDecisionSource } from '../../approvals/decision-source';
+import { CLIENT_HEADER, personDecisionSource } from '../../approvals';
 import { PauseWork, type PauseResult, pauseSchema } from '../commands/pause/pause.command';
 import { UnpauseWork, type UnpauseResult } from '../commands/unpause/unpause.command';
 import { PauseHolds, type PauseView } from '../pause-holds';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { validated } from '../../graphql-api/input-validation';
+import { type GraphqlContext, validated } from '../../graphql-api';
 import { PauseModel, PauseResultModel, UnpauseResultModel } from './pause.model';
-import { Run } from '../../run-lineage/graphql/run.model';
-import { Session } from '../../sessions/graphql/session.model';
+import { Run } from '../../run-lineage';
+import { Session } from '../../sessions';
 
 export function pauseOf(view: PauseView): PauseModel {
   return { ...view, runId: view.runId ?? null, sessionId: view.sessionId ?? null, reason: view.reason ?? null };

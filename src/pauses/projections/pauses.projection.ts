@@ -1,9 +1,8 @@
-import { actorOfMetadata } from '../../common/actor';
+import { actorOfMetadata } from '../../common';
 import { and, eq } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { pauseTargetOfStream } from '../../event-store/stream-ids';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections/projection';
+import type { ReadModelDatabase } from '../../database';
+import { type StoredEvent, pauseTargetOfStream } from '../../event-store';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, run } from '../../projections';
 import { isPauseEvent, PauseEvents } from '../pause.events';
 
 /** Inline: a pause is in the table in the commit that records it, so a restart loads every open one. */

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { escapeIdentifier } from 'pg';
-import { APPEND_LOCK_KEY, PostgresEventStore } from '../../event-store/postgres/postgres-event-store';
-import { readEventsAfter } from '../../event-store/postgres/postgres-log-rows';
-import { applyInlineProjections } from '../../event-store/inline-projection-hook';
+import { APPEND_LOCK_KEY, PostgresEventStore, readEventsAfter, applyInlineProjections } from '../../event-store';
 import { pgProjectionOf, pgTableNames } from '../postgres-projection';
 import type { Projection } from '../projection';
 import { lockCheckpoint, moveCheckpoint } from '../pg-async-projection-runner';

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '../../common/domain-error';
+import { NotFoundError } from '../../common';
 import { ProjectionRegistry } from '../projection-registry';
 import { ProjectionRebuilder } from './projection-rebuilder';
 import { RebuildProjection, RebuildProjectionResult } from './rebuild-projection.command';

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import * as sqliteSchema from '../../database/schema';
-import { SqliteDatabase } from '../../database/sqlite-database';
-import { eventsFor } from '../../event-store/inline-projection-hook';
-import { SqliteEventStore } from '../../event-store/sqlite/sqlite-event-store';
+import { SqliteDatabase } from '../../database';
+import { eventsFor, SqliteEventStore } from '../../event-store';
 import { type Projection, runProjectionSync } from '../projection';
 import { writeCheckpoint } from '../projection-checkpoints';
 import { ProjectionRebuilder } from './projection-rebuilder';

@@ -1,6 +1,6 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import DataLoader from 'dataloader';
-import { batchScheduleFn, groupedLoader } from '../../graphql-api/batch-loaders';
+import { batchScheduleFn, groupedLoader } from '../../graphql-api';
 import { GetRunSubtrees } from '../queries/get-run-subtrees/get-run-subtrees.query';
 import { GetRunsById } from '../queries/get-runs-by-id/get-runs-by-id.query';
 import { GetSubtreeSpend } from '../queries/get-subtree-spend/get-subtree-spend.query';

@@ -1,7 +1,5 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { BudgetLimits } from '../../graphql-api/models/budget.model';
-import { JsonScalar, TimestampScalar } from '../../graphql-api/scalars';
-import { PageInfo } from '../../graphql-api/models/page-info.model';
+import { BudgetLimits, JsonScalar, TimestampScalar, PageInfo } from '../../graphql-api';
 
 @ObjectType({ description: 'A delegation run: one agent working on one prompt on its own thread, maybe below a parent run' })
 export class Run {

@@ -1,7 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { BudgetLimits, RunBudgetInput } from '../../graphql-api/models/budget.model';
-import { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions/graphql/session.model';
-import { PageInfo } from '../../graphql-api/models/page-info.model';
+import { BudgetLimits, RunBudgetInput, PageInfo } from '../../graphql-api';
+import { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions';
 
 @ObjectType({ description: 'Why a firing was skipped or did not start: a stable code and words for a person' })
 export class ScheduleFiringReason {

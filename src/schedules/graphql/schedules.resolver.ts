@@ -1,7 +1,7 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { RunLoaders } from '../../run-lineage/graphql/run-loaders';
-import { NotFoundError } from '../../common/domain-error';
+import { RunLoaders, Run, type RunRow } from '../../run-lineage';
+import { NotFoundError } from '../../common';
 import { CreateSchedule } from '../commands/create-schedule/create-schedule.command';
 import { DeleteSchedule } from '../commands/delete-schedule/delete-schedule.command';
 import { RunScheduleNow } from '../commands/run-schedule-now/run-schedule-now.command';
@@ -14,11 +14,7 @@ import { WatchScheduleFirings } from '../queries/watch-schedule-firings/watch-sc
 import { createScheduleSchema, previewScheduleSchema, updateScheduleSchema } from '../schedule-requests';
 import type { FiringView, ScheduleView } from '../schedule-view';
 import { ScheduleNotFoundError } from '../schedule.errors';
-import { apiBudgetFromInput } from '../../graphql-api/budget-input';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { ListSize, validated } from '../../graphql-api/input-validation';
-import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
-import { Run } from '../../run-lineage/graphql/run.model';
+import { apiBudgetFromInput, type GraphqlContext, ListSize, validated, observableToAsyncIterator } from '../../graphql-api';
 import {
   DeletedSchedule,
   Schedule,
@@ -30,9 +26,8 @@ import {
   ScheduleInput,
   SchedulePreview,
 } from './schedule.model';
-import type { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions/graphql/session.model';
-import type { RunRow } from '../../run-lineage/run-lineage';
-import { runOf } from '../../delegation/graphql/runs.resolver';
+import type { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions';
+import { runOf } from '../../delegation';
 
 const SCHEDULES_FIRST = new ListSize('first', 1, 500, 50);
 const FIRINGS_FIRST = new ListSize('first', 1, 500, 50);

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import { actorOfMetadata } from '../../common/actor';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
+import { actorOfMetadata } from '../../common';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
+import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
 import { nextDueAfter, timingProblems } from '../schedule-timing';
 import {
   type FiringClaimedData,

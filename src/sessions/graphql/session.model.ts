@@ -1,7 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { RunBudgetInput } from '../../graphql-api/models/budget.model';
-import { AgentHookInput } from '../../agents/graphql/agent.model';
-import { JsonScalar } from '../../graphql-api/scalars';
+import { RunBudgetInput, JsonScalar } from '../../graphql-api';
+import { AgentHookInput } from '../../agents';
 
 @ObjectType({ description: 'A CLI-native sub-agent launch inside a session (or a run thread)' })
 export class SubagentInstance {

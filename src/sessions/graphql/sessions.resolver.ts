@@ -1,11 +1,9 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { callerTrace } from '../../common/caller-trace';
-import { NotFoundError } from '../../common/domain-error';
-import { ListEventsBefore } from '../../event-log/queries/list-events-before/list-events-before.query';
-import { WatchStream } from '../../event-log/queries/watch-stream/watch-stream.query';
-import { sessionStreamId } from '../../event-store/stream-ids';
+import { callerTrace, NotFoundError } from '../../common';
+import { ListEventsBefore, WatchStream, StoredEventModel, StreamPageBeforeModel } from '../../event-log';
+import { sessionStreamId } from '../../event-store';
 import { ChangeSubAgents } from '../commands/change-sub-agents/change-sub-agents.command';
 import { CreateSession } from '../commands/create-session/create-session.command';
 import { DestroySession } from '../commands/destroy-session/destroy-session.command';
@@ -16,10 +14,7 @@ import { GetSession } from '../queries/get-session/get-session.query';
 import { GetSessionOptions } from '../queries/get-session-options/get-session-options.query';
 import { ListSessions } from '../queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../session-config';
-import { apiBudgetFromInput } from '../../graphql-api/budget-input';
-import { inRange, ListSize, validated } from '../../graphql-api/input-validation';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { StoredEventModel, StreamPageBeforeModel } from '../../event-log/graphql/event.model';
+import { apiBudgetFromInput, inRange, ListSize, validated, type GraphqlContext, observableToAsyncIterator } from '../../graphql-api';
 import {
   CreatedSession,
   CreateSessionInput,
@@ -29,7 +24,6 @@ import {
   SessionPermissionPolicy,
   SessionSummary,
 } from './session.model';
-import { observableToAsyncIterator } from '../../graphql-api/observable-iterator';
 import { Field, ObjectType } from '@nestjs/graphql';
 
 const messageSchema = z.object({ prompt: z.string().min(1, 'prompt must not be empty').max(200_000) }).strict();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { sessionStreamId } from '../../event-store/stream-ids';
-import type { BatchInvariant } from '../../projections/projection';
+import { sessionStreamId } from '../../event-store';
+import type { BatchInvariant } from '../../projections';
 import { expectInvariantHolds, type LogEvent } from '../../../test/fixtures/batch-invariant-property';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../session.events';
 import { lastPositionMoveWins } from './sessions.pg-projection';

@@ -1,9 +1,8 @@
 import { getTableName } from 'drizzle-orm';
 import { escapeIdentifier } from 'pg';
 import { sessions } from '../../database/schema-pg';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { sessionIdOfStream } from '../../event-store/stream-ids';
-import type { BatchInvariant, PostgresSetBasedForm } from '../../projections/projection';
+import { type StoredEvent, sessionIdOfStream } from '../../event-store';
+import type { BatchInvariant, PostgresSetBasedForm } from '../../projections';
 import { changesSessionState } from '../session.decider';
 import { changesSessionHeadline } from '../session-headline';
 import { isSessionEvent } from '../session.events';

@@ -1,8 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { onePrepared, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections/projection';
-import { sessionIdOfStream } from '../../event-store/stream-ids';
+import type { ReadModelDatabase } from '../../database';
+import { type StoredEvent, sessionIdOfStream } from '../../event-store';
+import { onePrepared, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
 import type { SessionConfig } from '../session-config';
 import { changesSessionRow, sessionsOnPostgres } from './sessions.pg-projection';
 import { evolveSession, type SessionState, initialSessionState } from '../session.decider';

@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { JsonScalar } from '../../graphql-api/scalars';
+import { JsonScalar } from '../../graphql-api';
 
 @ObjectType({ description: 'A tool call or permission decision routed for a run thread or its CLI-native sub-agents' })
 export class RoutedRequest {

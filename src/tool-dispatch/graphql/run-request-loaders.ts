@@ -1,6 +1,6 @@
 import type { QueryBus } from '@nestjs/cqrs';
 import DataLoader from 'dataloader';
-import { batchScheduleFn } from '../../graphql-api/batch-loaders';
+import { batchScheduleFn } from '../../graphql-api';
 import type { RoutedRequestView } from '../queries/list-routed-requests/list-routed-requests.query';
 import { ListThreadRequests } from '../queries/list-thread-requests/list-thread-requests.query';
 

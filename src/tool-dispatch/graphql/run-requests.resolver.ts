@@ -1,7 +1,6 @@
 import { Context, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import type { GraphqlContext } from '../../graphql-api/graphql-context';
-import { Run } from '../../run-lineage/graphql/run.model';
-import type { RunRow } from '../../run-lineage/run-lineage';
+import type { GraphqlContext } from '../../graphql-api';
+import { Run, type RunRow } from '../../run-lineage';
 import { RoutedRequest } from './routed-request.model';
 import { RunRequestLoaders } from './run-request-loaders';
 

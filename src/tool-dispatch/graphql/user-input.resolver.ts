@@ -1,6 +1,6 @@
 import { Args, Field, ID, Mutation, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { validated } from '../../graphql-api/input-validation';
+import { validated } from '../../graphql-api';
 import { AnswerUserInput, userInputAnswerSchema } from '../commands/answer-user-input/answer-user-input.command';
 import { ListPendingUserInput } from '../queries/list-pending-user-input/list-pending-user-input.query';
 

@@ -1,7 +1,7 @@
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
 import { sql } from 'drizzle-orm';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections/projection';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections';
 import { isRoutedRequestEvent, RoutedRequestEvents } from '../routed-request.events';
 
 const json = (v: unknown): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));

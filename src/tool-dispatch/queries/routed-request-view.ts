@@ -1,4 +1,4 @@
-import type { ReadTables } from '../../database/read-model-database';
+import type { ReadTables } from '../../database';
 import type { RoutedRequestView } from './list-routed-requests/list-routed-requests.query';
 
 /** A stored JSON column as the value it holds; text that is not JSON (older rows) as the text. */

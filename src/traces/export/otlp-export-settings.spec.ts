@@ -1,4 +1,4 @@
-import { InvalidConfigurationError } from '../../config/switchboard-config';
+import { InvalidConfigurationError } from '../../config';
 import { DEFAULT_EXPORT_TIMEOUT_MS, otlpExportSettingsFrom, resourceAttributesOf } from './otlp-export-settings';
 
 describe('otlpExportSettingsFrom', () => {

@@ -1,4 +1,4 @@
-import { InvalidConfigurationError } from '../../config/switchboard-config';
+import { InvalidConfigurationError } from '../../config';
 
 /** How spans go out: the OTLP/HTTP encoding, the request timeout, and who they say sent them. */
 export interface OtlpExportSettings {

@@ -2,7 +2,7 @@ import { type Attributes, type AttributeValue, type HrTime, SpanKind, type SpanS
 import type { InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
-import type { ReadTables } from '../../database/read-model-database';
+import type { ReadTables } from '../../database';
 
 /** An ended row of `trace_spans`, as the exporter reads it. */
 export type TraceSpanRow = ReadTables['traceSpans']['$inferSelect'];

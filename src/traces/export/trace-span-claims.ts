@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, lt, max, min, or, sql } from 'drizzle-orm';
-import type { ReadModelDatabase } from '../../database/read-model-database';
+import type { ReadModelDatabase } from '../../database';
 import type { TraceSpanRow } from './readable-span';
 
 /** Ended spans not sent yet, as /health shows them. */

@@ -1,6 +1,6 @@
 import { InMemoryTraceSpans } from '../../../test/fixtures/trace-spans-in-memory';
-import { SpanIds, traceIdOf } from '../../common/trace-context';
-import type { StoredEvent } from '../../event-store/event-store.types';
+import { SpanIds, traceIdOf } from '../../common';
+import type { StoredEvent } from '../../event-store';
 import { TRACE_EVENT_TYPES, inputMessagesOfRequest, outputMessagesOfAnswer } from './trace-span-mapping';
 
 const S = 'sess-1';

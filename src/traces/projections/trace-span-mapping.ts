@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../event-store/event-store.types';
+import type { StoredEvent } from '../../event-store';
 import { approvalSpans } from './span-mappings/approval-spans';
 import { childSessionSpans } from './span-mappings/child-session-spans';
 import { modelCallSpans } from './span-mappings/model-call-spans';

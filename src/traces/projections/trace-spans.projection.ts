@@ -1,10 +1,9 @@
 import { Inject, Logger, Optional } from '@nestjs/common';
 import { and, eq, isNull } from 'drizzle-orm';
-import { SWITCHBOARD_CONFIG } from '../../config/config.module';
-import type { SwitchboardConfig } from '../../config/switchboard-config';
-import type { ReadModelDatabase } from '../../database/read-model-database';
-import type { StoredEvent } from '../../event-store/event-store.types';
-import { type ProjectionWork, PerEventProjection, ReadModelProjection, one, run } from '../../projections/projection';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../config';
+import type { ReadModelDatabase } from '../../database';
+import type { StoredEvent } from '../../event-store';
+import { type ProjectionWork, PerEventProjection, ReadModelProjection, one, run } from '../../projections';
 import {
   type Attributes,
   type SessionContext,

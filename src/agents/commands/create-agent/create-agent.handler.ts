@@ -1,6 +1,6 @@
 import { Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { OutboundUrlGuard } from '../../../outbound/outbound-url-guard';
+import { OutboundUrlGuard } from '../../../outbound';
 import { type AgentFields, agentFieldsSchema, slugify } from '../../agent-definition';
 import { AgentLibrary, type AgentView } from '../../agent-library';
 import { AgentRepository } from '../../agent-repository';

@@ -1,9 +1,8 @@
 import { Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { OutboundUrlGuard } from '../../../outbound/outbound-url-guard';
+import { OutboundUrlGuard } from '../../../outbound';
 import { hookUrlProblems } from '../../agent-hooks';
-import { EventStore } from '../../../event-store/event-store';
-import type { StreamAppend } from '../../../event-store/event-store.types';
+import { EventStore, type StreamAppend } from '../../../event-store';
 import type { AgentDefinition } from '../../agent-definition';
 import { subAgentProblems } from '../../agent-eligibility';
 import { type AgentFileProblem, lineOfSubAgentReference, parseAgentFile } from '../../agent-files';

@@ -1,6 +1,6 @@
 import { Optional } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { OutboundUrlGuard } from '../../../outbound/outbound-url-guard';
+import { OutboundUrlGuard } from '../../../outbound';
 import { AgentLibrary, type AgentView } from '../../agent-library';
 import { AgentRepository } from '../../agent-repository';
 import { assertAgentSavable, savedAgentView } from '../../agent-saving';

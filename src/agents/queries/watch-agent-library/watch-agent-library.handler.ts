@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { filter, map, type Observable } from 'rxjs';
-import { EventStore } from '../../../event-store/event-store';
+import { EventStore } from '../../../event-store';
 import { AgentEvents, isAgentEvent } from '../../agent.events';
 import { type AgentLibraryChange, WatchAgentLibrary } from './watch-agent-library.query';
 

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { eq } from 'drizzle-orm';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { ReadModelDatabase } from '../../../database';
 import { ApprovalBroker } from '../../approval-broker';
 import { ApprovalNotFoundError } from '../../approval.errors';
 import { type ApprovalView, toApprovalView } from '../../approval-view';

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
-import { InvalidInputError } from '../../../common/domain-error';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { InvalidInputError } from '../../../common';
+import { ReadModelDatabase } from '../../../database';
 import { type ApprovalPage, ListApprovals } from './list-approvals.query';
 
 /** Opaque to callers: base64url of the asked position. */

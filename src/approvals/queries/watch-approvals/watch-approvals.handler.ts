@@ -1,8 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { eq } from 'drizzle-orm';
 import { concatMap, filter, map, type Observable } from 'rxjs';
-import { ReadModelDatabase } from '../../../database/read-model-database';
-import { EventStore } from '../../../event-store/event-store';
+import { ReadModelDatabase } from '../../../database';
+import { EventStore } from '../../../event-store';
 import { isApprovalEvent } from '../../approval.events';
 import { type ApprovalRow, type ApprovalView, toApprovalView } from '../../approval-view';
 import { WatchApprovals } from './watch-approvals.query';

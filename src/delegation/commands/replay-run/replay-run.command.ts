@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { TraceParent } from '../../../common/trace-context';
+import type { TraceParent } from '../../../common';
 import type { RunSummary } from '../../run-caller';
 
 export interface ReplayRunInput {

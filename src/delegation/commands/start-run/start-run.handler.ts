@@ -1,10 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
-import { EventStore } from '../../../event-store/event-store';
-import { runThreadId, sessionStreamId } from '../../../event-store/stream-ids';
-import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
-import { SessionRegistry } from '../../../sessions/session-registry';
+import { EventStore, runThreadId, sessionStreamId } from '../../../event-store';
+import { LiveSessionLookup, SessionRegistry } from '../../../sessions';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, RunStateError } from '../../run.errors';
 import type { RunSessionSettings, RunStartedData } from '../../run.events';

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { AgentSteered } from '../../../sessions/commands/steer-session/steer-session.command';
+import type { AgentSteered } from '../../../sessions';
 
 export interface RunSteered extends AgentSteered {
   runId: string;

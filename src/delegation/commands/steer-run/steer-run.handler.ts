@@ -1,5 +1,5 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { SteerSession } from '../../../sessions/commands/steer-session/steer-session.command';
+import { SteerSession } from '../../../sessions';
 import { RunRepository } from '../../run-repository';
 import { RunStateError } from '../../run.errors';
 import { type RunSteered, SteerRun } from './steer-run.command';

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { LiveSessionLookup } from '../../../sessions/live-session-lookup';
+import { LiveSessionLookup } from '../../../sessions';
 import { assertOwner, callerActor, toSummary } from '../../run-caller';
 import { holdRunSession } from '../../run-holder';
 import { RunRepository } from '../../run-repository';

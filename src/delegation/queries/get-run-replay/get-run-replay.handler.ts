@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ModelCallsReadModel } from '../../../model-calls/model-calls-read-model';
-import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { ModelCallsReadModel } from '../../../model-calls';
+import { RunsReadModel } from '../../../run-lineage';
 import { UnknownRunError } from '../../run.errors';
 import { RunRepository } from '../../run-repository';
 import type { RunReplayView } from '../../run-view';

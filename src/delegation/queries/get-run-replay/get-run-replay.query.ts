@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { RunRow } from '../../../run-lineage/run-lineage';
+import type { RunRow } from '../../../run-lineage';
 import type { RunReplayView } from '../../run-view';
 
 /** issue 26: how a run plays its original back (null for a run outside a replay tree), and the runs that replay or fork it. */

@@ -1,8 +1,7 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { PauseHolds } from '../../../pauses/pause-holds';
-import { GetRunSubtrees } from '../../../run-lineage/queries/get-run-subtrees/get-run-subtrees.query';
-import { GetRunsById } from '../../../run-lineage/queries/get-runs-by-id/get-runs-by-id.query';
-import { ListThreadSubagents, type SubagentInstanceRow } from '../../../sessions/queries/list-thread-subagents/list-thread-subagents.query';
+import { PauseHolds } from '../../../pauses';
+import { GetRunSubtrees, GetRunsById } from '../../../run-lineage';
+import { ListThreadSubagents, type SubagentInstanceRow } from '../../../sessions';
 import { UnknownRunError } from '../../run.errors';
 import { addUsage, toRunView } from '../../run-view';
 import { type CliSubagentNode, GetRunTree, type RunTreeNode } from './get-run-tree.query';

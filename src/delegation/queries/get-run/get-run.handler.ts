@@ -1,11 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { ModelCallsReadModel } from '../../../model-calls/model-calls-read-model';
-import { GetSubtreeUsage } from '../../../run-lineage/queries/get-subtree-usage/get-subtree-usage.query';
-import { PauseHolds } from '../../../pauses/pause-holds';
-import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
+import { ModelCallsReadModel } from '../../../model-calls';
+import { GetSubtreeUsage, RunsReadModel } from '../../../run-lineage';
+import { PauseHolds } from '../../../pauses';
 import { budgetUseOf } from '../../budget-guard';
 import { UnknownRunError } from '../../run.errors';
 import { runCostOf, toRunView } from '../../run-view';

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { NotFoundError } from '../../../common/domain-error';
+import { NotFoundError } from '../../../common';
 import { BudgetGuard } from '../../budget-guard';
 import { budgetView } from '../../run-budget';
 import { GetSessionBudget, type SessionBudgetView } from './get-session-budget.query';

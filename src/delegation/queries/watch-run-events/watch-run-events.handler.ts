@@ -1,10 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { filter, type Observable } from 'rxjs';
-import { textOf } from '../../../common/text-of';
-import { EventStore } from '../../../event-store/event-store';
-import type { StoredEvent } from '../../../event-store/event-store.types';
-import { runIdOfStream, runStreamId } from '../../../event-store/stream-ids';
-import { RunsReadModel } from '../../../run-lineage/runs-read-model';
+import { textOf } from '../../../common';
+import { EventStore, type StoredEvent, runIdOfStream, runStreamId } from '../../../event-store';
+import { RunsReadModel } from '../../../run-lineage';
 import { UnknownRunError } from '../../run.errors';
 import { RunEvents } from '../../run.events';
 import { WatchRunEvents } from './watch-run-events.query';

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Observable } from 'rxjs';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import type { StoredEvent } from '../../../event-store';
 
 /**
  * A run's events (its `run-<id>` stream and its thread's `session-sub-agent-<id>` stream), and with

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { eq } from 'drizzle-orm';
-import { NotFoundError } from '../../../common/domain-error';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { NotFoundError } from '../../../common';
+import { ReadModelDatabase } from '../../../database';
 import { GetStream, StreamView } from './get-stream.query';
 
 @QueryHandler(GetStream)

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, desc, eq, gt, gte, like, lt, not, sql, type SQL } from 'drizzle-orm';
-import { type Actor, ACTOR_KINDS } from '../../../common/actor';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { type Actor, ACTOR_KINDS } from '../../../common';
+import { ReadModelDatabase } from '../../../database';
 import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
 
 @QueryHandler(ListAuditLog)

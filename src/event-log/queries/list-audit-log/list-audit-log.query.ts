@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { Actor } from '../../../common/actor';
+import type { Actor } from '../../../common';
 
 export interface AuditFilter {
   sessionId?: string;

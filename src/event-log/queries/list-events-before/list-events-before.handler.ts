@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
+import { EventStore } from '../../../event-store';
 import { ListEventsBefore, StreamPageBefore } from './list-events-before.query';
 
 @QueryHandler(ListEventsBefore)

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import type { StoredEvent } from '../../../event-store';
 
 export interface StreamPageBefore {
   /** Oldest first: the `last` events before `before` (the newest ones without it). */

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
+import { EventStore } from '../../../event-store';
 import { EventPage, ListEvents } from './list-events.query';
 
 @QueryHandler(ListEvents)

@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import { EventStore, type StoredEvent } from '../../../event-store';
 import { ListStreamsEvents } from './list-streams-events.query';
 
 /** The log is read through the store's port: one batched read, whichever database holds it. */

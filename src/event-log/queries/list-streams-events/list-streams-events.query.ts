@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { StoredEvent, StreamsRead } from '../../../event-store/event-store.types';
+import type { StoredEvent, StreamsRead } from '../../../event-store';
 
 /**
  * Several event reads in one statement (GraphQL loaders): per request, the events of its streams

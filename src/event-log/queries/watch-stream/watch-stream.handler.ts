@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Observable } from 'rxjs';
-import { EventStore } from '../../../event-store/event-store';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import { EventStore, type StoredEvent } from '../../../event-store';
 import { WatchStream } from './watch-stream.query';
 
 @QueryHandler(WatchStream)

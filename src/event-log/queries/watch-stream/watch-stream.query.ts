@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
 import type { Observable } from 'rxjs';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import type { StoredEvent } from '../../../event-store';
 
 /**
  * A stream's events after a stream position, replayed from the log and then live, each exactly once

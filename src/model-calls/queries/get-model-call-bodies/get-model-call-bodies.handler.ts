@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
-import { modelCallStreamId } from '../../../event-store/stream-ids';
+import { EventStore, modelCallStreamId } from '../../../event-store';
 import { type ModelCallBodies, modelCallBodiesOf } from '../../model-call-view';
 import { GetModelCallBodies } from './get-model-call-bodies.query';
 

@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
-import { modelCallStreamId } from '../../../event-store/stream-ids';
+import { EventStore, modelCallStreamId } from '../../../event-store';
 import { ModelCallNotFoundError } from '../../model-call.errors';
 import { type ModelCallBodies, modelCallBodiesOf, type ModelCallView, modelCallViewOf } from '../../model-call-view';
 import { ModelCallsReadModel } from '../../model-calls-read-model';

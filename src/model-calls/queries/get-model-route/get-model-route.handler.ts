@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import type { ModelRouteState } from '../../../copilot-cli/cli-protocol';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { type ModelRouteState, CopilotCliConnection } from '../../../copilot-cli';
 import { GetModelRoute } from './get-model-route.query';
 
 @QueryHandler(GetModelRoute)

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { LineageLookup } from '../../../run-lineage/lineage-lookup';
+import { LineageLookup } from '../../../run-lineage';
 import { RunOfCallsNotFoundError } from '../../model-call.errors';
 import { decodeModelCallCursor, modelCallPageOf } from '../../model-call-view';
 import { ModelCallsReadModel } from '../../model-calls-read-model';

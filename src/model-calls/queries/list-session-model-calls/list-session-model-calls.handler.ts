@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { SessionNotFoundError } from '../../../sessions/session.errors';
-import { SessionsReadModel } from '../../../sessions/sessions-read-model';
+import { SessionNotFoundError, SessionsReadModel } from '../../../sessions';
 import { decodeModelCallCursor, type ModelCallPage, modelCallPageOf } from '../../model-call-view';
 import { ModelCallsReadModel } from '../../model-calls-read-model';
 import { ListSessionModelCalls } from './list-session-model-calls.query';

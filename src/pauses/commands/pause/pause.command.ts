@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import { z } from 'zod';
-import type { PauseTarget } from '../../../event-store/stream-ids';
+import type { PauseTarget } from '../../../event-store';
 import type { PauseView } from '../../pause-holds';
 
 export const pauseSchema = z

@@ -1,11 +1,9 @@
-import { currentActor } from '../../../common/acting-actor';
+import { currentActor } from '../../../common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
-import { EventStore } from '../../../event-store/event-store';
-import { handleCommand } from '../../../event-store/decider';
-import { pauseStreamId, runThreadId } from '../../../event-store/stream-ids';
-import { RunsReadModel } from '../../../run-lineage/runs-read-model';
-import { SessionsReadModel } from '../../../sessions/sessions-read-model';
+import { EventStore, handleCommand, pauseStreamId, runThreadId } from '../../../event-store';
+import { RunsReadModel } from '../../../run-lineage';
+import { SessionsReadModel } from '../../../sessions';
 import { pauseDecider } from '../../pause.decider';
 import { PauseStateError, PauseTargetNotFoundError } from '../../pause.errors';
 import type { PausedData } from '../../pause.events';

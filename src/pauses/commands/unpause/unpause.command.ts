@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { PauseTarget } from '../../../event-store/stream-ids';
+import type { PauseTarget } from '../../../event-store';
 
 export interface UnpauseResult {
   target: PauseTarget;

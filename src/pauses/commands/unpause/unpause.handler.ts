@@ -1,8 +1,6 @@
-import { currentActor } from '../../../common/acting-actor';
+import { currentActor } from '../../../common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { EventStore } from '../../../event-store/event-store';
-import { handleCommand } from '../../../event-store/decider';
-import { pauseStreamId } from '../../../event-store/stream-ids';
+import { EventStore, handleCommand, pauseStreamId } from '../../../event-store';
 import { pauseDecider } from '../../pause.decider';
 import { PauseEvents } from '../../pause.events';
 import { PauseHolds } from '../../pause-holds';

@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, gte, lt, lte, sql } from 'drizzle-orm';
-import { byLimit, KeyedReadBatch } from '../../../database/keyed-batch';
-import { ReadModelDatabase, type ReadTables } from '../../../database/read-model-database';
+import { byLimit, KeyedReadBatch, ReadModelDatabase, type ReadTables } from '../../../database';
 import { type RunRow, subtreeRange } from '../../run-lineage';
 import { byPath } from '../list-run-children/list-run-children.handler';
 import { GetRunSubtrees, SubtreeRequest } from './get-run-subtrees.query';

@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { inArray } from 'drizzle-orm';
-import { jsonArrayValues } from '../../../database/keyed-batch';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { jsonArrayValues, ReadModelDatabase } from '../../../database';
 import type { RunRow } from '../../run-lineage';
 import { GetRunsById } from './get-runs-by-id.query';
 

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { sql } from 'drizzle-orm';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { ReadModelDatabase } from '../../../database';
 import type { SubtreeSpend } from '../../runs-read-model';
 import { sumsPerSubtree } from '../../subtree-sums';
 import { GetSubtreeSpend } from './get-subtree-spend.query';

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { ReadModelDatabase } from '../../../database';
 import { NO_USAGE, type RunUsage } from '../../run-lineage';
 import { sumsPerSubtree } from '../../subtree-sums';
 import { GetSubtreeUsage } from './get-subtree-usage.query';

@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { eq } from 'drizzle-orm';
-import { KeyedReadBatch } from '../../../database/keyed-batch';
-import { ReadModelDatabase, type ReadTables } from '../../../database/read-model-database';
+import { KeyedReadBatch, ReadModelDatabase, type ReadTables } from '../../../database';
 import type { RunRow } from '../../run-lineage';
 import { ListRunChildren } from './list-run-children.query';
 

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, desc, eq, gte, lt, or, type SQL } from 'drizzle-orm';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { ReadModelDatabase } from '../../../database';
 import { ListRuns, RunPage } from './list-runs.query';
 import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 

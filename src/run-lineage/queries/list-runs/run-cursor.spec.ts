@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../../common/domain-error';
+import { InvalidInputError } from '../../../common';
 import { decodeRunCursor, encodeRunCursor } from './run-cursor';
 
 describe('run cursors', () => {

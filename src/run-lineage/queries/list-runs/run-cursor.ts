@@ -1,4 +1,4 @@
-import { InvalidInputError } from '../../../common/domain-error';
+import { InvalidInputError } from '../../../common';
 
 /** Opaque to callers: base64url of `[startedAt, runId]`. */
 export function encodeRunCursor(run: { startedAt: string; runId: string }): string {

@@ -1,11 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { handleCommand } from '../../../event-store/decider';
-import { EventStore } from '../../../event-store/event-store';
-import { scheduleStreamId } from '../../../event-store/stream-ids';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
+import { handleCommand, EventStore, scheduleStreamId } from '../../../event-store';
 import { scheduleDecider } from '../../schedule.decider';
 import { allTimingChecks, definitionOf, scheduleProblems } from '../../schedule-definition';
 import { InvalidScheduleError } from '../../schedule.errors';

@@ -1,7 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '../../../event-store/decider';
-import { EventStore } from '../../../event-store/event-store';
-import { scheduleStreamId } from '../../../event-store/stream-ids';
+import { handleCommand, EventStore, scheduleStreamId } from '../../../event-store';
 import { scheduleDecider } from '../../schedule.decider';
 import { DeleteSchedule } from './delete-schedule.command';
 

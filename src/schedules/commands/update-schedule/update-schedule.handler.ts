@@ -1,11 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { handleCommand } from '../../../event-store/decider';
-import { EventStore } from '../../../event-store/event-store';
-import { scheduleStreamId } from '../../../event-store/stream-ids';
-import { toBudget } from '../../../sessions/session-budget';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
+import { handleCommand, EventStore, scheduleStreamId } from '../../../event-store';
+import { toBudget } from '../../../sessions';
 import { scheduleDecider } from '../../schedule.decider';
 import { ScheduleReferences } from '../../schedule-references';
 import type { ScheduleView } from '../../schedule-view';

@@ -1,7 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
 import { allTimingChecks, timingProblemsAt } from '../../schedule-definition';
 import { dueTimesAfter, PREVIEW_FIRINGS } from '../../schedule-timing';
 import { PreviewSchedule, type SchedulePreview } from './preview-schedule.query';

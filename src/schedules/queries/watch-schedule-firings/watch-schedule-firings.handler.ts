@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { catchError, concatMap, EMPTY, filter, from, type Observable } from 'rxjs';
-import { EventStore } from '../../../event-store/event-store';
+import { EventStore } from '../../../event-store';
 import { isFiringEvent } from '../../schedule.events';
 import type { FiringView } from '../../schedule-view';
 import { ScheduleViews } from '../../schedule-views';

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection } from '../../../copilot-cli';
 import { AbortSession } from './abort-session.command';
 
 /**

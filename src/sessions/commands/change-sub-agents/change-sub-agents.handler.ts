@@ -1,7 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { subAgentProblems } from '../../../agents/agent-eligibility';
-import { AgentLibrary } from '../../../agents/agent-library';
-import { EventStore } from '../../../event-store/event-store';
+import { subAgentProblems, AgentLibrary } from '../../../agents';
+import { EventStore } from '../../../event-store';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionTeamInvalidError } from '../../session.errors';

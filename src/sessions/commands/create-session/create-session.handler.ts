@@ -1,19 +1,16 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { AgentLibrary } from '../../../agents/agent-library';
-import { McpServerRegistry } from '../../../agents/mcp-server-registry';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { AgentLibrary, McpServerRegistry, UnknownAgentError } from '../../../agents';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import { LiveSessionLimit } from '../../live-session-limit';
 import { LiveSessionStarter } from '../../live-session-starter';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { ProviderNotConfiguredError } from '../../session.errors';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection } from '../../../copilot-cli';
 import { assertBudgetAvailable, routeForBudget } from '../../session-budget';
-import { UnknownAgentError } from '../../../agents/agent.errors';
 import { CreateSession, SessionSummary } from './create-session.command';
 import { requestedSessionConfig } from './requested-session-config';
 

@@ -1,6 +1,4 @@
-import { McpServerRegistry } from '../../../agents/mcp-server-registry';
-import type { LibraryAgent } from '../../../agents/agent-library';
-import { agentFieldsSchema } from '../../../agents/agent-definition';
+import { McpServerRegistry, type LibraryAgent, agentFieldsSchema } from '../../../agents';
 import { testConfig } from '../../../../test/fixtures/test-config';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { createSessionSchema, DEFAULT_PERMISSION_POLICY } from '../../session-config';

@@ -1,9 +1,6 @@
-import type { HookSpec } from '../../../agents/agent-hooks';
-import type { LibraryAgent } from '../../../agents/agent-library';
-import { delegationByDefault } from '../../../agents/agent-session-defaults';
-import type { McpServerRegistry } from '../../../agents/mcp-server-registry';
-import { InvalidInputError } from '../../../common/domain-error';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { type HookSpec, type LibraryAgent, delegationByDefault, type McpServerRegistry } from '../../../agents';
+import { InvalidInputError } from '../../../common';
+import type { SwitchboardConfig } from '../../../config';
 import type { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { type CreateSessionRequest, DEFAULT_PERMISSION_POLICY, type PermissionPolicy, type SessionConfig } from '../../session-config';
 import { toBudget } from '../../session-budget';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../../../event-store/event-store';
+import { CopilotCliConnection } from '../../../copilot-cli';
+import { EventStore } from '../../../event-store';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionRegistry } from '../../session-registry';

@@ -1,5 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
+import { CopilotCliConnection } from '../../../copilot-cli';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';
 import { LiveSessionLimit } from '../../live-session-limit';
 import { LiveSessionLookup } from '../../live-session-lookup';

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { RecordedTrace, TraceParent } from '../../../common/trace-context';
+import type { RecordedTrace, TraceParent } from '../../../common';
 
 export interface MessageAccepted {
   sessionId: string;

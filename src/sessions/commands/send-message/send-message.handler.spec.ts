@@ -1,4 +1,4 @@
-import { SpanIds, traceIdOf } from '../../../common/trace-context';
+import { SpanIds, traceIdOf } from '../../../common';
 import { messageTrace } from './send-message.handler';
 
 const CALLER = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', sampled: true };

@@ -1,9 +1,8 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { formatTraceparent, openTrace, type RecordedTrace, SpanIds } from '../../../common/trace-context';
-import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../../../event-store/event-store';
-import { runIdOfThread } from '../../../event-store/stream-ids';
+import { formatTraceparent, openTrace, type RecordedTrace, SpanIds } from '../../../common';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli';
+import { EventStore, runIdOfThread } from '../../../event-store';
 import type { LiveSession } from '../../live-session';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';

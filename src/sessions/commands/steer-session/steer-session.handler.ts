@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../../../event-store/event-store';
+import { CopilotCliConnection, CopilotCliConnectionLostError } from '../../../copilot-cli';
+import { EventStore } from '../../../event-store';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { decideOnSession } from '../../session-command';
 import { CliRequestFailedError, SessionStateError, SteerNeedsProtocol3Error } from '../../session.errors';

@@ -1,6 +1,6 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { CopilotCliConnection } from '../../../copilot-cli/copilot-cli-connection';
-import { EventStore } from '../../../event-store/event-store';
+import { CopilotCliConnection } from '../../../copilot-cli';
+import { EventStore } from '../../../event-store';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { CliRequestFailedError } from '../../session.errors';

@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { MAX_BUDGET_COST, MAX_BUDGET_LIMIT } from '../../../agents/agent-session-defaults';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
+import { MAX_BUDGET_COST, MAX_BUDGET_LIMIT } from '../../../agents';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
 import { BuiltinToolCatalog } from '../../builtin-tool-catalog';
 import { BUDGET_LIMITS } from '../../session-budget';
 import { SessionEndpointPolicy } from '../../session-endpoint-policy';

@@ -1,10 +1,9 @@
 import { Inject } from '@nestjs/common';
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { type AnyColumn, asc, eq, sql, type SQLWrapper } from 'drizzle-orm';
-import { SWITCHBOARD_CONFIG } from '../../../config/config.module';
-import type { SwitchboardConfig } from '../../../config/switchboard-config';
-import { ReadModelDatabase } from '../../../database/read-model-database';
-import { runIdOfThread } from '../../../event-store/stream-ids';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../../config';
+import { ReadModelDatabase } from '../../../database';
+import { runIdOfThread } from '../../../event-store';
 import type { SessionConfig } from '../../session-config';
 import { SessionNotFoundError } from '../../session.errors';
 import { GetSession, SessionView } from './get-session.query';

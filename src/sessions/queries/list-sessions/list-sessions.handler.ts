@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, type AnyColumn, desc, eq, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { ReadModelDatabase } from '../../../database/read-model-database';
-import { RUN_THREAD_PREFIX, runIdOfThread } from '../../../event-store/stream-ids';
+import { ReadModelDatabase } from '../../../database';
+import { RUN_THREAD_PREFIX, runIdOfThread } from '../../../event-store';
 import { ListSessions, type ListSessionsFilter, SessionListItem } from './list-sessions.query';
 
 @QueryHandler(ListSessions)

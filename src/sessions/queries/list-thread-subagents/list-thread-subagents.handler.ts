@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { asc, inArray } from 'drizzle-orm';
-import { jsonArrayValues } from '../../../database/keyed-batch';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { jsonArrayValues, ReadModelDatabase } from '../../../database';
 import { ListThreadSubagents, SubagentInstanceRow } from './list-thread-subagents.query';
 
 @QueryHandler(ListThreadSubagents)

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { ReadTables } from '../../../database/read-model-database';
+import type { ReadTables } from '../../../database';
 
 export type SubagentInstanceRow = ReadTables['subagentInstances']['$inferSelect'];
 

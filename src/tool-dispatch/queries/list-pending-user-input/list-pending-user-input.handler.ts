@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
-import { GetSession } from '../../../sessions/queries/get-session/get-session.query';
+import { GetSession } from '../../../sessions';
 import { type PendingUserInput, UserInputBroker } from '../../user-input-broker';
 import { ListPendingUserInput } from './list-pending-user-input.query';
 

@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, eq, gt } from 'drizzle-orm';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { ReadModelDatabase } from '../../../database';
 import { routedRequestView } from '../routed-request-view';
 import { ListRoutedRequests } from './list-routed-requests.query';
 

@@ -1,7 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { and, asc, inArray } from 'drizzle-orm';
-import { jsonArrayValues } from '../../../database/keyed-batch';
-import { ReadModelDatabase } from '../../../database/read-model-database';
+import { jsonArrayValues, ReadModelDatabase } from '../../../database';
 import type { RoutedRequestView } from '../list-routed-requests/list-routed-requests.query';
 import { routedRequestView } from '../routed-request-view';
 import { ListThreadRequests } from './list-thread-requests.query';

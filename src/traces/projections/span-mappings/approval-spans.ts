@@ -5,10 +5,9 @@ import {
   ATTR_GEN_AI_TOOL_CALL_ID,
   ATTR_GEN_AI_TOOL_NAME,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { actorOfMetadata } from '../../../common/actor';
-import { SpanIds } from '../../../common/trace-context';
-import { ApprovalEvents, type PermissionRequestArguments, readApprovalEvent } from '../../../approvals/approval.events';
-import { fieldsOf } from '../../../event-store/event-reader';
+import { actorOfMetadata, SpanIds } from '../../../common';
+import { ApprovalEvents, type PermissionRequestArguments, readApprovalEvent } from '../../../approvals';
+import { fieldsOf } from '../../../event-store';
 import { type ContextSpanMapping, attrs, ended, newSpan, placeIn, str } from './span-building';
 
 /** issue 14: a permission request that waits for a person is a span from `permission.asked` to its decision or expiry. */

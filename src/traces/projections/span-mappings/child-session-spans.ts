@@ -6,8 +6,8 @@ import {
   ATTR_GEN_AI_REQUEST_MODEL,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { ChildSessionEvents, readChildSessionEvent } from '../../../child-sessions/child-session.events';
-import { SpanIds } from '../../../common/trace-context';
+import { ChildSessionEvents, readChildSessionEvent } from '../../../child-sessions';
+import { SpanIds } from '../../../common';
 import { type ContextSpanMapping, attrs, ended, newSpan, num, placeIn, sessionOf, str } from './span-building';
 
 /** A CLI sub-agent (the `task` tool) is an agent span under the tool call that launched it. */

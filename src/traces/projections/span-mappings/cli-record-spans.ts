@@ -8,16 +8,15 @@ import {
   ATTR_GEN_AI_TOOL_NAME,
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { SpanIds } from '../../../common/trace-context';
-import { type UncheckedEvent, fieldsOf } from '../../../event-store/event-reader';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import { SpanIds } from '../../../common';
+import { type UncheckedEvent, fieldsOf, type StoredEvent } from '../../../event-store';
 import {
   type CliAssistantMessagePayload,
   type CliRecordEvent,
   CliRecords,
   type CliToolExecutionCompletePayload,
   type CliToolExecutionStartPayload,
-} from '../../../sessions/session.events';
+} from '../../../sessions';
 import { type Changes, type TraceMappingOptions, type TraceState, attrs, ended, newSpan, placeIn, str, textMessages, textOf } from './span-building';
 
 /**

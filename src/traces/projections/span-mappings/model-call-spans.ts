@@ -16,9 +16,8 @@ import {
   ATTR_GEN_AI_USAGE_REASONING_OUTPUT_TOKENS,
   GEN_AI_OPERATION_NAME_VALUE_CHAT,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { SpanIds } from '../../../common/trace-context';
-import { type UncheckedEvent, fieldsOf } from '../../../event-store/event-reader';
-import type { StoredEvent } from '../../../event-store/event-store.types';
+import { SpanIds } from '../../../common';
+import { type UncheckedEvent, fieldsOf, type StoredEvent } from '../../../event-store';
 import {
   type ModelCallFailed,
   type ModelCallFinished,
@@ -31,7 +30,7 @@ import {
   type ModelUsage,
   type ReplayDivergence,
   readModelCallEvent,
-} from '../../../model-calls/model-call.events';
+} from '../../../model-calls';
 import { inputMessagesOfRequest, outputMessagesOfAnswer, responseModelOf } from './model-call-messages';
 import {
   type ContextSpanMapping,

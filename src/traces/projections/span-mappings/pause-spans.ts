@@ -1,6 +1,5 @@
-import { runThreadId } from '../../../event-store/stream-ids';
-import { type PauseEvent, PauseEvents, readPauseEvent } from '../../../pauses/pause.events';
-import type { UncheckedEvent } from '../../../event-store/event-reader';
+import { runThreadId, type UncheckedEvent } from '../../../event-store';
+import { type PauseEvent, PauseEvents, readPauseEvent } from '../../../pauses';
 import { type ContextSpanMapping, attrs, num, spanEvent, str } from './span-building';
 
 /** The session a pause holds: the paused session, or the paused run's thread. */

@@ -4,10 +4,9 @@ import {
   ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_TOOL_NAME,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { actorOfMetadata } from '../../../common/actor';
-import { SpanIds } from '../../../common/trace-context';
-import { type HookInvocationArguments, RoutedRequestEvents, readRoutedRequestEvent } from '../../../tool-dispatch/routed-request.events';
-import { fieldsOf } from '../../../event-store/event-reader';
+import { actorOfMetadata, SpanIds } from '../../../common';
+import { type HookInvocationArguments, RoutedRequestEvents, readRoutedRequestEvent } from '../../../tool-dispatch';
+import { fieldsOf } from '../../../event-store';
 import { type ContextSpanMapping, type Placement, type TraceState, addMs, attrs, ended, newSpan, num, placeIn, sessionOf, str } from './span-building';
 
 /** A hook or question of a CLI sub-agent goes under its span; else under the session's current span. */

@@ -7,11 +7,9 @@ import {
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { SpanIds, traceIdOf } from '../../../common/trace-context';
-import { RUN_STREAM_EVENT_TYPES, type RunEvent, RunEvents, type RunReplay, type StoppedBy, readRunEvent } from '../../../delegation/run.events';
-import { type UncheckedEvent, fieldsOf } from '../../../event-store/event-reader';
-import type { StoredEvent } from '../../../event-store/event-store.types';
-import { runThreadId } from '../../../event-store/stream-ids';
+import { SpanIds, traceIdOf } from '../../../common';
+import { RUN_STREAM_EVENT_TYPES, type RunEvent, RunEvents, type RunReplay, type StoppedBy, readRunEvent } from '../../../delegation';
+import { type UncheckedEvent, fieldsOf, type StoredEvent, runThreadId } from '../../../event-store';
 import {
   type Changes,
   type ContextSpanMapping,

@@ -8,20 +8,18 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_WORKFLOW,
 } from '@opentelemetry/semantic-conventions/incubating';
-import { actorOfMetadata } from '../../../common/actor';
-import { SpanIds, traceIdOf } from '../../../common/trace-context';
-import { fieldsOf } from '../../../event-store/event-reader';
-import type { StoredEvent } from '../../../event-store/event-store.types';
-import type { CustomAgentConfig, SessionConfig } from '../../../sessions/session-config';
+import { actorOfMetadata, SpanIds, traceIdOf } from '../../../common';
+import { fieldsOf, type StoredEvent, type UncheckedEvent } from '../../../event-store';
 import {
+  type CustomAgentConfig,
+  type SessionConfig,
   CliRecords,
   type CliToolExecutionCompletePayload,
   type SessionMessageSent,
   SessionEvents,
   readCliRecord,
   readSessionEvent,
-} from '../../../sessions/session.events';
-import type { UncheckedEvent } from '../../../event-store/event-reader';
+} from '../../../sessions';
 import {
   type Changes,
   type ContextSpanMapping,

@@ -1,8 +1,6 @@
 import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OUTPUT_MESSAGES } from '@opentelemetry/semantic-conventions/incubating';
-import { type RecordedTrace, traceIdOf } from '../../../common/trace-context';
-import { fieldsOf } from '../../../event-store/event-reader';
-import type { StoredEvent } from '../../../event-store/event-store.types';
-import { runIdOfThread, sessionIdOfStream } from '../../../event-store/stream-ids';
+import { type RecordedTrace, traceIdOf } from '../../../common';
+import { fieldsOf, type StoredEvent, runIdOfThread, sessionIdOfStream } from '../../../event-store';
 
 /**
  * issue 28: the spans and session contexts the `trace-spans` projection keeps, and the pieces each

@@ -1,7 +1,5 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { handleCommand } from '../../../../event-store/decider';
-import { EventStore } from '../../../../event-store/event-store';
-import { apiKeyStreamId } from '../../../../event-store/stream-ids';
+import { handleCommand, EventStore, apiKeyStreamId } from '../../../../event-store';
 import type { Principal } from '../../../principal';
 import { apiKeyDecider } from '../../api-key.decider';
 import { ApiKeyNotFoundError } from '../../api-key.errors';

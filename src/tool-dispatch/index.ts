@@ -1,0 +1,8 @@
+/**
+ * The tool-dispatch context's entry file: what other folders of src/ import from it, and only from here
+ * (src/architecture.spec.ts). Files inside tool-dispatch/ import each other directly, never this file.
+ */
+export { RoutedRequestsProjection } from './projections/routed-requests.projection';
+export { RoutedRequestEvents, readRoutedRequestEvent } from './routed-request.events';
+export type { HookInvocationArguments } from './routed-request.events';
+export { ToolDispatchModule } from './tool-dispatch.module';
