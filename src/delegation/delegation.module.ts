@@ -39,6 +39,7 @@ import { RunReplaysResolver } from './graphql/run-replays.resolver';
 import { SteeringResolver } from './graphql/steering.resolver';
 import { SessionSummaryRunResolver, SessionRunResolver } from './graphql/session-runs.resolver';
 import { DelegationAccess } from './delegation.access';
+import { RunMetrics } from './run-metrics';
 
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
@@ -50,6 +51,7 @@ import { DelegationAccess } from './delegation.access';
   imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
+    RunMetrics,
     DelegationAccess,
     RunsResolver,
     RunUsageResolver,

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { InstanceLease } from './instance-lease';
 import { LeaseMonitor } from './lease-monitor';
+import { InstanceMetrics } from './instance-metrics';
 
 /**
  * Several instances on one database (issue 15): each holds a lease (`instance_leases`), owns the
@@ -9,7 +10,7 @@ import { LeaseMonitor } from './lease-monitor';
  */
 @Global()
 @Module({
-  providers: [InstanceLease, LeaseMonitor],
+  providers: [InstanceLease, LeaseMonitor, InstanceMetrics],
   exports: [InstanceLease, LeaseMonitor],
 })
 export class InstancesModule {}

@@ -1,19 +1,19 @@
 import { Module } from '@nestjs/common';
-import { ModelCallsModule } from '../model-calls';
-import { RunLineageModule } from '../run-lineage';
-import { SessionsModule } from '../sessions';
+import { DiscoveryModule } from '@nestjs/core';
 import { HttpMetrics } from './http-metrics';
 import { MetricsController } from './metrics.controller';
-import { ModelCallMetrics } from './model-call-metrics';
 import { SwitchboardMetrics } from './switchboard-metrics';
-import { TraceExportMetrics } from './trace-export-metrics';
 import { MetricsAccess } from './metrics.access';
 
-/** Prometheus metrics at /metrics: one registry per app, fed by the event store, the CLI, the model route, HTTP and the trace exporter. */
+/**
+ * Prometheus metrics at /metrics: one registry per app, fed by the event store, the projections and HTTP,
+ * and by every context's `@ProvidesMetrics()` contribution (sessions, runs, routed requests, the CLI,
+ * instances, model calls, trace export), found at init.
+ */
 @Module({
-  imports: [RunLineageModule, SessionsModule, ModelCallsModule],
+  imports: [DiscoveryModule],
   controllers: [MetricsController],
-  providers: [MetricsAccess, SwitchboardMetrics, HttpMetrics, ModelCallMetrics, TraceExportMetrics],
+  providers: [MetricsAccess, SwitchboardMetrics, HttpMetrics],
   exports: [HttpMetrics],
 })
 export class MetricsModule {}

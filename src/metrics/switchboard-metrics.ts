@@ -1,28 +1,10 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { Subscription } from 'rxjs';
-import { CopilotCliConnection } from '../copilot-cli';
-import { RUN_STATUSES } from '../delegation';
-import { EventStore, type StoredEvent } from '../event-store';
-import { InstanceLease } from '../instances';
+import { contributionsTo, METRICS_SLOT, type MetricsContribution } from '../common';
+import { EventStore } from '../event-store';
 import { AsyncProjectionRunner } from '../projections';
-import { RunsReadModel } from '../run-lineage';
-import { type SessionStatus, SessionsReadModel } from '../sessions';
-import { RoutedRequestEvents } from '../tool-dispatch';
-
-const SESSION_STATUSES = ['starting', 'active', 'running', 'idle', 'interrupted', 'failed', 'destroyed'] as const satisfies readonly SessionStatus[];
-
-/**
- * The audit event that ends a routed request, and the kind it counts as. `user_input.requested` is
- * left out: its `user_input.answered` (answered, timed_out, cancelled) ends the same request.
- */
-const ROUTED_REQUEST_KINDS: Record<string, string> = {
-  [RoutedRequestEvents.toolCallRouted]: 'tool_call',
-  [RoutedRequestEvents.toolCallDenied]: 'tool_call',
-  [RoutedRequestEvents.permissionDecided]: 'permission',
-  [RoutedRequestEvents.hookInvoked]: 'hook',
-  [RoutedRequestEvents.userInputAnswered]: 'user_input',
-};
 
 const COMMIT_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -38,21 +20,20 @@ function processMetrics(): Registry {
 
 /**
  * The service's Prometheus metrics, in a registry of this app's own (tests run several apps in one
- * process). Counters follow the store's commits and committed events, so no writer knows about
- * metrics; gauges (projection lag, runs and sessions by status) are read when scraped.
+ * process). The kernel's own (the event store's commits, the projections' lag) are here; each context
+ * adds its own through the `@ProvidesMetrics()` slot (`src/common/metrics-contribution.ts`), found at
+ * init, so this module names no context. Counters follow the store's commits and committed events, so
+ * no writer knows about metrics; gauges are read when scraped.
  */
 @Injectable()
-export class SwitchboardMetrics implements OnModuleDestroy {
+export class SwitchboardMetrics implements OnModuleInit, OnModuleDestroy {
   readonly registry = new Registry();
   private readonly subscriptions = new Subscription();
 
   constructor(
     store: EventStore,
     runner: AsyncProjectionRunner,
-    runsReadModel: RunsReadModel,
-    sessionsReadModel: SessionsReadModel,
-    cli: CopilotCliConnection,
-    lease: InstanceLease,
+    private readonly discovery: DiscoveryService,
   ) {
     const register = [this.registry];
 
@@ -79,17 +60,6 @@ export class SwitchboardMetrics implements OnModuleDestroy {
       registers: register,
     });
     const events = new Counter({ name: 'switchboard_event_store_events_total', help: 'Events committed to the log', registers: register });
-    const routed = new Counter({
-      name: 'switchboard_routed_requests_total',
-      help: 'Requests from the Copilot CLI answered by Switchboard, by kind (tool_call, permission, hook, user_input) and outcome',
-      labelNames: ['kind', 'outcome'],
-      registers: register,
-    });
-    const cliRestarts = new Counter({
-      name: 'switchboard_cli_restarts_total',
-      help: 'Times the Copilot CLI exited unexpectedly and was restarted',
-      registers: register,
-    });
     commits.inc({ outcome: 'committed' }, 0);
     commits.inc({ outcome: 'failed' }, 0);
 
@@ -102,14 +72,7 @@ export class SwitchboardMetrics implements OnModuleDestroy {
         commitSeconds.observe(durationMs / 1000);
       }),
     );
-    this.subscriptions.add(
-      store.committed$.subscribe((event) => {
-        events.inc();
-        const kind = ROUTED_REQUEST_KINDS[event.type];
-        if (kind) routed.inc({ kind, outcome: outcomeOf(event) });
-      }),
-    );
-    this.subscriptions.add(cli.exits$.subscribe(() => cliRestarts.inc()));
+    this.subscriptions.add(store.committed$.subscribe(() => events.inc()));
 
     new Gauge({
       name: 'switchboard_event_store_head_position',
@@ -128,41 +91,11 @@ export class SwitchboardMetrics implements OnModuleDestroy {
         for (const { name, lag } of await runner.status()) this.set({ projection: name }, lag);
       },
     });
-    // prom-client calls collect() with the gauge as `this` and awaits it: read models are read at scrape.
-    new Gauge({
-      name: 'switchboard_runs',
-      help: 'Runs by status (runs read model)',
-      labelNames: ['status'],
-      registers: register,
-      async collect() {
-        setByStatus(this, RUN_STATUSES, await runsReadModel.countByStatus());
-      },
-    });
-    new Gauge({
-      name: 'switchboard_sessions',
-      help: 'Sessions by status (sessions read model)',
-      labelNames: ['status'],
-      registers: register,
-      async collect() {
-        setByStatus(this, SESSION_STATUSES, await sessionsReadModel.countByStatus());
-      },
-    });
-    new Gauge({
-      name: 'switchboard_instances_live',
-      help: 'Switchboard instances with a live lease on the database, this one included',
-      registers: register,
-      async collect() {
-        this.set((await lease.liveInstances()).length);
-      },
-    });
-    new Gauge({
-      name: 'switchboard_cli_up',
-      help: '1 while the Copilot CLI is connected (it starts with the first session)',
-      registers: register,
-      collect() {
-        this.set(cli.isRunning ? 1 : 0);
-      },
-    });
+  }
+
+  /** Every context's metrics, in the same registry (each contributor feeds its own). */
+  onModuleInit(): void {
+    for (const contribution of contributionsTo<MetricsContribution>(this.discovery, METRICS_SLOT)) contribution.registerMetrics(this.registry);
   }
 
   /** The exposition text: this app's metrics and the process's. */
@@ -174,18 +107,4 @@ export class SwitchboardMetrics implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.subscriptions.unsubscribe();
   }
-}
-
-/** One statement per scrape; every known status is shown, 0 when none. */
-function setByStatus(gauge: Gauge<'status'>, known: readonly string[], rows: Array<{ status: string; count: number }>): void {
-  const counts = new Map<string, number>(known.map((status) => [status, 0]));
-  for (const row of rows) counts.set(row.status, row.count);
-  gauge.reset();
-  for (const [status, count] of counts) gauge.set({ status }, count);
-}
-
-/** The request's outcome as a label: a short word, anything else `other` (labels must stay few). */
-function outcomeOf(event: StoredEvent): string {
-  const outcome = event.data.outcome;
-  return typeof outcome === 'string' && /^[a-z][a-z_-]{0,31}$/.test(outcome) ? outcome : 'other';
 }

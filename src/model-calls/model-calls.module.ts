@@ -25,6 +25,7 @@ import { ProviderTraffic } from './provider-traffic';
 import { ReplayPlanner } from './replay/replay-planner';
 import { ModelCallsResolver, SessionModelCallsResolver, RunModelCallsResolver } from './graphql/model-calls.resolver';
 import { ModelCallsAccess } from './model-calls.access';
+import { ModelCallMetrics } from './model-call-metrics';
 
 /**
  * issue 25: every model call of every agent goes through Switchboard (`ModelRoute`) and is kept as a
@@ -36,6 +37,7 @@ import { ModelCallsAccess } from './model-calls.access';
   imports: [CopilotCliModule, SessionsModule, ChildSessionsModule, RunLineageModule, PausesModule, DiscoveryModule],
   controllers: [ModelCallsController],
   providers: [
+    ModelCallMetrics,
     ModelCallsAccess,
     ModelCallsResolver,
     SessionModelCallsResolver,

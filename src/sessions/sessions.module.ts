@@ -29,12 +29,14 @@ import { GetSessionOptionsHandler } from './queries/get-session-options/get-sess
 import { TurnReminders } from './turn-reminders';
 import { SessionsResolver } from './graphql/sessions.resolver';
 import { SessionsAccess } from './sessions.access';
+import { SessionMetrics } from './session-metrics';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
   imports: [AgentsModule, DiscoveryModule],
   controllers: [SessionsController, SessionOptionsController],
   providers: [
+    SessionMetrics,
     SessionsAccess,
     SessionsResolver,
     SessionRegistry,

@@ -21,12 +21,14 @@ import { HookDispatcher } from './hook-dispatcher';
 import { UserInputResolver } from './graphql/user-input.resolver';
 import { RunRequestsResolver } from './graphql/run-requests.resolver';
 import { ToolDispatchAccess } from './tool-dispatch.access';
+import { RoutedRequestMetrics } from './routed-request-metrics';
 
 /** Answers what the CLI asks of the client: tool calls, permissions, hooks, user input; audits each. */
 @Module({
   imports: [SessionsModule, ChildSessionsModule, ApprovalsModule, RunLineageModule, PausesModule],
   controllers: [SessionRequestsController],
   providers: [
+    RoutedRequestMetrics,
     ToolDispatchAccess,
     UserInputResolver,
     RunRequestsResolver,

@@ -4,12 +4,14 @@ import { type OtlpExportSettings, otlpExportSettingsFrom } from './export/otlp-e
 import { OTLP_EXPORT_SETTINGS, TRACE_EXPORTER_OPTIONS, TraceExporter, traceExporterOptions } from './export/trace-exporter';
 import { TraceSpansProjection } from './projections/trace-spans.projection';
 import { TraceExport } from './trace-export';
+import { TraceExportMetrics } from './trace-export-metrics';
 
 /**
  * issue 28: the traces context. The log folded into OpenTelemetry GenAI spans (`trace_spans`, an async
  * projection: checkpointed, rebuildable) and an exporter that sends ended spans over OTLP/HTTP. Off
  * (`SWITCHBOARD_TRACES` unset) nothing of it is loaded: no projection registered, nothing exported.
- * Global when on: health and metrics read the exporter through the `TraceExport` port, `@Optional()`.
+ * Global when on: health reads the exporter through the `TraceExport` port, `@Optional()`; its metrics are
+ * contributed to `/metrics` (`TraceExportMetrics`).
  */
 @Module({})
 export class TracesModule {
@@ -26,6 +28,7 @@ export class TracesModule {
         TraceSpansProjection,
         TraceExporter,
         { provide: TraceExport, useExisting: TraceExporter },
+        TraceExportMetrics,
       ],
       exports: [TraceExport],
     };

@@ -1,21 +1,24 @@
-import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
-import { Counter, Gauge } from 'prom-client';
+import { OnModuleDestroy } from '@nestjs/common';
+import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Subscription } from 'rxjs';
-import { TraceExport } from '../traces';
-import { SwitchboardMetrics } from './switchboard-metrics';
+import { type MetricsContribution, ProvidesMetrics } from '../common';
+import { TraceExport } from './trace-export';
 
 /**
  * issue 28: the spans this instance sent to the OTLP collector, and those of attempts that failed
  * (retried: a span can count as failed several times before it is exported once), and the ended
- * spans waiting (the database's count, read at scrape). Nothing is registered with traces off.
+ * spans waiting (the database's count, read at scrape). With traces off the traces module provides
+ * nothing, this included, so nothing is registered.
  */
-@Injectable()
-export class TraceExportMetrics implements OnModuleDestroy {
-  private readonly subscription?: Subscription;
+@ProvidesMetrics()
+export class TraceExportMetrics implements MetricsContribution, OnModuleDestroy {
+  private subscription?: Subscription;
 
-  constructor(metrics: SwitchboardMetrics, @Optional() traces?: TraceExport) {
-    if (!traces) return;
-    const registers = [metrics.registry];
+  constructor(private readonly traces: TraceExport) {}
+
+  registerMetrics(registry: Registry): void {
+    const traces = this.traces;
+    const registers = [registry];
     const spans = new Counter({
       name: 'switchboard_trace_spans_exported_total',
       help: 'Trace spans this instance sent over OTLP, by outcome (exported; failed: an attempt the collector did not take, retried)',

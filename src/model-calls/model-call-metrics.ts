@@ -1,10 +1,10 @@
-import { Inject, Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Inject, OnModuleDestroy } from '@nestjs/common';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Subscription } from 'rxjs';
+import { type MetricsContribution, ProvidesMetrics } from '../common';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
-import { type EndedModelCall, ModelRoute } from '../model-calls';
 import { ModelLabels } from './model-labels';
-import { SwitchboardMetrics } from './switchboard-metrics';
+import { type EndedModelCall, ModelRoute } from './model-route';
 
 const DURATION_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
 const TTFB_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
@@ -16,13 +16,19 @@ const OUTCOMES: ReadonlyArray<EndedModelCall['outcome']> = ['succeeded', 'failed
  * time to first byte, tokens and cost by model. `model` is bounded (ModelLabels): priced models, then the
  * first 50 seen, the rest `other`.
  */
-@Injectable()
-export class ModelCallMetrics implements OnModuleDestroy {
-  private readonly subscription: Subscription;
+@ProvidesMetrics()
+export class ModelCallMetrics implements MetricsContribution, OnModuleDestroy {
+  private subscription?: Subscription;
 
-  constructor(metrics: SwitchboardMetrics, route: ModelRoute, @Inject(SWITCHBOARD_CONFIG) config: SwitchboardConfig) {
-    const registers = [metrics.registry];
-    const prices = config.modelCalls.prices;
+  constructor(
+    private readonly route: ModelRoute,
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+  ) {}
+
+  registerMetrics(registry: Registry): void {
+    const route = this.route;
+    const registers = [registry];
+    const prices = this.config.modelCalls.prices;
     const models = new ModelLabels([...(prices?.models.keys() ?? [])]);
     const calls = new Counter({
       name: 'switchboard_model_calls_total',
@@ -91,6 +97,6 @@ export class ModelCallMetrics implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
-    this.subscription.unsubscribe();
+    this.subscription?.unsubscribe();
   }
 }
