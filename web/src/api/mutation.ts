@@ -17,7 +17,16 @@ export type StaleAfter<R, V> = (variables: V, data: R | undefined) => readonly Q
  */
 export function useGraphqlMutation<R, V extends Record<string, unknown>>(
   document: TypedDocumentString<R, V>,
-  { stale, when = 'settled' }: { stale?: StaleAfter<R, V>; when?: 'settled' | 'success' } = {},
+  {
+    stale,
+    when = 'settled',
+    onSuccess,
+  }: {
+    stale?: StaleAfter<R, V>;
+    when?: 'settled' | 'success';
+    /** What else a success changes before the refresh (e.g. the token a first API key signs in with). */
+    onSuccess?: (data: R, variables: V) => void;
+  } = {},
 ): UseMutationResult<R, ApiError, V> {
   const queryClient = useQueryClient();
   const refresh = (variables: V, data: R | undefined) => {
@@ -25,7 +34,10 @@ export function useGraphqlMutation<R, V extends Record<string, unknown>>(
   };
   return useMutation<R, ApiError, V>({
     mutationFn: (variables) => request(document, ...([variables] as V extends Record<string, never> ? [] : [V])),
-    onSuccess: (data, variables) => (when === 'success' ? refresh(variables, data) : undefined),
+    onSuccess: (data, variables) => {
+      onSuccess?.(data, variables);
+      if (when === 'success') refresh(variables, data);
+    },
     onSettled: (data, _error, variables) => (when === 'settled' ? refresh(variables, data) : undefined),
   });
 }

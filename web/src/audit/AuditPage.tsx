@@ -1,5 +1,6 @@
 import { Fragment, useState, type FormEvent } from 'react';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EVENT_TYPES } from '../api/event-types.generated';
 import { Link } from 'react-router';
@@ -109,7 +110,7 @@ export function AuditPage() {
     try {
       await downloadAudit(format, query);
     } catch (error) {
-      setExportError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+      setExportError(asApiError(error));
     } finally {
       setExporting(undefined);
     }

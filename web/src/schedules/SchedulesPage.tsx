@@ -1,21 +1,19 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { request } from '../api/client';
 import { usePolling } from '../api/hooks';
 import { useMay } from '../api/me';
-import type { SchedulesQuery as SchedulesResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
-import { SchedulesQuery, SetScheduleEnabledMutation } from './operations';
+import { scheduleKeys, useSetScheduleEnabled } from './mutations';
+import { SchedulesQuery } from './operations';
 import { FiringOutcome } from './FiringOutcome';
 import { dueTimeText, firingUnderway, timingText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
 
 export const SCHEDULES_PAGE_SIZE = 50;
 const POLL_MS = 3000;
-
-type ScheduleRow = SchedulesResult['schedules']['nodes'][number];
 
 /**
  * Every schedule with when it fires next and how its last firing went; follows the firings live (a
@@ -27,7 +25,7 @@ export function SchedulesPage() {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const after = cursors[cursors.length - 1];
   const list = useQuery({
-    queryKey: ['schedules', 'list', after],
+    queryKey: [...scheduleKeys.list, after],
     queryFn: () => request(SchedulesQuery, { first: SCHEDULES_PAGE_SIZE, after }),
     placeholderData: keepPreviousData,
   });
@@ -36,10 +34,7 @@ export function SchedulesPage() {
   const underway = (list.data?.schedules.nodes ?? []).some((s) => s.lastFiring && firingUnderway(s.lastFiring.outcome));
   usePolling(() => underway && void list.refetch(), POLL_MS);
   const agents = useMemo(() => new Map((list.data?.agents ?? []).map((a) => [a.id, a.name])), [list.data]);
-  const toggle = useMutation({
-    mutationFn: (s: ScheduleRow) => request(SetScheduleEnabledMutation, { id: s.id, enabled: !s.enabled, expectedVersion: s.version }),
-    onSettled: () => void list.refetch(),
-  });
+  const toggle = useSetScheduleEnabled();
   const rows = list.data?.schedules.nodes ?? [];
   const pageInfo = list.data?.schedules.pageInfo;
 
@@ -99,7 +94,7 @@ export function SchedulesPage() {
                           checked={s.enabled}
                           disabled={toggle.isPending}
                           aria-label={`${s.name} enabled`}
-                          onChange={() => toggle.mutate(s)}
+                          onChange={() => toggle.mutate({ id: s.id, enabled: !s.enabled, expectedVersion: s.version })}
                         />
                         <span aria-hidden="true">{s.enabled ? 'on' : 'off'}</span>
                       </label>

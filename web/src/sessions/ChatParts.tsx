@@ -1,6 +1,7 @@
 import { createContext, memo, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon, type IconName } from '../ui/icons';
@@ -419,7 +420,7 @@ export function QuestionCard({ question, onAnswer }: { question: PendingQuestion
     try {
       await onAnswer(value, freeform);
     } catch (e) {
-      setError(e instanceof ApiError ? e : new ApiError(String(e), 'error', 0));
+      setError(asApiError(e));
       setBusy(false);
     }
   };
