@@ -19,8 +19,7 @@ import { useSubAgentChoices } from './editor/sub-agent-choices';
 import { useDraftCheck } from './editor/use-draft-check';
 import { useFieldProblems } from './editor/use-field-problems';
 import { useLibraryChanges } from './editor/use-library-changes';
-import { SessionSettingsFields } from '../sessions/SessionSettingsFields';
-import { budgetOf } from '../sessions/session-settings';
+import { SessionSettingsFields, budgetOf } from '../sessions';
 import { useCreateAgent, useDeleteAgent, useUpdateAgent } from './mutations';
 import { AgentQuery, BuiltinToolsQuery, EditorChoicesQuery } from './operations';
 

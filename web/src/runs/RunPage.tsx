@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMay } from '../api/me';
 import { Link } from 'react-router';
-import { usePendingApprovals } from '../approvals/WaitingApprovals';
+import { usePendingApprovals } from '../approvals';
 import { ErrorNote } from '../ui/ErrorNote';
 import { SteerBox } from '../ui/SteerBox';
 import { useSteerRun } from './mutations';

@@ -7,7 +7,7 @@ import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
-import { spendCostText } from '../model-calls/model-call-figures';
+import { spendCostText } from '../model-calls';
 import { RUN_STATUSES, type RunFilterFields, replayMarkOf, runFilterOf, runStatusTone, startedByText } from './run-list';
 import { oneLine } from './timeline';
 

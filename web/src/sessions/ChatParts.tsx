@@ -6,9 +6,7 @@ import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon, type IconName } from '../ui/icons';
 import { Markdown } from '../ui/Markdown';
-import { ModelCallCard } from '../model-calls/ModelCalls';
-import { spendCostText } from '../model-calls/model-call-figures';
-import type { ModelCallRow } from '../model-calls/use-model-calls';
+import { ModelCallCard, spendCostText, type ModelCallRow } from '../model-calls';
 import { useMeasuredWindow } from '../ui/measured-window';
 import {
   argumentsLine,
