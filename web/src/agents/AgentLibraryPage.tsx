@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { AgentCard } from './AgentCard';
 import { FILTERS, filterCounts, type LibraryFilter, matchesFilter, searchIn, searchIndex } from './library-filter';
@@ -100,38 +101,40 @@ export function AgentLibraryPage() {
 
   return (
     <section className="page" aria-labelledby="library-title">
-      <div className="page-head">
-        <div>
-          <h1 id="library-title">Agents</h1>
-          <p className="muted">
-            Build teams: an agent with sub-agents delegates to them. Composable agents (marked <Icon name="composable" /> Composable) can join a team.
-          </p>
-        </div>
-        <div className="page-actions">
-          <input
-            ref={fileInput}
-            id="import-files"
-            type="file"
-            accept=".json,application/json"
-            multiple
-            hidden
-            onChange={(e) => void onImport([...(e.target.files ?? [])])}
-          />
-          {mayAdminister && (
-            <button type="button" onClick={() => fileInput.current?.click()} disabled={busy !== undefined}>
-              {busy === 'import' ? 'Importing…' : 'Import'}
-            </button>
-          )}
-          <button type="button" onClick={() => void onExport()} disabled={busy !== undefined || agents.length === 0}>
-            {busy === 'export' ? 'Exporting…' : 'Export'}
-          </button>
-          {mayAdminister && (
-            <Link className="button primary" to="/agents/new">
-              New agent
-            </Link>
-          )}
-        </div>
-      </div>
+      <PageHead
+        titleId="library-title"
+        title="Agents"
+        actions={
+          <>
+            <div className="page-actions">
+              <input
+                ref={fileInput}
+                id="import-files"
+                type="file"
+                accept=".json,application/json"
+                multiple
+                hidden
+                onChange={(e) => void onImport([...(e.target.files ?? [])])}
+              />
+              {mayAdminister && (
+                <button type="button" onClick={() => fileInput.current?.click()} disabled={busy !== undefined}>
+                  {busy === 'import' ? 'Importing…' : 'Import'}
+                </button>
+              )}
+              <button type="button" onClick={() => void onExport()} disabled={busy !== undefined || agents.length === 0}>
+                {busy === 'export' ? 'Exporting…' : 'Export'}
+              </button>
+              {mayAdminister && (
+                <Link className="button primary" to="/agents/new">
+                  New agent
+                </Link>
+              )}
+            </div>
+          </>
+        }
+      >
+        Build teams: an agent with sub-agents delegates to them. Composable agents (marked <Icon name="composable" /> Composable) can join a team.
+      </PageHead>
 
       {importOutcome?.kind === 'done' && (
         <p className="notice" role="status">

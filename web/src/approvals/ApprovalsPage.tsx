@@ -5,6 +5,7 @@ import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { useAgentNames } from '../agents';
 import { SessionTitleLink } from '../sessions';
 import { type AgentNames, groupByRootRun, lineageOf, requestSentence } from './approval-inbox';
@@ -63,15 +64,10 @@ export function ApprovalsPage() {
 
   return (
     <section className="page" aria-labelledby="approvals-title">
-      <div className="page-head">
-        <div>
-          <h1 id="approvals-title">Approvals</h1>
-          <p className="muted">
-            Permission requests that wait for a person (a session&apos;s <code>askKinds</code> / <code>askTools</code>), from every agent of every team.
-            The agent waits until you decide, the request times out, or its session ends.
-          </p>
-        </div>
-      </div>
+      <PageHead titleId="approvals-title" title="Approvals">
+        Permission requests that wait for a person (a session&apos;s <code>askKinds</code> / <code>askTools</code>), from every agent of every team. The
+        agent waits until you decide, the request times out, or its session ends.
+      </PageHead>
 
       <div className="segmented" role="group" aria-label="Show">
         {STATUSES.map((s) => (

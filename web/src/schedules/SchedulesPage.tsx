@@ -5,6 +5,7 @@ import { request } from '../api/client';
 import { usePolling } from '../api/hooks';
 import { useMay } from '../api/me';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { scheduleKeys, useSetScheduleEnabled } from './mutations';
 import { SchedulesQuery } from './operations';
@@ -40,20 +41,20 @@ export function SchedulesPage() {
 
   return (
     <section className="page" aria-labelledby="schedules-title">
-      <div className="page-head">
-        <div>
-          <h1 id="schedules-title">Schedules</h1>
-          <p className="muted">
-            Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts one run.
-          </p>
-        </div>
-        {mayOperate && (
-          <Link className="button primary" to="/schedules/new">
-            <Icon name="schedule" />
-            New schedule
-          </Link>
-        )}
-      </div>
+      <PageHead
+        titleId="schedules-title"
+        title="Schedules"
+        actions={
+          mayOperate && (
+            <Link className="button primary" to="/schedules/new">
+              <Icon name="schedule" />
+              New schedule
+            </Link>
+          )
+        }
+      >
+        Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts one run.
+      </PageHead>
       <ErrorNote error={list.error} title="The schedules could not be loaded" />
       <ErrorNote error={toggle.error} title="The schedule was not changed" />
       {list.data && rows.length === 0 && cursors.length === 1 ? (

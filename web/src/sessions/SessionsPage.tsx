@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { sessionKeys, useDestroySession, useResumeSession } from './mutations';
 import { SessionListQuery } from './operations';
@@ -87,21 +88,21 @@ export function SessionsPage() {
 
   return (
     <section className="page" aria-labelledby="sessions-title">
-      <div className="page-head">
-        <div>
-          <h1 id="sessions-title">Sessions</h1>
-          <p className="muted">
-            Your chats with agents, newest first. The work an agent delegates runs in a session of its own, shown with its run under Runs.
-          </p>
-        </div>
-        {mayOperate && (
-          <div className="page-actions">
-            <Link className="button primary" to="/sessions/new">
-              New session
-            </Link>
-          </div>
-        )}
-      </div>
+      <PageHead
+        titleId="sessions-title"
+        title="Sessions"
+        actions={
+          mayOperate && (
+            <div className="page-actions">
+              <Link className="button primary" to="/sessions/new">
+                New session
+              </Link>
+            </div>
+          )
+        }
+      >
+        Your chats with agents, newest first. The work an agent delegates runs in a session of its own, shown with its run under Runs.
+      </PageHead>
 
       {done && (
         <p className="notice" role="status">
