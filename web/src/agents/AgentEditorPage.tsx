@@ -19,7 +19,8 @@ import { useSubAgentChoices } from './editor/sub-agent-choices';
 import { useDraftCheck } from './editor/use-draft-check';
 import { useFieldProblems } from './editor/use-field-problems';
 import { useLibraryChanges } from './editor/use-library-changes';
-import { SessionSettingsFields, budgetOf } from '../sessions';
+import { budgetOf } from '../session-settings';
+import { SessionSettingsFields } from '../sessions';
 import { useCreateAgent, useDeleteAgent, useUpdateAgent } from './mutations';
 import { AgentQuery, BuiltinToolsQuery, EditorChoicesQuery } from './operations';
 

@@ -5,7 +5,7 @@ import { type ApiError, request } from '../api/client';
 import { asApiError } from '../api/mutation';
 import { useMay } from '../api/me';
 import { Field } from '../ui/Field';
-import { budgetOf, type BudgetDraft } from '../sessions';
+import { budgetOf, type BudgetDraft } from '../session-settings';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { scheduleKeys, useCreateSchedule, useUpdateSchedule } from './mutations';

@@ -13,7 +13,7 @@ import { EligibleSubAgentsQuery, NewSessionQuery } from './operations';
 import { subAgentChoices } from './team-choices';
 import { builtinToolChoices, defaultBuiltinTools, mcpServerChoices, sessionToolOverrides } from './tool-choices';
 import { SessionSettingsFields } from './SessionSettingsFields';
-import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf } from './session-settings';
+import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf } from '../session-settings';
 
 /** What the person chose on this page for the agent in `for`. */
 interface Choices {

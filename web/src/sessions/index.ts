@@ -1,4 +1,5 @@
-// The sessions feature's public face: the session pages (list, new, chat); what others use: a session's title as a link, and the session settings (budget, policy) the agent editor and schedules edit too.
+// The sessions feature's public face: the session pages (list, new, chat); what others use: a session's title as a link, and the fields of
+// the session settings (web/src/session-settings) that the agent editor shows too.
 // Other features and app/ import only this file (web/src/architecture.spec.ts); every other file here is the feature's own.
 
 export { ChatPage } from './ChatPage';
@@ -6,4 +7,3 @@ export { NewSessionPage } from './NewSessionPage';
 export { SessionSettingsFields } from './SessionSettingsFields';
 export { SessionTitleLink } from './SessionTitleLink';
 export { SessionsPage } from './SessionsPage';
-export { agentPolicyOf, type BudgetDraft, budgetOf, type BudgetValue, emptyBudget, type SessionSettingsDraft, settingsOf } from './session-settings';
