@@ -1,8 +1,9 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMay } from '../api/me';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { type AgentDraft, draftOf, emptyDraft, inputOf } from './agent-draft';
@@ -18,11 +19,10 @@ import { useSubAgentChoices } from './editor/sub-agent-choices';
 import { useDraftCheck } from './editor/use-draft-check';
 import { useFieldProblems } from './editor/use-field-problems';
 import { useLibraryChanges } from './editor/use-library-changes';
-import { SessionSettingsFields } from '../sessions/SessionSettingsFields';
-import { budgetOf } from '../sessions/session-settings';
-import { AgentQuery, BuiltinToolsQuery, CreateAgentMutation, DeleteAgentMutation, EditorChoicesQuery, UpdateAgentMutation } from './operations';
-
-const asApiError = (error: unknown) => (error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+import { budgetOf } from '../session-settings';
+import { SessionSettingsFields } from '../sessions';
+import { useCreateAgent, useDeleteAgent, useUpdateAgent } from './mutations';
+import { AgentQuery, BuiltinToolsQuery, EditorChoicesQuery } from './operations';
 
 /**
  * Create (no agentId) or edit an agent: the page owns the draft and its save; each part of the form,
@@ -48,7 +48,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
   });
   const builtinTools = useQuery({ queryKey: ['builtin-tools'], queryFn: () => request(BuiltinToolsQuery), staleTime: 60_000 });
   const knownBuiltinTools = builtinTools.data?.knownBuiltinTools ?? [];
-  const queries = useQueryClient();
+  const writes = { create: useCreateAgent(), update: useUpdateAgent(), remove: useDeleteAgent() };
 
   const [draft, setDraft] = useState<AgentDraft>(emptyDraft);
   const [loadedVersion, setLoadedVersion] = useState<number | undefined>();
@@ -90,14 +90,12 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
     setSaved(undefined);
     try {
       if (editing) {
-        const { updateAgent } = await request(UpdateAgentMutation, { id: agentId, input: inputOf(draft), expectedVersion: loadedVersion ?? null });
+        const { updateAgent } = await writes.update.mutateAsync({ id: agentId, input: inputOf(draft), expectedVersion: loadedVersion ?? null });
         setLoadedVersion(updateAgent.version);
         setChangedElsewhere(undefined);
         setSaved(`Saved (version ${updateAgent.version}).`);
       } else {
-        const { createAgent } = await request(CreateAgentMutation, { input: { ...inputOf(draft), id: draft.id.trim() || null } });
-        // Every list of agents (the library, the editors' choices) is out of date now, whatever the live feed says later.
-        void queries.invalidateQueries({ queryKey: ['agents'] });
+        const { createAgent } = await writes.create.mutateAsync({ input: { ...inputOf(draft), id: draft.id.trim() || null } });
         void navigate(`/agents/${createAgent.id}`);
       }
     } catch (error) {
@@ -109,7 +107,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
 
   const remove = async () => {
     try {
-      await request(DeleteAgentMutation, { id: agentId!, expectedVersion: loadedVersion ?? null });
+      await writes.remove.mutateAsync({ id: agentId!, expectedVersion: loadedVersion ?? null });
       void navigate('/agents');
     } catch (error) {
       setConfirmingDelete(false);

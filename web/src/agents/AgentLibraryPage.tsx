@@ -1,15 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMay } from '../api/me';
-import { ApiError, onLiveConnection, request, subscribe } from '../api/client';
+import { type ApiError, onLiveConnection, request, subscribe } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { AgentCard } from './AgentCard';
 import { FILTERS, filterCounts, type LibraryFilter, matchesFilter, searchIn, searchIndex } from './library-filter';
 import { AgentLibraryChangedSubscription, LibraryQuery } from './operations';
-import { downloadLibrary, importAgentFiles } from './transfer';
+import { libraryKey, useImportAgents } from './mutations';
+import { downloadLibrary, readAgentFiles } from './transfer';
 
 /** Cards rendered at first; more as the list scrolls into view, so a keystroke never re-renders 1,000 cards. */
 const BATCH = 24;
@@ -20,7 +23,8 @@ type ImportOutcome =
 export function AgentLibraryPage() {
   const mayAdminister = useMay('administer');
   const mayOperate = useMay('operate');
-  const library = useQuery({ queryKey: ['agents', 'library'], queryFn: () => request(LibraryQuery) });
+  const library = useQuery({ queryKey: libraryKey, queryFn: () => request(LibraryQuery) });
+  const importAgents = useImportAgents();
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<LibraryFilter>('all');
   const [layout, setLayout] = useState<'grid' | 'list'>(() => (localStorage.getItem('switchboard.libraryLayout') === 'list' ? 'list' : 'grid'));
@@ -68,12 +72,11 @@ export function AgentLibraryPage() {
     setBusy('import');
     setImportOutcome(undefined);
     try {
-      const result = await importAgentFiles(files);
+      const { importAgents: result } = await importAgents.mutateAsync({ files: await readAgentFiles(files) });
       const parts = [`${result.created.length} created`, `${result.updated.length} updated`, `${result.unchanged.length} unchanged`];
       setImportOutcome({ kind: 'done', text: `Imported ${files.length} file${files.length === 1 ? '' : 's'}: ${parts.join(', ')}.` });
-      void library.refetch();
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
+      const apiError = asApiError(error);
       const problems = Array.isArray(apiError.details?.problems)
         ? (apiError.details.problems as Array<{ file: string; line?: number; message: string }>)
         : [];
@@ -90,7 +93,7 @@ export function AgentLibraryPage() {
     try {
       await downloadLibrary();
     } catch (error) {
-      setExportError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+      setExportError(asApiError(error));
     } finally {
       setBusy(undefined);
     }
@@ -98,38 +101,40 @@ export function AgentLibraryPage() {
 
   return (
     <section className="page" aria-labelledby="library-title">
-      <div className="page-head">
-        <div>
-          <h1 id="library-title">Agents</h1>
-          <p className="muted">
-            Build teams: an agent with sub-agents delegates to them. Composable agents (marked <Icon name="composable" /> Composable) can join a team.
-          </p>
-        </div>
-        <div className="page-actions">
-          <input
-            ref={fileInput}
-            id="import-files"
-            type="file"
-            accept=".json,application/json"
-            multiple
-            hidden
-            onChange={(e) => void onImport([...(e.target.files ?? [])])}
-          />
-          {mayAdminister && (
-            <button type="button" onClick={() => fileInput.current?.click()} disabled={busy !== undefined}>
-              {busy === 'import' ? 'Importing…' : 'Import'}
-            </button>
-          )}
-          <button type="button" onClick={() => void onExport()} disabled={busy !== undefined || agents.length === 0}>
-            {busy === 'export' ? 'Exporting…' : 'Export'}
-          </button>
-          {mayAdminister && (
-            <Link className="button primary" to="/agents/new">
-              New agent
-            </Link>
-          )}
-        </div>
-      </div>
+      <PageHead
+        titleId="library-title"
+        title="Agents"
+        actions={
+          <>
+            <div className="page-actions">
+              <input
+                ref={fileInput}
+                id="import-files"
+                type="file"
+                accept=".json,application/json"
+                multiple
+                hidden
+                onChange={(e) => void onImport([...(e.target.files ?? [])])}
+              />
+              {mayAdminister && (
+                <button type="button" onClick={() => fileInput.current?.click()} disabled={busy !== undefined}>
+                  {busy === 'import' ? 'Importing…' : 'Import'}
+                </button>
+              )}
+              <button type="button" onClick={() => void onExport()} disabled={busy !== undefined || agents.length === 0}>
+                {busy === 'export' ? 'Exporting…' : 'Export'}
+              </button>
+              {mayAdminister && (
+                <Link className="button primary" to="/agents/new">
+                  New agent
+                </Link>
+              )}
+            </div>
+          </>
+        }
+      >
+        Build teams: an agent with sub-agents delegates to them. Composable agents (marked <Icon name="composable" /> Composable) can join a team.
+      </PageHead>
 
       {importOutcome?.kind === 'done' && (
         <p className="notice" role="status">

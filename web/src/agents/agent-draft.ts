@@ -1,5 +1,5 @@
 import type { AgentFieldsInput, AgentQuery } from '../gql/graphql';
-import { agentPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf } from '../sessions/session-settings';
+import { agentPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf } from '../session-settings';
 
 /** A hook webhook as the form holds it; `failure` '' is the service's default for the type. */
 export interface HookDraft {

@@ -1,11 +1,10 @@
 import { strToU8, zipSync } from 'fflate';
 import { request } from '../api/client';
-import { AgentFilesQuery, ImportAgentsMutation } from './operations';
+import { AgentFilesQuery } from './operations';
 
-/** Reads the picked files and imports them all together: the service imports nothing when one is bad. */
-export async function importAgentFiles(files: readonly File[]) {
-  const contents = await Promise.all(files.map(async (file) => ({ name: file.name, content: await file.text() })));
-  return (await request(ImportAgentsMutation, { files: contents })).importAgents;
+/** The picked files as the import sends them, all together: the service imports nothing when one is bad. */
+export function readAgentFiles(files: readonly File[]): Promise<Array<{ name: string; content: string }>> {
+  return Promise.all(files.map(async (file) => ({ name: file.name, content: await file.text() })));
 }
 
 /** The library as a zip of <id>.json files, the format `agents:import` and Import read back. */

@@ -4,7 +4,7 @@ import { reconnect, signOutOfSession } from '../api/client';
 import { useMay, useMe } from '../api/me';
 import { currentToken, forgetToken, leaveAfter, onTokenRequired, signInAt } from '../api/token';
 import { Link, useLocation, useRoutes } from 'react-router';
-import { ApprovalsBadge, ApprovalsCount } from '../approvals/ApprovalsBadge';
+import { ApprovalsBadge, ApprovalsCount } from '../approvals';
 import { Icon } from '../ui/icons';
 import { routes, sectionOf, type Section } from './routes';
 import { useTheme } from './theme';

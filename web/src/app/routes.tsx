@@ -1,22 +1,17 @@
 import { Link, useParams, type RouteObject } from 'react-router';
-import { AgentEditorPage } from '../agents/AgentEditorPage';
-import { ApiDocsPage } from '../api-docs/ApiDocsPage';
-import { AgentLibraryPage } from '../agents/AgentLibraryPage';
-import { ApprovalsPage } from '../approvals/ApprovalsPage';
-import { AuditPage } from '../audit/AuditPage';
-import { HealthPage } from '../health/HealthPage';
-import { KeysPage } from '../keys/KeysPage';
-import { RunPage } from '../runs/RunPage';
-import { RunsPage } from '../runs/RunsPage';
-import { ScheduleDetailPage } from '../schedules/ScheduleDetailPage';
-import { ScheduleEditorPage } from '../schedules/ScheduleEditorPage';
-import { SchedulesPage } from '../schedules/SchedulesPage';
-import { ChatPage } from '../sessions/ChatPage';
-import { NewSessionPage } from '../sessions/NewSessionPage';
-import { SessionsPage } from '../sessions/SessionsPage';
+import { AgentEditorPage, AgentLibraryPage } from '../agents';
+import { ApiDocsPage } from '../api-docs';
+import { ApprovalsPage } from '../approvals';
+import { AuditPage } from '../audit';
+import { HealthPage } from '../health';
+import { KeysPage } from '../keys';
+import { RunPage, RunsPage } from '../runs';
+import { ScheduleDetailPage, ScheduleEditorPage, SchedulesPage } from '../schedules';
+import { ChatPage, NewSessionPage, SessionsPage } from '../sessions';
 
-// The console's route table: every page, its path and the typed props its params become. Features
-// never import this (nor anything in app/): they link with react-router's Link and useNavigate.
+// The console's route table: every page, its path and the typed props its params become; each page
+// comes from its feature's entry file (index.ts). Features never import this (nor anything in app/):
+// they link with react-router's Link and useNavigate.
 
 /** The ids the service gives out: a path segment of another shape is no page of ours. */
 const AGENT_ID = /^[a-z0-9-]+$/;

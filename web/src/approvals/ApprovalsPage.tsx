@@ -1,14 +1,17 @@
 import { useEffect, useId, useState } from 'react';
 import { useMay } from '../api/me';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
-import { useAgentNames } from '../agents/agent-names';
-import { SessionTitleLink } from '../sessions/SessionTitleLink';
+import { PageHead } from '../ui/PageHead';
+import { useAgentNames } from '../agents';
+import { SessionTitleLink } from '../sessions';
 import { type AgentNames, groupByRootRun, lineageOf, requestSentence } from './approval-inbox';
 import { RawRequest } from './RawRequest';
-import { ApprovalsQuery, DecideApprovalMutation } from './operations';
+import { approvalListKey, useDecideApproval } from './mutations';
+import { ApprovalsQuery } from './operations';
 import { useApprovalsLive } from './use-approvals-live';
 
 const STATUSES = ['pending', 'decided', 'expired'] as const;
@@ -37,7 +40,7 @@ export function ApprovalsPage() {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const after = cursors[cursors.length - 1];
   const list = useQuery({
-    queryKey: ['approvals', 'list', status, after],
+    queryKey: [...approvalListKey, status, after],
     queryFn: () => loadApprovals(status, after),
     placeholderData: keepPreviousData,
   });
@@ -61,15 +64,10 @@ export function ApprovalsPage() {
 
   return (
     <section className="page" aria-labelledby="approvals-title">
-      <div className="page-head">
-        <div>
-          <h1 id="approvals-title">Approvals</h1>
-          <p className="muted">
-            Permission requests that wait for a person (a session&apos;s <code>askKinds</code> / <code>askTools</code>), from every agent of every team.
-            The agent waits until you decide, the request times out, or its session ends.
-          </p>
-        </div>
-      </div>
+      <PageHead titleId="approvals-title" title="Approvals">
+        Permission requests that wait for a person (a session&apos;s <code>askKinds</code> / <code>askTools</code>), from every agent of every team. The
+        agent waits until you decide, the request times out, or its session ends.
+      </PageHead>
 
       <div className="segmented" role="group" aria-label="Show">
         {STATUSES.map((s) => (
@@ -101,7 +99,7 @@ export function ApprovalsPage() {
             <ul className="approval-list">
               {group.approvals.map((approval) => (
                 <li key={approval.id}>
-                  <PendingApproval approval={approval} names={names} onDecided={() => void list.refetch()} />
+                  <PendingApproval approval={approval} names={names} />
                 </li>
               ))}
             </ul>
@@ -130,22 +128,22 @@ export function ApprovalsPage() {
   );
 }
 
-function PendingApproval({ approval, names, onDecided }: { approval: ApprovalItem; names: AgentNames; onDecided: () => void }) {
+function PendingApproval({ approval, names }: { approval: ApprovalItem; names: AgentNames }) {
   const id = useId();
   const [reason, setReason] = useState('');
   const [scope, setScope] = useState<'once' | 'session'>('once');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
   const mayApprove = useMay('approve');
+  const decideApproval = useDecideApproval();
 
   const decide = async (decision: 'approve' | 'deny') => {
     setBusy(true);
     setError(undefined);
     try {
-      await request(DecideApprovalMutation, { id: approval.id, input: { decision, scope, ...(reason.trim() ? { reason: reason.trim() } : {}) } });
-      onDecided();
+      await decideApproval.mutateAsync({ id: approval.id, input: { decision, scope, ...(reason.trim() ? { reason: reason.trim() } : {}) } });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(String(caught), 'error', 0));
+      setError(asApiError(caught));
       setBusy(false);
     }
   };

@@ -1,7 +1,7 @@
 import { request } from '../api/client';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { useAgentNames } from '../agents/agent-names';
+import { useAgentNames } from '../agents';
 import { lineageOf, requestSentence } from './approval-inbox';
 import { RawRequest } from './RawRequest';
 import { PendingApprovalIdsQuery } from './operations';

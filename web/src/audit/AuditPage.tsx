@@ -1,10 +1,11 @@
 import { Fragment, useState, type FormEvent } from 'react';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { EVENT_TYPES } from '../api/event-types.generated';
 import { Link } from 'react-router';
-import { useAgentNames } from '../agents/agent-names';
-import { SessionTitleLink } from '../sessions/SessionTitleLink';
+import { useAgentNames } from '../agents';
+import { SessionTitleLink } from '../sessions';
 import { ErrorNote } from '../ui/ErrorNote';
 import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditEventQuery, AuditLogQuery } from './operations';
@@ -109,7 +110,7 @@ export function AuditPage() {
     try {
       await downloadAudit(format, query);
     } catch (error) {
-      setExportError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+      setExportError(asApiError(error));
     } finally {
       setExporting(undefined);
     }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode } from 'react';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { type CheckName, loadHealth, type ProviderCheck } from './health-api';
 
@@ -92,14 +93,9 @@ export function HealthPage() {
 
   return (
     <section className="page" aria-labelledby="health-title">
-      <div className="page-head">
-        <div>
-          <h1 id="health-title">Health</h1>
-          <p className="muted">
-            What <code>/health</code> and <code>/health/ready</code> answer, refreshed every {HEALTH_REFRESH_MS / 1000} seconds.
-          </p>
-        </div>
-      </div>
+      <PageHead titleId="health-title" title="Health">
+        What <code>/health</code> and <code>/health/ready</code> answer, refreshed every {HEALTH_REFRESH_MS / 1000} seconds.
+      </PageHead>
       <ErrorNote error={health.error} title="Cannot read the service's health" />
       {data && (
         <>

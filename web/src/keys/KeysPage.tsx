@@ -1,13 +1,13 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { renewLiveConnection, request } from '../api/client';
+import { request } from '../api/client';
 import { useMay, useMe } from '../api/me';
-import { saveToken } from '../api/token';
 import type { ApiKeysQuery as ApiKeysResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { useModalDialog } from '../ui/modal-dialog';
-import { ApiKeysQuery, CreateApiKeyMutation, RevokeApiKeyMutation } from './operations';
+import { apiKeysKey, useCreateApiKey, useRevokeApiKey } from './mutations';
+import { ApiKeysQuery } from './operations';
 
 type ApiKey = ApiKeysResult['apiKeys'][number];
 
@@ -38,15 +38,11 @@ function Who({ id }: { id: string }) {
  */
 export function KeysPage() {
   const mayAdminister = useMay('administer');
-  const keys = useQuery({ queryKey: ['apiKeys'], queryFn: () => request(ApiKeysQuery), enabled: mayAdminister });
+  const keys = useQuery({ queryKey: apiKeysKey, queryFn: () => request(ApiKeysQuery), enabled: mayAdminister });
   const [revoking, setRevoking] = useState<ApiKey | undefined>();
   // When the page opened: an expiry passed since shows at the next visit (the service refuses the key at once anyway).
   const [openedAt] = useState(() => Date.now());
-  const queryClient = useQueryClient();
-  const revoke = useMutation({
-    mutationFn: (id: string) => request(RevokeApiKeyMutation, { id }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['apiKeys'] }),
-  });
+  const revoke = useRevokeApiKey();
 
   if (!mayAdminister) {
     return (
@@ -145,7 +141,7 @@ export function KeysPage() {
           apiKey={revoking}
           onCancel={() => setRevoking(undefined)}
           onConfirm={() => {
-            revoke.mutate(revoking.id);
+            revoke.mutate({ id: revoking.id });
             setRevoking(undefined);
           }}
         />
@@ -161,35 +157,28 @@ export function KeysPage() {
  */
 function CreateKey() {
   const id = useId();
-  const queryClient = useQueryClient();
   const firstKey = useMe().data?.me.kind === 'local';
   const [name, setName] = useState('');
   const [chosenRole, setRole] = useState<string>('viewer');
   const role = firstKey ? 'admin' : chosenRole;
   const [signedInWithIt, setSignedInWithIt] = useState(false);
   const [expiresOn, setExpiresOn] = useState('');
-  const create = useMutation({
-    mutationFn: () =>
-      request(CreateApiKeyMutation, {
-        // A date picked is the end of that day, local time.
-        input: { name: name.trim(), role, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T23:59:59`).toISOString() } : {}) },
-      }),
-    onSuccess: (data) => {
-      if (firstKey) {
-        // The API is closed from now on: sign in with the new key before anything else asks.
-        saveToken(data.createApiKey.key);
-        setSignedInWithIt(true);
-        renewLiveConnection();
-        void queryClient.invalidateQueries({ queryKey: ['me'] });
-      }
-      setName('');
-      setExpiresOn('');
-      void queryClient.invalidateQueries({ queryKey: ['apiKeys'] });
-    },
-  });
+  const create = useCreateApiKey({ signInWithIt: firstKey });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (name.trim()) create.mutate();
+    if (!name.trim()) return;
+    // A date picked is the end of that day, local time.
+    const input = { name: name.trim(), role, ...(expiresOn ? { expiresAt: new Date(`${expiresOn}T23:59:59`).toISOString() } : {}) };
+    create.mutate(
+      { input },
+      {
+        onSuccess: () => {
+          if (firstKey) setSignedInWithIt(true);
+          setName('');
+          setExpiresOn('');
+        },
+      },
+    );
   };
 
   return (

@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useMay } from '../api/me';
 import { Link } from 'react-router';
-import { usePendingApprovals } from '../approvals/WaitingApprovals';
-import { request } from '../api/client';
+import { usePendingApprovals } from '../approvals';
 import { ErrorNote } from '../ui/ErrorNote';
 import { SteerBox } from '../ui/SteerBox';
-import { SteerRunMutation } from './operations';
+import { useSteerRun } from './mutations';
 import { runStatusTone, statusUnderPause } from './run-list';
 import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
@@ -33,7 +32,8 @@ export function RunPage({ runId }: { runId: string }) {
   const root = store.runs.get(runId);
   const header = useRunHeader(runId, root?.status);
   const loaded = header.data?.run;
-  const actions = useRunActions(runId, () => void header.refetch());
+  const actions = useRunActions(runId);
+  const steerRun = useSteerRun();
   const treeRoot = loaded ? (loaded.rootRunId ?? loaded.runId) : undefined;
   const waiting = usePendingApprovals(useMemo(() => (treeRoot ? { rootRunId: treeRoot } : undefined), [treeRoot]));
   const pause = loaded?.pause ?? undefined;
@@ -148,7 +148,7 @@ export function RunPage({ runId }: { runId: string }) {
         <SteerBox
           idPrefix="steer-run"
           targets={[{ subagentId: '', label: agent ?? 'the run' }]}
-          onSteer={async (message) => void (await request(SteerRunMutation, { runId, message }))}
+          onSteer={async (message) => void (await steerRun.mutateAsync({ runId, message }))}
         />
       )}
 

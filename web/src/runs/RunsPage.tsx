@@ -5,9 +5,10 @@ import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
 import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
-import { spendCostText } from '../model-calls/model-call-figures';
+import { spendCostText } from '../model-calls';
 import { RUN_STATUSES, type RunFilterFields, replayMarkOf, runFilterOf, runStatusTone, startedByText } from './run-list';
 import { oneLine } from './timeline';
 
@@ -61,15 +62,10 @@ export function RunsPage() {
 
   return (
     <section className="page" aria-labelledby="runs-title">
-      <div className="page-head">
-        <div>
-          <h1 id="runs-title">Runs</h1>
-          <p className="muted">
-            Every delegation run, newest first: which agent ran what task, who started it, under which run, and what it cost. Statuses follow the service
-            as they change.
-          </p>
-        </div>
-      </div>
+      <PageHead titleId="runs-title" title="Runs">
+        Every delegation run, newest first: which agent ran what task, who started it, under which run, and what it cost. Statuses follow the service as
+        they change.
+      </PageHead>
       <form className="audit-filters run-filters" onSubmit={apply} aria-label="Run filters">
         <div className="field">
           <label htmlFor="runs-status">Status</label>

@@ -36,12 +36,7 @@ export const RunListQuery = graphql(`
             runId
           }
           modelCallSpend(subtree: true) {
-            calls
-            inputTokens
-            outputTokens
-            cost
-            currency
-            unpricedCalls
+            ...ModelCallSpendFields
           }
           usage {
             own {
@@ -135,20 +130,7 @@ export const RunHeaderQuery = graphql(`
         held
       }
       budget {
-        limits {
-          maxTokens
-          maxToolCalls
-          maxRuns
-          maxDurationMs
-          maxCost
-        }
-        used {
-          tokens
-          toolCalls
-          runs
-          durationMs
-          cost
-        }
+        ...RunBudgetFields
       }
     }
   }

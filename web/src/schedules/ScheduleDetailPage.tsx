@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { request } from '../api/client';
@@ -9,7 +9,8 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { useModalDialog } from '../ui/modal-dialog';
 import { FiringOutcome } from './FiringOutcome';
-import { DeleteScheduleMutation, RunScheduleNowMutation, ScheduleQuery, SetScheduleEnabledMutation } from './operations';
+import { scheduleKeys, useDeleteSchedule, useRunScheduleNow, useSetScheduleEnabled } from './mutations';
+import { ScheduleQuery } from './operations';
 import { dueTimeText, firingUnderway, timingText, triggerText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
 
@@ -47,7 +48,7 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
   const mayOperate = useMay('operate');
   const navigate = useNavigate();
   const detail = useQuery({
-    queryKey: ['schedules', 'one', scheduleId],
+    queryKey: scheduleKeys.one(scheduleId),
     queryFn: () => request(ScheduleQuery, { id: scheduleId, firings: FIRINGS_SHOWN }),
   });
   useScheduleFiringsLive(scheduleId, () => void detail.refetch());
@@ -55,18 +56,9 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
   // A run's end is no firing event: while one of the shown firings' runs is under way, ask again now and then.
   const underway = (schedule?.firings.nodes ?? []).some((f) => firingUnderway(f.outcome));
   usePolling(() => underway && void detail.refetch(), RUN_POLL_MS);
-  const runNow = useMutation({
-    mutationFn: () => request(RunScheduleNowMutation, { id: scheduleId }),
-    onSettled: () => void detail.refetch(),
-  });
-  const toggle = useMutation({
-    mutationFn: (s: ScheduleDetail) => request(SetScheduleEnabledMutation, { id: s.id, enabled: !s.enabled, expectedVersion: s.version }),
-    onSettled: () => void detail.refetch(),
-  });
-  const remove = useMutation({
-    mutationFn: (s: ScheduleDetail) => request(DeleteScheduleMutation, { id: s.id, expectedVersion: s.version }),
-    onSuccess: () => void navigate('/schedules'),
-  });
+  const runNow = useRunScheduleNow();
+  const toggle = useSetScheduleEnabled();
+  const remove = useDeleteSchedule();
   const [confirmingDelete, setConfirmingDelete] = useState(false);
 
   if (detail.data && !schedule) {
@@ -104,14 +96,18 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
         </div>
         {mayOperate && schedule && (
           <div className="page-actions">
-            <button type="button" className="primary" disabled={runNow.isPending} onClick={() => runNow.mutate()}>
+            <button type="button" className="primary" disabled={runNow.isPending} onClick={() => runNow.mutate({ id: scheduleId })}>
               <Icon name="run" />
               {runNow.isPending ? 'Starting…' : 'Run now'}
             </button>
             <Link className="button" to={`/schedules/${scheduleId}/edit`}>
               Edit
             </Link>
-            <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate(schedule)}>
+            <button
+              type="button"
+              disabled={toggle.isPending}
+              onClick={() => toggle.mutate({ id: schedule.id, enabled: !schedule.enabled, expectedVersion: schedule.version })}
+            >
               {schedule.enabled ? 'Disable' : 'Enable'}
             </button>
             <button type="button" className="danger" onClick={() => setConfirmingDelete(true)}>
@@ -223,7 +219,7 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
           onCancel={() => setConfirmingDelete(false)}
           onConfirm={() => {
             setConfirmingDelete(false);
-            remove.mutate(schedule);
+            remove.mutate({ id: schedule.id, expectedVersion: schedule.version }, { onSuccess: () => void navigate('/schedules') });
           }}
         />
       )}

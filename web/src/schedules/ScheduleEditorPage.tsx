@@ -1,13 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { useMay } from '../api/me';
-import { Field } from '../agents/editor/Field';
-import { budgetOf, type BudgetDraft } from '../sessions/session-settings';
+import { Field } from '../ui/Field';
+import { budgetOf, type BudgetDraft } from '../session-settings';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
-import { CreateScheduleMutation, ScheduleEditorChoicesQuery, SchedulePreviewQuery, ScheduleQuery, UpdateScheduleMutation } from './operations';
+import { scheduleKeys, useCreateSchedule, useUpdateSchedule } from './mutations';
+import { ScheduleEditorChoicesQuery, SchedulePreviewQuery, ScheduleQuery } from './operations';
 import { draftOf, dueTimeText, emptyDraft, knownTimeZones, type ScheduleDraft, scheduleInputOf, timingOf } from './schedule-draft';
 
 /** How long typing must pause before the preview asks the service again. */
@@ -41,9 +43,10 @@ export function ScheduleEditorPage({ scheduleId }: { scheduleId?: string }) {
   const mayOperate = useMay('operate');
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
+  const writes = { create: useCreateSchedule(), update: useUpdateSchedule() };
   const choices = useQuery({ queryKey: ['schedules', 'editor-choices'], queryFn: () => request(ScheduleEditorChoicesQuery) });
   const saved = useQuery({
-    queryKey: ['schedules', 'one', scheduleId, 'editor'],
+    queryKey: [...scheduleKeys.one(scheduleId ?? ''), 'editor'],
     queryFn: () => request(ScheduleQuery, { id: scheduleId!, firings: 1 }),
     enabled: editing,
     // Never from an older visit's cache (its version would be refused), a new object on every answer: Reload resets the form.
@@ -93,14 +96,14 @@ export function ScheduleEditorPage({ scheduleId }: { scheduleId?: string }) {
     setSaveError(undefined);
     try {
       if (editing) {
-        await request(UpdateScheduleMutation, { id: scheduleId, expectedVersion: loadedVersion, input });
+        await writes.update.mutateAsync({ id: scheduleId, expectedVersion: loadedVersion, input });
         void navigate(`/schedules/${scheduleId}`);
       } else {
-        const created = await request(CreateScheduleMutation, { input });
+        const created = await writes.create.mutateAsync({ input });
         void navigate(`/schedules/${created.createSchedule.id}`);
       }
     } catch (error) {
-      setSaveError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+      setSaveError(asApiError(error));
     } finally {
       setSaving(false);
     }

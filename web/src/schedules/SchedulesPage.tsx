@@ -1,21 +1,20 @@
-import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { request } from '../api/client';
 import { usePolling } from '../api/hooks';
 import { useMay } from '../api/me';
-import type { SchedulesQuery as SchedulesResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
-import { SchedulesQuery, SetScheduleEnabledMutation } from './operations';
+import { scheduleKeys, useSetScheduleEnabled } from './mutations';
+import { SchedulesQuery } from './operations';
 import { FiringOutcome } from './FiringOutcome';
 import { dueTimeText, firingUnderway, timingText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
 
 export const SCHEDULES_PAGE_SIZE = 50;
 const POLL_MS = 3000;
-
-type ScheduleRow = SchedulesResult['schedules']['nodes'][number];
 
 /**
  * Every schedule with when it fires next and how its last firing went; follows the firings live (a
@@ -27,7 +26,7 @@ export function SchedulesPage() {
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
   const after = cursors[cursors.length - 1];
   const list = useQuery({
-    queryKey: ['schedules', 'list', after],
+    queryKey: [...scheduleKeys.list, after],
     queryFn: () => request(SchedulesQuery, { first: SCHEDULES_PAGE_SIZE, after }),
     placeholderData: keepPreviousData,
   });
@@ -36,29 +35,26 @@ export function SchedulesPage() {
   const underway = (list.data?.schedules.nodes ?? []).some((s) => s.lastFiring && firingUnderway(s.lastFiring.outcome));
   usePolling(() => underway && void list.refetch(), POLL_MS);
   const agents = useMemo(() => new Map((list.data?.agents ?? []).map((a) => [a.id, a.name])), [list.data]);
-  const toggle = useMutation({
-    mutationFn: (s: ScheduleRow) => request(SetScheduleEnabledMutation, { id: s.id, enabled: !s.enabled, expectedVersion: s.version }),
-    onSettled: () => void list.refetch(),
-  });
+  const toggle = useSetScheduleEnabled();
   const rows = list.data?.schedules.nodes ?? [];
   const pageInfo = list.data?.schedules.pageInfo;
 
   return (
     <section className="page" aria-labelledby="schedules-title">
-      <div className="page-head">
-        <div>
-          <h1 id="schedules-title">Schedules</h1>
-          <p className="muted">
-            Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts one run.
-          </p>
-        </div>
-        {mayOperate && (
-          <Link className="button primary" to="/schedules/new">
-            <Icon name="schedule" />
-            New schedule
-          </Link>
-        )}
-      </div>
+      <PageHead
+        titleId="schedules-title"
+        title="Schedules"
+        actions={
+          mayOperate && (
+            <Link className="button primary" to="/schedules/new">
+              <Icon name="schedule" />
+              New schedule
+            </Link>
+          )
+        }
+      >
+        Agents that run on a cron schedule or at one time, each firing recorded with its run. On several instances each due firing starts one run.
+      </PageHead>
       <ErrorNote error={list.error} title="The schedules could not be loaded" />
       <ErrorNote error={toggle.error} title="The schedule was not changed" />
       {list.data && rows.length === 0 && cursors.length === 1 ? (
@@ -99,7 +95,7 @@ export function SchedulesPage() {
                           checked={s.enabled}
                           disabled={toggle.isPending}
                           aria-label={`${s.name} enabled`}
-                          onChange={() => toggle.mutate(s)}
+                          onChange={() => toggle.mutate({ id: s.id, enabled: !s.enabled, expectedVersion: s.version })}
                         />
                         <span aria-hidden="true">{s.enabled ? 'on' : 'off'}</span>
                       </label>

@@ -1,4 +1,4 @@
-import { emptyBudget } from '../sessions/session-settings';
+import { emptyBudget } from '../session-settings';
 import { draftOf, dueTimeText, emptyDraft, isoToWallTime, scheduleInputOf, timingOf, timingText, wallTimeToIso } from './schedule-draft';
 
 describe('wall-clock times in a time zone', () => {

@@ -1,7 +1,7 @@
 // What the schedule editor sends and what the schedule pages say: the draft as the API's ScheduleInput
 // (a one-off time and an end date read in the schedule's own time zone), timings and outcomes in words.
 
-import { type BudgetDraft, budgetOf, type BudgetValue, emptyBudget } from '../sessions/session-settings';
+import { type BudgetDraft, budgetOf, type BudgetValue, emptyBudget } from '../session-settings';
 
 export type TimingKind = 'cron' | 'at';
 

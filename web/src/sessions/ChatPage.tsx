@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useMay } from '../api/me';
-import { ApiError, request, subscribe } from '../api/client';
+import { type ApiError, request, subscribe } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
 import { Link } from 'react-router';
-import { usePendingApprovals, WaitingApprovals } from '../approvals/WaitingApprovals';
+import { usePendingApprovals, WaitingApprovals } from '../approvals';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
-import { ProviderProblem } from '../health/ProviderProblem';
-import { ModelCallList, ModelRouteNote, useModelCallsRecorded } from '../model-calls/ModelCalls';
-import { useSessionModelCalls } from '../model-calls/use-model-calls';
+import { ProviderProblem } from '../health';
+import { ModelCallList, ModelRouteNote, useModelCallsRecorded, useSessionModelCalls } from '../model-calls';
 import { Composer, ConversationView, QuestionCard, SessionSetup, SubAgentModelCalls } from './ChatParts';
 import { SteerBox } from '../ui/SteerBox';
 import { acceptsMessages, automaticPermissionCount, conversationOf, type SessionEventLike, steerTargetsOf, visibleItems } from './conversation';
@@ -17,19 +17,22 @@ import { Icon } from '../ui/icons';
 import { SessionPause } from './SessionPause';
 import { SessionPolicyPanel } from './SessionPolicyPanel';
 import {
-  AbortSessionTurnMutation,
-  AnswerUserInputMutation,
-  ChangeSessionSubAgentsMutation,
   ChatSessionQuery,
   EligibleSubAgentsQuery,
   PendingUserInputQuery,
-  SendMessageMutation,
   SessionEventsSubscription,
   SessionHistoryQuery,
   SessionStatusQuery,
-  ResumeSessionMutation,
-  SteerSessionMutation,
 } from './operations';
+import {
+  sessionKeys,
+  useAbortSessionTurn,
+  useAnswerUserInput,
+  useChangeSessionSubAgents,
+  useResumeSession,
+  useSendMessage,
+  useSteerSession,
+} from './mutations';
 import { statusTone } from './session-list';
 import { subAgentChoices } from './team-choices';
 import { sessionToolsOf } from './tool-choices';
@@ -49,15 +52,15 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const mayOperate = useMay('operate');
   // A question an agent asked: an operator or an approver may answer it.
   const mayAnswer = useMay('approve') || mayOperate;
-  const session = useQuery({ queryKey: ['sessions', 'chat', sessionId], queryFn: () => request(ChatSessionQuery, { id: sessionId }) });
-  const sessionStatus = useQuery({ queryKey: ['sessions', 'status', sessionId], queryFn: () => request(SessionStatusQuery, { id: sessionId }) });
+  const session = useQuery({ queryKey: sessionKeys.chat(sessionId), queryFn: () => request(ChatSessionQuery, { id: sessionId }) });
+  const sessionStatus = useQuery({ queryKey: sessionKeys.status(sessionId), queryFn: () => request(SessionStatusQuery, { id: sessionId }) });
   const agentId = session.data?.session?.agentId ?? undefined;
   const eligible = useQuery({
     queryKey: ['agents', 'eligible', agentId ?? ''],
     queryFn: () => request(EligibleSubAgentsQuery, { exclude: agentId }),
     placeholderData: keepPreviousData,
   });
-  const questions = useQuery({ queryKey: ['sessions', 'questions', sessionId], queryFn: () => request(PendingUserInputQuery, { sessionId }) });
+  const questions = useQuery({ queryKey: sessionKeys.questions(sessionId), queryFn: () => request(PendingUserInputQuery, { sessionId }) });
   const waiting = usePendingApprovals(useMemo(() => ({ sessionId }), [sessionId]));
   // A contiguous range of the stream, oldest first: the pages loaded so far, then what arrived live.
   const [events, setEvents] = useState<SessionEventLike[]>([]);
@@ -75,6 +78,14 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
   const [teamSaved, setTeamSaved] = useState<string | undefined>();
   // A toggle shows at once; the session's next load (after the save) is the truth again.
   const [pendingTeam, setPendingTeam] = useState<{ for: unknown; subAgents: string[] } | undefined>();
+  const writes = {
+    send: useSendMessage(),
+    resume: useResumeSession(),
+    abort: useAbortSessionTurn(),
+    steer: useSteerSession(),
+    changeTeam: useChangeSessionSubAgents(),
+    answer: useAnswerUserInput(),
+  };
   const reloadSession = useCoalesced(session.refetch, 200);
   const reloadStatus = useCoalesced(sessionStatus.refetch, 100);
   const reloadQuestions = useCoalesced(questions.refetch, 100);
@@ -109,7 +120,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         });
       },
       (error: unknown) => {
-        if (!closed) setHistoryError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+        if (!closed) setHistoryError(asApiError(error));
       },
     );
     return () => {
@@ -129,7 +140,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
         setEvents((current) => [...page.events.filter((e) => e.streamPosition < before), ...current]);
         setHasEarlier(page.hasEarlier);
       })
-      .catch((error: unknown) => setHistoryError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0)))
+      .catch((error: unknown) => setHistoryError(asApiError(error)))
       .finally(() => setLoadingEarlier(false));
   }, [sessionId]);
 
@@ -155,10 +166,10 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     setSending(true);
     setSendError(undefined);
     try {
-      await request(SendMessageMutation, { sessionId, prompt });
+      await writes.send.mutateAsync({ sessionId, prompt });
       return true;
     } catch (error) {
-      setSendError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
+      setSendError(asApiError(error));
       return false;
     } finally {
       setSending(false);
@@ -170,18 +181,17 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     setControl(action === 'resume' ? 'resuming' : 'stopping');
     setControlError(undefined);
     try {
-      if (action === 'resume') await request(ResumeSessionMutation, { sessionId });
-      else await request(AbortSessionTurnMutation, { sessionId });
+      if (action === 'resume') await writes.resume.mutateAsync({ sessionId });
+      else await writes.abort.mutateAsync({ sessionId });
     } catch (error) {
-      setControlError({ action, error: error instanceof ApiError ? error : new ApiError(String(error), 'error', 0) });
+      setControlError({ action, error: asApiError(error) });
     } finally {
       setControl(undefined);
-      reloadStatus();
     }
   };
 
   const steer = async (message: string, subagentId: string | undefined) => {
-    await request(SteerSessionMutation, { sessionId, message, subagentId });
+    await writes.steer.mutateAsync({ sessionId, message, subagentId });
   };
   const steerTargets = useMemo(() => steerTargetsOf(conversation.items, agent?.name ?? agentId ?? 'main agent'), [conversation.items, agent, agentId]);
 
@@ -190,13 +200,11 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     setTeamError(undefined);
     setTeamSaved(undefined);
     try {
-      await request(ChangeSessionSubAgentsMutation, { sessionId, subAgents: next });
+      await writes.changeTeam.mutateAsync({ sessionId, subAgents: next });
       setTeamSaved('Saved: the session uses them from its next resume.');
     } catch (error) {
       setPendingTeam(undefined);
-      setTeamError(error instanceof ApiError ? error : new ApiError(String(error), 'error', 0));
-    } finally {
-      void session.refetch();
+      setTeamError(asApiError(error));
     }
   };
 
@@ -257,8 +265,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
               key={q.requestId}
               question={q}
               onAnswer={async (answer, wasFreeform) => {
-                await request(AnswerUserInputMutation, { sessionId, requestId: q.requestId, answer, wasFreeform });
-                void questions.refetch();
+                await writes.answer.mutateAsync({ sessionId, requestId: q.requestId, answer, wasFreeform });
               }}
             />
           ))}

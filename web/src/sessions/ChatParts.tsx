@@ -1,13 +1,12 @@
 import { createContext, memo, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon, type IconName } from '../ui/icons';
 import { Markdown } from '../ui/Markdown';
-import { ModelCallCard } from '../model-calls/ModelCalls';
-import { spendCostText } from '../model-calls/model-call-figures';
-import type { ModelCallRow } from '../model-calls/use-model-calls';
+import { ModelCallCard, spendCostText, type ModelCallRow } from '../model-calls';
 import { useMeasuredWindow } from '../ui/measured-window';
 import {
   argumentsLine,
@@ -419,7 +418,7 @@ export function QuestionCard({ question, onAnswer }: { question: PendingQuestion
     try {
       await onAnswer(value, freeform);
     } catch (e) {
-      setError(e instanceof ApiError ? e : new ApiError(String(e), 'error', 0));
+      setError(asApiError(e));
       setBusy(false);
     }
   };

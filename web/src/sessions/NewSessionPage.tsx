@@ -1,17 +1,19 @@
 import { useMemo, useState } from 'react';
 import { useMay, useMe } from '../api/me';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Composer, ConversationView, teamProblemsOf } from './ChatParts';
 import type { TeamProblem } from './conversation';
-import { CreateSessionMutation, EligibleSubAgentsQuery, NewSessionQuery, SendMessageMutation } from './operations';
+import { useCreateSession, useSendMessage } from './mutations';
+import { EligibleSubAgentsQuery, NewSessionQuery } from './operations';
 import { subAgentChoices } from './team-choices';
 import { builtinToolChoices, defaultBuiltinTools, mcpServerChoices, sessionToolOverrides } from './tool-choices';
 import { SessionSettingsFields } from './SessionSettingsFields';
-import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf } from './session-settings';
+import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf } from '../session-settings';
 
 /** What the person chose on this page for the agent in `for`. */
 interface Choices {
@@ -85,6 +87,7 @@ function NewSessionForm() {
   const budget = budgetOf(current.settings.budget);
   const budgetProblem = Object.keys(budget.problems).length > 0;
   const kindOrder = library.data?.sessionOptions.permissionKinds.map((k) => k.kind);
+  const writes = { create: useCreateSession(), send: useSendMessage() };
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<Failure | undefined>();
 
@@ -101,7 +104,7 @@ function NewSessionForm() {
     let sessionId: string | undefined;
     try {
       const model = current.model.trim();
-      const { createSession } = await request(CreateSessionMutation, {
+      const { createSession } = await writes.create.mutateAsync({
         input: {
           agentId: agent.id,
           subAgents: current.subAgents,
@@ -120,11 +123,11 @@ function NewSessionForm() {
         },
       });
       sessionId = createSession.sessionId;
-      await request(SendMessageMutation, { sessionId, prompt });
+      await writes.send.mutateAsync({ sessionId, prompt });
       void navigate(`/sessions/${sessionId}`);
       return true;
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
+      const apiError = asApiError(error);
       setFailure({ prompt, error: apiError, problems: teamProblemsOf(apiError), sessionId });
       setSending(false);
       return false;

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { usePolling } from '../api/hooks';
 import { ErrorNote } from '../ui/ErrorNote';
-import { PauseSessionMutation, SessionPauseQuery, UnpauseSessionMutation } from './operations';
+import { sessionKeys, usePauseSession, useUnpauseSession } from './mutations';
+import { SessionPauseQuery } from './operations';
 
 /** How often a paused session's waiting steps are counted again. */
 const PAUSE_POLL_MS = 2000;
@@ -13,7 +15,8 @@ const PAUSE_POLL_MS = 2000;
  * it started at their next step; the badge says since when, by whom and how many steps wait.
  */
 export function SessionPause({ sessionId, live, mayAct }: { sessionId: string; live: boolean; mayAct: boolean }) {
-  const pause = useQuery({ queryKey: ['sessions', 'pause', sessionId], queryFn: () => request(SessionPauseQuery, { id: sessionId }) });
+  const pause = useQuery({ queryKey: sessionKeys.pause(sessionId), queryFn: () => request(SessionPauseQuery, { id: sessionId }) });
+  const writes = { pause: usePauseSession(), unpause: useUnpauseSession() };
   const [acting, setActing] = useState<'pausing' | 'unpausing' | undefined>();
   const [error, setError] = useState<ApiError | undefined>();
   const current = pause.data?.session?.pause ?? undefined;
@@ -25,13 +28,12 @@ export function SessionPause({ sessionId, live, mayAct }: { sessionId: string; l
     setActing(action === 'pause' ? 'pausing' : 'unpausing');
     setError(undefined);
     try {
-      if (action === 'pause') await request(PauseSessionMutation, { sessionId, reason: 'paused from the console' });
-      else await request(UnpauseSessionMutation, { sessionId });
+      if (action === 'pause') await writes.pause.mutateAsync({ sessionId, reason: 'paused from the console' });
+      else await writes.unpause.mutateAsync({ sessionId });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError(String(caught), 'error', 0));
+      setError(asApiError(caught));
     } finally {
       setActing(undefined);
-      void pause.refetch();
     }
   };
 

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { TagInput } from '../ui/TagInput';
-import { type BudgetDraft, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from './session-settings';
+import { type BudgetDraft, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from '../session-settings';
 
 const BUDGET_FIELDS: Array<{ field: keyof BudgetDraft; label: string; decimal?: boolean }> = [
   { field: 'maxRuns', label: 'Max runs' },

@@ -1,12 +1,15 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useMay } from '../api/me';
-import { ApiError, request } from '../api/client';
+import { type ApiError, request } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
+import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
-import { DestroySessionMutation, ResumeSessionMutation, SessionListQuery } from './operations';
+import { sessionKeys, useDestroySession, useResumeSession } from './mutations';
+import { SessionListQuery } from './operations';
 import type { SessionListQuery as SessionListData } from '../gql/graphql';
 import { actionsFor, runLabel, type SessionAction, sessionTitle, shortId, statusTone, timeAgo } from './session-list';
 import { useModalDialog } from '../ui/modal-dialog';
@@ -39,10 +42,11 @@ export function SessionsPage() {
   const words = useSettled(search.trim(), SEARCH_DELAY_MS);
   const [withRuns, setWithRuns] = useState(false);
   const list = useQuery({
-    queryKey: ['sessions', 'list', words, withRuns],
+    queryKey: [...sessionKeys.list, words, withRuns],
     queryFn: () => request(SessionListQuery, { limit: SHOWN, search: words || null, includeRunSessions: withRuns }),
     placeholderData: keepPreviousData,
   });
+  const writes = { resume: useResumeSession(), destroy: useDestroySession() };
   const [confirming, setConfirming] = useState<Pending | undefined>();
   const [acting, setActing] = useState<string | undefined>();
   const [errors, setErrors] = useState<ReadonlyMap<string, { action: SessionAction; error: ApiError }>>(new Map());
@@ -66,18 +70,17 @@ export function SessionsPage() {
     setErrors((current) => without(current, sessionId));
     try {
       if (action === 'resume') {
-        const { resumeSession } = await request(ResumeSessionMutation, { sessionId });
+        const { resumeSession } = await writes.resume.mutateAsync({ sessionId });
         setDone(`Session “${title}” resumed: it is ${resumeSession.status}.`);
       } else {
-        await request(DestroySessionMutation, { sessionId });
+        await writes.destroy.mutateAsync({ sessionId });
         setDone(`Session “${title}” destroyed.`);
       }
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(String(error), 'error', 0);
+      const apiError = asApiError(error);
       setErrors((current) => new Map(current).set(sessionId, { action, error: apiError }));
     } finally {
       setActing(undefined);
-      void list.refetch();
     }
   };
 
@@ -85,21 +88,21 @@ export function SessionsPage() {
 
   return (
     <section className="page" aria-labelledby="sessions-title">
-      <div className="page-head">
-        <div>
-          <h1 id="sessions-title">Sessions</h1>
-          <p className="muted">
-            Your chats with agents, newest first. The work an agent delegates runs in a session of its own, shown with its run under Runs.
-          </p>
-        </div>
-        {mayOperate && (
-          <div className="page-actions">
-            <Link className="button primary" to="/sessions/new">
-              New session
-            </Link>
-          </div>
-        )}
-      </div>
+      <PageHead
+        titleId="sessions-title"
+        title="Sessions"
+        actions={
+          mayOperate && (
+            <div className="page-actions">
+              <Link className="button primary" to="/sessions/new">
+                New session
+              </Link>
+            </div>
+          )
+        }
+      >
+        Your chats with agents, newest first. The work an agent delegates runs in a session of its own, shown with its run under Runs.
+      </PageHead>
 
       {done && (
         <p className="notice" role="status">

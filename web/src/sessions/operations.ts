@@ -158,20 +158,7 @@ export const ChatSessionQuery = graphql(`
       subAgents
       config
       budget {
-        limits {
-          maxTokens
-          maxToolCalls
-          maxRuns
-          maxDurationMs
-          maxCost
-        }
-        used {
-          tokens
-          toolCalls
-          runs
-          durationMs
-          cost
-        }
+        ...RunBudgetFields
       }
     }
     agents {
@@ -291,12 +278,7 @@ export const RunCardQuery = graphql(`
         }
       }
       modelCallSpend(subtree: true) {
-        calls
-        inputTokens
-        outputTokens
-        cost
-        currency
-        unpricedCalls
+        ...ModelCallSpendFields
       }
     }
   }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { ApiError } from '../api/client';
+import type { ApiError } from '../api/client';
+import { asApiError } from '../api/mutation';
 import { ErrorNote } from './ErrorNote';
 
 /** Someone the steer box can reach: the session's main agent, or a running CLI sub-agent of it. */
@@ -43,7 +44,7 @@ export function SteerBox({
       setMessage('');
       setSent(`Sent to ${targets.find((t) => t.subagentId === chosen)?.label ?? 'the agent'}: its next model request carries it.`);
     } catch (e) {
-      setError(e instanceof ApiError ? e : new ApiError(String(e), 'error', 0));
+      setError(asApiError(e));
     } finally {
       setBusy(false);
     }

@@ -1,5 +1,5 @@
 import type { DraftFormProps } from './draft-form';
-import { Field } from './Field';
+import { Field } from '../../ui/Field';
 
 /** Identity (name, icon, id on create, description, model) and the system message. */
 export function AgentBasicsForm({ draft, set, fieldProblem, editing }: DraftFormProps & { editing: boolean }) {

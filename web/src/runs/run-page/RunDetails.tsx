@@ -1,12 +1,10 @@
 import { Link } from 'react-router';
 import { useMay } from '../../api/me';
-import { request } from '../../api/client';
 import { SteerBox } from '../../ui/SteerBox';
-import { SteerRunMutation } from '../operations';
+import { useSteerRun } from '../mutations';
 import { Icon } from '../../ui/icons';
 import { Markdown } from '../../ui/Markdown';
-import { spendText } from '../../model-calls/model-call-figures';
-import type { RunSpend } from '../../model-calls/use-model-calls';
+import { spendText, type RunSpend } from '../../model-calls';
 import { runStatusTone } from '../run-list';
 import { plainReason } from '../timeline';
 import { describeStop, durationMs, formatDuration, type RunNode } from '../run-tree';
@@ -29,6 +27,7 @@ export function RunDetails({
   onClose: () => void;
 }) {
   const mayOperate = useMay('operate');
+  const steerRun = useSteerRun();
   return (
     <aside className="aside-card run-details" aria-labelledby="run-details-title">
       <div className="run-details-head">
@@ -75,7 +74,7 @@ export function RunDetails({
           key={run.runId}
           idPrefix={`steer-node-${run.runId}`}
           targets={[{ subagentId: '', label: run.agentId }]}
-          onSteer={async (message) => void (await request(SteerRunMutation, { runId: run.runId, message }))}
+          onSteer={async (message) => void (await steerRun.mutateAsync({ runId: run.runId, message }))}
         />
       )}
       <h3>Task</h3>

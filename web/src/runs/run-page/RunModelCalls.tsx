@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { ModelCallList, ModelRouteNote, useModelCallsRecorded } from '../../model-calls/ModelCalls';
-import { type ModelCallRow, useRunModelCalls } from '../../model-calls/use-model-calls';
+import { ModelCallList, ModelRouteNote, useModelCallsRecorded, type ModelCallRow, useRunModelCalls } from '../../model-calls';
 
 /** issue 26: forking an ended run from one of its calls. */
 export interface Forking {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { request } from '../../api/client';
-import { ScheduledByNote } from '../../schedules/ScheduledByNote';
+import { ScheduledByNote } from '../../schedules';
 import type { RunHeaderQuery } from '../../gql/graphql';
 import { RunOwnerQuery } from '../operations';
 import { replayMarkOf, startedByText } from '../run-list';

@@ -1,7 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import { type PendingApproval, WaitingApprovals } from '../../approvals/WaitingApprovals';
-import { spendCell } from '../../model-calls/model-call-figures';
-import { useRunTreeSpend } from '../../model-calls/use-model-calls';
+import { type PendingApproval, WaitingApprovals } from '../../approvals';
+import { spendCell, useRunTreeSpend } from '../../model-calls';
 import { useRowWindow } from '../../ui/row-window';
 import { statusUnderPause } from '../run-list';
 import { type RunStore, treeRows } from '../run-tree';

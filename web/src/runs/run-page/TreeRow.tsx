@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { Icon } from '../../ui/icons';
-import { approvalHref } from '../../approvals/WaitingApprovals';
+import { approvalHref } from '../../approvals';
 import { runStatusTone } from '../run-list';
 import { durationMs, formatDuration, type RunNode } from '../run-tree';
 import { barOf } from '../waterfall';

@@ -4,6 +4,7 @@ import { request } from '../../api/client';
 import { usePolling } from '../../api/hooks';
 import { RunHeaderQuery } from '../operations';
 import { headerLagsLiveStatus } from './header-lag';
+import { runHeaderKey } from '../mutations';
 
 /** How often a running budgeted run's use is asked again. */
 const BUDGET_POLL_MS = 2000;
@@ -14,7 +15,7 @@ const BUDGET_POLL_MS = 2000;
  * just ended).
  */
 export function useRunHeader(runId: string, liveStatus: string | undefined) {
-  const header = useQuery({ queryKey: ['runs', 'header', runId], queryFn: () => request(RunHeaderQuery, { id: runId }) });
+  const header = useQuery({ queryKey: runHeaderKey(runId), queryFn: () => request(RunHeaderQuery, { id: runId }) });
   const loaded = header.data?.run;
   usePolling(() => {
     // A pause's waiting steps are counted by the service: asked again while it holds.

@@ -1,0 +1,4 @@
+// The keys feature's public face: the API keys page.
+// Other features and app/ import only this file (web/src/architecture.spec.ts); every other file here is the feature's own.
+
+export { KeysPage } from './KeysPage';
