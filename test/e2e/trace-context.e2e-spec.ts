@@ -77,12 +77,17 @@ describe("a caller's trace carried through a turn, its tool calls, hooks and run
       prompt: 'Look up and delegate.',
     });
     expect(sent.status).toBe(202);
-    const events = await waitUntil(async () => {
-      const all = await eventsOf(`session-${sessionId}`);
-      return all.some((e) => e.type === 'run.ended') && all.some((e) => e.type === 'cli.assistant.message' && e.data.payload.content === 'LEAD_DONE')
-        ? all
-        : undefined;
-    }, 'the turn with its run to end');
+    const events = await waitUntil(
+      async () => {
+        const all = await eventsOf(`session-${sessionId}`);
+        return all.some((e) => e.type === 'run.ended') && all.some((e) => e.type === 'cli.assistant.message' && e.data.payload.content === 'LEAD_DONE')
+          ? all
+          : undefined;
+        // A whole real-CLI turn (a webhook tool, hooks and a delegated run): seconds on a loaded machine, not 5.
+      },
+      'the turn with its run to end',
+      60_000,
+    );
 
     // The turn: a span of its own in the caller's trace, the caller's span its parent.
     const turn = events.find((e) => e.type === 'session.message_sent').data.trace;
