@@ -77,13 +77,13 @@ describe("a caller's trace carried through a turn, its tool calls, hooks and run
       prompt: 'Look up and delegate.',
     });
     expect(sent.status).toBe(202);
+    // A whole real-CLI turn (a webhook tool, hooks and a delegated run): seconds on a loaded machine, not 5.
     const events = await waitUntil(
       async () => {
         const all = await eventsOf(`session-${sessionId}`);
         return all.some((e) => e.type === 'run.ended') && all.some((e) => e.type === 'cli.assistant.message' && e.data.payload.content === 'LEAD_DONE')
           ? all
           : undefined;
-        // A whole real-CLI turn (a webhook tool, hooks and a delegated run): seconds on a loaded machine, not 5.
       },
       'the turn with its run to end',
       60_000,
