@@ -14,7 +14,7 @@ import {
   IS_PUBLIC,
   ZodValidationPipe,
 } from '../common';
-import { accessRuleOf, judgeAccess, rolesAllowed, ROLES } from '../identity';
+import { AccessPolicy, rolesAllowed, ROLES } from '../identity';
 
 type Operation = OpenAPIObject['paths'][string]['get'] & object;
 type JsonSchema = Record<string, unknown>;
@@ -35,6 +35,7 @@ interface OperationAnswer {
  * check (so the document cannot drift from the validation); the one error shape on every operation.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const policy = app.get(AccessPolicy);
   const document = SwaggerModule.createDocument(
     app,
     new DocumentBuilder()
@@ -67,7 +68,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       const body = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json'] : undefined;
       if (body && example !== undefined) body.example = example;
       describeErrors(operation, isPublic(controller, method));
-      describeRefusal(operation, `${controller.name}.${method}`);
+      describeRefusal(operation, `${controller.name}.${method}`, policy);
     }
   }
   return document;
@@ -186,12 +187,12 @@ function describeValidatedInputs(operation: Operation, controller: Type<unknown>
 }
 
 /** The 403 of an operation some roles may not call, worded from the access policy (what it needs, who has it). */
-function describeRefusal(operation: Operation, name: string): void {
-  const rule = accessRuleOf(name);
+function describeRefusal(operation: Operation, name: string, policy: AccessPolicy): void {
+  const rule = policy.ruleOf(name);
   if (rule === undefined || rule === 'public') return;
   const refused = ROLES.find((role) => !rolesAllowed(rule).includes(role));
   if (refused === undefined) return;
-  const verdict = judgeAccess(name, { name: 'nightly-ci', role: refused });
+  const verdict = policy.judge(name, { name: 'nightly-ci', role: refused });
   if (verdict.allowed) return;
   (operation.responses as Record<string, unknown>)['403'] = {
     description: `forbidden: needs the ${rule.join(' or ')} permission (roles: ${verdict.roles.join(', ')}); see docs/security.md`,

@@ -9,7 +9,6 @@ import { textOf } from './text-of';
 import { ThrottledWarning } from './throttled-warning';
 
 /** Each error declares its status where it is defined (see DomainError); kept exported here for its callers. */
-export { httpStatusOf };
 
 /**
  * The one place domain errors become HTTP responses: `{ statusCode, code, message, details? }`; in a

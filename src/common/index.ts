@@ -15,8 +15,8 @@ export { ApiTraceparent, TRACEPARENT_HEADER, callerTrace } from './caller-trace'
 export { Contributes, contributionsTo } from './contributions';
 export { METRICS_SLOT, type MetricsContribution, ProvidesMetrics, setGaugeByStatus } from './metrics-contribution';
 export { DatabaseUnreachableError, connectionFailureOf, databaseUnreachableOf } from './database-unreachable.error';
-export { DomainError, InvalidInputError, NotFoundError, PayloadTooLargeError } from './domain-error';
-export { DomainErrorFilter, httpStatusOf } from './domain-error.filter';
+export { DomainError, httpStatusOf, InvalidInputError, NotFoundError, PayloadTooLargeError } from './domain-error';
+export { DomainErrorFilter } from './domain-error.filter';
 export { CLI_EVENTS, CONVERSATION, EVERY_EVENT_PROJECTIONS, RUN_TREE, TRACES, contextCatalog, decidedBy } from './event-catalog-entry';
 export type { CatalogEntry, ContextCatalog } from './event-catalog-entry';
 export { graphqlErrorOf } from './graphql-error';

@@ -41,20 +41,6 @@ export function ruleIn(table: AccessRules, operation: string): AccessRule | unde
   return Object.hasOwn(table, operation) ? table[operation] : undefined;
 }
 
-/**
- * The running app's table, for code that has no injector at hand (the OpenAPI document): `AccessPolicy`
- * installs itself when the app is created. Without an app there is no rule, so everything is refused.
- */
-let appTable: () => AccessRules = () => ({});
-
-export function installAccessTable(table: () => AccessRules): void {
-  appTable = table;
-}
-
-export function accessRuleOf(operation: string): AccessRule | undefined {
-  return ruleIn(appTable(), operation);
-}
-
 /** The roles a rule lets in, least first. */
 export function rolesAllowed(rule: AccessRule): Role[] {
   return rule === 'public' ? [...ROLES] : ROLES.filter((role) => rule.some((permission) => roleMay(role, permission)));
@@ -87,9 +73,4 @@ export function judgeAccessIn(table: AccessRules, operation: string, caller: { n
     roles,
     message: `${operation} needs the ${rule.join(' or ')} permission (roles: ${roles.join(', ')}); ${caller.name} has the ${caller.role} role`,
   };
-}
-
-/** The running app's verdict (see `installAccessTable`). */
-export function judgeAccess(operation: string, caller: { name: string; role: Role }): AccessVerdict {
-  return judgeAccessIn(appTable(), operation, caller);
 }

@@ -9,7 +9,6 @@ import {
   type AccessRules,
   type AccessVerdict,
   accessTableOf,
-  installAccessTable,
   judgeAccessIn,
   ruleIn,
 } from './access-policy';
@@ -17,15 +16,13 @@ import {
 /**
  * The app's one access table: every context's `<context>.access.ts` rules, found through discovery
  * (`@Contributes(ACCESS_RULES)`), so adding a context edits nothing here. Gathered on first use, once
- * every provider exists (the OpenAPI document asks before the app's init hooks run).
+ * every provider exists (the OpenAPI document, built from the app before its init hooks run, asks too).
  */
 @Injectable()
 export class AccessPolicy {
   private table: AccessRules | undefined;
 
-  constructor(private readonly discovery: DiscoveryService) {
-    installAccessTable(() => this.rules());
-  }
+  constructor(private readonly discovery: DiscoveryService) {}
 
   rules(): AccessRules {
     return (this.table ??= accessTableOf(contributionsTo<AccessRuleSet>(this.discovery, ACCESS_RULES)));

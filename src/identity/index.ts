@@ -2,7 +2,8 @@
  * The identity context's entry file: what other folders of src/ import from it, and only from here
  * (src/architecture.spec.ts). Files inside identity/ import each other directly, never this file.
  */
-export { ACCESS_RULES, accessRuleOf, judgeAccess, rolesAllowed } from './access-policy';
+export { ACCESS_RULES, rolesAllowed } from './access-policy';
+export { AccessPolicy } from './app-access-policy';
 export type { AccessRuleSet, AccessRules } from './access-policy';
 export { CredentialStreams } from './credential-streams';
 export { IdentityGuard } from './identity.guard';
