@@ -508,4 +508,18 @@ describe('architecture', () => {
       expect(casts.length).toBeLessThanOrEqual(DOUBLE_CASTS_ALLOWED);
     });
   });
+
+  describe('the map stays one page', () => {
+    const MAP = join(SRC, '..', 'docs', 'ARCHITECTURE.md');
+    /** A page a person reads at once: the details live in docs/modules.md and the pages it links. */
+    const MAX_BYTES = 25 * 1024;
+    const MAX_LINE = 120;
+
+    it(`docs/ARCHITECTURE.md is at most ${MAX_BYTES} bytes with lines of at most ${MAX_LINE} characters`, () => {
+      const text = readFileSync(MAP, 'utf8');
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(MAX_BYTES);
+      const long = text.split('\n').flatMap((line, i) => ([...line].length > MAX_LINE ? [`line ${i + 1}: ${[...line].length}`] : []));
+      expect(long).toEqual([]);
+    });
+  });
 });
