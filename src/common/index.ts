@@ -13,6 +13,8 @@ export type { AuthCarrier } from './auth/api-token.guard';
 export { IS_PUBLIC, Public, PublicWhen } from './auth/public.decorator';
 export { ApiTraceparent, TRACEPARENT_HEADER, callerTrace } from './caller-trace';
 export { Contributes, contributionsTo } from './contributions';
+export { cursorPageQuery } from './cursor-page';
+export type { PageSize } from './cursor-page';
 export { METRICS_SLOT, type MetricsContribution, ProvidesMetrics, setGaugeByStatus } from './metrics-contribution';
 export { DatabaseUnreachableError, connectionFailureOf, databaseUnreachableOf } from './database-unreachable.error';
 export { DomainError, httpStatusOf, InvalidInputError, NotFoundError, PayloadTooLargeError } from './domain-error';

@@ -26,6 +26,14 @@ const resumed = (epoch: number, prompt = 'carry on', resumedBy = 'api'): RunEven
 
 const given = deciderSpec(runDecider);
 
+/** A run of launch 1 in each state it can end in, with the history that led there. */
+const endedRuns: Array<[RunState['status'], RunEvent[]]> = [
+  ['completed', [started(), completed(1, 'done')]],
+  ['failed', [started(), failed(1, 'boom')]],
+  ['stopped', [started(), stopped(1)]],
+  ['interrupted', [started(), interrupted(1)]],
+];
+
 describe('run decider', () => {
   describe('start', () => {
     it('starts a new run at launch 1, whatever epoch the command carries', () => {
@@ -132,12 +140,7 @@ describe('run decider', () => {
       expect((thrown as StaleRunCompletionError).code).toBe('stale_completion');
     });
 
-    it.each([
-      ['completed', [started(), completed(1, 'done')]],
-      ['failed', [started(), failed(1, 'boom')]],
-      ['stopped', [started(), stopped(1)]],
-      ['interrupted', [started(), interrupted(1)]],
-    ])('refuses to complete a %s run of the current launch', (status, history) => {
+    it.each(endedRuns)('refuses to complete a %s run of the current launch', (status, history) => {
       given(...history)
         .when({ type: 'complete', epoch: 1, output: 'x' })
         .thenThrows(RunStateError, new RegExp(`^Run r1 is ${status}; only a running run can complete$`));
@@ -163,12 +166,7 @@ describe('run decider', () => {
         .thenThrows(StaleRunCompletionError, /^Run r1: a failure from launch 1 arrived, but launch 2 is current$/);
     });
 
-    it.each([
-      ['completed', [started(), completed(1, 'done')]],
-      ['failed', [started(), failed(1, 'boom')]],
-      ['stopped', [started(), stopped(1)]],
-      ['interrupted', [started(), interrupted(1)]],
-    ])('refuses to fail a %s run', (status, history) => {
+    it.each(endedRuns)('refuses to fail a %s run', (status, history) => {
       given(...history)
         .when({ type: 'fail', epoch: 1, error: 'x' })
         .thenThrows(RunStateError, new RegExp(`^Run r1 is ${status}; only a running run can fail$`));
@@ -213,12 +211,7 @@ describe('run decider', () => {
         .then([stopped(2, cascade, true)]);
     });
 
-    it.each([
-      ['completed', [started(), completed(1, 'done')]],
-      ['failed', [started(), failed(1, 'boom')]],
-      ['stopped', [started(), stopped(1)]],
-      ['interrupted', [started(), interrupted(1)]],
-    ])('refuses to stop a %s run', (status, history) => {
+    it.each(endedRuns)('refuses to stop a %s run', (status, history) => {
       given(...history)
         .when({ type: 'stop', stoppedBy: userStop, forced: false })
         .thenThrows(RunStateError, new RegExp(`^Run r1 is ${status}; there is nothing to stop$`));
@@ -243,12 +236,7 @@ describe('run decider', () => {
       given(started()).when({ type: 'interrupt', epoch: 2, reason: 'lost' }).then([]);
     });
 
-    it.each([
-      ['completed', [started(), completed(1, 'done')]],
-      ['failed', [started(), failed(1, 'boom')]],
-      ['stopped', [started(), stopped(1)]],
-      ['interrupted', [started(), interrupted(1)]],
-    ])('does nothing for a %s run, so recovery may repeat it', (_status, history) => {
+    it.each(endedRuns)('does nothing for a %s run, so recovery may repeat it', (_status, history) => {
       given(...history)
         .when({ type: 'interrupt', reason: 'again' })
         .then([]);
@@ -293,14 +281,14 @@ describe('run decider', () => {
         );
     });
 
-    it.each([
-      ['completed', [started(), completed(1, 'done')]],
-      ['failed', [started(), failed(1, 'boom')]],
-    ])('refuses to resume a %s run, saying only interrupted or stopped runs can be', (status, history) => {
-      given(...history)
-        .when({ type: 'resume', prompt: 'x', resumedBy: 'api' })
-        .thenThrows(RunStateError, new RegExp(`^Run r1 is ${status}; only an interrupted or stopped run can be resumed$`));
-    });
+    it.each(endedRuns.filter(([status]) => status === 'completed' || status === 'failed'))(
+      'refuses to resume a %s run, saying only interrupted or stopped runs can be',
+      (status, history) => {
+        given(...history)
+          .when({ type: 'resume', prompt: 'x', resumedBy: 'api' })
+          .thenThrows(RunStateError, new RegExp(`^Run r1 is ${status}; only an interrupted or stopped run can be resumed$`));
+      },
+    );
   });
 
   describe('evolve and fold', () => {

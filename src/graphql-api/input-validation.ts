@@ -1,4 +1,4 @@
-import type { ComplexityEstimatorArgs } from '@nestjs/graphql';
+import { type ComplexityEstimatorArgs, Int } from '@nestjs/graphql';
 import { type FieldNode, GraphQLError } from 'graphql';
 import type { ZodType } from 'zod';
 import { InvalidInputError, ZodValidationPipe } from '../common';
@@ -49,6 +49,11 @@ export class ListSize {
     return `${this.min}..${this.max}`;
   }
 
+  /** The argument's options for `@Args`: an Int with its range as description, the fallback when absent. */
+  get arg() {
+    return { type: () => Int, defaultValue: this.fallback, description: this.description };
+  }
+
   /** The field's complexity: its size (clamped, in case) times its children's; an out-of-range size refuses the operation. */
   readonly complexity = ({ args, childComplexity, type, node }: ComplexityEstimatorArgs & { node?: FieldNode }): number => {
     const value: unknown = args[this.name] === undefined ? this.fallback : args[this.name];
@@ -68,6 +73,9 @@ export class ListSize {
     return inRange(this.name, value, this.min, this.max);
   }
 }
+
+/** The `after` argument of a connection paged by cursor. */
+export const AFTER_CURSOR_ARG = { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' } as const;
 
 /** A filter input without the fields given as null (GraphQL lets a client send null for "no filter"). */
 export function presentFields<T extends object>(value: T | null | undefined): Partial<T> {

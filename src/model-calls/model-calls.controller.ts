@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { ZodValidationPipe, DocumentedAnswers } from '../common';
+import { cursorPageQuery, ZodValidationPipe, DocumentedAnswers } from '../common';
 import { GetModelCall } from './queries/get-model-call/get-model-call.query';
 import { GetModelCallSpend } from './queries/get-model-call-spend/get-model-call-spend.query';
 import { GetModelRoute } from './queries/get-model-route/get-model-route.query';
@@ -13,13 +13,7 @@ import { MODEL_CALLS_ANSWERS } from './model-calls.api-answers';
 
 export const MODEL_CALLS_PAGE = { min: 1, max: 500, fallback: 50 } as const;
 
-const pageSchema = z
-  .object({
-    limit: z.coerce.number().int().min(MODEL_CALLS_PAGE.min).max(MODEL_CALLS_PAGE.max).default(MODEL_CALLS_PAGE.fallback),
-    /** `nextCursor` of the previous page. */
-    after: z.string().min(1).max(200).optional(),
-  })
-  .strict();
+const pageSchema = cursorPageQuery(MODEL_CALLS_PAGE, 200);
 
 const runPageSchema = pageSchema.extend({
   subtree: z.enum(['true', 'false'], { message: 'subtree must be true or false' }).optional(),

@@ -49,10 +49,13 @@ export function withOutputCap(body: string, cap: number, provider: string, path:
   return JSON.stringify({ ...value, [field]: Math.max(1, Math.floor(cap)) });
 }
 
-function parseObject(body: string): Record<string, unknown> | undefined {
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A request body read as a JSON object; undefined for anything else (not JSON, or an array or a value). */
+export function parseObject(body: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(body);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isJsonObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Q
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { z } from 'zod';
-import { expectedVersionOf, ZodValidationPipe, DocumentedAnswers } from '../common';
+import { cursorPageQuery, expectedVersionOf, ZodValidationPipe, DocumentedAnswers } from '../common';
 import { CreateSchedule } from './commands/create-schedule/create-schedule.command';
 import { DeleteSchedule } from './commands/delete-schedule/delete-schedule.command';
 import { RunScheduleNow } from './commands/run-schedule-now/run-schedule-now.command';
@@ -23,13 +23,7 @@ import { SCHEDULES_ANSWERS } from './schedules.api-answers';
 
 export const SCHEDULES_PAGE = { min: 1, max: 500, fallback: 50 } as const;
 
-const pageSchema = z
-  .object({
-    limit: z.coerce.number().int().min(SCHEDULES_PAGE.min).max(SCHEDULES_PAGE.max).default(SCHEDULES_PAGE.fallback),
-    /** `nextCursor` of the previous page. */
-    after: z.string().min(1).max(400).optional(),
-  })
-  .strict();
+const pageSchema = cursorPageQuery(SCHEDULES_PAGE, 400);
 type Page = z.infer<typeof pageSchema>;
 
 /** issue 30: schedules over REST; every route sends a command or query (GraphQL sends the same). */

@@ -129,25 +129,16 @@ describe('WebhookToolHandler (real HTTP server)', () => {
       expect(request.headers['content-type']).toBe('application/json');
       const body = JSON.parse(request.rawBody.toString('utf8'));
       expect(Object.keys(body).sort()).toEqual(['agentName', 'arguments', 'childSessionId', 'sessionId', 'toolCallId', 'toolName']);
-      expect(body).toStrictEqual({
-        sessionId: 'session-1',
-        childSessionId: 'child-7',
-        agentName: 'reviewer',
-        toolCallId: 'call-42',
-        toolName: 'save_result',
-        arguments: { content: 'hello', n: 3 },
-      });
+      expect(body).toStrictEqual(invocation());
     });
 
     it('sends null for a missing child and agent, and {} for missing arguments', async () => {
       await handler().call(server.url('/string'), invocation({ childSessionId: undefined, agentName: undefined, arguments: undefined }));
 
       expect(JSON.parse(server.received[0].rawBody.toString('utf8'))).toStrictEqual({
-        sessionId: 'session-1',
+        ...invocation(),
         childSessionId: null,
         agentName: null,
-        toolCallId: 'call-42',
-        toolName: 'save_result',
         arguments: {},
       });
     });

@@ -17,8 +17,7 @@ import { ListMcpServers } from '../queries/list-mcp-servers/list-mcp-servers.que
 import { WatchAgentLibrary } from '../queries/watch-agent-library/watch-agent-library.query';
 import { HOOK_TYPES } from '../agent-hooks';
 import { BuiltinToolList } from '../../copilot-cli';
-import { observableToAsyncIterator, validated, budgetFromInput, budgetLimitsOf } from '../../graphql-api';
-import { NotFoundError } from '../../common';
+import { observableToAsyncIterator, validated, budgetFromInput, budgetLimitsOf, nullWhenNotFound } from '../../graphql-api';
 import {
   Agent,
   AgentDraftCheck,
@@ -116,12 +115,8 @@ export class AgentsResolver {
 
   @Query(() => Agent, { nullable: true })
   async agent(@Args('id', { type: () => ID }) id: string) {
-    try {
-      return agentOf(await this.queryBus.execute(new GetAgent(id)));
-    } catch (error) {
-      if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
-      throw error;
-    }
+    const view = await nullWhenNotFound(this.queryBus.execute(new GetAgent(id)));
+    return view ? agentOf(view) : null;
   }
 
   @Query(() => [Agent], { description: 'Agents that can be sub-agents of `exclude`', complexity: ({ childComplexity }) => 100 * childComplexity })

@@ -18,7 +18,7 @@ import {
   RunUsageModel,
   Usage,
 } from '../../run-lineage';
-import { budgetLimitsOf, type GraphqlContext, inRange, ListSize, presentFields, ActorModel } from '../../graphql-api';
+import { AFTER_CURSOR_ARG, budgetLimitsOf, type GraphqlContext, inRange, ListSize, presentFields, ActorModel } from '../../graphql-api';
 import { runStreamId, sessionStreamId } from '../../event-store';
 import { budgetUseOf } from '../budget-guard';
 import { type BudgetView, budgetView, type RunBudget } from '../run-budget';
@@ -68,8 +68,8 @@ export class RunsResolver {
   })
   async runs(
     @Args('filter', { type: () => RunFilterInput, nullable: true }) filter?: RunFilterInput,
-    @Args('first', { type: () => Int, defaultValue: RUNS_FIRST.fallback, description: RUNS_FIRST.description }) first = RUNS_FIRST.fallback,
-    @Args('after', { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string,
+    @Args('first', RUNS_FIRST.arg) first = RUNS_FIRST.fallback,
+    @Args('after', AFTER_CURSOR_ARG) after?: string,
   ): Promise<RunConnection> {
     const page = await this.queryBus.execute(new ListRuns(presentFields(filter), RUNS_FIRST.check(first), after ?? undefined));
     return {
@@ -95,11 +95,7 @@ export class RunsResolver {
     description: 'Runs it started, oldest first',
     complexity: CHILDREN_FIRST.complexity,
   })
-  async children(
-    @Parent() run: RunRow,
-    @Context() { loaders }: GraphqlContext,
-    @Args('first', { type: () => Int, defaultValue: CHILDREN_FIRST.fallback, description: CHILDREN_FIRST.description }) first = CHILDREN_FIRST.fallback,
-  ) {
+  async children(@Parent() run: RunRow, @Context() { loaders }: GraphqlContext, @Args('first', CHILDREN_FIRST.arg) first = CHILDREN_FIRST.fallback) {
     return (await loaders.of(RunLoaders).children.load({ runId: run.runId, first: CHILDREN_FIRST.check(first) })).map(runOf);
   }
 
@@ -120,7 +116,7 @@ export class RunsResolver {
     @Parent() run: RunRow,
     @Context() { loaders }: GraphqlContext,
     @Args('maxDepth', { type: () => Int, nullable: true, description: 'levels below this run; unset: all' }) maxDepth?: number,
-    @Args('limit', { type: () => Int, defaultValue: SUBTREE_LIMIT.fallback, description: SUBTREE_LIMIT.description }) limit = SUBTREE_LIMIT.fallback,
+    @Args('limit', SUBTREE_LIMIT.arg) limit = SUBTREE_LIMIT.fallback,
   ) {
     const rows = await loaders.of(RunLoaders).subtree.load({
       path: run.path,
@@ -171,7 +167,7 @@ export class RunsResolver {
     @Parent() run: RunRow,
     @Context() { loaders }: GraphqlContext,
     @Args('after', { type: () => Int, defaultValue: 0, description: 'global position to start after' }) after = 0,
-    @Args('first', { type: () => Int, defaultValue: EVENTS_FIRST.fallback, description: EVENTS_FIRST.description }) first = EVENTS_FIRST.fallback,
+    @Args('first', EVENTS_FIRST.arg) first = EVENTS_FIRST.fallback,
     @Args('includeSession', { type: () => Boolean, defaultValue: false }) includeSession = false,
   ): Promise<EventPage> {
     const streamIds = includeSession ? [runStreamId(run.runId), sessionStreamId(run.threadId)] : [runStreamId(run.runId)];

@@ -1,13 +1,12 @@
-import { Args, type ComplexityEstimatorArgs, Context, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, type ComplexityEstimatorArgs, Context, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { QueryBus } from '@nestjs/cqrs';
 import { ModelCallLoaders } from './model-call-loaders';
-import { NotFoundError } from '../../common';
 import { type RunRow, Run } from '../../run-lineage';
 import { decodeModelCallCursor, type ModelCallBodies, type ModelCallView } from '../model-call-view';
 import { GetModelCall } from '../queries/get-model-call/get-model-call.query';
 import { GetModelRoute } from '../queries/get-model-route/get-model-route.query';
 import { ListSessionModelCalls } from '../queries/list-session-model-calls/list-session-model-calls.query';
-import { type GraphqlContext, ListSize } from '../../graphql-api';
+import { type GraphqlContext, ListSize, nullWhenNotFound } from '../../graphql-api';
 import { ModelCall, ModelCallPage, ModelCallSpend, ModelRouteState } from './model-call.model';
 import { Session } from '../../sessions';
 
@@ -19,7 +18,7 @@ const callsComplexity = (estimate: ComplexityEstimatorArgs) => {
 };
 const CURSOR_ARG = { type: () => String, nullable: true, description: 'nextCursor of the previous page' } as const;
 // Nullable with defaults, as the console's contract has them: an explicit null means the default.
-const LIMIT_ARG = { type: () => Int, nullable: true, defaultValue: CALLS_LIMIT.fallback, description: CALLS_LIMIT.description } as const;
+const LIMIT_ARG = { ...CALLS_LIMIT.arg, nullable: true } as const;
 const SUBTREE_ARG = { type: () => Boolean, nullable: true, defaultValue: false, description: 'also the calls of every run under it' } as const;
 
 /** A call as the list gave it (bodies unread) or as `modelCall` gave it (bodies read with it). */
@@ -31,13 +30,8 @@ export class ModelCallsResolver {
   constructor(private readonly queryBus: QueryBus) {}
 
   @Query(() => ModelCall, { nullable: true, description: 'One model call (GET /api/model-calls/:id); its request and answer when kept' })
-  async modelCall(@Args('id', { type: () => ID }) id: string) {
-    try {
-      return await this.queryBus.execute(new GetModelCall(id));
-    } catch (error) {
-      if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
-      throw error;
-    }
+  modelCall(@Args('id', { type: () => ID }) id: string) {
+    return nullWhenNotFound(this.queryBus.execute(new GetModelCall(id)));
   }
 
   @Query(() => ModelRouteState, { description: 'Whether the Copilot CLI hands its model calls to Switchboard (when not, none are recorded), and why not' })

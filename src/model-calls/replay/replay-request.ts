@@ -1,5 +1,6 @@
 import * as os from 'node:os';
 import type { ReplayDivergence } from '../model-call.events';
+import { isJsonObject, parseObject } from '../request-summary';
 
 /**
  * issue 26: what a replay compares of a model request, and how. Recording the same run twice with the real
@@ -34,14 +35,13 @@ export interface RequestParts {
 }
 
 type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 const SYSTEM_ROLES = new Set(['system', 'developer']);
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content))
     return content
-      .map((part) => (typeof part === 'string' ? part : isObject(part) && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
+      .map((part) => (typeof part === 'string' ? part : isJsonObject(part) && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
       .join('');
   return content === undefined || content === null ? '' : JSON.stringify(content);
 }
@@ -52,27 +52,22 @@ function textOf(content: unknown): string {
  * Undefined for a body that is not a JSON object (compared whole then).
  */
 export function requestPartsOf(body: string): RequestParts | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(parsed)) return undefined;
+  const parsed = parseObject(body);
+  if (!parsed) return undefined;
   const conversation: unknown[] = Array.isArray(parsed.messages) ? parsed.messages : Array.isArray(parsed.input) ? parsed.input : [];
   const system: string[] = [];
   if (parsed.system !== undefined) system.push(textOf(parsed.system));
   if (typeof parsed.instructions === 'string') system.push(parsed.instructions);
   const messages: string[] = [];
   for (const message of conversation) {
-    if (isObject(message) && typeof message.role === 'string' && SYSTEM_ROLES.has(message.role)) system.push(textOf(message.content));
+    if (isJsonObject(message) && typeof message.role === 'string' && SYSTEM_ROLES.has(message.role)) system.push(textOf(message.content));
     else messages.push(normalizedText(JSON.stringify(message)));
   }
   const tools = new Map<string, string>();
   if (Array.isArray(parsed.tools)) {
     (parsed.tools as unknown[]).forEach((tool, i) => {
-      const fn: unknown = isObject(tool) && isObject(tool.function) ? tool.function : tool;
-      const name = isObject(fn) && typeof fn.name === 'string' ? fn.name : `#${i}`;
+      const fn: unknown = isJsonObject(tool) && isJsonObject(tool.function) ? tool.function : tool;
+      const name = isJsonObject(fn) && typeof fn.name === 'string' ? fn.name : `#${i}`;
       tools.set(name, normalizedText(JSON.stringify(tool)));
     });
   }
@@ -138,13 +133,8 @@ export interface ForkChanges {
  */
 export function withForkChanges(body: string, changes: ForkChanges): string {
   if (changes.message === undefined && changes.prompt === undefined && changes.model === undefined) return body;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return body;
-  }
-  if (!isObject(parsed)) return body;
+  const parsed = parseObject(body);
+  if (!parsed) return body;
   const request: JsonObject = { ...parsed };
   if (changes.model !== undefined) request.model = changes.model;
   const listKey = Array.isArray(request.messages) ? 'messages' : Array.isArray(request.input) ? 'input' : 'messages';
@@ -153,7 +143,7 @@ export function withForkChanges(body: string, changes: ForkChanges): string {
     if (request.system !== undefined) request.system = changes.prompt;
     else if (typeof request.instructions === 'string') request.instructions = changes.prompt;
     else {
-      const isSystem = (m: unknown) => isObject(m) && typeof m.role === 'string' && SYSTEM_ROLES.has(m.role);
+      const isSystem = (m: unknown) => isJsonObject(m) && typeof m.role === 'string' && SYSTEM_ROLES.has(m.role);
       const role = (conversation.find(isSystem) as JsonObject | undefined)?.role ?? 'system';
       conversation = [{ role, content: changes.prompt }, ...conversation.filter((m) => !isSystem(m))];
     }

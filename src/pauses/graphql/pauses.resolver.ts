@@ -2,6 +2,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { Args, Context, ID, Mutation, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import { CLIENT_HEADER, personDecisionSource } from '../../approvals';
 import { PauseWork, type PauseResult, pauseSchema } from '../commands/pause/pause.command';
+import type { PauseTarget } from '../../event-store';
 import { UnpauseWork, type UnpauseResult } from '../commands/unpause/unpause.command';
 import { PauseHolds, type PauseView } from '../pause-holds';
 import { type GraphqlContext, validated } from '../../graphql-api';
@@ -13,6 +14,7 @@ export function pauseOf(view: PauseView): PauseModel {
   return { ...view, runId: view.runId ?? null, sessionId: view.sessionId ?? null, reason: view.reason ?? null };
 }
 
+const pauseOrNull = (view: PauseView | undefined): PauseModel | null => (view ? pauseOf(view) : null);
 const pauseResultOf = (result: PauseResult): PauseResultModel => ({ ...result, pause: pauseOf(result.pause) });
 const actorOf = (context: GraphqlContext) => personDecisionSource(context.req?.headers?.[CLIENT_HEADER]);
 
@@ -29,8 +31,7 @@ export class PauseCommandsResolver {
     @Context() context: GraphqlContext,
     @Args('reason', { type: () => String, nullable: true }) reason?: string,
   ) {
-    const body = validated(pauseSchema, { reason: reason ?? undefined });
-    return pauseResultOf(await this.commandBus.execute(new PauseWork('run', runId, actorOf(context), body.reason)));
+    return this.pause('run', runId, context, reason);
   }
 
   @Mutation(() => UnpauseResultModel, { description: 'Release a paused run; invalid_state when it is not paused' })
@@ -44,13 +45,18 @@ export class PauseCommandsResolver {
     @Context() context: GraphqlContext,
     @Args('reason', { type: () => String, nullable: true }) reason?: string,
   ) {
-    const body = validated(pauseSchema, { reason: reason ?? undefined });
-    return pauseResultOf(await this.commandBus.execute(new PauseWork('session', sessionId, actorOf(context), body.reason)));
+    return this.pause('session', sessionId, context, reason);
   }
 
   @Mutation(() => UnpauseResultModel, { description: 'Release a paused session; invalid_state when it is not paused' })
   unpauseSession(@Args('sessionId', { type: () => ID }) sessionId: string, @Context() context: GraphqlContext): Promise<UnpauseResult> {
     return this.commandBus.execute(new UnpauseWork('session', sessionId, actorOf(context)));
+  }
+
+  /** The reason checked as REST checks it, then the same command. */
+  private async pause(target: PauseTarget, id: string, context: GraphqlContext, reason: string | undefined): Promise<PauseResultModel> {
+    const body = validated(pauseSchema, { reason: reason ?? undefined });
+    return pauseResultOf(await this.commandBus.execute(new PauseWork(target, id, actorOf(context), body.reason)));
   }
 }
 
@@ -70,8 +76,7 @@ export class RunPauseResolver {
     description: 'The pause over it (its own, an ancestor run’s, or its tree’s session’s); null when none',
   })
   async pause(@Parent() run: Run): Promise<PauseModel | null> {
-    const view = await this.holds.pauseOverRun(run.runId);
-    return view ? pauseOf(view) : null;
+    return pauseOrNull(await this.holds.pauseOverRun(run.runId));
   }
 }
 
@@ -81,7 +86,6 @@ export class SessionPauseResolver {
 
   @ResolveField(() => PauseModel, { nullable: true, description: 'The pause over it (its own, or for a run’s session, over that run); null when none' })
   async pause(@Parent() session: Session): Promise<PauseModel | null> {
-    const view = await this.holds.pauseOverSession(session.sessionId);
-    return view ? pauseOf(view) : null;
+    return pauseOrNull(await this.holds.pauseOverSession(session.sessionId));
   }
 }

@@ -14,7 +14,7 @@ import { WatchScheduleFirings } from '../queries/watch-schedule-firings/watch-sc
 import { createScheduleSchema, previewScheduleSchema, updateScheduleSchema } from '../schedule-requests';
 import type { FiringView, ScheduleView } from '../schedule-view';
 import { ScheduleNotFoundError } from '../schedule.errors';
-import { apiBudgetFromInput, type GraphqlContext, ListSize, validated, observableToAsyncIterator } from '../../graphql-api';
+import { AFTER_CURSOR_ARG, apiBudgetFromInput, type GraphqlContext, ListSize, validated, observableToAsyncIterator } from '../../graphql-api';
 import {
   DeletedSchedule,
   Schedule,
@@ -86,8 +86,8 @@ export class SchedulesResolver {
     complexity: SCHEDULES_FIRST.complexity,
   })
   async schedules(
-    @Args('first', { type: () => Int, defaultValue: SCHEDULES_FIRST.fallback, description: SCHEDULES_FIRST.description }) first = SCHEDULES_FIRST.fallback,
-    @Args('after', { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string,
+    @Args('first', SCHEDULES_FIRST.arg) first = SCHEDULES_FIRST.fallback,
+    @Args('after', AFTER_CURSOR_ARG) after?: string,
   ): Promise<ScheduleConnection> {
     const page = await this.queryBus.execute(new ListSchedules(SCHEDULES_FIRST.check(first), after ?? undefined));
     return {
@@ -125,8 +125,8 @@ export class SchedulesResolver {
   @ResolveField(() => ScheduleFiringConnection, { description: 'Its firings, newest first', complexity: FIRINGS_FIRST.complexity })
   async firings(
     @Parent() schedule: Schedule,
-    @Args('first', { type: () => Int, defaultValue: FIRINGS_FIRST.fallback, description: FIRINGS_FIRST.description }) first = FIRINGS_FIRST.fallback,
-    @Args('after', { type: () => String, nullable: true, description: 'pageInfo.endCursor of the previous page' }) after?: string,
+    @Args('first', FIRINGS_FIRST.arg) first = FIRINGS_FIRST.fallback,
+    @Args('after', AFTER_CURSOR_ARG) after?: string,
   ): Promise<ScheduleFiringConnection> {
     const page = await this.queryBus.execute(new ListScheduleFirings(schedule.id, FIRINGS_FIRST.check(first), after ?? undefined));
     return {

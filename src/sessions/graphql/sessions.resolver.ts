@@ -1,7 +1,7 @@
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver, Subscription } from '@nestjs/graphql';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { callerTrace, NotFoundError } from '../../common';
+import { callerTrace } from '../../common';
 import { ListEventsBefore, WatchStream, StoredEventModel, StreamPageBeforeModel } from '../../event-log';
 import { sessionStreamId } from '../../event-store';
 import { ChangeSubAgents } from '../commands/change-sub-agents/change-sub-agents.command';
@@ -14,7 +14,7 @@ import { GetSession } from '../queries/get-session/get-session.query';
 import { GetSessionOptions } from '../queries/get-session-options/get-session-options.query';
 import { ListSessions } from '../queries/list-sessions/list-sessions.query';
 import { changeSubAgentsSchema, createSessionSchema, type PermissionPolicy } from '../session-config';
-import { apiBudgetFromInput, inRange, ListSize, validated, type GraphqlContext, observableToAsyncIterator } from '../../graphql-api';
+import { apiBudgetFromInput, inRange, ListSize, validated, type GraphqlContext, nullWhenNotFound, observableToAsyncIterator } from '../../graphql-api';
 import {
   CreatedSession,
   CreateSessionInput,
@@ -81,13 +81,8 @@ export class SessionsResolver {
   }
 
   @Query(() => Session, { nullable: true, description: 'A session with its status and its sub-agent launches' })
-  async session(@Args('id', { type: () => ID }) id: string) {
-    try {
-      return await this.queryBus.execute(new GetSession(id));
-    } catch (error) {
-      if (error instanceof NotFoundError || (error as { code?: string }).code === 'not_found') return null;
-      throw error;
-    }
+  session(@Args('id', { type: () => ID }) id: string) {
+    return nullWhenNotFound(this.queryBus.execute(new GetSession(id)));
   }
 
   @ResolveField(() => SessionPermissionPolicy)

@@ -2,13 +2,12 @@ import {
   ATTR_GEN_AI_AGENT_ID,
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
-  ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_REQUEST_MODEL,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import { ChildSessionEvents, readChildSessionEvent } from '../../../child-sessions';
 import { SpanIds } from '../../../common';
-import { type ContextSpanMapping, attrs, ended, newSpan, num, placeIn, sessionOf, str } from './span-building';
+import { type ContextSpanMapping, attrs, ended, genAiSpan, num, placeIn, sessionOf, str } from './span-building';
 
 /** A CLI sub-agent (the `task` tool) is an agent span under the tool call that launched it. */
 export const childSessionSpans: ContextSpanMapping = {
@@ -36,20 +35,20 @@ export const childSessionSpans: ContextSpanMapping = {
         const place = placeIn(state.context(session), session);
         const agentName = str(child.data.agentName) ?? 'sub-agent';
         changes.open(
-          newSpan(event, {
+          genAiSpan(event, {
             spanId: SpanIds.subagent(session, childId),
             traceId: place.traceId,
             parentSpanId: toolCallId ? SpanIds.tool(session, toolCallId) : place.parentSpanId,
-            name: `${GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${agentName}`,
+            operation: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+            subject: agentName,
             kind: 'internal',
-            attributes: attrs({
-              [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+            attributes: {
               [ATTR_GEN_AI_AGENT_ID]: childId,
               [ATTR_GEN_AI_AGENT_NAME]: agentName,
               [ATTR_GEN_AI_CONVERSATION_ID]: session,
               [ATTR_GEN_AI_REQUEST_MODEL]: str(child.data.model),
               'switchboard.subagent.execution_mode': str(child.data.executionMode),
-            }),
+            },
           }),
         );
         return;

@@ -1,6 +1,5 @@
 import {
   ATTR_GEN_AI_CONVERSATION_ID,
-  ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
   ATTR_GEN_AI_TOOL_CALL_ID,
@@ -17,7 +16,7 @@ import {
   type CliToolExecutionCompletePayload,
   type CliToolExecutionStartPayload,
 } from '../../../sessions';
-import { type Changes, type TraceMappingOptions, type TraceState, attrs, ended, newSpan, placeIn, str, textMessages, textOf } from './span-building';
+import { type Changes, type TraceMappingOptions, type TraceState, attrs, ended, genAiSpan, placeIn, str, textMessages, textOf } from './span-building';
 
 /**
  * The CLI's own records on a session's stream (`cli.<type>`): the turn's end and answer (the main
@@ -60,21 +59,21 @@ export function cliRecordSpans(
       const agentId = str(cli.data.agentId);
       const toolName = str(payload.toolName) ?? 'tool';
       changes.open(
-        newSpan(event, {
+        genAiSpan(event, {
           spanId: SpanIds.tool(session, toolCallId),
           traceId: place.traceId,
           // A CLI sub-agent's call (protocol 3 names it on the record) nests under that sub-agent.
           parentSpanId: agentId ? SpanIds.subagent(session, agentId) : place.parentSpanId,
-          name: `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${toolName}`,
+          operation: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+          subject: toolName,
           kind: 'internal',
-          attributes: attrs({
-            [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+          attributes: {
             [ATTR_GEN_AI_TOOL_NAME]: toolName,
             [ATTR_GEN_AI_TOOL_CALL_ID]: toolCallId,
             [ATTR_GEN_AI_CONVERSATION_ID]: session,
             'switchboard.cli_agent.id': agentId,
             [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: options.content ? textOf(payload.arguments) : undefined,
-          }),
+          },
         }),
       );
       return;

@@ -2,7 +2,6 @@ import {
   ATTR_GEN_AI_AGENT_NAME,
   ATTR_GEN_AI_CONVERSATION_ID,
   ATTR_GEN_AI_INPUT_MESSAGES,
-  ATTR_GEN_AI_OPERATION_NAME,
   ATTR_GEN_AI_OUTPUT_MESSAGES,
   ATTR_GEN_AI_PROVIDER_NAME,
   ATTR_GEN_AI_REQUEST_MAX_TOKENS,
@@ -40,7 +39,7 @@ import {
   type Changes,
   attrs,
   ended,
-  newSpan,
+  genAiSpan,
   num,
   placeIn,
   str,
@@ -89,14 +88,14 @@ function modelCallStarted(
   const model = str(data.model) ?? 'unknown';
   const replay = fieldsOf<ModelCallReplay>(data.replay);
   const request = call.type === ModelCallEvents.started ? call.data.request : undefined;
-  const span = newSpan(event, {
+  const span = genAiSpan(event, {
     spanId: SpanIds.modelCall(callId),
     traceId: place.traceId,
     parentSpanId: subagentId ? SpanIds.subagent(sessionId, subagentId) : place.parentSpanId,
-    name: `${GEN_AI_OPERATION_NAME_VALUE_CHAT} ${model}`,
+    operation: GEN_AI_OPERATION_NAME_VALUE_CHAT,
+    subject: model,
     kind: 'client',
-    attributes: attrs({
-      [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_CHAT,
+    attributes: {
       [ATTR_GEN_AI_PROVIDER_NAME]: str(data.provider),
       [ATTR_GEN_AI_REQUEST_MODEL]: model,
       [ATTR_GEN_AI_REQUEST_MAX_TOKENS]: num(data.cappedOutputTokens) ?? num(data.maxOutputTokens),
@@ -114,7 +113,7 @@ function modelCallStarted(
       'switchboard.replay.divergence': str(fieldsOf<ReplayDivergence>(replay.divergence).part),
       'switchboard.replay.fork_point': replay.forkPoint === true ? true : undefined,
       [ATTR_GEN_AI_INPUT_MESSAGES]: options.content ? inputMessagesOfRequest(str(request)) : undefined,
-    }),
+    },
   });
   if (call.type === ModelCallEvents.refused) {
     const refused = ended(span, event, 'error', str(call.data.message) ?? 'refused');

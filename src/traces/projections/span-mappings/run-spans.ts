@@ -20,6 +20,7 @@ import {
   attrs,
   emptyContext,
   ended,
+  genAiSpan,
   newSpan,
   num,
   placeIn,
@@ -129,13 +130,13 @@ function runStarted(event: StoredEvent, run: RunRead<typeof RunEvents.started>, 
   const agentId = str(data.agentId) ?? 'agent';
   const agentName = str(data.agentName) ?? agentId;
   changes.open(
-    newSpan(event, {
+    genAiSpan(event, {
       spanId,
       ...place,
-      name: `${GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT} ${agentName}`,
+      operation: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      subject: agentName,
       kind: 'internal',
-      attributes: attrs({
-        [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+      attributes: {
         [ATTR_GEN_AI_AGENT_ID]: agentId,
         [ATTR_GEN_AI_AGENT_NAME]: agentName,
         [ATTR_GEN_AI_CONVERSATION_ID]: threadId,
@@ -147,7 +148,7 @@ function runStarted(event: StoredEvent, run: RunRead<typeof RunEvents.started>, 
         'switchboard.run.parent_id': str(data.parentRunId),
         'switchboard.replay.mode': str(fieldsOf<RunReplay>(data.replay).mode),
         [ATTR_GEN_AI_INPUT_MESSAGES]: options.content ? textMessages('user', str(data.prompt)) : undefined,
-      }),
+      },
     }),
   );
   const context = state.context(threadId) ?? emptyContext(threadId);

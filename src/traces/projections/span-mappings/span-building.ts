@@ -1,4 +1,4 @@
-import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OUTPUT_MESSAGES } from '@opentelemetry/semantic-conventions/incubating';
+import { ATTR_GEN_AI_INPUT_MESSAGES, ATTR_GEN_AI_OPERATION_NAME, ATTR_GEN_AI_OUTPUT_MESSAGES } from '@opentelemetry/semantic-conventions/incubating';
 import { type RecordedTrace, traceIdOf } from '../../../common';
 import { fieldsOf, type StoredEvent, runIdOfThread, sessionIdOfStream } from '../../../event-store';
 
@@ -160,6 +160,18 @@ export function newSpan(
     endedPosition: null,
     exportedAt: null,
   };
+}
+
+/**
+ * A GenAI span as the semantic conventions name it: `{operation} {subject}` (`chat gpt-4o`,
+ * `invoke_agent reviewer`, `execute_tool grep`), its operation the first attribute.
+ */
+export function genAiSpan(
+  event: StoredEvent,
+  fields: Pick<SpanRow, 'spanId' | 'kind'> & Placement & { operation: string; subject: string; attributes: Record<string, AttributeValue | undefined> },
+): SpanRow {
+  const { operation, subject, attributes, ...placed } = fields;
+  return newSpan(event, { ...placed, name: `${operation} ${subject}`, attributes: attrs({ [ATTR_GEN_AI_OPERATION_NAME]: operation, ...attributes }) });
 }
 
 export function ended(span: SpanRow, event: StoredEvent, status: SpanStatusCode, message?: string): SpanRow {
