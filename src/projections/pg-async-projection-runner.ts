@@ -3,14 +3,8 @@ import { escapeIdentifier, type ClientBase } from 'pg';
 import { connectionFailureOf } from '../common';
 import { type PostgresEventStore, readEventsAfter, applyInlineProjections } from '../event-store';
 import type { PgProjection } from './postgres-projection';
-import {
-  AsyncProjectionRunner,
-  type AsyncProjectionStatus,
-  type FeedStanding,
-  projectionStatusOf,
-  recordFailure,
-  recordRecovery,
-} from './async-projection-runner';
+import { AsyncProjectionRunner, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import type { AsyncProjectionStatus, FeedStanding } from './async-projection-runner';
 
 export interface PgAsyncProjectionRunnerOptions {
   /** Backoff cap between retries of a failing batch (SWITCHBOARD_PROJECTION_RETRY_MAX_MS on SQLite). */

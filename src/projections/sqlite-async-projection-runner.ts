@@ -5,14 +5,8 @@ import { SqliteDatabase } from '../database';
 import { SqliteEventStore, type StoredEvent, eventsFor } from '../event-store';
 import { type Projection, runProjectionSync } from './projection';
 import { ProjectionRegistry } from './projection-registry';
-import {
-  AsyncProjectionRunner,
-  type AsyncProjectionStatus,
-  type FeedStanding,
-  projectionStatusOf,
-  recordFailure,
-  recordRecovery,
-} from './async-projection-runner';
+import { AsyncProjectionRunner, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import type { AsyncProjectionStatus, FeedStanding } from './async-projection-runner';
 import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
 
 /**
