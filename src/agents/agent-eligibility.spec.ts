@@ -99,23 +99,26 @@ describe('subAgentProblems (FR-1 / FR-5 / FR-6)', () => {
     expect(subAgentProblems('lead', [], lookup)).toEqual([]);
   });
 
-  it('names an unknown id', () => {
-    expect(subAgentProblems('lead', ['ghost'], library(agent('lead')))).toEqual([
-      { id: 'ghost', reason: 'no agent with id ghost exists; create it first or remove it from the list' },
-    ]);
-  });
-
-  it('refuses the agent itself', () => {
-    expect(subAgentProblems('lead', ['lead'], library(agent('lead')))).toEqual([
-      { id: 'lead', reason: 'an agent cannot be its own sub-agent; remove it from sub_agents' },
-    ]);
-  });
-
-  it('refuses a cycle a -> b -> a with one entry, not also "has sub-agents of its own"', () => {
-    const lookup = library(agent('a', { sub_agents: ['b'] }), agent('b'));
-    expect(subAgentProblems('b', ['a'], lookup)).toEqual([
-      { id: 'a', reason: 'a lists b as its own sub-agent, so b -> a -> b would be a cycle; remove one of the two links' },
-    ]);
+  // One list entry, one problem: [what, the owner, the list, the library, the problem].
+  it.each([
+    ['names an unknown id', 'lead', ['ghost'], [agent('lead')], 'no agent with id ghost exists; create it first or remove it from the list'],
+    ['refuses the agent itself', 'lead', ['lead'], [agent('lead')], 'an agent cannot be its own sub-agent; remove it from sub_agents'],
+    [
+      'refuses a cycle a -> b -> a with one entry, not also "has sub-agents of its own"',
+      'b',
+      ['a'],
+      [agent('a', { sub_agents: ['b'] }), agent('b')],
+      'a lists b as its own sub-agent, so b -> a -> b would be a cycle; remove one of the two links',
+    ],
+    [
+      'refuses a sub-agent that has sub-agents of its own (other than the owner)',
+      'top',
+      ['mid'],
+      [agent('mid', { sub_agents: ['leaf'] }), agent('leaf')],
+      'mid has sub-agents of its own (leaf); sub-agents cannot be nested, clear its sub_agents',
+    ],
+  ])('%s', (_what, owner, ids, agents, reason) => {
+    expect(subAgentProblems(owner, ids, library(...agents))).toEqual([{ id: ids[0], reason }]);
   });
 
   it('reports a sub-agent listed twice once, as a duplicate', () => {
@@ -133,13 +136,6 @@ describe('subAgentProblems (FR-1 / FR-5 / FR-6)', () => {
         reason: 'tooly excludes built-in tools (shell); sub-agents only support an allowlist, use tools.builtin instead of tools.excluded_builtin',
       },
       { id: 'tooly', reason: 'tooly has no description; the main agent picks sub-agents by their description, so set one' },
-    ]);
-  });
-
-  it('refuses a sub-agent that has sub-agents of its own (other than the owner)', () => {
-    const lookup = library(agent('mid', { sub_agents: ['leaf'] }), agent('leaf'));
-    expect(subAgentProblems('top', ['mid'], lookup)).toEqual([
-      { id: 'mid', reason: 'mid has sub-agents of its own (leaf); sub-agents cannot be nested, clear its sub_agents' },
     ]);
   });
 

@@ -4,6 +4,7 @@
  */
 export { DatabaseHealth } from './database-health';
 export { DatabaseModule } from './database.module';
+export { equalsWhenGiven, whenGiven } from './given-conditions';
 export { KeyedBatch, KeyedReadBatch, byLimit, jsonArrayRows, jsonArrayValues, tableIndexedBy } from './keyed-batch';
 export type { KeyField } from './keyed-batch';
 export { applyPendingMigrations, migratePostgres } from './migrations';

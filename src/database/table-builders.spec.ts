@@ -20,6 +20,9 @@ const sample = table(
 );
 const pairs = table('pairs', { left: column.text('left').notNull(), right: column.text('right').notNull() }, { primaryKey: ['left', 'right'] });
 
+type NameOf<C extends { _: { name: string } }> = C['_']['name'];
+type SameType<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+
 type Config = ReturnType<typeof getSqliteTableConfig> | ReturnType<typeof getPgTableConfig>;
 const columnsOf = (config: Config) =>
   Object.fromEntries(
@@ -78,6 +81,21 @@ describe('sqliteTableOf / pgTableOf', () => {
     expect(indexesOf(pg)).toEqual(expected);
     expect(getSqliteTableConfig(sqliteTableOf(pairs)).primaryKeys.map((k) => k.columns.map((c) => c.name))).toEqual([['left', 'right']]);
     expect(getPgTableConfig(pgTableOf(pairs)).primaryKeys.map((k) => k.columns.map((c) => c.name))).toEqual([['left', 'right']]);
+  });
+
+  it("names a column after its property in snake_case unless it names itself, in the column's type too", () => {
+    const named = table('named', { agentName: column.text().notNull(), ttfbMs: column.bigint(), url: column.text('endpoint_url') });
+    const sqliteNamed = sqliteTableOf(named);
+    const pgNamed = pgTableOf(named);
+    const expected = ['agent_name', 'ttfb_ms', 'endpoint_url'];
+    expect(getSqliteTableConfig(sqliteNamed).columns.map((c) => c.name)).toEqual(expected);
+    expect(getPgTableConfig(pgNamed).columns.map((c) => c.name)).toEqual(expected);
+    // The name types are those drizzle's own builders give (tsc fails here on a wrong or widened name).
+    const namesTyped: SameType<
+      [NameOf<typeof sqliteNamed.agentName>, NameOf<typeof pgNamed.ttfbMs>, NameOf<typeof sqliteNamed.url>],
+      ['agent_name', 'ttfb_ms', 'endpoint_url']
+    > = true;
+    expect(namesTyped).toBe(true);
   });
 
   it('refuses a default of the wrong type (one the description vocabulary would not type-check)', () => {

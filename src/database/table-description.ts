@@ -1,6 +1,7 @@
 /**
  * A table described once for both dialects: columns in a small dialect-free vocabulary, plus indexes
- * and a composite primary key by property name. `sqliteTableOf` and `pgTableOf`
+ * and a composite primary key by property name. A column's SQL name is its property name in
+ * snake_case (`agentName` -> `agent_name`), unless the column names itself (`column.text('name')`). `sqliteTableOf` and `pgTableOf`
  * (`./table-builders.ts`) turn a description into the drizzle table of each dialect; the descriptions
  * themselves are in `./tables/`.
  */
@@ -70,14 +71,44 @@ export class ColumnDescription<
 
 export type AnyColumnDescription = ColumnDescription<ColumnKind, string, boolean, boolean, boolean>;
 
-/** The column vocabulary: `column.text('agent_name').notNull()`. */
+/** The name a column gets from its property when it declares none. */
+type Unnamed = '';
+
+/** `agentName` -> `agent_name`, in types: the SQL name a property gives its column. */
+export type SnakeCase<S extends string> = S extends `${infer Head}${infer Tail}`
+  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
+  : S;
+
+/** `agentName` -> `agent_name`: the SQL name a property gives its column. */
+export function snakeCase(property: string): string {
+  return property.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
+/**
+ * The vocabulary word of a kind: a column unnamed (`''`, named after its property by `table`), or named
+ * where its SQL name differs. Two signatures, so an unnamed column's name type stays `''` instead of
+ * being taken from the context.
+ */
+function columnOf<K extends ColumnKind>(kind: K) {
+  function word(): ColumnDescription<K, Unnamed>;
+  function word<N extends string>(name: N): ColumnDescription<K, N>;
+  function word(name?: string): ColumnDescription<K, string> {
+    return new ColumnDescription(kind, name ?? '');
+  }
+  return word;
+}
+
+/**
+ * The column vocabulary: `column.text().notNull()`. A column named by its property needs no name; pass
+ * one only where the SQL name is not the property's snake_case.
+ */
 export const column = {
-  text: <N extends string>(name: N) => new ColumnDescription('text', name),
-  integer: <N extends string>(name: N) => new ColumnDescription('integer', name),
-  bigint: <N extends string>(name: N) => new ColumnDescription('bigint', name),
-  boolean: <N extends string>(name: N) => new ColumnDescription('boolean', name),
-  real: <N extends string>(name: N) => new ColumnDescription('real', name),
-  timestamptz: <N extends string>(name: N) => new ColumnDescription('timestamptz', name),
+  text: columnOf('text'),
+  integer: columnOf('integer'),
+  bigint: columnOf('bigint'),
+  boolean: columnOf('boolean'),
+  real: columnOf('real'),
+  timestamptz: columnOf('timestamptz'),
 };
 
 export type ColumnsDescription = Record<string, AnyColumnDescription>;
@@ -95,7 +126,24 @@ export interface TableDescription<N extends string, C extends ColumnsDescription
   readonly columns: C;
 }
 
+/** The columns of a description with each unnamed column named after its property. */
+export type NamedColumns<C extends ColumnsDescription> = {
+  [P in keyof C]: C[P] extends ColumnDescription<infer K, infer N, infer TNotNull, infer TDefault, infer TPrimary>
+    ? ColumnDescription<K, N extends Unnamed ? SnakeCase<P & string> : N, TNotNull, TDefault, TPrimary>
+    : never;
+};
+
 /** Describes a table: its SQL name, its columns by property name, its indexes and composite key. */
-export function table<N extends string, C extends ColumnsDescription>(name: N, columns: C, extras: TableExtras<C> = {}): TableDescription<N, C> {
-  return { name, columns, ...extras };
+export function table<N extends string, C extends ColumnsDescription>(
+  name: N,
+  columns: C,
+  extras: TableExtras<C> = {},
+): TableDescription<N, NamedColumns<C>> {
+  const named = Object.fromEntries(
+    Object.entries(columns).map(([property, { kind, name: sqlName, flags }]) => [
+      property,
+      new ColumnDescription(kind, sqlName === '' ? snakeCase(property) : sqlName, flags),
+    ]),
+  ) as NamedColumns<C>;
+  return { name, columns: named, ...extras };
 }

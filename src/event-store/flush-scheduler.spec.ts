@@ -1,12 +1,16 @@
 import { FlushScheduler } from './flush-scheduler';
 
 describe('FlushScheduler', () => {
-  beforeEach(() => jest.useFakeTimers());
+  let flush: jest.Mock;
+  let scheduler: FlushScheduler;
+  beforeEach(() => {
+    jest.useFakeTimers();
+    flush = jest.fn();
+    scheduler = new FlushScheduler(flush);
+  });
   afterEach(() => jest.useRealTimers());
 
   it('flushes once per loop turn however many appends asked', () => {
-    const flush = jest.fn();
-    const scheduler = new FlushScheduler(flush);
     scheduler.schedule(0);
     scheduler.schedule(0);
     scheduler.schedule(25);
@@ -15,8 +19,6 @@ describe('FlushScheduler', () => {
   });
 
   it('lets a patient append wait for company, until an impatient one flushes it sooner', () => {
-    const flush = jest.fn();
-    const scheduler = new FlushScheduler(flush);
     scheduler.schedule(50);
     jest.advanceTimersByTime(49);
     expect(flush).not.toHaveBeenCalled();
@@ -29,8 +31,6 @@ describe('FlushScheduler', () => {
   });
 
   it('keeps the earliest deadline among patient appends, and forgets it when cancelled', () => {
-    const flush = jest.fn();
-    const scheduler = new FlushScheduler(flush);
     scheduler.schedule(10);
     scheduler.schedule(100);
     jest.advanceTimersByTime(10);

@@ -2,6 +2,7 @@ import {
   apiKeyStreamId,
   agentStreamId,
   approvalStreamId,
+  modelCallStreamId,
   parseStreamId,
   pauseStreamId,
   pauseTargetOfStream,
@@ -19,37 +20,31 @@ import {
 } from './stream-ids';
 
 describe('stream ids', () => {
-  it('builds the public forms session-<id>, run-<id>, agent-<id> and the run thread sub-agent-<runId>', () => {
-    expect(sessionStreamId('s1')).toBe('session-s1');
-    expect(runStreamId('r1')).toBe('run-r1');
-    expect(agentStreamId('code-reviewer')).toBe('agent-code-reviewer');
-    expect(runThreadId('r9')).toBe('sub-agent-r9');
-    expect(apiKeyStreamId('k1')).toBe('api_key-k1');
-    expect(STREAM_PREFIXES).toEqual({
-      session: 'session-',
-      run: 'run-',
-      agent: 'agent-',
-      approval: 'approval-',
-      modelCall: 'model_call-',
-      pause: 'pause-',
-      apiKey: 'api_key-',
-      schedule: 'schedule-',
-      scheduleFiring: 'schedule_firing-',
-    });
-    expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
-  });
+  // The ids are public (REST, GraphQL, the audit log): each kind's prefix is pinned here, not read from the code.
+  const kinds = [
+    ['session', sessionStreamId, 'session-'],
+    ['run', runStreamId, 'run-'],
+    ['agent', agentStreamId, 'agent-'],
+    ['approval', approvalStreamId, 'approval-'],
+    ['modelCall', modelCallStreamId, 'model_call-'],
+    ['apiKey', apiKeyStreamId, 'api_key-'],
+    ['schedule', scheduleStreamId, 'schedule-'],
+    ['scheduleFiring', scheduleFiringStreamId, 'schedule_firing-'],
+  ] as const;
 
-  it.each([
-    ['session', sessionStreamId],
-    ['run', runStreamId],
-    ['agent', agentStreamId],
-    ['approval', approvalStreamId],
-    ['schedule', scheduleStreamId],
-    ['scheduleFiring', scheduleFiringStreamId],
-  ] as const)('parses back what it builds for a %s stream, ids with dashes included', (kind, build) => {
+  it.each(kinds)('builds a %s stream as its prefix and the id, and parses it back, ids with dashes included', (kind, build, prefix) => {
+    expect(STREAM_PREFIXES[kind]).toBe(prefix);
     for (const id of ['x', '0193a6f4-7b2c-7d1e-9f00-0123456789ab', 'code-reviewer', 'session-nested']) {
+      expect(build(id)).toBe(`${prefix}${id}`);
       expect(parseStreamId(build(id))).toEqual({ kind, id });
     }
+  });
+
+  it('knows no other kind than those and the pauses, and runs its threads as sub-agent-<runId>', () => {
+    expect(Object.keys(STREAM_PREFIXES).sort()).toEqual([...kinds.map(([kind]) => kind), 'pause'].sort());
+    expect(STREAM_PREFIXES.pause).toBe('pause-');
+    expect(runThreadId('r9')).toBe('sub-agent-r9');
+    expect(RUN_THREAD_PREFIX).toBe('sub-agent-');
   });
 
   it('builds and parses the pause streams of a run and of a session (issue 26)', () => {

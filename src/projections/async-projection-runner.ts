@@ -27,8 +27,12 @@ export interface AsyncProjectionStatus {
 /** Where a feed stands, as both runners (SQLite and PostgreSQL) keep it. */
 export interface FeedStanding {
   projection: { name: string };
+  /** Last global position applied, as its last committed checkpoint says. */
   position: number;
+  /** The log's head when the feed (re)started or was rebuilt: below it, the feed is catching up. */
   catchUpTarget: number;
+  /** The retry of a failed batch, waiting for its backoff. */
+  retryTimer?: NodeJS.Timeout;
   failure?: { error: string; since: Date; attempts: number; nextRetryAt: Date };
 }
 

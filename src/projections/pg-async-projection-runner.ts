@@ -3,7 +3,8 @@ import { escapeIdentifier, type ClientBase } from 'pg';
 import { connectionFailureOf } from '../common';
 import { type PostgresEventStore, readEventsAfter, applyInlineProjections } from '../event-store';
 import type { PgProjection } from './postgres-projection';
-import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import { AsyncProjectionRunner, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import type { AsyncProjectionStatus, FeedStanding } from './async-projection-runner';
 
 export interface PgAsyncProjectionRunnerOptions {
   /** Backoff cap between retries of a failing batch (SWITCHBOARD_PROJECTION_RETRY_MAX_MS on SQLite). */
@@ -19,17 +20,11 @@ const DEFAULT_BATCH_SIZE = 500;
  */
 const CONNECTION_RETRY_MAX_MS = 1_000;
 
-interface Feed {
+interface Feed extends FeedStanding {
   projection: PgProjection;
-  /** Last global position applied, as its last committed checkpoint says. */
-  position: number;
-  /** The log's head when the feed started (or was rebuilt): below it, the feed is catching up. */
-  catchUpTarget: number;
   draining?: Promise<void>;
   /** A wake came while draining: drain once more after this pass. */
   again: boolean;
-  retryTimer?: NodeJS.Timeout;
-  failure?: { error: string; since: Date; attempts: number; nextRetryAt: Date };
 }
 
 /**

@@ -5,7 +5,8 @@ import { SqliteDatabase } from '../database';
 import { SqliteEventStore, type StoredEvent, eventsFor } from '../event-store';
 import { type Projection, runProjectionSync } from './projection';
 import { ProjectionRegistry } from './projection-registry';
-import { AsyncProjectionRunner, type AsyncProjectionStatus, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import { AsyncProjectionRunner, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
+import type { AsyncProjectionStatus, FeedStanding } from './async-projection-runner';
 import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
 
 /**
@@ -21,16 +22,11 @@ const BATCH_WINDOW_MS = 10;
 const MAX_BATCH_EVENTS = 500;
 
 /** Where one projection's feed stands; replaced piecemeal as it catches up, fails and retries. */
-interface Feed {
+interface Feed extends FeedStanding {
   projection: Projection;
-  position: number;
-  /** The log's head when the feed (re)subscribed: below it, the feed is catching up. */
-  catchUpTarget: number;
   subscription?: Subscription;
   batch: StoredEvent[];
   batchTimer?: NodeJS.Timeout;
-  retryTimer?: NodeJS.Timeout;
-  failure?: { error: string; since: Date; attempts: number; nextRetryAt: Date };
 }
 
 /**

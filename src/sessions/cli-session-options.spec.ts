@@ -45,17 +45,8 @@ describe('toCliCustomAgent', () => {
       name: 'reviewer',
       prompt: 'Review.',
       tools: ['save_result'],
-      toolDefinitions: [
-        {
-          name: 'save_result',
-          description: 'Saves a result string',
-          parameters: {
-            type: 'object',
-            properties: { content: { type: 'string', description: 'The result to save' } },
-            required: ['content'],
-          },
-        },
-      ],
+      // The definition's own wire form is pinned by toToolDefinition's case above.
+      toolDefinitions: [def(saveResult)],
     });
   });
 

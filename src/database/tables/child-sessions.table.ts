@@ -4,12 +4,12 @@ import { column, table } from '../table-description';
 export const childSessions = table(
   'child_sessions',
   {
-    childSessionId: column.text('child_session_id').primaryKey(),
-    parentSessionId: column.text('parent_session_id').notNull(),
-    agentName: column.text('agent_name').notNull(),
+    childSessionId: column.text().primaryKey(),
+    parentSessionId: column.text().notNull(),
+    agentName: column.text().notNull(),
     /** remoteSessionId (protocol 2), agentId or ownerNativeSessionId (protocol 3). */
-    via: column.text('via').notNull(),
-    mappedAt: column.text('mapped_at').notNull(),
+    via: column.text().notNull(),
+    mappedAt: column.text().notNull(),
   },
   { indexes: { child_sessions_parent_idx: ['parentSessionId'] } },
 );
@@ -18,17 +18,17 @@ export const childSessions = table(
 export const subagentInstances = table(
   'subagent_instances',
   {
-    parentSessionId: column.text('parent_session_id').notNull(),
-    toolCallId: column.text('tool_call_id').notNull(),
-    agentName: column.text('agent_name').notNull(),
-    childSessionId: column.text('child_session_id').notNull(),
-    status: column.text('status').notNull(),
-    error: column.text('error'),
-    startedAt: column.text('started_at').notNull(),
-    endedAt: column.text('ended_at'),
-    totalTokens: column.bigint('total_tokens'),
-    totalToolCalls: column.bigint('total_tool_calls'),
-    durationMs: column.bigint('duration_ms'),
+    parentSessionId: column.text().notNull(),
+    toolCallId: column.text().notNull(),
+    agentName: column.text().notNull(),
+    childSessionId: column.text().notNull(),
+    status: column.text().notNull(),
+    error: column.text(),
+    startedAt: column.text().notNull(),
+    endedAt: column.text(),
+    totalTokens: column.bigint(),
+    totalToolCalls: column.bigint(),
+    durationMs: column.bigint(),
   },
   { primaryKey: ['parentSessionId', 'toolCallId'] },
 );

@@ -6,12 +6,12 @@ import { column, table } from '../table-description';
  * Timestamps are ISO 8601 text (`toISOString`, fixed width: they compare as text).
  */
 export const instanceLeases = table('instance_leases', {
-  instanceId: column.text('instance_id').primaryKey(),
+  instanceId: column.text().primaryKey(),
   /** The base URL clients reach this instance at (SWITCHBOARD_PUBLIC_URL, else http://<host>:<port>). */
-  address: column.text('address').notNull(),
-  pid: column.integer('pid').notNull(),
-  hostname: column.text('hostname').notNull(),
-  startedAt: column.text('started_at').notNull(),
-  heartbeatAt: column.text('heartbeat_at').notNull(),
-  expiresAt: column.text('expires_at').notNull(),
+  address: column.text().notNull(),
+  pid: column.integer().notNull(),
+  hostname: column.text().notNull(),
+  startedAt: column.text().notNull(),
+  heartbeatAt: column.text().notNull(),
+  expiresAt: column.text().notNull(),
 });

@@ -7,24 +7,24 @@ import { column, table } from '../table-description';
 export const pauses = table(
   'pauses',
   {
-    pauseId: column.text('pause_id').primaryKey(),
+    pauseId: column.text().primaryKey(),
     /** `run` or `session`. */
-    target: column.text('target').notNull(),
+    target: column.text().notNull(),
     /** The run id or the session id. */
-    targetId: column.text('target_id').notNull(),
+    targetId: column.text().notNull(),
     /** A paused run's lineage path: what it holds is its subtree. */
-    runPath: column.text('run_path'),
-    pausedBy: column.text('paused_by').notNull(),
+    runPath: column.text(),
+    pausedBy: column.text().notNull(),
     /** issue 27: JSON, the actor who paused (`paused_by` stays the client, console or api). */
-    pausedByActor: column.text('paused_by_actor'),
-    reason: column.text('reason'),
-    pausedAt: column.text('paused_at').notNull(),
+    pausedByActor: column.text(),
+    reason: column.text(),
+    pausedAt: column.text().notNull(),
     /** Global position of `pause.paused`: the order pauses happened in. */
-    pausedPosition: column.bigint('paused_position').notNull(),
-    unpausedAt: column.text('unpaused_at'),
-    unpausedBy: column.text('unpaused_by'),
-    unpausedByActor: column.text('unpaused_by_actor'),
-    pausedMs: column.bigint('paused_ms'),
+    pausedPosition: column.bigint().notNull(),
+    unpausedAt: column.text(),
+    unpausedBy: column.text(),
+    unpausedByActor: column.text(),
+    pausedMs: column.bigint(),
   },
   { indexes: { pauses_target_idx: ['target', 'targetId', 'pausedPosition'], pauses_open_idx: ['unpausedAt'] } },
 );

@@ -11,53 +11,53 @@ import { column, table } from '../table-description';
 export const runs = table(
   'runs',
   {
-    runId: column.text('run_id').primaryKey(),
-    agentId: column.text('agent_id').notNull(),
-    prompt: column.text('prompt').notNull(),
-    status: column.text('status').notNull(),
-    background: column.boolean('background').notNull(),
-    parentRunId: column.text('parent_run_id'),
-    parentThreadId: column.text('parent_thread_id'),
+    runId: column.text().primaryKey(),
+    agentId: column.text().notNull(),
+    prompt: column.text().notNull(),
+    status: column.text().notNull(),
+    background: column.boolean().notNull(),
+    parentRunId: column.text(),
+    parentThreadId: column.text(),
     /** The thread (session id, or `api`) allowed to stop, resume and read the run. */
-    ownerThreadId: column.text('owner_thread_id').notNull(),
-    rootRunId: column.text('root_run_id').notNull(),
-    depth: column.integer('depth').notNull(),
-    path: column.text('path').notNull(),
+    ownerThreadId: column.text().notNull(),
+    rootRunId: column.text().notNull(),
+    depth: column.integer().notNull(),
+    path: column.text().notNull(),
     /** The run's own thread: its CLI session, `sub-agent-<run_id>`. */
-    threadId: column.text('thread_id').notNull(),
-    epoch: column.integer('epoch').notNull(),
-    policy: column.text('policy').notNull(),
-    output: column.text('output'),
-    error: column.text('error'),
+    threadId: column.text().notNull(),
+    epoch: column.integer().notNull(),
+    policy: column.text().notNull(),
+    output: column.text(),
+    error: column.text(),
     /** JSON: who stopped the run ({actor, runId?, reason}). */
-    stoppedBy: column.text('stopped_by'),
-    inputTokens: column.bigint('input_tokens').notNull().default(0),
-    outputTokens: column.bigint('output_tokens').notNull().default(0),
-    toolCalls: column.bigint('tool_calls').notNull().default(0),
+    stoppedBy: column.text(),
+    inputTokens: column.bigint().notNull().default(0),
+    outputTokens: column.bigint().notNull().default(0),
+    toolCalls: column.bigint().notNull().default(0),
     /** Summed over launches; the current launch counts from `launched_at` until it ends. */
-    durationMs: column.bigint('duration_ms').notNull().default(0),
-    startedAt: column.text('started_at').notNull(),
-    launchedAt: column.text('launched_at').notNull(),
-    endedAt: column.text('ended_at'),
-    updatedAt: column.text('updated_at').notNull(),
+    durationMs: column.bigint().notNull().default(0),
+    startedAt: column.text().notNull(),
+    launchedAt: column.text().notNull(),
+    endedAt: column.text(),
+    updatedAt: column.text().notNull(),
     /** Set once the owner thread was told the run ended (the reminder at its next turn). */
-    ownerNotified: column.boolean('owner_notified').notNull().default(false),
+    ownerNotified: column.boolean().notNull().default(false),
     /** JSON: the run's budget over its subtree ({max_tokens?, max_tool_calls?, max_runs?, max_duration_ms?}), null without one. */
-    budget: column.text('budget'),
+    budget: column.text(),
     /** issue 26: the run this one replays or forks (its original in the replay tree), null otherwise. */
-    replayOf: column.text('replay_of'),
+    replayOf: column.text(),
     /** issue 26: `replay` or `fork` for a run of a replay tree. */
-    replayMode: column.text('replay_mode'),
+    replayMode: column.text(),
     /** issue 26: the model call a fork goes live from (set on the fork's root run). */
-    forkedFromCall: column.text('forked_from_call'),
+    forkedFromCall: column.text(),
     /** JSON: the budget warnings recorded (run.budget_warned: [{limit, allowed, used}]). */
-    budgetWarnings: column.text('budget_warnings').notNull().default('[]'),
+    budgetWarnings: column.text().notNull().default('[]'),
     /** issue 30: JSON `{scheduleId, firingId}`: the schedule firing that started the run, null otherwise. */
-    scheduledBy: column.text('scheduled_by'),
+    scheduledBy: column.text(),
     /** issue 39: JSON Actor: who started the run (run.started's `metadata.by`: a person, a key, an agent, Switchboard), null before. */
-    startedBy: column.text('started_by'),
+    startedBy: column.text(),
     /** How many of those warnings the owner thread was told at a turn. */
-    budgetWarningsTold: column.integer('budget_warnings_told').notNull().default(0),
+    budgetWarningsTold: column.integer().notNull().default(0),
   },
   {
     indexes: {

@@ -7,13 +7,13 @@ import { column, table } from '../table-description';
  */
 export const signInSessions = table('sign_in_sessions', {
   /** SHA-256 (hex) of the cookie's session id. */
-  idHash: column.text('id_hash').primaryKey(),
+  idHash: column.text().primaryKey(),
   /** `<issuer>#<sub>`: the principal's id. */
-  subject: column.text('subject').notNull(),
-  name: column.text('name').notNull(),
-  role: column.text('role').notNull(),
-  createdAt: column.text('created_at').notNull(),
-  expiresAt: column.text('expires_at').notNull(),
+  subject: column.text().notNull(),
+  name: column.text().notNull(),
+  role: column.text().notNull(),
+  createdAt: column.text().notNull(),
+  expiresAt: column.text().notNull(),
   /** Set by sign-out (or an admin's revocation): the cookie is refused from then on. */
-  revokedAt: column.text('revoked_at'),
+  revokedAt: column.text(),
 });

@@ -8,13 +8,13 @@ import { column, table } from '../table-description';
 export const streamSummaries = table(
   'stream_summaries',
   {
-    streamId: column.text('stream_id').primaryKey(),
-    category: column.text('category').notNull(),
-    eventCount: column.integer('event_count').notNull(),
-    lastEventType: column.text('last_event_type').notNull(),
-    lastGlobalPosition: column.bigint('last_global_position').notNull(),
-    firstRecordedAt: column.timestamptz('first_recorded_at').notNull(),
-    lastRecordedAt: column.timestamptz('last_recorded_at').notNull(),
+    streamId: column.text().primaryKey(),
+    category: column.text().notNull(),
+    eventCount: column.integer().notNull(),
+    lastEventType: column.text().notNull(),
+    lastGlobalPosition: column.bigint().notNull(),
+    firstRecordedAt: column.timestamptz().notNull(),
+    lastRecordedAt: column.timestamptz().notNull(),
   },
   { indexes: { stream_summaries_category_idx: ['category', 'streamId'] } },
 );

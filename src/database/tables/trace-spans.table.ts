@@ -10,31 +10,31 @@ import { column, table } from '../table-description';
 export const traceSpans = table(
   'trace_spans',
   {
-    spanId: column.text('span_id').primaryKey(),
-    traceId: column.text('trace_id').notNull(),
+    spanId: column.text().primaryKey(),
+    traceId: column.text().notNull(),
     /** The parent span: another row, or a caller's span outside Switchboard; null for a trace's root. */
-    parentSpanId: column.text('parent_span_id'),
-    name: column.text('name').notNull(),
+    parentSpanId: column.text(),
+    name: column.text().notNull(),
     /** OpenTelemetry SpanKind: `internal`, `client`, `server`. */
-    kind: column.text('kind').notNull(),
+    kind: column.text().notNull(),
     /** ISO-8601 times as recorded (the events' `recorded_at`, or a recorded duration before it). */
-    startTime: column.text('start_time').notNull(),
-    endTime: column.text('end_time'),
+    startTime: column.text().notNull(),
+    endTime: column.text(),
     /** `unset`, `ok` or `error`, and the error's message. */
-    statusCode: column.text('status_code').notNull(),
-    statusMessage: column.text('status_message'),
+    statusCode: column.text().notNull(),
+    statusMessage: column.text(),
     /** JSON object of span attributes (string, number, boolean or arrays of them). */
-    attributes: column.text('attributes').notNull(),
+    attributes: column.text().notNull(),
     /** JSON array of span events: `{name, time, attributes}`. */
-    events: column.text('events').notNull(),
+    events: column.text().notNull(),
     /** Global position of the event that opened it, and of the one that ended it: the export order. */
-    openedPosition: column.bigint('opened_position').notNull(),
-    endedPosition: column.bigint('ended_position'),
+    openedPosition: column.bigint().notNull(),
+    endedPosition: column.bigint(),
     /** Set when an instance has sent it to the collector (then the row is final). */
-    exportedAt: column.text('exported_at'),
+    exportedAt: column.text(),
     /** The instance exporting it now and until when its claim holds (several instances on PostgreSQL). */
-    claimedBy: column.text('claimed_by'),
-    claimedUntil: column.text('claimed_until'),
+    claimedBy: column.text(),
+    claimedUntil: column.text(),
   },
   { indexes: { trace_spans_waiting_idx: ['exportedAt', 'endedPosition'], trace_spans_trace_idx: ['traceId'] } },
 );
@@ -45,13 +45,13 @@ export const traceSpans = table(
  * run's thread), the agent it runs, and the run it is the thread of.
  */
 export const traceSessionContexts = table('trace_session_contexts', {
-  sessionId: column.text('session_id').primaryKey(),
-  traceId: column.text('trace_id'),
-  spanId: column.text('span_id'),
-  agentId: column.text('agent_id'),
-  agentName: column.text('agent_name'),
+  sessionId: column.text().primaryKey(),
+  traceId: column.text(),
+  spanId: column.text(),
+  agentId: column.text(),
+  agentName: column.text(),
   /** Set for a run's thread (`sub-agent-<runId>`). */
-  runId: column.text('run_id'),
+  runId: column.text(),
   /** JSON: the session's sub-agent names when its agent leads a team (the turn is then an `invoke_workflow`). */
-  team: column.text('team'),
+  team: column.text(),
 });

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import { and, desc, lt, type SQL } from 'drizzle-orm';
 import { InvalidInputError } from '../../../common';
-import { ReadModelDatabase } from '../../../database';
+import { equalsWhenGiven, ReadModelDatabase, whenGiven } from '../../../database';
 import { type ApprovalPage, ListApprovals } from './list-approvals.query';
 
 /** Opaque to callers: base64url of the asked position. */
@@ -21,12 +21,12 @@ export class ListApprovalsHandler implements IQueryHandler<ListApprovals, Approv
     const cursor = after === undefined ? undefined : decodeApprovalCursor(after);
     const { approvals } = this.db.tables;
     const conditions: Array<SQL | undefined> = [
-      filter.approvalId === undefined ? undefined : eq(approvals.approvalId, filter.approvalId),
-      filter.status === undefined ? undefined : eq(approvals.status, filter.status),
-      filter.sessionId === undefined ? undefined : eq(approvals.sessionId, filter.sessionId),
-      filter.rootRunId === undefined ? undefined : eq(approvals.rootRunId, filter.rootRunId),
-      filter.agentName === undefined ? undefined : eq(approvals.agentName, filter.agentName),
-      cursor === undefined ? undefined : lt(approvals.askedPosition, cursor),
+      equalsWhenGiven(approvals.approvalId, filter.approvalId),
+      equalsWhenGiven(approvals.status, filter.status),
+      equalsWhenGiven(approvals.sessionId, filter.sessionId),
+      equalsWhenGiven(approvals.rootRunId, filter.rootRunId),
+      equalsWhenGiven(approvals.agentName, filter.agentName),
+      whenGiven(cursor, (position) => lt(approvals.askedPosition, position)),
     ];
     const rows = await this.db.orm
       .select()

@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { and, asc, desc, eq, gt, gte, like, lt, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, gt, gte, like, lt, not, sql, type SQL } from 'drizzle-orm';
 import { type Actor, ACTOR_KINDS } from '../../../common';
-import { ReadModelDatabase } from '../../../database';
+import { equalsWhenGiven, ReadModelDatabase, whenGiven } from '../../../database';
 import { AuditEntry, AuditPage, ListAuditLog } from './list-audit-log.query';
 
 @QueryHandler(ListAuditLog)
@@ -12,20 +12,20 @@ export class ListAuditLogHandler implements IQueryHandler<ListAuditLog, AuditPag
     const { auditLog } = this.db.tables;
     const conditions: Array<SQL | undefined> = [
       newestFirst ? (after > 0 ? lt(auditLog.globalPosition, after) : undefined) : gt(auditLog.globalPosition, after),
-      filter.sessionId === undefined ? undefined : eq(auditLog.sessionId, filter.sessionId),
-      filter.runId === undefined ? undefined : eq(auditLog.runId, filter.runId),
-      filter.agentId === undefined ? undefined : eq(auditLog.agentId, filter.agentId),
-      filter.toolName === undefined ? undefined : eq(auditLog.toolName, filter.toolName),
-      filter.decision === undefined ? undefined : eq(auditLog.decision, filter.decision),
-      filter.eventType === undefined ? undefined : eq(auditLog.eventType, filter.eventType),
-      filter.actor === undefined ? undefined : eq(auditLog.actorId, filter.actor),
-      filter.actorKind === undefined ? undefined : eq(auditLog.actorKind, filter.actorKind),
+      equalsWhenGiven(auditLog.sessionId, filter.sessionId),
+      equalsWhenGiven(auditLog.runId, filter.runId),
+      equalsWhenGiven(auditLog.agentId, filter.agentId),
+      equalsWhenGiven(auditLog.toolName, filter.toolName),
+      equalsWhenGiven(auditLog.decision, filter.decision),
+      equalsWhenGiven(auditLog.eventType, filter.eventType),
+      equalsWhenGiven(auditLog.actorId, filter.actor),
+      equalsWhenGiven(auditLog.actorKind, filter.actorKind),
       // A prefix compared as text, not LIKE: a kind's underscore would be LIKE's one-character wildcard.
-      filter.eventKind === undefined ? undefined : sql`substr(${auditLog.eventType}, 1, ${filter.eventKind.length + 1}) = ${`${filter.eventKind}.`}`,
+      whenGiven(filter.eventKind, (kind) => sql`substr(${auditLog.eventType}, 1, ${kind.length + 1}) = ${`${kind}.`}`),
       filter.hideCli ? not(like(auditLog.eventType, 'cli.%')) : undefined,
       // recorded_at is ISO 8601 text on both databases: text order is time order.
-      filter.from === undefined ? undefined : gte(auditLog.recordedAt, filter.from),
-      filter.to === undefined ? undefined : lt(auditLog.recordedAt, filter.to),
+      whenGiven(filter.from, (from) => gte(auditLog.recordedAt, from)),
+      whenGiven(filter.to, (to) => lt(auditLog.recordedAt, to)),
     ];
     // One row more than asked tells whether another page exists without a COUNT.
     const rows = await this.db.orm
