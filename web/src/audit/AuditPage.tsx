@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { useAgentNames } from '../agents';
 import { SessionTitleLink } from '../sessions';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Pager, useCursorPages } from '../ui/Pager';
 import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditEventQuery, AuditLogQuery } from './operations';
 
@@ -55,8 +56,7 @@ function presentOnly(filter: AuditFilterFields): AuditFilterFields {
 export function AuditPage() {
   const [draft, setDraft] = useState<AuditFilterFields>({});
   const [filter, setFilter] = useState<AuditFilterFields>({});
-  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const pages = useCursorPages();
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [kind, setKind] = useState('');
   const [showCli, setShowCli] = useState(false);
@@ -64,12 +64,12 @@ export function AuditPage() {
   // The kind, the CLI's events and the order apply at once: they are choices, not typed text.
   const query: AuditQueryFields = { ...filter, ...(kind ? { eventKind: kind } : {}), ...(showCli || kind === 'cli' ? {} : { hideCli: 'true' }) };
   const restart = () => {
-    setCursors([null]);
+    pages.restart();
     setExpanded(new Set());
   };
   const [exporting, setExporting] = useState<ExportFormat | undefined>();
   const [exportError, setExportError] = useState<ApiError | undefined>();
-  const after = cursors[cursors.length - 1];
+  const { after } = pages;
 
   const page = useQuery({
     queryKey: ['audit', query, newestFirst, after],
@@ -89,13 +89,13 @@ export function AuditPage() {
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setFilter(presentOnly(draft));
-    setCursors([null]);
+    pages.restart();
     setExpanded(new Set());
   };
   const clear = () => {
     setDraft({});
     setFilter({});
-    setCursors([null]);
+    pages.restart();
     setExpanded(new Set());
   };
   const toggle = (position: number) =>
@@ -116,7 +116,7 @@ export function AuditPage() {
     }
   };
 
-  const pageNumber = cursors.length;
+  const { pageNumber } = pages;
   return (
     <section className="page" aria-labelledby="audit-title">
       <div className="page-head">
@@ -299,18 +299,7 @@ export function AuditPage() {
           </table>
         </div>
       )}
-      <nav className="pager" aria-label="Audit pages">
-        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.isFetching}>
-          Previous
-        </button>
-        <button
-          type="button"
-          onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-          disabled={!pageInfo?.hasNextPage || page.isFetching}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager label="Audit pages" pages={pages} pageInfo={pageInfo} fetching={page.isFetching} />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
 import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Pager, useCursorPages } from '../ui/Pager';
 import { PageHead } from '../ui/PageHead';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
@@ -22,11 +23,10 @@ const POLL_MS = 3000;
 export function RunsPage() {
   const [draft, setDraft] = useState<RunFilterFields>(() => ({ rootRunId: new URLSearchParams(location.search).get('root') ?? '' }));
   const [fields, setFields] = useState<RunFilterFields>(draft);
-  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const pages = useCursorPages();
   const [now, setNow] = useState(() => Date.now());
   const filter = useMemo(() => runFilterOf(fields), [fields]);
-  const after = cursors[cursors.length - 1];
+  const { after } = pages;
 
   const page = useQuery({
     queryKey: ['runs', filter, after],
@@ -46,12 +46,12 @@ export function RunsPage() {
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setFields(draft);
-    setCursors([null]);
+    pages.restart();
   };
   const clear = () => {
     setDraft({});
     setFields({});
-    setCursors([null]);
+    pages.restart();
   };
   const set = (name: keyof RunFilterFields) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
   const agentLabel = (id: string) => {
@@ -112,7 +112,9 @@ export function RunsPage() {
       </form>
       <ErrorNote error={page.error} title="The runs could not be loaded" />
       <p className="result-count" role="status">
-        {page.data ? `Page ${cursors.length}: ${edges.length} run${edges.length === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}` : 'Loading…'}
+        {page.data
+          ? `Page ${pages.pageNumber}: ${edges.length} run${edges.length === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}`
+          : 'Loading…'}
       </p>
       {page.data && edges.length === 0 ? (
         <div className="empty">
@@ -198,18 +200,7 @@ export function RunsPage() {
           </table>
         </div>
       )}
-      <nav className="pager" aria-label="Run pages">
-        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.isFetching}>
-          Previous
-        </button>
-        <button
-          type="button"
-          onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-          disabled={!pageInfo?.hasNextPage || page.isFetching}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager label="Run pages" pages={pages} pageInfo={pageInfo} fetching={page.isFetching} />
     </section>
   );
 }

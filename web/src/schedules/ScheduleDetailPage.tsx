@@ -7,7 +7,7 @@ import { useMay } from '../api/me';
 import type { ScheduleQuery as ScheduleResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
-import { useModalDialog } from '../ui/modal-dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { FiringOutcome } from './FiringOutcome';
 import { scheduleKeys, useDeleteSchedule, useRunScheduleNow, useSetScheduleEnabled } from './mutations';
 import { ScheduleQuery } from './operations';
@@ -228,19 +228,15 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
 }
 
 function ConfirmDeleteSchedule({ name, onCancel, onConfirm }: { name: string; onCancel: () => void; onConfirm: () => void }) {
-  const dialog = useModalDialog();
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="delete-schedule-title" onCancel={onCancel}>
-      <h2 id="delete-schedule-title">Delete the schedule “{name}”?</h2>
+    <ConfirmDialog
+      titleId="delete-schedule-title"
+      title={`Delete the schedule “${name}”?`}
+      confirmLabel="Delete"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
       <p>Nothing fires from it any more. Its firings and their runs stay in the history.</p>
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel} autoFocus>
-          Keep it
-        </button>
-        <button type="button" className="danger" onClick={onConfirm}>
-          Delete
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }
