@@ -10,6 +10,8 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { Pager, useCursorPages } from '../ui/Pager';
 import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditEventQuery, AuditLogQuery } from './operations';
+import { Options } from '../ui/Options';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -157,11 +159,7 @@ export function AuditPage() {
             }}
           >
             <option value="">Every kind</option>
-            {EVENT_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
+            <Options values={EVENT_KINDS} />
           </select>
         </div>
         <div className="field">
@@ -217,22 +215,11 @@ export function AuditPage() {
         <div className="table-scroll">
           <table className="data-table audit-table">
             <caption className="visually-hidden">Audit log entries</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Recorded</th>
-                <th scope="col">Event</th>
-                <th scope="col">Who</th>
-                <th scope="col">Session</th>
-                <th scope="col">Run</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Tool</th>
-                <th scope="col">Decision</th>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['#', 'Recorded', 'Event', 'Who', 'Session', 'Run', 'Agent', 'Tool', 'Decision']}>
+              <th scope="col">
+                <span className="visually-hidden">Details</span>
+              </th>
+            </ColumnHeads>
             <tbody>
               {edges.map(({ node }) => {
                 const open = expanded.has(node.position);

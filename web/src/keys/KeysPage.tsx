@@ -8,6 +8,7 @@ import { Icon } from '../ui/icons';
 import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { apiKeysKey, useCreateApiKey, useRevokeApiKey } from './mutations';
 import { ApiKeysQuery } from './operations';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 type ApiKey = ApiKeysResult['apiKeys'][number];
 
@@ -70,20 +71,11 @@ export function KeysPage() {
         <div className="table-scroll">
           <table className="data-table keys-table">
             <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Role', 'Prefix', 'Created', 'Last used', 'Expires', 'State']}>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </ColumnHeads>
             <tbody>
               {keys.data.apiKeys.map((key) => (
                 <tr key={key.id}>

@@ -12,6 +12,8 @@ import { formatDuration } from './run-tree';
 import { spendCostText } from '../model-calls';
 import { RUN_STATUSES, type RunFilterFields, replayMarkOf, runFilterOf, runStatusTone, startedByText } from './run-list';
 import { oneLine } from './timeline';
+import { Options } from '../ui/Options';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export const RUNS_PAGE_SIZE = 50;
 /**
@@ -71,11 +73,7 @@ export function RunsPage() {
           <label htmlFor="runs-status">Status</label>
           <select id="runs-status" value={draft.status ?? ''} onChange={set('status')}>
             <option value="">Any</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Options values={RUN_STATUSES} />
           </select>
         </div>
         <div className="field">
@@ -127,19 +125,9 @@ export function RunsPage() {
         <div className="table-scroll">
           <table className="data-table run-table">
             <caption className="visually-hidden">Runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Task</th>
-                <th scope="col">Started by</th>
-                <th scope="col">Status</th>
-                <th scope="col">Cost (subtree)</th>
-                <th scope="col">Place in its tree</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Tokens (own / subtree)</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              names={['Agent', 'Task', 'Started by', 'Status', 'Cost (subtree)', 'Place in its tree', 'Started', 'Duration', 'Tokens (own / subtree)']}
+            />
             <tbody>
               {edges.map(({ node }) => {
                 const mark = replayMarkOf(node);

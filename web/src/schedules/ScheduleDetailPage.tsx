@@ -13,6 +13,7 @@ import { scheduleKeys, useDeleteSchedule, useRunScheduleNow, useSetScheduleEnabl
 import { ScheduleQuery } from './operations';
 import { dueTimeText, firingUnderway, timingText, triggerText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 /** How often the page asks again while a firing's run runs (its end reaches no firing subscription). */
 const RUN_POLL_MS = 3000;
@@ -167,16 +168,7 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
       ) : (
         <div className="table-scroll">
           <table className="data-table firing-table" aria-labelledby="firings-title">
-            <thead>
-              <tr>
-                <th scope="col">Due</th>
-                <th scope="col">Fired</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Run</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Due', 'Fired', 'Trigger', 'Outcome', 'Run', 'Reason']} />
             <tbody>
               {firings.map((f) => (
                 <tr key={f.id} data-firing={f.id}>

@@ -13,6 +13,7 @@ import { SchedulesQuery } from './operations';
 import { FiringOutcome } from './FiringOutcome';
 import { dueTimeText, firingUnderway, timingText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export const SCHEDULES_PAGE_SIZE = 50;
 const POLL_MS = 3000;
@@ -68,16 +69,7 @@ export function SchedulesPage() {
         <div className="table-scroll">
           <table className="data-table schedule-table">
             <caption className="visually-hidden">Schedules, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Agent</th>
-                <th scope="col">When</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Next firing</th>
-                <th scope="col">Last outcome</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Agent', 'When', 'Enabled', 'Next firing', 'Last outcome']} />
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id} data-schedule={s.id}>
