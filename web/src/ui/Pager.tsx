@@ -6,10 +6,10 @@ export interface CursorPages {
   after: string | null;
   /** 1 for the first page. */
   pageNumber: number;
-  previous(): void;
-  next(endCursor: string): void;
+  previous: () => void;
+  next: (endCursor: string) => void;
   /** Back to the first page (a new filter or order). */
-  restart(): void;
+  restart: () => void;
 }
 
 /** The cursors of the pages before this one and this one's, for lists paged with `first`/`after`. */
