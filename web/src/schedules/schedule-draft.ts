@@ -1,7 +1,7 @@
 // What the schedule editor sends and what the schedule pages say: the draft as the API's ScheduleInput
 // (a one-off time and an end date read in the schedule's own time zone), timings and outcomes in words.
 
-import { type BudgetDraft, budgetOf, type BudgetValue, emptyBudget } from '../session-settings';
+import { type BudgetDraft, type BudgetLimits, budgetOf, type BudgetValue, emptyBudget } from '../session-settings';
 
 export type TimingKind = 'cron' | 'at';
 
@@ -114,13 +114,7 @@ export interface SavedSchedule {
   overlap: string;
   catchUp: string;
   model?: string | null;
-  budget?: {
-    maxTokens?: number | null;
-    maxToolCalls?: number | null;
-    maxRuns?: number | null;
-    maxDurationMs?: number | null;
-    maxCost?: number | null;
-  } | null;
+  budget?: BudgetLimits | null;
 }
 
 export function draftOf(schedule: SavedSchedule): ScheduleDraft {

@@ -16,6 +16,15 @@ export interface BudgetDraft {
   maxCost: string;
 }
 
+/** The budget's fields in the order the forms show them (the session settings, the schedule editor). */
+export const BUDGET_FIELDS: ReadonlyArray<{ field: keyof BudgetDraft; label: string; decimal?: boolean }> = [
+  { field: 'maxRuns', label: 'Max runs' },
+  { field: 'maxTokens', label: 'Max tokens' },
+  { field: 'maxToolCalls', label: 'Max tool calls' },
+  { field: 'maxDurationSeconds', label: 'Max time (seconds)' },
+  { field: 'maxCost', label: 'Max cost', decimal: true },
+];
+
 export interface SessionSettingsDraft {
   /** undefined in the editor: "automatic", on when the agent has sub-agents. */
   delegation: boolean | undefined;
@@ -24,18 +33,21 @@ export interface SessionSettingsDraft {
   budget: BudgetDraft;
 }
 
+/** A budget's limits as the API gives them (null or absent: no limit); the run page and the chat show them against what was used. */
+export interface BudgetLimits {
+  maxTokens?: number | null;
+  maxToolCalls?: number | null;
+  maxRuns?: number | null;
+  maxDurationMs?: number | null;
+  maxCost?: number | null;
+}
+
 /** An agent's defaults as the API gives them (GraphQL `Agent`). */
 export interface AgentSessionDefaults {
   delegation?: boolean | null;
   subAgents: readonly string[];
   permissionPolicy?: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null;
-  budget?: {
-    maxTokens?: number | null;
-    maxToolCalls?: number | null;
-    maxRuns?: number | null;
-    maxDurationMs?: number | null;
-    maxCost?: number | null;
-  } | null;
+  budget?: BudgetLimits | null;
 }
 
 /** A kind as the service says it treats it (GraphQL `sessionOptions.permissionKinds`). */
