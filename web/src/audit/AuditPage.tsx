@@ -8,6 +8,7 @@ import { useAgentNames } from '../agents';
 import { SessionTitleLink } from '../sessions';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Pager, useCursorPages } from '../ui/Pager';
+import { FilterActions } from '../ui/FilterActions';
 import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditEventQuery, AuditLogQuery } from './operations';
 import { Options } from '../ui/Options';
@@ -188,17 +189,11 @@ export function AuditPage() {
           />{' '}
           Show the CLI's own events (cli.*)
         </label>
-        <div className="audit-filter-actions">
-          <button type="submit" className="button primary">
-            Apply filters
-          </button>
-          <button type="button" className="ghost" onClick={clear}>
-            Clear
-          </button>
+        <FilterActions onClear={clear}>
           <button type="button" className="ghost" onClick={() => void page.refetch()}>
             Refresh
           </button>
-        </div>
+        </FilterActions>
       </form>
       <ErrorNote error={page.error} title="Cannot load the audit log" />
       <p className="result-count" role="status">

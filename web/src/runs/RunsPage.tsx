@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Pager, useCursorPages } from '../ui/Pager';
+import { FilterActions } from '../ui/FilterActions';
 import { PageHead } from '../ui/PageHead';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
@@ -99,14 +100,7 @@ export function RunsPage() {
           <label htmlFor="runs-to">Started before</label>
           <input id="runs-to" type="datetime-local" value={draft.startedTo ?? ''} onChange={set('startedTo')} />
         </div>
-        <div className="audit-filter-actions">
-          <button type="submit" className="button primary">
-            Apply filters
-          </button>
-          <button type="button" className="ghost" onClick={clear}>
-            Clear
-          </button>
-        </div>
+        <FilterActions onClear={clear} />
       </form>
       <ErrorNote error={page.error} title="The runs could not be loaded" />
       <p className="result-count" role="status">

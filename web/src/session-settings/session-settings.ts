@@ -66,6 +66,18 @@ export function agentPolicyOf(draft: SessionSettingsDraft): { allowKinds: string
   return policy.allowKinds.length + policy.askKinds.length + policy.askTools.length > 0 ? policy : null;
 }
 
+/** Saved limits as the form shows them (no limit: an empty field; the duration in seconds). */
+export function budgetDraftOf(limits: BudgetLimits | null | undefined): BudgetDraft {
+  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+  return {
+    maxTokens: text(limits?.maxTokens),
+    maxToolCalls: text(limits?.maxToolCalls),
+    maxRuns: text(limits?.maxRuns),
+    maxDurationSeconds: limits?.maxDurationMs ? String(limits.maxDurationMs / 1000) : '',
+    maxCost: text(limits?.maxCost),
+  };
+}
+
 export const emptyBudget = (): BudgetDraft => ({ maxTokens: '', maxToolCalls: '', maxRuns: '', maxDurationSeconds: '', maxCost: '' });
 
 /** What the agent's sessions get when the request says nothing: the service's rule, shown to the person. */
@@ -79,19 +91,11 @@ export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 
   for (const kind of policy?.allowKinds ?? []) kinds[kind] = 'allow';
   // Ask beats allow, as the service decides.
   for (const kind of policy?.askKinds ?? []) kinds[kind] = 'ask';
-  const b = agent?.budget;
-  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
   return {
     delegation: delegation === 'resolved' ? (agent ? delegationOf(agent) : false) : (agent?.delegation ?? undefined),
     kinds,
     askTools: [...(policy?.askTools ?? [])],
-    budget: {
-      maxTokens: text(b?.maxTokens),
-      maxToolCalls: text(b?.maxToolCalls),
-      maxRuns: text(b?.maxRuns),
-      maxDurationSeconds: b?.maxDurationMs ? String(b.maxDurationMs / 1000) : '',
-      maxCost: text(b?.maxCost),
-    },
+    budget: budgetDraftOf(agent?.budget),
   };
 }
 
