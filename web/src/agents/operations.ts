@@ -77,9 +77,7 @@ export const EditorChoicesQuery = graphql(`
       description
     }
     agents {
-      id
-      name
-      icon
+      ...AgentLabelFields
     }
     mcpServers {
       servers {

@@ -21,3 +21,12 @@ export const RunBudgetFields = graphql(`
     }
   }
 `);
+
+/** How the console names an agent wherever it lists one: its name and icon, by id. */
+export const AgentLabelFields = graphql(`
+  fragment AgentLabelFields on Agent {
+    id
+    name
+    icon
+  }
+`);

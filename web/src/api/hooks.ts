@@ -1,5 +1,5 @@
 // Timing hooks the pages share (coalescing, polling). Server state itself lives in TanStack Query's cache.
-import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 /** The latest value of `value`, for callbacks that must not change identity (subscriptions, timers). */
 export function useLatest<T>(value: T): { readonly current: T } {
@@ -38,4 +38,14 @@ export function usePolling(tick: () => void, ms: number): void {
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [ms, latest]);
+}
+
+/** The value once it has stopped changing for `ms` (a search or a preview asks once typing pauses). */
+export function useSettled<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

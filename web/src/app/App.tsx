@@ -47,6 +47,18 @@ function SignedInAs() {
   );
 }
 
+/** The main navigation, in its order; Keys only for who may administer. */
+const MAIN_LINKS: ReadonlyArray<{ section: Section; to: string; label: string }> = [
+  { section: 'agents', to: '/agents', label: 'Agents' },
+  { section: 'sessions', to: '/sessions', label: 'Sessions' },
+  { section: 'runs', to: '/runs', label: 'Runs' },
+  { section: 'schedules', to: '/schedules', label: 'Schedules' },
+  { section: 'approvals', to: '/approvals', label: 'Approvals' },
+  { section: 'audit', to: '/audit', label: 'Audit' },
+  { section: 'health', to: '/health-status', label: 'Health' },
+  { section: 'keys', to: '/keys', label: 'Keys' },
+];
+
 function Console() {
   const page = useRoutes(routes);
   const queryClient = useQueryClient();
@@ -107,6 +119,20 @@ function Console() {
     [],
   );
 
+  // A cookie session ends at the service; a saved token is forgotten here and asked for again.
+  const signOut = signedInByCookie
+    ? () => {
+        void leaveAfter(signOutOfSession, SIGNED_OUT_PATH).catch((error: unknown) => window.alert(String(error)));
+      }
+    : currentToken()
+      ? () => {
+          forgetToken();
+          reconnect();
+          setTokenReason('Signed out. Enter the API token to continue.');
+          setAskingToken(true);
+        }
+      : undefined;
+
   return (
     <>
       <a className="skip-link" href="#main">
@@ -132,61 +158,20 @@ function Console() {
         </button>
         <div id="topbar-menu" className={menuOpen ? 'topbar-menu open' : 'topbar-menu'}>
           <nav aria-label="Main">
-            <Link aria-current={current('agents')} to="/agents">
-              Agents
-            </Link>
-            <Link aria-current={current('sessions')} to="/sessions">
-              Sessions
-            </Link>
-            <Link aria-current={current('runs')} to="/runs">
-              Runs
-            </Link>
-            <Link aria-current={current('schedules')} to="/schedules">
-              Schedules
-            </Link>
-            <Link aria-current={current('approvals')} to="/approvals">
-              Approvals
-              <ApprovalsBadge key={generation} />
-            </Link>
-            <Link aria-current={current('audit')} to="/audit">
-              Audit
-            </Link>
-            <Link aria-current={current('health')} to="/health-status">
-              Health
-            </Link>
-            {mayAdminister && (
-              <Link aria-current={current('keys')} to="/keys">
-                Keys
+            {MAIN_LINKS.filter((link) => link.section !== 'keys' || mayAdminister).map((link) => (
+              <Link key={link.section} aria-current={current(link.section)} to={link.to}>
+                {link.label}
+                {link.section === 'approvals' && <ApprovalsBadge key={generation} />}
               </Link>
-            )}
+            ))}
           </nav>
           <div className="topbar-actions">
             <Link to="/docs/api" className="quiet-link">
               API docs
             </Link>
             <SignedInAs key={generation} />
-            {signedInByCookie && (
-              <button
-                type="button"
-                className="ghost"
-                onClick={() => {
-                  void leaveAfter(signOutOfSession, SIGNED_OUT_PATH).catch((error: unknown) => window.alert(String(error)));
-                }}
-              >
-                Sign out
-              </button>
-            )}
-            {!signedInByCookie && currentToken() && (
-              <button
-                type="button"
-                className="ghost"
-                onClick={() => {
-                  forgetToken();
-                  reconnect();
-                  setTokenReason('Signed out. Enter the API token to continue.');
-                  setAskingToken(true);
-                }}
-              >
+            {signOut && (
+              <button type="button" className="ghost" onClick={signOut}>
                 Sign out
               </button>
             )}

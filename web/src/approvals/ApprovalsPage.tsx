@@ -13,6 +13,7 @@ import { RawRequest } from './RawRequest';
 import { approvalListKey, useDecideApproval } from './mutations';
 import { ApprovalsQuery } from './operations';
 import { useApprovalsLive } from './use-approvals-live';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 const STATUSES = ['pending', 'decided', 'expired'] as const;
 type Status = (typeof STATUSES)[number];
@@ -210,15 +211,7 @@ function SettledApprovals({ items, names }: { items: ApprovalItem[]; names: Agen
   if (items.length === 0) return null;
   return (
     <table className="data-table">
-      <thead>
-        <tr>
-          <th scope="col">Request</th>
-          <th scope="col">Chat</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">By</th>
-          <th scope="col">When</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={['Request', 'Chat', 'Outcome', 'By', 'When']} />
       <tbody>
         {items.map((a) => (
           <tr key={a.id} id={`approval-${a.id}`}>

@@ -7,8 +7,12 @@ import { Link } from 'react-router';
 import { useAgentNames } from '../agents';
 import { SessionTitleLink } from '../sessions';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Pager, useCursorPages } from '../ui/Pager';
+import { FilterActions } from '../ui/FilterActions';
 import { type AuditFilterFields, type AuditQueryFields, downloadAudit, type ExportFormat } from './audit-export';
 import { AuditEventQuery, AuditLogQuery } from './operations';
+import { Options } from '../ui/Options';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -55,8 +59,7 @@ function presentOnly(filter: AuditFilterFields): AuditFilterFields {
 export function AuditPage() {
   const [draft, setDraft] = useState<AuditFilterFields>({});
   const [filter, setFilter] = useState<AuditFilterFields>({});
-  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const pages = useCursorPages();
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [kind, setKind] = useState('');
   const [showCli, setShowCli] = useState(false);
@@ -64,12 +67,12 @@ export function AuditPage() {
   // The kind, the CLI's events and the order apply at once: they are choices, not typed text.
   const query: AuditQueryFields = { ...filter, ...(kind ? { eventKind: kind } : {}), ...(showCli || kind === 'cli' ? {} : { hideCli: 'true' }) };
   const restart = () => {
-    setCursors([null]);
+    pages.restart();
     setExpanded(new Set());
   };
   const [exporting, setExporting] = useState<ExportFormat | undefined>();
   const [exportError, setExportError] = useState<ApiError | undefined>();
-  const after = cursors[cursors.length - 1];
+  const { after } = pages;
 
   const page = useQuery({
     queryKey: ['audit', query, newestFirst, after],
@@ -89,13 +92,13 @@ export function AuditPage() {
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setFilter(presentOnly(draft));
-    setCursors([null]);
+    pages.restart();
     setExpanded(new Set());
   };
   const clear = () => {
     setDraft({});
     setFilter({});
-    setCursors([null]);
+    pages.restart();
     setExpanded(new Set());
   };
   const toggle = (position: number) =>
@@ -116,7 +119,7 @@ export function AuditPage() {
     }
   };
 
-  const pageNumber = cursors.length;
+  const { pageNumber } = pages;
   return (
     <section className="page" aria-labelledby="audit-title">
       <div className="page-head">
@@ -157,11 +160,7 @@ export function AuditPage() {
             }}
           >
             <option value="">Every kind</option>
-            {EVENT_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {k}
-              </option>
-            ))}
+            <Options values={EVENT_KINDS} />
           </select>
         </div>
         <div className="field">
@@ -190,17 +189,11 @@ export function AuditPage() {
           />{' '}
           Show the CLI's own events (cli.*)
         </label>
-        <div className="audit-filter-actions">
-          <button type="submit" className="button primary">
-            Apply filters
-          </button>
-          <button type="button" className="ghost" onClick={clear}>
-            Clear
-          </button>
+        <FilterActions onClear={clear}>
           <button type="button" className="ghost" onClick={() => void page.refetch()}>
             Refresh
           </button>
-        </div>
+        </FilterActions>
       </form>
       <ErrorNote error={page.error} title="Cannot load the audit log" />
       <p className="result-count" role="status">
@@ -217,22 +210,11 @@ export function AuditPage() {
         <div className="table-scroll">
           <table className="data-table audit-table">
             <caption className="visually-hidden">Audit log entries</caption>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Recorded</th>
-                <th scope="col">Event</th>
-                <th scope="col">Who</th>
-                <th scope="col">Session</th>
-                <th scope="col">Run</th>
-                <th scope="col">Agent</th>
-                <th scope="col">Tool</th>
-                <th scope="col">Decision</th>
-                <th scope="col">
-                  <span className="visually-hidden">Details</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['#', 'Recorded', 'Event', 'Who', 'Session', 'Run', 'Agent', 'Tool', 'Decision']}>
+              <th scope="col">
+                <span className="visually-hidden">Details</span>
+              </th>
+            </ColumnHeads>
             <tbody>
               {edges.map(({ node }) => {
                 const open = expanded.has(node.position);
@@ -299,18 +281,7 @@ export function AuditPage() {
           </table>
         </div>
       )}
-      <nav className="pager" aria-label="Audit pages">
-        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.isFetching}>
-          Previous
-        </button>
-        <button
-          type="button"
-          onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-          disabled={!pageInfo?.hasNextPage || page.isFetching}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager label="Audit pages" pages={pages} pageInfo={pageInfo} fetching={page.isFetching} />
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { ErrorNote } from '../ui/ErrorNote';
 import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { type CheckName, loadHealth, type ProviderCheck } from './health-api';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 /** How often the page asks again: often enough to watch a projection catch up. */
 export const HEALTH_REFRESH_MS = 3000;
@@ -42,14 +43,7 @@ export function HealthPage() {
     projections: data?.detail.projections && (
       <table className="data-table">
         <caption className="visually-hidden">Async projections</caption>
-        <thead>
-          <tr>
-            <th scope="col">Projection</th>
-            <th scope="col">State</th>
-            <th scope="col">Position</th>
-            <th scope="col">Lag (events)</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={['Projection', 'State', 'Position', 'Lag (events)']} />
         <tbody>
           {data.detail.projections.map((p) => (
             <tr key={p.name}>

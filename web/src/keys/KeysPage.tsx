@@ -5,9 +5,10 @@ import { useMay, useMe } from '../api/me';
 import type { ApiKeysQuery as ApiKeysResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
-import { useModalDialog } from '../ui/modal-dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { apiKeysKey, useCreateApiKey, useRevokeApiKey } from './mutations';
 import { ApiKeysQuery } from './operations';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 type ApiKey = ApiKeysResult['apiKeys'][number];
 
@@ -70,20 +71,11 @@ export function KeysPage() {
         <div className="table-scroll">
           <table className="data-table keys-table">
             <caption className="visually-hidden">API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Role', 'Prefix', 'Created', 'Last used', 'Expires', 'State']}>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </ColumnHeads>
             <tbody>
               {keys.data.apiKeys.map((key) => (
                 <tr key={key.id}>
@@ -276,21 +268,17 @@ function NewKey({ name, secret, signedInWithIt, onDone }: { name: string; secret
 }
 
 function ConfirmRevoke({ apiKey, onCancel, onConfirm }: { apiKey: ApiKey; onCancel: () => void; onConfirm: () => void }) {
-  const dialog = useModalDialog();
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="confirm-revoke-title" onCancel={onCancel}>
-      <h2 id="confirm-revoke-title">Revoke the key “{apiKey.name}”?</h2>
+    <ConfirmDialog
+      titleId="confirm-revoke-title"
+      title={`Revoke the key “${apiKey.name}”?`}
+      confirmLabel="Revoke"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
       <p>
         Every program using <code>{apiKey.prefix}…</code> is refused from its next request on, on every instance. A revoked key cannot be used again.
       </p>
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel} autoFocus>
-          Keep it
-        </button>
-        <button type="button" className="danger" onClick={onConfirm}>
-          Revoke
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }

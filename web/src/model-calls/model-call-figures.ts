@@ -72,24 +72,21 @@ export function tokensText(call: Pick<CallFigures, 'inputTokens' | 'outputTokens
   return `${input} · ${output}`;
 }
 
+type CallStatusText = { label: string; tone: 'running' | 'succeeded' | 'failed' | 'denied' };
+
+const CALL_STATUS_TEXT = new Map<string, CallStatusText>([
+  ['in_flight', { label: 'in flight', tone: 'running' }],
+  ['succeeded', { label: 'done', tone: 'succeeded' }],
+  ['refused', { label: 'refused', tone: 'denied' }],
+  ['cancelled', { label: 'cancelled', tone: 'denied' }],
+  ['interrupted', { label: 'interrupted', tone: 'denied' }],
+  ['failed', { label: 'failed', tone: 'failed' }],
+]);
+
 /** A call's status in words, and the badge tone the console's steps use. */
-export function statusOf(status: string): { label: string; tone: 'running' | 'succeeded' | 'failed' | 'denied' } {
-  switch (status) {
-    case 'in_flight':
-      return { label: 'in flight', tone: 'running' };
-    case 'succeeded':
-      return { label: 'done', tone: 'succeeded' };
-    case 'refused':
-      return { label: 'refused', tone: 'denied' };
-    case 'cancelled':
-      return { label: 'cancelled', tone: 'denied' };
-    case 'interrupted':
-      return { label: 'interrupted', tone: 'denied' };
-    case 'failed':
-      return { label: 'failed', tone: 'failed' };
-    default:
-      return { label: status.replace(/_/g, ' '), tone: 'failed' };
-  }
+export function statusOf(status: string): CallStatusText {
+  // A status this console does not know yet: its own words, shown as a failure to look at.
+  return CALL_STATUS_TEXT.get(status) ?? { label: status.replace(/_/g, ' '), tone: 'failed' };
 }
 
 /**

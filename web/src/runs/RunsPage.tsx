@@ -5,12 +5,16 @@ import { usePolling } from '../api/hooks';
 import { Link } from 'react-router';
 import { Icon } from '../ui/icons';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Pager, useCursorPages } from '../ui/Pager';
+import { FilterActions } from '../ui/FilterActions';
 import { PageHead } from '../ui/PageHead';
 import { RunListQuery } from './operations';
 import { formatDuration } from './run-tree';
 import { spendCostText } from '../model-calls';
 import { RUN_STATUSES, type RunFilterFields, replayMarkOf, runFilterOf, runStatusTone, startedByText } from './run-list';
 import { oneLine } from './timeline';
+import { Options } from '../ui/Options';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export const RUNS_PAGE_SIZE = 50;
 /**
@@ -22,11 +26,10 @@ const POLL_MS = 3000;
 export function RunsPage() {
   const [draft, setDraft] = useState<RunFilterFields>(() => ({ rootRunId: new URLSearchParams(location.search).get('root') ?? '' }));
   const [fields, setFields] = useState<RunFilterFields>(draft);
-  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const pages = useCursorPages();
   const [now, setNow] = useState(() => Date.now());
   const filter = useMemo(() => runFilterOf(fields), [fields]);
-  const after = cursors[cursors.length - 1];
+  const { after } = pages;
 
   const page = useQuery({
     queryKey: ['runs', filter, after],
@@ -46,12 +49,12 @@ export function RunsPage() {
   const apply = (event: FormEvent) => {
     event.preventDefault();
     setFields(draft);
-    setCursors([null]);
+    pages.restart();
   };
   const clear = () => {
     setDraft({});
     setFields({});
-    setCursors([null]);
+    pages.restart();
   };
   const set = (name: keyof RunFilterFields) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: e.target.value }));
   const agentLabel = (id: string) => {
@@ -71,11 +74,7 @@ export function RunsPage() {
           <label htmlFor="runs-status">Status</label>
           <select id="runs-status" value={draft.status ?? ''} onChange={set('status')}>
             <option value="">Any</option>
-            {RUN_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
+            <Options values={RUN_STATUSES} />
           </select>
         </div>
         <div className="field">
@@ -101,18 +100,13 @@ export function RunsPage() {
           <label htmlFor="runs-to">Started before</label>
           <input id="runs-to" type="datetime-local" value={draft.startedTo ?? ''} onChange={set('startedTo')} />
         </div>
-        <div className="audit-filter-actions">
-          <button type="submit" className="button primary">
-            Apply filters
-          </button>
-          <button type="button" className="ghost" onClick={clear}>
-            Clear
-          </button>
-        </div>
+        <FilterActions onClear={clear} />
       </form>
       <ErrorNote error={page.error} title="The runs could not be loaded" />
       <p className="result-count" role="status">
-        {page.data ? `Page ${cursors.length}: ${edges.length} run${edges.length === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}` : 'Loading…'}
+        {page.data
+          ? `Page ${pages.pageNumber}: ${edges.length} run${edges.length === 1 ? '' : 's'}${filtered ? ' matching the filters' : ''}`
+          : 'Loading…'}
       </p>
       {page.data && edges.length === 0 ? (
         <div className="empty">
@@ -125,19 +119,9 @@ export function RunsPage() {
         <div className="table-scroll">
           <table className="data-table run-table">
             <caption className="visually-hidden">Runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">Task</th>
-                <th scope="col">Started by</th>
-                <th scope="col">Status</th>
-                <th scope="col">Cost (subtree)</th>
-                <th scope="col">Place in its tree</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Tokens (own / subtree)</th>
-              </tr>
-            </thead>
+            <ColumnHeads
+              names={['Agent', 'Task', 'Started by', 'Status', 'Cost (subtree)', 'Place in its tree', 'Started', 'Duration', 'Tokens (own / subtree)']}
+            />
             <tbody>
               {edges.map(({ node }) => {
                 const mark = replayMarkOf(node);
@@ -198,18 +182,7 @@ export function RunsPage() {
           </table>
         </div>
       )}
-      <nav className="pager" aria-label="Run pages">
-        <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || page.isFetching}>
-          Previous
-        </button>
-        <button
-          type="button"
-          onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-          disabled={!pageInfo?.hasNextPage || page.isFetching}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager label="Run pages" pages={pages} pageInfo={pageInfo} fetching={page.isFetching} />
     </section>
   );
 }

@@ -56,9 +56,7 @@ export const RunListQuery = graphql(`
       }
     }
     agents {
-      id
-      name
-      icon
+      ...AgentLabelFields
     }
   }
 `);

@@ -1,3 +1,4 @@
+import type { BudgetLimits } from '../session-settings';
 // The run page's normalized store: every run of the subtree keyed by id, folded from the runEvents
 // stream (the run's, its descendants' and their threads' events, replayed from the root's start, then
 // live). Folding one event touches one run (and appends one child id), so a burst of events costs what it
@@ -289,13 +290,7 @@ export interface BudgetLine {
  * (the same sums the service's budget guard counts) when the page has them.
  */
 export function budgetLines(
-  limits: {
-    maxTokens?: number | null;
-    maxToolCalls?: number | null;
-    maxRuns?: number | null;
-    maxDurationMs?: number | null;
-    maxCost?: number | null;
-  },
+  limits: BudgetLimits,
   // cost undefined: not known (a call without a price), shown as "unknown" as the model calls say it, never as 0.
   used: { tokens: number; toolCalls: number; runs: number; durationMs: number; cost?: number },
 ): BudgetLine[] {

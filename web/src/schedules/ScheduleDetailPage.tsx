@@ -7,12 +7,13 @@ import { useMay } from '../api/me';
 import type { ScheduleQuery as ScheduleResult } from '../gql/graphql';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
-import { useModalDialog } from '../ui/modal-dialog';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { FiringOutcome } from './FiringOutcome';
 import { scheduleKeys, useDeleteSchedule, useRunScheduleNow, useSetScheduleEnabled } from './mutations';
 import { ScheduleQuery } from './operations';
 import { dueTimeText, firingUnderway, timingText, triggerText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 /** How often the page asks again while a firing's run runs (its end reaches no firing subscription). */
 const RUN_POLL_MS = 3000;
@@ -167,16 +168,7 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
       ) : (
         <div className="table-scroll">
           <table className="data-table firing-table" aria-labelledby="firings-title">
-            <thead>
-              <tr>
-                <th scope="col">Due</th>
-                <th scope="col">Fired</th>
-                <th scope="col">Trigger</th>
-                <th scope="col">Outcome</th>
-                <th scope="col">Run</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Due', 'Fired', 'Trigger', 'Outcome', 'Run', 'Reason']} />
             <tbody>
               {firings.map((f) => (
                 <tr key={f.id} data-firing={f.id}>
@@ -228,19 +220,15 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
 }
 
 function ConfirmDeleteSchedule({ name, onCancel, onConfirm }: { name: string; onCancel: () => void; onConfirm: () => void }) {
-  const dialog = useModalDialog();
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="delete-schedule-title" onCancel={onCancel}>
-      <h2 id="delete-schedule-title">Delete the schedule “{name}”?</h2>
+    <ConfirmDialog
+      titleId="delete-schedule-title"
+      title={`Delete the schedule “${name}”?`}
+      confirmLabel="Delete"
+      onCancel={onCancel}
+      onConfirm={onConfirm}
+    >
       <p>Nothing fires from it any more. Its firings and their runs stay in the history.</p>
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel} autoFocus>
-          Keep it
-        </button>
-        <button type="button" className="danger" onClick={onConfirm}>
-          Delete
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { type ApiError, request } from '../api/client';
 import { asApiError } from '../api/mutation';
 import { useMay } from '../api/me';
+import { useSettled } from '../api/hooks';
 import { Field } from '../ui/Field';
-import { budgetOf, type BudgetDraft } from '../session-settings';
+import { BUDGET_FIELDS, budgetOf } from '../session-settings';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { scheduleKeys, useCreateSchedule, useUpdateSchedule } from './mutations';
@@ -14,24 +15,6 @@ import { draftOf, dueTimeText, emptyDraft, knownTimeZones, type ScheduleDraft, s
 
 /** How long typing must pause before the preview asks the service again. */
 const PREVIEW_DEBOUNCE_MS = 300;
-
-const BUDGET_FIELDS: Array<{ field: keyof BudgetDraft; label: string; decimal?: boolean }> = [
-  { field: 'maxRuns', label: 'Max runs' },
-  { field: 'maxTokens', label: 'Max tokens' },
-  { field: 'maxToolCalls', label: 'Max tool calls' },
-  { field: 'maxDurationSeconds', label: 'Max time (seconds)' },
-  { field: 'maxCost', label: 'Max cost', decimal: true },
-];
-
-/** `value`, once it has stayed the same for `ms`. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /**
  * A new schedule (`/schedules/new`, `?agent=<id>` from an agent's card) or an existing one's changes
@@ -73,7 +56,7 @@ export function ScheduleEditorPage({ scheduleId }: { scheduleId?: string }) {
   }
 
   // Debounced as a string: a new object each render would restart the timer forever.
-  const timingKey = useDebounced(JSON.stringify(timingOf(draft)), PREVIEW_DEBOUNCE_MS);
+  const timingKey = useSettled(JSON.stringify(timingOf(draft)), PREVIEW_DEBOUNCE_MS);
   const timing = useMemo(() => JSON.parse(timingKey) as ReturnType<typeof timingOf>, [timingKey]);
   const preview = useQuery({
     queryKey: ['schedules', 'preview', timingKey],

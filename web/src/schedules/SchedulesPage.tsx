@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { request } from '../api/client';
 import { usePolling } from '../api/hooks';
 import { useMay } from '../api/me';
 import { ErrorNote } from '../ui/ErrorNote';
+import { Pager, useCursorPages } from '../ui/Pager';
 import { PageHead } from '../ui/PageHead';
 import { Icon } from '../ui/icons';
 import { scheduleKeys, useSetScheduleEnabled } from './mutations';
@@ -12,6 +13,7 @@ import { SchedulesQuery } from './operations';
 import { FiringOutcome } from './FiringOutcome';
 import { dueTimeText, firingUnderway, timingText } from './schedule-draft';
 import { useScheduleFiringsLive } from './use-schedule-firings-live';
+import { ColumnHeads } from '../ui/ColumnHeads';
 
 export const SCHEDULES_PAGE_SIZE = 50;
 const POLL_MS = 3000;
@@ -22,9 +24,8 @@ const POLL_MS = 3000;
  */
 export function SchedulesPage() {
   const mayOperate = useMay('operate');
-  // The cursors of the pages before this one and this one's: Previous pops, Next pushes.
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const after = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const { after } = pages;
   const list = useQuery({
     queryKey: [...scheduleKeys.list, after],
     queryFn: () => request(SchedulesQuery, { first: SCHEDULES_PAGE_SIZE, after }),
@@ -57,7 +58,7 @@ export function SchedulesPage() {
       </PageHead>
       <ErrorNote error={list.error} title="The schedules could not be loaded" />
       <ErrorNote error={toggle.error} title="The schedule was not changed" />
-      {list.data && rows.length === 0 && cursors.length === 1 ? (
+      {list.data && rows.length === 0 && pages.pageNumber === 1 ? (
         <div className="empty">
           <h2>No schedules</h2>
           <p className="muted">
@@ -68,16 +69,7 @@ export function SchedulesPage() {
         <div className="table-scroll">
           <table className="data-table schedule-table">
             <caption className="visually-hidden">Schedules, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Agent</th>
-                <th scope="col">When</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Next firing</th>
-                <th scope="col">Last outcome</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Name', 'Agent', 'When', 'Enabled', 'Next firing', 'Last outcome']} />
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id} data-schedule={s.id}>
@@ -111,20 +103,7 @@ export function SchedulesPage() {
           </table>
         </div>
       )}
-      {(cursors.length > 1 || pageInfo?.hasNextPage) && (
-        <nav className="pager" aria-label="Schedule pages">
-          <button type="button" onClick={() => setCursors((c) => c.slice(0, -1))} disabled={cursors.length === 1 || list.isFetching}>
-            Previous
-          </button>
-          <button
-            type="button"
-            onClick={() => pageInfo?.endCursor && setCursors((c) => [...c, pageInfo.endCursor!])}
-            disabled={!pageInfo?.hasNextPage || list.isFetching}
-          >
-            Next
-          </button>
-        </nav>
-      )}
+      {(pages.pageNumber > 1 || pageInfo?.hasNextPage) && <Pager label="Schedule pages" pages={pages} pageInfo={pageInfo} fetching={list.isFetching} />}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 // What the schedule editor sends and what the schedule pages say: the draft as the API's ScheduleInput
 // (a one-off time and an end date read in the schedule's own time zone), timings and outcomes in words.
 
-import { type BudgetDraft, budgetOf, type BudgetValue, emptyBudget } from '../session-settings';
+import { type BudgetDraft, type BudgetLimits, budgetDraftOf, budgetOf, type BudgetValue, emptyBudget } from '../session-settings';
 
 export type TimingKind = 'cron' | 'at';
 
@@ -114,18 +114,10 @@ export interface SavedSchedule {
   overlap: string;
   catchUp: string;
   model?: string | null;
-  budget?: {
-    maxTokens?: number | null;
-    maxToolCalls?: number | null;
-    maxRuns?: number | null;
-    maxDurationMs?: number | null;
-    maxCost?: number | null;
-  } | null;
+  budget?: BudgetLimits | null;
 }
 
 export function draftOf(schedule: SavedSchedule): ScheduleDraft {
-  const b = schedule.budget;
-  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
   return {
     name: schedule.name,
     agentId: schedule.agentId,
@@ -138,13 +130,7 @@ export function draftOf(schedule: SavedSchedule): ScheduleDraft {
     overlap: schedule.overlap === 'allow' ? 'allow' : 'skip',
     catchUp: schedule.catchUp === 'last' ? 'last' : 'skip',
     model: schedule.model ?? '',
-    budget: {
-      maxTokens: text(b?.maxTokens),
-      maxToolCalls: text(b?.maxToolCalls),
-      maxRuns: text(b?.maxRuns),
-      maxDurationSeconds: b?.maxDurationMs ? String(b.maxDurationMs / 1000) : '',
-      maxCost: text(b?.maxCost),
-    },
+    budget: budgetDraftOf(schedule.budget),
   };
 }
 

@@ -16,6 +16,15 @@ export interface BudgetDraft {
   maxCost: string;
 }
 
+/** The budget's fields in the order the forms show them (the session settings, the schedule editor). */
+export const BUDGET_FIELDS: ReadonlyArray<{ field: keyof BudgetDraft; label: string; decimal?: boolean }> = [
+  { field: 'maxRuns', label: 'Max runs' },
+  { field: 'maxTokens', label: 'Max tokens' },
+  { field: 'maxToolCalls', label: 'Max tool calls' },
+  { field: 'maxDurationSeconds', label: 'Max time (seconds)' },
+  { field: 'maxCost', label: 'Max cost', decimal: true },
+];
+
 export interface SessionSettingsDraft {
   /** undefined in the editor: "automatic", on when the agent has sub-agents. */
   delegation: boolean | undefined;
@@ -24,18 +33,21 @@ export interface SessionSettingsDraft {
   budget: BudgetDraft;
 }
 
+/** A budget's limits as the API gives them (null or absent: no limit); the run page and the chat show them against what was used. */
+export interface BudgetLimits {
+  maxTokens?: number | null;
+  maxToolCalls?: number | null;
+  maxRuns?: number | null;
+  maxDurationMs?: number | null;
+  maxCost?: number | null;
+}
+
 /** An agent's defaults as the API gives them (GraphQL `Agent`). */
 export interface AgentSessionDefaults {
   delegation?: boolean | null;
   subAgents: readonly string[];
   permissionPolicy?: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null;
-  budget?: {
-    maxTokens?: number | null;
-    maxToolCalls?: number | null;
-    maxRuns?: number | null;
-    maxDurationMs?: number | null;
-    maxCost?: number | null;
-  } | null;
+  budget?: BudgetLimits | null;
 }
 
 /** A kind as the service says it treats it (GraphQL `sessionOptions.permissionKinds`). */
@@ -54,6 +66,18 @@ export function agentPolicyOf(draft: SessionSettingsDraft): { allowKinds: string
   return policy.allowKinds.length + policy.askKinds.length + policy.askTools.length > 0 ? policy : null;
 }
 
+/** Saved limits as the form shows them (no limit: an empty field; the duration in seconds). */
+export function budgetDraftOf(limits: BudgetLimits | null | undefined): BudgetDraft {
+  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
+  return {
+    maxTokens: text(limits?.maxTokens),
+    maxToolCalls: text(limits?.maxToolCalls),
+    maxRuns: text(limits?.maxRuns),
+    maxDurationSeconds: limits?.maxDurationMs ? String(limits.maxDurationMs / 1000) : '',
+    maxCost: text(limits?.maxCost),
+  };
+}
+
 export const emptyBudget = (): BudgetDraft => ({ maxTokens: '', maxToolCalls: '', maxRuns: '', maxDurationSeconds: '', maxCost: '' });
 
 /** What the agent's sessions get when the request says nothing: the service's rule, shown to the person. */
@@ -67,19 +91,11 @@ export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 
   for (const kind of policy?.allowKinds ?? []) kinds[kind] = 'allow';
   // Ask beats allow, as the service decides.
   for (const kind of policy?.askKinds ?? []) kinds[kind] = 'ask';
-  const b = agent?.budget;
-  const text = (n: number | null | undefined) => (n === null || n === undefined ? '' : String(n));
   return {
     delegation: delegation === 'resolved' ? (agent ? delegationOf(agent) : false) : (agent?.delegation ?? undefined),
     kinds,
     askTools: [...(policy?.askTools ?? [])],
-    budget: {
-      maxTokens: text(b?.maxTokens),
-      maxToolCalls: text(b?.maxToolCalls),
-      maxRuns: text(b?.maxRuns),
-      maxDurationSeconds: b?.maxDurationMs ? String(b.maxDurationMs / 1000) : '',
-      maxCost: text(b?.maxCost),
-    },
+    budget: budgetDraftOf(agent?.budget),
   };
 }
 

@@ -1,14 +1,6 @@
 import { useId } from 'react';
 import { TagInput } from '../ui/TagInput';
-import { type BudgetDraft, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from '../session-settings';
-
-const BUDGET_FIELDS: Array<{ field: keyof BudgetDraft; label: string; decimal?: boolean }> = [
-  { field: 'maxRuns', label: 'Max runs' },
-  { field: 'maxTokens', label: 'Max tokens' },
-  { field: 'maxToolCalls', label: 'Max tool calls' },
-  { field: 'maxDurationSeconds', label: 'Max time (seconds)' },
-  { field: 'maxCost', label: 'Max cost', decimal: true },
-];
+import { BUDGET_FIELDS, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from '../session-settings';
 
 /**
  * Delegation, the permission policy and the budget of a session: on the new-session page (what this

@@ -1,9 +1,9 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useMay } from '../api/me';
 import { type ApiError, request } from '../api/client';
 import { asApiError } from '../api/mutation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { usePolling } from '../api/hooks';
+import { usePolling, useSettled } from '../api/hooks';
 import { Link } from 'react-router';
 import { ErrorNote } from '../ui/ErrorNote';
 import { PageHead } from '../ui/PageHead';
@@ -286,16 +286,6 @@ function SessionItem({
       )}
     </li>
   );
-}
-
-/** The value once it has stopped changing for `ms` (a search asks once typing pauses). */
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 function AgentLink({ id, label, known, badge }: { id: string; label: string; known: boolean; badge?: boolean }) {

@@ -23,9 +23,7 @@ export const SessionListQuery = graphql(`
       updatedAt
     }
     agents {
-      id
-      name
-      icon
+      ...AgentLabelFields
     }
   }
 `);
@@ -53,9 +51,7 @@ export const DestroySessionMutation = graphql(`
 export const NewSessionQuery = graphql(`
   query NewSession {
     agents {
-      id
-      name
-      icon
+      ...AgentLabelFields
       description
       model
       subAgents
@@ -162,9 +158,7 @@ export const ChatSessionQuery = graphql(`
       }
     }
     agents {
-      id
-      name
-      icon
+      ...AgentLabelFields
       model
       subAgents
       subAgentProblems {

@@ -1,3 +1,4 @@
+import type { BudgetLimits } from '../session-settings';
 // What a session was allowed when it was created, read off its stored config (`Session.config`), for
 // the chat's side panel: whether it may delegate, its permission policy, and its budget's figures.
 
@@ -30,13 +31,7 @@ export function sessionPolicyOf(config: unknown): SessionPolicy {
 }
 
 export interface BudgetFigures {
-  limits: {
-    maxTokens?: number | null;
-    maxToolCalls?: number | null;
-    maxRuns?: number | null;
-    maxDurationMs?: number | null;
-    maxCost?: number | null;
-  };
+  limits: BudgetLimits;
   // cost undefined: not known, shown as "unknown" (never as 0), as the model calls say it.
   used: { tokens: number; toolCalls: number; runs: number; durationMs: number; cost?: number };
 }

@@ -1,4 +1,4 @@
-import { useModalDialog } from '../../ui/modal-dialog';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 
 /** Asks before deleting, naming the teams the agent is a sub-agent of. */
 export function ConfirmDelete({
@@ -12,10 +12,8 @@ export function ConfirmDelete({
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const dialog = useModalDialog();
   return (
-    <dialog ref={dialog} className="dialog" aria-labelledby="delete-title" onCancel={onCancel}>
-      <h2 id="delete-title">Delete {name}?</h2>
+    <ConfirmDialog titleId="delete-title" title={`Delete ${name}?`} confirmLabel="Delete" onCancel={onCancel} onConfirm={onConfirm}>
       {teams.length > 0 ? (
         <p>
           It is a sub-agent in the team of <strong>{teams.join(', ')}</strong>. Those agents will show it as a problem, and their sessions will not start
@@ -24,14 +22,6 @@ export function ConfirmDelete({
       ) : (
         <p>No team includes it. Its history stays in the event log.</p>
       )}
-      <div className="dialog-actions">
-        <button type="button" onClick={onCancel} autoFocus>
-          Keep it
-        </button>
-        <button type="button" className="danger" onClick={onConfirm}>
-          Delete
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { HookDraft } from '../agent-draft';
 import { Icon } from '../../ui/icons';
+import { Options } from '../../ui/Options';
 
 /**
  * The agent's hook webhooks (docs/hooks.md): one row per handler, for the sessions and runs it is the
@@ -30,11 +31,7 @@ export function HooksField({
             <label>
               <span className="visually-hidden">Hook {i + 1} type</span>
               <select value={hook.type} onChange={(e) => change(i, { type: e.target.value })}>
-                {[...new Set([...types, hook.type])].map((t) => (
-                  <option key={t} value={t}>
-                    {t}
-                  </option>
-                ))}
+                <Options values={[...new Set([...types, hook.type])]} />
               </select>
             </label>
             <label className="hook-url">

@@ -23,45 +23,39 @@ export function RunActions({
   onUnpause: () => void;
 }) {
   const running = status === 'running' || status === 'paused';
+  // One action at a time: every button waits while any is under way, the acting one saying so.
+  const button = (action: RunAction, label: string, busyLabel: string, onClick: () => void, className?: string, title?: string) => (
+    <button key={action} type="button" className={className} disabled={acting !== undefined} onClick={onClick} title={title}>
+      {acting === action ? busyLabel : label}
+    </button>
+  );
   return (
     <div className="page-actions">
-      {running && paused === undefined && (
-        <button
-          type="button"
-          disabled={acting !== undefined}
-          onClick={onPause}
-          title="Holds this run and every run under it at their next step: model calls, tool calls, permission requests, hooks and questions wait. A tool already running finishes."
-        >
-          {acting === 'pause' ? 'Pausing…' : 'Pause'}
-        </button>
-      )}
-      {paused === 'own' && (
-        <button type="button" className="primary" disabled={acting !== undefined} onClick={onUnpause} title="Lets what waited go on, in the order it came">
-          {acting === 'unpause' ? 'Unpausing…' : 'Unpause'}
-        </button>
-      )}
+      {running &&
+        paused === undefined &&
+        button(
+          'pause',
+          'Pause',
+          'Pausing…',
+          onPause,
+          undefined,
+          'Holds this run and every run under it at their next step: model calls, tool calls, permission requests, hooks and questions wait. A tool already running finishes.',
+        )}
+      {paused === 'own' && button('unpause', 'Unpause', 'Unpausing…', onUnpause, 'primary', 'Lets what waited go on, in the order it came')}
       {status &&
         runActionsFor(status).map((action) =>
-          action === 'stop' ? (
-            <button key="stop" type="button" className="danger" disabled={acting !== undefined} onClick={onStop}>
-              {acting === 'stop' ? 'Stopping…' : 'Stop'}
-            </button>
-          ) : (
-            <button key="resume" type="button" className="primary" disabled={acting !== undefined} onClick={onResume}>
-              {acting === 'resume' ? 'Resuming…' : 'Resume'}
-            </button>
-          ),
+          action === 'stop' ? button('stop', 'Stop', 'Stopping…', onStop, 'danger') : button('resume', 'Resume', 'Resuming…', onResume, 'primary'),
         )}
-      {status && !running && (
-        <button
-          type="button"
-          disabled={acting !== undefined}
-          onClick={onReplay}
-          title="A new run answered from this run's record: no model call is sent, side effects are denied, it stops at the first difference"
-        >
-          {acting === 'replay' ? 'Replaying…' : 'Replay'}
-        </button>
-      )}
+      {status &&
+        !running &&
+        button(
+          'replay',
+          'Replay',
+          'Replaying…',
+          onReplay,
+          undefined,
+          "A new run answered from this run's record: no model call is sent, side effects are denied, it stops at the first difference",
+        )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { axisOf, ticksOf } from '../waterfall';
 import { RunDetails } from './RunDetails';
 import { RunUsageLine } from './RunUsageLine';
 import { SpacerRow, TimelineTicks, TREE_ROW_HEIGHT, TreeRowView } from './TreeRow';
+import { ColumnHeads } from '../../ui/ColumnHeads';
 
 /**
  * The run tree with its timeline (collapsible, windowed), the requests of the tree that wait for a
@@ -69,21 +70,12 @@ export function RunTreePanel({
       <div className="run-layout">
         <div className="table-scroll run-tree-wrap" ref={treeScroll}>
           <table className="data-table run-tree" aria-labelledby="tree-title" aria-rowcount={rows.length + 1}>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Status</th>
-                <th scope="col">How it ran</th>
-                <th scope="col">Tokens own / subtree</th>
-                <th scope="col">Cost own / subtree</th>
-                <th scope="col">Tools</th>
-                <th scope="col">Duration</th>
-                <th scope="col" className="timeline-head">
-                  <span className="visually-hidden">Timeline</span>
-                  <TimelineTicks ticks={ticks} />
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Run', 'Status', 'How it ran', 'Tokens own / subtree', 'Cost own / subtree', 'Tools', 'Duration']}>
+              <th scope="col" className="timeline-head">
+                <span className="visually-hidden">Timeline</span>
+                <TimelineTicks ticks={ticks} />
+              </th>
+            </ColumnHeads>
             <tbody>
               {shown.above > 0 && <SpacerRow height={shown.above} />}
               {rows.slice(shown.first, shown.end).map((row, i) => (
