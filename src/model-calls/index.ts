@@ -22,6 +22,6 @@ export { ModelCallsReadModel } from './model-calls-read-model';
 export type { ModelCallSpendView } from './model-calls-read-model';
 export { ModelCallsModule } from './model-calls.module';
 export { ModelRoute } from './model-route';
-export type { EndedModelCall } from './model-route';
+export type { EndedModelCall } from './model-call-recording';
 export { ProviderTraffic } from './provider-traffic';
 export type { ProviderTrafficState } from './provider-traffic';

@@ -4,7 +4,8 @@ import type { Subscription } from 'rxjs';
 import { type MetricsContribution, ProvidesMetrics } from '../common';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { ModelLabels } from './model-labels';
-import { type EndedModelCall, ModelRoute } from './model-route';
+import type { EndedModelCall } from './model-call-recording';
+import { ModelRoute } from './model-route';
 
 const DURATION_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300];
 const TTFB_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30];
