@@ -16,7 +16,6 @@ import { recordedAnswerFrames } from './replay/recorded-answer';
 import { type ReplayPlan, ReplayPlanner } from './replay/replay-planner';
 import { pathForLedger, upstreamRequestOf } from './upstream-request';
 
-
 /**
  * How long a call's `model_call.started` may wait for its commit (and for company in it): past the request
  * going out and, for a model that answers at once, past the answer (`bench:model-calls`).
