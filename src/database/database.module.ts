@@ -11,6 +11,7 @@ import { ReadModelDatabase } from './read-model-database';
 import { openSqliteConnection } from './sqlite-connection';
 import { SqliteDatabase } from './sqlite-database';
 import { SqliteDatabaseHealth } from './sqlite-database-health';
+import { SqliteWalCheckpoints } from './sqlite-wal-checkpoints';
 
 /**
  * The database the configuration names, opened, checked and migrated before anything else starts,
@@ -23,6 +24,7 @@ export class DatabaseModule implements OnApplicationShutdown {
   constructor(
     @Optional() private readonly sqlite?: SqliteDatabase,
     @Optional() private readonly pool?: Pool,
+    @Optional() private readonly checkpoints?: SqliteWalCheckpoints,
   ) {}
 
   static forRoot(config: SwitchboardConfig): DynamicModule {
@@ -36,6 +38,7 @@ export class DatabaseModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.checkpoints?.stop();
     if (this.sqlite) {
       this.sqlite.close();
       new Logger('Database').log({ file: this.sqlite.file }, 'database closed');
@@ -63,13 +66,27 @@ function sqliteProviders() {
             cause: error,
           });
         }
-        logger.log({ file: config.database.file, synchronous: config.database.synchronous }, 'database ready');
-        return new SqliteDatabase(connection, config.database.file);
+        const database = new SqliteDatabase(connection, config.database.file);
+        logger.log({ file: config.database.file, synchronous: config.database.synchronous, commits: database.commitSync.durability }, 'database ready');
+        return database;
+      },
+    },
+    {
+      provide: SqliteWalCheckpoints,
+      inject: [SqliteDatabase],
+      useFactory: (db: SqliteDatabase) => {
+        const checkpoints = new SqliteWalCheckpoints(db);
+        checkpoints.start();
+        return checkpoints;
       },
     },
     // The read models every query and projection is written against; on SQLite, the same connection.
     { provide: ReadModelDatabase, inject: [SqliteDatabase], useFactory: (db: SqliteDatabase) => db.readModels },
-    { provide: DatabaseHealth, inject: [SqliteDatabase], useFactory: (db: SqliteDatabase) => new SqliteDatabaseHealth(db) },
+    {
+      provide: DatabaseHealth,
+      inject: [SqliteDatabase, SqliteWalCheckpoints],
+      useFactory: (db: SqliteDatabase, checkpoints: SqliteWalCheckpoints) => new SqliteDatabaseHealth(db, checkpoints),
+    },
   ];
 }
 

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { type DatabaseCheck, DatabaseHealth, migrationsCheck } from './database-health';
 import { defaultMigrationsFolder } from './migrations';
 import type { SqliteDatabase } from './sqlite-database';
+import type { SqliteWalCheckpoints } from './sqlite-wal-checkpoints';
 
 /** The write lock must be free within this; the writer's own busy timeout (seconds) would stall the probe. */
 const LOCK_PROBE_TIMEOUT_MS = 100;
@@ -13,6 +14,7 @@ const MIN_FREE_BYTES = 1024 * 1024;
 export class SqliteDatabaseHealth extends DatabaseHealth {
   constructor(
     private readonly database: SqliteDatabase,
+    private readonly checkpoints?: SqliteWalCheckpoints,
     private readonly migrationsFolder = defaultMigrationsFolder(),
   ) {
     super();
@@ -25,7 +27,13 @@ export class SqliteDatabaseHealth extends DatabaseHealth {
         dialect: 'sqlite',
         file,
         journalMode: connection.pragma('journal_mode', { simple: true }),
-        synchronous: ['OFF', 'NORMAL', 'FULL', 'EXTRA'][Number(connection.pragma('synchronous', { simple: true }))],
+        // What was asked for: with FULL the connection commits with NORMAL and the WAL is synced off the loop.
+        synchronous:
+          this.database.commitSync.durability === 'wal-sync-off-loop'
+            ? 'FULL'
+            : ['OFF', 'NORMAL', 'FULL', 'EXTRA'][Number(connection.pragma('synchronous', { simple: true }))],
+        commitSync: this.database.commitSync.durability,
+        ...(this.checkpoints ? { walCheckpoints: this.checkpoints.stats() } : {}),
       });
     } catch (error) {
       return Promise.reject(error);

@@ -11,8 +11,8 @@ import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
 
 /**
  * Committed events gather this long before one transaction applies them: each transaction costs a
- * checkpoint read and write and, with synchronous=FULL, an fsync on the event loop. setImmediate made
- * it about one transaction per routed request under load (bench:dispatch).
+ * checkpoint read and write. setImmediate made it about one transaction per routed request under load
+ * (bench:dispatch).
  */
 const BATCH_WINDOW_MS = 10;
 /**
@@ -115,23 +115,21 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
     if (events.length === 0) return;
     const { projection } = feed;
     try {
-      // The batch and its checkpoint can be derived again from the log, so their commit is not fsynced
-      // (it was half the time SQLite spent under load in bench:dispatch): see withoutCommitSync.
-      feed.position = this.database.withoutCommitSync(() =>
-        this.database.connection
-          .transaction(() => {
-            // Re-read inside the transaction: a rebuild in another process may have moved it past these events.
-            const checkpoint = readCheckpoint(this.database.orm, projection.name);
-            const fresh = events.filter((e) => e.globalPosition > checkpoint);
-            if (fresh.length === 0) return checkpoint;
-            const handled = eventsFor(projection, fresh);
-            if (handled.length > 0) runProjectionSync(projection.handle(handled, this.database.readModels));
-            const last = fresh[fresh.length - 1].globalPosition;
-            writeCheckpoint(this.database.orm, projection.name, last);
-            return last;
-          })
-          .immediate(),
-      );
+      // The batch and its checkpoint can be derived again from the log: nothing awaits their sync (the next
+      // append's sync covers them; a power loss before it loses the batch together with its checkpoint).
+      feed.position = this.database.connection
+        .transaction(() => {
+          // Re-read inside the transaction: a rebuild in another process may have moved it past these events.
+          const checkpoint = readCheckpoint(this.database.orm, projection.name);
+          const fresh = events.filter((e) => e.globalPosition > checkpoint);
+          if (fresh.length === 0) return checkpoint;
+          const handled = eventsFor(projection, fresh);
+          if (handled.length > 0) runProjectionSync(projection.handle(handled, this.database.readModels));
+          const last = fresh[fresh.length - 1].globalPosition;
+          writeCheckpoint(this.database.orm, projection.name, last);
+          return last;
+        })
+        .immediate();
     } catch (error) {
       this.fail(feed, error);
       return;

@@ -29,7 +29,11 @@ describe('starting the service process (src/main.ts)', () => {
     const exited = collectUntilExit(child);
     const response = await waitForHttp(`http://127.0.0.1:${port}/health`, child);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: 'ok', database: { status: 'up', file, journalMode: 'wal' } });
+    // Durable commits by default, synced and checkpointed off the event loop (issue 41).
+    expect(await response.json()).toMatchObject({
+      status: 'ok',
+      database: { status: 'up', file, journalMode: 'wal', synchronous: 'FULL', commitSync: 'wal-sync-off-loop', walCheckpoints: { offLoop: true } },
+    });
     child.kill('SIGTERM');
     const { code, stdout } = await exited;
     expect(code).toBe(0);

@@ -252,4 +252,55 @@ describe('EventStore', () => {
     await expect(queued).resolves.toMatchObject({ nextExpectedVersion: 1 });
     await expect(store.append('s', 1, [renamed])).rejects.toBeInstanceOf(AppendFailedError);
   });
+
+  describe('acknowledged only once durable (issue 41: the WAL synced off the event loop)', () => {
+    /** A store whose syncs the test lets end: fault injection on what the disk does, the rest real. */
+    function heldSyncStore() {
+      const { store, database } = memoryStore();
+      const syncs: Array<{ end: () => void; fail: (error: Error) => void }> = [];
+      database.durable = () => new Promise<void>((end, fail) => syncs.push({ end, fail }));
+      return { store, syncs };
+    }
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+    it('publishes and acknowledges a committed append only after its sync, and a catch-up started meanwhile does not read it', async () => {
+      const { store, syncs } = heldSyncStore();
+      const published: string[] = [];
+      store.committed$.subscribe((event) => published.push(event.streamId));
+      let acknowledged = false;
+      const append = store.append('s', 'no_stream', [created]).then(() => (acknowledged = true));
+      await turn();
+      expect(syncs).toHaveLength(1); // committed, waiting for the disk
+      expect(await store.streamVersion('s')).toBe(1);
+      const caughtUp: string[] = [];
+      const subscription = store.subscribe(0).subscribe((event) => caughtUp.push(event.type));
+      expect([published, caughtUp, acknowledged]).toEqual([[], [], false]);
+      syncs[0].end();
+      await append;
+      expect([published, caughtUp]).toEqual([['s'], ['thing.created']]); // once, live
+      subscription.unsubscribe();
+    });
+
+    it('fails the appends whose sync failed, and refuses new ones until a restart', async () => {
+      const { store, syncs } = heldSyncStore();
+      const append = store.append('s', 'no_stream', [created]);
+      await turn();
+      syncs[0].fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      await expect(append).rejects.toThrow(/could not be made durable \(EIO: i\/o error, fdatasync\); restart Switchboard/);
+      await expect(store.append('t', 'no_stream', [created])).rejects.toBeInstanceOf(AppendFailedError);
+    });
+
+    it('settles the groups that wait for a sync at shutdown, in order', async () => {
+      const { store, syncs } = heldSyncStore();
+      const published: number[] = [];
+      store.committed$.subscribe((event) => published.push(event.globalPosition));
+      const first = store.append('a', 'no_stream', [created]);
+      await turn();
+      const second = store.append('b', 'no_stream', [created]);
+      store.flushAndClose();
+      expect(syncs).toHaveLength(2);
+      await expect(Promise.all([first, second])).resolves.toHaveLength(2);
+      expect(published).toEqual([1, 2]);
+    });
+  });
 });

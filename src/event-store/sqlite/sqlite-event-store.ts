@@ -13,6 +13,12 @@ import { InlineProjectionHook } from '../inline-projection-hook';
 
 type AppendOutcome = { ok: AppendResult[] } | { error: unknown };
 
+/** A committed group whose appends are told (and whose events published) once the commit is durable. */
+interface UnsyncedGroup {
+  batch: PendingAppend[];
+  outcomes: AppendOutcome[];
+}
+
 /**
  * What writing one request or one stream did: its results, or the version conflict that stopped it.
  * `afterWrite` says something was written before the conflict was found, so only a rollback undoes it.
@@ -38,10 +44,12 @@ const READ_PAGE_SIZE = 500;
  * The event log on SQLite.
  *
  * Group commit: `append` only queues; the queue is flushed on the next turn of the event loop in
- * ONE `BEGIN IMMEDIATE` transaction, so every append that arrived meanwhile shares one fsync.
+ * ONE `BEGIN IMMEDIATE` transaction, so every append that arrived meanwhile shares one commit.
  * Each append runs in its own savepoint inside it: a version conflict or a failing inline projection
- * rolls back that append alone. Promises settle only after COMMIT returned (durable with
- * synchronous=FULL), then the events are published to `committed$` in global order.
+ * rolls back that append alone. With synchronous=FULL the commit is made durable off the event loop
+ * (`SqliteDatabase.durable()`, an fdatasync of the WAL on libuv's thread pool, shared by the groups that
+ * committed meanwhile); only then are the events published to `committed$` in global order and the
+ * promises settled. Nothing waits on the loop for a disk.
  */
 @Injectable()
 export class SqliteEventStore extends EventStore implements BeforeApplicationShutdown {
@@ -49,6 +57,8 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
   private readonly committed = new Subject<StoredEvent>();
   private readonly commitRecords = new Subject<CommitRecord>();
   private pending: PendingAppend[] = [];
+  /** Committed groups waiting for their sync, oldest first. */
+  private readonly unsynced: UnsyncedGroup[] = [];
   private readonly flushes = new FlushScheduler(() => {
     this.flush();
     if (this.pending.length > 0) this.flushes.schedule(0);
@@ -165,13 +175,25 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     return row.head ?? 0;
   }
 
-  /** Synchronous: the page and the subscription to live events are taken in the same turn of the event loop. */
+  /**
+   * Synchronous: the page and the subscription to live events are taken in the same turn of the event loop.
+   * It stops before this store's first event that is committed but not durable yet: that one and what follows
+   * come live, once synced (a subscriber never sees what a power loss could take back).
+   */
   protected catchUpPage(options: { after: number; limit: number }): StoredEvent[] {
-    return this.readAllNow(options);
+    return beforeUnsynced(this.readAllNow(options), this.firstUnsyncedPosition());
   }
 
   protected catchUpStreamPage(streamId: string, options: { fromVersion: number; limit: number }): StoredEvent[] {
-    return this.readStreamNow(streamId, options);
+    return beforeUnsynced(this.readStreamNow(streamId, options), this.firstUnsyncedPosition());
+  }
+
+  /** The global position of the oldest event of a group waiting for its sync; Infinity when none waits. */
+  private firstUnsyncedPosition(): number {
+    for (const { outcomes } of this.unsynced) {
+      for (const outcome of outcomes) if ('ok' in outcome && outcome.ok[0]?.events[0]) return outcome.ok[0].events[0].globalPosition;
+    }
+    return Infinity;
   }
 
   /** Group-commit counters since start: appends per commit shows how much batching happens. */
@@ -179,10 +201,15 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     return { commits: this.commitCount, appends: this.appendCount };
   }
 
-  /** Commits whatever is queued, then refuses new appends. Called on shutdown before the DB closes. */
+  /**
+   * Commits whatever is queued and syncs it, then refuses new appends. Called on shutdown before the DB
+   * closes; the appends' promises settle on the next turn of the loop.
+   */
   flushAndClose(): void {
     this.flushes.cancel();
     while (this.pending.length > 0) this.flush();
+    this.database.commitSync.durableNow();
+    this.unsynced.splice(0).forEach((group) => this.settle(group));
     this.closed = true;
     this.committed.complete();
     this.commitRecords.complete();
@@ -212,14 +239,55 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     }
     const refused = outcomes.filter((outcome) => !('ok' in outcome)).length;
     this.commitRecords.next({ appends: batch.length, refused, durationMs: performance.now() - started, committed: true });
+    if (refused === batch.length) {
+      this.settle({ batch, outcomes }); // nothing was written: nothing to wait for
+      return;
+    }
+    // Acknowledged (and published) once the commit is on the disk: see SqliteCommitSync.
+    const group: UnsyncedGroup = { batch, outcomes };
+    this.unsynced.push(group);
+    this.database.durable().then(
+      () => this.settleThrough(group),
+      (error: unknown) => this.syncFailed(error),
+    );
+  }
+
+  /** Groups settle in commit order: a sync that made `group` durable made every group before it durable. */
+  private settleThrough(group: UnsyncedGroup): void {
+    if (!this.unsynced.includes(group)) return; // settled already, by a shutdown's sync
+    for (;;) {
+      const next = this.unsynced.shift() as UnsyncedGroup;
+      this.settle(next);
+      if (next === group) return;
+    }
+  }
+
+  /** A durable group: its events go out on committed$ in global order, then each caller hears of its own append. */
+  private settle({ batch, outcomes }: UnsyncedGroup): void {
     outcomes.forEach((outcome, i) => {
       if ('ok' in outcome) {
-        for (const result of outcome.ok) for (const event of result.events) this.committed.next(event);
+        for (const result of outcome.ok) {
+          for (const event of result.events) this.committed.next(event);
+        }
         batch[i].resolve(outcome.ok);
       } else {
         batch[i].reject(outcome.error);
       }
     });
+  }
+
+  /**
+   * The disk refused to sync the WAL: what the waiting groups wrote may or may not survive a power loss,
+   * and after a failed fsync Linux may have dropped the pages, so no later sync can vouch for them. Their
+   * appends fail and the store takes no more until a restart, when SQLite's recovery says what the log holds.
+   */
+  private syncFailed(error: unknown): void {
+    const groups = this.unsynced.splice(0);
+    if (groups.length === 0) return;
+    this.logger.fatal({ err: error, groups: groups.length }, 'the WAL could not be synced; appends are refused until Switchboard restarts');
+    this.closed = true;
+    const failure = new AppendFailedError(`The append was written but could not be made durable (${(error as Error).message}); restart Switchboard`);
+    for (const { batch, outcomes } of groups) outcomes.forEach((outcome, i) => batch[i].reject('ok' in outcome ? failure : outcome.error));
   }
 
   /**
@@ -360,6 +428,12 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     metadata: JSON.parse(row.metadata) as EventMetadata,
     recordedAt: row.recorded_at,
   };
+}
+
+/** A page cut before `firstUnsynced`; a cut page comes back short, which ends a catch-up. */
+function beforeUnsynced(page: StoredEvent[], firstUnsynced: number): StoredEvent[] {
+  const cut = page.findIndex((event) => event.globalPosition >= firstUnsynced);
+  return cut === -1 ? page : page.slice(0, cut);
 }
 
 /** A synchronous read as a promise: a failing read rejects instead of throwing at the caller. */
