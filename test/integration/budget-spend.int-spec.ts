@@ -1,15 +1,15 @@
 import { Logger } from '@nestjs/common';
-import { openTestEventStore, type TestEventStore } from '../../test/fixtures/event-store-fixture';
-import { runStartedData } from '../../test/fixtures/run-fixtures';
-import { runStreamId } from '../event-store';
-import { CallRecording } from '../model-calls/model-call-recording';
-import { ModelCallsReadModel } from '../model-calls/model-calls-read-model';
-import { ModelCallsProjection } from '../model-calls/projections/model-calls.projection';
-import { ProjectionRegistry } from '../projections';
-import { RunsReadModel } from '../run-lineage';
-import type { SessionRegistry } from '../sessions';
-import { BudgetSpend } from './budget-spend';
-import { RunsProjection } from './projections/runs.projection';
+import { openTestEventStore, type TestEventStore } from '../fixtures/event-store-fixture';
+import { runStartedData } from '../fixtures/run-fixtures';
+import { runStreamId } from '../../src/event-store';
+import { CallRecording } from '../../src/model-calls/model-call-recording';
+import { ModelCallsReadModel } from '../../src/model-calls/model-calls-read-model';
+import { ModelCallsProjection } from '../../src/model-calls/projections/model-calls.projection';
+import { ProjectionRegistry } from '../../src/projections';
+import { RunsReadModel } from '../../src/run-lineage';
+import type { SessionRegistry } from '../../src/sessions';
+import { BudgetSpend } from '../../src/delegation/budget-spend';
+import { RunsProjection } from '../../src/delegation/projections/runs.projection';
 
 /** The real runs read model, counting its reads: a budget seen start must be answered without one. */
 class CountedRuns extends RunsReadModel {
