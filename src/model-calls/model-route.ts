@@ -191,13 +191,22 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
         summary.cappedOutputTokens = Math.max(1, Math.floor(admission.outputCap));
       }
     }
-    // Recorded beside the request, never in its way: nothing the call or the session's next call waits on
-    // reads it (the gates count spend from memory, told below before the answer's end reaches the CLI).
-    void recording.record(this.recorder.started(callId, exchange.requestId, lineage, summary, body, replay?.replay), STARTED_COMMIT_DELAY_MS);
     const model = summary.model;
     const spent = (usage: ModelUsage | null) =>
       this.gates.answered(lineage, { callId, model, usage, ...optionalCost(costOf(this.config.modelCalls.prices, model, usage)) });
-    const outcome = await this.forwarding.answer(exchange, upstream, body, received, model, spent);
+    const answering = this.forwarding.answer(exchange, upstream, body, received, model, spent);
+    // Recorded beside the request, never in its way: built and appended once the request is on the socket
+    // (its write goes out before the check phase); nothing the call or the session's next call waits on
+    // reads it (the gates count spend from memory, told before the answer's end reaches the CLI).
+    const startedRecorded = new Promise<void>((queued) =>
+      setImmediate(() => {
+        void recording.record(this.recorder.started(callId, exchange.requestId, lineage, summary, body, replay?.replay), STARTED_COMMIT_DELAY_MS);
+        queued();
+      }),
+    );
+    const outcome = await answering;
+    // The end is recorded after the start (CallRecording appends in the order asked).
+    await startedRecorded;
     const ended = this.recorder.ended(callId, lineage, outcome, summary.model, exchange.abortedBecause);
     this.ended.next(endedCallOf(summary.model, ended));
     await recording.record(ended);
