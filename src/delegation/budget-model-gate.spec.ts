@@ -1,7 +1,7 @@
 import { modelPriceTable, type SwitchboardConfig } from '../config';
 import type { ModelCallLineage } from '../model-calls';
-import type { RunsReadModel } from '../run-lineage';
 import type { BudgetGuard } from './budget-guard';
+import type { BudgetSpend } from './budget-spend';
 import { BudgetModelGate } from './budget-model-gate';
 import type { BudgetBreach, CoveringBudget } from './run-budget';
 
@@ -18,29 +18,25 @@ const call: ModelCallLineage & { model: string } = {
   model: 'priced-model',
 };
 
-/** The gate over a guard that answers `covering` as given and records what it was asked. */
+/** The gate over a spend tally that answers `covering` as given and records what it was asked. */
 function gateOver(covering: CoveringBudget[], options: { mayApply?: boolean; prices?: boolean } = {}) {
   const reads: string[] = [];
   const spent: Array<{ owner: { runId?: string; sessionId?: string }; breach: BudgetBreach; refused: { sessionId: string } }> = [];
   const guard = {
     mayApply: () => options.mayApply ?? true,
     anySessionBudget: () => covering.some((c) => c.sessionId),
-    covering: async (path: string) => {
-      reads.push(`covering ${path}`);
-      return covering;
-    },
     budgetSpent: (owner: { runId?: string; sessionId?: string }, breach: BudgetBreach, refused: { sessionId: string }) =>
       spent.push({ owner, breach, refused: { sessionId: refused.sessionId } }),
   } as unknown as BudgetGuard;
-  const runs = {
-    find: async (runId: string) => {
-      reads.push(`find ${runId}`);
-      return { ownerThreadId: 'owner-session' };
+  const spend = {
+    covering: async (at: { runPath: string }, anySessionBudget: boolean) => {
+      reads.push(`covering ${at.runPath}${anySessionBudget ? ' with its session' : ''}`);
+      return covering;
     },
-  } as unknown as RunsReadModel;
+  } as unknown as BudgetSpend;
   const prices = options.prices === false ? undefined : modelPriceTable('USD', { 'priced-model': { input: 1, output: 2 } });
   const config = { modelCalls: { content: 'metadata', contentMaxBytes: 0, prices } } as unknown as SwitchboardConfig;
-  return { gate: new BudgetModelGate(guard, runs, config), reads, spent };
+  return { gate: new BudgetModelGate(guard, spend, config), reads, spent };
 }
 
 describe('BudgetModelGate', () => {
@@ -92,8 +88,8 @@ describe('BudgetModelGate', () => {
     expect(spent).toEqual([
       { owner: { sessionId: 'owner-session' }, breach: { limit: 'max_cost', allowed: 0.5, used: 0.5 }, refused: { sessionId: 'sub-agent-child' } },
     ]);
-    // The tree's owner was read to find the session's budget.
-    expect(reads).toEqual(['find root', 'covering /root/child/']);
+    // The session's budget over the tree was asked for.
+    expect(reads).toEqual(['covering /root/child/ with its session']);
   });
 
   it('refuses a call to a model without a price under a cost budget, naming the model and the setting', async () => {

@@ -1,17 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SWITCHBOARD_CONFIG, priceOf, type SwitchboardConfig } from '../config';
-import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate, type ModelCallLineage } from '../model-calls';
-import { RunsReadModel } from '../run-lineage';
+import { type ModelCallAdmission, type ModelCallGate, type ModelCallSpent, ProvidesModelCallGate, type ModelCallLineage } from '../model-calls';
 import { BudgetGuard } from './budget-guard';
+import { BudgetSpend } from './budget-spend';
 import { type CoveringBudget, modelCallAdmission, type TightestLeft } from './run-budget';
 
 /**
  * Budgets that refuse before spending (issue 25): before a run's model call is sent, every budget over
- * the run (its own, its ancestors', the budget of the session that started its tree) is read; one whose
+ * the run (its own, its ancestors', the budget of the session that started its tree) is looked at, with
+ * what it spent so far from memory (issue 41, `BudgetSpend`: this instance's calls count as their answer
+ * ends, before the CLI can send the next one, so no call waits for a record or a read); one whose
  * tokens or cost are already spent refuses the call (the CLI's loop ends the turn on the message) and its
  * subtree is stopped as BudgetGuard stops a passed budget. Otherwise the call's output is capped at what
  * the tightest token budget has left. Under a cost budget, a call to a model the price table does not list
- * is refused: its cost could not be counted. With no budgeted run going and no session budget, it reads nothing.
+ * is refused: its cost could not be counted. With no budgeted run going and no session budget, it looks at nothing.
  */
 @Injectable()
 @ProvidesModelCallGate()
@@ -20,7 +22,7 @@ export class BudgetModelGate implements ModelCallGate {
 
   constructor(
     private readonly guard: BudgetGuard,
-    private readonly runs: RunsReadModel,
+    private readonly spend: BudgetSpend,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
   ) {}
 
@@ -32,8 +34,7 @@ export class BudgetModelGate implements ModelCallGate {
   async admit(call: ModelCallLineage & { model: string }): Promise<ModelCallAdmission> {
     // A session's own agent is covered by no budget (a session's budget is over the runs it starts).
     if (!call.runId || !call.runPath || !this.guard.mayApply()) return undefined;
-    const owner = this.guard.anySessionBudget() ? await this.treeOwner(call.runId, call.rootRunId) : undefined;
-    const covering = await this.guard.covering(call.runPath, owner);
+    const covering = await this.spend.covering({ runId: call.runId, runPath: call.runPath, rootRunId: call.rootRunId }, this.guard.anySessionBudget());
     if (covering.length === 0) return undefined;
     const unpriced = this.unpricedUnderCost(covering, call);
     if (unpriced) return unpriced;
@@ -82,8 +83,8 @@ export class BudgetModelGate implements ModelCallGate {
     };
   }
 
-  /** The session that started the run's tree: its budget covers the run too. */
-  private async treeOwner(runId: string, rootRunId: string | undefined): Promise<string | undefined> {
-    return (await this.runs.find(rootRunId ?? runId))?.ownerThreadId;
+  /** Every call's spend counts at once, whether a budget covered it when it was sent or not (one may start covering it since). */
+  answered(call: ModelCallLineage, spent: ModelCallSpent): void {
+    this.spend.callSpent(call, spent.callId, spent.usage, spent.cost);
   }
 }

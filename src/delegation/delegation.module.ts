@@ -8,6 +8,7 @@ import { RunAdmission } from './commands/start-run/run-admission';
 import { StartRunHandler } from './commands/start-run/start-run.handler';
 import { BudgetGuard } from './budget-guard';
 import { BudgetModelGate } from './budget-model-gate';
+import { BudgetSpend } from './budget-spend';
 import { BudgetReminders } from './budget-reminders';
 import { StopRunHandler } from './commands/stop-run/stop-run.handler';
 import { SteerRunHandler } from './commands/steer-run/steer-run.handler';
@@ -70,6 +71,7 @@ import { RunMetrics } from './run-metrics';
     RunReminders,
     BudgetGuard,
     BudgetModelGate,
+    BudgetSpend,
     BudgetReminders,
     RunsProjection,
     DelegationTools,

@@ -4,7 +4,7 @@
  */
 export { ModelCallLoaders } from './graphql/model-call-loaders';
 export { ProvidesModelCallGate } from './model-call-gate';
-export type { ModelCallAdmission, ModelCallGate } from './model-call-gate';
+export type { ModelCallAdmission, ModelCallGate, ModelCallSpent } from './model-call-gate';
 export { ModelCallEvents, readModelCallEvent } from './model-call.events';
 export type {
   ModelCallFailed,

@@ -3,7 +3,8 @@ import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { CopilotCliConnection } from '../copilot-cli';
 import { AnswerReader } from './answer-reader';
 import { KeptText } from './kept-text';
-import type { ModelAnswerRecord } from './model-call.events';
+import type { ModelAnswerRecord, ModelUsage } from './model-call.events';
+import { spentUsageOf } from './model-cost';
 import type { Exchange } from './model-exchange';
 import { type ProviderAnswer, ProviderClient } from './provider-client';
 import { ProviderTraffic } from './provider-traffic';
@@ -45,7 +46,7 @@ export class ModelCallForwarding {
   /**
    * Sends the request upstream and streams the answer back as it comes; returns what the ledger keeps.
    * A transport failure is answered as one (the CLI retries it as designed); an abort ends the answer.
-   * `beforeEnd` runs just before the answer's end goes to the CLI.
+   * `beforeEnd` runs just before the answer's end goes to the CLI, with what the call spent (`spentUsageOf`).
    */
   async answer(
     exchange: Exchange,
@@ -53,7 +54,7 @@ export class ModelCallForwarding {
     body: string,
     received: number,
     model: string | undefined,
-    beforeEnd: () => void,
+    beforeEnd: (spent: ModelUsage | null) => void,
   ): Promise<CallOutcome> {
     const { requestId } = exchange;
     let response: ProviderAnswer;
@@ -64,7 +65,7 @@ export class ModelCallForwarding {
       const message = exchange.abortedBecause ?? `the model provider could not be reached: ${causeOf(error)}`;
       // A call the CLI or a stop cancelled says nothing of the provider.
       if (model !== undefined && !exchange.abortedBecause) this.traffic.failed(model, durationMs, undefined, message);
-      beforeEnd();
+      beforeEnd(null);
       if (!exchange.cancelledByCli) await this.endWithError(requestId, false, message, exchange.abortedBecause ? 'cancelled' : 'upstream_unreachable');
       return { kind: exchange.abortedBecause ? 'cancelled' : 'failed', error: message, durationMs, chunks: 0, answerBytes: 0 };
     }
@@ -83,6 +84,9 @@ export class ModelCallForwarding {
     let chunks = 0;
     let answerBytes = 0;
     let streamError: string | undefined;
+    let facts: ReturnType<AnswerReader['end']> | undefined;
+    // What the answer spent, read before its end goes to the CLI: the gates count it for the session's next call.
+    const spent = () => spentUsageOf({ status: response.status, usage: (facts ??= reader.end()).usage });
     try {
       for await (const bytes of response.body) {
         const text = decoder.decode(bytes, { stream: true });
@@ -99,16 +103,16 @@ export class ModelCallForwarding {
         kept.push(tail);
       }
       await Promise.all(pending.splice(0));
-      beforeEnd();
+      beforeEnd(spent());
       await this.send('llmInference.httpResponseChunk', { requestId, data: tail, end: true });
     } catch (error) {
       await Promise.all(pending.splice(0));
       streamError = exchange.abortedBecause ?? `the model provider's answer broke off: ${causeOf(error)}`;
-      beforeEnd();
+      beforeEnd(spent());
       if (!exchange.cancelledByCli) await this.endWithError(requestId, true, streamError, exchange.abortedBecause ? 'cancelled' : 'upstream_broken');
     }
     const durationMs = Math.round(performance.now() - received);
-    const facts = reader.end();
+    facts ??= reader.end();
     const ok = response.status < 400 && streamError === undefined;
     if (model !== undefined && !exchange.abortedBecause) {
       if (providerAnswered(response.status, streamError)) this.traffic.succeeded(model, durationMs, ttfbMs);
@@ -144,12 +148,13 @@ export class ModelCallForwarding {
   }
 
   /** A recorded answer played back; `beforeEnd` runs just before its end goes to the CLI. */
-  async playBack(requestId: string, frames: RecordedAnswerFrames, beforeEnd: () => void): Promise<void> {
+  async playBack(requestId: string, frames: RecordedAnswerFrames, beforeEnd: (spent: ModelUsage | null) => void): Promise<void> {
     // One frame after the other: sent at once, a chunk can reach the CLI's handler before its head and be
     // refused (`accepted: false`), and the CLI then retries the call (a provider's latency hides this live).
     await this.send('llmInference.httpResponseStart', { requestId, status: frames.status, headers: frames.headers });
     for (const chunk of frames.chunks) await this.send('llmInference.httpResponseChunk', { requestId, data: chunk, end: false });
-    beforeEnd();
+    // Played back: nothing reached the model, nothing was spent.
+    beforeEnd(null);
     await this.send('llmInference.httpResponseChunk', { requestId, data: '', end: true });
   }
 

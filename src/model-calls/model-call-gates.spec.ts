@@ -2,9 +2,8 @@ import { Injectable, Module } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
 import { PauseHolds } from '../pauses';
 import type { ModelCallLineage } from './model-call.events';
-import { type ModelCallAdmission, type ModelCallGate, ProvidesModelCallGate } from './model-call-gate';
+import { type ModelCallAdmission, type ModelCallGate, type ModelCallSpent, ProvidesModelCallGate } from './model-call-gate';
 import { ModelCallGates } from './model-call-gates';
-import { Exchange } from './model-exchange';
 
 const lineage = (sessionId: string, runId?: string): ModelCallLineage => ({
   sessionId,
@@ -23,9 +22,13 @@ class RunGate implements ModelCallGate {
   applies(call: ModelCallLineage): boolean {
     return call.runId !== undefined;
   }
+  spent: Array<{ sessionId: string; callId: string; usage: ModelCallSpent['usage'] }> = [];
   admit(call: ModelCallLineage & { model: string }): Promise<ModelCallAdmission> {
     this.asked.push(call.model);
     return Promise.resolve(this.answer);
+  }
+  answered(call: ModelCallLineage, spent: ModelCallSpent): void {
+    this.spent.push({ sessionId: call.sessionId, callId: spent.callId, usage: spent.usage });
   }
 }
 
@@ -70,18 +73,13 @@ describe('ModelCallGates', () => {
     expect(await gates.admit([], lineage('s1', 'r1'), 'gpt-x')).toEqual({ outputCap: undefined });
   });
 
-  it("holds a session's next gated call until its previous answer is recorded", async () => {
-    const previous = new Exchange('q1');
-    previous.start = { requestId: 'q1', sessionId: 's2', method: 'POST', url: 'http://x', headers: {} };
-    gates.answerEnding(previous);
+  it("tells every gate what a call spent, and asks the session's next call at once, without waiting for any record", async () => {
     runGate.answer = undefined;
-    let admitted = false;
-    const admission = gates.admit(gates.applying(lineage('s2')), lineage('s2'), 'gpt-x').then(() => (admitted = true));
-    // Another session's calls do not wait for it.
-    expect(await gates.admit(gates.applying(lineage('s3')), lineage('s3'), 'gpt-x')).toEqual({ outputCap: 500 });
-    expect(admitted).toBe(false);
-    gates.answerRecorded(previous);
-    await admission;
-    expect(admitted).toBe(true);
+    const spent = { callId: 'c1', model: 'gpt-x', usage: { inputTokens: 10, outputTokens: 5 } };
+    gates.answered(lineage('s2'), spent);
+    // Told even where the gate did not apply: a budget may start covering the session later.
+    expect(runGate.spent).toEqual([{ sessionId: 's2', callId: 'c1', usage: { inputTokens: 10, outputTokens: 5 } }]);
+    // The session's next call is admitted at once: nothing is awaited but the gates' own answers.
+    expect(await gates.admit(gates.applying(lineage('s2')), lineage('s2'), 'gpt-x')).toEqual({ outputCap: 500 });
   });
 });

@@ -67,8 +67,6 @@ export class Exchange {
   /** Why it was aborted: the CLI cancelled it, or its session or run ended. */
   abortedBecause?: string;
   cancelledByCli = false;
-  /** Set once its answer's end went to the CLI: resolved when that end is recorded (its usage counted). */
-  recorded?: { done: Promise<void>; resolve: () => void };
 
   constructor(readonly requestId: string) {}
 

@@ -5,12 +5,13 @@ import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { CopilotCliConnection } from '../copilot-cli';
 import { EventStore, type StoredEvent, parseStreamId, runThreadId, sessionIdOfStream } from '../event-store';
 import { SessionEvents } from '../sessions';
-import type { ModelCallLineage, ModelRequestSummary } from './model-call.events';
+import type { ModelCallLineage, ModelCost, ModelRequestSummary, ModelUsage } from './model-call.events';
 import { ModelCallForwarding } from './model-call-forwarding';
 import { ModelCallGates } from './model-call-gates';
 import { ModelCallLineages } from './model-call-lineages';
 import { type CallRecording, type EndedModelCall, endedCallOf, ModelCallRecorder } from './model-call-recording';
 import { chunkFrameOf, Exchange, type RequestChunkFrame, type RequestStartFrame, startFrameOf } from './model-exchange';
+import { costOf } from './model-cost';
 import { requestFactsOf, withOutputCap } from './request-summary';
 import { recordedAnswerFrames } from './replay/recorded-answer';
 import { type ReplayPlan, ReplayPlanner } from './replay/replay-planner';
@@ -18,7 +19,9 @@ import { pathForLedger, upstreamRequestOf } from './upstream-request';
 
 /**
  * How long a call's `model_call.started` may wait for its commit (and for company in it): past the request
- * going out and, for a model that answers at once, past the answer (`bench:model-calls`).
+ * going out and, for a model that answers at once, past the answer (`bench:model-calls`). Nothing waits
+ * for that commit any more (issue 41); the delay only keeps a SQLite commit's fsync, while it still holds
+ * the event loop, from falling between the request and its first answer chunk: it goes with that fsync.
  */
 const STARTED_COMMIT_DELAY_MS = 25;
 
@@ -111,10 +114,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     exchange.forwarding = true;
     void this.forward(exchange, exchange.start)
       .catch((error: unknown) => this.logger.error({ err: error, requestId: exchange.requestId }, 'model call could not be answered'))
-      .finally(() => {
-        this.exchanges.delete(exchange.requestId);
-        this.gates.answerRecorded(exchange);
-      });
+      .finally(() => this.exchanges.delete(exchange.requestId));
   }
 
   private abortSession(sessionId: string | undefined, reason: string): void {
@@ -128,11 +128,10 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     const requestBody = exchange.body.join('');
     let received = performance.now();
     const upstream = upstreamRequestOf(this.config.cli, start);
-    const beforeEnd = () => this.gates.answerEnding(exchange);
     // Outside any session (the CLI's model catalog at start): forwarded, not a call of anyone's.
     const { sessionId } = start;
     if (!sessionId) {
-      await this.forwarding.answer(exchange, upstream, requestBody, received, undefined, beforeEnd);
+      await this.forwarding.answer(exchange, upstream, requestBody, received, undefined, () => undefined);
       return;
     }
     const facts = requestFactsOf(requestBody);
@@ -192,12 +191,22 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
         summary.cappedOutputTokens = Math.max(1, Math.floor(admission.outputCap));
       }
     }
-    // Recorded while the request goes out, its commit a little later: a SQLite commit holds the event loop
-    // for its fsync, which must not fall between the request and its first answer chunk.
-    // A call a budget may decide on is committed at once: the session's next call waits for its record.
-    const commitDelay = gates.length > 0 ? 0 : STARTED_COMMIT_DELAY_MS;
-    void recording.record(this.recorder.started(callId, exchange.requestId, lineage, summary, body, replay?.replay), commitDelay);
-    const outcome = await this.forwarding.answer(exchange, upstream, body, received, summary.model, beforeEnd);
+    const model = summary.model;
+    const spent = (usage: ModelUsage | null) =>
+      this.gates.answered(lineage, { callId, model, usage, ...optionalCost(costOf(this.config.modelCalls.prices, model, usage)) });
+    const answering = this.forwarding.answer(exchange, upstream, body, received, model, spent);
+    // Recorded beside the request, never in its way: built and appended once the request is on the socket
+    // (its write goes out before the check phase); nothing the call or the session's next call waits on
+    // reads it (the gates count spend from memory, told before the answer's end reaches the CLI).
+    const startedRecorded = new Promise<void>((queued) =>
+      setImmediate(() => {
+        void recording.record(this.recorder.started(callId, exchange.requestId, lineage, summary, body, replay?.replay), STARTED_COMMIT_DELAY_MS);
+        queued();
+      }),
+    );
+    const outcome = await answering;
+    // The end is recorded after the start (CallRecording appends in the order asked).
+    await startedRecorded;
     const ended = this.recorder.ended(callId, lineage, outcome, summary.model, exchange.abortedBecause);
     this.ended.next(endedCallOf(summary.model, ended));
     await recording.record(ended);
@@ -233,7 +242,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     void recording.record(this.recorder.started(callId, requestId, lineage, summary, requestBody, plan.replay), STARTED_COMMIT_DELAY_MS);
     const frames = recordedAnswerFrames(plan.original);
     const ttfbMs = Math.round(performance.now() - received);
-    await this.forwarding.playBack(requestId, frames, () => this.gates.answerEnding(exchange));
+    await this.forwarding.playBack(requestId, frames, () => undefined);
     const timing = { ttfbMs, durationMs: Math.round(performance.now() - received), chunks: frames.chunks.length };
     await recording.record(this.recorder.playedBack(callId, lineage, plan.original, timing));
   }
@@ -244,6 +253,10 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
  * of its turn or of its run (`run.stopped` by name: delegation sits above this context).
  */
 const ENDING_TYPES = new Set<string>([SessionEvents.destroyed, SessionEvents.interrupted, SessionEvents.abortRequested, 'run.stopped']);
+
+function optionalCost(cost: ModelCost | undefined): { cost?: ModelCost } {
+  return cost ? { cost } : {};
+}
 
 function endedSessionOf(event: StoredEvent): string | undefined {
   const stream = parseStreamId(event.streamId);
