@@ -20,8 +20,9 @@ import { pathForLedger, upstreamRequestOf } from './upstream-request';
 /**
  * How long a call's `model_call.started` may wait for its commit (and for company in it): past the request
  * going out and, for a model that answers at once, past the answer (`bench:model-calls`). Nothing waits
- * for that commit any more (issue 41); the delay only keeps a SQLite commit's fsync, while it still holds
- * the event loop, from falling between the request and its first answer chunk: it goes with that fsync.
+ * for that commit (issue 41), and no commit waits for the disk on the event loop any more; the delay keeps
+ * the commit's own work (its inline projections) off the stretch between the request and its first answer
+ * chunk, and lets a quick call's start and end share one commit and one WAL sync.
  */
 const STARTED_COMMIT_DELAY_MS = 25;
 
