@@ -48,6 +48,8 @@ import { SseClient, type SseEvent } from '../test/fixtures/sse-client';
 import { peerVersion, requirePeer } from './peers';
 import type { ServiceUsage } from './team-turn-service';
 import { percentile } from './figures';
+import { cliChildOf, compareClis, type Placeholders } from './cli-fairness';
+import { cliEnvironment } from '../src/copilot-cli/cli-environment';
 
 const TARGET = 1.1;
 const TURNS = Number(process.env.TEAM_TURN_TURNS ?? 3);
@@ -130,6 +132,9 @@ interface TeamSession {
 
 interface Leg {
   name: string;
+  /** The process that spawns this leg's CLI, and the leg's own folders (named alike in the fairness check). */
+  cliParent: number;
+  placeholders: Placeholders;
   create(): Promise<TeamSession>;
   stop(): Promise<void>;
 }
@@ -138,6 +143,7 @@ interface Leg {
 
 interface Service {
   baseUrl: string;
+  pid: number;
   usage(afterGc?: boolean): Promise<ServiceUsage>;
   metric(name: string): Promise<number>;
   stop(): Promise<void>;
@@ -173,6 +179,7 @@ async function startService(dir: string, model: ScriptedModelServer): Promise<Se
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     baseUrl,
+    pid: child.pid!,
     usage: (afterGc = false) =>
       new Promise<ServiceUsage>((resolve) => {
         const onMessage = (message: { usage?: ServiceUsage }) => {
@@ -229,7 +236,7 @@ async function api(baseUrl: string, method: string, url: string, body?: unknown)
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-async function switchboardLeg(service: Service, webhookUrl: string): Promise<Leg> {
+async function switchboardLeg(dir: string, service: Service, webhookUrl: string): Promise<Leg> {
   const created = await api(service.baseUrl, 'POST', '/api/agents', {
     id: 'researcher',
     name: 'Researcher',
@@ -240,6 +247,11 @@ async function switchboardLeg(service: Service, webhookUrl: string): Promise<Leg
   const isLeadIdle = (e: SseEvent): boolean => e.event === 'cli.session.idle' && !(e.data as { data?: { agentId?: string } }).data?.agentId;
   return {
     name: 'switchboard',
+    cliParent: service.pid,
+    placeholders: [
+      [path.join(dir, 'switchboard-cli-home'), '<cli home>'],
+      [path.join(dir, 'switchboard-work'), '<work>'],
+    ],
     async create() {
       const session = await api(service.baseUrl, 'POST', '/api/sessions', {
         systemMessage: { mode: 'append', content: LEAD_PROMPT },
@@ -311,20 +323,19 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
   const home = path.join(dir, 'sdk-cli-home');
   const workingDirectory = path.join(dir, 'sdk-work');
   fs.mkdirSync(workingDirectory, { recursive: true });
+  // The environment and folder layout Switchboard gives its CLI (src/copilot-cli/cli-environment.ts, from the
+  // same variables its service process has): its own HOME, COPILOT_HOME, XDG config/state/data folders under it,
+  // the user's XDG cache shared between runs (the binary unpacks itself there once), the provider's address and
+  // the model, never its key. bench:team-turn checks the two CLIs' command lines and environments (cli-fairness.ts).
+  const env = cliEnvironment({ ...process.env, ...model.providerEnv(), COPILOT_MODEL: MODEL }, { passthrough: [], home });
   const client = new sdk.CopilotClient({
     connection: sdk.RuntimeConnection.forStdio({ path: process.env.TEAM_TURN_SDK_CLI ?? cliBinary() }),
-    baseDirectory: home,
+    // Where the SDK keeps the CLI's state: the COPILOT_HOME above (the SDK sets COPILOT_HOME to it).
+    baseDirectory: env.COPILOT_HOME,
     workingDirectory,
-    // The environment Switchboard gives its CLI (src/copilot-cli/cli-environment.ts): the provider's address and the model, never its key.
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: home,
-      XDG_STATE_HOME: home,
-      COPILOT_HOME: home,
-      COPILOT_PROVIDER_BASE_URL: model.baseUrl,
-      COPILOT_MODEL: MODEL,
-    },
+    // Switchboard without a GitHub token starts its CLI with --no-auto-login; the SDK does so only when told.
+    useLoggedInUser: false,
+    env,
   });
   await client.start();
   const provider = { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' };
@@ -356,6 +367,11 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
   });
   return {
     name: 'sdk',
+    cliParent: process.pid,
+    placeholders: [
+      [home, '<cli home>'],
+      [workingDirectory, '<work>'],
+    ],
     async create() {
       const lead = randomUUID();
       children.set(lead, []);
@@ -435,7 +451,7 @@ async function main(): Promise<void> {
   const webhook = await startWebhook();
   const service = await startService(dir, model);
   const legs: Leg[] = [];
-  if (LEGS.includes('switchboard')) legs.push(await switchboardLeg(service, webhook.url));
+  if (LEGS.includes('switchboard')) legs.push(await switchboardLeg(dir, service, webhook.url));
   if (LEGS.includes('sdk')) legs.push(await sdkLeg(dir, model));
   console.log(
     `bench:team-turn — Copilot CLI ${peerVersionOf('@github/copilot')} (${cliBinary()}), @github/copilot-sdk ${peerVersion('@github/copilot-sdk')}, ` +
@@ -445,6 +461,7 @@ async function main(): Promise<void> {
     // Warm-up: the first session of each leg pays the CLI's and the JIT's first costs.
     for (const leg of legs) await round(leg, 1, { create: [], turn: [] }, 0);
     model.requests.length = 0;
+    printFairness(legs);
 
     for (const concurrency of CONCURRENCY) {
       const samples = new Map<string, Samples>(legs.map((leg) => [leg.name, { create: [], turn: [] }]));
@@ -538,6 +555,26 @@ async function main(): Promise<void> {
     await model.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Both legs' CLIs as the kernel sees them: each command line, and whether they run alike (the same
+ * arguments, working directory and environment once each leg's own folders carry one name).
+ */
+function printFairness(legs: Leg[]): void {
+  const seen = legs.map((leg) => ({ name: leg.name, cli: cliChildOf(leg.cliParent), placeholders: leg.placeholders }));
+  for (const { name, cli } of seen) {
+    if (!cli) console.log(`  ${name} CLI: not found among the children of pid ${legs.find((l) => l.name === name)!.cliParent}`);
+    else console.log(`  ${name} CLI (pid ${cli.pid}, in ${cli.cwd}): ${cli.argv.join(' ')}`);
+  }
+  const [a, b] = seen;
+  if (seen.length !== 2 || !a.cli || !b.cli) {
+    console.log('  fair: not checked (both legs\' CLIs are needed)');
+    return;
+  }
+  const fairness = compareClis({ ...a, cli: a.cli }, { ...b, cli: b.cli });
+  console.log(`  fair: ${fairness.fair ? 'yes' : 'no'} (command line, working directory and ${Object.keys(a.cli.env).length} environment variables compared)`);
+  for (const difference of fairness.differences) console.log(`    ${difference}`);
 }
 
 /** RSS Switchboard's process grows by over IDLE_SESSIONS live idle sessions (created, never sent a turn), after a full GC. */
