@@ -84,7 +84,10 @@ export function compareClis(a: { name: string; cli: CliSeen; placeholders: Place
   for (const key of names) {
     const va = a.cli.env[key] === undefined ? undefined : named(a.cli.env[key], a.placeholders);
     const vb = b.cli.env[key] === undefined ? undefined : named(b.cli.env[key], b.placeholders);
-    if (va !== vb) differences.push(`env ${key}: ${a.name} ${va === undefined ? '(unset)' : JSON.stringify(va)} vs ${b.name} ${vb === undefined ? '(unset)' : JSON.stringify(vb)}`);
+    if (va !== vb)
+      differences.push(
+        `env ${key}: ${a.name} ${va === undefined ? '(unset)' : JSON.stringify(va)} vs ${b.name} ${vb === undefined ? '(unset)' : JSON.stringify(vb)}`,
+      );
   }
   return { fair: differences.length === 0, differences };
 }

@@ -569,11 +569,13 @@ function printFairness(legs: Leg[]): void {
   }
   const [a, b] = seen;
   if (seen.length !== 2 || !a.cli || !b.cli) {
-    console.log('  fair: not checked (both legs\' CLIs are needed)');
+    console.log("  fair: not checked (both legs' CLIs are needed)");
     return;
   }
   const fairness = compareClis({ ...a, cli: a.cli }, { ...b, cli: b.cli });
-  console.log(`  fair: ${fairness.fair ? 'yes' : 'no'} (command line, working directory and ${Object.keys(a.cli.env).length} environment variables compared)`);
+  console.log(
+    `  fair: ${fairness.fair ? 'yes' : 'no'} (command line, working directory and ${Object.keys(a.cli.env).length} environment variables compared)`,
+  );
   for (const difference of fairness.differences) console.log(`    ${difference}`);
 }
 
