@@ -125,9 +125,29 @@ function lookupAnswer(key: unknown): string {
 interface TeamSession {
   /** What a user does before a turn and is not timed (Switchboard: open the session's SSE stream). */
   ready(): Promise<void>;
-  /** One turn, prompt sent to its end seen: its wall time in ms. */
-  turn(n: number): Promise<number>;
+  /** One turn, prompt sent to its end seen: its wall time, and where it went. */
+  turn(n: number): Promise<TurnTiming>;
   end(): Promise<void>;
+}
+
+/**
+ * A turn's wall time, split by the lead's CLI events' own timestamps (the CLI's clock is this machine's):
+ * from the send to the CLI's `user.message` (the CLI has the prompt), and from the CLI's `session.idle`
+ * to the caller seeing the turn's end. What lies between is the CLI's turn, tool calls and runs included.
+ */
+interface TurnTiming {
+  wallMs: number;
+  toCliMs: number;
+  fromIdleMs: number;
+}
+
+/** The lead's CLI event of a type (not a sub-agent's), recorded at or after `since` (epoch ms), by the CLI's timestamp. */
+function cliTime(events: Array<{ type: string; timestamp?: string; agentId?: string }>, type: string, since: number): number {
+  const times = events
+    .filter((e) => e.type === type && !e.agentId && e.timestamp)
+    .map((e) => Date.parse(e.timestamp!))
+    .filter((t) => t >= since - 1);
+  return times.length > 0 ? Math.min(...times) : Number.NaN;
 }
 
 interface Leg {
@@ -270,13 +290,22 @@ async function switchboardLeg(dir: string, service: Service, webhookUrl: string)
         async turn(n) {
           const events = sse!;
           for (const e of events.events) if (isLeadIdle(e)) seen.add(e);
+          const since = events.events.length;
+          const startedAt = Date.now();
           const started = performance.now();
           const sent = await api(service.baseUrl, 'POST', `/api/sessions/${sessionId}/messages`, {
             prompt: `TEAM_TURN ${n}: what are alpha, beta and gamma?`,
           });
           if (sent.status !== 202) throw new Error(`POST messages answered ${sent.status}: ${JSON.stringify(sent.body)}`);
           await events.waitFor((e) => isLeadIdle(e) && !seen.has(e), `the end of turn ${n}`, TURN_TIMEOUT_MS);
-          return performance.now() - started;
+          const wallMs = performance.now() - started;
+          const endedAt = startedAt + wallMs;
+          // The recorded CLI events as the SSE stream gives them: { type: 'cli.<type>', data: { agentId?, timestamp, payload } }.
+          const cli = events.events.slice(since).map((e) => {
+            const stored = e.data as { type: string; data: { agentId?: string; timestamp?: string } };
+            return { type: stored.type.replace(/^cli\./, ''), timestamp: stored.data?.timestamp, agentId: stored.data?.agentId };
+          });
+          return { wallMs, toCliMs: cliTime(cli, 'user.message', startedAt) - startedAt, fromIdleMs: endedAt - cliTime(cli, 'session.idle', startedAt) };
         },
         async end() {
           await sse?.close();
@@ -305,6 +334,7 @@ interface SdkClient {
 interface SdkSession {
   readonly sessionId: string;
   sendAndWait(options: { prompt: string }, timeoutMs?: number): Promise<{ data: { content: string } } | undefined>;
+  on(handler: (event: { type: string; timestamp?: string; agentId?: string }) => void): () => void;
   disconnect(): Promise<void>;
 }
 interface SdkTool {
@@ -383,14 +413,23 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
         tools: [lookup, agentRun(lead)],
         customAgents: [{ name: 'keeper', displayName: 'Keeper', description: 'Keeps facts', prompt: KEEPER_PROMPT, tools: ['lookup'], infer: true }],
       });
+      const events: Array<{ type: string; timestamp?: string; agentId?: string }> = [];
+      session.on((event) => events.push(event));
       return {
         ready: async () => undefined,
         async turn(n: number) {
+          events.length = 0;
+          const startedAt = Date.now();
           const started = performance.now();
           const answer = await session.sendAndWait({ prompt: `TEAM_TURN ${n}: what are alpha, beta and gamma?` }, TURN_TIMEOUT_MS);
-          const took = performance.now() - started;
+          const wallMs = performance.now() - started;
           if (!answer?.data.content.includes('TEAM_DONE')) throw new Error(`sdk turn ${n} ended without the lead's answer: ${JSON.stringify(answer)}`);
-          return took;
+          const endedAt = startedAt + wallMs;
+          return {
+            wallMs,
+            toCliMs: cliTime(events, 'user.message', startedAt) - startedAt,
+            fromIdleMs: endedAt - cliTime(events, 'session.idle', startedAt),
+          };
         },
         async end() {
           // Switchboard's DELETE destroys a session and its runs' sessions in the CLI; the SDK's match is deleteSession
@@ -416,7 +455,11 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
 interface Samples {
   create: number[];
   turn: number[];
+  toCli: number[];
+  fromIdle: number[];
 }
+
+const noSamples = (): Samples => ({ create: [], turn: [], toCli: [], fromIdle: [] });
 
 /** One round on one leg: `concurrency` sessions created at once, then `TURNS` turns on each, all sessions at once. */
 async function round(leg: Leg, concurrency: number, samples: Samples, turnBase: number): Promise<{ createMs: number; turnsMs: number }> {
@@ -433,7 +476,12 @@ async function round(leg: Leg, concurrency: number, samples: Samples, turnBase: 
   await Promise.all(sessions.map((s) => s.ready()));
   await Promise.all(
     sessions.map(async (session) => {
-      for (let t = 0; t < TURNS; t++) samples.turn.push(await session.turn(turnBase + t));
+      for (let t = 0; t < TURNS; t++) {
+        const timing = await session.turn(turnBase + t);
+        samples.turn.push(timing.wallMs);
+        samples.toCli.push(timing.toCliMs);
+        samples.fromIdle.push(timing.fromIdleMs);
+      }
     }),
   );
   const t2 = performance.now();
@@ -459,21 +507,22 @@ async function main(): Promise<void> {
   );
   try {
     // Warm-up: the first session of each leg pays the CLI's and the JIT's first costs.
-    for (const leg of legs) await round(leg, 1, { create: [], turn: [] }, 0);
+    for (const leg of legs) await round(leg, 1, noSamples(), 0);
     model.requests.length = 0;
     printFairness(legs);
 
     for (const concurrency of CONCURRENCY) {
-      const samples = new Map<string, Samples>(legs.map((leg) => [leg.name, { create: [], turn: [] }]));
+      const samples = new Map<string, Samples>(legs.map((leg) => [leg.name, noSamples()]));
       let cpuCreate = 0;
       let cpuTurns = 0;
       let refused = 0;
+      const storeInTurns: StoreFigures = { appends: 0, commits: 0, events: 0, commitMs: 0 };
       for (let r = 0; r < roundsAt(concurrency); r++) {
         const order = r % 2 === 0 ? legs : [...legs].reverse();
         for (const leg of order) {
           const before = leg.name === 'switchboard' ? await service.usage() : undefined;
           const refusedBefore = leg.name === 'switchboard' ? await service.metric('switchboard_event_store_appends_refused_total') : 0;
-          const cpuMark = { at: 0 };
+          const cpuMark: { at: number; store?: StoreFigures } = { at: 0 };
           const roundSamples = samples.get(leg.name)!;
           const createdBefore = roundSamples.create.length;
           // CPU of the create phase and of the turn phase, split by a usage read between them.
@@ -483,7 +532,10 @@ async function main(): Promise<void> {
                   ...leg,
                   create: async () => {
                     const session = await leg.create();
-                    if (roundSamples.create.length + 1 - createdBefore === concurrency) cpuMark.at = (await service.usage()).cpuMicros;
+                    if (roundSamples.create.length + 1 - createdBefore === concurrency) {
+                      cpuMark.at = (await service.usage()).cpuMicros;
+                      cpuMark.store = await storeFigures(service);
+                    }
                     return session;
                   },
                 }
@@ -495,6 +547,9 @@ async function main(): Promise<void> {
             cpuCreate += cpuMark.at - before.cpuMicros;
             cpuTurns += after.cpuMicros - cpuMark.at;
             refused += (await service.metric('switchboard_event_store_appends_refused_total')) - refusedBefore;
+            const storeAfter = await storeFigures(service);
+            const mark = cpuMark.store ?? storeAfter;
+            for (const key of Object.keys(storeInTurns) as Array<keyof StoreFigures>) storeInTurns[key] += storeAfter[key] - mark[key];
           }
           if (process.env.TEAM_TURN_DEBUG) {
             // Which model calls each leg made (the same work) and when, from the first call of the round.
@@ -520,6 +575,11 @@ async function main(): Promise<void> {
           `    ${name.padEnd(12)} turn p50 ${fmt(percentile(s.turn, 50))}  p99 ${fmt(percentile(s.turn, 99))}  (${s.turn.length} turns)   ` +
             `create p50 ${fmt(percentile(s.create, 50))}  p99 ${fmt(percentile(s.create, 99))}  (${s.create.length})`,
         );
+        const between = s.turn.map((wall, i) => wall - s.toCli[i] - s.fromIdle[i]);
+        console.log(
+          `    ${''.padEnd(12)} a turn, p50: send → the CLI's user.message ${fmt(percentile(s.toCli, 50))}, ` +
+            `the CLI's turn (tools, runs, model calls) ${fmt(percentile(between, 50))}, the CLI's session.idle → end seen ${fmt(percentile(s.fromIdle, 50))}`,
+        );
       }
       const sb = samples.get('switchboard');
       const peer = samples.get('sdk');
@@ -539,6 +599,11 @@ async function main(): Promise<void> {
         console.log(
           `    switchboard CPU: ${perCreate.toFixed(1)} ms a create, ${perTurn.toFixed(1)} ms a turn, ${(perCreate + perTurn).toFixed(1)} ms a create+turn; ` +
             `${(refused / sb.turn.length).toFixed(1)} appends refused (version conflicts, retried) a turn`,
+        );
+        const perTurnOf = (n: number) => (n / sb.turn.length).toFixed(1);
+        console.log(
+          `    switchboard store, a turn: ${perTurnOf(storeInTurns.events)} events in ${perTurnOf(storeInTurns.appends)} appends, ` +
+            `${perTurnOf(storeInTurns.commits)} commits taking ${perTurnOf(storeInTurns.commitMs)} ms (fsync included)`,
         );
       }
     }
@@ -577,6 +642,23 @@ function printFairness(legs: Leg[]): void {
     `  fair: ${fairness.fair ? 'yes' : 'no'} (command line, working directory and ${Object.keys(a.cli.env).length} environment variables compared)`,
   );
   for (const difference of fairness.differences) console.log(`    ${difference}`);
+}
+
+interface StoreFigures {
+  appends: number;
+  commits: number;
+  events: number;
+  commitMs: number;
+}
+
+/** The event store's own counters (GET /metrics): what a turn costs the log. */
+async function storeFigures(service: Service): Promise<StoreFigures> {
+  return {
+    appends: await service.metric('switchboard_event_store_appends_total'),
+    commits: await service.metric('switchboard_event_store_commits_total{outcome="committed"}'),
+    events: await service.metric('switchboard_event_store_events_total'),
+    commitMs: (await service.metric('switchboard_event_store_commit_duration_seconds_sum')) * 1000,
+  };
 }
 
 /** RSS Switchboard's process grows by over IDLE_SESSIONS live idle sessions (created, never sent a turn), after a full GC. */
