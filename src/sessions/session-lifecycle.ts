@@ -23,6 +23,15 @@ import { foreignSessionAppend } from './session-stream-appends';
  */
 const KEPT_EPHEMERAL = new Set(['session.idle', 'assistant.idle', 'assistant.usage', 'session.usage_info', 'session.title_changed']);
 
+/**
+ * How long a CLI record may wait for others to share its commit. The end of a turn is awaited (the caller's
+ * event stream, a run's outcome, the session's next command): committed at once, taking the queue with it.
+ * The rest of a turn's records wait up to 5 ms, which lets one-message-per-loop-turn traffic share commits.
+ */
+export function cliRecordDelayMs(type: string): number {
+  return type === 'session.idle' || type === 'session.error' ? 0 : 5;
+}
+
 const ENDED_OR_INTERRUPTED: readonly string[] = ['interrupted', 'destroyed', 'failed'];
 
 /** What taking a session here needs of its `sessions` row. */
@@ -96,8 +105,9 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     session.apply([recorded]);
     session.record(() =>
       this.store
-        // Only the session's next command waits for these records: they may wait a few ms to share a commit with the rest of the burst.
-        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], { maxDelayMs: 5 })
+        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], {
+          maxDelayMs: cliRecordDelayMs(event.type),
+        })
         .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event')),
     );
   }
