@@ -6,7 +6,7 @@ import { TeamAssembler } from '../agents';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { CopilotCliConnection, type CliExit, type CliSessionEvent } from '../copilot-cli';
 import { ReadModelDatabase } from '../database';
-import { EventStore } from '../event-store';
+import { EventStore, sessionIdOfStream } from '../event-store';
 import { withProviderAddress } from './cli-provider-address';
 import { HeldWork } from './held-work';
 import { InstanceLease, type LostLease, type Lease, takeoverReason, LeaseMonitor, type TakeoverParticipation } from '../instances';
@@ -75,6 +75,11 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
       this.cli.events$.subscribe((event) => this.record(event)),
+      // Each live session's next command starts from what was committed on its stream (LiveSession.followCommitted).
+      this.store.committed$.subscribe((event) => {
+        const sessionId = sessionIdOfStream(event.streamId);
+        if (sessionId !== undefined) this.registry.get(sessionId)?.followCommitted(event);
+      }),
       this.cli.exits$.subscribe((exit) => void this.interruptAll(exit)),
       this.lease.lost$.subscribe((lost) => this.letGo(lost)),
     );
