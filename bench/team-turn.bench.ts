@@ -15,12 +15,20 @@
  * server, `keeper` an inline custom agent, delegation on and `researcher` a registered agent; the
  * turn is sent over REST and its end seen over SSE (`cli.session.idle` of the lead), as a user
  * would. Default configuration: model calls routed through Switchboard and recorded (the ledger).
- * The SDK: one client (one CLI process, as Switchboard has one), a session per lead with `lookup` an
- * in-process tool and `agent_run` an in-process tool that does what Switchboard's does for a
+ * The SDK: one client (one CLI process, as Switchboard has one) started as Switchboard starts its CLI
+ * without a GitHub token (issue 41): `useLoggedInUser: false` (--no-auto-login), the environment and
+ * folder layout of Switchboard's `cliEnvironment` (its own HOME, COPILOT_HOME and XDG folders, the
+ * user's cache shared between runs); after the warm-up both CLIs' command lines, working directories
+ * and environments are read from /proc and compared ("fair: yes/no" and every difference). A session
+ * per lead with `lookup` an in-process tool and `agent_run` an in-process tool that does what Switchboard's does for a
  * foreground run: a second session with the researcher's system message, the prompt sent, its
  * answer awaited and returned; the session stays live (Switchboard keeps a run's session, a run can
  * be continued) and ends with its lead. The turn is `sendAndWait` (until session.idle).
  * Not measured on either leg: starting the service / the client, opening the SSE stream, ending sessions.
+ *
+ * Each leg's turn is split by the lead's CLI events' timestamps: send → the CLI's user.message, the
+ * CLI's turn, the CLI's session.idle → end seen; Switchboard's store work a turn (events, appends,
+ * commits and their time) comes from its /metrics counters.
  *
  * Targets: Switchboard's wall time <= 1.10x the SDK's, p50 and p99 (p99 of a few dozen turns is
  * close to their maximum). Also printed: session create (the same ratio), Switchboard's CPU time
