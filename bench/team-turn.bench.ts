@@ -15,12 +15,20 @@
  * server, `keeper` an inline custom agent, delegation on and `researcher` a registered agent; the
  * turn is sent over REST and its end seen over SSE (`cli.session.idle` of the lead), as a user
  * would. Default configuration: model calls routed through Switchboard and recorded (the ledger).
- * The SDK: one client (one CLI process, as Switchboard has one), a session per lead with `lookup` an
- * in-process tool and `agent_run` an in-process tool that does what Switchboard's does for a
+ * The SDK: one client (one CLI process, as Switchboard has one) started as Switchboard starts its CLI
+ * without a GitHub token (issue 41): `useLoggedInUser: false` (--no-auto-login), the environment and
+ * folder layout of Switchboard's `cliEnvironment` (its own HOME, COPILOT_HOME and XDG folders, the
+ * user's cache shared between runs); after the warm-up both CLIs' command lines, working directories
+ * and environments are read from /proc and compared ("fair: yes/no" and every difference). A session
+ * per lead with `lookup` an in-process tool and `agent_run` an in-process tool that does what Switchboard's does for a
  * foreground run: a second session with the researcher's system message, the prompt sent, its
  * answer awaited and returned; the session stays live (Switchboard keeps a run's session, a run can
  * be continued) and ends with its lead. The turn is `sendAndWait` (until session.idle).
  * Not measured on either leg: starting the service / the client, opening the SSE stream, ending sessions.
+ *
+ * Each leg's turn is split by the lead's CLI events' timestamps: send → the CLI's user.message, the
+ * CLI's turn, the CLI's session.idle → end seen; Switchboard's store work a turn (events, appends,
+ * commits and their time) comes from its /metrics counters.
  *
  * Targets: Switchboard's wall time <= 1.10x the SDK's, p50 and p99 (p99 of a few dozen turns is
  * close to their maximum). Also printed: session create (the same ratio), Switchboard's CPU time
@@ -48,6 +56,8 @@ import { SseClient, type SseEvent } from '../test/fixtures/sse-client';
 import { peerVersion, requirePeer } from './peers';
 import type { ServiceUsage } from './team-turn-service';
 import { percentile } from './figures';
+import { cliChildOf, compareClis, type Placeholders } from './cli-fairness';
+import { cliEnvironment } from '../src/copilot-cli/cli-environment';
 
 const TARGET = 1.1;
 const TURNS = Number(process.env.TEAM_TURN_TURNS ?? 3);
@@ -123,13 +133,36 @@ function lookupAnswer(key: unknown): string {
 interface TeamSession {
   /** What a user does before a turn and is not timed (Switchboard: open the session's SSE stream). */
   ready(): Promise<void>;
-  /** One turn, prompt sent to its end seen: its wall time in ms. */
-  turn(n: number): Promise<number>;
+  /** One turn, prompt sent to its end seen: its wall time, and where it went. */
+  turn(n: number): Promise<TurnTiming>;
   end(): Promise<void>;
+}
+
+/**
+ * A turn's wall time, split by the lead's CLI events' own timestamps (the CLI's clock is this machine's):
+ * from the send to the CLI's `user.message` (the CLI has the prompt), and from the CLI's `session.idle`
+ * to the caller seeing the turn's end. What lies between is the CLI's turn, tool calls and runs included.
+ */
+interface TurnTiming {
+  wallMs: number;
+  toCliMs: number;
+  fromIdleMs: number;
+}
+
+/** The lead's CLI event of a type (not a sub-agent's), recorded at or after `since` (epoch ms), by the CLI's timestamp. */
+function cliTime(events: Array<{ type: string; timestamp?: string; agentId?: string }>, type: string, since: number): number {
+  const times = events
+    .filter((e) => e.type === type && !e.agentId && e.timestamp)
+    .map((e) => Date.parse(e.timestamp!))
+    .filter((t) => t >= since - 1);
+  return times.length > 0 ? Math.min(...times) : Number.NaN;
 }
 
 interface Leg {
   name: string;
+  /** The process that spawns this leg's CLI, and the leg's own folders (named alike in the fairness check). */
+  cliParent: number;
+  placeholders: Placeholders;
   create(): Promise<TeamSession>;
   stop(): Promise<void>;
 }
@@ -138,6 +171,7 @@ interface Leg {
 
 interface Service {
   baseUrl: string;
+  pid: number;
   usage(afterGc?: boolean): Promise<ServiceUsage>;
   metric(name: string): Promise<number>;
   stop(): Promise<void>;
@@ -173,6 +207,7 @@ async function startService(dir: string, model: ScriptedModelServer): Promise<Se
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
     baseUrl,
+    pid: child.pid!,
     usage: (afterGc = false) =>
       new Promise<ServiceUsage>((resolve) => {
         const onMessage = (message: { usage?: ServiceUsage }) => {
@@ -229,7 +264,7 @@ async function api(baseUrl: string, method: string, url: string, body?: unknown)
   return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-async function switchboardLeg(service: Service, webhookUrl: string): Promise<Leg> {
+async function switchboardLeg(dir: string, service: Service, webhookUrl: string): Promise<Leg> {
   const created = await api(service.baseUrl, 'POST', '/api/agents', {
     id: 'researcher',
     name: 'Researcher',
@@ -240,6 +275,11 @@ async function switchboardLeg(service: Service, webhookUrl: string): Promise<Leg
   const isLeadIdle = (e: SseEvent): boolean => e.event === 'cli.session.idle' && !(e.data as { data?: { agentId?: string } }).data?.agentId;
   return {
     name: 'switchboard',
+    cliParent: service.pid,
+    placeholders: [
+      [path.join(dir, 'switchboard-cli-home'), '<cli home>'],
+      [path.join(dir, 'switchboard-work'), '<work>'],
+    ],
     async create() {
       const session = await api(service.baseUrl, 'POST', '/api/sessions', {
         systemMessage: { mode: 'append', content: LEAD_PROMPT },
@@ -258,13 +298,22 @@ async function switchboardLeg(service: Service, webhookUrl: string): Promise<Leg
         async turn(n) {
           const events = sse!;
           for (const e of events.events) if (isLeadIdle(e)) seen.add(e);
+          const since = events.events.length;
+          const startedAt = Date.now();
           const started = performance.now();
           const sent = await api(service.baseUrl, 'POST', `/api/sessions/${sessionId}/messages`, {
             prompt: `TEAM_TURN ${n}: what are alpha, beta and gamma?`,
           });
           if (sent.status !== 202) throw new Error(`POST messages answered ${sent.status}: ${JSON.stringify(sent.body)}`);
           await events.waitFor((e) => isLeadIdle(e) && !seen.has(e), `the end of turn ${n}`, TURN_TIMEOUT_MS);
-          return performance.now() - started;
+          const wallMs = performance.now() - started;
+          const endedAt = startedAt + wallMs;
+          // The recorded CLI events as the SSE stream gives them: { type: 'cli.<type>', data: { agentId?, timestamp, payload } }.
+          const cli = events.events.slice(since).map((e) => {
+            const stored = e.data as { type: string; data: { agentId?: string; timestamp?: string } };
+            return { type: stored.type.replace(/^cli\./, ''), timestamp: stored.data?.timestamp, agentId: stored.data?.agentId };
+          });
+          return { wallMs, toCliMs: cliTime(cli, 'user.message', startedAt) - startedAt, fromIdleMs: endedAt - cliTime(cli, 'session.idle', startedAt) };
         },
         async end() {
           await sse?.close();
@@ -293,6 +342,7 @@ interface SdkClient {
 interface SdkSession {
   readonly sessionId: string;
   sendAndWait(options: { prompt: string }, timeoutMs?: number): Promise<{ data: { content: string } } | undefined>;
+  on(handler: (event: { type: string; timestamp?: string; agentId?: string }) => void): () => void;
   disconnect(): Promise<void>;
 }
 interface SdkTool {
@@ -311,20 +361,19 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
   const home = path.join(dir, 'sdk-cli-home');
   const workingDirectory = path.join(dir, 'sdk-work');
   fs.mkdirSync(workingDirectory, { recursive: true });
+  // The environment and folder layout Switchboard gives its CLI (src/copilot-cli/cli-environment.ts, from the
+  // same variables its service process has): its own HOME, COPILOT_HOME, XDG config/state/data folders under it,
+  // the user's XDG cache shared between runs (the binary unpacks itself there once), the provider's address and
+  // the model, never its key. bench:team-turn checks the two CLIs' command lines and environments (cli-fairness.ts).
+  const env = cliEnvironment({ ...process.env, ...model.providerEnv(), COPILOT_MODEL: MODEL }, { passthrough: [], home });
   const client = new sdk.CopilotClient({
     connection: sdk.RuntimeConnection.forStdio({ path: process.env.TEAM_TURN_SDK_CLI ?? cliBinary() }),
-    baseDirectory: home,
+    // Where the SDK keeps the CLI's state: the COPILOT_HOME above (the SDK sets COPILOT_HOME to it).
+    baseDirectory: env.COPILOT_HOME,
     workingDirectory,
-    // The environment Switchboard gives its CLI (src/copilot-cli/cli-environment.ts): the provider's address and the model, never its key.
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      XDG_CONFIG_HOME: home,
-      XDG_STATE_HOME: home,
-      COPILOT_HOME: home,
-      COPILOT_PROVIDER_BASE_URL: model.baseUrl,
-      COPILOT_MODEL: MODEL,
-    },
+    // Switchboard without a GitHub token starts its CLI with --no-auto-login; the SDK does so only when told.
+    useLoggedInUser: false,
+    env,
   });
   await client.start();
   const provider = { type: 'openai', baseUrl: model.baseUrl, apiKey: 'scripted' };
@@ -356,6 +405,11 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
   });
   return {
     name: 'sdk',
+    cliParent: process.pid,
+    placeholders: [
+      [home, '<cli home>'],
+      [workingDirectory, '<work>'],
+    ],
     async create() {
       const lead = randomUUID();
       children.set(lead, []);
@@ -367,14 +421,23 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
         tools: [lookup, agentRun(lead)],
         customAgents: [{ name: 'keeper', displayName: 'Keeper', description: 'Keeps facts', prompt: KEEPER_PROMPT, tools: ['lookup'], infer: true }],
       });
+      const events: Array<{ type: string; timestamp?: string; agentId?: string }> = [];
+      session.on((event) => events.push(event));
       return {
         ready: async () => undefined,
         async turn(n: number) {
+          events.length = 0;
+          const startedAt = Date.now();
           const started = performance.now();
           const answer = await session.sendAndWait({ prompt: `TEAM_TURN ${n}: what are alpha, beta and gamma?` }, TURN_TIMEOUT_MS);
-          const took = performance.now() - started;
+          const wallMs = performance.now() - started;
           if (!answer?.data.content.includes('TEAM_DONE')) throw new Error(`sdk turn ${n} ended without the lead's answer: ${JSON.stringify(answer)}`);
-          return took;
+          const endedAt = startedAt + wallMs;
+          return {
+            wallMs,
+            toCliMs: cliTime(events, 'user.message', startedAt) - startedAt,
+            fromIdleMs: endedAt - cliTime(events, 'session.idle', startedAt),
+          };
         },
         async end() {
           // Switchboard's DELETE destroys a session and its runs' sessions in the CLI; the SDK's match is deleteSession
@@ -400,7 +463,11 @@ async function sdkLeg(dir: string, model: ScriptedModelServer): Promise<Leg> {
 interface Samples {
   create: number[];
   turn: number[];
+  toCli: number[];
+  fromIdle: number[];
 }
+
+const noSamples = (): Samples => ({ create: [], turn: [], toCli: [], fromIdle: [] });
 
 /** One round on one leg: `concurrency` sessions created at once, then `TURNS` turns on each, all sessions at once. */
 async function round(leg: Leg, concurrency: number, samples: Samples, turnBase: number): Promise<{ createMs: number; turnsMs: number }> {
@@ -417,7 +484,12 @@ async function round(leg: Leg, concurrency: number, samples: Samples, turnBase: 
   await Promise.all(sessions.map((s) => s.ready()));
   await Promise.all(
     sessions.map(async (session) => {
-      for (let t = 0; t < TURNS; t++) samples.turn.push(await session.turn(turnBase + t));
+      for (let t = 0; t < TURNS; t++) {
+        const timing = await session.turn(turnBase + t);
+        samples.turn.push(timing.wallMs);
+        samples.toCli.push(timing.toCliMs);
+        samples.fromIdle.push(timing.fromIdleMs);
+      }
     }),
   );
   const t2 = performance.now();
@@ -435,7 +507,7 @@ async function main(): Promise<void> {
   const webhook = await startWebhook();
   const service = await startService(dir, model);
   const legs: Leg[] = [];
-  if (LEGS.includes('switchboard')) legs.push(await switchboardLeg(service, webhook.url));
+  if (LEGS.includes('switchboard')) legs.push(await switchboardLeg(dir, service, webhook.url));
   if (LEGS.includes('sdk')) legs.push(await sdkLeg(dir, model));
   console.log(
     `bench:team-turn — Copilot CLI ${peerVersionOf('@github/copilot')} (${cliBinary()}), @github/copilot-sdk ${peerVersion('@github/copilot-sdk')}, ` +
@@ -443,20 +515,22 @@ async function main(): Promise<void> {
   );
   try {
     // Warm-up: the first session of each leg pays the CLI's and the JIT's first costs.
-    for (const leg of legs) await round(leg, 1, { create: [], turn: [] }, 0);
+    for (const leg of legs) await round(leg, 1, noSamples(), 0);
     model.requests.length = 0;
+    printFairness(legs);
 
     for (const concurrency of CONCURRENCY) {
-      const samples = new Map<string, Samples>(legs.map((leg) => [leg.name, { create: [], turn: [] }]));
+      const samples = new Map<string, Samples>(legs.map((leg) => [leg.name, noSamples()]));
       let cpuCreate = 0;
       let cpuTurns = 0;
       let refused = 0;
+      const storeInTurns: StoreFigures = { appends: 0, commits: 0, events: 0, commitMs: 0 };
       for (let r = 0; r < roundsAt(concurrency); r++) {
         const order = r % 2 === 0 ? legs : [...legs].reverse();
         for (const leg of order) {
           const before = leg.name === 'switchboard' ? await service.usage() : undefined;
           const refusedBefore = leg.name === 'switchboard' ? await service.metric('switchboard_event_store_appends_refused_total') : 0;
-          const cpuMark = { at: 0 };
+          const cpuMark: { at: number; store?: StoreFigures } = { at: 0 };
           const roundSamples = samples.get(leg.name)!;
           const createdBefore = roundSamples.create.length;
           // CPU of the create phase and of the turn phase, split by a usage read between them.
@@ -466,7 +540,10 @@ async function main(): Promise<void> {
                   ...leg,
                   create: async () => {
                     const session = await leg.create();
-                    if (roundSamples.create.length + 1 - createdBefore === concurrency) cpuMark.at = (await service.usage()).cpuMicros;
+                    if (roundSamples.create.length + 1 - createdBefore === concurrency) {
+                      cpuMark.at = (await service.usage()).cpuMicros;
+                      cpuMark.store = await storeFigures(service);
+                    }
                     return session;
                   },
                 }
@@ -478,6 +555,9 @@ async function main(): Promise<void> {
             cpuCreate += cpuMark.at - before.cpuMicros;
             cpuTurns += after.cpuMicros - cpuMark.at;
             refused += (await service.metric('switchboard_event_store_appends_refused_total')) - refusedBefore;
+            const storeAfter = await storeFigures(service);
+            const mark = cpuMark.store ?? storeAfter;
+            for (const key of Object.keys(storeInTurns) as Array<keyof StoreFigures>) storeInTurns[key] += storeAfter[key] - mark[key];
           }
           if (process.env.TEAM_TURN_DEBUG) {
             // Which model calls each leg made (the same work) and when, from the first call of the round.
@@ -503,6 +583,11 @@ async function main(): Promise<void> {
           `    ${name.padEnd(12)} turn p50 ${fmt(percentile(s.turn, 50))}  p99 ${fmt(percentile(s.turn, 99))}  (${s.turn.length} turns)   ` +
             `create p50 ${fmt(percentile(s.create, 50))}  p99 ${fmt(percentile(s.create, 99))}  (${s.create.length})`,
         );
+        const between = s.turn.map((wall, i) => wall - s.toCli[i] - s.fromIdle[i]);
+        console.log(
+          `    ${''.padEnd(12)} a turn, p50: send → the CLI's user.message ${fmt(percentile(s.toCli, 50))}, ` +
+            `the CLI's turn (tools, runs, model calls) ${fmt(percentile(between, 50))}, the CLI's session.idle → end seen ${fmt(percentile(s.fromIdle, 50))}`,
+        );
       }
       const sb = samples.get('switchboard');
       const peer = samples.get('sdk');
@@ -523,6 +608,11 @@ async function main(): Promise<void> {
           `    switchboard CPU: ${perCreate.toFixed(1)} ms a create, ${perTurn.toFixed(1)} ms a turn, ${(perCreate + perTurn).toFixed(1)} ms a create+turn; ` +
             `${(refused / sb.turn.length).toFixed(1)} appends refused (version conflicts, retried) a turn`,
         );
+        const perTurnOf = (n: number) => (n / sb.turn.length).toFixed(1);
+        console.log(
+          `    switchboard store, a turn: ${perTurnOf(storeInTurns.events)} events in ${perTurnOf(storeInTurns.appends)} appends, ` +
+            `${perTurnOf(storeInTurns.commits)} commits taking ${perTurnOf(storeInTurns.commitMs)} ms (fsync included)`,
+        );
       }
     }
 
@@ -538,6 +628,45 @@ async function main(): Promise<void> {
     await model.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Both legs' CLIs as the kernel sees them: each command line, and whether they run alike (the same
+ * arguments, working directory and environment once each leg's own folders carry one name).
+ */
+function printFairness(legs: Leg[]): void {
+  const seen = legs.map((leg) => ({ name: leg.name, cli: cliChildOf(leg.cliParent), placeholders: leg.placeholders }));
+  for (const { name, cli } of seen) {
+    if (!cli) console.log(`  ${name} CLI: not found among the children of pid ${legs.find((l) => l.name === name)!.cliParent}`);
+    else console.log(`  ${name} CLI (pid ${cli.pid}, in ${cli.cwd}): ${cli.argv.join(' ')}`);
+  }
+  const [a, b] = seen;
+  if (seen.length !== 2 || !a.cli || !b.cli) {
+    console.log("  fair: not checked (both legs' CLIs are needed)");
+    return;
+  }
+  const fairness = compareClis({ ...a, cli: a.cli }, { ...b, cli: b.cli });
+  console.log(
+    `  fair: ${fairness.fair ? 'yes' : 'no'} (command line, working directory and ${Object.keys(a.cli.env).length} environment variables compared)`,
+  );
+  for (const difference of fairness.differences) console.log(`    ${difference}`);
+}
+
+interface StoreFigures {
+  appends: number;
+  commits: number;
+  events: number;
+  commitMs: number;
+}
+
+/** The event store's own counters (GET /metrics): what a turn costs the log. */
+async function storeFigures(service: Service): Promise<StoreFigures> {
+  return {
+    appends: await service.metric('switchboard_event_store_appends_total'),
+    commits: await service.metric('switchboard_event_store_commits_total{outcome="committed"}'),
+    events: await service.metric('switchboard_event_store_events_total'),
+    commitMs: (await service.metric('switchboard_event_store_commit_duration_seconds_sum')) * 1000,
+  };
 }
 
 /** RSS Switchboard's process grows by over IDLE_SESSIONS live idle sessions (created, never sent a turn), after a full GC. */

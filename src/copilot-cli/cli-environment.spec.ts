@@ -38,11 +38,23 @@ const SERVICE_ENV: NodeJS.ProcessEnv = {
   ACME_MODE: 'fast',
   ACME_REGION: 'eu',
   OTHER_ACME: 'no',
+  // Switchboard's own settings for starting the CLI, which the CLI does not read:
+  COPILOT_CLI_PATH: '/opt/copilot',
+  COPILOT_CLI_ARGS: '--log-level debug',
+  COPILOT_CLI_URL: 'localhost:4321',
+  COPILOT_CLI_HOME: '/data/cli-home',
+  COPILOT_CLI_REQUEST_TIMEOUT_MS: '60000',
 };
 
 describe('cliEnvironment', () => {
   it('keeps what a process needs, the CLI settings, locale, proxy and CA variables, and nothing else', () => {
     expect(cliEnvironment(SERVICE_ENV, { passthrough: [] })).toEqual(KEPT_FOR_CLI);
+  });
+
+  it("leaves out Switchboard's own COPILOT_CLI_* settings unless passed through by name", () => {
+    const env = cliEnvironment(SERVICE_ENV, { passthrough: [] });
+    expect(Object.keys(env).filter((name) => name.startsWith('COPILOT_CLI_'))).toEqual([]);
+    expect(cliEnvironment(SERVICE_ENV, { passthrough: ['COPILOT_CLI_HOME'] })).toMatchObject({ COPILOT_CLI_HOME: '/data/cli-home' });
   });
 
   it('adds the passthrough names and PREFIX_* patterns', () => {

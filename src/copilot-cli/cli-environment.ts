@@ -31,6 +31,17 @@ const BASE_NAMES_ANY_CASE = new Set(['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'A
 const BASE_PREFIXES = ['LC_', 'COPILOT_', 'XDG_'];
 const GITHUB_AUTH = new Set(['GH_TOKEN', 'GITHUB_TOKEN', 'GH_HOST']);
 /**
+ * Switchboard's own settings for starting and reaching the CLI, which the CLI does not read: left out of the
+ * COPILOT_ prefix, so the CLI runs in the environment a user of the bare CLI or the SDK would give it (issue 41).
+ */
+const SWITCHBOARD_CLI_SETTINGS = new Set([
+  'COPILOT_CLI_PATH',
+  'COPILOT_CLI_ARGS',
+  'COPILOT_CLI_URL',
+  'COPILOT_CLI_HOME',
+  'COPILOT_CLI_REQUEST_TIMEOUT_MS',
+]);
+/**
  * Switchboard's own settings, the API token and every secret among them, never reach the CLI or the
  * programs it starts. The provider key goes to the CLI inside session.create, not through the environment.
  */
@@ -62,7 +73,7 @@ export function cliEnvironment(source: NodeJS.ProcessEnv, options: CliEnvironmen
     BASE_NAMES.has(name) ||
     BASE_NAMES_ANY_CASE.has(name.toUpperCase()) ||
     GITHUB_AUTH.has(name) ||
-    BASE_PREFIXES.some((p) => name.startsWith(p)) ||
+    (BASE_PREFIXES.some((p) => name.startsWith(p)) && !SWITCHBOARD_CLI_SETTINGS.has(name)) ||
     names.includes(name) ||
     prefixes.some((p) => name.startsWith(p));
   const otelOptedIn = source.COPILOT_OTEL_ENABLED?.trim().toLowerCase() === 'true';

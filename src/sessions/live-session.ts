@@ -1,5 +1,5 @@
 import type { RecordedTrace } from '../common';
-import type { DomainEvent } from '../event-store';
+import type { DomainEvent, StoredEvent } from '../event-store';
 import type { CustomAgentConfig, SessionConfig, ToolSpec } from './session-config';
 import { type SessionState, sessionDecider } from './session.decider';
 import type { SessionStatus } from './session.events';
@@ -16,8 +16,9 @@ export class LiveSession {
   private state: SessionState;
   private agents: CustomAgentConfig[];
   /**
-   * The stream as the decider folded it at the session's last command, and its version then: the next
-   * command reads only what was recorded after it. Unset (a full load) until a command ran in this process.
+   * The stream as the decider folded it at the session's last command, and its version then, moved on by
+   * every event of the stream committed since (`followCommitted`): the next command reads only what this
+   * process did not see committed. Unset (a full load) until a command ran in this process.
    */
   commandBase?: { state: SessionState; version: number };
   /** Commands deciding on the stream now or waiting for their turn, and the CLI records held until they appended. */
@@ -83,6 +84,24 @@ export class LiveSession {
   /** What the CLI was given: the inline agents plus the team's sub-agents as mapped at the last start. */
   get customAgents(): CustomAgentConfig[] {
     return this.agents;
+  }
+
+  /**
+   * issue 41: an event of the session's stream as the store committed it (each once, in order). The next
+   * command's base folds it as the command's own read would (the decider's events evolve the state, any
+   * other only counts), so a message after a turn reads nothing back from the store, where it read and
+   * folded the turn's hundred-odd CLI records again. An event that does not follow the base (none yet, or
+   * one committed by another instance in between) leaves it: the command then reads what it lacks.
+   */
+  followCommitted(event: StoredEvent): void {
+    const base = this.commandBase;
+    if (!base || event.streamPosition !== base.version + 1) return;
+    this.commandBase = { state: sessionDecider.isEvent(event) ? sessionDecider.evolve(base.state, event) : base.state, version: event.streamPosition };
+  }
+
+  /** A command's outcome as the next one's base, unless the base already followed the commits past it. */
+  settleCommand(result: { state: SessionState; version: number }): void {
+    if (!this.commandBase || result.version >= this.commandBase.version) this.commandBase = { state: result.state, version: result.version };
   }
 
   /** Moves the session by events it appended or received (other contexts' events leave it as it is). */

@@ -35,7 +35,7 @@ export async function decideOnSession(
       retries: SESSION_COMMAND_RETRIES,
       from: session.commandBase,
     });
-    session.commandBase = { state: result.state, version: result.version };
+    session.settleCommand(result);
     session.apply(result.events);
     return result.events;
   });

@@ -6,7 +6,7 @@ import { TeamAssembler } from '../agents';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { CopilotCliConnection, type CliExit, type CliSessionEvent } from '../copilot-cli';
 import { ReadModelDatabase } from '../database';
-import { EventStore } from '../event-store';
+import { EventStore, sessionIdOfStream } from '../event-store';
 import { withProviderAddress } from './cli-provider-address';
 import { HeldWork } from './held-work';
 import { InstanceLease, type LostLease, type Lease, takeoverReason, LeaseMonitor, type TakeoverParticipation } from '../instances';
@@ -22,6 +22,15 @@ import { foreignSessionAppend } from './session-stream-appends';
  * these are: the end of a turn, and token usage, which run accounting needs.
  */
 const KEPT_EPHEMERAL = new Set(['session.idle', 'assistant.idle', 'assistant.usage', 'session.usage_info', 'session.title_changed']);
+
+/**
+ * How long a CLI record may wait for others to share its commit. The end of a turn is awaited (the caller's
+ * event stream, a run's outcome, the session's next command): committed at once, taking the queue with it.
+ * The rest of a turn's records wait up to 5 ms, which lets one-message-per-loop-turn traffic share commits.
+ */
+export function cliRecordDelayMs(type: string): number {
+  return type === 'session.idle' || type === 'session.error' ? 0 : 5;
+}
 
 const ENDED_OR_INTERRUPTED: readonly string[] = ['interrupted', 'destroyed', 'failed'];
 
@@ -66,6 +75,11 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
   async onApplicationBootstrap(): Promise<void> {
     this.subscriptions.push(
       this.cli.events$.subscribe((event) => this.record(event)),
+      // Each live session's next command starts from what was committed on its stream (LiveSession.followCommitted).
+      this.store.committed$.subscribe((event) => {
+        const sessionId = sessionIdOfStream(event.streamId);
+        if (sessionId !== undefined) this.registry.get(sessionId)?.followCommitted(event);
+      }),
       this.cli.exits$.subscribe((exit) => void this.interruptAll(exit)),
       this.lease.lost$.subscribe((lost) => this.letGo(lost)),
     );
@@ -96,8 +110,9 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     session.apply([recorded]);
     session.record(() =>
       this.store
-        // Only the session's next command waits for these records: they may wait a few ms to share a commit with the rest of the burst.
-        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], { maxDelayMs: 5 })
+        .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], {
+          maxDelayMs: cliRecordDelayMs(event.type),
+        })
         .catch((error: unknown) => this.logger.error({ err: error, sessionId, type: event.type }, 'could not record CLI event')),
     );
   }
