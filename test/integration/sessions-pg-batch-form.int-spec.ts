@@ -26,7 +26,7 @@ const said = (type: string, payload: Record<string, unknown>, agentId?: string) 
  * changes in every order the batch form has to get right: moves before and after a change, a move
  * that is the session's last event of the transaction, events of a session whose row does not
  * exist yet, a sub-agent's idle (a move) and the main agent's (a change), and turns the form folds whole
- * (message sent, words, idle, titles) from every status an idle treats differently.
+ * (create, start, message sent, words, idle, titles) from every status an idle treats differently.
  */
 function transactions(): StreamAppend[][] {
   const s = (id: string) => sessionStreamId(id);
@@ -139,6 +139,21 @@ function transactions(): StreamAppend[][] {
       { streamId: s('c'), expectedVersion: 'any', events: [said('assistant.message', { content: 'third answer' }), cli('session.idle')] },
     ],
     [{ streamId: s('d'), expectedVersion: 'any', events: [cli('assistant.usage'), { type: SessionEvents.messageSent, data: { prompt: 'again' } }] }],
+    [
+      // Created, started and moved in one transaction (a move before the create finds no row), then started again without
+      // a protocol version or owner (both kept) and idle at once.
+      {
+        streamId: s('e'),
+        expectedVersion: 'any',
+        events: [
+          cli('assistant.usage'),
+          { type: SessionEvents.created, data: { sessionId: 'e', config: config(['x']) }, metadata: { instanceId: 'instance-1' } },
+          { type: SessionEvents.started, data: { protocolVersion: 3 }, metadata: { instanceId: 'instance-2' } },
+          cli('tool.execution_start'),
+        ],
+      },
+    ],
+    [{ streamId: s('e'), expectedVersion: 'any', events: [{ type: SessionEvents.started, data: {} }, cli('session.idle'), cli('assistant.usage')] }],
   ];
 }
 
@@ -158,9 +173,10 @@ describe('sessions on PostgreSQL: the batch form writes the rows the per-event p
       orderBy: 'session_id',
       transactions: transactions(),
     });
-    expect(rows.map((row) => row.session_id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(rows.map((row) => row.session_id)).toEqual(['a', 'b', 'c', 'd', 'e']);
     // The log did what it was written for: c's turns folded to idle under the CLI's title, d back to running.
     expect(rows[2]).toMatchObject({ status: 'idle', title: 'Named by the CLI', preview: 'third answer' });
     expect(rows[3]).toMatchObject({ status: 'running', status_reason: null, title: 'D', preview: 'again' });
+    expect(rows[4]).toMatchObject({ status: 'idle', protocol_version: 3, owner_instance: 'instance-2' });
   });
 });
