@@ -41,7 +41,7 @@ import { ProjectionRegistry } from '../src/projections/projection-registry';
 import { PostgresEventStore } from '../src/event-store/postgres/postgres-event-store';
 import { Client } from 'pg';
 import { version as pgDriverVersion } from 'pg/package.json';
-import { startPostgresServer } from '../test/fixtures/postgres-server';
+import { type PostgresServer, startPostgresServer } from '../test/fixtures/postgres-server';
 import { type EmmettPostgres, peerVersion, requirePeer } from './peers';
 
 /**
@@ -62,9 +62,10 @@ const ROUNDS = 4;
 /** Unmeasured appends first, so neither side is timed while V8 still runs it unoptimised. */
 const WARMUP_EVENTS = 256;
 
-const TARGETS: Record<number, { min: number; label: string }> = {
-  1: { min: 0.8, label: '>= 0.80 at 1 appender' },
-  64: { min: 5, label: '>= 5x at 64' },
+/** Of raw, by contender and appenders: issue 41 asks the store alone for 0.85x at one appender. */
+const TARGETS: Record<'store' | 'store+readmodel', Record<number, { min: number; label: string }>> = {
+  store: { 1: { min: 0.85, label: '>= 0.85 at 1 appender' }, 64: { min: 5, label: '>= 5x at 64' } },
+  'store+readmodel': { 1: { min: 0.8, label: '>= 0.80 at 1 appender' }, 64: { min: 5, label: '>= 5x at 64' } },
 };
 
 const CONNECTION: Omit<SqliteConnectionOptions, 'file'> = {
@@ -299,7 +300,7 @@ function printResults(results: CaseResult[]): void {
       const raw = results.find((r) => r.name === 'raw' && r.appenders === appenders);
       if (!store || !raw) continue;
       const ratio = store.eventsPerSecond / raw.eventsPerSecond;
-      const target = TARGETS[appenders];
+      const target = TARGETS[name][appenders];
       const verdict = target ? `   target ${target.label}: ${ratio >= target.min ? 'met' : 'MISSED'}` : '';
       console.log(`${name.padEnd(15)}/raw events/s at ${String(appenders).padStart(2)} appender(s): ${ratio.toFixed(2)}x${verdict}`);
     }
@@ -391,7 +392,6 @@ async function runSqliteBatched(dir: string): Promise<LimitRow> {
  */
 async function runPostgres(environment: string[]): Promise<LimitRow[]> {
   const server = await startPostgresServer();
-  const stores: PostgresEventStore[] = [];
   const url = await server.createDatabase('bench');
   const client = new Client({ connectionString: url });
   try {
@@ -442,48 +442,64 @@ async function runPostgres(environment: string[]): Promise<LimitRow[]> {
     rows.push(limitRow('postgres', 'raw single', 1, LIMIT_CASES.rawSingle, await runLoad(single, 1, LIMIT_CASES.rawSingle, 'single')));
     await runBatches(batched, 10, 'warmup-batch');
     rows.push(limitRow('postgres', 'raw batched', 1, LIMIT_CASES.rawBatches * BATCH, await runBatches(batched, LIMIT_CASES.rawBatches, 'batch')));
-    for (const { appenders, eventsPerAppender } of LIMIT_CASES.store) {
-      const store = new PostgresEventStore({ connectionString: url, poolSize: 8 });
-      stores.push(store);
-      await store.migrate();
-      const append: Append = (streamId, expectedVersion) => store.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion);
-      await runLoad(append, appenders, Math.max(1, Math.ceil(WARMUP_EVENTS / appenders)), `warmup-${appenders}`);
-      const run = await runLoad(append, appenders, eventsPerAppender, `store-${appenders}`);
-      rows.push(limitRow('postgres', 'store', appenders, appenders * eventsPerAppender, run));
-      await store.close();
-    }
-    rows.push(...(await runEmmett(await server.createDatabase('emmett'), environment)));
+    rows.push(...(await runStoreAgainstPeer(server, environment)));
     return rows;
   } finally {
-    for (const store of stores) await store.close();
     await client.end().catch(() => undefined);
     server.stop();
   }
 }
 
 /**
- * The peer: emmett's PostgreSQL event store (appendToStream with the expected stream version, as the
- * store appends) on a database of its own on the same server, at 1 and 64 appenders.
+ * The PostgresEventStore and the peer, emmett's PostgreSQL event store (appendToStream with the
+ * expected stream version, as the store appends), each on a database of its own on the same server,
+ * at 1 and 64 appenders: in alternating rounds, as the SQLite cases, so a burst of load from another
+ * process (the machine is shared) or the server's checkpoint after the raw batches lands on both.
  */
-async function runEmmett(url: string, environment: string[]): Promise<LimitRow[]> {
+async function runStoreAgainstPeer(server: PostgresServer, environment: string[]): Promise<LimitRow[]> {
   const emmett = requirePeer<EmmettPostgres>('@event-driven-io/emmett-postgresql');
   const version = peerVersion('@event-driven-io/emmett-postgresql');
-  environment.push(`peer           @event-driven-io/emmett-postgresql ${version} on the same server, a database of its own`);
+  environment.push(`peer           @event-driven-io/emmett-postgresql ${version} on the same server, a database of its own, alternating rounds`);
   const rows: LimitRow[] = [];
   for (const { appenders, eventsPerAppender } of LIMIT_CASES.store) {
-    const store = emmett.getPostgreSQLEventStore(url);
+    const ours = new PostgresEventStore({ connectionString: await server.createDatabase(`store${appenders}`), poolSize: 8 });
+    await ours.migrate();
+    const peer = emmett.getPostgreSQLEventStore(await server.createDatabase(`emmett${appenders}`));
     try {
-      await store.schema.migrate();
-      const append: Append = async (streamId, expectedVersion) => {
-        const expectedStreamVersion = expectedVersion === 0 ? 'STREAM_DOES_NOT_EXIST' : BigInt(expectedVersion);
-        const result = await store.appendToStream(streamId, [{ type: EVENT.type, data: EVENT.data }], { expectedStreamVersion });
-        return Number(result.nextExpectedStreamVersion);
-      };
-      await runLoad(append, appenders, Math.max(1, Math.ceil(WARMUP_EVENTS / appenders)), `warmup-${appenders}`);
-      const run = await runLoad(append, appenders, eventsPerAppender, `emmett-${appenders}`);
-      rows.push(limitRow('emmett', 'store', appenders, appenders * eventsPerAppender, run));
+      await peer.schema.migrate();
+      const sides: Array<{ store: LimitRow['store']; append: Append }> = [
+        {
+          store: 'postgres',
+          append: (streamId, expectedVersion) => ours.append(streamId, expectedVersion, [EVENT]).then((result) => result.nextExpectedVersion),
+        },
+        {
+          store: 'emmett',
+          append: async (streamId, expectedVersion) => {
+            const expectedStreamVersion = expectedVersion === 0 ? 'STREAM_DOES_NOT_EXIST' : BigInt(expectedVersion);
+            const result = await peer.appendToStream(streamId, [{ type: EVENT.type, data: EVENT.data }], { expectedStreamVersion });
+            return Number(result.nextExpectedStreamVersion);
+          },
+        },
+      ];
+      for (const side of sides) await runLoad(side.append, appenders, Math.max(1, Math.ceil(WARMUP_EVENTS / appenders)), `warmup-${appenders}`);
+      const samples = sides.map(() => ({ latencies: [] as Float64Array[], elapsedMs: 0 }));
+      const perRound = Math.ceil(eventsPerAppender / ROUNDS);
+      for (let round = 0, done = 0; done < eventsPerAppender; round++, done += perRound) {
+        const count = Math.min(perRound, eventsPerAppender - done);
+        for (const [i, side] of sides.entries()) {
+          // New streams each round, so every append's expected version stays the real one.
+          const { latencies, elapsedMs } = await runLoad(side.append, appenders, count, `${side.store}-${appenders}-r${round}`);
+          samples[i].latencies.push(latencies);
+          samples[i].elapsedMs += elapsedMs;
+        }
+      }
+      for (const [i, side] of sides.entries()) {
+        const run = { latencies: concat(samples[i].latencies), elapsedMs: samples[i].elapsedMs };
+        rows.push(limitRow(side.store, 'store', appenders, appenders * eventsPerAppender, run));
+      }
     } finally {
-      await store.close();
+      await peer.close();
+      await ours.close();
     }
   }
   return rows;

@@ -17,6 +17,8 @@ import {
 /** spec: sessions. A session's stream (`session-<id>`) as emmett-style pure pieces: initialState, evolve, decide. */
 
 const CLI_IDLE = `${CLI_EVENT_PREFIX}session.idle`;
+/** The statuses the main agent's `session.idle` ends a turn from (to idle); a session starting, interrupted or over stays so. */
+export const TURN_ENDS_FROM: readonly SessionStatus[] = ['running', 'active', 'idle'];
 const STATE_EVENT_TYPES: ReadonlySet<string> = new Set([
   SessionEvents.created,
   SessionEvents.started,
@@ -149,7 +151,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
     default:
       // The end of the main agent's turn; a sub-agent's idle (protocol 3 tags it with agentId) does not end it,
       // and a session that is starting, interrupted or over stays so.
-      if (event.type === CLI_IDLE && !event.data.agentId && ['running', 'active', 'idle'].includes(state.status)) {
+      if (event.type === CLI_IDLE && !event.data.agentId && (TURN_ENDS_FROM as readonly string[]).includes(state.status)) {
         return withStatus(state, 'idle');
       }
       return state;

@@ -2,51 +2,9 @@ import { eq, type Placeholder, sql } from 'drizzle-orm';
 import type { ReadModelDatabase } from '../../database';
 import type { StoredEvent } from '../../event-store';
 import { type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
-import { isModelCallEvent, type ModelCallLineage, type ModelCallReplay, ModelCallEvents, type ModelRequestSummary } from '../model-call.events';
-
-/** The columns a call has from its start (or its refusal): lineage and what the request said. */
-function startColumns(d: ModelCallLineage & ModelRequestSummary & { callId: string; instanceId: string }, event: StoredEvent) {
-  return {
-    callId: d.callId,
-    startedPosition: event.globalPosition,
-    sessionId: d.sessionId,
-    cliAgentId: d.cliAgentId,
-    agentInvocationId: d.agentInvocationId ?? null,
-    agentName: d.agentName,
-    subagentId: d.subagentId ?? null,
-    runId: d.runId ?? null,
-    rootRunId: d.rootRunId ?? null,
-    runPath: d.runPath ?? null,
-    lineagePath: JSON.stringify(d.lineagePath),
-    provider: d.provider,
-    model: d.model,
-    interactionType: d.interactionType ?? null,
-    initiator: d.initiator ?? null,
-    requestBytes: d.requestBytes,
-    messageCount: d.messageCount,
-    toolCount: d.toolCount,
-    stream: d.stream,
-    instanceId: d.instanceId,
-    startedAt: event.recordedAt,
-  };
-}
-
-/** issue 26: how a call of a replay or fork session was answered; all null for any other call. */
-function replayColumns(replay: ModelCallReplay | undefined) {
-  return {
-    replaySource: replay?.source ?? null,
-    originalCallId: replay?.originalCallId ?? null,
-    replayPosition: replay?.position ?? null,
-    divergence: replay?.divergence ? JSON.stringify(replay.divergence) : null,
-    forkPoint: replay?.forkPoint ?? null,
-  };
-}
-
-/** Which bodies a call's stream keeps: what a replay can play back. */
-function bodiesKept(kept: string | undefined, truncated: boolean | undefined): 'kept' | 'truncated' | 'none' {
-  if (kept === undefined) return 'none';
-  return truncated ? 'truncated' : 'kept';
-}
+import { isModelCallEvent, ModelCallEvents } from '../model-call.events';
+import { END_FIELDS, endedRowOf, replayColumns, startColumns, STARTED_FIELDS, STARTED_FIELDS_COMPLETE, startedRowOf } from './model-call-rows';
+import { modelCallsOnPostgres } from './model-calls.pg-projection';
 
 /** Inline: a call is listed (and counted against budgets) as soon as it is recorded. */
 @ReadModelProjection()
@@ -55,6 +13,7 @@ export class ModelCallsProjection extends PerEventProjection {
   readonly mode = 'inline';
   readonly tables = ['modelCalls'] as const;
   readonly eventTypes = Object.values(ModelCallEvents);
+  readonly setBased = { postgres: modelCallsOnPostgres };
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (!isModelCallEvent(event)) return;
@@ -62,17 +21,7 @@ export class ModelCallsProjection extends PerEventProjection {
     switch (event.type) {
       case ModelCallEvents.started:
         // Every call's first event: inserted through a statement prepared once per connection.
-        yield* runPrepared(
-          db,
-          'model_calls_start',
-          insertStartedCall,
-          nullForUndefined({
-            ...startColumns(event.data, event),
-            ...replayColumns(event.data.replay),
-            bodies: bodiesKept(event.data.request, event.data.requestTruncated),
-            status: 'in_flight',
-          }),
-        );
+        yield* runPrepared(db, 'model_calls_start', insertStartedCall, startedRowOf(event));
         return;
       case ModelCallEvents.refused: {
         const d = event.data;
@@ -93,28 +42,8 @@ export class ModelCallsProjection extends PerEventProjection {
       }
       case ModelCallEvents.finished:
       case ModelCallEvents.failed: {
-        const d = event.data;
-        const usage = d.usage ?? {};
         // Every call's last event: one prepared update (see endCall).
-        yield* runPrepared(db, 'model_calls_end', endCall, {
-          callId: d.callId,
-          status: event.type === ModelCallEvents.finished ? 'succeeded' : event.data.outcome,
-          httpStatus: d.status ?? null,
-          ttfbMs: d.ttfbMs ?? null,
-          durationMs: d.durationMs,
-          inputTokens: usage.inputTokens ?? null,
-          outputTokens: usage.outputTokens ?? null,
-          cachedInputTokens: usage.cachedInputTokens ?? null,
-          reasoningTokens: usage.reasoningTokens ?? null,
-          responseId: d.responseId ?? null,
-          finishReason: d.finishReason ?? null,
-          cost: d.cost?.amount ?? null,
-          currency: d.cost?.currency ?? null,
-          error: event.type === ModelCallEvents.failed ? event.data.error : null,
-          endedAt: event.recordedAt,
-          // The answer decides only when it is not kept whole: the request's state stands otherwise (null keeps it).
-          bodies: d.answer === undefined || d.answerTruncated ? bodiesKept(d.answer, d.answerTruncated) : null,
-        });
+        yield* runPrepared(db, 'model_calls_end', endCall, endedRowOf(event));
         return;
       }
       case ModelCallEvents.interrupted:
@@ -127,54 +56,6 @@ export class ModelCallsProjection extends PerEventProjection {
     }
   }
 }
-
-/** A prepared statement's values: a placeholder needs a value, and an absent field is stored as null (as drizzle stores undefined). */
-function nullForUndefined(values: Record<string, unknown>): Record<string, unknown> {
-  for (const key of Object.keys(values)) if (values[key] === undefined) values[key] = null;
-  return values;
-}
-
-/** The columns a `started` event writes, each a placeholder named as the column's field (see startColumns, replayColumns). */
-const STARTED_FIELDS = [
-  'callId',
-  'startedPosition',
-  'sessionId',
-  'cliAgentId',
-  'agentInvocationId',
-  'agentName',
-  'subagentId',
-  'runId',
-  'rootRunId',
-  'runPath',
-  'lineagePath',
-  'provider',
-  'model',
-  'interactionType',
-  'initiator',
-  'requestBytes',
-  'messageCount',
-  'toolCount',
-  'stream',
-  'instanceId',
-  'startedAt',
-  'replaySource',
-  'originalCallId',
-  'replayPosition',
-  'divergence',
-  'forkPoint',
-  'bodies',
-  'status',
-] as const;
-
-/** Every column a `started` row is written with: a field missing from STARTED_FIELDS would be dropped silently. */
-type StartedRow = ReturnType<typeof startColumns> & ReturnType<typeof replayColumns> & { bodies: unknown; status: unknown };
-/** Fails to compile while a column of StartedRow has no placeholder in STARTED_FIELDS (or the list names one it lacks). */
-const STARTED_FIELDS_COMPLETE: [
-  Exclude<keyof StartedRow, (typeof STARTED_FIELDS)[number]>,
-  Exclude<(typeof STARTED_FIELDS)[number], keyof StartedRow>,
-] extends [never, never]
-  ? true
-  : never = true;
 
 function insertStartedCall(db: ReadModelDatabase) {
   void STARTED_FIELDS_COMPLETE;
@@ -189,26 +70,7 @@ function placeholders<Field extends string>(fields: readonly Field[]): Record<Fi
 /** A call's end, with placeholders; a null `bodies` keeps the column (the request's state stands). */
 function endCall(db: ReadModelDatabase) {
   const { modelCalls } = db.tables;
-  const set = Object.fromEntries(
-    (
-      [
-        'status',
-        'httpStatus',
-        'ttfbMs',
-        'durationMs',
-        'inputTokens',
-        'outputTokens',
-        'cachedInputTokens',
-        'reasoningTokens',
-        'responseId',
-        'finishReason',
-        'cost',
-        'currency',
-        'error',
-        'endedAt',
-      ] as const
-    ).map((field) => [field, sql`${sql.placeholder(field)}`]),
-  );
+  const set = Object.fromEntries(END_FIELDS.map((field) => [field, sql`${sql.placeholder(field)}`]));
   return db.orm
     .update(modelCalls)
     .set({ ...set, bodies: sql`coalesce(${sql.placeholder('bodies')}, ${modelCalls.bodies})` })

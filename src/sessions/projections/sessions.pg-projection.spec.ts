@@ -3,7 +3,7 @@ import { sessionStreamId } from '../../event-store';
 import type { BatchInvariant } from '../../projections';
 import { expectInvariantHolds, type LogEvent } from '../../../test/fixtures/batch-invariant-property';
 import { CLI_EVENT_PREFIX, SessionEvents } from '../session.events';
-import { lastPositionMoveWins } from './sessions.pg-projection';
+import { sessionTurnsFold } from './sessions.pg-projection';
 import { SessionsProjection } from './sessions.projection';
 
 const SESSIONS = ['a', 'b', 'c'];
@@ -61,9 +61,9 @@ const sessionsLogs: fc.Arbitrary<LogEvent[][]> = fc.array(fc.array(sessionsEvent
   );
 });
 
-describe('lastPositionMoveWins: what the sessions set-based form relies on, checked against SessionsProjection', () => {
+describe('sessionTurnsFold: what the sessions set-based form relies on, checked against SessionsProjection', () => {
   it('is the invariant the sessions projection names for its PostgreSQL form', () => {
-    expect(new SessionsProjection().setBased.postgres.invariant).toBe(lastPositionMoveWins);
+    expect(new SessionsProjection().setBased.postgres.invariant).toBe(sessionTurnsFold);
   });
 
   it("state changes in order, then each session's last event when it is a move, leave the same rows", () => {

@@ -3,8 +3,8 @@ import type { ReadModelDatabase } from '../../database';
 import { type StoredEvent, sessionIdOfStream } from '../../event-store';
 import { onePrepared, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
 import type { SessionConfig } from '../session-config';
-import { changesSessionRow, sessionsOnPostgres } from './sessions.pg-projection';
-import { evolveSession, type SessionState, initialSessionState } from '../session.decider';
+import { changesSessionRow, createdRowOf, ownerInstanceOf, sessionsOnPostgres } from './sessions.pg-projection';
+import { evolveSession, type SessionState } from '../session.decider';
 import { evolveHeadline } from '../session-headline';
 import { isSessionEvent, SessionEvents, type SessionStatus } from '../session.events';
 
@@ -26,20 +26,9 @@ export class SessionsProjection extends PerEventProjection {
       return;
     }
     if (event.type === SessionEvents.created) {
-      const state = evolveSession(initialSessionState(), event);
-      yield* run(
-        db.orm.insert(sessions).values({
-          sessionId,
-          status: state.status as SessionStatus,
-          model: event.data.config.model,
-          config: JSON.stringify(event.data.config),
-          protocolVersion: 0,
-          lastPosition: event.globalPosition,
-          createdAt: event.recordedAt,
-          updatedAt: event.recordedAt,
-          ownerInstance: ownerInstanceOf(event),
-        }),
-      );
+      const row = createdRowOf(event);
+      if (!row) throw new TypeError(`session.created of ${sessionId} has no config`);
+      yield* run(db.orm.insert(sessions).values(row));
       return;
     }
     const row = yield* onePrepared(db, 'sessions_row', selectSessionRow, { sessionId });
@@ -121,10 +110,4 @@ function touchSession(db: ReadModelDatabase) {
     .update(sessions)
     .set({ lastPosition: sql`${sql.placeholder('position')}`, updatedAt: sql`${sql.placeholder('at')}` })
     .where(eq(sessions.sessionId, sql.placeholder('sessionId')));
-}
-
-/** The instance that recorded the event (`metadata.instanceId`, set by commands that take a session live); null before leases. */
-function ownerInstanceOf(event: StoredEvent): string | null {
-  const instanceId = event.metadata.instanceId;
-  return typeof instanceId === 'string' && instanceId ? instanceId : null;
 }

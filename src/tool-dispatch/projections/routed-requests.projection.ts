@@ -3,8 +3,8 @@ import type { StoredEvent } from '../../event-store';
 import { sql } from 'drizzle-orm';
 import { type ProjectionWork, PerEventProjection, ReadModelProjection, runPrepared } from '../../projections';
 import { isRoutedRequestEvent, RoutedRequestEvents } from '../routed-request.events';
-
-const json = (v: unknown): string | null => (v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
+import { routedRequestRow } from './routed-request-row';
+import { routedRequestsOnPostgres } from './routed-requests.pg-projection';
 
 /** Inline: the audit table of routed requests, one row per decision or call. */
 @ReadModelProjection()
@@ -12,6 +12,7 @@ export class RoutedRequestsProjection extends PerEventProjection {
   readonly name = 'routed-requests';
   readonly mode = 'inline';
   readonly tables = ['routedRequests'] as const;
+  readonly setBased = { postgres: routedRequestsOnPostgres };
   readonly eventTypes = [
     RoutedRequestEvents.toolCallRouted,
     RoutedRequestEvents.toolCallDenied,
@@ -22,22 +23,8 @@ export class RoutedRequestsProjection extends PerEventProjection {
 
   *apply(event: StoredEvent, db: ReadModelDatabase): ProjectionWork {
     if (!isRoutedRequestEvent(event)) return;
-    const d = event.data;
     // One row per routed request, inline in its append: built once per connection (runPrepared), not per call.
-    yield* runPrepared(db, 'routed_requests_insert', insertRoutedRequest, {
-      globalPosition: event.globalPosition,
-      parentSessionId: d.parentSessionId,
-      childSessionId: d.childSessionId ?? null,
-      agentName: d.agentName ?? null,
-      kind: event.type,
-      toolName: d.toolName ?? null,
-      arguments: json(d.arguments),
-      result: json(d.result),
-      outcome: d.outcome,
-      reason: d.reason ?? null,
-      latencyMs: Math.round(d.latencyMs),
-      recordedAt: event.recordedAt,
-    });
+    yield* runPrepared(db, 'routed_requests_insert', insertRoutedRequest, routedRequestRow(event));
   }
 }
 
