@@ -56,6 +56,7 @@ function startTier(tier) {
   // Alone on the machine, a tier writes straight to the terminal; beside others, its output is kept and
   // printed whole when it ends, so two tiers' lines never interleave.
   const alone = tier.cpus >= CPUS;
+  process.stdout.write(`tier ${tier.name}: started (${tier.command.join(' ')})\n`);
   const child = spawn(tier.command[0], tier.command.slice(1), {
     cwd: ROOT,
     stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -67,16 +68,17 @@ function startTier(tier) {
     child.stdout.on('data', (chunk) => entry.output.push(chunk));
     child.stderr.on('data', (chunk) => entry.output.push(chunk));
   }
-  process.stdout.write(`tier ${tier.name}: started (${tier.command.join(' ')})\n`);
   running.set(tier.name, entry);
   child.on('error', (error) => entry.output.push(Buffer.from(`${error.message}\n`)));
   child.on('close', (code, signal) => {
     running.delete(tier.name);
     const elapsed = Date.now() - entry.startedAt;
     const exitCode = code ?? (signal ? 128 : 1);
-    ended.set(tier.name, { seconds: seconds(elapsed), code: exitCode, stopped: failed !== undefined && exitCode !== 0 });
-    if (entry.output.length > 0) process.stdout.write(Buffer.concat(entry.output));
-    if (failed === undefined || exitCode === 0) {
+    const stopped = failed !== undefined && exitCode !== 0;
+    ended.set(tier.name, { seconds: seconds(elapsed), code: exitCode, stopped });
+    // A tier stopped because another failed says nothing of its own: its output would bury the failure's.
+    if (entry.output.length > 0 && !stopped) process.stdout.write(Buffer.concat(entry.output));
+    if (!stopped) {
       process.stdout.write(`tier ${tier.name}: ${seconds(elapsed)} s${exitCode === 0 ? '' : ` (failed, exit code ${exitCode})`}\n`);
     }
     if (exitCode !== 0 && failed === undefined) {
