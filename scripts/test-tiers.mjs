@@ -4,8 +4,8 @@
 // they use fit the machine's share given to them (CPUS, default 2: the CI machine's cores): tsc, ESLint and
 // Prettier are one thread each and can overlap, the jest and Playwright tiers spread over both cores and run
 // alone. A tier starts only after the tiers it needs passed (the console's GraphQL types before what reads them).
-// `node scripts/test-tiers.mjs unit int-e2e` runs only the tiers named (with none of their needs: they must
-// already hold, e.g. web/src/gql generated). Plain Node, no dependency: it runs before anything is built.
+// `node scripts/test-tiers.mjs unit int-e2e` runs only the tiers named (a need not named must already hold,
+// e.g. web/src/gql generated for tsc-web). Plain Node, no dependency: it runs before anything is built.
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import * as path from 'node:path';
@@ -45,7 +45,11 @@ if (unknown.length > 0) {
   process.stderr.write(`test-tiers: no tier ${unknown.join(', ')} (tiers: ${TIERS.map((t) => t.name).join(', ')})\n`);
   process.exit(2);
 }
-const selected = only.length > 0 ? TIERS.filter((tier) => only.includes(tier.name)).map((tier) => ({ ...tier, needs: [] })) : TIERS;
+// Named tiers keep their order among themselves; a need left out is taken as met.
+const selected =
+  only.length > 0
+    ? TIERS.filter((tier) => only.includes(tier.name)).map((tier) => ({ ...tier, needs: tier.needs.filter((need) => only.includes(need)) }))
+    : TIERS;
 
 const started = Date.now();
 /** name → { seconds, code } once ended. */
