@@ -20,8 +20,11 @@ function chromiumOrExit(): string {
 export default defineConfig({
   testDir: path.join(__dirname, 'e2e'),
   outputDir: path.join(__dirname, 'test-results'),
-  // 2-core CI: one browser and one service at a time; a flaky test is a bug to fix, not to retry.
-  workers: 1,
+  // Two workers on 2-core CI: a test spends most of its time waiting on the service, its CLI and the page,
+  // so a second worker fills that wait. Each worker has its own service (port, SQLite file, temp folder) and
+  // model server (fixtures.ts, worker-scoped); files, not tests, are spread over them, so a file's tests keep
+  // their order on one service. A flaky test is a bug to fix, not to retry.
+  workers: 2,
   fullyParallel: false,
   retries: 0,
   forbidOnly: true,

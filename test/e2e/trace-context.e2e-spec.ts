@@ -133,7 +133,8 @@ describe("a caller's trace carried through a turn, its tool calls, hooks and run
     const runId = started.body.runId as string;
     const run = (await eventsOf(`run-${runId}`)).find((e) => e.type === 'run.started').data;
     expect(run.trace).toEqual({ traceId: API_TRACE, spanId: SpanIds.run(runId, 1), parentSpanId: API_SPAN });
-    await waitUntil(async () => (await http('GET', `/api/runs/${runId}`)).body.status === 'completed', 'the run to complete');
+    // A real-CLI run (a session and a model turn): seconds on a loaded machine, not waitUntil's default 5.
+    await waitUntil(async () => (await http('GET', `/api/runs/${runId}`)).body.status === 'completed', 'the run to complete', 50_000);
   }, 60_000);
 
   it("reads the traceparent of a GraphQL mutation's HTTP request, and ignores a malformed one", async () => {
