@@ -75,7 +75,7 @@ export interface PostgresSetBasedForm {
  * last, what it drops is dropped), so the form is right when its statements equal `handle` over it.
  */
 export interface BatchInvariant {
-  /** A name tests and failures cite, e.g. `counterSumsCommute`. */
+  /** A name tests and failures cite, e.g. `callsAreIndependent`. */
   readonly name: string;
   /** The claim, in one sentence. */
   readonly statement: string;

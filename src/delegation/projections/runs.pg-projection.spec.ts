@@ -5,7 +5,7 @@ import { CLI_EVENT_PREFIX, SessionEvents } from '../../sessions';
 import { expectInvariantHolds, type LogEvent } from '../../../test/fixtures/batch-invariant-property';
 import { RunEvents, type RunStartedData } from '../run.events';
 import { TOOL_START, USAGE } from './run-usage';
-import { counterSumsCommute } from './runs.pg-projection';
+import { runsCommuteAndCountersSum } from './runs.pg-projection';
 import { RunsProjection } from './runs.projection';
 
 const RUNS = ['a', 'b', 'c'];
@@ -31,6 +31,10 @@ function started(runId: string): LogEvent {
   return { streamId: runStreamId(runId), type: RunEvents.started, data: { ...data } };
 }
 
+function completed(runId: string): LogEvent {
+  return { streamId: runStreamId(runId), type: RunEvents.completed, data: { runId, epoch: 1, output: `${runId} done` } };
+}
+
 const runId = fc.constantFrom(...RUNS);
 /** Whole numbers mostly; now and then what a CLI could send instead (handled per event in both forms). */
 const tokens = fc.oneof({ weight: 8, arbitrary: fc.nat(500) }, fc.constant(1.5), fc.constant('many'), fc.constant(null));
@@ -38,7 +42,9 @@ const onRunSession = (id: string) => sessionStreamId(`${RUN_THREAD_PREFIX}${id}`
 
 /** Every kind of event the runs projection reads, on runs that may or may not have started yet. */
 const runsEvent: fc.Arbitrary<LogEvent> = fc.oneof(
-  runId.map(started),
+  { weight: 3, arbitrary: runId.map(started) },
+  { weight: 3, arbitrary: runId.map(completed) },
+  runId.map((id) => ({ streamId: runStreamId(id), type: RunEvents.started, data: { ...started(id).data, depth: 1.5 } })),
   fc.record({ id: runId, input: tokens, output: tokens }).map(({ id, input, output }) => ({
     streamId: onRunSession(id),
     type: USAGE,
@@ -48,7 +54,7 @@ const runsEvent: fc.Arbitrary<LogEvent> = fc.oneof(
   fc.constant({ streamId: onRunSession('ghost'), type: TOOL_START, data: { payload: {} } }),
   fc.constant({ streamId: sessionStreamId('plain'), type: USAGE, data: { payload: { inputTokens: 9, outputTokens: 9 } } }),
   runId.map((id) => ({ streamId: onRunSession(id), type: `${CLI_EVENT_PREFIX}assistant.message`, data: { payload: { content: 'hi' } } })),
-  runId.map((id) => ({ streamId: runStreamId(id), type: RunEvents.completed, data: { runId: id, epoch: 1, output: 'done' } })),
+  runId.map((id) => ({ streamId: runStreamId(id), type: RunEvents.completed, data: { runId: id, epoch: 1, output: null } })),
   runId.map((id) => ({ streamId: runStreamId(id), type: RunEvents.failed, data: { runId: id, epoch: 1, error: 'boom' } })),
   runId.map((id) => ({
     streamId: runStreamId(id),
@@ -86,12 +92,12 @@ const runsLogs: fc.Arbitrary<LogEvent[][]> = fc.array(fc.array(runsEvent, { maxL
   );
 });
 
-describe('counterSumsCommute: what the runs set-based form relies on, checked against RunsProjection', () => {
+describe('runsCommuteAndCountersSum: what the runs set-based form relies on, checked against RunsProjection', () => {
   it('is the invariant the runs projection names for its PostgreSQL form', () => {
-    expect(new RunsProjection().setBased.postgres.invariant).toBe(counterSumsCommute);
+    expect(new RunsProjection().setBased.postgres.invariant).toBe(runsCommuteAndCountersSum);
   });
 
-  it('counter events moved after every other event, those before their run.started dropped, leave the same rows', () => {
+  it('the runs the form folds moved after the handled events, then the counters (those before their start dropped): the same rows', () => {
     expectInvariantHolds({ projection: new RunsProjection(), table: 'runs', orderBy: 'run_id', logs: runsLogs });
   });
 
@@ -107,5 +113,16 @@ describe('counterSumsCommute: what the runs set-based form relies on, checked ag
     expect(() =>
       expectInvariantHolds({ projection: new RunsProjection(), invariant: countersFirst, table: 'runs', orderBy: 'run_id', logs: runsLogs }),
     ).toThrow(/countersFirst/);
+  });
+
+  it('the check can fail: completions moved before the starts (a run started in the batch not there yet) end nothing', () => {
+    const completionsFirst: BatchInvariant = {
+      name: 'completionsFirst',
+      statement: 'wrong on purpose',
+      normalForm: (events) => [...events.filter((e) => e.type === RunEvents.completed), ...events.filter((e) => e.type !== RunEvents.completed)],
+    };
+    expect(() =>
+      expectInvariantHolds({ projection: new RunsProjection(), invariant: completionsFirst, table: 'runs', orderBy: 'run_id', logs: runsLogs }),
+    ).toThrow(/completionsFirst does not hold for runs/);
   });
 });

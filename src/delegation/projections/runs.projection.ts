@@ -5,6 +5,7 @@ import type { StoredEvent } from '../../event-store';
 import { one, type ProjectionWork, PerEventProjection, ReadModelProjection, run, runPrepared } from '../../projections';
 import { SessionEvents } from '../../sessions';
 import { isRunEvent, type RunEvent, RunEvents, RUN_STREAM_EVENT_TYPES, type RunStartedData } from '../run.events';
+import { launchMs, startedRunRowOf } from './run-rows';
 import { numberOr0, recordOf, runUsageOf, TOOL_START, USAGE } from './run-usage';
 import { runsOnPostgres } from './runs.pg-projection';
 
@@ -99,33 +100,7 @@ export class RunsProjection extends PerEventProjection {
   }
 
   private *started(d: RunStartedData, at: string, db: ReadModelDatabase, by: Actor): ProjectionWork {
-    yield* run(
-      db.orm.insert(db.tables.runs).values({
-        runId: d.runId,
-        agentId: d.agentId,
-        prompt: d.prompt,
-        status: 'running',
-        background: d.background,
-        parentRunId: d.parentRunId,
-        parentThreadId: d.parentThreadId,
-        ownerThreadId: d.ownerThreadId,
-        rootRunId: d.rootRunId,
-        depth: d.depth,
-        path: d.path,
-        threadId: d.threadId,
-        epoch: d.epoch,
-        policy: JSON.stringify(d.policy),
-        budget: d.budget ? JSON.stringify(d.budget) : null,
-        replayOf: d.replay?.of ?? null,
-        replayMode: d.replay?.mode ?? null,
-        forkedFromCall: d.replay?.mode === 'fork' && d.parentRunId === null ? (d.replay.fromModelCall ?? null) : null,
-        scheduledBy: d.scheduledBy ? JSON.stringify({ scheduleId: d.scheduledBy.scheduleId, firingId: d.scheduledBy.firingId }) : null,
-        startedBy: JSON.stringify(by),
-        startedAt: at,
-        launchedAt: at,
-        updatedAt: at,
-      }),
-    );
+    yield* run(db.orm.insert(db.tables.runs).values(startedRunRowOf(d, at, by)));
   }
 
   /** Ends the current launch: its time since `launched_at` is added to the run's duration. */
@@ -139,7 +114,7 @@ export class RunsProjection extends PerEventProjection {
     const row = yield* one(db.orm.select({ launchedAt: runs.launchedAt, durationMs: runs.durationMs }).from(runs).where(eq(runs.runId, runId)));
     if (!row) return;
     // Computed here from the two ISO timestamps rather than with each dialect's date functions.
-    const launch = Math.max(0, Math.round(Date.parse(at) - Date.parse(row.launchedAt)));
+    const launch = launchMs(row.launchedAt, at);
     yield* run(
       db.orm
         .update(runs)
