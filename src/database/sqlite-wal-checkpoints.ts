@@ -91,10 +91,15 @@ export class SqliteWalCheckpoints {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
+    // Held while it closes: at a start-up refusal nothing else may keep the loop alive, and an unref'd wait
+    // would let the process end here, with exit code 0, before the refusal is written.
+    worker.ref();
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('close');
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, 2000).unref());
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000)));
     await Promise.race([exited, timeout]);
+    clearTimeout(timer);
     await worker.terminate();
   }
 
