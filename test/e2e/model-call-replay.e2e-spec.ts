@@ -1,6 +1,7 @@
 import { modelPriceTable } from '../../src/config/model-prices';
 import type { SessionReplay } from '../../src/sessions/session-config';
 import { SessionRegistry } from '../../src/sessions/session-registry';
+import { endedModelCalls } from '../fixtures/ended-model-calls';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
@@ -88,9 +89,7 @@ describe('replaying and forking a session’s model calls (real CLI)', () => {
   }
 
   async function callsOf(sessionId: string): Promise<Json[]> {
-    const page = await http('GET', `/api/sessions/${sessionId}/model-calls?limit=100`);
-    expect(page.status).toBe(200);
-    return page.body.calls as Json[];
+    return endedModelCalls(http, `/api/sessions/${sessionId}/model-calls?limit=100`);
   }
 
   async function eventsOf(sessionId: string): Promise<Json[]> {

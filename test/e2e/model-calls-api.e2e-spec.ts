@@ -1,5 +1,6 @@
 import { modelPriceTable } from '../../src/config/model-prices';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
+import { endedModelCalls } from '../fixtures/ended-model-calls';
 import { FakeCopilotCli } from '../fixtures/fake-copilot-cli';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, jsonHttp } from '../fixtures/json-http';
@@ -69,6 +70,8 @@ describe('model calls over REST and GraphQL (real CLI)', () => {
     chiefRunId = chief.body.runId;
     const runs = (await http('GET', `/api/runs?rootRunId=${chiefRunId}`)).body.runs as Json[];
     helperRunId = runs.find((r) => r.agentId === 'helper')!.runId;
+    await endedModelCalls(http, `/api/sessions/${sessionId}/model-calls?limit=500`);
+    await endedModelCalls(http, `/api/runs/${chiefRunId}/model-calls?subtree=true&limit=500`);
   }, 180_000);
 
   afterAll(async () => {

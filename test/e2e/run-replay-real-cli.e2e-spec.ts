@@ -1,5 +1,6 @@
 import { loadConfig } from '../../src/config/switchboard-config';
 import { appStoreTargets } from '../fixtures/app-store-targets';
+import { endedModelCalls } from '../fixtures/ended-model-calls';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
@@ -106,8 +107,7 @@ describe.each(appStoreTargets())('replay and fork of a run tree (real CLI, %s)',
     return out;
   }
 
-  const callsOf = async (runId: string): Promise<Json[]> =>
-    ((await http('GET', `/api/runs/${runId}/model-calls?subtree=true&limit=500`)).body.calls ?? []) as Json[];
+  const callsOf = (runId: string): Promise<Json[]> => endedModelCalls(http, `/api/runs/${runId}/model-calls?subtree=true&limit=500`);
 
   it('refuses a replay of a running run (409 naming its status), of an unknown run, and a fork from an unknown call', async () => {
     const busy = await http('POST', '/api/runs', { agentId: 'worker', prompt: 'HANG_ME' });
