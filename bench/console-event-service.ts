@@ -6,7 +6,7 @@
  * `go` on stdin, then for LOAD_SECONDS: each child's session records tool calls and messages at
  * EVENTS_PER_SESSION_PER_SECOND, and every MARK_EVERY_MS the lead says `mark-<n>` (an assistant message
  * on its thread). For each mark it prints `MARK <n> <commit epoch ms>`: the moment the append resolved in
- * this writer (the commit, fsync included); then `DONE <events> <seconds>`.
+ * this writer (the commit and its WAL sync); then `DONE <events> <seconds>`.
  */
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';

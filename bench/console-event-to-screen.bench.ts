@@ -9,7 +9,7 @@
  * page (its subtree: all 17 runs). Then, for LOAD_SECONDS, each child's session records tool calls,
  * messages and usage at EVENTS_PER_SESSION_PER_SECOND (25: 400 a second together), appended by the
  * service's own store, and every 100 ms the lead says `mark-<n>`. A mark's commit time is the moment its
- * append resolved in the writer (after the commit, fsync included), by the service's clock (Date.now);
+ * append resolved in the writer (after the commit and its WAL sync), by the service's clock (Date.now);
  * the moment it is shown is when a MutationObserver in the page first sees a node with its text
  * (performance.timeOrigin + performance.now(), the same machine clock). Both are epoch ms.
  *

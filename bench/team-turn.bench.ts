@@ -611,7 +611,7 @@ async function main(): Promise<void> {
         const perTurnOf = (n: number) => (n / sb.turn.length).toFixed(1);
         console.log(
           `    switchboard store, a turn: ${perTurnOf(storeInTurns.events)} events in ${perTurnOf(storeInTurns.appends)} appends, ` +
-            `${perTurnOf(storeInTurns.commits)} commits taking ${perTurnOf(storeInTurns.commitMs)} ms (fsync included)`,
+            `${perTurnOf(storeInTurns.commits)} commits taking ${perTurnOf(storeInTurns.commitMs)} ms (on the event loop; the WAL sync runs beside it)`,
         );
       }
     }

@@ -54,7 +54,7 @@ export class ModelCallForwarding {
     body: string,
     received: number,
     model: string | undefined,
-    beforeEnd: (spent: ModelUsage | null) => void,
+    beforeEnd?: (spent: ModelUsage | null) => void,
   ): Promise<CallOutcome> {
     const { requestId } = exchange;
     let response: ProviderAnswer;
@@ -65,7 +65,7 @@ export class ModelCallForwarding {
       const message = exchange.abortedBecause ?? `the model provider could not be reached: ${causeOf(error)}`;
       // A call the CLI or a stop cancelled says nothing of the provider.
       if (model !== undefined && !exchange.abortedBecause) this.traffic.failed(model, durationMs, undefined, message);
-      beforeEnd(null);
+      beforeEnd?.(null);
       if (!exchange.cancelledByCli) await this.endWithError(requestId, false, message, exchange.abortedBecause ? 'cancelled' : 'upstream_unreachable');
       return { kind: exchange.abortedBecause ? 'cancelled' : 'failed', error: message, durationMs, chunks: 0, answerBytes: 0 };
     }
@@ -103,12 +103,12 @@ export class ModelCallForwarding {
         kept.push(tail);
       }
       await Promise.all(pending.splice(0));
-      beforeEnd(spent());
+      beforeEnd?.(spent());
       await this.send('llmInference.httpResponseChunk', { requestId, data: tail, end: true });
     } catch (error) {
       await Promise.all(pending.splice(0));
       streamError = exchange.abortedBecause ?? `the model provider's answer broke off: ${causeOf(error)}`;
-      beforeEnd(spent());
+      beforeEnd?.(spent());
       if (!exchange.cancelledByCli) await this.endWithError(requestId, true, streamError, exchange.abortedBecause ? 'cancelled' : 'upstream_broken');
     }
     const durationMs = Math.round(performance.now() - received);
@@ -147,14 +147,12 @@ export class ModelCallForwarding {
     await this.send('llmInference.httpResponseChunk', { requestId, data: body, end: true });
   }
 
-  /** A recorded answer played back; `beforeEnd` runs just before its end goes to the CLI. */
-  async playBack(requestId: string, frames: RecordedAnswerFrames, beforeEnd: (spent: ModelUsage | null) => void): Promise<void> {
+  /** A recorded answer played back: nothing reached the model, nothing was spent (no gate is told of it). */
+  async playBack(requestId: string, frames: RecordedAnswerFrames): Promise<void> {
     // One frame after the other: sent at once, a chunk can reach the CLI's handler before its head and be
     // refused (`accepted: false`), and the CLI then retries the call (a provider's latency hides this live).
     await this.send('llmInference.httpResponseStart', { requestId, status: frames.status, headers: frames.headers });
     for (const chunk of frames.chunks) await this.send('llmInference.httpResponseChunk', { requestId, data: chunk, end: false });
-    // Played back: nothing reached the model, nothing was spent.
-    beforeEnd(null);
     await this.send('llmInference.httpResponseChunk', { requestId, data: '', end: true });
   }
 

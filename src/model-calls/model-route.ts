@@ -132,7 +132,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     // Outside any session (the CLI's model catalog at start): forwarded, not a call of anyone's.
     const { sessionId } = start;
     if (!sessionId) {
-      await this.forwarding.answer(exchange, upstream, requestBody, received, undefined, () => undefined);
+      await this.forwarding.answer(exchange, upstream, requestBody, received, undefined);
       return;
     }
     const facts = requestFactsOf(requestBody);
@@ -243,7 +243,7 @@ export class ModelRoute implements OnModuleInit, OnModuleDestroy {
     void recording.record(this.recorder.started(callId, requestId, lineage, summary, requestBody, plan.replay), STARTED_COMMIT_DELAY_MS);
     const frames = recordedAnswerFrames(plan.original);
     const ttfbMs = Math.round(performance.now() - received);
-    await this.forwarding.playBack(requestId, frames, () => undefined);
+    await this.forwarding.playBack(requestId, frames);
     const timing = { ttfbMs, durationMs: Math.round(performance.now() - received), chunks: frames.chunks.length };
     await recording.record(this.recorder.playedBack(callId, lineage, plan.original, timing));
   }
