@@ -285,8 +285,12 @@ describe('EventStore', () => {
       const { store, syncs } = heldSyncStore();
       const append = store.append('s', 'no_stream', [created]);
       await turn();
+      const queued = store.append('q', 'no_stream', [created]); // asked before the failure, not committed yet
       syncs[0].fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
       await expect(append).rejects.toThrow(/could not be made durable \(EIO: i\/o error, fdatasync\); restart Switchboard/);
+      await expect(queued).rejects.toBeInstanceOf(AppendFailedError);
+      await turn();
+      expect(syncs).toHaveLength(1); // nothing committed after the failure
       await expect(store.append('t', 'no_stream', [created])).rejects.toBeInstanceOf(AppendFailedError);
     });
 

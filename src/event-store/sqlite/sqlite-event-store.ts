@@ -266,9 +266,7 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
   private settle({ batch, outcomes }: UnsyncedGroup): void {
     outcomes.forEach((outcome, i) => {
       if ('ok' in outcome) {
-        for (const result of outcome.ok) {
-          for (const event of result.events) this.committed.next(event);
-        }
+        for (const result of outcome.ok) for (const event of result.events) this.committed.next(event);
         batch[i].resolve(outcome.ok);
       } else {
         batch[i].reject(outcome.error);
@@ -288,6 +286,10 @@ export class SqliteEventStore extends EventStore implements BeforeApplicationShu
     this.closed = true;
     const failure = new AppendFailedError(`The append was written but could not be made durable (${(error as Error).message}); restart Switchboard`);
     for (const { batch, outcomes } of groups) outcomes.forEach((outcome, i) => batch[i].reject('ok' in outcome ? failure : outcome.error));
+    // Nor are the queued ones committed: their frames would follow the unsynced ones in the WAL, and recovery
+    // after a power loss stops at the first frame that is not there, so a later sync could not vouch for them.
+    this.flushes.cancel();
+    this.pending.splice(0).forEach((request) => request.reject(failure));
   }
 
   /**
