@@ -12,7 +12,16 @@
  * REST send to the CLI's `session.idle` (the call, per turn) and to its first `assistant.message_delta`
  * (time to first token), as the app receives them from the CLI. A streamed answer of CHUNKS chunks
  * gives the chunk throughput. At 1 session and at 16 sessions sending at once. During the 16-session
- * phase `/health/live` of the routed app is asked over HTTP every 50 ms (the event loop kept free).
+ * phase `/health/live` of the routed app is asked over HTTP every 50 ms while the routed app's turns run
+ * (the event loop kept free; not during the direct app's turns: both apps share this process's loop).
+ *
+ * The floor (issue 41): the CLI hands a routed call to its client as JSON-RPC frames over stdio and takes
+ * the answer back the same way, which costs the CLI time whoever the client is. So the same turns also run,
+ * in the same rounds, on the bare `@github/copilot-sdk` driving its own CLI (bench/sdk-model-leg.ts): the
+ * CLI calling the model itself, and every request handed to the SDK's own pass-through request handler.
+ * "Switchboard over the hand-off" is Switchboard's added minus the SDK's, per percentile: what Switchboard's
+ * route costs beyond what handing a call to any client costs. Its targets are issue 41's (2 ms and 1 ms at
+ * one session, 5 ms and 3 ms at 16); the lines "added" over direct keep the issue's first reading of them.
  *
  * On both stores: a SQLite file, then a PostgreSQL database (a server this bench starts, fsync on);
  * BENCH_STORES=sqlite (or postgres) runs one.
@@ -26,6 +35,9 @@
  */
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { filter, type Subscription } from 'rxjs';
 import type { SwitchboardConfig } from '../src/config/switchboard-config';
@@ -35,6 +47,7 @@ import { type AppStoreTarget, sqliteAppStore } from '../test/fixtures/app-store-
 import { type PostgresServer, startPostgresServer } from '../test/fixtures/postgres-server';
 import { type RealCliApp, startRealCliApp } from '../test/fixtures/real-cli-app';
 import { ScriptedModelServer } from '../test/fixtures/scripted-model-server';
+import { SdkModelLeg, type SdkModelMode } from './sdk-model-leg';
 import { testConfig } from '../test/fixtures/test-config';
 
 /** Chunks of the streamed answer (the scripted server cuts text every 40 characters). */
@@ -55,6 +68,8 @@ const HEALTH_TARGET_MS = 20;
 const HEALTH_PHASE_SESSIONS = 16;
 
 type Mode = 'direct' | 'routed';
+/** Switchboard's two apps, and the bare SDK's two CLIs (the hand-off's floor). */
+type Leg = Mode | 'sdk direct' | 'sdk handed';
 
 interface Turn {
   totalMs: number;
@@ -259,22 +274,28 @@ async function main(): Promise<void> {
   if (process.argv.includes('--model-server')) return serveModel();
   const stores = (process.env.BENCH_STORES ?? 'sqlite,postgres').split(',').filter((name): name is StoreName => name === 'sqlite' || name === 'postgres');
   const model = await ModelProcess.start();
+  const sdkDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-model-calls-sdk-'));
   let server: PostgresServer | undefined;
+  let sdk: Record<SdkModelMode, SdkModelLeg> | undefined;
   try {
+    sdk = { direct: await SdkModelLeg.start('direct', model.baseUrl, sdkDir), handed: await SdkModelLeg.start('handed', model.baseUrl, sdkDir) };
     for (const name of stores) {
       const synchronous = process.env.SWITCHBOARD_DB_SYNCHRONOUS === 'NORMAL' ? 'NORMAL' : 'FULL';
       if (name === 'postgres') server ??= await startPostgresServer({ durable: true });
       const store = name === 'sqlite' ? storeWith(synchronous) : postgresStore(server as PostgresServer);
       console.log(`\n== ${name === 'sqlite' ? `SQLite (synchronous=${synchronous})` : 'PostgreSQL (fsync on)'}`);
-      await benchOn(store, model);
+      await benchOn(store, model, sdk);
     }
   } finally {
+    await sdk?.direct.close();
+    await sdk?.handed.close();
+    fs.rmSync(sdkDir, { recursive: true, force: true });
     server?.stop();
     model.stop();
   }
 }
 
-async function benchOn(store: AppStoreTarget, model: ModelProcess): Promise<void> {
+async function benchOn(store: AppStoreTarget, model: ModelProcess, sdk: Record<SdkModelMode, SdkModelLeg>): Promise<void> {
   const benches = { direct: await Bench.start('direct', model.baseUrl, store), routed: await Bench.start('routed', model.baseUrl, store) };
   try {
     for (const level of LEVELS) {
@@ -282,35 +303,54 @@ async function benchOn(store: AppStoreTarget, model: ModelProcess): Promise<void
         direct: { calls: [], streamed: [], events: 0, turns: 0, modelRequests: 0, ledger: [] },
         routed: { calls: [], streamed: [], events: 0, turns: 0, modelRequests: 0, ledger: [] },
       };
+      const floor: Record<SdkModelMode, SdkFigures> = { direct: { calls: [], streamed: [] }, handed: { calls: [], streamed: [] } };
       for (const bench of Object.values(benches)) {
         const sessions = await bench.sessionsUpTo(level.sessions);
         for (let i = 0; i < WARMUP_TURNS; i++) await Promise.all(sessions.map((s) => bench.turn(s, 'Warm up: say OK')));
       }
+      for (const leg of Object.values(sdk)) {
+        const sessions = await leg.sessionsUpTo(level.sessions);
+        for (let i = 0; i < WARMUP_TURNS; i++) await Promise.all(sessions.map((s) => leg.turn(s, 'Warm up: say OK')));
+      }
       if (!benches.routed.routed || benches.direct.routed) throw new Error('the routed app must route and the direct one must not');
-      // The routed app's liveness, asked while this phase runs (both modes' turns: the machine's load is shared).
-      const health = level.sessions === HEALTH_PHASE_SESSIONS ? benches.routed.pollHealth() : undefined;
+      // The routed app's liveness, asked while its turns run (the direct app's turns share this process's loop).
+      const health: number[] | undefined = level.sessions === HEALTH_PHASE_SESSIONS ? [] : undefined;
+      const legs: Leg[] = ['direct', 'routed', 'sdk direct', 'sdk handed'];
       for (let round = 0; round < level.rounds; round++) {
-        // Alternating which mode goes first, so that neither always runs after the other's leftovers.
-        const order: Mode[] = round % 2 === 0 ? ['direct', 'routed'] : ['routed', 'direct'];
-        for (const mode of order) {
-          const bench = benches[mode];
+        // Rotating which leg goes first, so that none always runs after another's leftovers.
+        const order = legs.map((_, i) => legs[(i + round) % legs.length]);
+        for (const leg of order) {
+          if (leg === 'sdk direct' || leg === 'sdk handed') {
+            const peer = sdk[leg === 'sdk direct' ? 'direct' : 'handed'];
+            const into = floor[peer.mode];
+            const sessions = await peer.sessionsUpTo(level.sessions);
+            for (let i = 0; i < level.turnsPerRound; i++)
+              into.calls.push(...(await Promise.all(sessions.map((s) => peer.turn(s, `Turn ${round}.${i}: say OK`)))));
+            for (let i = 0; i < level.streamedPerRound; i++) {
+              into.streamed.push(...(await Promise.all(sessions.map((s) => peer.turn(s, `${STREAM_MARKER} ${round}.${i}`)))));
+            }
+            continue;
+          }
+          const bench = benches[leg];
           const sessions = await bench.sessionsUpTo(level.sessions);
-          const into = figures[mode];
+          const into = figures[leg];
           const head = await bench.head();
           const served = await model.served();
+          const polling = health && leg === 'routed' ? bench.pollHealth() : undefined;
           for (let i = 0; i < level.turnsPerRound; i++) {
             into.calls.push(...(await Promise.all(sessions.map((s) => bench.turn(s, `Turn ${round}.${i}: say OK`)))));
           }
           for (let i = 0; i < level.streamedPerRound; i++) {
             into.streamed.push(...(await Promise.all(sessions.map((s) => bench.turn(s, `${STREAM_MARKER} ${round}.${i}`)))));
           }
+          if (polling) health?.push(...(await polling.stop()));
           into.events += (await bench.head()) - head;
           into.ledger.push(...(await bench.finishedCallsAfter(head)));
           into.turns += sessions.length * (level.turnsPerRound + level.streamedPerRound);
           into.modelRequests += (await model.served()) - served;
         }
       }
-      report(level.sessions, figures, await health?.stop());
+      report(level.sessions, figures, floor, health);
     }
   } finally {
     await benches.direct.close();
@@ -318,7 +358,12 @@ async function benchOn(store: AppStoreTarget, model: ModelProcess): Promise<void
   }
 }
 
-function report(sessions: number, figures: Record<Mode, Figures>, health: number[] | undefined): void {
+interface SdkFigures {
+  calls: Turn[];
+  streamed: Turn[];
+}
+
+function report(sessions: number, figures: Record<Mode, Figures>, floor: Record<SdkModelMode, SdkFigures>, health: number[] | undefined): void {
   const target = TARGETS[sessions];
   const { direct, routed } = figures;
   console.log(
@@ -336,6 +381,23 @@ function report(sessions: number, figures: Record<Mode, Figures>, health: number
   line('call (send to idle)', (t) => t.totalMs, 'calls', target?.callP50Ms);
   line('time to first token', (t) => t.ttftMs, 'calls', target?.ttftP50Ms);
   line('streamed answer (send to idle)', (t) => t.totalMs, 'streamed');
+  // The same turns on the bare SDK: what handing a call to any client costs the CLI, then Switchboard's share beyond it.
+  const overHandOff = (name: string, of: (t: Turn) => number, turns: 'calls' | 'streamed', target?: number) => {
+    for (const p of [50, 99]) {
+      const d = percentile(floor.direct[turns].map(of), p);
+      const h = percentile(floor.handed[turns].map(of), p);
+      const ours = percentile(routed[turns].map(of), p) - percentile(direct[turns].map(of), p);
+      const beyond = ours - (h - d);
+      const aim = target !== undefined && p === 50 ? `   ${verdict(beyond, target)}` : '';
+      console.log(
+        `  ${`${name} p${p}`.padEnd(30)} sdk direct ${ms(d)}   sdk handed ${ms(h)}   hand-off ${signed(h - d).padStart(10)}   Switchboard over it ${signed(beyond).padStart(10)}${aim}`,
+      );
+    }
+  };
+  console.log(`  the CLI's hand-off itself, on the bare SDK (${floor.direct.calls.length} one-call turns per mode):`);
+  overHandOff('call (send to idle)', (t) => t.totalMs, 'calls', target?.callP50Ms);
+  overHandOff('time to first token', (t) => t.ttftMs, 'calls', target?.ttftP50Ms);
+  overHandOff('streamed answer (send to idle)', (t) => t.totalMs, 'streamed');
   // The provider's chunks per second from the first token to the end of the turn. Fewer deltas may reach the
   // CLI routed: chunks that arrive together are read (and handed over) together, never held back.
   const throughput = (f: Figures) => {
@@ -356,7 +418,7 @@ function report(sessions: number, figures: Record<Mode, Figures>, health: number
   if (health) {
     const p99 = percentile(health, 99);
     console.log(
-      `  ${'/health/live (routed app) p99'.padEnd(30)} ${ms(p99)}   p50 ${ms(percentile(health, 50))}   max ${ms(Math.max(...health))}   (${health.length} asked, every ${HEALTH_POLL_MS} ms during this phase)   ${verdict(p99, HEALTH_TARGET_MS)}`,
+      `  ${'/health/live (routed app) p99'.padEnd(30)} ${ms(p99)}   p50 ${ms(percentile(health, 50))}   max ${ms(Math.max(...health))}   (${health.length} asked, every ${HEALTH_POLL_MS} ms while the routed app's turns ran)   ${verdict(p99, HEALTH_TARGET_MS)}`,
     );
   }
   const inRoute = (key: 'ttfbMs' | 'durationMs') => routed.ledger.map((call) => call[key]).filter((v): v is number => typeof v === 'number');
