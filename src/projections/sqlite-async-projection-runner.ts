@@ -7,7 +7,7 @@ import { type Projection, runProjectionSync } from './projection';
 import { ProjectionRegistry } from './projection-registry';
 import { AsyncProjectionRunner, projectionStatusOf, recordFailure, recordRecovery } from './async-projection-runner';
 import type { AsyncProjectionStatus, FeedStanding } from './async-projection-runner';
-import { readCheckpoint, writeCheckpoint } from './projection-checkpoints';
+import { CheckpointStatements } from './projection-checkpoints';
 
 /**
  * Committed events gather this long before one transaction applies them: each transaction costs a
@@ -40,6 +40,7 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
   private readonly logger = new Logger(SqliteAsyncProjectionRunner.name);
   private readonly feeds = new Map<string, Feed>();
   private readonly retryMaxMs: number;
+  private readonly checkpoints: CheckpointStatements;
   private stopped = false;
 
   constructor(
@@ -50,6 +51,7 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
   ) {
     super();
     this.retryMaxMs = config.resilience.projectionRetryMaxMs;
+    this.checkpoints = new CheckpointStatements(database.orm);
   }
 
   onApplicationBootstrap(): void {
@@ -72,7 +74,7 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
 
   /** Last global position the projection has applied (for health and tests). */
   position(name: string): number {
-    return this.feeds.get(name)?.position ?? readCheckpoint(this.database.orm, name);
+    return this.feeds.get(name)?.position ?? this.checkpoints.position(name);
   }
 
   /** Every async projection's state, position and lag; while failing, why and when it retries. */
@@ -88,7 +90,7 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
   private start(feed: Feed): void {
     const { name } = feed.projection;
     try {
-      feed.position = readCheckpoint(this.database.orm, name);
+      feed.position = this.checkpoints.position(name);
       feed.catchUpTarget = this.store.headPositionNow();
     } catch (error) {
       this.fail(feed, error);
@@ -120,13 +122,13 @@ export class SqliteAsyncProjectionRunner extends AsyncProjectionRunner implement
       feed.position = this.database.connection
         .transaction(() => {
           // Re-read inside the transaction: a rebuild in another process may have moved it past these events.
-          const checkpoint = readCheckpoint(this.database.orm, projection.name);
+          const checkpoint = this.checkpoints.position(projection.name);
           const fresh = events.filter((e) => e.globalPosition > checkpoint);
           if (fresh.length === 0) return checkpoint;
           const handled = eventsFor(projection, fresh);
           if (handled.length > 0) runProjectionSync(projection.handle(handled, this.database.readModels));
           const last = fresh[fresh.length - 1].globalPosition;
-          writeCheckpoint(this.database.orm, projection.name, last);
+          this.checkpoints.move(projection.name, last);
           return last;
         })
         .immediate();
