@@ -20,6 +20,7 @@ import { MetricsModule } from './metrics';
 import { ModelCallsModule } from './model-calls';
 import { OutboundModule } from './outbound';
 import { PausesModule } from './pauses';
+import { WorkspacesModule } from './workspaces';
 import { ProjectionsModule } from './projections';
 import { RunLineageModule } from './run-lineage';
 import { SchedulesModule } from './schedules';
@@ -68,6 +69,7 @@ export class AppModule implements OnModuleDestroy {
         ToolDispatchModule,
         ApprovalsModule,
         PausesModule,
+        WorkspacesModule,
         ModelCallsModule,
         DelegationModule,
         RunLineageModule,

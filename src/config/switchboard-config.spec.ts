@@ -28,6 +28,7 @@ describe('loadConfig', () => {
         defaultModel: 'gpt-4.1',
         githubToken: undefined,
       },
+      workspaces: { repositories: [], dir: path.resolve('data', 'workspaces'), retentionMs: 7 * 86_400_000 },
       tools: { webhookTimeoutMs: 30_000, webhookSecret: undefined, userInputTimeoutMs: 300_000 },
       runs: { maxDepth: 5, maxConcurrentChildren: 8, timeoutMs: 1_800_000, stopGraceMs: 5_000 },
       security: { allowUnauthenticated: false, allowInlineMcp: false, allowHostPermissions: false, cliEnvPassthrough: [], outboundAllow: [] },

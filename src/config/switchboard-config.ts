@@ -166,6 +166,23 @@ const environmentSchema = z.object({
   SWITCHBOARD_RUN_TIMEOUT_MS: integer('SWITCHBOARD_RUN_TIMEOUT_MS', 1000, 86_400_000, 1_800_000),
   SWITCHBOARD_RUN_STOP_GRACE_MS: integer('SWITCHBOARD_RUN_STOP_GRACE_MS', 0, 600_000, 5_000),
   SWITCHBOARD_MCP_CONFIG: text('./mcp-config.json'),
+  // ---- Workspaces (issue 42): a git worktree per session and per run, from the repositories listed here ----
+  /** Folders sessions may name as `workspace.repository`: a repository, or a folder of them; unset: workspaces are off. */
+  SWITCHBOARD_REPOSITORIES: list('SWITCHBOARD_REPOSITORIES', () => []),
+  /** Where the worktrees live; default: a `workspaces` folder beside the SQLite file. */
+  SWITCHBOARD_WORKSPACES_DIR: z.string().optional(),
+  /** How long an ended session's worktree is kept before it is removed: `<n>d` or `<n>h`. */
+  SWITCHBOARD_WORKSPACE_RETENTION: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const match = /^\s*(\d{1,5})\s*([dh])\s*$/.exec(v ?? '7d');
+      if (!match) {
+        ctx.addIssue({ code: 'custom', message: `SWITCHBOARD_WORKSPACE_RETENTION must be a number of days or hours, like 7d or 12h (got "${v}")` });
+        return z.NEVER;
+      }
+      return Number(match[1]) * (match[2] === 'd' ? 86_400_000 : 3_600_000);
+    }),
   LOG_LEVEL: oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
 
   // ---- Security (issue 10 §1-2): where the API listens, what API callers may make this host run or call ----
@@ -254,6 +271,15 @@ export interface SwitchboardConfig {
   /** mcp-config.json (`{ "mcpServers": { name: {...} } }`) that agents' mcp_servers names resolve against. */
   mcpConfigFile: string;
   cli: CopilotCliConfig;
+  /** issue 42: each session's and run's own git worktree; `repositories` empty: off, every session works in `cli.workingDirectory`. */
+  workspaces: {
+    /** Absolute folders (resolved at start) a session's `workspace.repository` must be, or be inside. */
+    repositories: string[];
+    /** The absolute folder the worktrees are made in, one per session (`<dir>/<sessionId>`). */
+    dir: string;
+    /** How long an ended session's worktree is kept. */
+    retentionMs: number;
+  };
   tools: {
     webhookTimeoutMs: number;
     /** When set, each webhook call carries `X-Switchboard-Signature: sha256=<hmac of the body>`. */
@@ -462,6 +488,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
         : undefined,
       defaultModel: e.COPILOT_MODEL,
       githubToken: e.COPILOT_GITHUB_TOKEN || undefined,
+    },
+    workspaces: {
+      repositories: e.SWITCHBOARD_REPOSITORIES.map((r) => path.resolve(r)),
+      dir: path.resolve(e.SWITCHBOARD_WORKSPACES_DIR || path.join(path.dirname(path.resolve(e.SWITCHBOARD_DB)), 'workspaces')),
+      retentionMs: e.SWITCHBOARD_WORKSPACE_RETENTION,
     },
     tools: {
       webhookTimeoutMs: e.SWITCHBOARD_WEBHOOK_TIMEOUT_MS,

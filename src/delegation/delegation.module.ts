@@ -1,3 +1,5 @@
+import { RunWorkspaceSummary } from './run-workspace-summary';
+import { WorkspacesModule } from '../workspaces';
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents';
 import { ModelCallsModule } from '../model-calls';
@@ -49,10 +51,11 @@ import { RunMetrics } from './run-metrics';
  * a model call before it is sent once spent (BudgetModelGate, a model-call gate).
  */
 @Module({
-  imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule],
+  imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule, WorkspacesModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
     RunMetrics,
+    RunWorkspaceSummary,
     DelegationAccess,
     RunsResolver,
     RunUsageResolver,

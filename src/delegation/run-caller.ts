@@ -39,6 +39,11 @@ export interface RunSummary {
   background: boolean;
   output?: string;
   error?: { code: string; message: string };
+  /**
+   * issue 42: how the run's changes reached its owner's worktree: merged (the files), or conflicts left there
+   * with markers for the owner to resolve. Absent when the run has no workspace or is not merged yet.
+   */
+  workspace?: { merge: 'merged' | 'up-to-date' | 'conflicted' | 'failed'; files: string[]; conflicts: string[]; branch: string; error?: string };
 }
 
 export function toSummary(state: RunState): RunSummary {

@@ -6,6 +6,7 @@ import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli';
 import { EventStore, type StoredEvent, runThreadId, sessionStreamId, fieldsOf } from '../event-store';
 import { PauseHolds } from '../pauses';
+import { Workspaces } from '../workspaces';
 import { pausedTimeLimit } from './paused-time-limit';
 import {
   CreateSession,
@@ -58,6 +59,7 @@ export class RunExecutor {
     private readonly sessions: SessionRegistry,
     private readonly cliConnection: CopilotCliConnection,
     private readonly pauses: PauseHolds,
+    private readonly workspaces: Workspaces,
   ) {}
 
   /** Starts a launch without waiting for it; the handle settles once the launch's final event is recorded. */
@@ -102,7 +104,15 @@ export class RunExecutor {
         const given = state.started.session ?? {};
         const replay = state.started.replay ? sessionReplayOf(state.started.replay) : undefined;
         await this.commandBus.execute(
-          new CreateSession(createSessionSchema.parse({ agentId, delegation: true, ...inherited, ...given }), actor, sessionId, 'skip', replay),
+          // issue 42: the run works in a worktree of its own, started from its owner's working state (when the owner has one).
+          new CreateSession(
+            createSessionSchema.parse({ agentId, delegation: true, ...inherited, ...given }),
+            actor,
+            sessionId,
+            'skip',
+            replay,
+            state.started.ownerThreadId,
+          ),
         );
       } else {
         await this.reopen(sessionId, actor);
@@ -118,6 +128,7 @@ export class RunExecutor {
         throw error;
       }
       const outcome = await turn.outcome;
+      if (outcome.kind === 'completed') await this.mergeWorkspace(sessionId);
       if (outcome.kind !== 'cancelled') await this.record(runId, handle, outcome);
     } catch (error) {
       if (!handle.stopping) await this.record(runId, handle, launchFailure(error));
@@ -135,6 +146,19 @@ export class RunExecutor {
     await this.cliConnection.ensureStarted();
     if (session.status === 'interrupted' || session.cliGeneration !== this.cliConnection.generation) {
       await this.commandBus.execute(new ResumeSession(sessionId, actor));
+    }
+  }
+
+  /**
+   * issue 42: a completed run's changes merged into its owner's worktree before the completion is recorded, so
+   * whoever waits on the run (a foreground agent_run, agent_output) reads the merge with it. A failed merge is
+   * recorded as such by the workspace and leaves the run completed: its changes stay on its branch.
+   */
+  private async mergeWorkspace(sessionId: string): Promise<void> {
+    try {
+      await this.workspaces.mergeIntoParent(sessionId);
+    } catch (error) {
+      this.logger.warn({ sessionId, err: error }, 'could not merge the run’s workspace into its owner’s; its changes stay on its branch');
     }
   }
 

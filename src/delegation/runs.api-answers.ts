@@ -112,6 +112,16 @@ const runSummary = z.object({
   background: z.boolean(),
   output: z.string().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** issue 42: how the run's changes reached its owner's worktree. */
+  workspace: z
+    .object({
+      merge: z.enum(['merged', 'up-to-date', 'conflicted', 'failed']),
+      files: z.array(z.string()),
+      conflicts: z.array(z.string()),
+      branch: z.string(),
+      error: z.string().optional(),
+    })
+    .optional(),
 });
 const runSummaryExample = {
   runId: RUN_ID,

@@ -30,6 +30,7 @@ export {
   runStreamId,
   runThreadId,
   scheduleFiringStreamId,
+  workspaceStreamId,
   scheduleStreamId,
   sessionIdOfStream,
   sessionStreamId,

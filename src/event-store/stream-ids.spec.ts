@@ -17,6 +17,7 @@ import {
   sessionStreamId,
   STREAM_PREFIXES,
   streamCategory,
+  workspaceStreamId,
 } from './stream-ids';
 
 describe('stream ids', () => {
@@ -30,6 +31,7 @@ describe('stream ids', () => {
     ['apiKey', apiKeyStreamId, 'api_key-'],
     ['schedule', scheduleStreamId, 'schedule-'],
     ['scheduleFiring', scheduleFiringStreamId, 'schedule_firing-'],
+    ['workspace', workspaceStreamId, 'workspace-'],
   ] as const;
 
   it.each(kinds)('builds a %s stream as its prefix and the id, and parses it back, ids with dashes included', (kind, build, prefix) => {

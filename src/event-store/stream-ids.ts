@@ -15,6 +15,7 @@ export const STREAM_PREFIXES = {
   apiKey: 'api_key-',
   schedule: 'schedule-',
   scheduleFiring: 'schedule_firing-',
+  workspace: 'workspace-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -62,6 +63,9 @@ export const scheduleStreamId = streamIdOf('schedule');
  * due time, so two instances firing the same due time write the same stream and the second conflicts.
  */
 export const scheduleFiringStreamId = streamIdOf('scheduleFiring');
+
+/** issue 42: the git worktree of one session (a run's: of its thread, `workspace-sub-agent-<runId>`): opened, checkpoints, merges. */
+export const workspaceStreamId = streamIdOf('workspace');
 
 /** issue 26: the pauses of one run (`pause-run-<runId>`) or one session (`pause-session-<sessionId>`). */
 export type PauseTarget = 'run' | 'session';

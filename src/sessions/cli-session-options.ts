@@ -43,7 +43,8 @@ export function cliSessionParams(
     sessionId,
     model: config.model,
     // Tool paths are relative to it; a read approved by policy reaches nothing outside it (read-scope.ts).
-    workingDirectory: cli.workingDirectory,
+    // issue 42: a session with a workspace works in its own git worktree.
+    workingDirectory: config.workspace?.path ?? cli.workingDirectory,
     tools: config.tools.map(toToolDefinition),
     customAgents: customAgents.map((a) => toCliCustomAgent(a, config.tools)),
     requestPermission: true,

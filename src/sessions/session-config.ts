@@ -109,6 +109,19 @@ export const createSessionSchema = z
     mcpServers: z.array(z.string().min(1).max(128)).max(64).optional(),
     /** Limits over every run the session starts and their runs (enforced by the delegation engine). Default: the agent's `budget`. */
     budget: budgetApiInputSchema.optional(),
+    /**
+     * issue 42: the session works in a git worktree of its own, on `switchboard/<sessionId>`, made from this
+     * repository (one of SWITCHBOARD_REPOSITORIES or inside one) at `ref` (default its HEAD). `merge`: whether
+     * a completed run's changes are merged into its parent's worktree at once (`auto`) or by a person (`manual`).
+     */
+    workspace: z
+      .object({
+        repository: z.string().min(1).max(4096),
+        ref: z.string().min(1).max(255).optional(),
+        merge: z.enum(['auto', 'manual']).optional(),
+      })
+      .strict()
+      .optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()
@@ -151,6 +164,18 @@ export interface SessionConfig {
    * the recorded session whose model calls and routed tool calls answer this one's.
    */
   replay?: SessionReplay;
+  /** issue 42: the session's own git worktree (its working directory); unset: it works in SWITCHBOARD_WORKING_DIRECTORY. */
+  workspace?: SessionWorkspace;
+}
+
+/** Where a session with a workspace works: what `workspace.opened` recorded, as the CLI and the read scope need it. */
+export interface SessionWorkspace {
+  path: string;
+  repository: string;
+  branch: string;
+  baseCommit: string;
+  /** A run's thread: the session whose worktree it started from and merges into. */
+  parentSessionId?: string;
 }
 
 /**

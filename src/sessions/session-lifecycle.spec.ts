@@ -36,6 +36,7 @@ describe('SessionLifecycle recording the CLI events of a turn (issue 41)', () =>
       undefined as never,
       undefined as never,
       settings as SwitchboardConfig,
+      undefined as never,
     );
     events.subscribe((event) => lifecycle['record'](event));
   });

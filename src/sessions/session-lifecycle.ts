@@ -16,6 +16,7 @@ import { decideOnSession } from './session-command';
 import { BETWEEN_TURNS, CLI_EVENT_PREFIX, type RecordedCliEventData, SessionEvents, type SessionStatus } from './session.events';
 import { SessionRegistry } from './session-registry';
 import { foreignSessionAppend } from './session-stream-appends';
+import { WorkspaceCheckpoints } from './workspace-checkpoints';
 
 /**
  * Ephemeral CLI events are mostly telemetry (model.*, background_tasks_changed...) and are not kept;
@@ -66,6 +67,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     private readonly monitor: LeaseMonitor,
     private readonly held: HeldWork,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly checkpoints: WorkspaceCheckpoints,
   ) {}
 
   onModuleInit(): void {
@@ -108,6 +110,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     const recorded = { type: `${CLI_EVENT_PREFIX}${event.type}` as const, data };
     // At once, not at the record's commit: the end of a turn is seen by the next command straight away.
     session.apply([recorded]);
+    if (session.config.workspace) this.checkpoints.noteCliEvent(sessionId, event);
     session.record(() =>
       this.store
         .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], {

@@ -1,3 +1,5 @@
+import { WorkspaceCheckpoints } from './workspace-checkpoints';
+import { WorkspacesModule } from '../workspaces';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AgentsModule } from '../agents';
@@ -33,10 +35,11 @@ import { SessionMetrics } from './session-metrics';
 
 /** Copilot sessions: create, message, resume, destroy; their event streams; recovery after CLI or service restarts. */
 @Module({
-  imports: [AgentsModule, DiscoveryModule],
+  imports: [AgentsModule, DiscoveryModule, WorkspacesModule],
   controllers: [SessionsController, SessionOptionsController],
   providers: [
     SessionMetrics,
+    WorkspaceCheckpoints,
     SessionsAccess,
     SessionsResolver,
     SessionRegistry,

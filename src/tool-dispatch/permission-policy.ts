@@ -81,14 +81,16 @@ export function decidePermission(question: PermissionQuestion, session: LiveSess
   }
   if ((policy.allowKinds as string[]).includes(question.kind)) {
     if (question.kind === 'read' && !host.hostPermissions) {
-      const outside = readOutsideWorkingDirectory(question.path, host.workingDirectory);
+      // issue 42: a session with a workspace works in its own worktree, and reads only there.
+      const workingDirectory = session.config.workspace?.path ?? host.workingDirectory;
+      const outside = readOutsideWorkingDirectory(question.path, workingDirectory);
       if (outside) {
         return {
           approved: false,
           reason: `${outside}: a read the permission policy allows reaches the working directory only, unless the operator sets SWITCHBOARD_ALLOW_HOST_PERMISSIONS=true`,
         };
       }
-      return { approved: true, reason: `the permission policy allows read inside the working directory ${host.workingDirectory}` };
+      return { approved: true, reason: `the permission policy allows read inside the working directory ${workingDirectory}` };
     }
     return { approved: true, reason: `the permission policy allows ${question.kind}` };
   }

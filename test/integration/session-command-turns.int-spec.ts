@@ -45,7 +45,13 @@ describe.each(eventStoreTargets())('commands racing on one session on %s', (_nam
   /** A session of a few thousand events, as a live session loaded after a restart sees it: no command ran yet. */
   async function longSession(): Promise<LiveSession> {
     const sessionId = `turns-${++sessions}`;
-    const config: SessionConfig = { model: 'gpt-4.1', ...createSessionSchema.parse({}), permissionPolicy: DEFAULT_PERMISSION_POLICY, subAgents: [] };
+    const config: SessionConfig = {
+      model: 'gpt-4.1',
+      ...createSessionSchema.parse({}),
+      workspace: undefined,
+      permissionPolicy: DEFAULT_PERMISSION_POLICY,
+      subAgents: [],
+    };
     await target.store.append(sessionStreamId(sessionId), 'no_stream', [
       { type: SessionEvents.created, data: { sessionId, config } },
       { type: SessionEvents.started, data: { protocolVersion: 3 } },

@@ -62,6 +62,9 @@ export const EVENT_TYPES = {
   'hook.invoked': { stream: 'session', appendedBy: 'tool-dispatch (on the parent session)' },
   'user_input.requested': { stream: 'session', appendedBy: 'tool-dispatch (on the parent session)' },
   'user_input.answered': { stream: 'session', appendedBy: 'tool-dispatch (on the parent session)' },
+  'workspace.opened': { stream: 'workspace', appendedBy: 'workspaceDecider' },
+  'workspace.checkpointed': { stream: 'workspace', appendedBy: 'workspaceDecider' },
+  'workspace.merged': { stream: 'workspace', appendedBy: 'workspaceDecider' },
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

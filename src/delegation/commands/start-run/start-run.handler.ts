@@ -11,6 +11,7 @@ import { RunExecutor } from '../../run-executor';
 import { RunHandleTable } from '../../run-handle-table';
 import { holdRunSession } from '../../run-holder';
 import { RunRepository } from '../../run-repository';
+import { RunWorkspaceSummary } from '../../run-workspace-summary';
 import { resumedRunTrace, startedRunTrace } from '../../run-trace';
 import { forkedPrompt } from '../../fork-context';
 import { RunAdmission } from './run-admission';
@@ -28,14 +29,16 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly store: EventStore,
     private readonly liveSessions: LiveSessionLookup,
     private readonly admission: RunAdmission,
+    private readonly runWorkspace: RunWorkspaceSummary,
   ) {}
 
   async execute({ input, caller, origin }: StartRun): Promise<RunSummary> {
-    if (input.runId) return this.continueRun(input, caller);
+    if (input.runId) return this.runWorkspace.of(await this.continueRun(input, caller));
     if (!input.agentId || !input.prompt?.trim()) {
       throw new InvalidRunArgumentsError('Give agent_id and prompt to start a run, or run_id to resume or check one');
     }
-    return this.start(input as StartRunInput & { agentId: string; prompt: string }, caller, origin);
+    // issue 42: a foreground run tells its owner what reached the owner's worktree (merged files or conflicts).
+    return this.runWorkspace.of(await this.start(input as StartRunInput & { agentId: string; prompt: string }, caller, origin));
   }
 
   /** Admitted (placed, checked against the delegating policy and the covering budgets), recorded, then launched. */

@@ -19,6 +19,8 @@ export class CreateSession extends Command<SessionSummary> {
     readonly agentDefaults: AgentDefaults = 'apply',
     /** issue 26, set by the delegation engine only (never from a request): the run's session replays a recorded one. */
     readonly replay?: SessionReplay,
+    /** issue 42, set by the delegation engine only: the session (the run's owner) whose worktree this run's starts from. */
+    readonly workspaceParent?: string,
   ) {
     super();
   }

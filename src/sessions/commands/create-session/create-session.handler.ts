@@ -10,6 +10,8 @@ import { LiveSessionStarter } from '../../live-session-starter';
 import { assertStorableSessionRequest } from '../../session-config-limits';
 import { ProviderNotConfiguredError } from '../../session.errors';
 import { CopilotCliConnection } from '../../../copilot-cli';
+import { type WorkspaceOpenedData, Workspaces } from '../../../workspaces';
+import type { SessionWorkspace } from '../../session-config';
 import { assertBudgetAvailable, routeForBudget } from '../../session-budget';
 import { CreateSession, SessionSummary } from './create-session.command';
 import { requestedSessionConfig } from './requested-session-config';
@@ -30,9 +32,10 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
     private readonly mcp: McpServerRegistry,
     private readonly starter: LiveSessionStarter,
     private readonly cli: CopilotCliConnection,
+    private readonly workspaces: Workspaces,
   ) {}
 
-  async execute({ request, actor, sessionId, agentDefaults, replay }: CreateSession): Promise<SessionSummary> {
+  async execute({ request, actor, sessionId: givenId, agentDefaults, replay, workspaceParent }: CreateSession): Promise<SessionSummary> {
     assertStorableSessionRequest(request);
     if (!this.config.cli.provider && !this.config.cli.githubToken) throw new ProviderNotConfiguredError();
     this.builtins.assertKnown(request.tools);
@@ -53,12 +56,32 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       ...(request.permissionPolicy || !main ? {} : { permissionPolicyField: `agent ${main.id}: permission_policy` }),
       hooks: config.hooks ?? [],
     });
+    // issue 42: a repository outside the list, or an unknown ref, is refused (422) before anything is made or recorded.
+    if (request.workspace) await this.workspaces.check(request.workspace);
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
-      return await this.starter.start({ kind: 'create', sessionId: sessionId ?? randomUUID(), config, actor, slot });
+      const sessionId = givenId ?? randomUUID();
+      // The worktree exists before the CLI is told to work in it.
+      const opened = request.workspace
+        ? await this.workspaces.open(sessionId, request.workspace)
+        : workspaceParent
+          ? await this.workspaces.openForChild(sessionId, workspaceParent)
+          : undefined;
+      const withWorkspace = opened ? { ...config, workspace: sessionWorkspaceOf(opened) } : config;
+      return await this.starter.start({ kind: 'create', sessionId, config: withWorkspace, actor, slot });
     } finally {
       slot.release();
     }
   }
+}
+
+function sessionWorkspaceOf(opened: WorkspaceOpenedData): SessionWorkspace {
+  return {
+    path: opened.path,
+    repository: opened.repository,
+    branch: opened.branch,
+    baseCommit: opened.baseCommit,
+    ...(opened.parentSessionId ? { parentSessionId: opened.parentSessionId } : {}),
+  };
 }

@@ -35,8 +35,8 @@ export class GetSessionHandler implements IQueryHandler<GetSession, SessionView>
     // Which instance holds it is operational state (the 409 names it), not part of the view.
     const { ownerInstance: _holder, ...fields } = row;
     const config = JSON.parse(row.config) as SessionConfig;
-    // Every session on this instance works in the one folder: a setting, not part of what the session recorded.
-    const workingDirectory = this.config.cli.workingDirectory;
+    // issue 42: a session with a workspace works in its own worktree; every other one in the service's one folder.
+    const workingDirectory = config.workspace?.path ?? this.config.cli.workingDirectory;
     const runId = runIdOfThread(sessionId) ?? null;
     return {
       ...fields,

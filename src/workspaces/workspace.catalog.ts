@@ -1,0 +1,13 @@
+import { contextCatalog, decidedBy } from '../common';
+import { WorkspaceEvents } from './workspace.events';
+
+const workspaceDecided = decidedBy('workspaceDecider', 'workspace', []);
+
+export const workspaceCatalog = contextCatalog(
+  { WorkspaceEvents },
+  {
+    [WorkspaceEvents.opened]: workspaceDecided,
+    [WorkspaceEvents.checkpointed]: workspaceDecided,
+    [WorkspaceEvents.merged]: workspaceDecided,
+  },
+);

@@ -1,0 +1,59 @@
+import type { Decider } from '../event-store';
+import { WorkspaceRefusedError } from './workspace.errors';
+import {
+  type WorkspaceCheckpointedData,
+  type WorkspaceEvent,
+  WorkspaceEvents,
+  type WorkspaceMergedData,
+  type WorkspaceOpenedData,
+  isWorkspaceEvent,
+} from './workspace.events';
+
+export interface WorkspaceState {
+  opened?: WorkspaceOpenedData;
+  /** The last checkpoint's commit: a checkpoint naming the same commit again is not recorded twice. */
+  lastCommit?: string;
+  /** Set once the branch was merged into the parent (outcome merged or up-to-date): a second merge is a no-op. */
+  mergedInto?: string;
+}
+
+export type WorkspaceCommand =
+  | { type: 'open'; workspace: WorkspaceOpenedData }
+  | { type: 'checkpoint'; checkpoint: WorkspaceCheckpointedData }
+  | { type: 'recordMerge'; merge: WorkspaceMergedData };
+
+/**
+ * One session's worktree: opened once, then checkpoints and merges. A checkpoint of the commit already
+ * recorded, or a merge of a branch already merged, decides nothing (two callers racing record one).
+ */
+export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, WorkspaceEvent> = {
+  isEvent: isWorkspaceEvent,
+  initialState: () => ({}),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case WorkspaceEvents.opened:
+        return { opened: event.data, lastCommit: event.data.baseCommit };
+      case WorkspaceEvents.checkpointed:
+        return { ...state, lastCommit: event.data.commit };
+      case WorkspaceEvents.merged:
+        return event.data.outcome === 'merged' || event.data.outcome === 'up-to-date' ? { ...state, mergedInto: event.data.intoSessionId } : state;
+      default:
+        return state;
+    }
+  },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'open':
+        if (state.opened) throw new WorkspaceRefusedError(`Session ${command.workspace.sessionId} already has a workspace (${state.opened.path})`, {});
+        return [{ type: WorkspaceEvents.opened, data: command.workspace }];
+      case 'checkpoint':
+        if (!state.opened || state.lastCommit === command.checkpoint.commit) return [];
+        return [{ type: WorkspaceEvents.checkpointed, data: command.checkpoint }];
+      case 'recordMerge':
+        if (!state.opened || state.mergedInto) return [];
+        return [{ type: WorkspaceEvents.merged, data: command.merge }];
+    }
+  },
+};

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { Workspaces } from './workspaces';
+import { WorkspacesAccess } from './workspaces.access';
+import { WorkspacesController } from './workspaces.controller';
+
+/**
+ * issue 42: a git worktree per session and per run. The sessions context opens one when a session is
+ * created and checkpoints it after a tool call; the delegation engine merges a completed run's into its
+ * parent's. This context reads only its own streams (`workspace-<sessionId>`) and git.
+ */
+@Module({
+  controllers: [WorkspacesController],
+  providers: [Workspaces, WorkspacesAccess],
+  exports: [Workspaces],
+})
+export class WorkspacesModule {}

@@ -1,0 +1,272 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
+import { SYSTEM_ACTOR } from '../common';
+import { EventStore, handleCommand, runIdOfThread, workspaceStreamId } from '../event-store';
+import {
+  addWorktree,
+  changesSince,
+  checkpoint as commitCheckpoint,
+  diffSince,
+  folderSize,
+  GitCommandError,
+  mergeBranch,
+  resolveCommit,
+  resolveRepository,
+  snapshotWorkingState,
+  WorkspaceRequestError,
+} from './git';
+import { workspaceDecider, type WorkspaceState } from './workspace.decider';
+import { WorkspaceGitError, WorkspaceRefusedError, WorkspacesOffError } from './workspace.errors';
+import {
+  type FileChange,
+  type WorkspaceCheckpointedData,
+  WorkspaceEvents,
+  type WorkspaceMergedData,
+  type WorkspaceOpenedData,
+  isWorkspaceEvent,
+} from './workspace.events';
+
+/** What a request asks for: `workspace: {repository, ref?, merge?}` on a session or a run. */
+export interface WorkspaceRequest {
+  repository: string;
+  ref?: string;
+  merge?: 'auto' | 'manual';
+}
+
+/** Why a checkpoint is taken. */
+export interface CheckpointCause {
+  cause: WorkspaceCheckpointedData['cause'];
+  toolCallId?: string;
+  toolName?: string;
+  modelCallId?: string;
+}
+
+const SYSTEM_METADATA = { by: SYSTEM_ACTOR };
+
+/**
+ * issue 42: each session's (and each run's thread's) own git worktree on `switchboard/<sessionId>`. What
+ * happened to it is the workspace stream's events: where it is and what it started from (`opened`), a commit
+ * after each step that changed files (`checkpointed`), a child's branch merged into it (`merged`); the files
+ * themselves are git's. Operations on one worktree run one at a time (a checkpoint never races a merge).
+ */
+@Injectable()
+export class Workspaces {
+  private readonly logger = new Logger(Workspaces.name);
+  /** worktree path → the tail of its operations. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(
+    @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly store: EventStore,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.workspaces.repositories.length > 0;
+  }
+
+  /** Checks a request without making anything: 422 naming what to fix. */
+  async check(request: WorkspaceRequest): Promise<{ repository: string; baseCommit: string }> {
+    if (!this.enabled) throw new WorkspacesOffError();
+    try {
+      const { root } = await resolveRepository(this.config.workspaces.repositories, request.repository);
+      return { repository: root, baseCommit: await resolveCommit(root, request.ref) };
+    } catch (error) {
+      throw refusalOf(error);
+    }
+  }
+
+  /** A new session's worktree from the ref it asked for: made, then recorded (`workspace.opened`). */
+  async open(sessionId: string, request: WorkspaceRequest): Promise<WorkspaceOpenedData> {
+    const { repository, baseCommit } = await this.check(request);
+    return this.make({
+      sessionId,
+      ...runOf(sessionId),
+      repository,
+      ...(request.ref ? { ref: request.ref } : {}),
+      baseCommit,
+      branch: branchOf(sessionId),
+      path: this.pathOf(sessionId),
+      merge: request.merge ?? 'auto',
+    });
+  }
+
+  /**
+   * A run's thread starts from its parent's working state as it is now, uncommitted changes included (a
+   * snapshot commit that leaves the parent's files, index and HEAD as they were). Undefined: the parent has
+   * no workspace, so neither has the child.
+   */
+  async openForChild(sessionId: string, parentSessionId: string): Promise<WorkspaceOpenedData | undefined> {
+    const parent = (await this.stateOf(parentSessionId)).opened;
+    if (!parent) return undefined;
+    const baseCommit = await this.serial(parent.path, () =>
+      this.git(() => snapshotWorkingState(parent.path, `switchboard: ${parentSessionId} as ${sessionId} started`)),
+    );
+    return this.make({
+      sessionId,
+      ...runOf(sessionId),
+      repository: parent.repository,
+      ...(parent.ref ? { ref: parent.ref } : {}),
+      baseCommit,
+      branch: branchOf(sessionId),
+      path: this.pathOf(sessionId),
+      parentSessionId,
+      merge: parent.merge,
+    });
+  }
+
+  /** The session's workspace as recorded; undefined when it has none. */
+  async opened(sessionId: string): Promise<WorkspaceOpenedData | undefined> {
+    return (await this.stateOf(sessionId)).opened;
+  }
+
+  /** Commits what changed since the last checkpoint and records it; undefined when nothing changed (or no workspace). */
+  async checkpoint(sessionId: string, cause: CheckpointCause): Promise<WorkspaceCheckpointedData | undefined> {
+    const opened = await this.opened(sessionId);
+    if (!opened) return undefined;
+    return this.serial(opened.path, () => this.checkpointNow(opened, cause));
+  }
+
+  /**
+   * A completed run's branch merged three-way into its parent's worktree: the child's last changes and the
+   * parent's are checkpointed first, so the merge is of commits and the parent's own work is kept as its own.
+   * Conflicts stay in the parent's files, with markers, for the lead to resolve. Undefined: no workspace,
+   * a manual merge, or already merged.
+   */
+  async mergeIntoParent(sessionId: string, options: { manual?: boolean } = {}): Promise<WorkspaceMergedData | undefined> {
+    const state = await this.stateOf(sessionId);
+    const child = state.opened;
+    if (!child?.parentSessionId || state.mergedInto) return undefined;
+    if (child.merge === 'manual' && !options.manual) return undefined;
+    const parent = await this.opened(child.parentSessionId);
+    if (!parent) return undefined;
+    await this.serial(child.path, () => this.checkpointNow(child, { cause: 'before-merge' }));
+    const merge = await this.serial(parent.path, async (): Promise<WorkspaceMergedData> => {
+      const base = { sessionId, ...runOf(sessionId), intoSessionId: parent.sessionId };
+      try {
+        await this.checkpointNow(parent, { cause: 'before-merge' });
+        const result = await mergeBranch(parent.path, child.branch, `switchboard: merge ${child.branch} into ${parent.branch}`);
+        if (result.outcome === 'up-to-date') return { ...base, outcome: 'up-to-date', files: [], conflicts: [] };
+        if (result.outcome === 'conflicted') return { ...base, outcome: 'conflicted', files: result.files, conflicts: result.conflicts };
+        return { ...base, outcome: 'merged', commit: result.commit, files: result.files, conflicts: [] };
+      } catch (error) {
+        this.logger.warn({ sessionId, into: parent.sessionId, err: error }, 'merging a run’s workspace into its parent’s failed');
+        return { ...base, outcome: 'failed', files: [], conflicts: [], error: (error as Error).message };
+      }
+    });
+    await handleCommand(this.store, workspaceDecider, workspaceStreamId(sessionId), { type: 'recordMerge', merge }, { metadata: SYSTEM_METADATA });
+    return merge;
+  }
+
+  /** What the session's worktree holds against its base: its own steps and what its children merged, uncommitted included. */
+  async changes(opened: WorkspaceOpenedData): Promise<FileChange[]> {
+    return this.git(() => changesSince(opened.path, opened.baseCommit));
+  }
+
+  async diff(opened: WorkspaceOpenedData, file?: string): Promise<string> {
+    return this.git(() => diffSince(opened.path, opened.baseCommit, file));
+  }
+
+  /** The session's checkpoints and merges, oldest first. */
+  async history(sessionId: string): Promise<{ checkpoints: WorkspaceCheckpointedData[]; merges: WorkspaceMergedData[] }> {
+    const checkpoints: WorkspaceCheckpointedData[] = [];
+    const merges: WorkspaceMergedData[] = [];
+    for (const event of await this.store.readStream(workspaceStreamId(sessionId))) {
+      if (!isWorkspaceEvent(event)) continue;
+      if (event.type === WorkspaceEvents.checkpointed) checkpoints.push(event.data);
+      if (event.type === WorkspaceEvents.merged) merges.push(event.data);
+    }
+    return { checkpoints, merges };
+  }
+
+  /** Bytes on disk of a worktree (symlinks not followed). */
+  diskUse(opened: WorkspaceOpenedData): number {
+    return fs.existsSync(opened.path) ? folderSize(opened.path) : 0;
+  }
+
+  private async make(workspace: WorkspaceOpenedData): Promise<WorkspaceOpenedData> {
+    fs.mkdirSync(this.config.workspaces.dir, { recursive: true });
+    await this.git(() => addWorktree({ root: workspace.repository, path: workspace.path, branch: workspace.branch, startCommit: workspace.baseCommit }));
+    await handleCommand(this.store, workspaceDecider, workspaceStreamId(workspace.sessionId), { type: 'open', workspace }, { metadata: SYSTEM_METADATA });
+    this.logger.log(
+      { sessionId: workspace.sessionId, repository: workspace.repository, path: workspace.path, base: workspace.baseCommit },
+      'workspace opened',
+    );
+    return workspace;
+  }
+
+  private async checkpointNow(opened: WorkspaceOpenedData, cause: CheckpointCause): Promise<WorkspaceCheckpointedData | undefined> {
+    if (!fs.existsSync(opened.path)) return undefined;
+    const what = cause.toolCallId ? `after ${cause.toolName ?? 'tool'} ${cause.toolCallId}` : cause.cause;
+    const committed = await this.git(() => commitCheckpoint(opened.path, `switchboard: ${opened.sessionId} ${what}`));
+    if (!committed) return undefined;
+    const checkpoint: WorkspaceCheckpointedData = {
+      sessionId: opened.sessionId,
+      ...runOf(opened.sessionId),
+      commit: committed.commit,
+      files: committed.files,
+      cause: cause.cause,
+      ...(cause.toolCallId ? { toolCallId: cause.toolCallId } : {}),
+      ...(cause.toolName ? { toolName: cause.toolName } : {}),
+      ...(cause.modelCallId ? { modelCallId: cause.modelCallId } : {}),
+    };
+    await handleCommand(
+      this.store,
+      workspaceDecider,
+      workspaceStreamId(opened.sessionId),
+      { type: 'checkpoint', checkpoint },
+      { metadata: SYSTEM_METADATA },
+    );
+    return checkpoint;
+  }
+
+  private async stateOf(sessionId: string): Promise<WorkspaceState> {
+    let state = workspaceDecider.initialState();
+    for (const event of await this.store.readStream(workspaceStreamId(sessionId))) {
+      if (isWorkspaceEvent(event)) state = workspaceDecider.evolve(state, event);
+    }
+    return state;
+  }
+
+  private pathOf(sessionId: string): string {
+    return path.join(this.config.workspaces.dir, sessionId);
+  }
+
+  /** One operation at a time on a worktree, in the order asked. */
+  private serial<T>(worktree: string, operation: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(worktree) ?? Promise.resolve();
+    const next = previous.then(operation, operation);
+    const tail = next.catch(() => undefined);
+    this.queues.set(worktree, tail);
+    void tail.then(() => {
+      if (this.queues.get(worktree) === tail) this.queues.delete(worktree);
+    });
+    return next;
+  }
+
+  /** git's failure as the service's: 502 with git's words, never a 500. */
+  private async git<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof GitCommandError) throw new WorkspaceGitError(error.message, {});
+      if (error instanceof WorkspaceRequestError) throw refusalOf(error);
+      throw error;
+    }
+  }
+}
+
+function branchOf(sessionId: string): string {
+  return `switchboard/${sessionId}`;
+}
+
+function runOf(sessionId: string): { runId?: string } {
+  const runId = runIdOfThread(sessionId);
+  return runId ? { runId } : {};
+}
+
+function refusalOf(error: unknown): unknown {
+  if (error instanceof WorkspaceRequestError) return new WorkspaceRefusedError(error.message, { field: error.field });
+  return error;
+}

@@ -1,0 +1,194 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadConfig } from '../../src/config/switchboard-config';
+import type { Json, JsonHttp } from '../fixtures/json-http';
+import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
+import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { makeTempDir } from '../fixtures/temp-dir';
+import { waitUntil } from '../fixtures/wait-until';
+
+/** The folder the CLI told the model it works in (its environment context). */
+function workingDirectoryOf(request: RequestContext): string {
+  const found = /Current working directory: (\S+)/.exec(request.systemText);
+  if (!found) throw new Error('the CLI named no working directory');
+  return found[1];
+}
+
+/** `WRITE <file> <word>` / `EDIT <file> <old> <new>` in the run's prompt: what the scripted writer does. */
+function writerStep(request: RequestContext) {
+  const cwd = workingDirectoryOf(request);
+  const write = /WRITE (\S+) (\S+)/.exec(request.allText);
+  if (write) return { toolCalls: [{ name: 'create', arguments: { path: path.join(cwd, write[1]), file_text: `${write[2]}\n` } }] };
+  const edit = /EDIT (\S+) (\S+) (\S+)/.exec(request.allText);
+  if (edit) return { toolCalls: [{ name: 'edit', arguments: { path: path.join(cwd, edit[1]), old_str: edit[2], new_str: edit[3] } }] };
+  return { text: 'NOTHING_TO_DO' };
+}
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+
+/**
+ * issue 42 through the real @github/copilot binary: a lead with a workspace delegates background writers;
+ * each works in a worktree of its own (started from the lead's), its tool call that wrote a file is a
+ * checkpoint, and its branch is merged into the lead's worktree when it completes: both files when they
+ * touched different ones, a conflict the lead's worktree keeps (and agent_output names) when they edited
+ * the same line. The source repository's branch, index and files are never touched.
+ */
+describe('workspaces: a git worktree per session and per run, on the real Copilot CLI', () => {
+  const model = new ScriptedModelServer();
+  let running: RealCliApp;
+  let http: JsonHttp;
+  let repos: ReturnType<typeof makeTempDir>;
+  let repository: string;
+  let sourceHead: string;
+
+  beforeAll(async () => {
+    repos = makeTempDir('switchboard-repos-');
+    repository = path.join(fs.realpathSync(repos.dir), 'shop');
+    fs.mkdirSync(path.join(repository, 'src'), { recursive: true });
+    git(repository, 'init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(repository, 'README.md'), '# shop\n');
+    fs.writeFileSync(path.join(repository, 'src', 'shared.txt'), 'line1\nline2\nline3\n');
+    git(repository, 'add', '-A');
+    git(repository, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'base');
+    sourceHead = git(repository, 'rev-parse', 'HEAD');
+
+    await model.start();
+    model.setScript([
+      {
+        name: 'lead delegates two writers',
+        systemIncludes: 'LEAD_WS',
+        lastIsToolResult: false,
+        answer: (r) => {
+          const pair = /PAIR (\S+) \| (\S+ \S+(?: \S+)?)\s*\| (\S+ \S+(?: \S+)?)/.exec(r.allText);
+          if (!pair) return { text: 'NO_PAIR' };
+          return {
+            toolCalls: [
+              { name: 'agent_run', arguments: { agent_id: 'writer', prompt: `${pair[1]} ${pair[2]}`, background: true } },
+              { name: 'agent_run', arguments: { agent_id: 'writer', prompt: `${pair[1]} ${pair[3]}`, background: true } },
+            ],
+          };
+        },
+      },
+      { name: 'lead waits', systemIncludes: 'LEAD_WS', lastIsToolResult: true, answer: { text: 'LEAD_STARTED' } },
+      { name: 'writer writes', systemIncludes: 'WRITER_WS', lastIsToolResult: false, answer: writerStep },
+      { name: 'writer reports', systemIncludes: 'WRITER_WS', lastIsToolResult: true, answer: { text: 'WRITER_DONE' } },
+    ]);
+    running = await startRealCliApp(model, {
+      security: { ...loadConfig({}).security, allowHostPermissions: true },
+      workspaces: { repositories: [repos.dir], dir: path.join(repos.dir, 'worktrees'), retentionMs: 86_400_000 },
+    });
+    http = running.http;
+    for (const agent of [
+      { id: 'lead', name: 'Lead', system_message: { mode: 'append', content: 'LEAD_WS you delegate.' } },
+      { id: 'writer', name: 'Writer', system_message: { mode: 'append', content: 'WRITER_WS you write files.' } },
+    ]) {
+      expect((await http('POST', '/api/agents', agent)).status).toBe(201);
+    }
+  }, 90_000);
+
+  afterAll(async () => {
+    await running?.close();
+    await model.stop();
+    repos?.cleanup();
+  });
+
+  /** A lead session on the repository, its message sent, and its two runs once both ended. */
+  async function leadWithTwoRuns(marker: string, first: string, second: string): Promise<{ sessionId: string; runs: Json[]; worktree: string }> {
+    const created = await http('POST', '/api/sessions', {
+      agentId: 'lead',
+      delegation: true,
+      permissionPolicy: { allowKinds: ['write', 'read'] },
+      workspace: { repository },
+    });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.sessionId as string;
+    const worktree = (await http('GET', `/api/sessions/${sessionId}`)).body.workingDirectory as string;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: `PAIR ${marker} | ${first} | ${second}` })).status).toBe(202);
+    const runs = await waitUntil(
+      async () => {
+        const mine = ((await http('GET', '/api/runs')).body.runs as Json[]).filter((r) => r.ownerThreadId === sessionId);
+        return mine.length === 2 && mine.every((r) => r.status !== 'running') ? mine : undefined;
+      },
+      'both runs ended',
+      90_000,
+    );
+    return { sessionId, runs, worktree };
+  }
+
+  it('gives each run its own worktree, checkpoints the tool call that wrote a file, and merges both into the lead’s', async () => {
+    const { sessionId, runs, worktree } = await leadWithTwoRuns('WRITE', 'alpha.txt ALPHA', 'beta.txt BETA');
+    expect(runs.map((r) => r.status)).toEqual(['completed', 'completed']);
+
+    // The lead works in a worktree of its own on its own branch, not in the repository.
+    expect(worktree.startsWith(path.join(repos.dir, 'worktrees'))).toBe(true);
+    expect(git(worktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(`switchboard/${sessionId}`);
+
+    const written = new Map<string, string>();
+    for (const run of runs) {
+      const runId = run.runId as string;
+      const history = (await http('GET', `/api/runs/${runId}/checkpoints`)).body;
+      const byTool = (history.checkpoints as Json[]).find((c) => c.cause === 'tool');
+      // The step that wrote the file is named: its tool call and tool, its commit, the file.
+      expect(byTool).toMatchObject({ runId, toolName: 'create', files: [{ status: 'added', additions: 1, deletions: 0 }] });
+      expect(byTool.toolCallId).toEqual(expect.any(String));
+      const file = byTool.files[0].path as string;
+      written.set(file, runId);
+      expect((await http('GET', `/api/runs/${runId}/changes`)).body).toMatchObject({ scope: 'own', files: [{ path: file, status: 'added' }] });
+      // Merged into the lead's worktree, as agent_output tells the lead.
+      expect(history.merges).toEqual([expect.objectContaining({ intoSessionId: sessionId, outcome: 'merged', conflicts: [] })]);
+      expect((await http('GET', `/api/runs/${runId}/output`)).body.workspace).toMatchObject({ merge: 'merged', files: [file], conflicts: [] });
+    }
+    expect([...written.keys()].sort()).toEqual(['alpha.txt', 'beta.txt']);
+    expect(fs.readFileSync(path.join(worktree, 'alpha.txt'), 'utf8')).toBe('ALPHA\n');
+    expect(fs.readFileSync(path.join(worktree, 'beta.txt'), 'utf8')).toBe('BETA\n');
+
+    const changes = (await http('GET', `/api/sessions/${sessionId}/changes`)).body;
+    expect((changes.files as Json[]).map((f) => f.path).sort()).toEqual(['alpha.txt', 'beta.txt']);
+    const diff = await fetch(`${running.app.baseUrl}/api/sessions/${sessionId}/diff`);
+    expect(diff.headers.get('content-type')).toContain('text/x-diff');
+    expect(await diff.text()).toMatch(/\+ALPHA[\s\S]*\+BETA|\+BETA[\s\S]*\+ALPHA/);
+
+    // The source repository is as it was: its branch, its index, its files.
+    expect(git(repository, 'rev-parse', 'HEAD')).toBe(sourceHead);
+    expect(git(repository, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(repository, 'alpha.txt'))).toBe(false);
+  }, 150_000);
+
+  it('leaves a conflict in the lead’s worktree when two runs edit the same line, and says so', async () => {
+    const { sessionId, runs, worktree } = await leadWithTwoRuns('EDIT', 'src/shared.txt line2 FROM_X', 'src/shared.txt line2 FROM_Y');
+    expect(runs.map((r) => r.status)).toEqual(['completed', 'completed']);
+    const outputs = await Promise.all(runs.map(async (r) => (await http('GET', `/api/runs/${r.runId}/output`)).body.workspace));
+    // Whichever finished first merged; the other found the line changed and conflicts.
+    expect(outputs.map((o) => o.merge).sort()).toEqual(['conflicted', 'merged']);
+    expect(outputs.find((o) => o.merge === 'conflicted')).toMatchObject({ conflicts: ['src/shared.txt'] });
+    const shared = fs.readFileSync(path.join(worktree, 'src', 'shared.txt'), 'utf8');
+    expect(shared).toContain('<<<<<<<');
+    expect(shared).toMatch(/FROM_X[\s\S]*FROM_Y|FROM_Y[\s\S]*FROM_X/);
+    expect((await http('GET', `/api/sessions/${sessionId}/checkpoints`)).status).toBe(200);
+  }, 150_000);
+
+  it('refuses a repository outside SWITCHBOARD_REPOSITORIES, a folder that is not one, and an unknown ref, with 422 and nothing made', async () => {
+    const outside = makeTempDir('switchboard-outside-');
+    try {
+      const worktrees = () => (fs.existsSync(path.join(repos.dir, 'worktrees')) ? fs.readdirSync(path.join(repos.dir, 'worktrees')).length : 0);
+      const before = worktrees();
+      const refused = [
+        await http('POST', '/api/sessions', { workspace: { repository: outside.dir } }),
+        await http('POST', '/api/sessions', { workspace: { repository: path.join(repository, '..', '..', path.basename(outside.dir)) } }),
+        await http('POST', '/api/sessions', { workspace: { repository: path.join(repository, 'src') } }),
+        await http('POST', '/api/sessions', { workspace: { repository, ref: 'no-such-branch' } }),
+      ];
+      expect(refused.map((r) => r.status)).toEqual([422, 422, 422, 422]);
+      expect(refused[0].body.message).toContain('SWITCHBOARD_REPOSITORIES');
+      expect(refused[3].body.message).toContain('no-such-branch');
+      expect(worktrees()).toBe(before);
+      // A session without a workspace has no changes to show.
+      const plain = await http('POST', '/api/sessions', {});
+      expect(plain.status).toBe(201);
+      expect((await http('GET', `/api/sessions/${plain.body.sessionId}/changes`)).status).toBe(404);
+    } finally {
+      outside.cleanup();
+    }
+  }, 60_000);
+});
