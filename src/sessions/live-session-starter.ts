@@ -5,6 +5,7 @@ import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
 import { CopilotCliConnection, CopilotCliConnectionLostError } from '../copilot-cli';
 import { handleCommand, EventStore, streamPages, sessionStreamId } from '../event-store';
 import { InstanceLease } from '../instances';
+import { Workspaces } from '../workspaces';
 import { cliSessionParams } from './cli-session-options';
 import type { SessionSummary } from './commands/create-session/create-session.command';
 import { LiveSession } from './live-session';
@@ -54,6 +55,7 @@ export class LiveSessionStarter {
     private readonly registry: SessionRegistry,
     private readonly team: TeamAssembler,
     private readonly lease: InstanceLease,
+    private readonly workspaces: Workspaces,
   ) {}
 
   start(request: LiveSessionStart): Promise<SessionSummary> {
@@ -135,6 +137,8 @@ export class LiveSessionStarter {
     const { sessionId } = session;
     const assembly = await this.assembled(session, 'resume', actor);
     const customAgents = [...session.config.customAgents, ...assembly.customAgents];
+    // issue 42: a worktree removed after the retention is made again from its branch before the CLI works in it.
+    if (session.config.workspace) await this.workspaces.ensurePresent(sessionId);
     let createdInCli = false;
     // Started first: whether the session names the real provider depends on whether this CLI routes model calls.
     const params = await this.cli

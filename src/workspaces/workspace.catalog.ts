@@ -9,5 +9,7 @@ export const workspaceCatalog = contextCatalog(
     [WorkspaceEvents.opened]: workspaceDecided,
     [WorkspaceEvents.checkpointed]: workspaceDecided,
     [WorkspaceEvents.merged]: workspaceDecided,
+    [WorkspaceEvents.removed]: workspaceDecided,
+    [WorkspaceEvents.restored]: workspaceDecided,
   },
 );

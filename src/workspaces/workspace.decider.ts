@@ -6,6 +6,8 @@ import {
   WorkspaceEvents,
   type WorkspaceMergedData,
   type WorkspaceOpenedData,
+  type WorkspaceRemovedData,
+  type WorkspaceRestoredData,
   isWorkspaceEvent,
 } from './workspace.events';
 
@@ -15,12 +17,16 @@ export interface WorkspaceState {
   lastCommit?: string;
   /** Set once the branch was merged into the parent (outcome merged or up-to-date): a second merge is a no-op. */
   mergedInto?: string;
+  /** The worktree folder is gone (its branch stays); a restore makes it again. */
+  removed?: boolean;
 }
 
 export type WorkspaceCommand =
   | { type: 'open'; workspace: WorkspaceOpenedData }
   | { type: 'checkpoint'; checkpoint: WorkspaceCheckpointedData }
-  | { type: 'recordMerge'; merge: WorkspaceMergedData };
+  | { type: 'recordMerge'; merge: WorkspaceMergedData }
+  | { type: 'recordRemoval'; removal: WorkspaceRemovedData }
+  | { type: 'recordRestore'; restore: WorkspaceRestoredData };
 
 /**
  * One session's worktree: opened once, then checkpoints and merges. A checkpoint of the commit already
@@ -38,6 +44,10 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         return { ...state, lastCommit: event.data.commit };
       case WorkspaceEvents.merged:
         return event.data.outcome === 'merged' || event.data.outcome === 'up-to-date' ? { ...state, mergedInto: event.data.intoSessionId } : state;
+      case WorkspaceEvents.removed:
+        return { ...state, removed: true, lastCommit: event.data.lastCommit };
+      case WorkspaceEvents.restored:
+        return { ...state, removed: false };
       default:
         return state;
     }
@@ -54,6 +64,12 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
       case 'recordMerge':
         if (!state.opened || state.mergedInto) return [];
         return [{ type: WorkspaceEvents.merged, data: command.merge }];
+      case 'recordRemoval':
+        if (!state.opened || state.removed) return [];
+        return [{ type: WorkspaceEvents.removed, data: command.removal }];
+      case 'recordRestore':
+        if (!state.opened || !state.removed) return [];
+        return [{ type: WorkspaceEvents.restored, data: command.restore }];
     }
   },
 };

@@ -8,6 +8,8 @@ export const WorkspaceEvents = {
   opened: 'workspace.opened',
   checkpointed: 'workspace.checkpointed',
   merged: 'workspace.merged',
+  removed: 'workspace.removed',
+  restored: 'workspace.restored',
 } as const;
 
 /** Where a session's worktree is and what it started from: everything later reads of it need. */
@@ -61,10 +63,29 @@ export interface WorkspaceMergedData {
   error?: string;
 }
 
+/** The worktree folder removed (its last state committed first; the branch stays, so nothing is lost). */
+export interface WorkspaceRemovedData {
+  sessionId: string;
+  path: string;
+  /** `session-destroyed`: its session was deleted; `retention`: untouched for SWITCHBOARD_WORKSPACE_RETENTION. */
+  reason: 'session-destroyed' | 'retention';
+  /** The branch's commit when it was removed: what a restore starts from. */
+  lastCommit: string;
+}
+
+/** A removed worktree made again from its branch, because its session went on (a resume). */
+export interface WorkspaceRestoredData {
+  sessionId: string;
+  path: string;
+  commit: string;
+}
+
 export type WorkspaceOpened = DomainEvent<typeof WorkspaceEvents.opened, WorkspaceOpenedData>;
 export type WorkspaceCheckpointed = DomainEvent<typeof WorkspaceEvents.checkpointed, WorkspaceCheckpointedData>;
 export type WorkspaceMerged = DomainEvent<typeof WorkspaceEvents.merged, WorkspaceMergedData>;
-export type WorkspaceEvent = WorkspaceOpened | WorkspaceCheckpointed | WorkspaceMerged;
+export type WorkspaceRemoved = DomainEvent<typeof WorkspaceEvents.removed, WorkspaceRemovedData>;
+export type WorkspaceRestored = DomainEvent<typeof WorkspaceEvents.restored, WorkspaceRestoredData>;
+export type WorkspaceEvent = WorkspaceOpened | WorkspaceCheckpointed | WorkspaceMerged | WorkspaceRemoved | WorkspaceRestored;
 
 export const isWorkspaceEvent = eventGuard<WorkspaceEvent>(Object.values(WorkspaceEvents));
 /** A workspace event as another context reads it: by its type, through these payload types. */

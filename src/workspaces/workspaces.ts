@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
@@ -12,8 +12,10 @@ import {
   folderSize,
   GitCommandError,
   mergeBranch,
+  removeWorktree,
   resolveCommit,
   resolveRepository,
+  restoreWorktree,
   snapshotWorkingState,
   WorkspaceRequestError,
 } from './git';
@@ -52,10 +54,13 @@ const SYSTEM_METADATA = { by: SYSTEM_ACTOR };
  * themselves are git's. Operations on one worktree run one at a time (a checkpoint never races a merge).
  */
 @Injectable()
-export class Workspaces {
+export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(Workspaces.name);
   /** worktree path → the tail of its operations. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  private sweepTimer?: NodeJS.Timeout;
+  /** The start-up recovery and retention pass, awaited by a stop so git is never cut off mid-commit. */
+  private startupPass: Promise<void> = Promise.resolve();
 
   constructor(
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
@@ -139,14 +144,21 @@ export class Workspaces {
     const child = state.opened;
     if (!child?.parentSessionId || state.mergedInto) return undefined;
     if (child.merge === 'manual' && !options.manual) return undefined;
-    const parent = await this.opened(child.parentSessionId);
+    const parentState = await this.stateOf(child.parentSessionId);
+    const parent = parentState.opened;
     if (!parent) return undefined;
     await this.serial(child.path, () => this.checkpointNow(child, { cause: 'before-merge' }));
     const merge = await this.serial(parent.path, async (): Promise<WorkspaceMergedData> => {
       const base = { sessionId, ...runOf(sessionId), intoSessionId: parent.sessionId };
+      if (parentState.removed) {
+        const error = `the workspace of ${parent.sessionId} was removed; ${child.branch} keeps this run's changes`;
+        return { ...base, outcome: 'failed', files: [], conflicts: [], error };
+      }
       try {
         await this.checkpointNow(parent, { cause: 'before-merge' });
-        const result = await mergeBranch(parent.path, child.branch, `switchboard: merge ${child.branch} into ${parent.branch}`);
+        const result = await mergeBranch(parent.path, child.branch, `switchboard: merge ${child.branch} into ${parent.branch}`, {
+          checkpointedJustBefore: true,
+        });
         if (result.outcome === 'up-to-date') return { ...base, outcome: 'up-to-date', files: [], conflicts: [] };
         if (result.outcome === 'conflicted') return { ...base, outcome: 'conflicted', files: result.files, conflicts: result.conflicts };
         return { ...base, outcome: 'merged', commit: result.commit, files: result.files, conflicts: [] };
@@ -178,6 +190,115 @@ export class Workspaces {
       if (event.type === WorkspaceEvents.merged) merges.push(event.data);
     }
     return { checkpoints, merges };
+  }
+
+  /**
+   * After a start (a crash included), what each worktree on this machine holds that no checkpoint recorded
+   * (a tool cut off mid-write, a step between its end and its checkpoint) is committed as `recovered`, before
+   * any resumed run adds to it; then worktrees untouched past the retention are removed. In the background:
+   * the service serves meanwhile, and each worktree's queue keeps the recovery ahead of later steps.
+   */
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    this.startupPass = this.recoverAll().then(async () => {
+      await this.sweep();
+    });
+    // Hourly: retention is days, a pass reads each worktree's stream once.
+    this.sweepTimer = setInterval(() => void this.sweep(), 3_600_000);
+    this.sweepTimer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    await this.startupPass;
+    await Promise.all([...this.queues.values()]);
+  }
+
+  /** Every worktree folder here whose session recorded one, with its state. */
+  private async present(): Promise<Array<{ sessionId: string; state: WorkspaceState }>> {
+    if (!fs.existsSync(this.config.workspaces.dir)) return [];
+    const found: Array<{ sessionId: string; state: WorkspaceState }> = [];
+    for (const entry of fs.readdirSync(this.config.workspaces.dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const state = await this.stateOf(entry.name);
+      if (state.opened && !state.removed && path.resolve(state.opened.path) === path.join(this.config.workspaces.dir, entry.name))
+        found.push({ sessionId: entry.name, state });
+    }
+    return found;
+  }
+
+  private async recoverAll(): Promise<void> {
+    try {
+      for (const { state } of await this.present()) {
+        const opened = state.opened as WorkspaceOpenedData;
+        const recovered = await this.serial(opened.path, () => this.checkpointNow(opened, { cause: 'recovered' }));
+        if (recovered)
+          this.logger.warn(
+            { sessionId: opened.sessionId, files: recovered.files.length, commit: recovered.commit },
+            'workspace changes no checkpoint recorded before the stop, recorded as recovered',
+          );
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not recover the workspaces after the start');
+    }
+  }
+
+  /** Removes worktrees whose last recorded step is older than the retention (their branches stay). */
+  async sweep(now = Date.now()): Promise<number> {
+    let removed = 0;
+    try {
+      for (const { sessionId } of await this.present()) {
+        const events = await this.store.readStream(workspaceStreamId(sessionId));
+        const last = events.at(-1);
+        if (!last || now - new Date(last.recordedAt).getTime() < this.config.workspaces.retentionMs) continue;
+        if (await this.remove(sessionId, 'retention')) removed++;
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'the workspace retention pass failed');
+    }
+    return removed;
+  }
+
+  /**
+   * The worktree folder removed after its last state is committed (the branch keeps everything, and a resume
+   * makes the folder again): when its session is destroyed, or after the retention. False: nothing to remove.
+   */
+  async remove(sessionId: string, reason: 'session-destroyed' | 'retention'): Promise<boolean> {
+    const state = await this.stateOf(sessionId);
+    const opened = state.opened;
+    if (!opened || state.removed) return false;
+    return this.serial(opened.path, async () => {
+      const last = (await this.checkpointNow(opened, { cause: 'turn-end' }))?.commit ?? state.lastCommit ?? opened.baseCommit;
+      await this.git(() => removeWorktree(opened.repository, opened.path, { deleteBranch: false }));
+      await handleCommand(
+        this.store,
+        workspaceDecider,
+        workspaceStreamId(sessionId),
+        { type: 'recordRemoval', removal: { sessionId, path: opened.path, reason, lastCommit: last } },
+        { metadata: SYSTEM_METADATA },
+      );
+      this.logger.log({ sessionId, path: opened.path, reason }, 'workspace removed; its branch keeps its changes');
+      return true;
+    });
+  }
+
+  /** Before a session goes on (a resume): its worktree is there, made again from its branch if it was removed. */
+  async ensurePresent(sessionId: string): Promise<void> {
+    const state = await this.stateOf(sessionId);
+    const opened = state.opened;
+    if (!opened || fs.existsSync(opened.path)) return;
+    await this.serial(opened.path, async () => {
+      await this.git(() => restoreWorktree(opened.repository, opened.path, opened.branch));
+      const commit = state.lastCommit ?? opened.baseCommit;
+      await handleCommand(
+        this.store,
+        workspaceDecider,
+        workspaceStreamId(sessionId),
+        { type: 'recordRestore', restore: { sessionId, path: opened.path, commit } },
+        { metadata: SYSTEM_METADATA },
+      );
+      this.logger.log({ sessionId, path: opened.path }, 'workspace made again from its branch');
+    });
   }
 
   /** Bytes on disk of a worktree (symlinks not followed). */

@@ -17,3 +17,4 @@ export type { CommitOptions } from './working-state';
 export { WorkspaceRequestError } from './workspace-request.error';
 export { addWorktree, removeWorktree } from './worktrees';
 export type { AddWorktreeRequest } from './worktrees';
+export { restoreWorktree } from './restore-worktree';

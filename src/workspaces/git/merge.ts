@@ -13,12 +13,26 @@ export type MergeResult =
  * worktree must be clean (the caller checkpoints it first). On conflict nothing is aborted: the files keep
  * git's markers and the merge stays in progress; `files` is then what the worktree holds against HEAD.
  */
-export async function mergeBranch(worktree: string, branchOrCommit: string, message: string, options: CommitOptions = {}): Promise<MergeResult> {
+export async function mergeBranch(
+  worktree: string,
+  branchOrCommit: string,
+  message: string,
+  options: CommitOptions & {
+    /**
+     * The caller committed everything in this worktree just before, under its own lock: the `git status` that
+     * would refuse a dirty worktree (a full scan, ~100 ms on 10,000 files) is skipped. git still refuses to
+     * overwrite anything a merge would touch.
+     */
+    checkpointedJustBefore?: boolean;
+  } = {},
+): Promise<MergeResult> {
   if (branchOrCommit.startsWith('-') || /[\n\0]/.test(branchOrCommit))
     throw new Error(`cannot merge ${JSON.stringify(branchOrCommit)}: not a branch or commit`);
   const git = await gitIn(worktree);
   const [status, before] = await Promise.all([
-    git(['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=none']),
+    options.checkpointedJustBefore
+      ? Promise.resolve({ stdout: '' })
+      : git(['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=none']),
     headState(git, [`${branchOrCommit}^{commit}`]),
   ]);
   const theirs = before.extra[0];

@@ -65,6 +65,8 @@ export const EVENT_TYPES = {
   'workspace.opened': { stream: 'workspace', appendedBy: 'workspaceDecider' },
   'workspace.checkpointed': { stream: 'workspace', appendedBy: 'workspaceDecider' },
   'workspace.merged': { stream: 'workspace', appendedBy: 'workspaceDecider' },
+  'workspace.removed': { stream: 'workspace', appendedBy: 'workspaceDecider' },
+  'workspace.restored': { stream: 'workspace', appendedBy: 'workspaceDecider' },
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CopilotCliConnection } from '../../../copilot-cli';
 import { EventStore } from '../../../event-store';
+import { Workspaces } from '../../../workspaces';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionRegistry } from '../../session-registry';
@@ -20,6 +21,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
     private readonly store: EventStore,
     private readonly registry: SessionRegistry,
     private readonly sessions: LiveSessionLookup,
+    private readonly workspaces: Workspaces,
   ) {}
 
   async execute({ sessionId, actor, reason }: DestroySession) {
@@ -36,6 +38,10 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
     // Decided on the stream as it is now: of two racing destroys (or a destroy and a send) only one wins.
     await decideOnSession(this.store, session, { type: 'DestroySession', sessionId, reason, cliError }, actor);
     this.registry.remove(sessionId);
+    // issue 42: its worktree folder goes with it; its branch keeps every change (a failure here is logged, the destroy stands).
+    await this.workspaces.remove(sessionId, 'session-destroyed').catch((error: unknown) => {
+      this.logger.warn({ sessionId, err: error }, 'could not remove the destroyed session’s worktree; its branch keeps its changes');
+    });
     return { sessionId, status: 'destroyed' as const };
   }
 }
