@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StartRunInput } from './commands/start-run/start-run.command';
-import { budgetApiInputSchema } from '../sessions';
+import { budgetApiInputSchema, workspaceRequestSchema } from '../sessions';
 import { runPolicyInputSchema } from './run-policy';
 
 /** Bodies of the run commands (the JSON API's camelCase), shared by REST and GraphQL so both check the same rules. */
@@ -17,6 +17,8 @@ export const startRunSchema = z
     forkContext: z.boolean().default(false),
     /** Limits over the run and every run under it (narrowed by the parent's budget when there is one). */
     budget: budgetApiInputSchema.optional(),
+    /** issue 42: the run works in a git worktree made from this repository (else, under parentRunId, from its parent's). */
+    workspace: workspaceRequestSchema.optional(),
   })
   .strict();
 export const resumeRunSchema = z.object({ prompt: z.string().max(200_000).optional(), background: z.boolean().default(true) }).strict();
@@ -32,6 +34,7 @@ export function startRunInput(body: z.infer<typeof startRunSchema>): StartRunInp
     policy: body.policy,
     forkContext: body.forkContext,
     budget: body.budget,
+    ...(body.workspace ? { workspace: body.workspace } : {}),
   };
 }
 

@@ -11,7 +11,8 @@ export class RunWorkspaceSummary {
   async of(summary: RunSummary): Promise<RunSummary> {
     const threadId = runThreadId(summary.run_id);
     const { merges } = await this.workspaces.history(threadId);
-    const merge = merges.at(-1);
+    // Its own branch's merge, not its children's into it.
+    const merge = merges.filter((m) => m.sessionId === threadId).at(-1);
     if (!merge) return summary;
     return {
       ...summary,

@@ -72,6 +72,15 @@ export interface RunScheduledBy {
 export interface RunSessionSettings {
   model?: string;
   permissionPolicy?: PermissionPolicy;
+  /** issue 42: the repository the run's worktree is made from (`POST /api/runs` with `workspace`). */
+  workspace?: RunWorkspaceRequest;
+}
+
+/** issue 42: `workspace` as a run start asks for it. */
+export interface RunWorkspaceRequest {
+  repository: string;
+  ref?: string;
+  merge?: 'auto' | 'manual';
 }
 
 /**

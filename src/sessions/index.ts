@@ -11,7 +11,7 @@ export { ResumeSession } from './commands/resume-session/resume-session.command'
 export { SendMessage } from './commands/send-message/send-message.command';
 export { SteerSession } from './commands/steer-session/steer-session.command';
 export type { AgentSteered } from './commands/steer-session/steer-session.command';
-export { PermissionPolicyInput, Session, SessionPermissionPolicy, SessionSummary, SubagentInstance } from './graphql/session.model';
+export { PermissionPolicyInput, Session, SessionPermissionPolicy, SessionSummary, SubagentInstance, WorkspaceInput } from './graphql/session.model';
 export { HeldWork } from './held-work';
 export { LiveSession } from './live-session';
 export { LiveSessionLookup } from './live-session-lookup';
@@ -21,7 +21,7 @@ export { ListThreadSubagents } from './queries/list-thread-subagents/list-thread
 export type { SubagentInstanceRow } from './queries/list-thread-subagents/list-thread-subagents.query';
 export { BUDGET_LIMITS, assertBudgetAvailable, budgetApiInputSchema, budgetInputSchema, routeForBudget, toBudget } from './session-budget';
 export type { Budget, BudgetInput, BudgetLimit } from './session-budget';
-export { createSessionSchema, permissionPolicySchema } from './session-config';
+export { createSessionSchema, permissionPolicySchema, workspaceRequestSchema } from './session-config';
 export type { CustomAgentConfig, PermissionPolicy, SessionConfig, SessionReplay, ToolSpec } from './session-config';
 export { SessionRegistry } from './session-registry';
 export { foreignSessionAppend } from './session-stream-appends';

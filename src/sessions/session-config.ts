@@ -77,6 +77,15 @@ const agentIdSchema = z
 
 export const changeSubAgentsSchema = z.object({ subAgents: z.array(agentIdSchema).max(64) }).strict();
 
+/** issue 42: `workspace` on a session or a run: the repository (and ref) its git worktree is made from. */
+export const workspaceRequestSchema = z
+  .object({
+    repository: z.string().min(1).max(4096),
+    ref: z.string().min(1).max(255).optional(),
+    merge: z.enum(['auto', 'manual']).optional(),
+  })
+  .strict();
+
 export const createSessionSchema = z
   .object({
     model: z.string().min(1).max(200).optional(),
@@ -114,14 +123,7 @@ export const createSessionSchema = z
      * repository (one of SWITCHBOARD_REPOSITORIES or inside one) at `ref` (default its HEAD). `merge`: whether
      * a completed run's changes are merged into its parent's worktree at once (`auto`) or by a person (`manual`).
      */
-    workspace: z
-      .object({
-        repository: z.string().min(1).max(4096),
-        ref: z.string().min(1).max(255).optional(),
-        merge: z.enum(['auto', 'manual']).optional(),
-      })
-      .strict()
-      .optional(),
+    workspace: workspaceRequestSchema.optional(),
   })
   // Unknown keys are refused, not dropped: `agentID` for `agentId` must not silently make a plain session.
   .strict()

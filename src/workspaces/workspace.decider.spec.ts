@@ -46,6 +46,22 @@ describe('workspaceDecider', () => {
     given(opened, conflicted).when({ type: 'recordMerge', merge: merged.data }).then([merged]);
   });
 
+  it('records a child’s merge on the lead’s stream too, without marking the lead itself merged', () => {
+    const lead = { ...workspace, sessionId: 's1', runId: undefined, parentSessionId: undefined, path: '/w/s1', branch: 'switchboard/s1' };
+    const leadOpened: WorkspaceEvent = { type: WorkspaceEvents.opened, data: lead };
+    const incoming: WorkspaceEvent = { type: WorkspaceEvents.merged, data: { ...merge, outcome: 'merged', commit: 'm1' } };
+    given(leadOpened).when({ type: 'recordIncomingMerge', merge: incoming.data }).then([incoming]);
+    // Into someone else: not this stream's.
+    given(leadOpened)
+      .when({ type: 'recordIncomingMerge', merge: { ...incoming.data, intoSessionId: 's9' } })
+      .then([]);
+    // The lead's own merge into its parent is still to come.
+    const own = { ...merge, sessionId: 's1', intoSessionId: 's0', outcome: 'merged' as const };
+    given(leadOpened, incoming)
+      .when({ type: 'recordMerge', merge: own })
+      .then([{ type: WorkspaceEvents.merged, data: own }]);
+  });
+
   it('removes the folder once, restores it only after a removal, and records no checkpoint of the commit it was removed at', () => {
     const removed: WorkspaceEvent = { type: WorkspaceEvents.removed, data: removal };
     const restore = { sessionId: 'sub-agent-r1', path: workspace.path, commit: 'c1' };

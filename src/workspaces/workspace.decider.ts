@@ -25,6 +25,8 @@ export type WorkspaceCommand =
   | { type: 'open'; workspace: WorkspaceOpenedData }
   | { type: 'checkpoint'; checkpoint: WorkspaceCheckpointedData }
   | { type: 'recordMerge'; merge: WorkspaceMergedData }
+  /** The same merge on the lead's stream: what reached its worktree (or conflicts there), readable from the lead. */
+  | { type: 'recordIncomingMerge'; merge: WorkspaceMergedData }
   | { type: 'recordRemoval'; removal: WorkspaceRemovedData }
   | { type: 'recordRestore'; restore: WorkspaceRestoredData };
 
@@ -43,7 +45,10 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
       case WorkspaceEvents.checkpointed:
         return { ...state, lastCommit: event.data.commit };
       case WorkspaceEvents.merged:
-        return event.data.outcome === 'merged' || event.data.outcome === 'up-to-date' ? { ...state, mergedInto: event.data.intoSessionId } : state;
+        // Only its own branch's merge marks it merged; a child's merge into it is only read.
+        return event.data.sessionId === state.opened?.sessionId && (event.data.outcome === 'merged' || event.data.outcome === 'up-to-date')
+          ? { ...state, mergedInto: event.data.intoSessionId }
+          : state;
       case WorkspaceEvents.removed:
         return { ...state, removed: true, lastCommit: event.data.lastCommit };
       case WorkspaceEvents.restored:
@@ -63,6 +68,9 @@ export const workspaceDecider: Decider<WorkspaceState, WorkspaceCommand, Workspa
         return [{ type: WorkspaceEvents.checkpointed, data: command.checkpoint }];
       case 'recordMerge':
         if (!state.opened || state.mergedInto) return [];
+        return [{ type: WorkspaceEvents.merged, data: command.merge }];
+      case 'recordIncomingMerge':
+        if (!state.opened || command.merge.intoSessionId !== state.opened.sessionId) return [];
         return [{ type: WorkspaceEvents.merged, data: command.merge }];
       case 'recordRemoval':
         if (!state.opened || state.removed) return [];

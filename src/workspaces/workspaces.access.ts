@@ -9,6 +9,8 @@ export const WORKSPACES_ACCESS = {
   'WorkspacesController.runChanges': ['read'],
   'WorkspacesController.runDiff': ['read'],
   'WorkspacesController.runCheckpoints': ['read'],
+  'Query.sessionChanges': ['read'],
+  'Query.runChanges': ['read'],
 } as const satisfies AccessRules;
 
 /** Contributes these rules to the one table `IdentityGuard` enforces (`AccessPolicy`, found through discovery). */

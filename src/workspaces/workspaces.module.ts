@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { WorkspacesResolver } from './graphql/workspaces.resolver';
+import { WorkspaceChangesQuery } from './queries/workspace-changes';
 import { Workspaces } from './workspaces';
 import { WorkspacesAccess } from './workspaces.access';
 import { WorkspacesController } from './workspaces.controller';
@@ -10,7 +12,7 @@ import { WorkspacesController } from './workspaces.controller';
  */
 @Module({
   controllers: [WorkspacesController],
-  providers: [Workspaces, WorkspacesAccess],
+  providers: [Workspaces, WorkspaceChangesQuery, WorkspacesResolver, WorkspacesAccess],
   exports: [Workspaces],
 })
 export class WorkspacesModule {}

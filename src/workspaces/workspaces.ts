@@ -167,7 +167,23 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
         return { ...base, outcome: 'failed', files: [], conflicts: [], error: (error as Error).message };
       }
     });
-    await handleCommand(this.store, workspaceDecider, workspaceStreamId(sessionId), { type: 'recordMerge', merge }, { metadata: SYSTEM_METADATA });
+    const recorded = await handleCommand(
+      this.store,
+      workspaceDecider,
+      workspaceStreamId(sessionId),
+      { type: 'recordMerge', merge },
+      { metadata: SYSTEM_METADATA },
+    );
+    // Also on the lead's stream, so the lead's history says what reached its worktree.
+    if (recorded.events.length > 0) {
+      await handleCommand(
+        this.store,
+        workspaceDecider,
+        workspaceStreamId(parent.sessionId),
+        { type: 'recordIncomingMerge', merge },
+        { metadata: SYSTEM_METADATA },
+      );
+    }
     return merge;
   }
 

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config/switchboard-config';
+import { graphqlHttp } from '../fixtures/graphql-client';
 import type { Json, JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
 import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
@@ -149,6 +150,51 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     expect(diff.headers.get('content-type')).toContain('text/x-diff');
     expect(await diff.text()).toMatch(/\+ALPHA[\s\S]*\+BETA|\+BETA[\s\S]*\+ALPHA/);
 
+    // The same over GraphQL: the session's files and diff, a run's own changes and checkpoints.
+    const graphql = graphqlHttp(() => running.app.baseUrl);
+    const [someFile, someRun] = [...written.entries()][0];
+    const answer = await graphql(
+      `
+        query ($s: ID!, $r: ID!) {
+          sessionChanges(sessionId: $s) {
+            scope
+            files {
+              path
+              status
+              additions
+            }
+            diff
+            merges {
+              outcome
+              runId
+            }
+          }
+          runChanges(runId: $r) {
+            scope
+            files {
+              path
+            }
+            checkpoints {
+              cause
+              toolName
+              files {
+                path
+              }
+            }
+          }
+        }
+      `,
+      { s: sessionId, r: someRun },
+    );
+    expect(answer.body.errors).toBeUndefined();
+    expect(answer.body.data.sessionChanges.scope).toBe('subtree');
+    expect(answer.body.data.sessionChanges.files.map((f: Json) => f.path).sort()).toEqual(['alpha.txt', 'beta.txt']);
+    expect(answer.body.data.sessionChanges.diff).toContain('+ALPHA');
+    // The lead's own history says what reached its worktree: both runs, merged.
+    expect(answer.body.data.sessionChanges.merges.map((m: Json) => [m.runId, m.outcome]).sort()).toEqual(runs.map((r) => [r.runId, 'merged']).sort());
+    expect(answer.body.data.runChanges).toMatchObject({ scope: 'own', files: [{ path: someFile }] });
+    expect(answer.body.data.runChanges.checkpoints).toContainEqual({ cause: 'tool', toolName: 'create', files: [{ path: someFile }] });
+
     // The source repository is as it was: its branch, its index, its files.
     expect(git(repository, 'rev-parse', 'HEAD')).toBe(sourceHead);
     expect(git(repository, 'status', '--porcelain')).toBe('');
@@ -165,8 +211,37 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     const shared = fs.readFileSync(path.join(worktree, 'src', 'shared.txt'), 'utf8');
     expect(shared).toContain('<<<<<<<');
     expect(shared).toMatch(/FROM_X[\s\S]*FROM_Y|FROM_Y[\s\S]*FROM_X/);
-    expect((await http('GET', `/api/sessions/${sessionId}/checkpoints`)).status).toBe(200);
+    // The lead's history names the run that conflicted and the path.
+    const leadMerges = (await http('GET', `/api/sessions/${sessionId}/checkpoints`)).body.merges as Json[];
+    expect(leadMerges.map((m) => m.outcome).sort()).toEqual(['conflicted', 'merged']);
+    expect(leadMerges.find((m) => m.outcome === 'conflicted')).toMatchObject({ intoSessionId: sessionId, conflicts: ['src/shared.txt'] });
   }, 150_000);
+
+  it('gives a run started through POST /api/runs, and a session created over GraphQL, a worktree of the repository named', async () => {
+    const started = await http('POST', '/api/runs', { agentId: 'writer', prompt: 'NOTHING here', workspace: { repository, ref: 'main' } });
+    expect(started.status).toBe(201);
+    const runId = started.body.runId as string;
+    const changes = await waitUntil(
+      async () => {
+        const answer = await http('GET', `/api/runs/${runId}/changes`);
+        return answer.status === 200 ? answer.body : undefined;
+      },
+      "the run's worktree",
+      60_000,
+    );
+    expect(changes).toMatchObject({ runId, repository, branch: `switchboard/sub-agent-${runId}`, baseCommit: sourceHead, scope: 'own', files: [] });
+    const runWorktree = (await http('GET', `/api/sessions/sub-agent-${runId}`)).body.workingDirectory as string;
+    expect(git(runWorktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(`switchboard/sub-agent-${runId}`);
+
+    const graphql = graphqlHttp(() => running.app.baseUrl);
+    const created = await graphql('mutation($r: String!) { createSession(input: { workspace: { repository: $r } }) { sessionId } }', { r: repository });
+    expect(created.body.errors).toBeUndefined();
+    const sessionId = created.body.data.createSession.sessionId as string;
+    expect((await http('GET', `/api/sessions/${sessionId}/changes`)).body).toMatchObject({ sessionId, baseCommit: sourceHead, files: [] });
+    // A bad one is the same refusal as over REST.
+    const refused = await graphql('mutation { createSession(input: { workspace: { repository: "/etc" } }) { sessionId } }');
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'workspace_refused' });
+  }, 90_000);
 
   it('refuses a repository outside SWITCHBOARD_REPOSITORIES, a folder that is not one, and an unknown ref, with 422 and nothing made', async () => {
     const outside = makeTempDir('switchboard-outside-');

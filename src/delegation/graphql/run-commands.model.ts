@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { RunBudgetInput } from '../../graphql-api';
 import { Run } from '../../run-lineage';
+import { WorkspaceInput } from '../../sessions';
 
 @InputType({ description: "A run's own delegation policy; unset fields come from its agent definition, then the service defaults" })
 export class RunPolicyInput {
@@ -21,6 +22,8 @@ export class AgentRunInput {
   @Field({ nullable: true, description: "Default false; true: the run starts with a copy of its parent run's conversation (needs parentRunId)" })
   forkContext?: boolean;
   @Field(() => RunBudgetInput, { nullable: true }) budget?: RunBudgetInput;
+  @Field(() => WorkspaceInput, { nullable: true, description: "issue 42: a git worktree from this repository instead of its parent's working state" })
+  workspace?: WorkspaceInput;
 }
 
 @ObjectType()

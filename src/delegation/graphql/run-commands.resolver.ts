@@ -42,6 +42,7 @@ export class RunCommandsResolver {
           }
         : undefined,
       budget: input.budget ? apiBudgetFromInput(input.budget) : undefined,
+      workspace: input.workspace ? { ...input.workspace } : undefined,
     });
     // issue 28: a root run nests under the caller's span when the HTTP request carried a traceparent.
     const traceparent = callerTrace(context.req?.headers);

@@ -114,6 +114,14 @@ export class SessionSystemMessageInput {
   @Field() content!: string;
 }
 
+@InputType({ description: 'issue 42: the git worktree a session (and its runs) works in' })
+export class WorkspaceInput {
+  @Field({ description: 'The repository’s top folder: one of SWITCHBOARD_REPOSITORIES or inside one' }) repository!: string;
+  @Field({ nullable: true, description: "A branch, tag or commit to start from; default the repository's HEAD" }) ref?: string;
+  @Field({ nullable: true, description: "auto (default): a completed run's branch is merged into its lead's worktree; manual: a person merges" })
+  merge?: 'auto' | 'manual';
+}
+
 /** The POST /api/sessions body; checked by the same schema. */
 @InputType()
 export class CreateSessionInput {
@@ -134,6 +142,8 @@ export class CreateSessionInput {
   @Field(() => [String], { nullable: true, description: "MCP servers (names in the operator's registry) it may use; default: the agent's mcp_servers" })
   mcpServers?: string[];
   @Field(() => RunBudgetInput, { nullable: true, description: 'Limits over every run the session starts and their runs' }) budget?: RunBudgetInput;
+  @Field(() => WorkspaceInput, { nullable: true, description: 'Work in a git worktree of its own (needs SWITCHBOARD_REPOSITORIES)' })
+  workspace?: WorkspaceInput;
 }
 
 @ObjectType({ description: "A permission kind as this service treats it in a session's policy (the operator's switches)" })

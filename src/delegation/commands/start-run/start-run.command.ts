@@ -2,7 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { RunCaller, RunSummary } from '../../run-caller';
 import type { RunBudgetInput } from '../../run-budget';
 import type { RunPolicyInput } from '../../run-policy';
-import type { RunReplay, RunScheduledBy, RunSessionSettings } from '../../run.events';
+import type { RunReplay, RunScheduledBy, RunSessionSettings, RunWorkspaceRequest } from '../../run.events';
 
 /** What a caller may ask of agent_run, over the API or as a tool: nothing here is internal to Switchboard. */
 export interface StartRunInput {
@@ -21,6 +21,8 @@ export interface StartRunInput {
   forkContext?: boolean;
   /** Start only: a budget over the new run's subtree, narrowed by what its ancestors' budgets have left. */
   budget?: RunBudgetInput;
+  /** API only, start only (issue 42): the run's git worktree, from this repository instead of its parent's working state. */
+  workspace?: RunWorkspaceRequest;
 }
 
 /** A scheduled start (issue 30): the firing's run id, the firing, and the root run's CLI session settings. */

@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { EventStore, runThreadId, sessionStreamId } from '../../../event-store';
 import { LiveSessionLookup, SessionRegistry } from '../../../sessions';
+import { Workspaces } from '../../../workspaces';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, RunStateError } from '../../run.errors';
 import type { RunSessionSettings, RunStartedData } from '../../run.events';
@@ -30,6 +31,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly liveSessions: LiveSessionLookup,
     private readonly admission: RunAdmission,
     private readonly runWorkspace: RunWorkspaceSummary,
+    private readonly workspaces: Workspaces,
   ) {}
 
   async execute({ input, caller, origin }: StartRun): Promise<RunSummary> {
@@ -43,6 +45,8 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
 
   /** Admitted (placed, checked against the delegating policy and the covering budgets), recorded, then launched. */
   private async start(input: StartRunInput & { agentId: string; prompt: string }, caller: RunCaller, origin: RunOrigin | undefined): Promise<RunSummary> {
+    // issue 42: a repository outside the list or an unknown ref is refused (422) before the run is recorded.
+    if (input.workspace) await this.workspaces.check(input.workspace);
     const { agent, placement, policy, budget, fork, replay, scheduled } = await this.admission.admit(input, caller, origin);
     // issue 30: a scheduled start names its run, so whoever completes the firing starts this one run.
     const runId = scheduled?.newRunId ?? uuidv7();
@@ -64,7 +68,9 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       ...(budget ? { budget } : {}),
       ...(replay ? { replay } : {}),
       ...(scheduled ? { scheduledBy: { scheduleId: scheduled.schedule.scheduleId, firingId: scheduled.schedule.firingId } } : {}),
-      ...(scheduled ? { session: sessionSettings(scheduled.session) } : {}),
+      ...(scheduled || input.workspace
+        ? { session: sessionSettings({ ...scheduled?.session, ...(input.workspace ? { workspace: input.workspace } : {}) }) }
+        : {}),
       agentName: agent.name,
       trace: startedRunTrace(runId, placement.parent, caller, this.callerSessionTrace(caller)),
     };
@@ -133,8 +139,8 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
 }
 
 /** Only the settings given: an absent model or policy leaves the agent's (or the default) in place. */
-function sessionSettings({ model, permissionPolicy }: RunSessionSettings): RunSessionSettings {
-  return { ...(model ? { model } : {}), ...(permissionPolicy ? { permissionPolicy } : {}) };
+function sessionSettings({ model, permissionPolicy, workspace }: RunSessionSettings): RunSessionSettings {
+  return { ...(model ? { model } : {}), ...(permissionPolicy ? { permissionPolicy } : {}), ...(workspace ? { workspace } : {}) };
 }
 
 function continuation(state: RunState): string {

@@ -1,0 +1,64 @@
+import { Args, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { FileChange, WorkspaceCheckpointedData, WorkspaceMergedData } from '../workspace.events';
+import { type WorkspaceChanges, WorkspaceChangesQuery } from '../queries/workspace-changes';
+import { WorkspaceChangesModel, WorkspaceCheckpointModel, type WorkspaceFileChangeModel, type WorkspaceMergeModel } from './workspace-changes.model';
+
+const fileOf = (file: FileChange): WorkspaceFileChangeModel => ({ ...file, previousPath: file.previousPath ?? null, binary: file.binary === true });
+const mergeOf = (merge: WorkspaceMergedData): WorkspaceMergeModel => ({
+  ...merge,
+  runId: merge.runId ?? null,
+  commit: merge.commit ?? null,
+  error: merge.error ?? null,
+  files: merge.files.map(fileOf),
+});
+const checkpointOf = (checkpoint: WorkspaceCheckpointedData): WorkspaceCheckpointModel => ({
+  commit: checkpoint.commit,
+  cause: checkpoint.cause,
+  toolCallId: checkpoint.toolCallId ?? null,
+  toolName: checkpoint.toolName ?? null,
+  files: checkpoint.files.map(fileOf),
+});
+
+/** What the resolver hands its fields: the changes and whose workspace they are. */
+type ResolvedChanges = WorkspaceChangesModel & { owner: { session: string } | { run: string } };
+
+/** issue 42: the REST reads of a workspace as GraphQL queries (the same query object answers both). */
+@Resolver(() => WorkspaceChangesModel)
+export class WorkspacesResolver {
+  constructor(private readonly query: WorkspaceChangesQuery) {}
+
+  @Query(() => WorkspaceChangesModel, { description: "The session's worktree against its base; not_found without a workspace" })
+  async sessionChanges(@Args('sessionId', { type: () => ID }) sessionId: string): Promise<ResolvedChanges> {
+    return resolved(await this.query.changes({ session: sessionId }), { session: sessionId });
+  }
+
+  @Query(() => WorkspaceChangesModel, {
+    description: "The run's own changes, or with subtree its worktree against its base; not_found without a workspace",
+  })
+  async runChanges(
+    @Args('runId', { type: () => ID }) runId: string,
+    @Args('subtree', { type: () => Boolean, nullable: true }) subtree?: boolean,
+  ): Promise<ResolvedChanges> {
+    return resolved(await this.query.changes({ run: runId }, subtree === true), { run: runId });
+  }
+
+  @ResolveField(() => String, { description: 'A unified diff of the worktree against its base (one file with path)' })
+  diff(@Parent() changes: ResolvedChanges, @Args('path', { type: () => String, nullable: true }) path?: string): Promise<string> {
+    return this.query.diff(changes.owner, path ?? undefined);
+  }
+
+  @ResolveField(() => [WorkspaceCheckpointModel], { description: 'Its checkpoints, oldest first' })
+  async checkpoints(@Parent() changes: ResolvedChanges): Promise<WorkspaceCheckpointModel[]> {
+    return (await this.query.history(changes.owner)).checkpoints.map(checkpointOf);
+  }
+}
+
+function resolved(changes: WorkspaceChanges, owner: ResolvedChanges['owner']): ResolvedChanges {
+  return {
+    ...changes,
+    runId: changes.runId ?? null,
+    files: changes.files.map(fileOf),
+    merges: changes.merges.map(mergeOf),
+    owner,
+  };
+}

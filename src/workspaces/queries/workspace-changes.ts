@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidInputError } from '../../common';
+import { runThreadId } from '../../event-store';
+import { NoWorkspaceError } from '../workspace.errors';
+import type { FileChange, WorkspaceCheckpointedData, WorkspaceMergedData, WorkspaceOpenedData } from '../workspace.events';
+import { Workspaces } from '../workspaces';
+
+/** What a workspace's changes answer: where it is, what it started from, and the files. */
+export interface WorkspaceChanges {
+  sessionId: string;
+  runId?: string;
+  repository: string;
+  branch: string;
+  baseCommit: string;
+  /** `own`: the files this session's (or run's) own steps changed; `subtree`: its worktree against its base, merged children included. */
+  scope: 'own' | 'subtree';
+  files: FileChange[];
+  merges: WorkspaceMergedData[];
+}
+
+export interface WorkspaceHistory {
+  checkpoints: WorkspaceCheckpointedData[];
+  merges: WorkspaceMergedData[];
+}
+
+/** Which workspace a read is of: a session's, or a run's (its thread's). */
+export type WorkspaceOwner = { session: string } | { run: string };
+
+/**
+ * The read side of workspaces, one for REST and GraphQL: a session's changes are its worktree against its
+ * base; a run's are its own steps, or (subtree) its worktree, which holds what its children merged into it.
+ */
+@Injectable()
+export class WorkspaceChangesQuery {
+  constructor(private readonly workspaces: Workspaces) {}
+
+  async changes(owner: WorkspaceOwner, subtree = 'session' in owner): Promise<WorkspaceChanges> {
+    const opened = await this.openedOf(owner);
+    const { checkpoints, merges } = await this.workspaces.history(opened.sessionId);
+    const files = subtree ? await this.workspaces.changes(opened) : ownFiles(checkpoints);
+    return {
+      sessionId: opened.sessionId,
+      ...(opened.runId ? { runId: opened.runId } : {}),
+      repository: opened.repository,
+      branch: opened.branch,
+      baseCommit: opened.baseCommit,
+      scope: subtree ? 'subtree' : 'own',
+      files,
+      merges,
+    };
+  }
+
+  async diff(owner: WorkspaceOwner, file?: string): Promise<string> {
+    return this.workspaces.diff(await this.openedOf(owner), pathFilter(file));
+  }
+
+  async history(owner: WorkspaceOwner): Promise<WorkspaceHistory> {
+    const opened = await this.openedOf(owner);
+    return this.workspaces.history(opened.sessionId);
+  }
+
+  private async openedOf(owner: WorkspaceOwner): Promise<WorkspaceOpenedData> {
+    const [sessionId, what] = 'session' in owner ? [owner.session, `Session ${owner.session}`] : [runThreadId(owner.run), `Run ${owner.run}`];
+    const opened = await this.workspaces.opened(sessionId);
+    if (!opened) throw new NoWorkspaceError(what);
+    return opened;
+  }
+}
+
+/** The files of a run's own checkpoints, one row per path: the last status, the lines summed. */
+export function ownFiles(checkpoints: readonly WorkspaceCheckpointedData[]): FileChange[] {
+  const byPath = new Map<string, FileChange>();
+  for (const checkpoint of checkpoints) {
+    for (const file of checkpoint.files) {
+      const seen = byPath.get(file.path);
+      byPath.set(
+        file.path,
+        seen
+          ? {
+              ...file,
+              // Added then edited is still added; added then deleted is gone, and says deleted.
+              status: seen.status === 'added' && file.status !== 'deleted' ? 'added' : file.status,
+              additions: seen.additions + file.additions,
+              deletions: seen.deletions + file.deletions,
+            }
+          : { ...file },
+      );
+    }
+  }
+  return [...byPath.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** A repository-relative path: never absolute, never climbing out (git would refuse it too, less clearly). */
+function pathFilter(file: string | undefined): string | undefined {
+  if (file === undefined || file === '') return undefined;
+  if (file.startsWith('/') || file.split(/[\\/]/).includes('..') || file.length > 4096) {
+    throw new InvalidInputError(`path must be a path inside the repository, like src/index.ts (got "${file}")`, { path: file });
+  }
+  return file;
+}
+
+/** `?subtree=` as REST sends it. */
+export function subtreeFlag(value: string | undefined): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new InvalidInputError(`subtree must be true or false (got "${value}")`, { subtree: value });
+}
