@@ -1,3 +1,4 @@
+import { Workspaces } from '../workspaces';
 import { Controller, Get, HttpException, HttpStatus, Inject, Optional, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -37,6 +38,7 @@ export class HealthController {
     private readonly token: ApiTokenGuard,
     private readonly principals: PrincipalResolver,
     private readonly modelRoute: ModelRoute,
+    private readonly workspaces: Workspaces,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
     // Absent with SWITCHBOARD_TRACES off (TracesModule not loaded).
     @Optional() private readonly traces?: TraceExport,
@@ -78,6 +80,8 @@ export class HealthController {
         copilotCli: this.cli.status(),
         // issue 25: whether model calls go through Switchboard (and why not), and the provider they reach.
         modelCalls: { route: this.cli.modelRoute(), inFlight: this.modelRoute.inFlight(), provider },
+        // issue 42: where the worktrees are and the disk they use.
+        workspaces: this.workspaces.usage(),
         // This instance's lease, and every instance running on the database (from instance_leases).
         instance: {
           id: this.lease.instanceId,

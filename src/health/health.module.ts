@@ -1,3 +1,4 @@
+import { WorkspacesModule } from '../workspaces';
 import { Module } from '@nestjs/common';
 import { ApiTokenGuard } from '../common';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../config';
@@ -8,7 +9,7 @@ import { Readiness } from './readiness';
 import { HealthAccess } from './health.access';
 
 @Module({
-  imports: [ModelCallsModule],
+  imports: [ModelCallsModule, WorkspacesModule],
   controllers: [HealthController],
   providers: [
     HealthAccess,

@@ -6,5 +6,5 @@ export { NoWorkspaceError, WorkspaceRefusedError, WorkspacesOffError } from './w
 export { WorkspaceEvents, readWorkspaceEvent } from './workspace.events';
 export type { FileChange, WorkspaceEvent, WorkspaceMergedData, WorkspaceOpenedData } from './workspace.events';
 export { Workspaces } from './workspaces';
-export type { WorkspaceRequest } from './workspaces';
+export type { WorkspaceRequest, WorkspacesUsage } from './workspaces';
 export { WorkspacesModule } from './workspaces.module';

@@ -37,6 +37,23 @@ export interface WorkspaceRequest {
   merge?: 'auto' | 'manual';
 }
 
+/** The workspaces' part of /health. */
+export type WorkspacesUsage =
+  | { enabled: false }
+  | {
+      enabled: true;
+      dir: string;
+      repositories: string[];
+      retentionMs: number;
+      /** Worktree folders on this machine. */
+      worktrees: number;
+      /** Their bytes on disk (files and links, apparent sizes). */
+      bytes: number;
+      /** The five largest, by session. */
+      largest: Array<{ sessionId: string; bytes: number }>;
+      measuredAt: string;
+    };
+
 /** Why a checkpoint is taken. */
 export interface CheckpointCause {
   cause: WorkspaceCheckpointedData['cause'];
@@ -59,6 +76,7 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   /** worktree path → the tail of its operations. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private sweepTimer?: NodeJS.Timeout;
+  private usageCache?: { at: number; usage: WorkspacesUsage };
   /** The start-up recovery and retention pass, awaited by a stop so git is never cut off mid-commit. */
   private startupPass: Promise<void> = Promise.resolve();
 
@@ -317,9 +335,34 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  /** Bytes on disk of a worktree (symlinks not followed). */
-  diskUse(opened: WorkspaceOpenedData): number {
-    return fs.existsSync(opened.path) ? folderSize(opened.path) : 0;
+  /**
+   * What /health shows: whether workspaces are on, where, and the disk their worktrees use (each folder
+   * walked with lstat, symlinks not followed), computed at most once a minute: a walk of big worktrees is
+   * not repeated for every probe.
+   */
+  usage(now = Date.now()): WorkspacesUsage {
+    if (!this.enabled) return { enabled: false };
+    if (!this.usageCache || now - this.usageCache.at > 60_000) {
+      const folders = fs.existsSync(this.config.workspaces.dir)
+        ? fs.readdirSync(this.config.workspaces.dir, { withFileTypes: true }).filter((e) => e.isDirectory())
+        : [];
+      const sizes = folders.map((folder) => ({ sessionId: folder.name, bytes: folderSize(path.join(this.config.workspaces.dir, folder.name)) }));
+      sizes.sort((a, b) => b.bytes - a.bytes);
+      this.usageCache = {
+        at: now,
+        usage: {
+          enabled: true,
+          dir: this.config.workspaces.dir,
+          repositories: this.config.workspaces.repositories,
+          retentionMs: this.config.workspaces.retentionMs,
+          worktrees: sizes.length,
+          bytes: sizes.reduce((sum, s) => sum + s.bytes, 0),
+          largest: sizes.slice(0, 5),
+          measuredAt: new Date(now).toISOString(),
+        },
+      };
+    }
+    return this.usageCache.usage;
   }
 
   private async make(workspace: WorkspaceOpenedData): Promise<WorkspaceOpenedData> {

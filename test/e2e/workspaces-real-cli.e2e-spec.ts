@@ -199,6 +199,13 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     expect(git(repository, 'rev-parse', 'HEAD')).toBe(sourceHead);
     expect(git(repository, 'status', '--porcelain')).toBe('');
     expect(fs.existsSync(path.join(repository, 'alpha.txt'))).toBe(false);
+
+    // /health says where the worktrees are and what they take on disk: the lead's and the two runs'.
+    const health = (await http('GET', '/health')).body.workspaces;
+    expect(health).toMatchObject({ enabled: true, dir: path.join(repos.dir, 'worktrees'), repositories: [repos.dir] });
+    expect(health.worktrees).toBeGreaterThanOrEqual(3);
+    expect(health.bytes).toBeGreaterThan(0);
+    expect(health.largest[0]).toEqual({ sessionId: expect.any(String), bytes: expect.any(Number) });
   }, 150_000);
 
   it('leaves a conflict in the lead’s worktree when two runs edit the same line, and says so', async () => {

@@ -1,7 +1,10 @@
 import { test as base } from '@playwright/test';
 import { startOidcProvider } from '../../test/fixtures/oidc-provider-fixture';
 import { ScriptedModelServer } from '../../test/fixtures/scripted-model-server';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { freePort } from '../../test/fixtures/service-process';
+import { makeTempDir } from '../../test/fixtures/temp-dir';
 import { type AgentsApi, type RunningService, type ServiceOptions, startService } from './service';
 
 export { expect } from '@playwright/test';
@@ -39,6 +42,14 @@ interface WorkerFixtures {
    * closes the open API) names it here: a different value is a worker, so a service, of its own.
    */
   ownService: string | undefined;
+  /**
+   * Workspaces on (`test.use({ workspaces: true })`, issue 42): the service gets SWITCHBOARD_REPOSITORIES, a
+   * folder of repositories of this worker's own (`repositories`), where a scenario makes the git repository
+   * its sessions work on, and its worktrees beside it.
+   */
+  workspaces: boolean;
+  /** That folder (its real path, as the service compares them); undefined while workspaces are off. */
+  repositories: string | undefined;
   /** The real service on a fresh SQLite file, started once per worker and stopped (SIGTERM) after. */
   service: RunningService;
 }
@@ -63,6 +74,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   modelPrices: [undefined, { option: true, scope: 'worker' }],
   signIn: [false, { option: true, scope: 'worker' }],
   ownService: [undefined, { option: true, scope: 'worker' }],
+  workspaces: [false, { option: true, scope: 'worker' }],
+
+  repositories: [
+    async ({ workspaces }, provide) => {
+      if (!workspaces) return provide(undefined);
+      const folder = makeTempDir('switchboard-console-repos-');
+      try {
+        const repositories = path.join(fs.realpathSync(folder.dir), 'repositories');
+        fs.mkdirSync(repositories);
+        await provide(repositories);
+      } finally {
+        folder.cleanup();
+      }
+    },
+    { scope: 'worker' },
+  ],
 
   modelServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
@@ -78,7 +105,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   service: [
-    async ({ apiToken, hostPermissions, modelPrices, modelServer, signIn }, provide) => {
+    async ({ apiToken, hostPermissions, modelPrices, modelServer, signIn, repositories }, provide) => {
       // The provider's client names the redirect, and the service its public URL: both need the port first.
       const provider = signIn ? await startOidcProvider() : undefined;
       const port = await freePort();
@@ -93,6 +120,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
             ...modelServer.providerEnv(),
             // The approvals scenarios ask a person before a shell command: the operator's opt-in to host kinds.
             SWITCHBOARD_ALLOW_HOST_PERMISSIONS: String(hostPermissions),
+            ...(repositories
+              ? { SWITCHBOARD_REPOSITORIES: repositories, SWITCHBOARD_WORKSPACES_DIR: path.join(path.dirname(repositories), 'worktrees') }
+              : {}),
             ...(provider
               ? {
                   SWITCHBOARD_OIDC_ISSUER: provider.issuer,

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useMay } from '../api/me';
 import { Link } from 'react-router';
 import { usePendingApprovals } from '../approvals';
+import { RunChanges, type StepLinks } from '../changes';
 import { ErrorNote } from '../ui/ErrorNote';
 import { SteerBox } from '../ui/SteerBox';
 import { useSteerRun } from './mutations';
@@ -17,7 +18,7 @@ import { RunSummary } from './run-page/RunSummary';
 import { RunTreePanel } from './run-page/RunTreePanel';
 import { useRunActions } from './run-page/use-run-actions';
 import { useRunHeader } from './run-page/use-run-header';
-import { oneLine } from './timeline';
+import { oneLine, stepOfToolCall } from './timeline';
 import { useRunEvents } from './use-run-events';
 
 /**
@@ -41,6 +42,20 @@ export function RunPage({ runId }: { runId: string }) {
   // The live events say running; the pause (another stream) comes with the header.
   const status = liveStatus && statusUnderPause(liveStatus, pause !== undefined);
   const [selected, setSelected] = useState<string | undefined>();
+  // A checkpoint's "Show in the timeline": the tool call to bring into view (the nonce asks again for the same one).
+  const [focus, setFocus] = useState<{ toolCallId: string; nonce: number } | undefined>();
+  const steps: StepLinks = useMemo(
+    () => ({
+      has: (toolCallId) => stepOfToolCall(live.timeline, toolCallId) !== undefined,
+      show: (toolCallId) => {
+        // The timeline narrowed to another run would hide the step: show every run again.
+        const step = stepOfToolCall(live.timeline, toolCallId);
+        setSelected((current) => (step && current !== undefined && current !== step.runId ? undefined : current));
+        setFocus((current) => ({ toolCallId, nonce: (current?.nonce ?? 0) + 1 }));
+      },
+    }),
+    [live.timeline, version], // eslint-disable-line react-hooks/exhaustive-deps -- the timeline grows in place; version says when
+  );
   const agent = root?.agentId ?? loaded?.agentId;
   const task = root?.prompt ?? loaded?.prompt;
   const epoch = root?.epoch ?? loaded?.epoch ?? 1;
@@ -163,6 +178,13 @@ export function RunPage({ runId }: { runId: string }) {
         selected={selected}
         onSelect={setSelected}
       />
+      <RunChanges
+        runId={runId}
+        agentOf={(id) => store.runs.get(id)?.agentId}
+        version={version}
+        live={status === 'running' || status === 'paused'}
+        steps={steps}
+      />
       <RunModelCalls
         runId={runId}
         selected={selected}
@@ -174,7 +196,15 @@ export function RunPage({ runId }: { runId: string }) {
             : undefined
         }
       />
-      <RunTimeline timeline={live.timeline} store={store} dropped={live.dropped} version={version} selectedRunId={selected} onSelectRun={setSelected} />
+      <RunTimeline
+        timeline={live.timeline}
+        store={store}
+        dropped={live.dropped}
+        version={version}
+        selectedRunId={selected}
+        onSelectRun={setSelected}
+        focus={focus}
+      />
 
       {actions.confirmStop !== undefined && (
         <ConfirmStop runId={runId} descendants={actions.confirmStop} onCancel={actions.cancelStop} onConfirm={() => void actions.act('stop')} />

@@ -1,5 +1,5 @@
 import { emptyStore, foldEvent, type RunStore, type RunStreamEvent } from './run-tree';
-import { emptyTimeline, foldStep, plainReason, stepText, type Timeline, timelineRows } from './timeline';
+import { dropOldSteps, emptyTimeline, foldStep, plainReason, stepOfToolCall, stepText, type Timeline, timelineRows } from './timeline';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
 let position = 0;
@@ -34,6 +34,26 @@ describe('the run timeline', () => {
     // The raw events stay with the step they were read from.
     expect(tool.events.map((e) => e.type)).toEqual(['cli.tool.execution_start', 'cli.tool.execution_complete']);
     expect(tool.pending).toBe(false);
+  });
+
+  it('finds the step of a tool call a checkpoint names, and none once the page dropped it', () => {
+    const { timeline } = fold([
+      started('r1', 'writer', 'Write alpha.txt'),
+      event(
+        thread('r1'),
+        'cli.tool.execution_start',
+        { payload: { toolCallId: 'call_1_create', toolName: 'create', arguments: { path: 'alpha.txt' } } },
+        10,
+      ),
+      event(thread('r1'), 'cli.tool.execution_complete', { payload: { toolCallId: 'call_1_create', success: true } }, 22),
+      event(thread('r1'), 'cli.tool.execution_start', { payload: { toolCallId: 'call_2_view', toolName: 'view', arguments: { path: 'alpha.txt' } } }, 30),
+    ]);
+    expect(stepOfToolCall(timeline, 'call_1_create')).toMatchObject({ kind: 'tool', runId: 'r1', pending: false });
+    expect(stepOfToolCall(timeline, 'call_2_view')).toMatchObject({ pending: true });
+    expect(stepOfToolCall(timeline, 'call_unknown')).toBeUndefined();
+    dropOldSteps(timeline, 1, 2);
+    expect(stepOfToolCall(timeline, 'call_1_create')).toBeUndefined();
+    expect(stepOfToolCall(timeline, 'call_2_view')).toMatchObject({ pending: true });
   });
 
   it('shows a steer on the agent it reached: the run’s own, or a CLI sub-agent inside it', () => {

@@ -461,6 +461,12 @@ export function timelineRows(steps: readonly TimelineStep[], query: TimelineQuer
  * Keeps the newest steps when there are more than `cap`: the oldest `drop` go (the audit log has every
  * event), and the open tool calls and questions shift with them. Returns how many were dropped.
  */
+/** The step of a tool call (a checkpoint names its call): undefined when the page does not have it (not yet, or dropped). */
+export function stepOfToolCall(timeline: Timeline, toolCallId: string): TimelineStep | undefined {
+  const index = timeline.tools.get(toolCallId);
+  return index === undefined ? undefined : timeline.steps[index];
+}
+
 export function dropOldSteps(timeline: Timeline, cap: number, drop: number): number {
   if (timeline.steps.length <= cap) return 0;
   for (const step of timeline.steps.splice(0, drop)) timeline.counts.set(step.kind, (timeline.counts.get(step.kind) ?? 1) - 1);

@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCoalesced } from '../api/hooks';
 import { Link } from 'react-router';
 import { usePendingApprovals, WaitingApprovals } from '../approvals';
+import { SessionChanges } from '../changes';
 import { ChoiceList } from '../ui/ChoiceList';
 import { ErrorNote } from '../ui/ErrorNote';
 import { ProviderProblem } from '../health';
@@ -152,6 +153,11 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
     [conversation.items, showAutomatic, openQuestions],
   );
   const automaticCount = useMemo(() => automaticPermissionCount(conversation.items), [conversation.items]);
+  // The runs the conversation names (its delegations' cards): the Changes view lists their merges.
+  const runs = useMemo(
+    () => conversation.items.flatMap((item) => (item.kind === 'run' && item.runId ? [{ runId: item.runId, agentId: item.agentId }] : [])),
+    [conversation.items],
+  );
   // The session's model calls: the side panel lists them all, a sub-agent's step its own.
   const recorded = useModelCallsRecorded();
   const modelCalls = useSessionModelCalls(sessionId, conversation.lastPosition);
@@ -349,6 +355,7 @@ export function ChatPage({ sessionId }: { sessionId: string }) {
           <ErrorNote error={eligible.error} title="The eligible sub-agents could not be loaded" />
         </aside>
       </div>
+      <SessionChanges sessionId={sessionId} runs={runs} version={conversation.lastPosition} live={working} />
     </section>
   );
 }

@@ -53,6 +53,8 @@ export interface MeasuredList extends MeasuredWindow {
   measure: (element: HTMLElement | null) => void;
   /** Whether the reader scrolled back to within a screen of the start of the list (time to load an earlier page). */
   nearStart: boolean;
+  /** Scrolls the container to the item with this key (a third down the view) and renders the window there. */
+  scrollToKey: (key: string) => void;
 }
 
 const KEY_ATTRIBUTE = 'data-window-key';
@@ -182,8 +184,26 @@ export function useMeasuredWindow(ref: RefObject<HTMLElement | null>, keys: read
     anchor.current = anchorOf(element);
   });
 
+  const scrollToKey = useCallback(
+    (key: string) => {
+      const element = ref.current;
+      const index = keys.indexOf(key);
+      if (!element || index < 0) return;
+      element.scrollTop = Math.max(0, (listTop(element, keys, offsets) ?? 0) + offsets[index] - element.clientHeight / 3);
+      atEnd.current = false;
+      anchor.current = undefined;
+      setView({ top: element.scrollTop, height: element.clientHeight, atEnd: false });
+    },
+    [ref, keys, offsets],
+  );
+
   // Before the container was read: the last screen of the list when it sticks to the end, else the first.
   const height = view?.height ?? 800;
   const top = view?.top ?? (stickToEnd ? Math.max(0, offsets[offsets.length - 1] - height) : 0);
-  return { ...measuredWindow(offsets, top, height), measure, nearStart: view !== undefined && !view.atEnd && view.top < Math.max(400, view.height) };
+  return {
+    ...measuredWindow(offsets, top, height),
+    measure,
+    nearStart: view !== undefined && !view.atEnd && view.top < Math.max(400, view.height),
+    scrollToKey,
+  };
 }

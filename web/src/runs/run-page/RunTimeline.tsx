@@ -1,8 +1,8 @@
-import { memo, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Icon } from '../../ui/icons';
 import { useMeasuredWindow } from '../../ui/measured-window';
 import type { RunStore } from '../run-tree';
-import { STEP_KINDS, type StepKind, type Timeline, type TimelineStep, timelineRows } from '../timeline';
+import { STEP_KINDS, type StepKind, stepOfToolCall, type Timeline, type TimelineStep, timelineRows } from '../timeline';
 import { TIMELINE_CAP } from '../use-run-events';
 
 /** A row's height before it was measured (one line of text). */
@@ -20,6 +20,7 @@ export function RunTimeline({
   version,
   selectedRunId,
   onSelectRun,
+  focus,
 }: {
   timeline: Timeline;
   store: RunStore;
@@ -27,9 +28,27 @@ export function RunTimeline({
   version: number;
   selectedRunId: string | undefined;
   onSelectRun: (runId: string | undefined) => void;
+  /** A tool call to bring into view and mark (a checkpoint's "Show in the timeline"); `nonce` asks again for the same one. */
+  focus?: { toolCallId: string; nonce: number };
 }) {
   const [kind, setKind] = useState<StepKind | ''>('');
   const [search, setSearch] = useState('');
+  const [focusedKey, setFocusedKey] = useState<string | undefined>();
+  // A new focus clears the filters that could hide its step (while rendering: no effect's second render).
+  const [seenFocus, setSeenFocus] = useState(focus);
+  if (focus !== seenFocus) {
+    setSeenFocus(focus);
+    const step = focus ? stepOfToolCall(timeline, focus.toolCallId) : undefined;
+    setFocusedKey(step?.key);
+    if (step) {
+      setKind('');
+      setSearch('');
+    }
+  }
+  // The focus last brought into view: each is scrolled to once, not again as the timeline grows.
+  const revealed = useRef<unknown>(undefined);
+  const revealFrame = useRef(0);
+  useLayoutEffect(() => () => cancelAnimationFrame(revealFrame.current), []);
   // Typing stays responsive while a long timeline is filtered: the list follows a keystroke behind if it must.
   const query = useDeferredValue(search);
   const rows = useMemo(
@@ -40,6 +59,25 @@ export function RunTimeline({
   const scroller = useRef<HTMLDivElement>(null);
   const shown = useMeasuredWindow(scroller, keys, ROW_ESTIMATE, true);
   const stepCount = rows.length - rows.filter((r) => r.kind === 'agent').length;
+
+  // Once the focused step is a row: scroll the list to it, then the page, when the window has drawn it.
+  useLayoutEffect(() => {
+    const key = focusedKey;
+    if (key === undefined || revealed.current === seenFocus || !keys.includes(key)) return;
+    revealed.current = seenFocus;
+    shown.scrollToKey(key);
+    let tries = 0;
+    const reveal = () => {
+      const row = scroller.current?.querySelector<HTMLElement>(`[data-window-key="${CSS.escape(key)}"]`);
+      if (row) {
+        row.scrollIntoView({ block: 'center' });
+        row.focus({ preventScroll: true });
+      } else if (++tries < 30) revealFrame.current = requestAnimationFrame(reveal);
+    };
+    // Not cancelled by the next render (this effect runs after each): only when the timeline goes.
+    cancelAnimationFrame(revealFrame.current);
+    revealFrame.current = requestAnimationFrame(reveal);
+  });
   const narrowedTo = selectedRunId ? store.runs.get(selectedRunId) : undefined;
 
   return (
@@ -104,7 +142,7 @@ export function RunTimeline({
                   onSelectRun={onSelectRun}
                 />
               ) : (
-                <StepRow key={row.key} step={row.step} measure={shown.measure} />
+                <StepRow key={row.key} step={row.step} measure={shown.measure} focused={row.key === focusedKey} />
               ),
             )}
         </ol>
@@ -146,10 +184,26 @@ const AgentRow = memo(function AgentRow({
 /** One formatter for every row's time: toLocaleTimeString builds a new one per call. */
 const TIME = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' });
 
-const StepRow = memo(function StepRow({ step, measure }: { step: TimelineStep; measure: (element: HTMLElement | null) => void }) {
+const StepRow = memo(function StepRow({
+  step,
+  measure,
+  focused,
+}: {
+  step: TimelineStep;
+  measure: (element: HTMLElement | null) => void;
+  /** The step a checkpoint pointed to: marked, and focusable so the page can move focus there. */
+  focused: boolean;
+}) {
   const [open, setOpen] = useState(false);
   return (
-    <li className={`timeline-step step-${step.kind}`} data-window-key={step.key} data-kind={step.kind} ref={measure}>
+    <li
+      className={`timeline-step step-${step.kind}${focused ? ' timeline-step-focused' : ''}`}
+      data-window-key={step.key}
+      data-kind={step.kind}
+      data-tool-call-id={toolCallIdOf(step)}
+      tabIndex={focused ? -1 : undefined}
+      ref={measure}
+    >
       <div className="timeline-line">
         <time className="muted small" dateTime={step.at}>
           {TIME.format(Date.parse(step.at))}
@@ -177,3 +231,11 @@ const StepRow = memo(function StepRow({ step, measure }: { step: TimelineStep; m
     </li>
   );
 });
+
+/** The tool call a step is (its first event's), for the checkpoints that point to it. */
+function toolCallIdOf(step: TimelineStep): string | undefined {
+  if (step.kind !== 'tool' && step.kind !== 'problem') return undefined;
+  const data = step.events[0]?.data as { payload?: { toolCallId?: unknown }; toolCallId?: unknown } | undefined;
+  const id = data?.payload?.toolCallId ?? data?.toolCallId;
+  return typeof id === 'string' ? id : undefined;
+}

@@ -1,0 +1,91 @@
+import { getRest } from '../api/rest';
+
+// issue 42: what a session's or a run's git worktree changed, as the service's REST routes answer it
+// (src/workspaces/workspaces.controller.ts). GraphQL has no field for it; these are plain GETs.
+
+export type FileStatus = 'added' | 'modified' | 'deleted' | 'renamed' | 'type-changed';
+
+export interface FileChange {
+  path: string;
+  status: FileStatus;
+  additions: number;
+  deletions: number;
+  previousPath?: string;
+  binary?: boolean;
+}
+
+export type MergeOutcome = 'merged' | 'up-to-date' | 'conflicted' | 'failed';
+
+/** A run's branch merged into its lead's worktree (or not: conflicts left there, or git failed). */
+export interface WorkspaceMerge {
+  sessionId: string;
+  runId?: string;
+  intoSessionId: string;
+  outcome: MergeOutcome;
+  commit?: string;
+  files: FileChange[];
+  conflicts: string[];
+  error?: string;
+}
+
+export interface WorkspaceChanges {
+  sessionId: string;
+  runId?: string;
+  repository: string;
+  branch: string;
+  baseCommit: string;
+  scope: 'own' | 'subtree';
+  files: FileChange[];
+  merges: WorkspaceMerge[];
+}
+
+export type CheckpointCause = 'tool' | 'turn-end' | 'recovered' | 'before-merge';
+
+/** A commit after a step that changed files. */
+export interface Checkpoint {
+  sessionId: string;
+  runId?: string;
+  commit: string;
+  files: FileChange[];
+  cause: CheckpointCause;
+  toolCallId?: string;
+  toolName?: string;
+}
+
+export interface WorkspaceHistory {
+  checkpoints: Checkpoint[];
+  merges: WorkspaceMerge[];
+}
+
+/** Whose worktree: a session's (its whole worktree) or a run's, its own steps or with its sub-runs merged in. */
+export type ChangesTarget = { kind: 'session'; id: string } | { kind: 'run'; id: string; subtree: boolean };
+
+function base(target: ChangesTarget): string {
+  return `/api/${target.kind === 'session' ? 'sessions' : 'runs'}/${encodeURIComponent(target.id)}`;
+}
+
+export function changesPath(target: ChangesTarget): string {
+  return `${base(target)}/changes${target.kind === 'run' && target.subtree ? '?subtree=true' : ''}`;
+}
+
+/** The unified diff of the worktree against its base: one file's, or every file's. */
+export function diffPath(target: ChangesTarget, file?: string): string {
+  return `${base(target)}/diff${file ? `?path=${encodeURIComponent(file)}` : ''}`;
+}
+
+export function checkpointsPath(target: ChangesTarget): string {
+  return `${base(target)}/checkpoints`;
+}
+
+/** null: it has no workspace (the service's 404). */
+export function loadChanges(target: ChangesTarget): Promise<WorkspaceChanges | null> {
+  return getRest<WorkspaceChanges>(changesPath(target), 'json');
+}
+
+export function loadDiff(target: ChangesTarget, file?: string): Promise<string | null> {
+  return getRest(diffPath(target, file), 'text');
+}
+
+export function loadCheckpoints(target: ChangesTarget): Promise<WorkspaceHistory | null> {
+  return getRest<WorkspaceHistory>(checkpointsPath(target), 'json');
+}
