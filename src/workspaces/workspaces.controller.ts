@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DocumentedAnswers } from '../common';
 import { subtreeFlag, type WorkspaceChanges, WorkspaceChangesQuery, type WorkspaceHistory } from './queries/workspace-changes';
@@ -23,10 +24,9 @@ export class WorkspacesController {
   }
 
   @Get('sessions/:id/diff')
-  @Header('content-type', 'text/x-diff; charset=utf-8')
   @ApiOperation({ summary: 'The session’s worktree against its base as a unified diff (`?path=` one file). 404 without a workspace' })
-  sessionDiff(@Param('id') id: string, @Query('path') file?: string): Promise<string> {
-    return this.query.diff({ session: id }, file);
+  async sessionDiff(@Param('id') id: string, @Res({ passthrough: true }) response: Response, @Query('path') file?: string): Promise<string> {
+    return asDiff(response, await this.query.diff({ session: id }, file));
   }
 
   @Get('sessions/:id/checkpoints')
@@ -45,10 +45,9 @@ export class WorkspacesController {
   }
 
   @Get('runs/:id/diff')
-  @Header('content-type', 'text/x-diff; charset=utf-8')
   @ApiOperation({ summary: 'The run’s worktree against its base as a unified diff (`?path=` one file). 404 without a workspace' })
-  runDiff(@Param('id') id: string, @Query('path') file?: string): Promise<string> {
-    return this.query.diff({ run: id }, file);
+  async runDiff(@Param('id') id: string, @Res({ passthrough: true }) response: Response, @Query('path') file?: string): Promise<string> {
+    return asDiff(response, await this.query.diff({ run: id }, file));
   }
 
   @Get('runs/:id/checkpoints')
@@ -56,4 +55,10 @@ export class WorkspacesController {
   runCheckpoints(@Param('id') id: string): Promise<WorkspaceHistory> {
     return this.query.history({ run: id });
   }
+}
+
+/** A diff is text/x-diff; set only once there is one, so a refusal stays the JSON error every route answers. */
+function asDiff(response: Response, diff: string): string {
+  response.setHeader('content-type', 'text/x-diff; charset=utf-8');
+  return diff;
 }

@@ -210,6 +210,11 @@ describe('pause and unpause a subtree (real CLI, routed model calls)', () => {
     const read = await gql('query ($id: ID!) { run(id: $id) { status pause { by target runId held } } }', { id: leaf.runId });
     expect(read.body.data?.run).toEqual({ status: 'paused', pause: { by: 'console', target: 'run', runId: mid.runId, held: 1 } });
 
+    // Waiting on a paused run would hold the request without end: a foreground resume is refused, naming the pause.
+    const waited = await http('POST', `/api/runs/${leaf.runId}/resume`, { background: false });
+    expect(waited.status).toBe(409);
+    expect(waited.body.message).toMatch(/is paused \(since .*, by console\); unpause it first, or ask with background: true/);
+
     const unpaused = await http('POST', `/api/runs/${mid.runId}/unpause`);
     expect(unpaused.body).toMatchObject({ target: 'run', id: mid.runId, released: 1 });
     await untilStatus(leadId, 'completed');

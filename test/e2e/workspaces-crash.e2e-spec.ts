@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type AppStore, appStoreTargets } from '../fixtures/app-store-targets';
+import { makeRepository, workingDirectoryOf } from '../fixtures/git-repositories';
 import { type Json, jsonHttp } from '../fixtures/json-http';
 import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { type ServiceProcess, startServiceProcess } from '../fixtures/service-process';
@@ -11,12 +11,8 @@ import { waitUntil } from '../fixtures/wait-until';
 /** More than twice the heartbeat (the config refuses less): on PostgreSQL the killed instance's lease must expire. */
 const LEASE = { SWITCHBOARD_LEASE_HEARTBEAT_MS: '400', SWITCHBOARD_LEASE_TTL_MS: '1500' };
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
 function createIn(request: RequestContext, file: string, text: string) {
-  const cwd = /Current working directory: (\S+)/.exec(request.systemText)?.[1];
-  if (!cwd) throw new Error('the CLI named no working directory');
-  return { toolCalls: [{ name: 'create', arguments: { path: path.join(cwd, file), file_text: text } }] };
+  return { toolCalls: [{ name: 'create', arguments: { path: path.join(workingDirectoryOf(request), file), file_text: text } }] };
 }
 
 /**
@@ -37,11 +33,7 @@ describe.each(appStoreTargets())('a kill -9 while a run works in its worktree (%
 
   beforeAll(async () => {
     store = await storeTarget(tmp.dir);
-    fs.mkdirSync(repository, { recursive: true });
-    git(repository, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(repository, 'README.md'), '# app\n');
-    git(repository, 'add', '-A');
-    git(repository, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'base');
+    makeRepository(repository, { 'README.md': '# app\n' });
     await model.start();
     model.setScript([
       {

@@ -1,32 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadConfig } from '../../src/config/switchboard-config';
+import { git, makeRepository, pairDelegation, writerStep } from '../fixtures/git-repositories';
 import { graphqlHttp } from '../fixtures/graphql-client';
 import type { Json, JsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
-import { type RequestContext, ScriptedModelServer } from '../fixtures/scripted-model-server';
+import { ScriptedModelServer } from '../fixtures/scripted-model-server';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { waitUntil } from '../fixtures/wait-until';
-
-/** The folder the CLI told the model it works in (its environment context). */
-function workingDirectoryOf(request: RequestContext): string {
-  const found = /Current working directory: (\S+)/.exec(request.systemText);
-  if (!found) throw new Error('the CLI named no working directory');
-  return found[1];
-}
-
-/** `WRITE <file> <word>` / `EDIT <file> <old> <new>` in the run's prompt: what the scripted writer does. */
-function writerStep(request: RequestContext) {
-  const cwd = workingDirectoryOf(request);
-  const write = /WRITE (\S+) (\S+)/.exec(request.allText);
-  if (write) return { toolCalls: [{ name: 'create', arguments: { path: path.join(cwd, write[1]), file_text: `${write[2]}\n` } }] };
-  const edit = /EDIT (\S+) (\S+) (\S+)/.exec(request.allText);
-  if (edit) return { toolCalls: [{ name: 'edit', arguments: { path: path.join(cwd, edit[1]), old_str: edit[2], new_str: edit[3] } }] };
-  return { text: 'NOTHING_TO_DO' };
-}
-
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 /**
  * issue 42 through the real @github/copilot binary: a lead with a workspace delegates background writers;
@@ -45,13 +26,7 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
 
   beforeAll(async () => {
     repos = makeTempDir('switchboard-repos-');
-    repository = path.join(fs.realpathSync(repos.dir), 'shop');
-    fs.mkdirSync(path.join(repository, 'src'), { recursive: true });
-    git(repository, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(repository, 'README.md'), '# shop\n');
-    fs.writeFileSync(path.join(repository, 'src', 'shared.txt'), 'line1\nline2\nline3\n');
-    git(repository, 'add', '-A');
-    git(repository, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'base');
+    repository = makeRepository(path.join(fs.realpathSync(repos.dir), 'shop'));
     sourceHead = git(repository, 'rev-parse', 'HEAD');
 
     await model.start();
@@ -60,16 +35,7 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
         name: 'lead delegates two writers',
         systemIncludes: 'LEAD_WS',
         lastIsToolResult: false,
-        answer: (r) => {
-          const pair = /PAIR (\S+) \| (\S+ \S+(?: \S+)?)\s*\| (\S+ \S+(?: \S+)?)/.exec(r.allText);
-          if (!pair) return { text: 'NO_PAIR' };
-          return {
-            toolCalls: [
-              { name: 'agent_run', arguments: { agent_id: 'writer', prompt: `${pair[1]} ${pair[2]}`, background: true } },
-              { name: 'agent_run', arguments: { agent_id: 'writer', prompt: `${pair[1]} ${pair[3]}`, background: true } },
-            ],
-          };
-        },
+        answer: pairDelegation('writer'),
       },
       { name: 'lead waits', systemIncludes: 'LEAD_WS', lastIsToolResult: true, answer: { text: 'LEAD_STARTED' } },
       { name: 'writer writes', systemIncludes: 'WRITER_WS', lastIsToolResult: false, answer: writerStep },
@@ -269,6 +235,11 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
       const plain = await http('POST', '/api/sessions', {});
       expect(plain.status).toBe(201);
       expect((await http('GET', `/api/sessions/${plain.body.sessionId}/changes`)).status).toBe(404);
+      // A diff's refusal is the JSON error every route answers, not text/x-diff.
+      const noDiff = await fetch(`${running.app.baseUrl}/api/sessions/${plain.body.sessionId}/diff`);
+      expect(noDiff.status).toBe(404);
+      expect(noDiff.headers.get('content-type')).toContain('application/json');
+      expect(((await noDiff.json()) as Json).code).toBe('not_found');
     } finally {
       outside.cleanup();
     }

@@ -1,13 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceEvents } from '../../src/workspaces/workspace.events';
 import { Workspaces } from '../../src/workspaces/workspaces';
 import { type TestEventStore, openTestEventStore } from '../fixtures/event-store-fixture';
+import { git, makeRepository } from '../fixtures/git-repositories';
 import { makeTempDir } from '../fixtures/temp-dir';
 import { testConfig } from '../fixtures/test-config';
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 const DAY = 86_400_000;
 
 /**
@@ -23,12 +22,7 @@ describe('Workspaces: retention, removal and restore', () => {
 
   beforeEach(() => {
     tmp = makeTempDir('switchboard-ws-life-');
-    repository = path.join(fs.realpathSync(tmp.dir), 'repos', 'app');
-    fs.mkdirSync(repository, { recursive: true });
-    git(repository, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(repository, 'README.md'), '# app\n');
-    git(repository, 'add', '-A');
-    git(repository, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'base');
+    repository = makeRepository(path.join(fs.realpathSync(tmp.dir), 'repos', 'app'), { 'README.md': '# app\n' });
     es = openTestEventStore();
     const config = testConfig(tmp.dir, {
       workspaces: { repositories: [path.dirname(repository)], dir: path.join(tmp.dir, 'worktrees'), retentionMs: 7 * DAY },

@@ -1,8 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from '@playwright/test';
-import type { RequestContext } from '../../test/fixtures/scripted-model-server';
+import { makeRepository, pairDelegation, writerStep } from '../../test/fixtures/git-repositories';
 import { expect, test } from './fixtures';
 import type { AgentsApi } from './service';
 import { expectNoSeriousA11yViolations, inBothThemes, SCREENSHOT_DIR, setTheme } from './support';
@@ -22,36 +20,6 @@ interface RunRow {
   ownerThreadId: string;
 }
 
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-
-/** A repository with one commit: a readme and a three-line file the conflict scenario edits. */
-function makeRepository(folder: string): string {
-  fs.mkdirSync(path.join(folder, 'src'), { recursive: true });
-  git(folder, 'init', '-q', '-b', 'main');
-  fs.writeFileSync(path.join(folder, 'README.md'), '# shop\n');
-  fs.writeFileSync(path.join(folder, 'src', 'shared.txt'), 'line1\nline2\nline3\n');
-  git(folder, 'add', '-A');
-  git(folder, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'base');
-  return folder;
-}
-
-/** The folder the CLI told the model it works in (its environment context): the run's worktree. */
-function workingDirectoryOf(request: RequestContext): string {
-  const found = /Current working directory: (\S+)/.exec(request.systemText);
-  if (!found) throw new Error('the CLI named no working directory');
-  return found[1];
-}
-
-/** `WRITE <file> <word>` / `EDIT <file> <old> <new>` in the run's task: what the scripted writer does. */
-function writerStep(request: RequestContext) {
-  const cwd = workingDirectoryOf(request);
-  const write = /WRITE (\S+) (\S+)/.exec(request.allText);
-  if (write) return { toolCalls: [{ name: 'create', arguments: { path: path.join(cwd, write[1]), file_text: `${write[2]}\n` } }] };
-  const edit = /EDIT (\S+) (\S+) (\S+)/.exec(request.allText);
-  if (edit) return { toolCalls: [{ name: 'edit', arguments: { path: path.join(cwd, edit[1]), old_str: edit[2], new_str: edit[3] } }] };
-  return { text: 'NOTHING_TO_DO' };
-}
-
 /** The lead and writer agents of this test (`s` keeps its ids and markers its own). */
 async function team(api: AgentsApi, s: string): Promise<{ lead: string; writer: string }> {
   const lead = `lead-${s}`;
@@ -68,16 +36,7 @@ function script(s: string, writer: string) {
       name: 'the lead delegates two writers',
       systemIncludes: `LEAD_${s}`,
       lastIsToolResult: false,
-      answer: (r: RequestContext) => {
-        const pair = /PAIR (\S+) \| (\S+ \S+(?: \S+)?)\s*\| (\S+ \S+(?: \S+)?)/.exec(r.allText);
-        if (!pair) return { text: 'NO_PAIR' };
-        return {
-          toolCalls: [
-            { name: 'agent_run', arguments: { agent_id: writer, prompt: `${pair[1]} ${pair[2]}`, background: true } },
-            { name: 'agent_run', arguments: { agent_id: writer, prompt: `${pair[1]} ${pair[3]}`, background: true } },
-          ],
-        };
-      },
+      answer: pairDelegation(writer),
     },
     { name: 'the lead waits', systemIncludes: `LEAD_${s}`, lastIsToolResult: true, answer: { text: 'LEAD_STARTED' } },
     { name: 'the writer writes', systemIncludes: `WRITER_${s}`, lastIsToolResult: false, answer: writerStep },

@@ -3,6 +3,7 @@ import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { EventStore, runThreadId, sessionStreamId } from '../../../event-store';
 import { LiveSessionLookup, SessionRegistry } from '../../../sessions';
+import { PauseHolds } from '../../../pauses';
 import { Workspaces } from '../../../workspaces';
 import type { RunState } from '../../run.decider';
 import { InvalidRunArgumentsError, RunStateError } from '../../run.errors';
@@ -32,6 +33,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     private readonly admission: RunAdmission,
     private readonly runWorkspace: RunWorkspaceSummary,
     private readonly workspaces: Workspaces,
+    private readonly pauses: PauseHolds,
   ) {}
 
   async execute({ input, caller, origin }: StartRun): Promise<RunSummary> {
@@ -100,9 +102,15 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
     // Waiting for it or resuming it happens where it is held; an ended run is only reported.
     if (state.status !== 'completed' && state.status !== 'failed') await holdRunSession(this.liveSessions, state);
     switch (state.status) {
-      case 'running':
+      case 'running': {
+        // A paused run does not end until someone unpauses it: waiting on it would hold the caller without end.
+        const pause = input.background ? undefined : await this.pauses.pauseOverRun(runId);
+        if (pause) {
+          throw new RunStateError(`Run ${runId} is paused (since ${pause.since}, by ${pause.by}); unpause it first, or ask with background: true`);
+        }
         if (!input.background) await this.handles.get(runId)?.settled;
         return toSummary(await this.repository.get(runId));
+      }
       case 'completed':
       case 'failed':
         if (input.prompt) {
