@@ -69,6 +69,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the workspace retention in days or hours, blank as the default, and names the variable otherwise', () => {
+    expect(loadConfig({ SWITCHBOARD_WORKSPACE_RETENTION: '' }).workspaces.retentionMs).toBe(7 * 86_400_000);
+    expect(loadConfig({ SWITCHBOARD_WORKSPACE_RETENTION: '12h' }).workspaces.retentionMs).toBe(12 * 3_600_000);
+    expect(() => loadConfig({ SWITCHBOARD_WORKSPACE_RETENTION: 'soon' })).toThrow(
+      /SWITCHBOARD_WORKSPACE_RETENTION must be a number of days or hours, like 7d or 12h \(got "soon"\)/,
+    );
+    expect(loadConfig({ SWITCHBOARD_REPOSITORIES: ' /srv/a , b ', SWITCHBOARD_DB: '/var/lib/sb/db.sqlite' }).workspaces).toMatchObject({
+      repositories: ['/srv/a', path.resolve('b')],
+      dir: '/var/lib/sb/workspaces',
+    });
+  });
+
   it('resolves SWITCHBOARD_WORKING_DIRECTORY to an absolute folder', () => {
     expect(loadConfig({ SWITCHBOARD_WORKING_DIRECTORY: '/srv/work/../projects' }).cli.workingDirectory).toBe('/srv/projects');
     expect(loadConfig({ SWITCHBOARD_WORKING_DIRECTORY: 'here' }).cli.workingDirectory).toBe(path.resolve('here'));
