@@ -81,7 +81,7 @@ export class HealthController {
         // issue 25: whether model calls go through Switchboard (and why not), and the provider they reach.
         modelCalls: { route: this.cli.modelRoute(), inFlight: this.modelRoute.inFlight(), provider },
         // issue 42: where the worktrees are and the disk they use.
-        workspaces: this.workspaces.usage(),
+        workspaces: await this.workspaces.usage(),
         // This instance's lease, and every instance running on the database (from instance_leases).
         instance: {
           id: this.lease.instanceId,

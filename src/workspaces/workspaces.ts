@@ -19,7 +19,7 @@ import {
   snapshotWorkingState,
   WorkspaceRequestError,
 } from './git';
-import { workspaceDecider, type WorkspaceState } from './workspace.decider';
+import { type WorkspaceCommand, workspaceDecider, type WorkspaceState } from './workspace.decider';
 import { WorkspaceGitError, WorkspaceRefusedError, WorkspacesOffError } from './workspace.errors';
 import {
   type FileChange,
@@ -77,6 +77,11 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly queues = new Map<string, Promise<unknown>>();
   private sweepTimer?: NodeJS.Timeout;
   private usageCache?: { at: number; usage: WorkspacesUsage };
+  /**
+   * `workspace.opened` never changes once recorded: kept here, so a checkpoint after each tool call reads its
+   * stream once (to decide), not twice. Filled by every read of a stream that has it.
+   */
+  private readonly openedBySession = new Map<string, WorkspaceOpenedData>();
   /** The start-up recovery and retention pass, awaited by a stop so git is never cut off mid-commit. */
   private startupPass: Promise<void> = Promise.resolve();
 
@@ -141,6 +146,8 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** The session's workspace as recorded; undefined when it has none. */
   async opened(sessionId: string): Promise<WorkspaceOpenedData | undefined> {
+    const known = this.openedBySession.get(sessionId);
+    if (known) return known;
     return (await this.stateOf(sessionId)).opened;
   }
 
@@ -185,22 +192,10 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
         return { ...base, outcome: 'failed', files: [], conflicts: [], error: (error as Error).message };
       }
     });
-    const recorded = await handleCommand(
-      this.store,
-      workspaceDecider,
-      workspaceStreamId(sessionId),
-      { type: 'recordMerge', merge },
-      { metadata: SYSTEM_METADATA },
-    );
+    const recorded = await this.decide(sessionId, { type: 'recordMerge', merge });
     // Also on the lead's stream, so the lead's history says what reached its worktree.
     if (recorded.events.length > 0) {
-      await handleCommand(
-        this.store,
-        workspaceDecider,
-        workspaceStreamId(parent.sessionId),
-        { type: 'recordIncomingMerge', merge },
-        { metadata: SYSTEM_METADATA },
-      );
+      await this.decide(parent.sessionId, { type: 'recordIncomingMerge', merge });
     }
     return merge;
   }
@@ -249,22 +244,23 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Every worktree folder here whose session recorded one, with its state. */
-  private async present(): Promise<Array<{ sessionId: string; state: WorkspaceState }>> {
+  private async present(): Promise<Array<{ sessionId: string; opened: WorkspaceOpenedData; lastRecordedAt: string }>> {
     if (!fs.existsSync(this.config.workspaces.dir)) return [];
-    const found: Array<{ sessionId: string; state: WorkspaceState }> = [];
+    const found: Array<{ sessionId: string; opened: WorkspaceOpenedData; lastRecordedAt: string }> = [];
     for (const entry of fs.readdirSync(this.config.workspaces.dir, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
-      const state = await this.stateOf(entry.name);
-      if (state.opened && !state.removed && path.resolve(state.opened.path) === path.join(this.config.workspaces.dir, entry.name))
-        found.push({ sessionId: entry.name, state });
+      const { state, lastRecordedAt } = await this.read(entry.name);
+      const { opened } = state;
+      if (opened && lastRecordedAt && !state.removed && path.resolve(opened.path) === path.join(this.config.workspaces.dir, entry.name)) {
+        found.push({ sessionId: entry.name, opened, lastRecordedAt });
+      }
     }
     return found;
   }
 
   private async recoverAll(): Promise<void> {
     try {
-      for (const { state } of await this.present()) {
-        const opened = state.opened as WorkspaceOpenedData;
+      for (const { opened } of await this.present()) {
         const recovered = await this.serial(opened.path, () => this.checkpointNow(opened, { cause: 'recovered' }));
         if (recovered)
           this.logger.warn(
@@ -281,10 +277,8 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   async sweep(now = Date.now()): Promise<number> {
     let removed = 0;
     try {
-      for (const { sessionId } of await this.present()) {
-        const events = await this.store.readStream(workspaceStreamId(sessionId));
-        const last = events.at(-1);
-        if (!last || now - new Date(last.recordedAt).getTime() < this.config.workspaces.retentionMs) continue;
+      for (const { sessionId, lastRecordedAt } of await this.present()) {
+        if (now - new Date(lastRecordedAt).getTime() < this.config.workspaces.retentionMs) continue;
         if (await this.remove(sessionId, 'retention')) removed++;
       }
     } catch (error) {
@@ -304,13 +298,7 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
     return this.serial(opened.path, async () => {
       const last = (await this.checkpointNow(opened, { cause: 'turn-end' }))?.commit ?? state.lastCommit ?? opened.baseCommit;
       await this.git(() => removeWorktree(opened.repository, opened.path, { deleteBranch: false }));
-      await handleCommand(
-        this.store,
-        workspaceDecider,
-        workspaceStreamId(sessionId),
-        { type: 'recordRemoval', removal: { sessionId, path: opened.path, reason, lastCommit: last } },
-        { metadata: SYSTEM_METADATA },
-      );
+      await this.decide(sessionId, { type: 'recordRemoval', removal: { sessionId, path: opened.path, reason, lastCommit: last } });
       this.logger.log({ sessionId, path: opened.path, reason }, 'workspace removed; its branch keeps its changes');
       return true;
     });
@@ -324,13 +312,7 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
     await this.serial(opened.path, async () => {
       await this.git(() => restoreWorktree(opened.repository, opened.path, opened.branch));
       const commit = state.lastCommit ?? opened.baseCommit;
-      await handleCommand(
-        this.store,
-        workspaceDecider,
-        workspaceStreamId(sessionId),
-        { type: 'recordRestore', restore: { sessionId, path: opened.path, commit } },
-        { metadata: SYSTEM_METADATA },
-      );
+      await this.decide(sessionId, { type: 'recordRestore', restore: { sessionId, path: opened.path, commit } });
       this.logger.log({ sessionId, path: opened.path }, 'workspace made again from its branch');
     });
   }
@@ -340,19 +322,18 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
    * walked with lstat, symlinks not followed), computed at most once a minute: a walk of big worktrees is
    * not repeated for every probe.
    */
-  usage(now = Date.now()): WorkspacesUsage {
+  async usage(now = Date.now()): Promise<WorkspacesUsage> {
     if (!this.enabled) return { enabled: false };
     if (!this.usageCache || now - this.usageCache.at > 60_000) {
-      const folders = fs.existsSync(this.config.workspaces.dir)
-        ? fs.readdirSync(this.config.workspaces.dir, { withFileTypes: true }).filter((e) => e.isDirectory())
-        : [];
-      const sizes = folders.map((folder) => ({ sessionId: folder.name, bytes: folderSize(path.join(this.config.workspaces.dir, folder.name)) }));
+      const dir = this.config.workspaces.dir;
+      const folders = fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()) : [];
+      const sizes = await Promise.all(folders.map(async (folder) => ({ sessionId: folder.name, bytes: await folderSize(path.join(dir, folder.name)) })));
       sizes.sort((a, b) => b.bytes - a.bytes);
       this.usageCache = {
         at: now,
         usage: {
           enabled: true,
-          dir: this.config.workspaces.dir,
+          dir,
           repositories: this.config.workspaces.repositories,
           retentionMs: this.config.workspaces.retentionMs,
           worktrees: sizes.length,
@@ -368,7 +349,7 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   private async make(workspace: WorkspaceOpenedData): Promise<WorkspaceOpenedData> {
     fs.mkdirSync(this.config.workspaces.dir, { recursive: true });
     await this.git(() => addWorktree({ root: workspace.repository, path: workspace.path, branch: workspace.branch, startCommit: workspace.baseCommit }));
-    await handleCommand(this.store, workspaceDecider, workspaceStreamId(workspace.sessionId), { type: 'open', workspace }, { metadata: SYSTEM_METADATA });
+    await this.decide(workspace.sessionId, { type: 'open', workspace });
     this.logger.log(
       { sessionId: workspace.sessionId, repository: workspace.repository, path: workspace.path, base: workspace.baseCommit },
       'workspace opened',
@@ -391,22 +372,28 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
       ...(cause.toolName ? { toolName: cause.toolName } : {}),
       ...(cause.modelCallId ? { modelCallId: cause.modelCallId } : {}),
     };
-    await handleCommand(
-      this.store,
-      workspaceDecider,
-      workspaceStreamId(opened.sessionId),
-      { type: 'checkpoint', checkpoint },
-      { metadata: SYSTEM_METADATA },
-    );
+    await this.decide(opened.sessionId, { type: 'checkpoint', checkpoint });
     return checkpoint;
   }
 
+  /** A command on the session's workspace stream, recorded as Switchboard's own. */
+  private decide(sessionId: string, command: WorkspaceCommand) {
+    return handleCommand(this.store, workspaceDecider, workspaceStreamId(sessionId), command, { metadata: SYSTEM_METADATA });
+  }
+
   private async stateOf(sessionId: string): Promise<WorkspaceState> {
+    return (await this.read(sessionId)).state;
+  }
+
+  /** The workspace stream folded, and when its last event was recorded (what the retention counts from). */
+  private async read(sessionId: string): Promise<{ state: WorkspaceState; lastRecordedAt?: string }> {
     let state = workspaceDecider.initialState();
-    for (const event of await this.store.readStream(workspaceStreamId(sessionId))) {
+    const events = await this.store.readStream(workspaceStreamId(sessionId));
+    for (const event of events) {
       if (isWorkspaceEvent(event)) state = workspaceDecider.evolve(state, event);
     }
-    return state;
+    if (state.opened) this.openedBySession.set(sessionId, state.opened);
+    return { state, lastRecordedAt: events.at(-1)?.recordedAt };
   }
 
   private pathOf(sessionId: string): string {

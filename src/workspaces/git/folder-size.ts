@@ -1,19 +1,20 @@
-import * as fs from 'node:fs';
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 
 /**
  * Bytes of every file and symlink under `root` (apparent sizes; folders themselves not counted), for disk use in
  * /health. Walked with lstat: a symlink counts as itself and is never followed, in or out of the tree.
- * Synchronous and iterative: no recursion depth to exhaust, and entries that vanish mid-walk are skipped.
+ * Asynchronous (each lstat and readdir on libuv's pool): a big worktree never holds the event loop, which the
+ * model route shares. Iterative: no recursion depth to exhaust; entries that vanish mid-walk are skipped.
  */
-export function folderSize(root: string): number {
+export async function folderSize(root: string): Promise<number> {
   let bytes = 0;
   const pending = [root];
   while (pending.length > 0) {
     const current = pending.pop() as string;
-    let stat: fs.Stats;
+    let stat: Awaited<ReturnType<typeof fs.lstat>>;
     try {
-      stat = fs.lstatSync(current);
+      stat = await fs.lstat(current);
     } catch {
       continue; // removed while we walked
     }
@@ -22,7 +23,7 @@ export function folderSize(root: string): number {
       continue;
     }
     try {
-      for (const name of fs.readdirSync(current)) pending.push(path.join(current, name));
+      for (const name of await fs.readdir(current)) pending.push(path.join(current, name));
     } catch {
       // unreadable or gone: what it holds is not counted
     }

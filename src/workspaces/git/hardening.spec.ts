@@ -198,7 +198,7 @@ describe('a hostile repository', () => {
     expect(plainGit(parent, 'log', '-1', '--format=%P').trim().split(' ')).toHaveLength(2);
     expect(plainGit(root, 'cat-file', 'blob', `${concluded?.commit}:story.txt`)).toBe('one (resolved)\ntwo\nthree\nfour\nfive (parent)\n');
 
-    expect(folderSize(parent)).toBeGreaterThan(0);
+    expect(await folderSize(parent)).toBeGreaterThan(0);
     await removeWorktree(root, child, { deleteBranch: true });
     await removeWorktree(root, parent, { deleteBranch: true });
 

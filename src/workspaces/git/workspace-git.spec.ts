@@ -390,14 +390,14 @@ describe('the workspaces git layer', () => {
     expect(git(root, 'branch', '--list', gone.branch).trim()).toBe(gone.branch);
   });
 
-  it('folderSize counts file bytes and never follows a symlink', () => {
+  it('folderSize counts file bytes and never follows a symlink', async () => {
     const folder = path.join(dir, 'sized');
     write(folder, 'a/b/c.txt', 'x'.repeat(1000));
     write(folder, 'd.txt', 'y'.repeat(24));
     fs.symlinkSync(root, path.join(folder, 'a', 'link-to-repo'));
     const linkBytes = fs.lstatSync(path.join(folder, 'a', 'link-to-repo')).size;
-    expect(folderSize(folder)).toBe(1024 + linkBytes);
-    expect(folderSize(path.join(dir, 'missing'))).toBe(0);
+    expect(await folderSize(folder)).toBe(1024 + linkBytes);
+    expect(await folderSize(path.join(dir, 'missing'))).toBe(0);
   });
 
   it('left the source repository’s branch, HEAD, index, status and files as they were', () => {
