@@ -109,7 +109,7 @@ test('a two-level run reads as a timeline of steps, narrowed, filtered and searc
   const read = step(`ran view README_${s}.md`);
   await expect(read).toBeVisible();
   // The raw events are one click away: the CLI's start and end of the call.
-  await read.getByRole('button', { name: 'Show the raw events of this step' }).click();
+  await read.getByRole('button', { name: 'Raw events of this step' }).click();
   await expect(read.locator('pre')).toContainText('"type": "cli.tool.execution_start"');
   await expect(read.locator('pre')).toContainText(`"path": "README_${s}.md"`);
   await search.fill(`nothing-like-this-${s}`);

@@ -91,7 +91,7 @@ test('a run tree grows live, Stop names the running descendants and stops them a
   await expect(page.getByText(`Only the run of ${scout}`)).toBeVisible();
   const given = timeline.locator('.timeline-step', { hasText: `${scout} was given a task by ${chief} (in the background): “Scout ahead.”` });
   await expect(given).toBeVisible();
-  await given.getByRole('button', { name: 'Show the raw event of this step' }).click();
+  await given.getByRole('button', { name: 'Raw event of this step' }).click();
   await expect(given.locator('pre')).toContainText(`"runId": "${late.runId}"`);
   await page.getByRole('button', { name: 'Show every run' }).click();
   await page.getByLabel('Show', { exact: true }).selectOption('run');

@@ -57,7 +57,7 @@ test('schedules an agent from its card with a live preview, runs it now and foll
   await screenshot(page, 'schedules');
 
   // The firing's run page says which schedule started it, and links back.
-  await manual.getByRole('link', { name: /^Open the run of the firing due / }).click();
+  await manual.getByRole('link', { name: /^Open run of the firing due / }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${agent.id}: Write the morning report.`);
   await expect(page.getByTestId('run-status')).toHaveText('completed');
   const startedBy = page.getByTestId('scheduled-by');

@@ -159,7 +159,7 @@ export function RunsPage() {
                       {node.parentRunId ? (
                         <>
                           {node.depth} {node.depth === 1 ? 'level' : 'levels'} down in{' '}
-                          <Link to={`/runs/${node.rootRunId}`} aria-label={`the tree of run ${node.rootRunId}`}>
+                          <Link to={`/runs/${node.rootRunId}`} aria-label={`this tree, of run ${node.rootRunId}`}>
                             this tree
                           </Link>
                         </>

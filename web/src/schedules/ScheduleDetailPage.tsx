@@ -184,7 +184,7 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
                   </td>
                   <td>
                     {f.runId && f.status === 'started' ? (
-                      <Link to={`/runs/${f.runId}`} aria-label={`Open the run of the firing due ${dueTimeText(f.dueAt, schedule?.timeZone ?? 'UTC')}`}>
+                      <Link to={`/runs/${f.runId}`} aria-label={`Open run of the firing due ${dueTimeText(f.dueAt, schedule?.timeZone ?? 'UTC')}`}>
                         Open run
                       </Link>
                     ) : (

@@ -4,7 +4,7 @@ import type { Choice } from '../../ui/ChoiceList';
 import { Icon } from '../../ui/icons';
 import type { DraftCheck } from './use-draft-check';
 
-/** The aside: whether the draft can be a sub-agent, its team, and Save / Cancel (blocked with why). */
+/** The aside: Save / Cancel (blocked with why), whether the draft can be a sub-agent, and its team. */
 export function EditorSummary({
   check,
   team,
@@ -32,6 +32,35 @@ export function EditorSummary({
   const mayAdminister = useMay('administer');
   return (
     <aside className="editor-aside" aria-label="Summary">
+      {/* First: the eligibility and team cards below change as the draft check answers; Save must not move under the pointer. */}
+      <div className="form-actions">
+        {mayAdminister ? (
+          <button type="submit" form="agent-form" className="primary" disabled={blocked || saving} aria-describedby={blocked ? blockedNoteId : undefined}>
+            {saving ? 'Saving…' : editing ? 'Save' : 'Create agent'}
+          </button>
+        ) : (
+          <p className="muted">Read only: only an admin changes the agent library.</p>
+        )}
+        <Link className="button" to="/agents">
+          Cancel
+        </Link>
+        {budgetBlocked && flagged.length === 0 && (
+          <p id={blockedNoteId} className="field-problem" role="alert">
+            Save is blocked: a budget limit is not a positive whole number (see Session defaults).
+          </p>
+        )}
+        {flagged.length > 0 && (
+          <p id={blockedNoteId} className="field-problem" role="alert">
+            Save is blocked: {flagged.length === 1 ? 'sub-agent' : 'sub-agents'} {flagged.join(', ')} cannot be used. Remove{' '}
+            {flagged.length === 1 ? 'it' : 'them'} or fix {flagged.length === 1 ? 'it' : 'them'} first.
+          </p>
+        )}
+        {saved && (
+          <p className="notice inline" role="status">
+            {saved}
+          </p>
+        )}
+      </div>
       <section className="aside-card" aria-labelledby="eligibility-title">
         <h2 id="eligibility-title">As a sub-agent</h2>
         <div className="eligibility" role="status" aria-live="polite">
@@ -71,34 +100,6 @@ export function EditorSummary({
         )}
         {editing && includedIn.length > 0 && <p className="muted">In the team of {includedIn.join(', ')}.</p>}
       </section>
-      <div className="form-actions">
-        {mayAdminister ? (
-          <button type="submit" form="agent-form" className="primary" disabled={blocked || saving} aria-describedby={blocked ? blockedNoteId : undefined}>
-            {saving ? 'Saving…' : editing ? 'Save' : 'Create agent'}
-          </button>
-        ) : (
-          <p className="muted">Read only: only an admin changes the agent library.</p>
-        )}
-        <Link className="button" to="/agents">
-          Cancel
-        </Link>
-        {budgetBlocked && flagged.length === 0 && (
-          <p id={blockedNoteId} className="field-problem" role="alert">
-            Save is blocked: a budget limit is not a positive whole number (see Session defaults).
-          </p>
-        )}
-        {flagged.length > 0 && (
-          <p id={blockedNoteId} className="field-problem" role="alert">
-            Save is blocked: {flagged.length === 1 ? 'sub-agent' : 'sub-agents'} {flagged.join(', ')} cannot be used. Remove{' '}
-            {flagged.length === 1 ? 'it' : 'them'} or fix {flagged.length === 1 ? 'it' : 'them'} first.
-          </p>
-        )}
-        {saved && (
-          <p className="notice inline" role="status">
-            {saved}
-          </p>
-        )}
-      </div>
     </aside>
   );
 }

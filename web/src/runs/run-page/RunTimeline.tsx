@@ -173,7 +173,7 @@ const AgentRow = memo(function AgentRow({
       <Icon name="agent" />
       <strong>{agent}</strong>
       {!narrowed && runId && (
-        <button type="button" className="link-button small" onClick={() => onSelectRun(runId)} aria-label={`Show only the run of ${agent}`}>
+        <button type="button" className="link-button small" onClick={() => onSelectRun(runId)} aria-label={`Only this run: ${agent}`}>
           only this run
         </button>
       )}
@@ -216,7 +216,7 @@ const StepRow = memo(function StepRow({
           type="button"
           className="link-button small"
           aria-expanded={open}
-          aria-label={`${open ? 'Hide' : 'Show'} the raw ${step.events.length === 1 ? 'event' : 'events'} of this step`}
+          aria-label={`${open ? 'Hide raw' : 'Raw'} ${step.events.length === 1 ? 'event' : 'events'} of this step`}
           onClick={() => setOpen((o) => !o)}
         >
           {open ? 'Hide raw' : 'Raw'}

@@ -1,0 +1,52 @@
+import { gitIn } from './git-command';
+
+/** One line of a worktree's file as it is now, and the commit that last wrote it. */
+export interface BlamedLine {
+  /** 1-based, in the file as it is now. */
+  line: number;
+  text: string;
+  /**
+   * `base`: the line was there when the worktree started (or came with a commit the base already had);
+   * `committed`: a commit after the base wrote it (`commit` names which); `uncommitted`: not committed yet.
+   */
+  origin: 'base' | 'committed' | 'uncommitted';
+  commit?: string;
+}
+
+const UNCOMMITTED = /^0{40}$/;
+const HEADER = /^([0-9a-f]{40}) \d+ (\d+)(?: \d+)?$/;
+
+/**
+ * `git blame` of `file` as it is in `worktree` now (uncommitted edits included), stopped at `baseCommit`: every
+ * line the base already had is `base`, whichever commit before it wrote the line. Through merges too: a line a
+ * child run wrote and its parent merged names the child's commit, as git follows the merge's parents.
+ */
+export async function blameSince(worktree: string, baseCommit: string, file: string): Promise<BlamedLine[]> {
+  const git = await gitIn(worktree);
+  const { stdout } = await git(['blame', '--porcelain', `^${baseCommit}`, '--', file]);
+  return parseBlamePorcelain(stdout);
+}
+
+/** `git blame --porcelain` as lines: a header per line, a commit's details the first time it shows, then the text after a tab. */
+export function parseBlamePorcelain(porcelain: string): BlamedLine[] {
+  const boundaries = new Set<string>();
+  const lines: BlamedLine[] = [];
+  let current: { commit: string; line: number } | undefined;
+  for (const raw of porcelain.split('\n')) {
+    if (raw.startsWith('\t')) {
+      if (!current) continue;
+      const { commit, line } = current;
+      const origin = UNCOMMITTED.test(commit) ? 'uncommitted' : boundaries.has(commit) ? 'base' : 'committed';
+      lines.push({ line, text: raw.slice(1), origin, ...(origin === 'committed' ? { commit } : {}) });
+      current = undefined;
+      continue;
+    }
+    const header = HEADER.exec(raw);
+    if (header) {
+      current = { commit: header[1], line: Number(header[2]) };
+      continue;
+    }
+    if (raw === 'boundary' && current) boundaries.add(current.commit);
+  }
+  return lines;
+}
