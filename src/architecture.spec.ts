@@ -291,6 +291,8 @@ const FOREIGN_EVENT_TYPE_EXCEPTIONS: Record<string, string> = {
   'pauses/pause-holds.ts': 'run ends by name: delegation imports pauses, so pauses cannot import its constants',
   'model-calls/model-route.ts': 'run.stopped by name: delegation imports model-calls (the route is being split by another issue-40 part)',
   'event-log/event-log.api-answers.ts': "example events of the log's OpenAPI answers: the log shows every context's events as data",
+  'sessions/workspace-checkpoints.ts':
+    "the CLI's subagent.* events by name, to name the sub-agent whose tool call a checkpoint is: child-sessions imports sessions, so sessions cannot import its constants",
 };
 
 /** At most this many `as unknown as` in non-spec src: each is a seam the types cannot cross, said so in a comment above it. */

@@ -1,3 +1,4 @@
+import { ApprovalStepAttribution } from './approval-step-attribution';
 import { Module } from '@nestjs/common';
 import { RunLineageModule } from '../run-lineage';
 import { SessionsModule } from '../sessions';
@@ -17,7 +18,16 @@ import { ApprovalsAccess } from './approvals.access';
 @Module({
   imports: [SessionsModule, RunLineageModule],
   controllers: [ApprovalsController],
-  providers: [ApprovalsAccess, ApprovalsResolver, ApprovalBroker, ApprovalsProjection, ListApprovalsHandler, WatchApprovalsHandler, DecideApprovalHandler],
+  providers: [
+    ApprovalsAccess,
+    ApprovalsResolver,
+    ApprovalBroker,
+    ApprovalsProjection,
+    ApprovalStepAttribution,
+    ListApprovalsHandler,
+    WatchApprovalsHandler,
+    DecideApprovalHandler,
+  ],
   exports: [ApprovalBroker],
 })
 export class ApprovalsModule {}

@@ -1,4 +1,5 @@
 import { PausesModule } from '../pauses';
+import { ModelCallStepAttribution } from './model-call-step-attribution';
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ChildSessionsModule } from '../child-sessions';
@@ -38,6 +39,7 @@ import { ModelCallMetrics } from './model-call-metrics';
   controllers: [ModelCallsController],
   providers: [
     ModelCallMetrics,
+    ModelCallStepAttribution,
     ModelCallsAccess,
     ModelCallsResolver,
     SessionModelCallsResolver,

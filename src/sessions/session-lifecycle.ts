@@ -110,7 +110,7 @@ export class SessionLifecycle implements OnModuleInit, OnApplicationBootstrap, O
     const recorded = { type: `${CLI_EVENT_PREFIX}${event.type}` as const, data };
     // At once, not at the record's commit: the end of a turn is seen by the next command straight away.
     session.apply([recorded]);
-    if (session.config.workspace) this.checkpoints.noteCliEvent(sessionId, event);
+    if (session.config.workspace) this.checkpoints.noteCliEvent(sessionId, event, session.config.agentId ?? 'main');
     session.record(() =>
       this.store
         .appendMany([foreignSessionAppend(sessionId, [{ type: recorded.type, data: { ...data }, metadata: { by: SYSTEM_ACTOR } }])], {

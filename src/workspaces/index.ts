@@ -8,3 +8,5 @@ export type { FileChange, WorkspaceEvent, WorkspaceMergedData, WorkspaceOpenedDa
 export { Workspaces } from './workspaces';
 export type { WorkspaceRequest, WorkspacesUsage } from './workspaces';
 export { WorkspacesModule } from './workspaces.module';
+export { ProvidesStepAttribution } from './step-attribution';
+export type { StepApproval, StepAttributionSource, StepFacts, StepReference } from './step-attribution';

@@ -43,8 +43,13 @@ export interface WorkspaceCheckpointedData {
   cause: 'tool' | 'turn-end' | 'recovered' | 'before-merge';
   toolCallId?: string;
   toolName?: string;
-  /** The model call that asked for the tool (its `model_call-<id>` stream), when the route recorded it. */
-  modelCallId?: string;
+  /** The agent whose tool call it was: the session's (or run's) agent, or the CLI sub-agent (`task`) that made the call. */
+  agentName?: string;
+  /**
+   * The model answer that asked for the tool, by the id the CLI names it with (`apiCallId`, the answer's
+   * `chatcmpl-…`): the ledger's `responseId`, through which a read finds the model call.
+   */
+  modelResponseId?: string;
 }
 
 /** A child run's branch merged three-way into its parent's worktree (or not: conflicts left for the lead). */

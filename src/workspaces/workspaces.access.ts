@@ -6,9 +6,11 @@ export const WORKSPACES_ACCESS = {
   'WorkspacesController.sessionChanges': ['read'],
   'WorkspacesController.sessionDiff': ['read'],
   'WorkspacesController.sessionCheckpoints': ['read'],
+  'WorkspacesController.sessionBlame': ['read'],
   'WorkspacesController.runChanges': ['read'],
   'WorkspacesController.runDiff': ['read'],
   'WorkspacesController.runCheckpoints': ['read'],
+  'WorkspacesController.runBlame': ['read'],
   'Query.sessionChanges': ['read'],
   'Query.runChanges': ['read'],
 } as const satisfies AccessRules;

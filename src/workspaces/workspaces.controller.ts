@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { DocumentedAnswers } from '../common';
 import { subtreeFlag, type WorkspaceChanges, WorkspaceChangesQuery, type WorkspaceHistory } from './queries/workspace-changes';
+import { type WorkspaceBlame, WorkspaceBlameQuery } from './queries/workspace-blame';
 import { WORKSPACES_ANSWERS } from './workspaces.api-answers';
 
 /**
@@ -13,7 +14,10 @@ import { WORKSPACES_ANSWERS } from './workspaces.api-answers';
 @DocumentedAnswers(WORKSPACES_ANSWERS)
 @Controller('api')
 export class WorkspacesController {
-  constructor(private readonly query: WorkspaceChangesQuery) {}
+  constructor(
+    private readonly query: WorkspaceChangesQuery,
+    private readonly blameQuery: WorkspaceBlameQuery,
+  ) {}
 
   @Get('sessions/:id/changes')
   @ApiOperation({
@@ -35,6 +39,15 @@ export class WorkspacesController {
     return this.query.history({ session: id });
   }
 
+  @Get('sessions/:id/blame')
+  @ApiOperation({
+    summary:
+      'Who last wrote each line of one file (`?path=`): the run, agent, tool call, model call and approval of the step, down the runs merged into the session. 404 without a workspace or the file',
+  })
+  sessionBlame(@Param('id') id: string, @Query('path') file?: string): Promise<WorkspaceBlame> {
+    return this.blameQuery.blame({ session: id }, file);
+  }
+
   @Get('runs/:id/changes')
   @ApiOperation({
     summary:
@@ -48,6 +61,15 @@ export class WorkspacesController {
   @ApiOperation({ summary: 'The run’s worktree against its base as a unified diff (`?path=` one file). 404 without a workspace' })
   async runDiff(@Param('id') id: string, @Res({ passthrough: true }) response: Response, @Query('path') file?: string): Promise<string> {
     return asDiff(response, await this.query.diff({ run: id }, file));
+  }
+
+  @Get('runs/:id/blame')
+  @ApiOperation({
+    summary:
+      'Who last wrote each line of one file (`?path=`) of the run’s worktree, its children’s merged work included. 404 without a workspace or the file',
+  })
+  runBlame(@Param('id') id: string, @Query('path') file?: string): Promise<WorkspaceBlame> {
+    return this.blameQuery.blame({ run: id }, file);
   }
 
   @Get('runs/:id/checkpoints')

@@ -6,6 +6,10 @@ import { SYSTEM_ACTOR } from '../common';
 import { EventStore, handleCommand, runIdOfThread, workspaceStreamId } from '../event-store';
 import {
   addWorktree,
+  blameOnBranch,
+  type BlamedLine,
+  blameSince,
+  kindOnBranch,
   changesSince,
   checkpoint as commitCheckpoint,
   diffSince,
@@ -54,15 +58,22 @@ export type WorkspacesUsage =
       measuredAt: string;
     };
 
+/** A checkpoint with when it was recorded. */
+export type RecordedCheckpoint = WorkspaceCheckpointedData & { recordedAt: string };
+
 /** Why a checkpoint is taken. */
 export interface CheckpointCause {
   cause: WorkspaceCheckpointedData['cause'];
   toolCallId?: string;
   toolName?: string;
-  modelCallId?: string;
+  agentName?: string;
+  modelResponseId?: string;
 }
 
 const SYSTEM_METADATA = { by: SYSTEM_ACTOR };
+
+/** A file attributed line by line is sent whole, one JSON row a line: past this, its diff is the way to read it. */
+export const MAX_BLAMED_BYTES = 2 * 1024 * 1024;
 
 /**
  * issue 42: each session's (and each run's thread's) own git worktree on `switchboard/<sessionId>`. What
@@ -209,6 +220,25 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
     return this.git(() => diffSince(opened.path, opened.baseCommit, file));
   }
 
+  /**
+   * Each line of `file` as the session's worktree has it now, with the commit that last wrote it since the
+   * base (uncommitted lines say so). A worktree removed after the retention is read from its branch.
+   * `missing` / `folder`: nothing to blame at that path.
+   */
+  async blame(opened: WorkspaceOpenedData, file: string): Promise<BlamedLine[] | 'missing' | 'folder' | 'too-large'> {
+    if (fs.existsSync(opened.path)) {
+      const stat = fs.lstatSync(path.join(opened.path, file), { throwIfNoEntry: false });
+      if (!stat) return 'missing';
+      if (stat.isDirectory()) return 'folder';
+      if (stat.size > MAX_BLAMED_BYTES) return 'too-large';
+      return this.git(() => blameSince(opened.path, opened.baseCommit, file));
+    }
+    const found = await this.git(() => kindOnBranch(opened.repository, opened.branch, file));
+    if (found.kind !== 'file') return found.kind;
+    if (found.bytes > MAX_BLAMED_BYTES) return 'too-large';
+    return this.git(() => blameOnBranch(opened.repository, opened.baseCommit, opened.branch, file));
+  }
+
   /** The session's checkpoints and merges, oldest first. */
   async history(sessionId: string): Promise<{ checkpoints: WorkspaceCheckpointedData[]; merges: WorkspaceMergedData[] }> {
     const checkpoints: WorkspaceCheckpointedData[] = [];
@@ -219,6 +249,28 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
       if (event.type === WorkspaceEvents.merged) merges.push(event.data);
     }
     return { checkpoints, merges };
+  }
+
+  /**
+   * Every checkpoint of the session's worktree and of the runs merged into it, down the tree, by commit:
+   * what a line's last commit was a step of. A run whose merge conflicted counts too (its commits are what
+   * the lead resolved from).
+   */
+  async checkpointsOfTree(sessionId: string): Promise<Map<string, RecordedCheckpoint>> {
+    const byCommit = new Map<string, RecordedCheckpoint>();
+    const seen = new Set<string>();
+    const pending = [sessionId];
+    while (pending.length > 0) {
+      const current = pending.shift()!;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      for (const event of await this.store.readStream(workspaceStreamId(current))) {
+        if (!isWorkspaceEvent(event)) continue;
+        if (event.type === WorkspaceEvents.checkpointed) byCommit.set(event.data.commit, { ...event.data, recordedAt: event.recordedAt });
+        if (event.type === WorkspaceEvents.merged && event.data.intoSessionId === current) pending.push(event.data.sessionId);
+      }
+    }
+    return byCommit;
   }
 
   /**
@@ -370,7 +422,8 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
       cause: cause.cause,
       ...(cause.toolCallId ? { toolCallId: cause.toolCallId } : {}),
       ...(cause.toolName ? { toolName: cause.toolName } : {}),
-      ...(cause.modelCallId ? { modelCallId: cause.modelCallId } : {}),
+      ...(cause.agentName ? { agentName: cause.agentName } : {}),
+      ...(cause.modelResponseId ? { modelResponseId: cause.modelResponseId } : {}),
     };
     await this.decide(opened.sessionId, { type: 'checkpoint', checkpoint });
     return checkpoint;

@@ -101,6 +101,33 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
       expect(byTool.toolCallId).toEqual(expect.any(String));
       const file = byTool.files[0].path as string;
       written.set(file, runId);
+      // And who made it: the writer agent, in the answer of one of the run's own model calls.
+      const callIds = ((await http('GET', `/api/runs/${runId}/model-calls?limit=100`)).body.calls as Json[]).map((c) => c.callId);
+      expect(byTool).toMatchObject({ agentName: 'writer', modelResponseId: expect.any(String) });
+      expect(callIds).toContain(byTool.modelCallId);
+
+      // Attribution: the lead's file, line by line, names the run, agent, tool call and model call that wrote it.
+      const blame = await http('GET', `/api/sessions/${sessionId}/blame?path=${file}`);
+      expect(blame.status).toBe(200);
+      expect(blame.body.lines).toEqual([
+        {
+          line: 1,
+          text: file === 'alpha.txt' ? 'ALPHA' : 'BETA',
+          origin: 'committed',
+          commit: byTool.commit,
+          step: {
+            sessionId: `sub-agent-${runId}`,
+            runId,
+            agentName: 'writer',
+            cause: 'tool',
+            toolCallId: byTool.toolCallId,
+            toolName: 'create',
+            modelCallId: byTool.modelCallId,
+            commit: byTool.commit,
+            checkpointedAt: expect.any(String),
+          },
+        },
+      ]);
       expect((await http('GET', `/api/runs/${runId}/changes`)).body).toMatchObject({ scope: 'own', files: [{ path: file, status: 'added' }] });
       // Merged into the lead's worktree, as agent_output tells the lead.
       expect(history.merges).toEqual([expect.objectContaining({ intoSessionId: sessionId, outcome: 'merged', conflicts: [] })]);
@@ -161,6 +188,39 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     expect(answer.body.data.runChanges).toMatchObject({ scope: 'own', files: [{ path: someFile }] });
     expect(answer.body.data.runChanges.checkpoints).toContainEqual({ cause: 'tool', toolName: 'create', files: [{ path: someFile }] });
 
+    // A line the base had reads as such; a path that is not there, a folder, or none at all is refused.
+    const readme = (await http('GET', `/api/sessions/${sessionId}/blame?path=README.md`)).body;
+    expect(readme.lines[0]).toEqual({ line: 1, text: expect.any(String), origin: 'base' });
+    expect((await http('GET', `/api/sessions/${sessionId}/blame?path=nope.txt`)).status).toBe(404);
+    expect((await http('GET', `/api/sessions/${sessionId}/blame?path=src`)).status).toBe(400);
+    expect((await http('GET', `/api/sessions/${sessionId}/blame`)).body).toMatchObject({ message: expect.stringContaining('path is required') });
+    expect((await http('GET', `/api/sessions/${sessionId}/blame?path=../etc/passwd`)).status).toBe(400);
+    const overGraphql = await graphql(
+      `
+        query ($s: ID!, $p: String!) {
+          sessionChanges(sessionId: $s) {
+            blame(path: $p) {
+              path
+              lines {
+                line
+                origin
+                step {
+                  runId
+                  agentName
+                  toolName
+                  modelCallId
+                }
+              }
+            }
+          }
+        }
+      `,
+      { s: sessionId, p: someFile },
+    );
+    expect(overGraphql.body.data.sessionChanges.blame.lines).toEqual([
+      { line: 1, origin: 'committed', step: { runId: someRun, agentName: 'writer', toolName: 'create', modelCallId: expect.any(String) } },
+    ]);
+
     // The source repository is as it was: its branch, its index, its files.
     expect(git(repository, 'rev-parse', 'HEAD')).toBe(sourceHead);
     expect(git(repository, 'status', '--porcelain')).toBe('');
@@ -173,6 +233,38 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     expect(health.bytes).toBeGreaterThan(0);
     expect(health.largest[0]).toEqual({ sessionId: expect.any(String), bytes: expect.any(Number) });
   }, 150_000);
+
+  it('names the person who approved the tool call that wrote a line', async () => {
+    const created = await http('POST', '/api/sessions', { agentId: 'writer', permissionPolicy: { askKinds: ['write'] }, workspace: { repository } });
+    expect(created.status).toBe(201);
+    const sessionId = created.body.sessionId as string;
+    expect((await http('POST', `/api/sessions/${sessionId}/messages`, { prompt: 'WRITE gamma.txt GAMMA' })).status).toBe(202);
+    const asked = await waitUntil(
+      async () => ((await http('GET', `/api/approvals?status=pending&sessionId=${sessionId}`)).body.approvals as Json[])[0],
+      'the write waits for a person',
+      60_000,
+    );
+    expect((await http('POST', `/api/approvals/${asked.id}`, { decision: 'approve' })).status).toBe(200);
+    const line = await waitUntil(
+      async () => {
+        const blame = await http('GET', `/api/sessions/${sessionId}/blame?path=gamma.txt`);
+        return blame.status === 200 && blame.body.lines[0]?.step ? blame.body.lines[0] : undefined;
+      },
+      'gamma.txt checkpointed',
+      60_000,
+    );
+    expect(line).toMatchObject({
+      text: 'GAMMA',
+      step: {
+        agentName: 'writer',
+        toolName: 'create',
+        approval: { approvalId: asked.id, decision: 'approve', decidedBy: 'api', decider: { kind: expect.any(String) } },
+      },
+    });
+    // The checkpoints say the same.
+    const checkpoints = (await http('GET', `/api/sessions/${sessionId}/checkpoints`)).body.checkpoints as Json[];
+    expect(checkpoints.find((c) => c.toolName === 'create')).toMatchObject({ approval: { approvalId: asked.id } });
+  }, 120_000);
 
   it('leaves a conflict in the lead’s worktree when two runs edit the same line, and says so', async () => {
     const { sessionId, runs, worktree } = await leadWithTwoRuns('EDIT', 'src/shared.txt line2 FROM_X', 'src/shared.txt line2 FROM_Y');

@@ -110,6 +110,19 @@ test('a writer’s run shows its file, its diff and its checkpoint, and the chat
   await changes.file('alpha.txt').click();
   await expect(changes.file('alpha.txt')).toHaveAttribute('aria-pressed', 'true');
   await expect(changes.section.getByRole('region', { name: 'Diff of alpha.txt' }).locator('.diff-code-insert')).toHaveText(`ALPHA_${s}`);
+  // Who wrote its line, one click away: the writer's create call, in a model call, asked of no one.
+  await changes.section.getByRole('button', { name: 'Who wrote each line' }).click();
+  const attribution = changes.section.getByTestId('line-attribution');
+  await attribution
+    .getByTestId('attributed-line')
+    .filter({ hasText: `ALPHA_${s}` })
+    .click();
+  const lineStep = attribution.getByTestId('line-step');
+  await expect(lineStep).toContainText(`Agent${writer}`);
+  await expect(lineStep).toContainText('create');
+  await expect(lineStep).toContainText('no person was asked');
+  await expect(lineStep).not.toContainText('not recorded');
+  await expect(lineStep.getByRole('button', { name: 'Show in the timeline' })).toBeVisible();
   // Its branch merged into the lead's worktree.
   await expect(changes.merges).toHaveCount(1);
   await expect(changes.merges.first()).toHaveAttribute('data-outcome', 'merged');

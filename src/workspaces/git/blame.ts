@@ -1,4 +1,6 @@
-import { gitIn } from './git-command';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { GitCommandError, gitIn } from './git-command';
 
 /** One line of a worktree's file as it is now, and the commit that last wrote it. */
 export interface BlamedLine {
@@ -23,8 +25,37 @@ const HEADER = /^([0-9a-f]{40}) \d+ (\d+)(?: \d+)?$/;
  */
 export async function blameSince(worktree: string, baseCommit: string, file: string): Promise<BlamedLine[]> {
   const git = await gitIn(worktree);
-  const { stdout } = await git(['blame', '--porcelain', `^${baseCommit}`, '--', file]);
+  const { stdout, stderr, exitCode } = await git(['blame', '--porcelain', `^${baseCommit}`, '--', file], { allowExitCodes: [128] });
+  if (exitCode === 0) return parseBlamePorcelain(stdout);
+  // A file no commit has yet (made since the last checkpoint): every line is uncommitted.
+  if (/no such path .* in HEAD/.test(stderr)) return uncommittedLines(path.join(worktree, file));
+  throw new GitCommandError('blame', worktree, exitCode, stderr);
+}
+
+/** A file's lines (a link's target, as git would store it) as not committed yet. */
+async function uncommittedLines(file: string): Promise<BlamedLine[]> {
+  const stat = await fs.promises.lstat(file);
+  const text = stat.isSymbolicLink() ? await fs.promises.readlink(file) : await fs.promises.readFile(file, 'utf8');
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines.map((line, i) => ({ line: i + 1, text: line, origin: 'uncommitted' }));
+}
+
+/** The same of `file` as committed on `branch` (a worktree removed after the retention keeps its branch), run in the repository. */
+export async function blameOnBranch(root: string, baseCommit: string, branch: string, file: string): Promise<BlamedLine[]> {
+  const git = await gitIn(root);
+  const { stdout } = await git(['blame', '--porcelain', `^${baseCommit}`, `refs/heads/${branch}`, '--', file]);
   return parseBlamePorcelain(stdout);
+}
+
+/** What `file` is on `branch`: a file (a blob: a file or a link) and its bytes, a folder, or missing. */
+export async function kindOnBranch(root: string, branch: string, file: string): Promise<{ kind: 'file'; bytes: number } | { kind: 'folder' | 'missing' }> {
+  const git = await gitIn(root);
+  const object = `refs/heads/${branch}:${file}`;
+  const { stdout, exitCode } = await git(['cat-file', '-t', object], { allowExitCodes: [128] });
+  if (exitCode !== 0) return { kind: 'missing' };
+  if (stdout.trim() === 'tree') return { kind: 'folder' };
+  return { kind: 'file', bytes: Number((await git(['cat-file', '-s', object])).stdout.trim()) };
 }
 
 /** `git blame --porcelain` as lines: a header per line, a commit's details the first time it shows, then the text after a tab. */

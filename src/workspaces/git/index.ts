@@ -2,6 +2,8 @@
  * The git layer of workspaces: worktrees, checkpoints, merges and diffs through the real `git`, hardened so
  * that nothing a repository names (hooks, filters, drivers, pagers, editors, helpers) runs on the host.
  */
+export { blameOnBranch, blameSince, kindOnBranch, parseBlamePorcelain } from './blame';
+export type { BlamedLine } from './blame';
 export { changesBetween, changesSince, diffBetween, diffSince } from './changes';
 export { folderSize } from './folder-size';
 export { GitCommandError, gitIn, readRepositoryDrivers, runGit } from './git-command';

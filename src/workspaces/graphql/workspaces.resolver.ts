@@ -1,7 +1,14 @@
 import { Args, ID, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import type { FileChange, WorkspaceCheckpointedData, WorkspaceMergedData } from '../workspace.events';
-import { type WorkspaceChanges, WorkspaceChangesQuery } from '../queries/workspace-changes';
-import { WorkspaceChangesModel, WorkspaceCheckpointModel, type WorkspaceFileChangeModel, type WorkspaceMergeModel } from './workspace-changes.model';
+import type { FileChange, WorkspaceMergedData } from '../workspace.events';
+import { type LineStep, WorkspaceBlameQuery } from '../queries/workspace-blame';
+import { type AttributedCheckpoint, type WorkspaceChanges, WorkspaceChangesQuery } from '../queries/workspace-changes';
+import {
+  WorkspaceBlameModel,
+  WorkspaceChangesModel,
+  WorkspaceCheckpointModel,
+  type WorkspaceFileChangeModel,
+  type WorkspaceMergeModel,
+} from './workspace-changes.model';
 
 const fileOf = (file: FileChange): WorkspaceFileChangeModel => ({ ...file, previousPath: file.previousPath ?? null, binary: file.binary === true });
 const mergeOf = (merge: WorkspaceMergedData): WorkspaceMergeModel => ({
@@ -11,12 +18,17 @@ const mergeOf = (merge: WorkspaceMergedData): WorkspaceMergeModel => ({
   error: merge.error ?? null,
   files: merge.files.map(fileOf),
 });
-const checkpointOf = (checkpoint: WorkspaceCheckpointedData): WorkspaceCheckpointModel => ({
+const checkpointOf = (checkpoint: AttributedCheckpoint | LineStep): WorkspaceCheckpointModel => ({
   commit: checkpoint.commit,
   cause: checkpoint.cause,
+  runId: checkpoint.runId ?? null,
+  agentName: checkpoint.agentName ?? null,
   toolCallId: checkpoint.toolCallId ?? null,
   toolName: checkpoint.toolName ?? null,
-  files: checkpoint.files.map(fileOf),
+  modelCallId: checkpoint.modelCallId ?? null,
+  approval: checkpoint.approval ?? null,
+  checkpointedAt: 'checkpointedAt' in checkpoint ? checkpoint.checkpointedAt : null,
+  files: 'files' in checkpoint ? checkpoint.files.map(fileOf) : [],
 });
 
 /** What the resolver hands its fields: the changes and whose workspace they are. */
@@ -25,7 +37,10 @@ type ResolvedChanges = WorkspaceChangesModel & { owner: { session: string } | { 
 /** issue 42: the REST reads of a workspace as GraphQL queries (the same query object answers both). */
 @Resolver(() => WorkspaceChangesModel)
 export class WorkspacesResolver {
-  constructor(private readonly query: WorkspaceChangesQuery) {}
+  constructor(
+    private readonly query: WorkspaceChangesQuery,
+    private readonly blameQuery: WorkspaceBlameQuery,
+  ) {}
 
   @Query(() => WorkspaceChangesModel, { description: "The session's worktree against its base; not_found without a workspace" })
   async sessionChanges(@Args('sessionId', { type: () => ID }) sessionId: string): Promise<ResolvedChanges> {
@@ -45,6 +60,18 @@ export class WorkspacesResolver {
   @ResolveField(() => String, { description: 'A unified diff of the worktree against its base (one file with path)' })
   diff(@Parent() changes: ResolvedChanges, @Args('path', { type: () => String, nullable: true }) path?: string): Promise<string> {
     return this.query.diff(changes.owner, path ?? undefined);
+  }
+
+  @ResolveField(() => WorkspaceBlameModel, {
+    description: 'Who last wrote each line of one file: the run, agent, tool call, model call and approval of its step',
+  })
+  async blame(@Parent() changes: ResolvedChanges, @Args('path', { type: () => String }) path: string): Promise<WorkspaceBlameModel> {
+    const blame = await this.blameQuery.blame(changes.owner, path);
+    return {
+      path: blame.path,
+      baseCommit: blame.baseCommit,
+      lines: blame.lines.map((line) => ({ ...line, commit: line.commit ?? null, step: line.step ? checkpointOf(line.step) : null })),
+    };
   }
 
   @ResolveField(() => [WorkspaceCheckpointModel], { description: 'Its checkpoints, oldest first' })

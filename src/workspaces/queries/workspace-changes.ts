@@ -3,6 +3,7 @@ import { InvalidInputError } from '../../common';
 import { runThreadId } from '../../event-store';
 import { NoWorkspaceError } from '../workspace.errors';
 import type { FileChange, WorkspaceCheckpointedData, WorkspaceMergedData, WorkspaceOpenedData } from '../workspace.events';
+import { referenceOf, type StepFacts, StepAttributions } from '../step-attribution';
 import { Workspaces } from '../workspaces';
 
 /** What a workspace's changes answer: where it is, what it started from, and the files. */
@@ -18,8 +19,11 @@ export interface WorkspaceChanges {
   merges: WorkspaceMergedData[];
 }
 
+/** A checkpoint as the reads show it: what the other contexts know of its step added. */
+export type AttributedCheckpoint = WorkspaceCheckpointedData & StepFacts;
+
 export interface WorkspaceHistory {
-  checkpoints: WorkspaceCheckpointedData[];
+  checkpoints: AttributedCheckpoint[];
   merges: WorkspaceMergedData[];
 }
 
@@ -32,7 +36,10 @@ export type WorkspaceOwner = { session: string } | { run: string };
  */
 @Injectable()
 export class WorkspaceChangesQuery {
-  constructor(private readonly workspaces: Workspaces) {}
+  constructor(
+    private readonly workspaces: Workspaces,
+    private readonly attributions: StepAttributions,
+  ) {}
 
   async changes(owner: WorkspaceOwner, subtree = 'session' in owner): Promise<WorkspaceChanges> {
     const opened = await this.openedOf(owner);
@@ -54,17 +61,25 @@ export class WorkspaceChangesQuery {
     return this.workspaces.diff(await this.openedOf(owner), pathFilter(file));
   }
 
+  /** Checkpoints with the model call that asked for each step's tool and who approved the call, when known. */
   async history(owner: WorkspaceOwner): Promise<WorkspaceHistory> {
     const opened = await this.openedOf(owner);
-    return this.workspaces.history(opened.sessionId);
+    const { checkpoints, merges } = await this.workspaces.history(opened.sessionId);
+    const facts = await this.attributions.of(checkpoints.map(referenceOf));
+    return { checkpoints: checkpoints.map((checkpoint, i) => ({ ...checkpoint, ...facts[i] })), merges };
   }
 
-  private async openedOf(owner: WorkspaceOwner): Promise<WorkspaceOpenedData> {
-    const [sessionId, what] = 'session' in owner ? [owner.session, `Session ${owner.session}`] : [runThreadId(owner.run), `Run ${owner.run}`];
-    const opened = await this.workspaces.opened(sessionId);
-    if (!opened) throw new NoWorkspaceError(what);
-    return opened;
+  private openedOf(owner: WorkspaceOwner): Promise<WorkspaceOpenedData> {
+    return openedOf(this.workspaces, owner);
   }
+}
+
+/** The workspace a read is of; 404 when the session or run has none. */
+export async function openedOf(workspaces: Workspaces, owner: WorkspaceOwner): Promise<WorkspaceOpenedData> {
+  const [sessionId, what] = 'session' in owner ? [owner.session, `Session ${owner.session}`] : [runThreadId(owner.run), `Run ${owner.run}`];
+  const opened = await workspaces.opened(sessionId);
+  if (!opened) throw new NoWorkspaceError(what);
+  return opened;
 }
 
 /** The files of a run's own checkpoints, one row per path: the last status, the lines summed. */
@@ -91,7 +106,7 @@ export function ownFiles(checkpoints: readonly WorkspaceCheckpointedData[]): Fil
 }
 
 /** A repository-relative path: never absolute, never climbing out (git would refuse it too, less clearly). */
-function pathFilter(file: string | undefined): string | undefined {
+export function pathFilter(file: string | undefined): string | undefined {
   if (file === undefined || file === '') return undefined;
   if (file.startsWith('/') || file.split(/[\\/]/).includes('..') || file.length > 4096) {
     throw new InvalidInputError(`path must be a path inside the repository, like src/index.ts (got "${file}")`, { path: file });

@@ -16,6 +16,7 @@ import {
   STATUS_WORDS,
 } from './changes';
 import { DiffView } from './DiffView';
+import { LineAttribution } from './LineAttribution';
 import { useDiff } from './use-changes';
 
 /** Where a workspace's session is read: a run's thread on its run page, a chat on its own. */
@@ -63,6 +64,10 @@ export function ChangesView({
   const [picked, setPicked] = useState<string | undefined>();
   const file = picked && changes.files.some((f) => f.path === picked) ? picked : undefined;
   const diff = useDiff(target, changes, file);
+  // A line's attribution, one file at a time: a file still there (a deleted one has no lines) and not binary.
+  const [attributing, setAttributing] = useState<string | undefined>();
+  const pickedFile = changes.files.find((f) => f.path === file);
+  const attributable = file !== undefined && pickedFile !== undefined && pickedFile.status !== 'deleted' && !pickedFile.binary;
   // A run's own files are a part of its worktree: its diff of every file keeps those.
   const only = useMemo(() => (changes.scope === 'own' ? new Set(changes.files.map((f) => f.path)) : undefined), [changes]);
   const files = useMemo(() => diffFiles(diff.data ?? '', only), [diff.data, only]);
@@ -147,6 +152,14 @@ export function ChangesView({
           {diff.data === undefined && !diff.error && <p className="muted small">Loading the diff…</p>}
           {diff.data !== undefined && files.length === 0 && <p className="muted small">Nothing to show: no line differs from the base.</p>}
           {files.length > 0 && <DiffView files={files} binary={binary} />}
+          {attributable && (
+            <p>
+              <button type="button" aria-expanded={attributing === file} onClick={() => setAttributing(attributing === file ? undefined : file)}>
+                {attributing === file ? 'Hide who wrote each line' : 'Who wrote each line'}
+              </button>
+            </p>
+          )}
+          {attributable && attributing === file && <LineAttribution target={target} file={file} steps={steps} />}
         </div>
       </div>
 

@@ -50,6 +50,9 @@ export interface Checkpoint {
   cause: CheckpointCause;
   toolCallId?: string;
   toolName?: string;
+  agentName?: string;
+  modelCallId?: string;
+  approval?: StepApproval;
 }
 
 export interface WorkspaceHistory {
@@ -88,4 +91,54 @@ export function loadDiff(target: ChangesTarget, file?: string): Promise<string |
 
 export function loadCheckpoints(target: ChangesTarget): Promise<WorkspaceHistory | null> {
   return getRest<WorkspaceHistory>(checkpointsPath(target), 'json');
+}
+
+/** A decision of a person (or a key, or the timeout) on a step's tool call. */
+export interface StepApproval {
+  approvalId: string;
+  decision: string;
+  scope: string | null;
+  decidedBy: string | null;
+  decider: { kind: string; id: string; name: string } | null;
+  decidedAt: string | null;
+}
+
+/** The step that last wrote a line. */
+export interface LineStep {
+  sessionId: string;
+  runId?: string;
+  agentName?: string;
+  cause: CheckpointCause;
+  toolCallId?: string;
+  toolName?: string;
+  modelCallId?: string;
+  approval?: StepApproval;
+  commit: string;
+  checkpointedAt: string;
+}
+
+export interface BlamedLine {
+  line: number;
+  text: string;
+  origin: 'base' | 'committed' | 'uncommitted';
+  commit?: string;
+  step?: LineStep;
+}
+
+export interface WorkspaceBlame {
+  sessionId: string;
+  runId?: string;
+  path: string;
+  baseCommit: string;
+  lines: BlamedLine[];
+  steps: LineStep[];
+}
+
+/** Who last wrote each line of one file: a run's worktree, or a session's. */
+export function blamePath(target: ChangesTarget, file: string): string {
+  return `${base(target)}/blame?path=${encodeURIComponent(file)}`;
+}
+
+export function loadBlame(target: ChangesTarget, file: string): Promise<WorkspaceBlame | null> {
+  return getRest<WorkspaceBlame>(blamePath(target, file), 'json');
 }

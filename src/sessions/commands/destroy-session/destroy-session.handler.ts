@@ -6,6 +6,7 @@ import { Workspaces } from '../../../workspaces';
 import { decideOnSession } from '../../session-command';
 import { LiveSessionLookup } from '../../live-session-lookup';
 import { SessionRegistry } from '../../session-registry';
+import { WorkspaceCheckpoints } from '../../workspace-checkpoints';
 import { DestroySession } from './destroy-session.command';
 
 /**
@@ -22,6 +23,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
     private readonly registry: SessionRegistry,
     private readonly sessions: LiveSessionLookup,
     private readonly workspaces: Workspaces,
+    private readonly checkpoints: WorkspaceCheckpoints,
   ) {}
 
   async execute({ sessionId, actor, reason }: DestroySession) {
@@ -38,6 +40,7 @@ export class DestroySessionHandler implements ICommandHandler<DestroySession> {
     // Decided on the stream as it is now: of two racing destroys (or a destroy and a send) only one wins.
     await decideOnSession(this.store, session, { type: 'DestroySession', sessionId, reason, cliError }, actor);
     this.registry.remove(sessionId);
+    this.checkpoints.forget(sessionId);
     // issue 42: its worktree folder goes with it; its branch keeps every change (a failure here is logged, the destroy stands).
     await this.workspaces.remove(sessionId, 'session-destroyed').catch((error: unknown) => {
       this.logger.warn({ sessionId, err: error }, 'could not remove the destroyed session’s worktree; its branch keeps its changes');
