@@ -4,6 +4,7 @@ import { WorkspacesResolver } from './graphql/workspaces.resolver';
 import { WorkspaceBlameQuery } from './queries/workspace-blame';
 import { WorkspaceChangesQuery } from './queries/workspace-changes';
 import { StepAttributions } from './step-attribution';
+import { WorkspaceMetrics } from './workspace-metrics';
 import { Workspaces } from './workspaces';
 import { WorkspacesAccess } from './workspaces.access';
 import { WorkspacesController } from './workspaces.controller';
@@ -17,7 +18,7 @@ import { WorkspacesController } from './workspaces.controller';
 @Module({
   imports: [DiscoveryModule],
   controllers: [WorkspacesController],
-  providers: [Workspaces, WorkspaceChangesQuery, WorkspaceBlameQuery, StepAttributions, WorkspacesResolver, WorkspacesAccess],
+  providers: [Workspaces, WorkspaceChangesQuery, WorkspaceBlameQuery, StepAttributions, WorkspaceMetrics, WorkspacesResolver, WorkspacesAccess],
   exports: [Workspaces],
 })
 export class WorkspacesModule {}

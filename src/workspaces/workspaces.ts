@@ -87,7 +87,7 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   /** worktree path → the tail of its operations. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private sweepTimer?: NodeJS.Timeout;
-  private usageCache?: { at: number; usage: WorkspacesUsage };
+  private usageCache?: { at: number; usage: WorkspacesUsage; sizes: Array<{ sessionId: string; bytes: number }> };
   /**
    * `workspace.opened` never changes once recorded: kept here, so a checkpoint after each tool call reads its
    * stream once (to decide), not twice. Filled by every read of a stream that has it.
@@ -383,6 +383,7 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
       sizes.sort((a, b) => b.bytes - a.bytes);
       this.usageCache = {
         at: now,
+        sizes,
         usage: {
           enabled: true,
           dir,
@@ -396,6 +397,13 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
       };
     }
     return this.usageCache.usage;
+  }
+
+  /** Every worktree on this machine and its bytes, largest first, from the same measure as `usage` (/metrics shows each). */
+  async sizes(now = Date.now()): Promise<Array<{ sessionId: string; bytes: number }>> {
+    if (!this.enabled) return [];
+    await this.usage(now);
+    return this.usageCache?.sizes ?? [];
   }
 
   private async make(workspace: WorkspaceOpenedData): Promise<WorkspaceOpenedData> {

@@ -232,6 +232,10 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     expect(health.worktrees).toBeGreaterThanOrEqual(3);
     expect(health.bytes).toBeGreaterThan(0);
     expect(health.largest[0]).toEqual({ sessionId: expect.any(String), bytes: expect.any(Number) });
+    // /metrics has the same measure, each worktree by its session.
+    const metrics = await (await fetch(`${running.app.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(new RegExp(`switchboard_workspace_bytes\\{session_id="${sessionId}"\\} [1-9]\\d*`));
+    expect(metrics).toMatch(/switchboard_workspace_worktrees [3-9]/);
   }, 150_000);
 
   it('names the person who approved the tool call that wrote a line', async () => {
