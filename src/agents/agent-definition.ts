@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { printableName } from '../common';
 import { hookListSchema } from './agent-hooks';
-import { agentPermissionPolicySchema, budgetInputSchema } from './agent-session-defaults';
+import { agentPermissionPolicySchema, agentWorkspaceSchema, budgetInputSchema } from './agent-session-defaults';
 
 export const MAX_AGENT_PROMPT_CHARS = 100_000;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -40,6 +40,8 @@ export const agentFieldsSchema = z
     permission_policy: agentPermissionPolicySchema.optional(),
     /** Unset: no budget over the runs its sessions start. */
     budget: budgetInputSchema.optional(),
+    /** Unset: its sessions work in the shared working directory (or the repository their request names). */
+    workspace: agentWorkspaceSchema.optional(),
   })
   .strict();
 

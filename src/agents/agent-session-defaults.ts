@@ -38,6 +38,19 @@ export const budgetInputSchema = z
   });
 export type BudgetInput = z.infer<typeof budgetInputSchema>;
 
+/**
+ * issue 42: the git repository its sessions work in, a worktree of their own (needs SWITCHBOARD_REPOSITORIES;
+ * checked when a session starts: outside the list, not a repository or an unknown ref is a 422 then).
+ */
+export const agentWorkspaceSchema = z
+  .object({
+    repository: z.string().min(1).max(4096),
+    ref: z.string().min(1).max(255).optional(),
+    merge: z.enum(['auto', 'manual']).optional(),
+  })
+  .strict();
+export type AgentWorkspace = z.infer<typeof agentWorkspaceSchema>;
+
 /** A name in a policy's or a session's lists (ask_tools, tools, custom agents): letters, digits, _ . - */
 export const listedNameSchema = z
   .string()

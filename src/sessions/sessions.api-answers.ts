@@ -38,6 +38,7 @@ const sessionView = sessionListItem.extend({
   protocolVersion: z.number().int(),
   config: z.record(z.string(), z.unknown()).describe('what it was created with (the POST body, defaults applied)'),
   workingDirectory: z.string(),
+  workspaceRepositories: z.array(z.string()),
   lastPosition: z.number().int(),
   subAgentLaunches: z.array(launch).describe("the CLI's own sub-agent launches (task tool) in this session"),
 });
@@ -63,6 +64,7 @@ const sessionExample = {
     subAgents: ['test-writer'],
   },
   workingDirectory: '/var/lib/switchboard/work',
+  workspaceRepositories: ['/srv/repos'],
   lastPosition: 42,
   subAgentLaunches: [
     {

@@ -310,6 +310,20 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     // A bad one is the same refusal as over REST.
     const refused = await graphql('mutation { createSession(input: { workspace: { repository: "/etc" } }) { sessionId } }');
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'workspace_refused' });
+
+    // An agent's session default: a session started as it gets a worktree without asking; its request still wins.
+    const agent = { id: 'ws-default', name: 'WS default', system_message: { mode: 'append', content: 'x' }, workspace: { repository, merge: 'manual' } };
+    expect((await http('POST', '/api/agents', agent)).body).toMatchObject({ workspace: { repository, merge: 'manual' } });
+    const asAgent = await http('POST', '/api/sessions', { agentId: 'ws-default' });
+    expect(asAgent.status).toBe(201);
+    const defaultWorktree = (await http('GET', `/api/sessions/${asAgent.body.sessionId}`)).body.workingDirectory as string;
+    expect(git(defaultWorktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(`switchboard/${asAgent.body.sessionId}`);
+    const overGraphql = await graphql('{ agent(id: "ws-default") { workspace { repository ref merge } } }');
+    expect(overGraphql.body.data.agent.workspace).toEqual({ repository, ref: null, merge: 'manual' });
+    // A default that no longer fits the operator's list is refused when a session starts, naming it.
+    const stale = { ...agent, id: 'ws-stale', name: 'WS stale', workspace: { repository: '/etc' } };
+    expect((await http('POST', '/api/agents', stale)).status).toBe(201);
+    expect((await http('POST', '/api/sessions', { agentId: 'ws-stale' })).body).toMatchObject({ statusCode: 422, code: 'workspace_refused' });
   }, 90_000);
 
   it('refuses a repository outside SWITCHBOARD_REPOSITORIES, a folder that is not one, and an unknown ref, with 422 and nothing made', async () => {

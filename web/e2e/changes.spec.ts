@@ -203,3 +203,47 @@ test('two writers editing the same line: the run that conflicted is flagged, on 
   // The lead's worktree holds the markers: the diff shows them.
   await expect(changes.diff.locator('.diff-code-insert', { hasText: '<<<<<<<' })).toBeVisible();
 });
+
+test('a session started from the page works in the repository its agent names by default, and its writer’s line is attributed', async ({
+  page,
+  api,
+  model,
+  repositories,
+}) => {
+  test.setTimeout(120_000);
+  const s = Date.now().toString(36);
+  const repository = makeRepository(path.join(repositories!, `solo-${s}`));
+  const writer = `solo-${s}`;
+  await api.createAgent({
+    id: writer,
+    name: writer,
+    system_message: { mode: 'append', content: `WRITER_${s} you write files.` },
+    permission_policy: { allow_kinds: ['write', 'read'] },
+    workspace: { repository },
+  });
+  model.setScript(script(s, writer));
+
+  await page.goto('/sessions/new');
+  await page.getByLabel('Agent', { exact: true }).selectOption(writer);
+  // The agent's default is filled in; the operator's repositories are offered.
+  const workspace = page.getByRole('group', { name: 'Workspace' });
+  await expect(workspace.getByLabel('Repository')).toHaveValue(repository);
+  await expect(workspace).toContainText(`Repositories the operator allows: ${repositories}`);
+  await page.getByRole('textbox', { name: 'Message' }).fill(`WRITE solo.txt SOLO_${s}`);
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  await page.getByRole('button', { name: 'Send' }).click();
+
+  // The chat's Changes: its own branch, the file it wrote, and who wrote its line.
+  await expect(page).toHaveURL(/\/sessions\/[0-9a-f-]{36}$/);
+  const changes = changesOf(page);
+  await expect(changes.file('solo.txt')).toContainText('+1', { timeout: 60_000 });
+  await expect(changes.section).toContainText(`in ${repository}`);
+  await changes.file('solo.txt').click();
+  await changes.section.getByRole('button', { name: 'Who wrote each line' }).click();
+  await changes.section
+    .getByTestId('attributed-line')
+    .filter({ hasText: `SOLO_${s}` })
+    .click();
+  await expect(changes.section.getByTestId('line-step')).toContainText(`Agent${writer}`);
+  await expect(changes.section.getByTestId('line-step')).toContainText('create');
+});

@@ -33,6 +33,21 @@ export class AgentPermissionPolicy {
   @Field(() => [String], { description: 'Tool names that wait for a person' }) askTools!: string[];
 }
 
+@ObjectType({ description: 'issue 42: the git repository an agent’s sessions work in, a worktree of their own' })
+export class AgentWorkspace {
+  @Field({ description: 'A repository in SWITCHBOARD_REPOSITORIES (or a folder of them)' }) repository!: string;
+  @Field(() => String, { nullable: true, description: "The ref to start from (unset: the repository's HEAD)" }) ref!: string | null;
+  @Field(() => String, { nullable: true, description: 'auto or manual: whether a completed run is merged into its lead at once' })
+  merge!: string | null;
+}
+
+@InputType()
+export class AgentWorkspaceInput {
+  @Field() repository!: string;
+  @Field(() => String, { nullable: true }) ref?: string | null;
+  @Field(() => String, { nullable: true, description: 'auto (the default) or manual' }) merge?: string | null;
+}
+
 @ObjectType()
 export class SubAgentProblem {
   @Field() id!: string;
@@ -65,6 +80,8 @@ export class Agent {
   permissionPolicy!: AgentPermissionPolicy | null;
   @Field(() => BudgetLimits, { nullable: true, description: 'Session default: the budget over the runs its sessions start (unset: none)' })
   budget!: BudgetLimits | null;
+  @Field(() => AgentWorkspace, { nullable: true, description: 'Session default: the repository its sessions work in (unset: none)' })
+  workspace!: AgentWorkspace | null;
   @Field(() => Int) version!: number;
   @Field() createdAt!: string;
   @Field() updatedAt!: string;
@@ -167,6 +184,8 @@ export class AgentFieldsInput {
   @Field(() => AgentPermissionPolicyInput, { nullable: true, description: "Session default; unset or null: the service's default" })
   permissionPolicy?: AgentPermissionPolicyInput | null;
   @Field(() => RunBudgetInput, { nullable: true, description: 'Session default; unset or null: no budget' }) budget?: RunBudgetInput | null;
+  @Field(() => AgentWorkspaceInput, { nullable: true, description: 'Session default; unset or null: no workspace' })
+  workspace?: AgentWorkspaceInput | null;
 }
 
 @InputType()

@@ -52,6 +52,7 @@ export function agentOf(view: AgentView): Agent {
       ? { allowKinds: view.permission_policy.allow_kinds, askKinds: view.permission_policy.ask_kinds, askTools: view.permission_policy.ask_tools }
       : null,
     budget: view.budget ? budgetLimitsOf(view.budget) : null,
+    workspace: view.workspace ? { repository: view.workspace.repository, ref: view.workspace.ref ?? null, merge: view.workspace.merge ?? null } : null,
     version: view.version,
     createdAt: view.created_at,
     updatedAt: view.updated_at,
@@ -90,6 +91,13 @@ function agentFields(input: AgentFieldsInput) {
         }
       : undefined,
     budget: input.budget ? budgetFromInput(input.budget) : undefined,
+    workspace: input.workspace
+      ? {
+          repository: input.workspace.repository,
+          ...(input.workspace.ref ? { ref: input.workspace.ref } : {}),
+          ...(input.workspace.merge ? { merge: input.workspace.merge } : {}),
+        }
+      : undefined,
   };
 }
 

@@ -169,4 +169,8 @@ export class SessionOptionsModel {
   @Field(() => [String], { description: 'The built-in tools delegation gives the main agent' }) delegationTools!: string[];
   @Field(() => Int, { description: 'A request waiting for a person is denied after this long' }) approvalTimeoutMs!: number;
   @Field({ description: 'The folder sessions work in' }) workingDirectory!: string;
+  @Field(() => [String], {
+    description: 'issue 42: where a workspace repository may be (SWITCHBOARD_REPOSITORIES: repositories, or folders of them); empty: workspaces are off',
+  })
+  workspaceRepositories!: string[];
 }

@@ -197,6 +197,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
               mode="agent"
               hasSubAgents={draft.subAgents.length > 0}
               toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...knownBuiltinTools]}
+              repositories={choices.data?.sessionOptions.workspaceRepositories}
             />
           </section>
         </form>

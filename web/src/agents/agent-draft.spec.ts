@@ -19,6 +19,7 @@ const loaded = {
   delegation: null,
   permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
   budget: { maxTokens: null, maxToolCalls: null, maxRuns: 4, maxDurationMs: null, maxCost: 2.5 },
+  workspace: { repository: '/srv/repos/shop', ref: null, merge: 'manual' },
   includedIn: [],
   composable: false,
   composableReasons: [],
@@ -45,12 +46,13 @@ describe('the editor draft', () => {
       delegation: null,
       permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
       budget: { maxRuns: 4, maxCost: 2.5 },
+      workspace: { repository: '/srv/repos/shop', merge: 'manual' },
     });
   });
 
   it('sends session defaults left empty as unset: automatic delegation, the service’s policy, no budget', () => {
-    const cleared = draftOf({ ...loaded, permissionPolicy: null, budget: null });
-    expect(inputOf(cleared)).toMatchObject({ delegation: null, permissionPolicy: null, budget: null });
+    const cleared = draftOf({ ...loaded, permissionPolicy: null, budget: null, workspace: null });
+    expect(inputOf(cleared)).toMatchObject({ delegation: null, permissionPolicy: null, budget: null, workspace: null });
     const off = { ...cleared, sessionDefaults: { ...cleared.sessionDefaults, delegation: false, kinds: { 'custom-tool': 'ask' as const } } };
     expect(inputOf(off)).toMatchObject({ delegation: false, permissionPolicy: { allowKinds: [], askKinds: ['custom-tool'], askTools: [] } });
   });

@@ -1,5 +1,5 @@
 import type { AgentFieldsInput, AgentQuery } from '../gql/graphql';
-import { agentPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf } from '../session-settings';
+import { agentPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf, workspaceOf } from '../session-settings';
 
 /** A hook webhook as the form holds it; `failure` '' is the service's default for the type. */
 export interface HookDraft {
@@ -86,6 +86,7 @@ export function inputOf(draft: AgentDraft): AgentFieldsInput {
     delegation: draft.sessionDefaults.delegation ?? null,
     permissionPolicy: agentPolicyOf(draft.sessionDefaults),
     budget: budgetOf(draft.sessionDefaults.budget).budget ?? null,
+    workspace: workspaceOf(draft.sessionDefaults.workspace),
   };
 }
 
@@ -99,6 +100,7 @@ export function fieldOfProblem(path: string): string {
   if (path.startsWith('sub_agents')) return 'subAgents';
   if (path.startsWith('allowed_agents') || path.startsWith('excluded_agents')) return 'policy';
   if (path.startsWith('hooks')) return 'hooks';
-  if (path.startsWith('delegation') || path.startsWith('permission_policy') || path.startsWith('budget')) return 'sessionDefaults';
+  if (path.startsWith('delegation') || path.startsWith('permission_policy') || path.startsWith('budget') || path.startsWith('workspace'))
+    return 'sessionDefaults';
   return path.split('.')[0] || 'form';
 }

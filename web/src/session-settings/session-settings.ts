@@ -25,12 +25,28 @@ export const BUDGET_FIELDS: ReadonlyArray<{ field: keyof BudgetDraft; label: str
   { field: 'maxCost', label: 'Max cost', decimal: true },
 ];
 
+/** issue 42: the git repository a session works in (a worktree of its own); an empty repository: none. */
+export interface WorkspaceDraft {
+  repository: string;
+  ref: string;
+  merge: 'auto' | 'manual';
+}
+
 export interface SessionSettingsDraft {
   /** undefined in the editor: "automatic", on when the agent has sub-agents. */
   delegation: boolean | undefined;
   kinds: Record<string, KindAnswer>;
   askTools: string[];
   budget: BudgetDraft;
+  workspace: WorkspaceDraft;
+}
+
+/** What the API takes for a workspace: none without a repository; an empty ref is the repository's HEAD. */
+export function workspaceOf(draft: WorkspaceDraft): { repository: string; ref?: string; merge?: 'manual' } | null {
+  const repository = draft.repository.trim();
+  if (!repository) return null;
+  const ref = draft.ref.trim();
+  return { repository, ...(ref ? { ref } : {}), ...(draft.merge === 'manual' ? { merge: 'manual' } : {}) };
 }
 
 /** A budget's limits as the API gives them (null or absent: no limit); the run page and the chat show them against what was used. */
@@ -48,6 +64,7 @@ export interface AgentSessionDefaults {
   subAgents: readonly string[];
   permissionPolicy?: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null;
   budget?: BudgetLimits | null;
+  workspace?: { repository: string; ref?: string | null; merge?: string | null } | null;
 }
 
 /** A kind as the service says it treats it (GraphQL `sessionOptions.permissionKinds`). */
@@ -96,6 +113,11 @@ export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 
     kinds,
     askTools: [...(policy?.askTools ?? [])],
     budget: budgetDraftOf(agent?.budget),
+    workspace: {
+      repository: agent?.workspace?.repository ?? '',
+      ref: agent?.workspace?.ref ?? '',
+      merge: agent?.workspace?.merge === 'manual' ? 'manual' : 'auto',
+    },
   };
 }
 

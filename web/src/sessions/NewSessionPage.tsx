@@ -13,7 +13,7 @@ import { EligibleSubAgentsQuery, NewSessionQuery } from './operations';
 import { subAgentChoices } from './team-choices';
 import { builtinToolChoices, defaultBuiltinTools, mcpServerChoices, sessionToolOverrides } from './tool-choices';
 import { SessionSettingsFields } from './SessionSettingsFields';
-import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf } from '../session-settings';
+import { budgetOf, policyOf, type SessionSettingsDraft, settingsOf, workspaceOf } from '../session-settings';
 
 /** What the person chose on this page for the agent in `for`. */
 interface Choices {
@@ -113,6 +113,7 @@ function NewSessionForm() {
           delegation: current.settings.delegation ?? false,
           permissionPolicy: policyOf(current.settings, kindOrder),
           ...(budget.budget ? { budget: budget.budget } : {}),
+          ...(workspaceOf(current.settings.workspace) ? { workspace: workspaceOf(current.settings.workspace) } : {}),
           ...sessionToolOverrides({
             known: knownTools,
             tools: agent.tools,
@@ -257,6 +258,7 @@ function NewSessionForm() {
               mode="session"
               hasSubAgents={current.subAgents.length > 0}
               toolSuggestions={[...(library.data?.sessionOptions.delegationTools ?? []), ...knownTools]}
+              repositories={library.data?.sessionOptions.workspaceRepositories}
               disabled={sending}
             />
           </aside>

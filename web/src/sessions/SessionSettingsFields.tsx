@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { TagInput } from '../ui/TagInput';
-import { BUDGET_FIELDS, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft } from '../session-settings';
+import { BUDGET_FIELDS, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft, type WorkspaceDraft } from '../session-settings';
 
 /**
  * Delegation, the permission policy and the budget of a session: on the new-session page (what this
@@ -15,6 +15,7 @@ export function SessionSettingsFields({
   hasSubAgents,
   toolSuggestions,
   disabled = false,
+  repositories = [],
 }: {
   draft: SessionSettingsDraft;
   onChange: (next: SessionSettingsDraft) => void;
@@ -25,6 +26,8 @@ export function SessionSettingsFields({
   hasSubAgents: boolean;
   toolSuggestions: readonly string[];
   disabled?: boolean;
+  /** SWITCHBOARD_REPOSITORIES (sessionOptions): none, and the workspace fields are not offered. */
+  repositories?: readonly string[];
 }) {
   const id = useId();
   const { problems } = budgetOf(draft.budget);
@@ -144,6 +147,81 @@ export function SessionSettingsFields({
           is in the service's price table currency and needs a price table (SWITCHBOARD_MODEL_PRICES).
         </p>
       </fieldset>
+
+      {(repositories.length > 0 || draft.workspace.repository !== '') && (
+        <WorkspaceFields
+          workspace={draft.workspace}
+          onChange={(workspace) => onChange({ ...draft, workspace })}
+          repositories={repositories}
+          mode={mode}
+          disabled={disabled}
+        />
+      )}
     </>
+  );
+}
+
+/** issue 42: the git repository to work in, a worktree of its own (offered only when the operator lists repositories). */
+function WorkspaceFields({
+  workspace,
+  onChange,
+  repositories,
+  mode,
+  disabled,
+}: {
+  workspace: WorkspaceDraft;
+  onChange: (next: WorkspaceDraft) => void;
+  repositories: readonly string[];
+  mode: 'session' | 'agent';
+  disabled: boolean;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="session-settings" aria-describedby={`${id}-workspace-note`}>
+      <legend>Workspace</legend>
+      <div className="field">
+        <label htmlFor={`${id}-repository`}>Repository</label>
+        <input
+          id={`${id}-repository`}
+          list={`${id}-repositories`}
+          value={workspace.repository}
+          placeholder="none: the shared working folder"
+          disabled={disabled}
+          onChange={(e) => onChange({ ...workspace, repository: e.target.value })}
+        />
+        <datalist id={`${id}-repositories`}>
+          {repositories.map((r) => (
+            <option key={r} value={r} />
+          ))}
+        </datalist>
+      </div>
+      <div className="field-row">
+        <div className="field narrow">
+          <label htmlFor={`${id}-ref`}>Start from</label>
+          <input
+            id={`${id}-ref`}
+            value={workspace.ref}
+            placeholder="its HEAD"
+            disabled={disabled || workspace.repository === ''}
+            onChange={(e) => onChange({ ...workspace, ref: e.target.value })}
+          />
+        </div>
+        <label className="select-line">
+          <span>Merge finished runs</span>
+          <select
+            value={workspace.merge}
+            disabled={disabled || workspace.repository === ''}
+            onChange={(e) => onChange({ ...workspace, merge: e.target.value === 'manual' ? 'manual' : 'auto' })}
+          >
+            <option value="auto">At once</option>
+            <option value="manual">When a person merges</option>
+          </select>
+        </label>
+      </div>
+      <p id={`${id}-workspace-note`} className="help">
+        {mode === 'agent' ? 'Its sessions work' : 'The session works'} in a git worktree of its own, on a branch of its own; each run gets one from its
+        lead&apos;s, merged back when it completes. Repositories the operator allows: {repositories.join(', ') || 'none listed'}.
+      </p>
+    </fieldset>
   );
 }

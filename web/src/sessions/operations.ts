@@ -94,6 +94,11 @@ export const AgentSessionDefaultsFragment = graphql(`
       maxDurationMs
       maxCost
     }
+    workspace {
+      repository
+      ref
+      merge
+    }
   }
 `);
 
@@ -109,6 +114,7 @@ export const SessionOptionsFragment = graphql(`
         note
       }
       delegationTools
+      workspaceRepositories
     }
   }
 `);

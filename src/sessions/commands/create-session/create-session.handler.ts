@@ -56,15 +56,17 @@ export class CreateSessionHandler implements ICommandHandler<CreateSession, Sess
       ...(request.permissionPolicy || !main ? {} : { permissionPolicyField: `agent ${main.id}: permission_policy` }),
       hooks: config.hooks ?? [],
     });
-    // issue 42: a repository outside the list, or an unknown ref, is refused (422) before anything is made or recorded.
-    if (request.workspace) await this.workspaces.check(request.workspace);
+    // issue 42: the request's workspace, else the agent's default; a repository outside the list, or an unknown
+    // ref, is refused (422) before anything is made or recorded.
+    const workspace = request.workspace ?? (agentDefaults === 'skip' ? undefined : main?.workspace);
+    if (workspace) await this.workspaces.check(workspace);
     // Refused past the cap before anything is recorded: a 429 leaves no session behind.
     const slot = this.liveSessions.reserve();
     try {
       const sessionId = givenId ?? randomUUID();
       // The worktree exists before the CLI is told to work in it.
-      const opened = request.workspace
-        ? await this.workspaces.open(sessionId, request.workspace)
+      const opened = workspace
+        ? await this.workspaces.open(sessionId, workspace)
         : workspaceParent
           ? await this.workspaces.openForChild(sessionId, workspaceParent)
           : undefined;

@@ -22,6 +22,7 @@ export class GetSessionOptionsHandler implements IQueryHandler<GetSessionOptions
       delegationTools: this.builtins.group('delegation').map((tool) => tool.name),
       approvalTimeoutMs: this.config.approvals.timeoutMs,
       workingDirectory: this.config.cli.workingDirectory,
+      workspaceRepositories: this.config.workspaces.repositories,
     });
   }
 }

@@ -28,6 +28,8 @@ export interface SessionOptions {
   approvalTimeoutMs: number;
   /** The folder sessions work in; an allowed read stays inside it unless host permissions are on. */
   workingDirectory: string;
+  /** issue 42: SWITCHBOARD_REPOSITORIES, where a session's `workspace.repository` may be (empty: workspaces off). */
+  workspaceRepositories: string[];
 }
 
 export class GetSessionOptions extends Query<SessionOptions> {}
