@@ -189,9 +189,17 @@ describe('toAgentFile: the export format', () => {
       delegation: false,
       permission_policy: { allow_kinds: ['read'], ask_kinds: [], ask_tools: ['agent_run'] },
       budget: { max_runs: 5 },
+      workspace: { repository: '/srv/repos/shop', merge: 'manual' },
     };
     const file = toAgentFile(withDefaults);
-    expect(Object.keys(JSON.parse(file.content)).slice(-5)).toEqual(['delegation', 'permission_policy', 'budget', 'created_at', 'updated_at']);
+    expect(Object.keys(JSON.parse(file.content)).slice(-6)).toEqual([
+      'delegation',
+      'permission_policy',
+      'budget',
+      'workspace',
+      'created_at',
+      'updated_at',
+    ]);
     const { id, created_at: _c, updated_at: _u, ...fields } = withDefaults;
     expect(parseAgentFile(file)).toEqual({ ok: true, file: 'engineering-lead.json', id, fields });
   });

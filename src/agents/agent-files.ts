@@ -203,6 +203,7 @@ export function toAgentFile(agent: AgentDefinition): AgentFile {
     ...(agent.delegation !== undefined && { delegation: agent.delegation }),
     ...(agent.permission_policy !== undefined && { permission_policy: agent.permission_policy }),
     ...(agent.budget !== undefined && { budget: agent.budget }),
+    ...(agent.workspace !== undefined && { workspace: agent.workspace }),
     created_at: agent.created_at,
     updated_at: agent.updated_at,
   };
