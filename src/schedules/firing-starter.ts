@@ -20,7 +20,7 @@ import { dueFiringId } from './firing-id';
 import { missedCountText, overlappingRun, type PlannedFiring, type PreviousFiring } from './firing-plan';
 import { startRefusal } from './firing-retry';
 import { SchedulesReadModel } from './schedules-read-model';
-import type { FiringClaimedData, FiringTrigger } from './schedule.events';
+import type { FiringClaimedData, FiringTrigger, ScheduleWorkspace } from './schedule.events';
 import { FiringStateError } from './schedule.errors';
 import type { FiringRow, ScheduleRow } from './schedule-view';
 
@@ -180,6 +180,7 @@ export class FiringStarter {
             prompt: schedule.prompt,
             background: true,
             ...(schedule.budget ? { budget: JSON.parse(schedule.budget) as Budget } : {}),
+            ...(schedule.workspace ? { workspace: JSON.parse(schedule.workspace) as ScheduleWorkspace } : {}),
           },
           { kind: 'api', actor: `schedule:${scheduleId}` },
           RunOrigin.scheduled({

@@ -18,6 +18,8 @@ export function definitionOf(input: ScheduleInput): ScheduleDefinition {
     model: input.model ?? null,
     permissionPolicy: input.permissionPolicy ?? null,
     budget: budgetOf(input.budget),
+    // Only when given: a definition without one reads as before workspaces (no key, no change on a PATCH).
+    ...(input.workspace ? { workspace: input.workspace } : {}),
     cron,
     at,
     timeZone: input.timeZone,
@@ -38,6 +40,7 @@ export function changedDefinition(current: ScheduleDefinition, changes: Schedule
     model: pick('model', changes.model),
     permissionPolicy: pick('permissionPolicy', changes.permissionPolicy),
     budget: changes.budget === undefined ? current.budget : budgetOf(changes.budget),
+    ...(changes.workspace !== undefined ? { workspace: changes.workspace } : current.workspace !== undefined ? { workspace: current.workspace } : {}),
     cron: pick('cron', changes.cron),
     at: pick('at', changes.at),
     timeZone: pick('timeZone', changes.timeZone),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { printableName } from '../common';
-import { budgetApiInputSchema, permissionPolicySchema } from '../sessions';
+import { budgetApiInputSchema, permissionPolicySchema, workspaceRequestSchema } from '../sessions';
 import { CATCH_UP_POLICIES, OVERLAP_POLICIES } from './schedule.events';
 
 /**
@@ -17,6 +17,7 @@ const scheduleFields = {
   model: z.string().min(1).max(200).nullable(),
   permissionPolicy: permissionPolicySchema.nullable(),
   budget: budgetApiInputSchema.nullable(),
+  workspace: workspaceRequestSchema.nullable(),
   cron: text(200).nullable(),
   at: text(100).nullable(),
   timeZone: text(100),
@@ -35,6 +36,7 @@ export const createScheduleSchema = z
     model: scheduleFields.model.optional(),
     permissionPolicy: scheduleFields.permissionPolicy.optional(),
     budget: scheduleFields.budget.optional(),
+    workspace: scheduleFields.workspace.optional(),
     cron: scheduleFields.cron.optional(),
     at: scheduleFields.at.optional(),
     timeZone: scheduleFields.timeZone.default('UTC'),

@@ -2,7 +2,7 @@ import type { ReadTables } from '../database';
 import type { RunStatus } from '../delegation';
 import type { Budget, PermissionPolicy } from '../sessions';
 import type { FiringStatus } from './firing.decider';
-import type { CatchUpPolicy, FiringTrigger, OverlapPolicy } from './schedule.events';
+import type { CatchUpPolicy, FiringTrigger, OverlapPolicy, ScheduleWorkspace } from './schedule.events';
 
 export type ScheduleRow = ReadTables['schedules']['$inferSelect'];
 export type FiringRow = ReadTables['scheduleFirings']['$inferSelect'];
@@ -25,6 +25,7 @@ export interface ScheduleView {
   model: string | null;
   permissionPolicy: PermissionPolicy | null;
   budget: BudgetView | null;
+  workspace: ScheduleWorkspace | null;
   cron: string | null;
   at: string | null;
   timeZone: string;
@@ -105,6 +106,7 @@ export function scheduleView(row: ScheduleRow, lastFiring: FiringView | null, ne
     model: row.model,
     permissionPolicy: row.permissionPolicy ? (JSON.parse(row.permissionPolicy) as PermissionPolicy) : null,
     budget: budgetView(row.budget ? (JSON.parse(row.budget) as Budget) : null),
+    workspace: row.workspace ? (JSON.parse(row.workspace) as ScheduleWorkspace) : null,
     cron: row.cron,
     at: row.at,
     timeZone: row.timeZone,

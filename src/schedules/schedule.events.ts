@@ -38,6 +38,12 @@ export interface ScheduleTiming {
   endsAt: string | null;
 }
 
+export interface ScheduleWorkspace {
+  repository: string;
+  ref?: string;
+  merge?: 'auto' | 'manual';
+}
+
 /** Everything a schedule is, as given (checked) at create and replaced whole at update. */
 export interface ScheduleDefinition extends ScheduleTiming {
   name: string;
@@ -49,6 +55,11 @@ export interface ScheduleDefinition extends ScheduleTiming {
   permissionPolicy: PermissionPolicy | null;
   /** A budget over each firing's run tree (tools' snake_case names, as runs store it); null: none. */
   budget: Budget | null;
+  /**
+   * issue 42: the git repository each firing's run works in (a worktree of its own); null or absent (a
+   * schedule recorded before workspaces): the run's agent's default, else none.
+   */
+  workspace?: ScheduleWorkspace | null;
   overlap: OverlapPolicy;
   catchUp: CatchUpPolicy;
 }

@@ -324,7 +324,35 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     const stale = { ...agent, id: 'ws-stale', name: 'WS stale', workspace: { repository: '/etc' } };
     expect((await http('POST', '/api/agents', stale)).status).toBe(201);
     expect((await http('POST', '/api/sessions', { agentId: 'ws-stale' })).body).toMatchObject({ statusCode: 422, code: 'workspace_refused' });
-  }, 90_000);
+
+    // A schedule's firing works in the repository the schedule names.
+    const schedule = await http('POST', '/api/schedules', {
+      agentId: 'writer',
+      prompt: 'NOTHING here',
+      cron: '0 0 1 1 *',
+      enabled: false,
+      workspace: { repository, ref: 'main' },
+    });
+    expect(schedule.status).toBe(201);
+    expect(schedule.body.workspace).toEqual({ repository, ref: 'main' });
+    const fired = await http('POST', `/api/schedules/${schedule.body.id}/run`);
+    expect(fired.status).toBe(202);
+    const firedRun = fired.body.runId as string;
+    const firedChanges = await waitUntil(
+      async () => {
+        const answer = await http('GET', `/api/runs/${firedRun}/changes`);
+        return answer.status === 200 ? answer.body : undefined;
+      },
+      "the scheduled run's worktree",
+      60_000,
+    );
+    expect(firedChanges).toMatchObject({ runId: firedRun, repository, baseCommit: sourceHead });
+    const overGraphqlSchedule = await graphql(`{ schedule(id: "${schedule.body.id}") { workspace { repository ref merge } } }`);
+    expect(overGraphqlSchedule.body.data.schedule.workspace).toEqual({ repository, ref: 'main', merge: null });
+    // Cleared with null, as the other optional fields are.
+    const cleared = await http('PATCH', `/api/schedules/${schedule.body.id}`, { workspace: null });
+    expect(cleared.body.workspace).toBeNull();
+  }, 120_000);
 
   it('refuses a repository outside SWITCHBOARD_REPOSITORIES, a folder that is not one, and an unknown ref, with 422 and nothing made', async () => {
     const outside = makeTempDir('switchboard-outside-');

@@ -17,6 +17,8 @@ export const schedules = table(
     permissionPolicy: column.text(),
     /** JSON: the budget over each firing's run tree (snake_case limits), or null. */
     budget: column.text(),
+    /** issue 42, JSON: the repository each firing's run works in (`{repository, ref?, merge?}`), or null. */
+    workspace: column.text(),
     cron: column.text(),
     at: column.text(),
     timeZone: column.text().notNull(),

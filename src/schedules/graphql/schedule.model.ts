@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { BudgetLimits, RunBudgetInput, PageInfo } from '../../graphql-api';
-import { PermissionPolicyInput, SessionPermissionPolicy } from '../../sessions';
+import { PermissionPolicyInput, SessionPermissionPolicy, WorkspaceInput } from '../../sessions';
 
 @ObjectType({ description: 'Why a firing was skipped or did not start: a stable code and words for a person' })
 export class ScheduleFiringReason {
@@ -27,6 +27,13 @@ export class ScheduleFiring {
   @Field(() => ScheduleFiringReason, { nullable: true, description: 'Why it was skipped or failed' }) reason!: ScheduleFiringReason | null;
 }
 
+@ObjectType({ description: "issue 42: the git repository each firing's run works in, a worktree of its own" })
+export class ScheduleWorkspace {
+  @Field() repository!: string;
+  @Field(() => String, { nullable: true }) ref!: string | null;
+  @Field(() => String, { nullable: true, description: 'auto or manual' }) merge!: string | null;
+}
+
 @ObjectType({ description: 'A schedule: an agent run with a prompt on a cron expression or at one time, each firing recorded' })
 export class Schedule {
   @Field(() => ID) id!: string;
@@ -38,6 +45,8 @@ export class Schedule {
   @Field(() => SessionPermissionPolicy, { nullable: true, description: "The permission policy of each firing's run; null: the agent's" })
   permissionPolicy!: SessionPermissionPolicy | null;
   @Field(() => BudgetLimits, { nullable: true, description: "A budget over each firing's run tree; null: none" }) budget!: BudgetLimits | null;
+  @Field(() => ScheduleWorkspace, { nullable: true, description: "The repository each firing's run works in; null: none" })
+  workspace!: ScheduleWorkspace | null;
   @Field(() => String, { nullable: true, description: 'A cron expression (5 fields, or 6 with seconds first), read in timeZone' }) cron!: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601: the one time a one-off schedule fires' }) at!: string | null;
   @Field({ description: 'IANA time zone the cron expression is read in' }) timeZone!: string;
@@ -95,6 +104,8 @@ export class ScheduleInput {
   @Field(() => PermissionPolicyInput, { nullable: true, description: "Unset or null: the agent's policy" })
   permissionPolicy?: PermissionPolicyInput | null;
   @Field(() => RunBudgetInput, { nullable: true, description: 'Unset or null: no budget' }) budget?: RunBudgetInput | null;
+  @Field(() => WorkspaceInput, { nullable: true, description: 'Unset or null: no workspace (needs SWITCHBOARD_REPOSITORIES)' })
+  workspace?: WorkspaceInput | null;
   @Field(() => String, { nullable: true, description: 'A cron expression; give it or at' }) cron?: string | null;
   @Field(() => String, { nullable: true, description: 'ISO 8601 with a zone: fire once then' }) at?: string | null;
   @Field({ nullable: true, description: 'IANA time zone; default UTC' }) timeZone?: string;
@@ -113,6 +124,7 @@ export class ScheduleChangesInput {
   @Field(() => String, { nullable: true }) model?: string | null;
   @Field(() => PermissionPolicyInput, { nullable: true }) permissionPolicy?: PermissionPolicyInput | null;
   @Field(() => RunBudgetInput, { nullable: true }) budget?: RunBudgetInput | null;
+  @Field(() => WorkspaceInput, { nullable: true }) workspace?: WorkspaceInput | null;
   @Field(() => String, { nullable: true }) cron?: string | null;
   @Field(() => String, { nullable: true }) at?: string | null;
   @Field({ nullable: true }) timeZone?: string;

@@ -38,7 +38,10 @@ function scheduleOf(view: ScheduleView): Schedule {
   const permissionPolicy: SessionPermissionPolicy | null = policy
     ? { allowKinds: policy.allowKinds, approveOwnTools: policy.approveOwnTools, askKinds: policy.askKinds ?? [], askTools: policy.askTools ?? [] }
     : null;
-  return { ...view, permissionPolicy };
+  const workspace = view.workspace
+    ? { repository: view.workspace.repository, ref: view.workspace.ref ?? null, merge: view.workspace.merge ?? null }
+    : null;
+  return { ...view, permissionPolicy, workspace };
 }
 
 const policyBody = (policy: PermissionPolicyInput | null | undefined) =>
@@ -58,7 +61,7 @@ const policyBody = (policy: PermissionPolicyInput | null | undefined) =>
  * optional input field).
  */
 function scheduleBody(input: ScheduleInput | ScheduleChangesInput) {
-  const { permissionPolicy, budget, name, agentId, prompt, timeZone, enabled, overlap, catchUp, ...nullable } = input;
+  const { permissionPolicy, budget, workspace, name, agentId, prompt, timeZone, enabled, overlap, catchUp, ...nullable } = input;
   return {
     ...nullable,
     name: name ?? undefined,
@@ -70,6 +73,10 @@ function scheduleBody(input: ScheduleInput | ScheduleChangesInput) {
     catchUp: catchUp ?? undefined,
     permissionPolicy: policyBody(permissionPolicy),
     budget: budget === undefined || budget === null ? budget : apiBudgetFromInput(budget),
+    workspace:
+      workspace === undefined || workspace === null
+        ? workspace
+        : { repository: workspace.repository, ...(workspace.ref ? { ref: workspace.ref } : {}), ...(workspace.merge ? { merge: workspace.merge } : {}) },
   };
 }
 

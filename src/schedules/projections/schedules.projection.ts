@@ -254,6 +254,7 @@ function definitionColumns(d: ScheduleDefinition) {
     model: d.model,
     permissionPolicy: d.permissionPolicy ? JSON.stringify(d.permissionPolicy) : null,
     budget: d.budget ? JSON.stringify(d.budget) : null,
+    workspace: d.workspace ? JSON.stringify(d.workspace) : null,
     cron: d.cron,
     at: d.at,
     timeZone: d.timeZone,
