@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { NotFoundError, type TraceParent } from '../common';
+import { runThreadId } from '../event-store';
 import { ModelCallsReadModel } from '../model-calls';
+import { Workspaces } from '../workspaces';
 import { RunOrigin, StartRun } from './commands/start-run/start-run.command';
 import type { RunState } from './run.decider';
 import { NotReplayableError, RunStateError } from './run.errors';
-import type { RunReplay } from './run.events';
+import type { RunReplay, RunWorkspaceRequest } from './run.events';
 import type { RunSummary } from './run-caller';
 import type { RunPolicyInput } from './run-policy';
 import { RunRepository } from './run-repository';
@@ -27,21 +29,43 @@ export class ReplayOrigin {
     private readonly repository: RunRepository,
     private readonly calls: ModelCallsReadModel,
     private readonly commandBus: CommandBus,
+    private readonly workspaces: Workspaces,
   ) {}
 
   /**
    * A replay or fork is a new root run owned by the API thread: the original's agent, prompt and policy,
    * no budget (it spends nothing while it plays back), its session answered from the original's record.
    */
-  start(original: RunState, replay: RunReplay, background: boolean, actor: string, traceparent?: TraceParent): Promise<RunSummary> {
+  async start(original: RunState, replay: RunReplay, background: boolean, actor: string, traceparent?: TraceParent): Promise<RunSummary> {
     const { agentId, prompt } = original.started;
+    const workspace = await this.workspaceOf(original, replay.mode === 'fork' ? replay.fromModelCall : undefined);
     return this.commandBus.execute(
       new StartRun(
-        { agentId, prompt, background, policy: samePolicy(original) },
+        { agentId, prompt, background, policy: samePolicy(original), ...(workspace ? { workspace } : {}) },
         { kind: 'api', actor, ...(traceparent ? { traceparent } : {}) },
         RunOrigin.replaying(replay),
       ),
     );
+  }
+
+  /**
+   * issue 42 item 7: the files a replay or fork starts from. A replay starts from the original's base; a fork
+   * from the original's worktree as it was when its fork point's call started (the steps whose results that
+   * call saw, and the runs merged into it by then). The original's branch keeps those commits, whether its
+   * folder is still there or not.
+   */
+  private async workspaceOf(original: RunState, forkCallId: string | undefined): Promise<RunWorkspaceRequest | undefined> {
+    const opened = await this.workspaces.opened(runThreadId(original.started.runId));
+    if (!opened) return undefined;
+    const point = forkCallId ? await this.calls.find(forkCallId) : undefined;
+    const commit = point
+      ? await this.workspaces.commitBefore(
+          opened.sessionId,
+          point.startedPosition,
+          new Set(await this.calls.answerIdsBefore(point.startedPosition, original.started.path)),
+        )
+      : undefined;
+    return { repository: opened.repository, ref: commit ?? opened.baseCommit, merge: opened.merge };
   }
 
   async original(runId: string): Promise<RunState> {

@@ -116,6 +116,23 @@ export class ModelCallsReadModel {
       .orderBy(asc(modelCalls.startedPosition));
   }
 
+  /** issue 42: the answer ids (`responseId`) of a run subtree's calls that started before global position `position`. */
+  async answerIdsBefore(position: number, runPath: string): Promise<string[]> {
+    const { modelCalls } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ responseId: modelCalls.responseId })
+      .from(modelCalls)
+      .where(
+        and(
+          gte(modelCalls.runPath, runPath),
+          lt(modelCalls.runPath, sql`${runPath} || '~'`),
+          lt(modelCalls.startedPosition, position),
+          isNotNull(modelCalls.responseId),
+        ),
+      );
+    return rows.flatMap((row) => (row.responseId ? [row.responseId] : []));
+  }
+
   /** issue 26: a replay session's own calls so far (after a restart: where it had got to), oldest first. */
   async replayedCallsOf(sessionId: string): Promise<{ agentName: string; position: number; source: string }[]> {
     const { modelCalls } = this.db.tables;

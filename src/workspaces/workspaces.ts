@@ -252,6 +252,28 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * issue 42 item 7: the commit the session's branch was at when a model call started (at global position
+   * `position`): what a fork from that call starts its worktree from. A tool's checkpoint counts when the
+   * answer that asked for the tool came before the call (`answeredBefore`, the answers' ids): its result was
+   * in the call's request, though its commit may be recorded a moment after the call started. Other
+   * checkpoints and incoming merges count when recorded before it. Undefined: the session has no workspace.
+   */
+  async commitBefore(sessionId: string, position: number, answeredBefore: ReadonlySet<string>): Promise<string | undefined> {
+    let commit: string | undefined;
+    for (const event of await this.store.readStream(workspaceStreamId(sessionId))) {
+      if (!isWorkspaceEvent(event)) continue;
+      const before = event.globalPosition < position;
+      if (event.type === WorkspaceEvents.opened) commit = event.data.baseCommit;
+      if (event.type === WorkspaceEvents.checkpointed) {
+        const asked = event.data.modelResponseId;
+        if (asked ? answeredBefore.has(asked) : before) commit = event.data.commit;
+      }
+      if (event.type === WorkspaceEvents.merged && before && event.data.intoSessionId === sessionId && event.data.commit) commit = event.data.commit;
+    }
+    return commit;
+  }
+
+  /**
    * Every checkpoint of the session's worktree and of the runs merged into it, down the tree, by commit:
    * what a line's last commit was a step of. A run whose merge conflicted counts too (its commits are what
    * the lead resolved from).

@@ -44,6 +44,8 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     running = await startRealCliApp(model, {
       security: { ...loadConfig({}).security, allowHostPermissions: true },
       workspaces: { repositories: [repos.dir], dir: path.join(repos.dir, 'worktrees'), retentionMs: 86_400_000 },
+      // Whole requests and answers recorded: what a replay or fork plays back.
+      modelCalls: { ...loadConfig({}).modelCalls, route: true, content: 'full', contentMaxBytes: 1 << 20 },
     });
     http = running.http;
     for (const agent of [
@@ -81,6 +83,15 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
       90_000,
     );
     return { sessionId, runs, worktree };
+  }
+
+  /** The run of `runs` whose own changes hold `file`. */
+  async function runThatWrote(runs: Json[], file: string): Promise<string> {
+    for (const run of runs) {
+      const own = (await http('GET', `/api/runs/${run.runId}/changes`)).body.files as Json[];
+      if (own.some((f) => f.path === file)) return run.runId as string;
+    }
+    throw new Error(`no run wrote ${file}`);
   }
 
   it('gives each run its own worktree, checkpoints the tool call that wrote a file, and merges both into the lead’s', async () => {
@@ -352,6 +363,33 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     // Cleared with null, as the other optional fields are.
     const cleared = await http('PATCH', `/api/schedules/${schedule.body.id}`, { workspace: null });
     expect(cleared.body.workspace).toBeNull();
+  }, 120_000);
+
+  it('starts a fork with the files of its fork point, and a replay with the original’s base', async () => {
+    // A writer run that wrote forked.txt (its lead's policy lets it write).
+    const { runs } = await leadWithTwoRuns('WRITE', 'forked.txt FORKED', 'other.txt OTHER');
+    const originalId = await runThatWrote(runs, 'forked.txt');
+    const calls = ((await http('GET', `/api/runs/${originalId}/model-calls?limit=100`)).body.calls as Json[]).filter((c) => c.status === 'succeeded');
+    expect(calls.length).toBe(2);
+    const written = ((await http('GET', `/api/runs/${originalId}/checkpoints`)).body.checkpoints as Json[]).find((c) => c.toolName === 'create');
+    expect(written).toMatchObject({ files: [{ path: 'forked.txt' }] });
+
+    // Forked from the call after the file was written: the fork's worktree starts from that checkpoint.
+    const fork = await http('POST', `/api/runs/${originalId}/fork`, { fromModelCall: calls[1].callId, background: false });
+    expect(fork.status).toBe(201);
+    const forkId = fork.body.runId as string;
+    expect((await http('GET', `/api/runs/${forkId}/changes`)).body).toMatchObject({ repository, baseCommit: written.commit });
+    const forkWorktree = (await http('GET', `/api/sessions/sub-agent-${forkId}`)).body.workingDirectory as string;
+    expect(fs.readFileSync(path.join(forkWorktree, 'forked.txt'), 'utf8')).toBe('FORKED\n');
+
+    // Forked from the first call: from before the file existed.
+    const early = await http('POST', `/api/runs/${originalId}/fork`, { fromModelCall: calls[0].callId, background: false });
+    expect((await http('GET', `/api/runs/${early.body.runId}/changes`)).body).toMatchObject({ baseCommit: sourceHead });
+
+    // A replay starts where the original started.
+    const replay = await http('POST', `/api/runs/${originalId}/replay`, { background: false });
+    expect(replay.status).toBe(201);
+    expect((await http('GET', `/api/runs/${replay.body.runId}/changes`)).body).toMatchObject({ repository, baseCommit: sourceHead });
   }, 120_000);
 
   it('refuses a repository outside SWITCHBOARD_REPOSITORIES, a folder that is not one, and an unknown ref, with 422 and nothing made', async () => {

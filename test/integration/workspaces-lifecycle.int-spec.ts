@@ -91,4 +91,22 @@ describe('Workspaces: retention, removal and restore', () => {
       expect.objectContaining({ cause: 'recovered', files: [expect.objectContaining({ path: 'cut-off.txt', status: 'added' })] }),
     ]);
   });
+
+  it('finds the commit a fork from a model call starts from: the steps whose results the call saw, even when recorded after it started', async () => {
+    const opened = await workspaces.open('s3', { repository });
+    const position = async () => (await es.store.readStream('workspace-s3')).at(-1)!.globalPosition;
+    fs.writeFileSync(path.join(opened.path, 'one.txt'), '1\n');
+    const first = await workspaces.checkpoint('s3', { cause: 'tool', toolCallId: 'c1', modelResponseId: 'answer-1' });
+    // The call that saw the first tool's result started here; the second tool's checkpoint came after.
+    const forkPoint = (await position()) + 1;
+    fs.writeFileSync(path.join(opened.path, 'two.txt'), '2\n');
+    const second = await workspaces.checkpoint('s3', { cause: 'tool', toolCallId: 'c2', modelResponseId: 'answer-2' });
+
+    expect(await workspaces.commitBefore('s3', forkPoint, new Set(['answer-1']))).toBe(first!.commit);
+    // Answer 2 came before the call too (its checkpoint was recorded a moment after the call started).
+    expect(await workspaces.commitBefore('s3', forkPoint, new Set(['answer-1', 'answer-2']))).toBe(second!.commit);
+    // A call before any step: the base.
+    expect(await workspaces.commitBefore('s3', forkPoint, new Set())).toBe(opened.baseCommit);
+    expect(await workspaces.commitBefore('no-such-session', forkPoint, new Set())).toBeUndefined();
+  });
 });
