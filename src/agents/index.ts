@@ -18,6 +18,7 @@ export {
   budgetLimitValue,
   delegationByDefault,
   listedNameSchema,
+  agentWorkspaceSchema,
 } from './agent-session-defaults';
 export type { BudgetInput, PermissionKind } from './agent-session-defaults';
 export { AgentImportRejectedError, UnknownAgentError } from './agent.errors';

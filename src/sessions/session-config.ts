@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { printableName } from '../common';
-import { hookListSchema, type HookSpec, listedNameSchema as name, PERMISSION_KINDS } from '../agents';
+import { agentWorkspaceSchema, hookListSchema, type HookSpec, listedNameSchema as name, PERMISSION_KINDS } from '../agents';
 import { type Budget, budgetApiInputSchema } from './session-budget';
 
 const MAX_PROMPT_CHARS = 200_000;
@@ -77,14 +77,11 @@ const agentIdSchema = z
 
 export const changeSubAgentsSchema = z.object({ subAgents: z.array(agentIdSchema).max(64) }).strict();
 
-/** issue 42: `workspace` on a session or a run: the repository (and ref) its git worktree is made from. */
-export const workspaceRequestSchema = z
-  .object({
-    repository: z.string().min(1).max(4096),
-    ref: z.string().min(1).max(255).optional(),
-    merge: z.enum(['auto', 'manual']).optional(),
-  })
-  .strict();
+/**
+ * issue 42: `workspace` on a session or a run: the repository (and ref) its git worktree is made from. The
+ * same shape as an agent's session default (its field names need no case mapping), so one schema.
+ */
+export const workspaceRequestSchema = agentWorkspaceSchema;
 
 export const createSessionSchema = z
   .object({
