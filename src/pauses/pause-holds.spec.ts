@@ -178,6 +178,23 @@ describe('PauseHolds', () => {
     await expect(other).resolves.toBe(true);
   });
 
+  it('never holds a step of a run that ended under the pause (a call the CLI retries after a stop), until the run resumes', async () => {
+    await pause('run', 'r2');
+    await fixture.store.append(runStreamId('r2'), 1, [{ type: 'run.stopped', data: { runId: 'r2', epoch: 1 }, metadata: { actor: 'api' } }]);
+    const order: string[] = [];
+    await expect(wait('sub-agent-r2', order)).resolves.toBe(false);
+    expect((await holds.pauseOverRun('r2'))?.held).toBe(0);
+
+    await fixture.store.append(runStreamId('r2'), 2, [
+      { type: 'run.resumed', data: { runId: 'r2', epoch: 2, prompt: 'go on', resumedBy: 'api' }, metadata: { actor: 'api' } },
+    ]);
+    const held = wait('sub-agent-r2', order);
+    await settled(1);
+    expect((await holds.pauseOverRun('r2'))?.held).toBe(1);
+    await unpause('run', 'r2');
+    await expect(held).resolves.toBe(true);
+  });
+
   it('still holds after a restart: the open pause is loaded from the pauses table', async () => {
     await pause('run', 'r2');
     holds.onModuleDestroy();

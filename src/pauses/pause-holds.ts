@@ -71,6 +71,9 @@ const CACHED_PLACES = 10_000;
 const keyOf = (target: PauseTarget, id: string) => `${target}:${id}`;
 /** Ends of a run (delegation sits above this context, so by name, as the model route does). */
 const RUN_ENDS = new Set(['run.completed', 'run.failed', 'run.stopped', 'run.interrupted']);
+const RUN_RESUMED = 'run.resumed';
+/** Ended sessions remembered (a retried step arrives within seconds of its end; older ones are long gone). */
+const ENDED_KEPT = 10_000;
 const SESSION_ENDS = new Set<string>([SessionEvents.destroyed, SessionEvents.interrupted]);
 
 /**
@@ -91,6 +94,12 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
   private waiters: Waiter[] = [];
   /** A session's place never changes once its run exists; a session that is no run's thread has none. */
   private readonly places = new Map<string, Place | null>();
+  /**
+   * Sessions whose run or session ended (until it resumes), the newest ENDED_KEPT: a step of one is never
+   * held. The CLI retries a model call that a stop cancelled while it was held; held again under the pause
+   * that is still open, it would wait for an unpause that may never come, with nothing left to release it.
+   */
+  private readonly ended = new Map<string, true>();
   private subscription?: Subscription;
 
   constructor(
@@ -159,7 +168,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
     if (signal?.aborted) return false;
     const place = await this.placeOf(sessionId);
     if (!this.holderOf(sessionId, place)) return true;
-    if (signal?.aborted) return false;
+    if (signal?.aborted || this.ended.has(sessionId)) return false;
     return new Promise<boolean>((resolve) => {
       const onAbort = () => this.releaseWhere((w) => w === waiter, false);
       const waiter: Waiter = {
@@ -252,8 +261,16 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
     else if (RUN_ENDS.has(event.type)) {
       const stream = parseStreamId(event.streamId);
       if (stream?.kind === 'run') ended = runThreadId(stream.id);
+    } else if (event.type === RUN_RESUMED || event.type === SessionEvents.resumed) {
+      const stream = parseStreamId(event.streamId);
+      const resumed = stream?.kind === 'run' ? runThreadId(stream.id) : sessionIdOfStream(event.streamId);
+      if (resumed !== undefined) this.ended.delete(resumed);
+      return;
     }
-    if (ended !== undefined && this.waiters.length > 0) this.releaseWhere((waiter) => waiter.sessionId === ended, false);
+    if (ended === undefined) return;
+    this.ended.set(ended, true);
+    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
+    if (this.waiters.length > 0) this.releaseWhere((waiter) => waiter.sessionId === ended, false);
   }
 
   /** Releases the matching waiters in the order they came, keeping the others waiting. */
