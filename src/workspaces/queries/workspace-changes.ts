@@ -109,7 +109,7 @@ export function ownFiles(checkpoints: readonly WorkspaceCheckpointedData[]): Fil
 export function pathFilter(file: unknown): string | undefined {
   if (file === undefined || file === '') return undefined;
   // `?path=a&path=b` arrives as an array (and `?path[x]=` as an object): one file, once.
-  if (typeof file !== 'string') throw new InvalidInputError('path must be given once, as one file like src/index.ts', { path: String(file) });
+  if (typeof file !== 'string') throw new InvalidInputError('path must be given once, as one file like src/index.ts', { path: JSON.stringify(file) });
   if (file.startsWith('/') || file.split(/[\\/]/).includes('..') || file.length > 4096) {
     throw new InvalidInputError(`path must be a path inside the repository, like src/index.ts (got "${file}")`, { path: file });
   }
@@ -120,5 +120,5 @@ export function pathFilter(file: unknown): string | undefined {
 export function subtreeFlag(value: unknown): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new InvalidInputError(`subtree must be true or false (got "${value}")`, { subtree: value });
+  throw new InvalidInputError(`subtree must be true or false (got ${JSON.stringify(value)})`, { subtree: JSON.stringify(value) });
 }
