@@ -17,6 +17,7 @@ function authorization(): Record<string, string> {
 export async function getRest<T>(path: string, as: 'json'): Promise<T | null>;
 export async function getRest(path: string, as: 'text'): Promise<string | null>;
 export async function getRest<T>(path: string, as: 'json' | 'text'): Promise<T | string | null> {
+  const sentWith = currentToken();
   let response: Response;
   try {
     response = await fetch(path, {
@@ -31,6 +32,8 @@ export async function getRest<T>(path: string, as: 'json' | 'text'): Promise<T |
     const body = (await response.json().catch(() => undefined)) as { code?: string; message?: string; details?: Record<string, unknown> } | undefined;
     const message = body?.message ?? `${path} answered HTTP ${response.status}`;
     if (response.status === 401) {
+      // Sent before a new token was saved: ask again with it, no prompt (as request() does).
+      if (currentToken() !== sentWith) return as === 'json' ? getRest<T>(path, 'json') : getRest(path, 'text');
       const signIn = body?.details?.signIn;
       if (typeof signIn === 'string' && signIn.startsWith('/')) {
         signInAt(signIn);

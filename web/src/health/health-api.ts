@@ -81,9 +81,12 @@ async function getHealth<T>(path: string): Promise<T> {
 const HEALTH_NEEDS_TOKEN = 'The health detail needs the API token';
 
 export async function loadHealth(): Promise<{ detail: HealthDetail; readiness: Readiness; at: Date }> {
+  const sentWith = currentToken();
   const [detail, readiness] = await Promise.all([getHealth<HealthDetail>('/health'), getHealth<Readiness>('/health/ready')]);
   // Only ok / failing per check came back: the token is missing or wrong.
   if (!('database' in detail)) {
+    // Asked before a token was saved (the page polls while the prompt is open): ask again with it, no prompt.
+    if (currentToken() !== sentWith) return loadHealth();
     tokenRequired(HEALTH_NEEDS_TOKEN, 'http');
     throw new ApiError(HEALTH_NEEDS_TOKEN, 'unauthorized', 401);
   }
