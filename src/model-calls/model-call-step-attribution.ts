@@ -1,6 +1,5 @@
-import { and, inArray } from 'drizzle-orm';
-import { ReadModelDatabase } from '../database';
 import { ProvidesStepAttribution, type StepAttributionSource, type StepFacts, type StepReference } from '../workspaces';
+import { ModelCallsReadModel } from './model-calls-read-model';
 
 /**
  * issue 42: the model call that asked for a checkpointed step's tool. The CLI names the answer a tool call
@@ -9,22 +8,11 @@ import { ProvidesStepAttribution, type StepAttributionSource, type StepFacts, ty
  */
 @ProvidesStepAttribution()
 export class ModelCallStepAttribution implements StepAttributionSource {
-  constructor(private readonly db: ReadModelDatabase) {}
+  constructor(private readonly calls: ModelCallsReadModel) {}
 
   async attribute(steps: readonly StepReference[]): Promise<ReadonlyArray<StepFacts | undefined>> {
     const asked = steps.filter((s) => s.modelResponseId);
-    if (asked.length === 0) return [];
-    const { modelCalls } = this.db.tables;
-    const rows = await this.db.orm
-      .select({ callId: modelCalls.callId, sessionId: modelCalls.sessionId, responseId: modelCalls.responseId })
-      .from(modelCalls)
-      .where(
-        and(
-          inArray(modelCalls.sessionId, [...new Set(asked.map((s) => s.sessionId))]),
-          inArray(modelCalls.responseId, [...new Set(asked.map((s) => s.modelResponseId!))]),
-        ),
-      );
-    const byAnswer = new Map(rows.map((row) => [`${row.sessionId}\n${row.responseId}`, row.callId]));
+    const byAnswer = await this.calls.callIdsByAnswer([...new Set(asked.map((s) => s.sessionId))], [...new Set(asked.map((s) => s.modelResponseId!))]);
     return steps.map((step) => {
       const modelCallId = step.modelResponseId ? byAnswer.get(`${step.sessionId}\n${step.modelResponseId}`) : undefined;
       return modelCallId ? { modelCallId } : undefined;

@@ -116,6 +116,17 @@ export class ModelCallsReadModel {
       .orderBy(asc(modelCalls.startedPosition));
   }
 
+  /** issue 42: the calls of these sessions that gave these answers (`responseId`): by `<sessionId>\n<responseId>`. */
+  async callIdsByAnswer(sessionIds: readonly string[], responseIds: readonly string[]): Promise<Map<string, string>> {
+    if (sessionIds.length === 0 || responseIds.length === 0) return new Map();
+    const { modelCalls } = this.db.tables;
+    const rows = await this.db.orm
+      .select({ callId: modelCalls.callId, sessionId: modelCalls.sessionId, responseId: modelCalls.responseId })
+      .from(modelCalls)
+      .where(and(inArray(modelCalls.sessionId, [...sessionIds]), inArray(modelCalls.responseId, [...responseIds])));
+    return new Map(rows.map((row) => [`${row.sessionId}\n${row.responseId}`, row.callId]));
+  }
+
   /** issue 42: the answer ids (`responseId`) of a run subtree's calls that started before global position `position`. */
   async answerIdsBefore(position: number, runPath: string): Promise<string[]> {
     const { modelCalls } = this.db.tables;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidInputError, NotFoundError, PayloadTooLargeError } from '../../common';
 import type { BlamedLine } from '../git';
-import { referenceOf, type StepApproval, StepAttributions } from '../step-attribution';
+import { referenceOf, type StepApproval, StepAttributions, type StepReference } from '../step-attribution';
 import { MAX_BLAMED_BYTES, type RecordedCheckpoint, Workspaces } from '../workspaces';
 import { openedOf, pathFilter, type WorkspaceOwner } from './workspace-changes';
 
@@ -74,21 +74,16 @@ export class WorkspaceBlameQuery {
   /** The steps of the commits the lines name, with what each attribution source adds. */
   private async stepsOf(lines: readonly BlamedLine[], checkpoints: ReadonlyMap<string, RecordedCheckpoint>): Promise<Map<string, LineStep>> {
     const steps = new Map<string, LineStep>();
+    const references: StepReference[] = [];
     for (const { commit } of lines) {
       const checkpoint = commit ? checkpoints.get(commit) : undefined;
       if (!checkpoint || steps.has(checkpoint.commit)) continue;
-      steps.set(checkpoint.commit, {
-        sessionId: checkpoint.sessionId,
-        ...(checkpoint.runId ? { runId: checkpoint.runId } : {}),
-        ...(checkpoint.agentName ? { agentName: checkpoint.agentName } : {}),
-        cause: checkpoint.cause,
-        ...(checkpoint.toolCallId ? { toolCallId: checkpoint.toolCallId } : {}),
-        ...(checkpoint.toolName ? { toolName: checkpoint.toolName } : {}),
-        commit: checkpoint.commit,
-        checkpointedAt: checkpoint.recordedAt,
-      });
+      // The checkpoint as it was recorded (no unset fields), less what a line's step does not show.
+      const { files: _files, modelResponseId: _answer, recordedAt, ...step } = checkpoint;
+      steps.set(checkpoint.commit, { ...step, checkpointedAt: recordedAt });
+      references.push(referenceOf(checkpoint));
     }
-    const facts = await this.attributions.of([...steps.keys()].map((commit) => referenceOf(checkpoints.get(commit)!)));
+    const facts = await this.attributions.of(references);
     [...steps.values()].forEach((step, i) => Object.assign(step, facts[i]));
     return steps;
   }

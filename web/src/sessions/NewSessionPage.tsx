@@ -104,6 +104,7 @@ function NewSessionForm() {
     let sessionId: string | undefined;
     try {
       const model = current.model.trim();
+      const workspace = workspaceOf(current.settings.workspace);
       const { createSession } = await writes.create.mutateAsync({
         input: {
           agentId: agent.id,
@@ -113,7 +114,7 @@ function NewSessionForm() {
           delegation: current.settings.delegation ?? false,
           permissionPolicy: policyOf(current.settings, kindOrder),
           ...(budget.budget ? { budget: budget.budget } : {}),
-          ...(workspaceOf(current.settings.workspace) ? { workspace: workspaceOf(current.settings.workspace) } : {}),
+          ...(workspace ? { workspace } : {}),
           ...sessionToolOverrides({
             known: knownTools,
             tools: agent.tools,
