@@ -108,7 +108,7 @@ describe('GraphQL run mutations and runEvents on the real Copilot CLI', () => {
     const logged: number[] = [];
     for (const stream of streams) {
       const page = (await http('GET', `/api/streams/${stream}/events?limit=1000`)).body;
-      logged.push(...(page.events ?? page).map((e: Json) => e.globalPosition));
+      logged.push(...(page.events as Json[]).map((e: Json) => e.globalPosition));
     }
     const last = seen.at(-1)!.runEvents.globalPosition;
     const positions = seen.map((e) => e.runEvents.globalPosition);
