@@ -4,7 +4,8 @@
  *   npm run bench:workspaces
  *
  * A repository of 10,000 files of 10 KB (100 folders of 100, about 100 MB, one commit) in a temp folder, then,
- * in alternating rounds (one of ours, one bare, so a slow patch of the disk lands on both sides):
+ * in rounds of one of ours and one bare, which goes first alternating (the disk is still writing back what the
+ * round before removed, and that must not land on one side only):
  *   (a) addWorktree vs `git worktree add -b <branch> <path> <commit>`
  *   (b) checkpoint after a one-file edit vs `git add -A` + `git commit -q -m`
  *   (c) mergeBranch of a child branch with 10 changed files vs `git merge --no-ff --no-edit`
@@ -56,6 +57,29 @@ async function time(operation: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/**
+ * One round: both sides timed, ours first in even rounds and the bare command first in odd ones; `after` (not
+ * timed) runs after each side, e.g. to undo a merge.
+ */
+async function pair(
+  round: number,
+  ours: () => Promise<unknown>,
+  bareSide: () => Promise<unknown>,
+  after: () => Promise<unknown> = async () => undefined,
+): Promise<[number, number]> {
+  const timed = async (operation: () => Promise<unknown>) => {
+    const ms = await time(operation);
+    await after();
+    return ms;
+  };
+  if (round % 2 === 0) {
+    const oursMs = await timed(ours);
+    return [oursMs, await timed(bareSide)];
+  }
+  const bareMs = await timed(bareSide);
+  return [await timed(ours), bareMs];
+}
+
 /** Pseudo-random printable text (incompressible enough that git's zlib works as on source code), made fast. */
 function generateRepository(root: string): void {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789(){};=+-*/';
@@ -88,8 +112,11 @@ async function benchWorktreeStart(root: string, base: string, dir: string): Prom
   for (let round = -1; round < ROUNDS; round++) {
     const ours = path.join(dir, `ours-${round}`);
     const theirs = path.join(dir, `bare-${round}`);
-    const oursMs = await time(() => addWorktree({ root, path: ours, branch: `bench/ours-${round}`, startCommit: base }));
-    const bareMs = await time(() => bare(root, 'worktree', 'add', '-q', '-b', `bench/bare-${round}`, theirs, base));
+    const [oursMs, bareMs] = await pair(
+      round,
+      () => addWorktree({ root, path: ours, branch: `bench/ours-${round}`, startCommit: base }),
+      () => bare(root, 'worktree', 'add', '-q', '-b', `bench/bare-${round}`, theirs, base),
+    );
     if (round >= 0) {
       row.ours.push(oursMs);
       row.bare.push(bareMs);
@@ -106,13 +133,19 @@ async function benchCheckpoint(root: string, base: string, dir: string): Promise
   await addWorktree({ root, path: worktree, branch: 'bench/checkpoints', startCommit: base });
   const edit = (round: number, side: string) => fs.appendFileSync(path.join(worktree, 'src/module-42/lib/file-7.ts'), `// ${side} ${round}\n`);
   for (let round = -1; round < ROUNDS; round++) {
-    edit(round, 'ours');
-    const oursMs = await time(() => checkpoint(worktree, `checkpoint ${round}`));
-    edit(round, 'bare');
-    const bareMs = await time(async () => {
-      await bare(worktree, 'add', '-A');
-      await bare(worktree, 'commit', '-q', '-m', `bare ${round}`);
-    });
+    // The edit (one append, microseconds) is inside the timing on both sides.
+    const [oursMs, bareMs] = await pair(
+      round,
+      () => {
+        edit(round, 'ours');
+        return checkpoint(worktree, `checkpoint ${round}`);
+      },
+      async () => {
+        edit(round, 'bare');
+        await bare(worktree, 'add', '-A');
+        await bare(worktree, 'commit', '-q', '-m', `bare ${round}`);
+      },
+    );
     if (round >= 0) {
       row.ours.push(oursMs);
       row.bare.push(bareMs);
@@ -138,10 +171,12 @@ async function benchMerge(root: string, base: string, dir: string): Promise<Row>
   const reset = () => bare(parent, 'reset', '-q', '--hard', start);
   for (let round = -1; round < ROUNDS; round++) {
     // As Workspaces.mergeIntoParent calls it: right after the parent's checkpoint, under the same lock.
-    const oursMs = await time(() => mergeBranch(parent, 'bench/child', `merge ${round}`, { checkpointedJustBefore: true }));
-    await reset();
-    const bareMs = await time(() => bare(parent, 'merge', '-q', '--no-ff', '--no-edit', 'bench/child'));
-    await reset();
+    const [oursMs, bareMs] = await pair(
+      round,
+      () => mergeBranch(parent, 'bench/child', `merge ${round}`, { checkpointedJustBefore: true }),
+      () => bare(parent, 'merge', '-q', '--no-ff', '--no-edit', 'bench/child'),
+      reset,
+    );
     if (round >= 0) {
       row.ours.push(oursMs);
       row.bare.push(bareMs);

@@ -310,7 +310,12 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
       60_000,
     );
     expect(changes).toMatchObject({ runId, repository, branch: `switchboard/sub-agent-${runId}`, baseCommit: sourceHead, scope: 'own', files: [] });
-    const runWorktree = (await http('GET', `/api/sessions/sub-agent-${runId}`)).body.workingDirectory as string;
+    // The worktree is opened before the run's session is created with it as its working directory.
+    const runWorktree = await waitUntil(
+      async () => (await http('GET', `/api/sessions/sub-agent-${runId}`)).body.workingDirectory as string | undefined,
+      "the run's session",
+      60_000,
+    );
     expect(git(runWorktree, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe(`switchboard/sub-agent-${runId}`);
 
     const graphql = graphqlHttp(() => running.app.baseUrl);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { configFilesOf, DriversCache, signatureOf } from './drivers-cache';
 import { DRIVER_KEYS, gitEnvironment, type GitIdentity, NO_DRIVERS, parseDriverKeys, type RepositoryDrivers } from './hardening';
 
 /** Diffs of a whole repository and merges of big trees print a lot: buffered whole, up to this. */
@@ -58,13 +59,28 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
   return spawnGit(cwd, args, drivers, options);
 }
 
+const driversCache = new DriversCache();
+/** Config that names other config files: a repository with any is read every time (drivers-cache.ts). */
+const INCLUDE_KEYS = '^include(if)?\\.';
+
 /**
  * The drivers a repository's config defines (local, worktree and included files: system and global config are
- * never read). Reading config runs nothing, so this one call needs no driver overrides of its own.
+ * never read). Reading config runs nothing, so this one call needs no driver overrides of its own. Kept while
+ * the config files are unchanged (drivers-cache.ts).
  */
 export async function readRepositoryDrivers(cwd: string): Promise<RepositoryDrivers> {
-  const { stdout } = await spawnGit(cwd, ['config', '-z', '--name-only', '--get-regexp', DRIVER_KEYS], NO_DRIVERS, { allowExitCodes: [1] });
-  return parseDriverKeys(stdout);
+  const files = configFilesOf(cwd);
+  const before = files && signatureOf(files);
+  const cached = before === undefined ? undefined : driversCache.get(cwd, before);
+  if (cached) return cached;
+  const { stdout } = await spawnGit(cwd, ['config', '-z', '--name-only', '--get-regexp', `${DRIVER_KEYS}|${INCLUDE_KEYS}`], NO_DRIVERS, {
+    allowExitCodes: [1],
+  });
+  const drivers = parseDriverKeys(stdout);
+  const includes = stdout.split('\0').some((key) => /^include(if)?\./i.test(key));
+  // Only what was read from files that did not change while git read them.
+  if (files && !includes && signatureOf(files) === before) driversCache.set(cwd, before, drivers);
+  return drivers;
 }
 
 /** A runner bound to one folder whose drivers are read once, for an operation made of several commands. */

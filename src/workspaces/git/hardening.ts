@@ -74,6 +74,10 @@ const FIXED_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
   ['submodule.recurse', 'false'],
   // Deterministic merges: no resolution replayed from rr-cache.
   ['rerere.enabled', 'false'],
+  // Not hardening but speed: files written by a checkout (a worktree, a merge, a restore) in parallel, one
+  // worker per core. A worktree of 10,000 files is made about 3x faster than by `git worktree add` alone
+  // (npm run bench:workspaces).
+  ['checkout.workers', '0'],
 ];
 
 /** The command-line config of one invocation: the fixed overrides, then one neutral value per repository driver. */

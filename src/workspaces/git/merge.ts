@@ -1,5 +1,5 @@
 import { GitCommandError, gitIn } from './git-command';
-import { type FileChange, fileChanges } from './tree-diff';
+import { commitWithChanges, type FileChange, fileChanges } from './tree-diff';
 import { type CommitOptions, headState, workingTree } from './working-state';
 
 export type MergeResult =
@@ -56,11 +56,13 @@ export async function mergeBranch(
     ],
     { identity: options.identity, allowExitCodes: [1] },
   );
-  const after = await headState(git);
   if (merge.exitCode === 0) {
-    if (after.head === before.head) return { outcome: 'up-to-date' };
-    return { outcome: 'merged', commit: after.head, files: await fileChanges(git, before.head, after.head) };
+    // The merge commit and what it brought in, in one process; HEAD unmoved means nothing was left to merge.
+    const after = await commitWithChanges(git, 'HEAD');
+    if (after.commit === before.head) return { outcome: 'up-to-date' };
+    return { outcome: 'merged', commit: after.commit, files: after.files };
   }
+  const after = await headState(git);
   // Exit 1 is a conflict only when git left the merge in progress; otherwise it refused (e.g. an untracked file in the way).
   if (!after.mergeHead) throw new GitCommandError('merge', worktree, merge.exitCode, merge.stderr || merge.stdout, merge.stdout);
   const [unmerged, tree] = await Promise.all([git(['ls-files', '--unmerged', '-z']), workingTree(git)]);

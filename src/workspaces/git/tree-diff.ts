@@ -28,6 +28,18 @@ export async function fileChanges(git: Git, from: string, to: string): Promise<F
   return parseRawNumstat(stdout);
 }
 
+/**
+ * A commit and the files it changed against its first parent (a merge commit: what the merge brought in), in
+ * one process: `diff-tree` given one commit prints its name first.
+ */
+export async function commitWithChanges(git: Git, commit: string): Promise<{ commit: string; files: FileChange[] }> {
+  const { stdout } = await git(['diff-tree', ...DIFF_OPTIONS, '-z', '--raw', '--numstat', '--diff-merges=first-parent', commit, '--']);
+  const end = stdout.indexOf('\0');
+  const name = stdout.slice(0, end);
+  if (end < 0 || !/^[0-9a-f]{40,64}$/.test(name)) throw new Error(`git diff-tree named no commit for ${commit} in ${git.cwd}`);
+  return { commit: name, files: parseRawNumstat(stdout.slice(end + 1)) };
+}
+
 /** `diff-tree -z --raw --numstat` output as file changes, in git's (path) order. */
 export function parseRawNumstat(output: string): FileChange[] {
   const tokens = output.split('\0');
