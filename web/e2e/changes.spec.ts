@@ -247,3 +247,48 @@ test('a session started from the page works in the repository its agent names by
   await expect(changes.section.getByTestId('line-step')).toContainText(`Agent${writer}`);
   await expect(changes.section.getByTestId('line-step')).toContainText('create');
 });
+
+test('a schedule made on its page names a repository, and its firing’s run writes in a worktree of it', async ({ page, api, model, repositories }) => {
+  test.setTimeout(120_000);
+  const s = Date.now().toString(36);
+  const repository = makeRepository(path.join(repositories!, `nightly-${s}`));
+  const writer = `nightly-${s}`;
+  await api.createAgent({
+    id: writer,
+    name: writer,
+    system_message: { mode: 'append', content: `WRITER_${s} you write files.` },
+    permission_policy: { allow_kinds: ['write', 'read'] },
+  });
+  model.setScript(script(s, writer));
+
+  await page.goto(`/schedules/new?agent=${writer}`);
+  await page.getByLabel('Prompt', { exact: true }).fill(`WRITE nightly.txt NIGHTLY_${s}`);
+  const workspace = page.getByRole('group', { name: 'Workspace' });
+  await expect(workspace).toContainText(`Repositories the operator allows: ${repositories}`);
+  await workspace.getByLabel('Repository').fill(repository);
+  await workspace.getByLabel('Merge finished runs').selectOption('manual');
+  // A run of a schedule is owned by no session: it may write only what the schedule allows.
+  await page
+    .getByRole('group', { name: 'Permissions' })
+    .getByRole('combobox', { name: /^write/ })
+    .selectOption('allow');
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  await page.getByRole('button', { name: 'Create schedule' }).click();
+  await expect(page.getByText(`Workspace: ${repository}, merged when a person merges`)).toBeVisible();
+  await expect(page.getByText('Permissions: allowed write')).toBeVisible();
+
+  // Run now: the firing's run works on a branch of its own of that repository.
+  await page.getByRole('button', { name: 'Run now' }).click();
+  const manual = page.locator('.firing-table tbody tr', { hasText: 'run now' });
+  await expect(manual.locator('.badge')).toHaveText('completed', { timeout: 60_000 });
+  await manual.getByRole('link', { name: /^Open run of the firing due / }).click();
+  const changes = changesOf(page);
+  await expect(changes.file('nightly.txt')).toContainText('+1', { timeout: 30_000 });
+  await expect(changes.section).toContainText(`in ${repository}`);
+
+  // The editor opens the saved workspace as it was saved.
+  await page.getByTestId('scheduled-by').getByRole('link').click();
+  await page.getByRole('link', { name: 'Edit', exact: true }).click();
+  await expect(page.getByRole('group', { name: 'Workspace' }).getByLabel('Repository')).toHaveValue(repository);
+  await expect(page.getByRole('group', { name: 'Workspace' }).getByLabel('Merge finished runs')).toHaveValue('manual');
+});

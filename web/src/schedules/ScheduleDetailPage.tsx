@@ -28,6 +28,17 @@ function clockTime(iso: string, timeZone: string): string {
   return new Date(iso).toLocaleTimeString('en-GB', { timeZone });
 }
 
+/** What a firing's run may do, in words. */
+function policyText(policy: ScheduleDetail['permissionPolicy']): string {
+  if (!policy) return 'the service default (every kind denied)';
+  const parts = [
+    policy.allowKinds.length > 0 && `allowed ${policy.allowKinds.join(', ')}`,
+    policy.askKinds.length > 0 && `a person asked for ${policy.askKinds.join(', ')}`,
+    policy.askTools.length > 0 && `a person asked before ${policy.askTools.join(', ')}`,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join('; ') : 'every kind denied';
+}
+
 function budgetText(budget: ScheduleDetail['budget']): string | undefined {
   if (!budget) return undefined;
   const parts = [
@@ -141,6 +152,14 @@ export function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
             <ul className="reasons">
               <li>Model: {schedule.model ?? "the agent's"}</li>
               <li>Budget: {budget ?? 'none'}</li>
+              <li>Permissions: {policyText(schedule.permissionPolicy)}</li>
+              {schedule.workspace && (
+                <li>
+                  Workspace: <code>{schedule.workspace.repository}</code>
+                  {schedule.workspace.ref ? ` from ${schedule.workspace.ref}` : ''}
+                  {schedule.workspace.merge === 'manual' ? ', merged when a person merges' : ''}
+                </li>
+              )}
               <li>If the last firing still runs: {schedule.overlap === 'allow' ? 'start another run anyway' : 'skip'}</li>
               <li>After downtime: {schedule.catchUp === 'last' ? 'run the last missed firing once' : 'skip the missed firings'}</li>
             </ul>

@@ -7,6 +7,7 @@ import { useMay } from '../api/me';
 import { useSettled } from '../api/hooks';
 import { Field } from '../ui/Field';
 import { BUDGET_FIELDS, budgetOf } from '../session-settings';
+import { PermissionFields, WorkspaceFields } from '../sessions';
 import { ErrorNote } from '../ui/ErrorNote';
 import { Icon } from '../ui/icons';
 import { scheduleKeys, useCreateSchedule, useUpdateSchedule } from './mutations';
@@ -68,6 +69,7 @@ export function ScheduleEditorPage({ scheduleId }: { scheduleId?: string }) {
   const budgetProblems = budgetOf(draft.budget).problems;
   const agents = choices.data?.agents ?? [];
   const agentModel = agents.find((a) => a.id === draft.agentId)?.model;
+  const repositories = choices.data?.sessionOptions.workspaceRepositories ?? [];
   const serviceProblems = Array.isArray(saveError?.details?.problems) ? (saveError.details.problems as unknown[]).map(String) : [];
   const conflict = saveError?.code === 'expected_version_conflict';
 
@@ -276,6 +278,22 @@ export function ScheduleEditorPage({ scheduleId }: { scheduleId?: string }) {
             </div>
             <p className="help">A budget over each firing's run and every run it starts. Max cost needs the service's price table.</p>
           </fieldset>
+          <PermissionFields
+            policy={draft.policy}
+            onChange={(policy) => set('policy', policy)}
+            kindOptions={choices.data?.sessionOptions.permissionKinds}
+            toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...(choices.data?.knownBuiltinTools ?? [])]}
+            disabled={saving}
+          />
+          {(repositories.length > 0 || draft.workspace.repository !== '') && (
+            <WorkspaceFields
+              workspace={draft.workspace}
+              onChange={(workspace) => set('workspace', workspace)}
+              repositories={repositories}
+              mode="schedule"
+              disabled={saving}
+            />
+          )}
         </form>
 
         <aside className="editor-aside" aria-label="Preview and save">

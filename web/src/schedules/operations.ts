@@ -67,6 +67,16 @@ export const ScheduleQuery = graphql(`
         maxDurationMs
         maxCost
       }
+      permissionPolicy {
+        allowKinds
+        askKinds
+        askTools
+      }
+      workspace {
+        repository
+        ref
+        merge
+      }
       cron
       at
       timeZone
@@ -108,6 +118,19 @@ export const ScheduleEditorChoicesQuery = graphql(`
       name
       model
     }
+    sessionOptions {
+      permissionKinds {
+        kind
+        description
+        allowed
+        refusedReason
+        enabledBy
+        note
+      }
+      delegationTools
+      workspaceRepositories
+    }
+    knownBuiltinTools
   }
 `);
 

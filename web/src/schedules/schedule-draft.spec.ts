@@ -45,6 +45,8 @@ describe('the schedule draft as the API input', () => {
       catchUp: 'skip',
       model: null,
       budget: null,
+      permissionPolicy: null,
+      workspace: null,
     });
   });
 
@@ -77,6 +79,18 @@ describe('the schedule draft as the API input', () => {
     ]);
   });
 
+  it("sends the repository each firing's run works in, and none once it is cleared", () => {
+    const workspace = { repository: ' /srv/repos/app ', ref: '', merge: 'auto' as const };
+    expect(scheduleInputOf({ ...draft, workspace }).input?.workspace).toEqual({ repository: '/srv/repos/app' });
+    expect(scheduleInputOf({ ...draft, workspace: { ...workspace, repository: '' } }).input?.workspace).toBeNull();
+  });
+
+  it('sends what each run may do in the service order, and no policy when every kind is denied', () => {
+    const policy = { kinds: { read: 'allow', write: 'allow', shell: 'ask', url: 'deny' } as const, askTools: [] };
+    expect(scheduleInputOf({ ...draft, policy }).input?.permissionPolicy).toEqual({ allowKinds: ['write', 'read'], askKinds: ['shell'], askTools: [] });
+    expect(scheduleInputOf({ ...draft, policy: { kinds: { url: 'deny' }, askTools: [] } }).input?.permissionPolicy).toBeNull();
+  });
+
   it('passes a time it cannot read to the service as typed, so the preview names the problem', () => {
     expect(timingOf({ ...draft, kind: 'at', at: 'soon' }).at).toBe('soon');
   });
@@ -94,9 +108,12 @@ describe('the schedule draft as the API input', () => {
       catchUp: 'last',
       model: null,
       budget: { maxTokens: null, maxToolCalls: 3, maxRuns: null, maxDurationMs: 90_000, maxCost: null },
+      permissionPolicy: { allowKinds: ['write', 'read'], askKinds: ['shell'], askTools: ['agent_run'] },
+      workspace: { repository: '/srv/repos/app', ref: 'release', merge: 'manual' },
     };
     const opened = draftOf(saved);
     expect(opened).toMatchObject({ kind: 'at', at: '2026-12-01T09:00', overlap: 'allow', catchUp: 'last' });
+    expect(opened.workspace).toEqual({ repository: '/srv/repos/app', ref: 'release', merge: 'manual' });
     // Unchanged but for the budget, sent without the limits it does not set.
     expect(scheduleInputOf(opened).input).toEqual({ ...saved, budget: { maxToolCalls: 3, maxDurationMs: 90_000 } });
   });

@@ -1,7 +1,19 @@
 // What the schedule editor sends and what the schedule pages say: the draft as the API's ScheduleInput
 // (a one-off time and an end date read in the schedule's own time zone), timings and outcomes in words.
 
-import { type BudgetDraft, type BudgetLimits, budgetDraftOf, budgetOf, type BudgetValue, emptyBudget } from '../session-settings';
+import {
+  type BudgetDraft,
+  type BudgetLimits,
+  budgetDraftOf,
+  budgetOf,
+  type BudgetValue,
+  emptyBudget,
+  type PolicyDraft,
+  policyDraftOf,
+  policyOf,
+  type WorkspaceDraft,
+  workspaceOf,
+} from '../session-settings';
 
 export type TimingKind = 'cron' | 'at';
 
@@ -20,6 +32,10 @@ export interface ScheduleDraft {
   catchUp: 'skip' | 'last';
   model: string;
   budget: BudgetDraft;
+  /** What each firing's run may do (nothing set: the service's default, every kind denied). */
+  policy: PolicyDraft;
+  /** issue 42: the repository each firing's run works in; an empty repository: none. */
+  workspace: WorkspaceDraft;
 }
 
 export function emptyDraft(agentId = ''): ScheduleDraft {
@@ -36,6 +52,8 @@ export function emptyDraft(agentId = ''): ScheduleDraft {
     catchUp: 'skip',
     model: '',
     budget: emptyBudget(),
+    policy: { kinds: {}, askTools: [] },
+    workspace: { repository: '', ref: '', merge: 'auto' },
   };
 }
 
@@ -75,6 +93,8 @@ export interface ScheduleInputValue extends TimingInput {
   catchUp: string;
   model: string | null;
   budget: BudgetValue | null;
+  permissionPolicy: ReturnType<typeof policyOf> | null;
+  workspace: ReturnType<typeof workspaceOf>;
 }
 
 /** The input to send, or the problems the editor shows before asking the service (which checks it all again). */
@@ -97,9 +117,16 @@ export function scheduleInputOf(draft: ScheduleDraft): { input?: ScheduleInputVa
       catchUp: draft.catchUp,
       model: draft.model.trim() || null,
       budget: budget.budget ?? null,
+      permissionPolicy: policySet(draft.policy) ? policyOf(draft.policy) : null,
+      workspace: workspaceOf(draft.workspace),
     },
     problems,
   };
+}
+
+/** Whether the editor's policy says anything (every kind denied and no tool asking: none, the service's default). */
+function policySet(policy: PolicyDraft): boolean {
+  return Object.values(policy.kinds).some((answer) => answer !== 'deny') || policy.askTools.length > 0;
 }
 
 /** A saved schedule as the editor's draft (its times shown in its own zone). */
@@ -115,6 +142,8 @@ export interface SavedSchedule {
   catchUp: string;
   model?: string | null;
   budget?: BudgetLimits | null;
+  permissionPolicy?: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null;
+  workspace?: { repository: string; ref?: string | null; merge?: string | null } | null;
 }
 
 export function draftOf(schedule: SavedSchedule): ScheduleDraft {
@@ -131,6 +160,12 @@ export function draftOf(schedule: SavedSchedule): ScheduleDraft {
     catchUp: schedule.catchUp === 'last' ? 'last' : 'skip',
     model: schedule.model ?? '',
     budget: budgetDraftOf(schedule.budget),
+    policy: policyDraftOf(schedule.permissionPolicy),
+    workspace: {
+      repository: schedule.workspace?.repository ?? '',
+      ref: schedule.workspace?.ref ?? '',
+      merge: schedule.workspace?.merge === 'manual' ? 'manual' : 'auto',
+    },
   };
 }
 

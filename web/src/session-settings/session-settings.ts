@@ -32,6 +32,22 @@ export interface WorkspaceDraft {
   merge: 'auto' | 'manual';
 }
 
+/** A permission policy as the editors hold it: an answer per kind (none: deny), and the tools that ask a person. */
+export interface PolicyDraft {
+  kinds: Record<string, KindAnswer>;
+  askTools: string[];
+}
+
+/** A policy as the API gives it, as a draft (ask beats allow, as the service decides). */
+export function policyDraftOf(
+  policy: { allowKinds: readonly string[]; askKinds: readonly string[]; askTools: readonly string[] } | null | undefined,
+): PolicyDraft {
+  const kinds: Record<string, KindAnswer> = {};
+  for (const kind of policy?.allowKinds ?? []) kinds[kind] = 'allow';
+  for (const kind of policy?.askKinds ?? []) kinds[kind] = 'ask';
+  return { kinds, askTools: [...(policy?.askTools ?? [])] };
+}
+
 export interface SessionSettingsDraft {
   /** undefined in the editor: "automatic", on when the agent has sub-agents. */
   delegation: boolean | undefined;
@@ -103,15 +119,9 @@ export function delegationOf(agent: Pick<AgentSessionDefaults, 'delegation' | 's
 }
 
 export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 'resolved' | 'as-set'): SessionSettingsDraft {
-  const policy = agent?.permissionPolicy;
-  const kinds: Record<string, KindAnswer> = {};
-  for (const kind of policy?.allowKinds ?? []) kinds[kind] = 'allow';
-  // Ask beats allow, as the service decides.
-  for (const kind of policy?.askKinds ?? []) kinds[kind] = 'ask';
   return {
     delegation: delegation === 'resolved' ? (agent ? delegationOf(agent) : false) : (agent?.delegation ?? undefined),
-    kinds,
-    askTools: [...(policy?.askTools ?? [])],
+    ...policyDraftOf(agent?.permissionPolicy),
     budget: budgetDraftOf(agent?.budget),
     workspace: {
       repository: agent?.workspace?.repository ?? '',
@@ -125,10 +135,7 @@ export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 
 export const KIND_ORDER = ['shell', 'write', 'read', 'url', 'mcp', 'custom-tool', 'memory'] as const;
 
 /** The policy's lists, kinds in the service's order. */
-export function policyOf(
-  draft: SessionSettingsDraft,
-  order: readonly string[] = KIND_ORDER,
-): { allowKinds: string[]; askKinds: string[]; askTools: string[] } {
+export function policyOf(draft: PolicyDraft, order: readonly string[] = KIND_ORDER): { allowKinds: string[]; askKinds: string[]; askTools: string[] } {
   const known = [...order, ...Object.keys(draft.kinds).filter((k) => !order.includes(k))];
   return {
     allowKinds: known.filter((k) => draft.kinds[k] === 'allow'),

@@ -1,6 +1,14 @@
 import { useId } from 'react';
 import { TagInput } from '../ui/TagInput';
-import { BUDGET_FIELDS, budgetOf, type KindAnswer, type KindOption, type SessionSettingsDraft, type WorkspaceDraft } from '../session-settings';
+import {
+  BUDGET_FIELDS,
+  budgetOf,
+  type KindAnswer,
+  type KindOption,
+  type PolicyDraft,
+  type SessionSettingsDraft,
+  type WorkspaceDraft,
+} from '../session-settings';
 
 /**
  * Delegation, the permission policy and the budget of a session: on the new-session page (what this
@@ -31,8 +39,6 @@ export function SessionSettingsFields({
 }) {
   const id = useId();
   const { problems } = budgetOf(draft.budget);
-  const setKind = (kind: string, answer: KindAnswer) => onChange({ ...draft, kinds: { ...draft.kinds, [kind]: answer } });
-  const kinds: readonly KindOption[] = kindOptions ?? Object.keys(draft.kinds).map((kind) => ({ kind, description: '', allowed: true }));
   return (
     <>
       <fieldset className="session-settings" aria-describedby={`${id}-delegation-note`}>
@@ -67,56 +73,13 @@ export function SessionSettingsFields({
         </p>
       </fieldset>
 
-      <fieldset className="session-settings" aria-describedby={`${id}-policy-note`}>
-        <legend>Permissions</legend>
-        <ul className="kind-rows">
-          {kinds.map((option) => {
-            const answer = draft.kinds[option.kind] ?? 'deny';
-            const refused = !option.allowed;
-            const noteId = `${id}-kind-${option.kind}`;
-            const note = refused
-              ? `Refused by the operator: ${option.refusedReason ?? 'not allowed here'}.${option.enabledBy ? ` Set ${option.enabledBy} to allow it.` : ''}`
-              : option.note;
-            return (
-              <li key={option.kind} className={refused ? 'kind-row disabled' : 'kind-row'}>
-                <label>
-                  <span>
-                    <strong>{option.kind}</strong>
-                    {option.description && <span className="muted"> {option.description}</span>}
-                  </span>
-                  <select
-                    value={answer}
-                    // A refused kind already picked (an older default) stays changeable, so it can be set back to deny.
-                    disabled={disabled || (refused && answer === 'deny')}
-                    aria-invalid={refused && answer !== 'deny' ? true : undefined}
-                    aria-describedby={note ? noteId : undefined}
-                    onChange={(e) => setKind(option.kind, e.target.value as KindAnswer)}
-                  >
-                    <option value="deny">{option.kind === 'custom-tool' ? 'Own tools only' : 'Deny'}</option>
-                    <option value="ask">Ask a person</option>
-                    <option value="allow">Allow</option>
-                  </select>
-                </label>
-                {note && (
-                  <span id={noteId} className={refused && answer !== 'deny' ? 'choice-note problem-text' : 'choice-note muted'}>
-                    {note}
-                  </span>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-        <TagInput
-          label="Ask a person before these tools"
-          values={draft.askTools}
-          onChange={(askTools) => onChange({ ...draft, askTools })}
-          suggestions={toolSuggestions}
-          help="Tool names (agent_run, a webhook tool, a built-in) whose calls wait in Approvals even when their kind is allowed."
-        />
-        <p id={`${id}-policy-note`} className="help">
-          Ask a person: the request waits in Approvals until someone approves or denies it. Deny: refused at once.
-        </p>
-      </fieldset>
+      <PermissionFields
+        policy={draft}
+        onChange={(policy) => onChange({ ...draft, ...policy })}
+        kindOptions={kindOptions}
+        toolSuggestions={toolSuggestions}
+        disabled={disabled}
+      />
 
       <fieldset className="session-settings budget-fields" aria-describedby={`${id}-budget-note`}>
         <legend>Budget</legend>
@@ -161,8 +124,86 @@ export function SessionSettingsFields({
   );
 }
 
-/** issue 42: the git repository to work in, a worktree of its own (offered only when the operator lists repositories). */
-function WorkspaceFields({
+/**
+ * The permission policy's fields: an answer per kind (a kind the operator refuses disabled, with the setting
+ * that opens it) and the tools that ask a person. Also the schedule editor's: what each firing's run may do.
+ */
+export function PermissionFields({
+  policy,
+  onChange,
+  kindOptions,
+  toolSuggestions,
+  disabled = false,
+}: {
+  policy: PolicyDraft;
+  onChange: (next: PolicyDraft) => void;
+  /** undefined while the service's options load: every kind offered, the service still checks. */
+  kindOptions: readonly KindOption[] | undefined;
+  toolSuggestions: readonly string[];
+  disabled?: boolean;
+}) {
+  const id = useId();
+  const setKind = (kind: string, answer: KindAnswer) => onChange({ ...policy, kinds: { ...policy.kinds, [kind]: answer } });
+  const kinds: readonly KindOption[] = kindOptions ?? Object.keys(policy.kinds).map((kind) => ({ kind, description: '', allowed: true }));
+  return (
+    <fieldset className="session-settings" aria-describedby={`${id}-policy-note`}>
+      <legend>Permissions</legend>
+      <ul className="kind-rows">
+        {kinds.map((option) => {
+          const answer = policy.kinds[option.kind] ?? 'deny';
+          const refused = !option.allowed;
+          const noteId = `${id}-kind-${option.kind}`;
+          const note = refused
+            ? `Refused by the operator: ${option.refusedReason ?? 'not allowed here'}.${option.enabledBy ? ` Set ${option.enabledBy} to allow it.` : ''}`
+            : option.note;
+          return (
+            <li key={option.kind} className={refused ? 'kind-row disabled' : 'kind-row'}>
+              <label>
+                <span>
+                  <strong>{option.kind}</strong>
+                  {option.description && <span className="muted"> {option.description}</span>}
+                </span>
+                <select
+                  value={answer}
+                  // A refused kind already picked (an older default) stays changeable, so it can be set back to deny.
+                  disabled={disabled || (refused && answer === 'deny')}
+                  aria-invalid={refused && answer !== 'deny' ? true : undefined}
+                  aria-describedby={note ? noteId : undefined}
+                  onChange={(e) => setKind(option.kind, e.target.value as KindAnswer)}
+                >
+                  <option value="deny">{option.kind === 'custom-tool' ? 'Own tools only' : 'Deny'}</option>
+                  <option value="ask">Ask a person</option>
+                  <option value="allow">Allow</option>
+                </select>
+              </label>
+              {note && (
+                <span id={noteId} className={refused && answer !== 'deny' ? 'choice-note problem-text' : 'choice-note muted'}>
+                  {note}
+                </span>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <TagInput
+        label="Ask a person before these tools"
+        values={policy.askTools}
+        onChange={(askTools) => onChange({ ...policy, askTools })}
+        suggestions={toolSuggestions}
+        help="Tool names (agent_run, a webhook tool, a built-in) whose calls wait in Approvals even when their kind is allowed."
+      />
+      <p id={`${id}-policy-note`} className="help">
+        Ask a person: the request waits in Approvals until someone approves or denies it. Deny: refused at once.
+      </p>
+    </fieldset>
+  );
+}
+
+/**
+ * issue 42: the git repository to work in, a worktree of its own (offered only when the operator lists
+ * repositories). Also the schedule editor's: each firing's run works in one.
+ */
+export function WorkspaceFields({
   workspace,
   onChange,
   repositories,
@@ -172,10 +213,11 @@ function WorkspaceFields({
   workspace: WorkspaceDraft;
   onChange: (next: WorkspaceDraft) => void;
   repositories: readonly string[];
-  mode: 'session' | 'agent';
+  mode: 'session' | 'agent' | 'schedule';
   disabled: boolean;
 }) {
   const id = useId();
+  const who = { session: 'The session works', agent: 'Its sessions work', schedule: "Each firing's run works" }[mode];
   return (
     <fieldset className="session-settings" aria-describedby={`${id}-workspace-note`}>
       <legend>Workspace</legend>
@@ -219,8 +261,8 @@ function WorkspaceFields({
         </label>
       </div>
       <p id={`${id}-workspace-note`} className="help">
-        {mode === 'agent' ? 'Its sessions work' : 'The session works'} in a git worktree of its own, on a branch of its own; each run gets one from its
-        lead&apos;s, merged back when it completes. Repositories the operator allows: {repositories.join(', ') || 'none listed'}.
+        {who} in a git worktree of its own, on a branch of its own; each run gets one from its lead&apos;s, merged back when it completes. Repositories the
+        operator allows: {repositories.join(', ') || 'none listed'}.
       </p>
     </fieldset>
   );

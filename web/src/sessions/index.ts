@@ -4,6 +4,6 @@
 
 export { ChatPage } from './ChatPage';
 export { NewSessionPage } from './NewSessionPage';
-export { SessionSettingsFields } from './SessionSettingsFields';
+export { PermissionFields, SessionSettingsFields, WorkspaceFields } from './SessionSettingsFields';
 export { SessionTitleLink } from './SessionTitleLink';
 export { SessionsPage } from './SessionsPage';
