@@ -76,7 +76,8 @@ const changes = z.object({
   repository: z.string(),
   branch: z.string(),
   baseCommit: z.string(),
-  scope: z.enum(['own', 'subtree']),
+  scope: z.enum(['own', 'subtree', 'against']),
+  againstRunId: z.string().optional(),
   files: z.array(fileChange),
   merges: z.array(merge),
 });

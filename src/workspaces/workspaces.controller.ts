@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { DocumentedAnswers } from '../common';
 import { subtreeFlag, type WorkspaceChanges, WorkspaceChangesQuery, type WorkspaceHistory } from './queries/workspace-changes';
 import { type WorkspaceBlame, WorkspaceBlameQuery } from './queries/workspace-blame';
@@ -51,16 +51,24 @@ export class WorkspacesController {
   @Get('runs/:id/changes')
   @ApiOperation({
     summary:
-      'The files the run changed: its own steps, or with `?subtree=true` its worktree against its base (its children merged into it). 404 without a workspace',
+      'The files the run changed: its own steps, with `?subtree=true` its worktree against its base (its children merged into it), with `?against=<runId>` its worktree against that run’s (a replay against its original). 404 without a workspace',
   })
-  runChanges(@Param('id') id: string, @Query('subtree') subtree?: string): Promise<WorkspaceChanges> {
-    return this.query.changes({ run: id }, subtreeFlag(subtree));
+  @ApiQuery({ name: 'against', required: false, description: "another run of the repository (a replay's original): its worktree against that run's" })
+  runChanges(@Param('id') id: string, @Query('subtree') subtree?: string, @Query('against') against?: string): Promise<WorkspaceChanges> {
+    return this.query.changes({ run: id }, subtreeFlag(subtree), against);
   }
 
   @Get('runs/:id/diff')
-  @ApiOperation({ summary: 'The run’s worktree against its base as a unified diff (`?path=` one file). 404 without a workspace' })
-  async runDiff(@Param('id') id: string, @Res({ passthrough: true }) response: Response, @Query('path') file?: string): Promise<string> {
-    return asDiff(response, await this.query.diff({ run: id }, file));
+  @ApiOperation({
+    summary: 'The run’s worktree against its base (or `?against=` another run’s worktree) as a unified diff (`?path=` one file). 404 without a workspace',
+  })
+  async runDiff(
+    @Param('id') id: string,
+    @Res({ passthrough: true }) response: Response,
+    @Query('path') file?: string,
+    @Query('against') against?: string,
+  ): Promise<string> {
+    return asDiff(response, await this.query.diff({ run: id }, file, against));
   }
 
   @Get('runs/:id/blame')

@@ -10,8 +10,10 @@ import {
   type BlamedLine,
   blameSince,
   kindOnBranch,
+  changesAcross,
   changesSince,
   checkpoint as commitCheckpoint,
+  diffAcross,
   diffSince,
   folderSize,
   GitCommandError,
@@ -22,6 +24,7 @@ import {
   restoreWorktree,
   snapshotWorkingState,
   WorkspaceRequestError,
+  type WorktreeOrBranch,
 } from './git';
 import { type WorkspaceCommand, workspaceDecider, type WorkspaceState } from './workspace.decider';
 import { WorkspaceGitError, WorkspaceRefusedError, WorkspacesOffError } from './workspace.errors';
@@ -218,6 +221,18 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
 
   async diff(opened: WorkspaceOpenedData, file?: string): Promise<string> {
     return this.git(() => diffSince(opened.path, opened.baseCommit, file));
+  }
+
+  /**
+   * How the files of `to` differ from those of `from` (a replay or fork against its original), each worktree
+   * as it is now, uncommitted included; a removed one as its branch has it. Both of one repository.
+   */
+  async changesAcross(from: WorkspaceOpenedData, to: WorkspaceOpenedData): Promise<FileChange[]> {
+    return this.git(() => changesAcross(to.repository, sideOf(from), sideOf(to)));
+  }
+
+  async diffAcross(from: WorkspaceOpenedData, to: WorkspaceOpenedData, file?: string): Promise<string> {
+    return this.git(() => diffAcross(to.repository, sideOf(from), sideOf(to), file));
   }
 
   /**
@@ -519,4 +534,9 @@ function runOf(sessionId: string): { runId?: string } {
 function refusalOf(error: unknown): unknown {
   if (error instanceof WorkspaceRequestError) return new WorkspaceRefusedError(error.message, { field: error.field });
   return error;
+}
+
+/** A worktree to read as it is now, or its branch once it was removed. */
+function sideOf(opened: WorkspaceOpenedData): WorktreeOrBranch {
+  return fs.existsSync(opened.path) ? { worktree: opened.path } : { branch: opened.branch };
 }

@@ -387,6 +387,25 @@ describe('workspaces: a git worktree per session and per run, on the real Copilo
     const forkWorktree = (await http('GET', `/api/sessions/sub-agent-${forkId}`)).body.workingDirectory as string;
     expect(fs.readFileSync(path.join(forkWorktree, 'forked.txt'), 'utf8')).toBe('FORKED\n');
 
+    // How the fork's files differ from the original's: the same so far; then a person changes one and adds one.
+    const against = async () => (await http('GET', `/api/runs/${forkId}/changes?against=${originalId}`)).body;
+    expect(await against()).toMatchObject({ scope: 'against', againstRunId: originalId, files: [] });
+    fs.writeFileSync(path.join(forkWorktree, 'forked.txt'), 'CHANGED BY HAND\n');
+    fs.writeFileSync(path.join(forkWorktree, 'note.txt'), 'a note\n');
+    expect((await against()).files).toEqual([
+      { path: 'forked.txt', status: 'modified', additions: 1, deletions: 1 },
+      { path: 'note.txt', status: 'added', additions: 1, deletions: 0 },
+    ]);
+    const diff = await fetch(`${running.app.baseUrl}/api/runs/${forkId}/diff?against=${originalId}&path=forked.txt`);
+    expect(await diff.text()).toMatch(/-FORKED\n\+CHANGED BY HAND\n/);
+    expect((await http('GET', `/api/runs/${forkId}/changes?against=no-such-run`)).status).toBe(404);
+    const overGraphql = await graphqlHttp(() => running.app.baseUrl)(
+      'query($r: ID!, $o: ID!) { runChanges(runId: $r, against: $o) { scope files { path status } diff(path: "note.txt") } }',
+      { r: forkId, o: originalId },
+    );
+    expect(overGraphql.body.data.runChanges).toMatchObject({ scope: 'against', files: [{ path: 'forked.txt' }, { path: 'note.txt', status: 'added' }] });
+    expect(overGraphql.body.data.runChanges.diff).toContain('+a note');
+
     // Forked from the first call: from before the file existed.
     const early = await http('POST', `/api/runs/${originalId}/fork`, { fromModelCall: calls[0].callId, background: false });
     expect((await http('GET', `/api/runs/${early.body.runId}/changes`)).body).toMatchObject({ baseCommit: sourceHead });

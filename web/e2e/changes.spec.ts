@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from '@playwright/test';
 import { makeRepository, pairDelegation, writerStep } from '../../test/fixtures/git-repositories';
@@ -291,4 +292,33 @@ test('a schedule made on its page names a repository, and its firing’s run wri
   await page.getByRole('link', { name: 'Edit', exact: true }).click();
   await expect(page.getByRole('group', { name: 'Workspace' }).getByLabel('Repository')).toHaveValue(repository);
   await expect(page.getByRole('group', { name: 'Workspace' }).getByLabel('Merge finished runs')).toHaveValue('manual');
+});
+
+test('a replay’s Changes compare its files with its original’s', async ({ page, api, model, repositories }) => {
+  test.setTimeout(120_000);
+  const s = Date.now().toString(36);
+  const repository = makeRepository(path.join(repositories!, `replayed-${s}`));
+  const writer = `replayed-${s}`;
+  await api.createAgent({ id: writer, name: writer, system_message: { mode: 'append', content: `WRITER_${s} you write files.` } });
+  model.setScript(script(s, writer));
+  const original = await api.call<{ runId: string }>('POST', '/api/runs', {
+    agentId: writer,
+    prompt: `WRITE story.txt ONCE_${s}`,
+    background: false,
+    workspace: { repository },
+  });
+  const replay = await api.call<{ runId: string }>('POST', `/api/runs/${original.runId}/replay`, { background: false });
+  // The replay did what the original did (its write refused the same way: a root run of the API may not
+  // write); then a person adds a file to the replay's worktree.
+  const worktree = (await api.call<{ workingDirectory: string }>('GET', `/api/sessions/sub-agent-${replay.runId}`)).workingDirectory;
+  fs.writeFileSync(path.join(worktree, 'story.txt'), `TWICE_${s}\n`);
+
+  await page.goto(`/runs/${replay.runId}`);
+  const changes = changesOf(page);
+  await changes.section.getByRole('button', { name: 'Against the original' }).click();
+  await expect(changes.section).toContainText('its files against those of the original run');
+  await expect(changes.file('story.txt')).toContainText('+1');
+  await expect(changes.diff.locator('.diff-code-insert', { hasText: `TWICE_${s}` })).toBeVisible();
+  await changes.section.getByRole('link', { name: 'the original run' }).click();
+  await expect(page).toHaveURL(new RegExp(`/runs/${original.runId}$`));
 });

@@ -4,7 +4,7 @@
  */
 export { blameOnBranch, blameSince, kindOnBranch, parseBlamePorcelain } from './blame';
 export type { BlamedLine } from './blame';
-export { changesBetween, changesSince, diffBetween, diffSince } from './changes';
+export { changesAcross, changesBetween, changesSince, diffAcross, diffBetween, diffSince, type WorktreeOrBranch } from './changes';
 export { folderSize } from './folder-size';
 export { GitCommandError, gitIn, readRepositoryDrivers, runGit } from './git-command';
 export type { Git, GitOutput, GitRunOptions } from './git-command';

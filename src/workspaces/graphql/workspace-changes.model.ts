@@ -73,7 +73,11 @@ export class WorkspaceChangesModel {
   @Field() repository!: string;
   @Field() branch!: string;
   @Field() baseCommit!: string;
-  @Field({ description: "own: the run's own steps; subtree: its worktree against its base, merged runs included" }) scope!: string;
+  @Field({
+    description: "own: the run's own steps; subtree: its worktree against its base, merged runs included; against: its worktree against another run's",
+  })
+  scope!: string;
+  @Field(() => ID, { nullable: true, description: 'The run compared with (scope against)' }) againstRunId!: string | null;
   @Field(() => [WorkspaceFileChangeModel]) files!: WorkspaceFileChangeModel[];
   @Field(() => [WorkspaceMergeModel]) merges!: WorkspaceMergeModel[];
   /** Resolved on demand (WorkspacesResolver), with `diff`. */

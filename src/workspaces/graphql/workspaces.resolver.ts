@@ -53,13 +53,19 @@ export class WorkspacesResolver {
   async runChanges(
     @Args('runId', { type: () => ID }) runId: string,
     @Args('subtree', { type: () => Boolean, nullable: true }) subtree?: boolean,
+    @Args('against', {
+      type: () => ID,
+      nullable: true,
+      description: "Another run of the repository (a replay's original): the files against its worktree instead of the base",
+    })
+    against?: string,
   ): Promise<ResolvedChanges> {
-    return resolved(await this.query.changes({ run: runId }, subtree === true), { run: runId });
+    return resolved(await this.query.changes({ run: runId }, subtree === true, against ?? undefined), { run: runId });
   }
 
-  @ResolveField(() => String, { description: 'A unified diff of the worktree against its base (one file with path)' })
+  @ResolveField(() => String, { description: 'A unified diff of the worktree against its base, or the run compared with (one file with path)' })
   diff(@Parent() changes: ResolvedChanges, @Args('path', { type: () => String, nullable: true }) path?: string): Promise<string> {
-    return this.query.diff(changes.owner, path ?? undefined);
+    return this.query.diff(changes.owner, path ?? undefined, changes.againstRunId ?? undefined);
   }
 
   @ResolveField(() => WorkspaceBlameModel, {
@@ -84,6 +90,7 @@ function resolved(changes: WorkspaceChanges, owner: ResolvedChanges['owner']): R
   return {
     ...changes,
     runId: changes.runId ?? null,
+    againstRunId: changes.againstRunId ?? null,
     files: changes.files.map(fileOf),
     merges: changes.merges.map(mergeOf),
     owner,

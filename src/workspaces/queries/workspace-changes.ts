@@ -13,8 +13,12 @@ export interface WorkspaceChanges {
   repository: string;
   branch: string;
   baseCommit: string;
-  /** `own`: the files this session's (or run's) own steps changed; `subtree`: its worktree against its base, merged children included. */
-  scope: 'own' | 'subtree';
+  /**
+   * `own`: the files this session's (or run's) own steps changed; `subtree`: its worktree against its base,
+   * merged children included; `against`: its worktree against the worktree of the run `againstRunId`.
+   */
+  scope: 'own' | 'subtree' | 'against';
+  againstRunId?: string;
   files: FileChange[];
   merges: WorkspaceMergedData[];
 }
@@ -41,24 +45,42 @@ export class WorkspaceChangesQuery {
     private readonly attributions: StepAttributions,
   ) {}
 
-  async changes(owner: WorkspaceOwner, subtree = 'session' in owner): Promise<WorkspaceChanges> {
+  /** `against`: a run whose files to compare with instead of the base (a replay's or a fork's original). */
+  async changes(owner: WorkspaceOwner, subtree = 'session' in owner, against?: string): Promise<WorkspaceChanges> {
     const opened = await this.openedOf(owner);
     const { checkpoints, merges } = await this.workspaces.history(opened.sessionId);
-    const files = subtree ? await this.workspaces.changes(opened) : ownFiles(checkpoints);
+    const other = against === undefined ? undefined : await this.comparedWith(opened, against);
+    const files = other ? await this.workspaces.changesAcross(other, opened) : subtree ? await this.workspaces.changes(opened) : ownFiles(checkpoints);
     return {
       sessionId: opened.sessionId,
       ...(opened.runId ? { runId: opened.runId } : {}),
       repository: opened.repository,
       branch: opened.branch,
       baseCommit: opened.baseCommit,
-      scope: subtree ? 'subtree' : 'own',
+      scope: other ? 'against' : subtree ? 'subtree' : 'own',
+      ...(against !== undefined ? { againstRunId: against } : {}),
       files,
       merges,
     };
   }
 
-  async diff(owner: WorkspaceOwner, file?: string): Promise<string> {
-    return this.workspaces.diff(await this.openedOf(owner), pathFilter(file));
+  async diff(owner: WorkspaceOwner, file?: string, against?: string): Promise<string> {
+    const opened = await this.openedOf(owner);
+    const path = pathFilter(file);
+    if (against === undefined) return this.workspaces.diff(opened, path);
+    return this.workspaces.diffAcross(await this.comparedWith(opened, against), opened, path);
+  }
+
+  /** The workspace of the run `against`: 404 without one, 400 when it is of another repository. */
+  private async comparedWith(opened: WorkspaceOpenedData, against: unknown): Promise<WorkspaceOpenedData> {
+    if (typeof against !== 'string' || against === '') throw new InvalidInputError('against must be one run id', { against: JSON.stringify(against) });
+    const other = await this.openedOf({ run: against });
+    if (other.repository !== opened.repository) {
+      throw new InvalidInputError(`run ${against} works in ${other.repository}, not in ${opened.repository}: only runs of one repository compare`, {
+        against,
+      });
+    }
+    return other;
   }
 
   /** Checkpoints with the model call that asked for each step's tool and who approved the call, when known. */

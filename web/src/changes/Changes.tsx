@@ -5,9 +5,12 @@ import { mergesOf } from './changes';
 import { ChangesView, type StepLinks } from './ChangesView';
 import { useWorkspace } from './use-changes';
 
+type RunScope = 'own' | 'subtree' | 'against';
+
 /**
- * A run's Changes (issue 42): its own steps' files, or with its sub-runs merged in; its branch's merge
- * into its lead's worktree. Nothing at all when the run has no workspace.
+ * A run's Changes (issue 42): its own steps' files, or with its sub-runs merged in, or (a replay or a fork)
+ * how its files differ from its original's; its branch's merge into its lead's worktree. Nothing at all when
+ * the run has no workspace.
  */
 export function RunChanges({
   runId,
@@ -15,16 +18,23 @@ export function RunChanges({
   version,
   live,
   steps,
+  originalRunId,
 }: {
   runId: string;
+  /** A replay's or a fork's original: its files can be compared with this run's. */
+  originalRunId?: string;
   /** The agent of a run of the tree, where the page knows it. */
   agentOf: (runId: string) => string | undefined;
   version: number;
   live: boolean;
   steps?: StepLinks;
 }) {
-  const [subtree, setSubtree] = useState(false);
-  const target: ChangesTarget = useMemo(() => ({ kind: 'run', id: runId, subtree }), [runId, subtree]);
+  const [picked, setScope] = useState<RunScope>('own');
+  const scope = picked === 'against' && !originalRunId ? 'own' : picked;
+  const target: ChangesTarget = useMemo(
+    () => ({ kind: 'run', id: runId, subtree: scope === 'subtree', ...(scope === 'against' ? { against: originalRunId } : {}) }),
+    [runId, scope, originalRunId],
+  );
   const { changes, history } = useWorkspace(target, version, live);
   if (changes.error) return <ErrorNote error={changes.error} title="The changes could not be loaded" />;
   if (!changes.data) return null;
@@ -40,12 +50,17 @@ export function RunChanges({
       steps={steps}
       scope={
         <div className="segmented" role="group" aria-label="Whose changes">
-          <button type="button" aria-pressed={!subtree} onClick={() => setSubtree(false)}>
+          <button type="button" aria-pressed={scope === 'own'} onClick={() => setScope('own')}>
             This run
           </button>
-          <button type="button" aria-pressed={subtree} onClick={() => setSubtree(true)}>
+          <button type="button" aria-pressed={scope === 'subtree'} onClick={() => setScope('subtree')}>
             With its sub-runs
           </button>
+          {originalRunId && (
+            <button type="button" aria-pressed={scope === 'against'} onClick={() => setScope('against')}>
+              Against the original
+            </button>
+          )}
         </div>
       }
     />

@@ -88,7 +88,16 @@ export function ChangesView({
       </div>
       <p className="muted small changes-where">
         Branch <code>{changes.branch}</code> from <code>{shortCommit(changes.baseCommit)}</code> in <code>{changes.repository}</code>
-        {changes.scope === 'own' ? ': the files this run’s own steps changed.' : ': its worktree against its base, merged runs included.'}
+        {changes.scope === 'own'
+          ? ': the files this run’s own steps changed.'
+          : changes.scope === 'against' && changes.againstRunId
+            ? ': its files against those of '
+            : ': its worktree against its base, merged runs included.'}
+        {changes.scope === 'against' && changes.againstRunId && (
+          <>
+            <Link to={`/runs/${changes.againstRunId}`}>the original run</Link> (both as they are now).
+          </>
+        )}
       </p>
 
       {conflicts.map((c) => (

@@ -29,6 +29,9 @@ describe('the workspace routes the Changes view reads', () => {
     expect(changesPath({ kind: 'run', id: 'r1', subtree: true })).toBe('/api/runs/r1/changes?subtree=true');
     expect(diffPath({ kind: 'run', id: 'r1', subtree: true })).toBe('/api/runs/r1/diff');
     expect(diffPath({ kind: 'session', id: 's1' }, 'src/a b&c.ts')).toBe('/api/sessions/s1/diff?path=src%2Fa%20b%26c.ts');
+    // A replay against its original: the files and the diff of the two worktrees.
+    expect(changesPath({ kind: 'run', id: 'r2', subtree: false, against: 'r1' })).toBe('/api/runs/r2/changes?against=r1');
+    expect(diffPath({ kind: 'run', id: 'r2', subtree: false, against: 'r1' }, 'a.txt')).toBe('/api/runs/r2/diff?path=a.txt&against=r1');
     expect(checkpointsPath({ kind: 'run', id: 'r1', subtree: true })).toBe('/api/runs/r1/checkpoints');
   });
 

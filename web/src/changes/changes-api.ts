@@ -34,7 +34,9 @@ export interface WorkspaceChanges {
   repository: string;
   branch: string;
   baseCommit: string;
-  scope: 'own' | 'subtree';
+  /** `against`: the run's worktree against the worktree of `againstRunId` (a replay's or fork's original). */
+  scope: 'own' | 'subtree' | 'against';
+  againstRunId?: string;
   files: FileChange[];
   merges: WorkspaceMerge[];
 }
@@ -60,20 +62,30 @@ export interface WorkspaceHistory {
   merges: WorkspaceMerge[];
 }
 
-/** Whose worktree: a session's (its whole worktree) or a run's, its own steps or with its sub-runs merged in. */
-export type ChangesTarget = { kind: 'session'; id: string } | { kind: 'run'; id: string; subtree: boolean };
+/**
+ * Whose worktree: a session's (its whole worktree) or a run's, its own steps or with its sub-runs merged in,
+ * or (`against`) its worktree against another run's.
+ */
+export type ChangesTarget = { kind: 'session'; id: string } | { kind: 'run'; id: string; subtree: boolean; against?: string };
 
 function base(target: ChangesTarget): string {
   return `/api/${target.kind === 'session' ? 'sessions' : 'runs'}/${encodeURIComponent(target.id)}`;
 }
 
+const query = (params: Record<string, string | undefined>): string => {
+  const set = Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return set.length > 0 ? `?${set.map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join('&')}` : '';
+};
+const againstOf = (target: ChangesTarget) => (target.kind === 'run' ? target.against : undefined);
+
 export function changesPath(target: ChangesTarget): string {
-  return `${base(target)}/changes${target.kind === 'run' && target.subtree ? '?subtree=true' : ''}`;
+  const against = againstOf(target);
+  return `${base(target)}/changes${query({ subtree: target.kind === 'run' && target.subtree && !against ? 'true' : undefined, against })}`;
 }
 
-/** The unified diff of the worktree against its base: one file's, or every file's. */
+/** The unified diff of the worktree against its base (or the run compared with): one file's, or every file's. */
 export function diffPath(target: ChangesTarget, file?: string): string {
-  return `${base(target)}/diff${file ? `?path=${encodeURIComponent(file)}` : ''}`;
+  return `${base(target)}/diff${query({ path: file, against: againstOf(target) })}`;
 }
 
 export function checkpointsPath(target: ChangesTarget): string {

@@ -184,6 +184,7 @@ export function RunPage({ runId }: { runId: string }) {
         version={version}
         live={status === 'running' || status === 'paused'}
         steps={steps}
+        originalRunId={loaded?.replayOf ?? undefined}
       />
       <RunModelCalls
         runId={runId}
