@@ -1,4 +1,4 @@
-import { GitCommandError, gitIn } from './git-command';
+import { type Git, GitCommandError, gitIn } from './git-command';
 import { commitWithChanges, type FileChange, fileChanges } from './tree-diff';
 import { type CommitOptions, headState, workingTree } from './working-state';
 
@@ -29,37 +29,24 @@ export async function mergeBranch(
   if (branchOrCommit.startsWith('-') || /[\n\0]/.test(branchOrCommit))
     throw new Error(`cannot merge ${JSON.stringify(branchOrCommit)}: not a branch or commit`);
   const git = await gitIn(worktree);
-  const [status, before] = await Promise.all([
-    options.checkpointedJustBefore
-      ? Promise.resolve({ stdout: '' })
-      : git(['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=none']),
-    headState(git, [`${branchOrCommit}^{commit}`]),
-  ]);
-  const theirs = before.extra[0];
-  if (!theirs) throw new Error(`cannot merge ${branchOrCommit} into ${worktree}: it is not a branch or commit of that repository`);
-  if (before.mergeHead) throw new Error(`cannot merge ${branchOrCommit} into ${worktree}: a merge is already in progress there (checkpoint it first)`);
-  if (status.stdout !== '') {
-    const paths = status.stdout
-      .split('\0')
-      .filter(Boolean)
-      .slice(0, 5)
-      .map((entry) => entry.slice(3));
-    throw new Error(`cannot merge ${branchOrCommit} into ${worktree}: it has uncommitted changes (${paths.join(', ')}): checkpoint it first`);
-  }
+  // Checked here only when the caller did not just commit under its own lock (each check is a git process:
+  // `status` a full scan). Skipped, git itself refuses a merge in progress or a name that is no commit.
+  if (!options.checkpointedJustBefore) await checkBefore(git, branchOrCommit);
 
   const merge = await git(
     [
       'merge',
       ...['--strategy=ort', '--no-ff', '--no-edit', '--no-stat', '--no-log', '--no-squash', '--no-autostash'],
-      // The name as given (checked above to be a commit, never an option), so conflict markers say where from.
-      ...['--no-verify', '--no-verify-signatures', '--no-gpg-sign', '--quiet', '-m', message, branchOrCommit],
+      // The name as given (never an option: refused above), so conflict markers say where from.
+      ...['--no-verify', '--no-verify-signatures', '--no-gpg-sign', '-m', message, branchOrCommit],
     ],
     { identity: options.identity, allowExitCodes: [1] },
   );
   if (merge.exitCode === 0) {
-    // The merge commit and what it brought in, in one process; HEAD unmoved means nothing was left to merge.
+    // Nothing to merge, no commit made: git says so (in English: LC_ALL=C, hardening.ts).
+    if (/^Already up to date\.?$/m.test(merge.stdout)) return { outcome: 'up-to-date' };
+    // The merge commit and what it brought in, in one process.
     const after = await commitWithChanges(git, 'HEAD');
-    if (after.commit === before.head) return { outcome: 'up-to-date' };
     return { outcome: 'merged', commit: after.commit, files: after.files };
   }
   const after = await headState(git);
@@ -75,5 +62,25 @@ export async function mergeBranch(
         .map((entry) => entry.slice(entry.indexOf('\t') + 1)),
     ),
   ];
-  return { outcome: 'conflicted', conflicts, files: await fileChanges(git, before.tree, tree) };
+  // A conflicted merge leaves HEAD where it was.
+  return { outcome: 'conflicted', conflicts, files: await fileChanges(git, after.tree, tree) };
+}
+
+/** Refuses, with what to do, a worktree that is not clean or is mid-merge, and a name that is no commit. */
+async function checkBefore(git: Git, branchOrCommit: string): Promise<void> {
+  const [status, before] = await Promise.all([
+    git(['status', '--porcelain=v1', '-z', '--untracked-files=normal', '--ignore-submodules=none']),
+    headState(git, [`${branchOrCommit}^{commit}`]),
+  ]);
+  const worktree = git.cwd;
+  if (!before.extra[0]) throw new Error(`cannot merge ${branchOrCommit} into ${worktree}: it is not a branch or commit of that repository`);
+  if (before.mergeHead) throw new Error(`cannot merge ${branchOrCommit} into ${worktree}: a merge is already in progress there (checkpoint it first)`);
+  if (status.stdout !== '') {
+    const paths = status.stdout
+      .split('\0')
+      .filter(Boolean)
+      .slice(0, 5)
+      .map((entry) => entry.slice(3));
+    throw new Error(`cannot merge ${branchOrCommit} into ${worktree}: it has uncommitted changes (${paths.join(', ')}): checkpoint it first`);
+  }
 }

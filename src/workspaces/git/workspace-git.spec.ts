@@ -286,6 +286,12 @@ describe('the workspaces git layer', () => {
       );
       expect(read(parent.path, 'story.txt')).toBe('one (parent)\ntwo\nthree\nfour\nfive (child)\n');
       expect(await mergeBranch(parent.path, child.branch, 'again')).toEqual({ outcome: 'up-to-date' });
+      // The same when the caller vouches for the worktree (no checks of its own before the merge).
+      const head = git(parent.path, 'rev-parse', 'HEAD').trim();
+      expect(await mergeBranch(parent.path, child.branch, 'again', { checkpointedJustBefore: true })).toEqual({ outcome: 'up-to-date' });
+      expect(git(parent.path, 'rev-parse', 'HEAD').trim()).toBe(head);
+      // git's own refusal then says what is wrong.
+      await expect(mergeBranch(parent.path, 'no-such-branch', 'x', { checkpointedJustBefore: true })).rejects.toThrow(/not something we can merge/);
     });
 
     it('leaves conflicts in the files with markers, lists them, and the next checkpoint concludes the merge', async () => {
