@@ -247,6 +247,10 @@ test('a session started from the page works in the repository its agent names by
     .click();
   await expect(changes.section.getByTestId('line-step')).toContainText(`Agent${writer}`);
   await expect(changes.section.getByTestId('line-step')).toContainText('create');
+  await inBothThemes(page, () => expectNoSeriousA11yViolations(page));
+  // For the docs (web/test-results/screenshots; docs/ keeps the light one, copied by hand).
+  await changes.section.scrollIntoViewIfNeeded();
+  await changes.section.screenshot({ path: path.join(SCREENSHOT_DIR, 'console-line-attribution-light.png'), animations: 'disabled', caret: 'hide' });
 });
 
 test('a schedule made on its page names a repository, and its firing’s run writes in a worktree of it', async ({ page, api, model, repositories }) => {
