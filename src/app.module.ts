@@ -12,6 +12,7 @@ import { DelegationModule } from './delegation';
 import { EventLogModule } from './event-log';
 import { EventStoreModule } from './event-store';
 import { GraphqlApiModule } from './graphql-api';
+import { McpApiModule } from './mcp-api';
 import { LifecycleModule, ServiceStopping } from './lifecycle';
 import { IdentityGuard, IdentityModule, SignInModule } from './identity';
 import { HealthModule } from './health';
@@ -75,6 +76,7 @@ export class AppModule implements OnModuleDestroy {
         RunLineageModule,
         SchedulesModule,
         GraphqlApiModule,
+        McpApiModule,
         MetricsModule,
         SignInModule,
         TracesModule.forRoot(config),

@@ -24,6 +24,7 @@ export const AGENTS_ACCESS = {
   'Mutation.updateAgent': ['administer'],
   'Mutation.deleteAgent': ['administer'],
   'Mutation.importAgents': ['administer'],
+  'Mcp.list_agents': ['read'],
 } as const satisfies AccessRules;
 
 /** Contributes these rules to the one table `IdentityGuard` enforces (`AccessPolicy`, found through discovery). */

@@ -19,6 +19,7 @@ import { ListMcpServersHandler } from './queries/list-mcp-servers/list-mcp-serve
 import { WatchAgentLibraryHandler } from './queries/watch-agent-library/watch-agent-library.handler';
 import { AgentsResolver } from './graphql/agents.resolver';
 import { AgentsAccess } from './agents.access';
+import { AgentMcpTools } from './mcp/agent-tools';
 
 /** spec: agent-teams. The agent library: event-sourced agents, eligibility, import/export. */
 @Module({
@@ -26,6 +27,7 @@ import { AgentsAccess } from './agents.access';
   imports: [CopilotCliModule],
   controllers: [AgentsController],
   providers: [
+    AgentMcpTools,
     AgentsAccess,
     AgentsResolver,
     AgentLibrary,

@@ -8,6 +8,8 @@ export const APPROVALS_ACCESS = {
   'Query.approvals': ['read'],
   'Subscription.approvalsChanged': ['read'],
   'Mutation.decideApproval': ['approve'],
+  'Mcp.list_approvals': ['read'],
+  'Mcp.decide_approval': ['approve'],
 } as const satisfies AccessRules;
 
 /** Contributes these rules to the one table `IdentityGuard` enforces (`AccessPolicy`, found through discovery). */

@@ -10,6 +10,7 @@ import { ListApprovalsHandler } from './queries/list-approvals/list-approvals.ha
 import { WatchApprovalsHandler } from './queries/watch-approvals/watch-approvals.handler';
 import { ApprovalsResolver } from './graphql/approvals.resolver';
 import { ApprovalsAccess } from './approvals.access';
+import { ApprovalMcpTools } from './mcp/approval-tools';
 
 /**
  * issue 14: a human in the loop. Permission requests the session's policy must ask about wait here
@@ -19,6 +20,7 @@ import { ApprovalsAccess } from './approvals.access';
   imports: [SessionsModule, RunLineageModule],
   controllers: [ApprovalsController],
   providers: [
+    ApprovalMcpTools,
     ApprovalsAccess,
     ApprovalsResolver,
     ApprovalBroker,

@@ -24,6 +24,11 @@ export const DELEGATION_ACCESS = {
   'Mutation.steerRun': ['operate'],
   'Mutation.replayRun': ['operate'],
   'Mutation.forkRun': ['operate'],
+  'Mcp.run_agent': ['operate'],
+  'Mcp.get_run': ['read'],
+  'Mcp.stop_run': ['operate'],
+  'Mcp.steer_run': ['operate'],
+  'Mcp.resource.run': ['read'],
 } as const satisfies AccessRules;
 
 /** Contributes these rules to the one table `IdentityGuard` enforces (`AccessPolicy`, found through discovery). */

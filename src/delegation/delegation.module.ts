@@ -43,6 +43,7 @@ import { SteeringResolver } from './graphql/steering.resolver';
 import { SessionSummaryRunResolver, SessionRunResolver } from './graphql/session-runs.resolver';
 import { DelegationAccess } from './delegation.access';
 import { RunMetrics } from './run-metrics';
+import { RunMcpTools } from './mcp/run-tools';
 
 /**
  * spec: sub-agent-delegation. Runs as `run-<id>` streams (pure decider), each executing on its own CLI
@@ -54,6 +55,7 @@ import { RunMetrics } from './run-metrics';
   imports: [AgentsModule, SessionsModule, RunLineageModule, ModelCallsModule, PausesModule, WorkspacesModule],
   controllers: [RunsController, SessionBudgetController],
   providers: [
+    RunMcpTools,
     RunMetrics,
     RunWorkspaceSummary,
     DelegationAccess,

@@ -7,7 +7,7 @@ import { type Permission, ROLES, type Role, roleMay } from './principal';
  */
 export type AccessRule = 'public' | readonly [Permission, ...Permission[]];
 
-/** Rules by operation name: `<Controller>.<method>` for REST (SSE streams are controller methods too), `<Query|Mutation|Subscription>.<field>` for GraphQL. */
+/** Rules by operation name: `<Controller>.<method>` for REST (SSE streams are controller methods too), `<Query|Mutation|Subscription>.<field>` for GraphQL, `Mcp.<tool>` / `Mcp.resource.<name>` for MCP. */
 export type AccessRules = Readonly<Record<string, AccessRule>>;
 
 /**

@@ -25,6 +25,7 @@ import { IS_PUBLIC } from '../../src/common/auth/public.decorator';
 import { type RunningApp, startTestApp } from '../fixtures/app-fixture';
 import { graphqlHttp, GraphqlSubscription, graphqlWs } from '../fixtures/graphql-client';
 import { type Json, jsonHttp } from '../fixtures/json-http';
+import { SwitchboardMcpServer } from '../../src/mcp-api/mcp-server';
 
 const TOKEN = 'access-policy-e2e-token-0123456789';
 const DUMMY_ID = '00000000-0000-4000-8000-000000000000';
@@ -198,7 +199,9 @@ describe('the access policy, operation by operation', () => {
 
   it('has a rule for every route the app serves and every root field of the schema, and none for what does not exist', () => {
     const ACCESS_POLICY = appTable();
-    const operations = new Set([...restOperations().map((o) => o.name), ...rootFields().map(([name]) => name)]);
+    const mcp = running.app.get(SwitchboardMcpServer).operations();
+    expect(mcp.length).toBeGreaterThanOrEqual(8);
+    const operations = new Set([...restOperations().map((o) => o.name), ...rootFields().map(([name]) => name), ...mcp]);
     expect([...operations].filter((name) => accessRuleOf(name) === undefined)).toEqual([]);
     expect(Object.keys(ACCESS_POLICY).filter((name) => !operations.has(name))).toEqual([]);
     // The document is where new routes show up first: it must be part of what is tried.

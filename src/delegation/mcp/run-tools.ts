@@ -1,0 +1,166 @@
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { Contributes } from '../../common';
+import { EventStore, type StoredEvent, sessionStreamId } from '../../event-store';
+import { MCP_TOOLS, mcpTool, type McpResourceTemplate, type McpTool, type McpToolContext, type McpToolSet } from '../../mcp-api';
+import { budgetApiInputSchema, CliRecords, SessionEvents, workspaceRequestSchema } from '../../sessions';
+import { Workspaces } from '../../workspaces';
+import { StartRun } from '../commands/start-run/start-run.command';
+import { SteerRun } from '../commands/steer-run/steer-run.command';
+import { StopRun } from '../commands/stop-run/stop-run.command';
+import { GetRun, type SingleRunView } from '../queries/get-run/get-run.query';
+import { WatchRunEvents } from '../queries/watch-run-events/watch-run-events.query';
+import type { RunCaller } from '../run-caller';
+import { startRunInput, startRunSchema, stopRunSchema } from '../run-requests';
+import { progressOf } from './run-progress';
+
+/** An MCP client is an API client: it owns the runs it starts, as REST and GraphQL callers do. */
+const MCP_CALLER: RunCaller = { kind: 'api' };
+const runId = z.string().min(1).max(64).describe('The id run_agent answered with');
+
+/**
+ * issue 43: runs as MCP tools. `run_agent` waits for the run's end (telling the client each step as a
+ * progress notification) and answers with its output; `background: true` answers at once with its id.
+ * A client that cancels the call stops waiting, not the run: `stop_run` stops it.
+ */
+@Contributes(MCP_TOOLS)
+export class RunMcpTools implements McpToolSet {
+  readonly tools: McpTool[];
+  readonly resources: McpResourceTemplate[];
+
+  constructor(
+    private readonly commandBus: CommandBus,
+    private readonly queryBus: QueryBus,
+    private readonly store: EventStore,
+    private readonly workspaces: Workspaces,
+  ) {
+    this.tools = [
+      mcpTool({
+        name: 'run_agent',
+        title: 'Run an agent',
+        description:
+          "Runs a library agent (and the team under it) on a prompt and answers with its output, once the run ends. With background: true it answers at once with the run's id (get_run follows it). The run is recorded, budgeted and approved as any other run of the service.",
+        input: {
+          agent: z.string().min(1).max(64).describe('The agent id (list_agents)'),
+          prompt: startRunSchema.shape.prompt.describe('What the agent should do'),
+          background: z.boolean().optional().describe('true: answer at once with the run id instead of waiting for the end'),
+          budget: budgetApiInputSchema.optional().describe('Limits over the run and every run under it'),
+          workspace: workspaceRequestSchema.optional().describe('A git repository the run works in, a worktree of its own'),
+        },
+        call: (args, context) => this.runAgent(args, context),
+      }),
+      mcpTool({
+        name: 'get_run',
+        title: 'Get a run',
+        description: "A run's status, output (once completed), error, cost and the runs it started.",
+        input: { runId },
+        readOnly: true,
+        call: async ({ runId: id }) => answerOf(await this.queryBus.execute(new GetRun(id))),
+      }),
+      mcpTool({
+        name: 'stop_run',
+        title: 'Stop a run',
+        description: 'Stops a running run and every run under it.',
+        input: { runId, reason: stopRunSchema.shape.reason.describe('Why, recorded with the stop') },
+        call: async ({ runId: id, reason }) => {
+          const stopped = await this.commandBus.execute(new StopRun(id, MCP_CALLER, reason));
+          return {
+            text: `Run ${id} is ${stopped.status}; stopped: ${stopped.stopped_runs.join(', ') || 'none (it had ended)'}`,
+            structured: { runId: id, status: stopped.status, stoppedRuns: stopped.stopped_runs },
+          };
+        },
+      }),
+      mcpTool({
+        name: 'steer_run',
+        title: 'Steer a run',
+        description: "Tells a running run's agent something: it reads the message in its next model request.",
+        input: { runId, message: z.string().trim().min(1).max(8000).describe('What the agent should know or do differently') },
+        call: async ({ runId: id, message }) => {
+          await this.commandBus.execute(new SteerRun(id, message, 'api'));
+          return { text: `Run ${id} reads the message in its next model request.`, structured: { runId: id, steered: true } };
+        },
+      }),
+    ];
+    this.resources = [
+      {
+        name: 'run',
+        title: 'A run',
+        description: "A run: its view, its conversation (prompt, the agent's messages) and its workspace's changed files",
+        uriTemplate: 'switchboard://runs/{runId}',
+        read: ({ runId: id }) => this.runResource(id),
+      },
+    ];
+  }
+
+  private async runAgent(
+    args: { agent: string; prompt: string; background?: boolean; budget?: unknown; workspace?: unknown },
+    context: McpToolContext,
+  ): Promise<{ text: string; structured: Record<string, unknown> }> {
+    const body = startRunSchema.parse({ agentId: args.agent, prompt: args.prompt, background: true, budget: args.budget, workspace: args.workspace });
+    const started = await this.commandBus.execute(new StartRun(startRunInput(body), MCP_CALLER));
+    if (args.background) return answerOf(await this.queryBus.execute(new GetRun(started.run_id)));
+    await context.progress(`run ${started.run_id} of ${args.agent} started`);
+    const events = await this.queryBus.execute(new WatchRunEvents(started.run_id, true));
+    const following = events.subscribe((event) => {
+      const message = progressOf(event);
+      if (message) void context.progress(message);
+    });
+    try {
+      // Waited for as agent_run with run_id waits (a paused run is refused, saying so); a cancel stops the wait only.
+      await Promise.race([this.commandBus.execute(new StartRun({ runId: started.run_id, background: false }, MCP_CALLER)), abortedBy(context.signal)]);
+      return answerOf(await this.queryBus.execute(new GetRun(started.run_id)));
+    } finally {
+      following.unsubscribe();
+    }
+  }
+
+  private async runResource(id: string): Promise<unknown> {
+    const run = await this.queryBus.execute(new GetRun(id));
+    const [events, opened] = await Promise.all([this.store.readStream(sessionStreamId(run.thread_id)), this.workspaces.opened(run.thread_id)]);
+    return {
+      run: structuredOf(run),
+      conversation: events.flatMap(conversationEntry),
+      changes: opened ? { repository: opened.repository, branch: opened.branch, files: await this.workspaces.changes(opened) } : null,
+    };
+  }
+}
+
+/** The run as a tool answer: its output as the text once completed, else what it is doing or why it ended. */
+function answerOf(run: SingleRunView): { text: string; structured: Record<string, unknown> } {
+  const structured = structuredOf(run);
+  if (run.status === 'completed') return { text: run.output ?? '', structured };
+  const why = run.error ? `: ${run.error}` : '';
+  return { text: `Run ${run.run_id} of ${run.agent_id} is ${run.status}${why}. get_run ${run.run_id} follows it.`, structured };
+}
+
+function structuredOf(run: SingleRunView): Record<string, unknown> {
+  const usage = run.subtree_usage;
+  return {
+    runId: run.run_id,
+    agentId: run.agent_id,
+    status: run.status,
+    output: run.output,
+    error: run.error,
+    cost: usage.cost === undefined || usage.cost === null ? null : { amount: usage.cost, currency: usage.currency ?? null },
+    tokens: usage.total_tokens,
+    startedAt: run.started_at,
+    endedAt: run.ended_at,
+  };
+}
+
+/** The prompt and the agent's answers of a run's session, in order. */
+function conversationEntry(event: StoredEvent): Array<{ role: 'user' | 'assistant'; text: string; at: string }> {
+  const data = event.data as { prompt?: unknown; payload?: { content?: unknown } };
+  if (event.type === SessionEvents.messageSent && typeof data.prompt === 'string') return [{ role: 'user', text: data.prompt, at: event.recordedAt }];
+  if (event.type === CliRecords.assistantMessage && typeof data.payload?.content === 'string' && data.payload.content !== '') {
+    return [{ role: 'assistant', text: data.payload.content, at: event.recordedAt }];
+  }
+  return [];
+}
+
+function abortedBy(signal: AbortSignal): Promise<'aborted'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    else signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+}

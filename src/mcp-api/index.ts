@@ -1,0 +1,7 @@
+/**
+ * The mcp-api context's entry file: what other folders of src/ import from it, and only from here
+ * (src/architecture.spec.ts). Files inside mcp-api/ import each other directly, never this file.
+ */
+export { McpApiModule } from './mcp-api.module';
+export { MCP_TOOLS, mcpTool } from './mcp-tools';
+export type { McpResourceTemplate, McpTool, McpToolAnswer, McpToolContext, McpToolSet } from './mcp-tools';

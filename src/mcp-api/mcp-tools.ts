@@ -1,0 +1,65 @@
+import type { ZodRawShape, z } from 'zod';
+import type { Principal } from '../identity';
+
+/**
+ * issue 43: the slot through which each context offers its operations to MCP clients at `/mcp`, the way it
+ * offers them to REST and GraphQL from its own folder: a provider of its module marked
+ * `@Contributes(MCP_TOOLS)` lists its tools (and resource templates). The MCP server finds them all through
+ * discovery; it knows no context. Each tool's access rule is `Mcp.<name>` in the owning context's
+ * `<context>.access.ts`, enforced before the tool runs (a refusal is a tool error naming the permission).
+ */
+export const MCP_TOOLS = 'switchboard:mcp-tools';
+
+/** What a tool gets besides its arguments. */
+export interface McpToolContext {
+  /** Who is calling (the guard authenticated it as for the API); its actor records what the tool does. */
+  readonly principal: Principal;
+  /** Tells the client how far a long call is (a progress notification, when the client asked for them). */
+  progress(message: string): Promise<void>;
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+}
+
+/** A tool's answer: the text a model reads, and the same as structured content for a program. */
+export interface McpToolAnswer {
+  text: string;
+  structured?: Record<string, unknown>;
+}
+
+export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
+  /** snake_case, as MCP clients show it to their models. */
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: Shape;
+  /** Reads only (MCP's readOnlyHint): a client may call it without asking its user. */
+  readonly readOnly?: boolean;
+  call(args: z.infer<z.ZodObject<Shape>>, context: McpToolContext): Promise<McpToolAnswer>;
+}
+
+/** A resource family: `uriTemplate` with `{name}` variables (RFC 6570 level 1), read as JSON text. */
+export interface McpResourceTemplate {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly uriTemplate: string;
+  /** The access table's operation for reading it (`Mcp.resource.<name>`). */
+  read(variables: Record<string, string>, context: Pick<McpToolContext, 'principal'>): Promise<unknown>;
+}
+
+/** What a context contributes. */
+export interface McpToolSet {
+  readonly tools: readonly McpTool[];
+  readonly resources?: readonly McpResourceTemplate[];
+}
+
+/** A tool with its argument types checked against its schema (the set's list holds them widened). */
+export function mcpTool<Shape extends ZodRawShape>(tool: McpTool<Shape>): McpTool {
+  // The SDK has checked the arguments against `input` before the call: they are of its type.
+  return { ...tool, call: (args, context) => tool.call(args as z.infer<z.ZodObject<Shape>>, context) };
+}
+
+/** The operation name of a tool or resource in the access table. */
+export function mcpOperation(kind: 'tool' | 'resource', name: string): string {
+  return kind === 'tool' ? `Mcp.${name}` : `Mcp.resource.${name}`;
+}
