@@ -1,10 +1,13 @@
-import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Controller, Delete, Get, MethodNotAllowedException, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { DocumentedAnswers } from '../common';
 import { PRINCIPAL_PROPERTY, type Principal } from '../identity';
+import { MCP_ANSWERS } from './mcp-api.api-answers';
+import { checkMcpRequest } from './mcp-request';
 import { SwitchboardMcpServer } from './mcp-server';
 
 const VERSION = serviceVersion();
@@ -16,15 +19,18 @@ const VERSION = serviceVersion();
  * authenticated the caller as for the API (`Authorization: Bearer <token or key>`); the acting-actor
  * interceptor runs the call as it, so what a tool starts records the caller.
  */
-@ApiExcludeController()
+@ApiTags('mcp')
+@DocumentedAnswers(MCP_ANSWERS)
 @Controller('mcp')
 export class McpController {
   constructor(private readonly mcp: SwitchboardMcpServer) {}
 
   @Post()
+  @ApiOperation({ summary: 'MCP over Streamable HTTP: one JSON-RPC message (initialize, tools/list, tools/call, resources/read...)' })
   async post(@Req() request: Request & { [PRINCIPAL_PROPERTY]?: Principal }, @Res() response: Response): Promise<void> {
     const principal = request[PRINCIPAL_PROPERTY];
     if (!principal) throw new Error('the guard let an MCP request through without a principal');
+    checkMcpRequest(request.headers, request.body);
     const server = this.mcp.serverFor(principal, VERSION);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on('close', () => {
@@ -35,23 +41,29 @@ export class McpController {
     await transport.handleRequest(request, response, request.body);
   }
 
-  /** No server-initiated stream without a session: 405, as the transport's spec has it for a stateless server. */
+  /**
+   * No server-initiated stream without a session: 405, as the transport's spec has it for a stateless server
+   * (in the service's error shape; MCP clients read the status). Left out of the OpenAPI document: they answer nothing else.
+   */
   @Get()
+  @ApiExcludeEndpoint()
   stream(@Res() response: Response): void {
     methodNotAllowed(response);
   }
 
   @Delete()
+  @ApiExcludeEndpoint()
   end(@Res() response: Response): void {
     methodNotAllowed(response);
   }
 }
 
-function methodNotAllowed(response: Response): void {
-  response
-    .status(405)
-    .set('Allow', 'POST')
-    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send each message with POST' }, id: null });
+function methodNotAllowed(response: Response): never {
+  response.set('Allow', 'POST');
+  throw new MethodNotAllowedException({
+    code: 'method_not_allowed',
+    message: 'this MCP server is stateless: it has no stream to open and no session to end; send each message with POST',
+  });
 }
 
 /** The service's version (package.json), as the server tells MCP clients. */

@@ -2,8 +2,8 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Contributes } from '../../common';
 import { MCP_TOOLS, mcpTool, type McpTool, type McpToolSet } from '../../mcp-api';
-import type { ApprovalView } from '../approval-view';
-import { toApprovalView } from '../approval-view';
+import { type ApprovalView, toApprovalView } from '../approval-view';
+import { approvalOf } from '../graphql/approvals.resolver';
 import { DecideApproval, decideApprovalSchema } from '../commands/decide-approval/decide-approval.command';
 import { APPROVAL_STATUSES, ListApprovals } from '../queries/list-approvals/list-approvals.query';
 
@@ -51,18 +51,7 @@ export class ApprovalMcpTools implements McpToolSet {
   }
 }
 
+/** An approval as the MCP answer shows it: as GraphQL does. */
 function structuredOf(view: ApprovalView) {
-  return {
-    id: view.id,
-    status: view.status,
-    kind: view.kind,
-    toolName: view.tool_name,
-    arguments: view.arguments,
-    agentName: view.agent_name,
-    runId: view.run_id,
-    sessionId: view.session_id,
-    requestedAt: view.requested_at,
-    decision: view.decision,
-    scope: view.scope,
-  };
+  return { ...approvalOf(view) };
 }

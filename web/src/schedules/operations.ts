@@ -118,18 +118,7 @@ export const ScheduleEditorChoicesQuery = graphql(`
       name
       model
     }
-    sessionOptions {
-      permissionKinds {
-        kind
-        description
-        allowed
-        refusedReason
-        enabledBy
-        note
-      }
-      delegationTools
-      workspaceRepositories
-    }
+    ...SessionOptions
     knownBuiltinTools
   }
 `);
