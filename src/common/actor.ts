@@ -11,8 +11,8 @@ export interface Actor {
   name: string;
   /** An agent actor's lineage: agent names from the top of the team down to it. */
   lineage?: string[];
-  /** Where a person's or key's request came from: the console or another API client. */
-  via?: 'console' | 'api';
+  /** Where a person's or key's request came from: the console, another API client, or an MCP client at `/mcp`. */
+  via?: 'console' | 'api' | 'mcp';
 }
 
 export const ACTOR_KINDS: readonly Actor['kind'][] = ['user', 'key', 'agent', 'system'];

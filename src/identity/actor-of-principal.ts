@@ -6,7 +6,7 @@ import type { Principal } from './principal';
  * bootstrap token as the `operator` key, today's open loopback as the local admin; `via` says whether
  * the console sent it (`X-Switchboard-Client: console`) or another API client.
  */
-export function actorOfPrincipal(principal: Principal, via: 'console' | 'api'): Actor {
+export function actorOfPrincipal(principal: Principal, via: NonNullable<Actor['via']>): Actor {
   switch (principal.kind) {
     case 'user':
       return { kind: 'user', id: principal.id, name: principal.name, via };

@@ -4,6 +4,7 @@
  */
 export { ACCESS_RULES, rolesAllowed } from './access-policy';
 export { AccessPolicy } from './app-access-policy';
+export { actorOfPrincipal } from './actor-of-principal';
 export type { AccessRuleSet, AccessRules } from './access-policy';
 export { CredentialStreams } from './credential-streams';
 export { IdentityGuard } from './identity.guard';

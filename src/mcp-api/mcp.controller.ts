@@ -4,8 +4,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { DocumentedAnswers } from '../common';
-import { PRINCIPAL_PROPERTY, type Principal } from '../identity';
+import { actingAs, DocumentedAnswers } from '../common';
+import { actorOfPrincipal, PRINCIPAL_PROPERTY, type Principal } from '../identity';
 import { MCP_ANSWERS } from './mcp-api.api-answers';
 import { checkMcpRequest } from './mcp-request';
 import { SwitchboardMcpServer } from './mcp-server';
@@ -16,8 +16,8 @@ const VERSION = serviceVersion();
  * issue 43: `/mcp`, MCP over Streamable HTTP (the SDK's transport), stateless: each POST carries its
  * JSON-RPC message and gets its answer (a stream of progress notifications first, for a long call), and
  * no session is kept between requests, so any instance answers any request. The global guard has
- * authenticated the caller as for the API (`Authorization: Bearer <token or key>`); the acting-actor
- * interceptor runs the call as it, so what a tool starts records the caller.
+ * authenticated the caller as for the API (`Authorization: Bearer <token or key>`); each call runs as it,
+ * `via: mcp`, so what a tool starts records who asked and through what.
  */
 @ApiTags('mcp')
 @DocumentedAnswers(MCP_ANSWERS)
@@ -37,8 +37,11 @@ export class McpController {
       void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(request, response, request.body);
+    // As the caller, through MCP: what a tool records names the key (or person) and `via: mcp`.
+    await actingAs(actorOfPrincipal(principal, 'mcp'), async () => {
+      await server.connect(transport);
+      await transport.handleRequest(request, response, request.body);
+    });
   }
 
   /**

@@ -106,7 +106,7 @@ describe('the MCP server at /mcp, through the MCP SDK client', () => {
     const run = (await operator('GET', `/api/runs/${structured.runId}`)).body;
     expect(run).toMatchObject({ status: 'completed', agentId: 'lead' });
     const events = (await operator('GET', `/api/streams/run-${structured.runId}/events`)).body.events as Json[];
-    expect(events.find((e) => e.type === 'run.started')?.metadata.by).toMatchObject({ kind: 'key', id: operatorKey.id, name: 'mcp-operator' });
+    expect(events.find((e) => e.type === 'run.started')?.metadata.by).toEqual({ kind: 'key', id: operatorKey.id, name: 'mcp-operator', via: 'mcp' });
     const tree = (await operator('GET', `/api/runs/${structured.runId}/tree`)).body;
     expect(JSON.stringify(tree)).toContain('researcher');
 

@@ -10,5 +10,5 @@ export class ActorModel {
   id!: string;
   @Field({ description: "What people read: the person's name, the key's name, the agent's name" }) name!: string;
   @Field(() => [String], { nullable: true, description: "An agent's lineage: agent names from the top of the team down to it" }) lineage?: string[];
-  @Field(() => String, { nullable: true, description: "Where a person's or key's request came from: console or api" }) via?: string;
+  @Field(() => String, { nullable: true, description: "Where a person's or key's request came from: console, api or mcp" }) via?: string;
 }
