@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import type { ZodType } from 'zod';
 import { type DocumentedAnswer, documentedAnswersOf, ZodValidationPipe } from '../common';
 
-/** Where @ApiExcludeController() marks a controller (@nestjs/swagger's DECORATORS, not exported). */
+/** Where @ApiExcludeController() and @ApiExcludeEndpoint() mark what the document leaves out (@nestjs/swagger's DECORATORS, not exported). */
 const API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
+const API_EXCLUDE_ENDPOINT = 'swagger/apiExcludeEndpoint';
 
 /** Every controller of src/, found the way a new context adds one: a `*.controller.ts` file anywhere. */
 function controllers(dir: string): Array<Type<unknown>> {
@@ -23,10 +24,15 @@ function controllers(dir: string): Array<Type<unknown>> {
 }
 
 const documented = controllers(join(__dirname, '..')).filter((controller) => !Reflect.getMetadata(API_EXCLUDE_CONTROLLER, controller)?.[0]);
+/** The documented routes of a controller: each method Nest routes, less those left out of the document (`/mcp`'s 405s). */
 const routesOf = (controller: Type<unknown>) =>
-  Object.getOwnPropertyNames(controller.prototype).filter(
-    (method) => Reflect.getMetadata(METHOD_METADATA, (controller.prototype as Record<string, object>)[method]) !== undefined,
-  );
+  Object.getOwnPropertyNames(controller.prototype).filter((method) => {
+    const handler = (controller.prototype as Record<string, object>)[method];
+    return (
+      Reflect.getMetadata(METHOD_METADATA, handler) !== undefined &&
+      !(Reflect.getMetadata(API_EXCLUDE_ENDPOINT, handler) as { disable?: boolean } | undefined)?.disable
+    );
+  });
 const answers: Array<[string, DocumentedAnswer]> = documented.flatMap((controller) =>
   Object.entries(documentedAnswersOf(controller)?.answers ?? {}).map(([method, answer]): [string, DocumentedAnswer] => [
     `${controller.name}_${method}`,
