@@ -99,6 +99,7 @@ describe('the MCP server at /mcp, through the MCP SDK client', () => {
     expect(structured).toMatchObject({ agentId: 'lead', status: 'completed', output: 'LEAD_SAYS_42' });
     // Each step as it happened: the lead's run, its agent_run call, the researcher's run and its end.
     expect(progress[0]).toMatch(/^run .* of lead started$/);
+    expect(progress.filter((m) => / of lead started$/i.test(m))).toHaveLength(1);
     expect(progress).toContain('tool agent_run');
     expect(progress.some((m) => /^run \w+ of Researcher started$/.test(m))).toBe(true);
 

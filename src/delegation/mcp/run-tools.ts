@@ -1,7 +1,7 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { Contributes } from '../../common';
-import { EventStore, type StoredEvent, sessionStreamId } from '../../event-store';
+import { EventStore, runStreamId, type StoredEvent, sessionStreamId } from '../../event-store';
 import { MCP_TOOLS, mcpTool, type McpResourceTemplate, type McpTool, type McpToolContext, type McpToolSet } from '../../mcp-api';
 import { budgetApiInputSchema, CliRecords, SessionEvents, workspaceRequestSchema } from '../../sessions';
 import { Workspaces } from '../../workspaces';
@@ -10,12 +10,11 @@ import { SteerRun } from '../commands/steer-run/steer-run.command';
 import { StopRun } from '../commands/stop-run/stop-run.command';
 import { GetRun, type SingleRunView } from '../queries/get-run/get-run.query';
 import { WatchRunEvents } from '../queries/watch-run-events/watch-run-events.query';
-import type { RunCaller } from '../run-caller';
+import { API_CALLER } from '../run-caller';
 import { startRunInput, startRunSchema, stopRunSchema } from '../run-requests';
+import { RunEvents } from '../run.events';
 import { progressOf } from './run-progress';
 
-/** An MCP client is an API client: it owns the runs it starts, as REST and GraphQL callers do. */
-const MCP_CALLER: RunCaller = { kind: 'api' };
 const runId = z.string().min(1).max(64).describe('The id run_agent answered with');
 
 /**
@@ -63,7 +62,7 @@ export class RunMcpTools implements McpToolSet {
         description: 'Stops a running run and every run under it.',
         input: { runId, reason: stopRunSchema.shape.reason.describe('Why, recorded with the stop') },
         call: async ({ runId: id, reason }) => {
-          const stopped = await this.commandBus.execute(new StopRun(id, MCP_CALLER, reason));
+          const stopped = await this.commandBus.execute(new StopRun(id, API_CALLER, reason));
           return {
             text: `Run ${id} is ${stopped.status}; stopped: ${stopped.stopped_runs.join(', ') || 'none (it had ended)'}`,
             structured: { runId: id, status: stopped.status, stoppedRuns: stopped.stopped_runs },
@@ -97,17 +96,19 @@ export class RunMcpTools implements McpToolSet {
     context: McpToolContext,
   ): Promise<{ text: string; structured: Record<string, unknown> }> {
     const body = startRunSchema.parse({ agentId: args.agent, prompt: args.prompt, background: true, budget: args.budget, workspace: args.workspace });
-    const started = await this.commandBus.execute(new StartRun(startRunInput(body), MCP_CALLER));
+    const started = await this.commandBus.execute(new StartRun(startRunInput(body), API_CALLER));
     if (args.background) return answerOf(await this.queryBus.execute(new GetRun(started.run_id)));
     await context.progress(`run ${started.run_id} of ${args.agent} started`);
+    // Replayed from the run's first event: its own run.started, announced just above, is not told twice.
+    const own = runStreamId(started.run_id);
     const events = await this.queryBus.execute(new WatchRunEvents(started.run_id, true));
     const following = events.subscribe((event) => {
-      const message = progressOf(event);
+      const message = event.streamId === own && event.type === RunEvents.started ? undefined : progressOf(event);
       if (message) void context.progress(message);
     });
     try {
       // Waited for as agent_run with run_id waits (a paused run is refused, saying so); a cancel stops the wait only.
-      await Promise.race([this.commandBus.execute(new StartRun({ runId: started.run_id, background: false }, MCP_CALLER)), abortedBy(context.signal)]);
+      await Promise.race([this.commandBus.execute(new StartRun({ runId: started.run_id, background: false }, API_CALLER)), abortedBy(context.signal)]);
       return answerOf(await this.queryBus.execute(new GetRun(started.run_id)));
     } finally {
       following.unsubscribe();
