@@ -1,5 +1,5 @@
 import type { AgentFieldsInput, AgentQuery } from '../gql/graphql';
-import { agentPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf, workspaceOf } from '../session-settings';
+import { chosenPolicyOf, budgetOf, type SessionSettingsDraft, settingsOf, workspaceOf } from '../session-settings';
 
 /** A hook webhook as the form holds it; `failure` '' is the service's default for the type. */
 export interface HookDraft {
@@ -84,7 +84,7 @@ export function inputOf(draft: AgentDraft): AgentFieldsInput {
     excludedAgents: draft.excludedAgents,
     hooks: draft.hooks.length > 0 ? draft.hooks.map((h) => ({ type: h.type, url: h.url.trim(), ...(h.failure ? { failure: h.failure } : {}) })) : null,
     delegation: draft.sessionDefaults.delegation ?? null,
-    permissionPolicy: agentPolicyOf(draft.sessionDefaults),
+    permissionPolicy: chosenPolicyOf(draft.sessionDefaults),
     budget: budgetOf(draft.sessionDefaults.budget).budget ?? null,
     workspace: workspaceOf(draft.sessionDefaults.workspace),
   };

@@ -8,10 +8,11 @@ import {
   budgetOf,
   type BudgetValue,
   emptyBudget,
+  chosenPolicyOf,
   type PolicyDraft,
   policyDraftOf,
-  policyOf,
   type WorkspaceDraft,
+  workspaceDraftOf,
   workspaceOf,
 } from '../session-settings';
 
@@ -93,7 +94,7 @@ export interface ScheduleInputValue extends TimingInput {
   catchUp: string;
   model: string | null;
   budget: BudgetValue | null;
-  permissionPolicy: ReturnType<typeof policyOf> | null;
+  permissionPolicy: ReturnType<typeof chosenPolicyOf>;
   workspace: ReturnType<typeof workspaceOf>;
 }
 
@@ -117,16 +118,11 @@ export function scheduleInputOf(draft: ScheduleDraft): { input?: ScheduleInputVa
       catchUp: draft.catchUp,
       model: draft.model.trim() || null,
       budget: budget.budget ?? null,
-      permissionPolicy: policySet(draft.policy) ? policyOf(draft.policy) : null,
+      permissionPolicy: chosenPolicyOf(draft.policy),
       workspace: workspaceOf(draft.workspace),
     },
     problems,
   };
-}
-
-/** Whether the editor's policy says anything (every kind denied and no tool asking: none, the service's default). */
-function policySet(policy: PolicyDraft): boolean {
-  return Object.values(policy.kinds).some((answer) => answer !== 'deny') || policy.askTools.length > 0;
 }
 
 /** A saved schedule as the editor's draft (its times shown in its own zone). */
@@ -161,11 +157,7 @@ export function draftOf(schedule: SavedSchedule): ScheduleDraft {
     model: schedule.model ?? '',
     budget: budgetDraftOf(schedule.budget),
     policy: policyDraftOf(schedule.permissionPolicy),
-    workspace: {
-      repository: schedule.workspace?.repository ?? '',
-      ref: schedule.workspace?.ref ?? '',
-      merge: schedule.workspace?.merge === 'manual' ? 'manual' : 'auto',
-    },
+    workspace: workspaceDraftOf(schedule.workspace),
   };
 }
 

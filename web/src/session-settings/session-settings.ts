@@ -48,11 +48,14 @@ export function policyDraftOf(
   return { kinds, askTools: [...(policy?.askTools ?? [])] };
 }
 
-export interface SessionSettingsDraft {
+/** A workspace as the API gives it (an agent's default, a schedule's), as a draft: no repository, none. */
+export function workspaceDraftOf(workspace: { repository: string; ref?: string | null; merge?: string | null } | null | undefined): WorkspaceDraft {
+  return { repository: workspace?.repository ?? '', ref: workspace?.ref ?? '', merge: workspace?.merge === 'manual' ? 'manual' : 'auto' };
+}
+
+export interface SessionSettingsDraft extends PolicyDraft {
   /** undefined in the editor: "automatic", on when the agent has sub-agents. */
   delegation: boolean | undefined;
-  kinds: Record<string, KindAnswer>;
-  askTools: string[];
   budget: BudgetDraft;
   workspace: WorkspaceDraft;
 }
@@ -93,8 +96,11 @@ export interface KindOption {
   note?: string | null;
 }
 
-/** The editor's agent default: null when nothing is set, so the agent keeps the service's default policy. */
-export function agentPolicyOf(draft: SessionSettingsDraft): { allowKinds: string[]; askKinds: string[]; askTools: string[] } | null {
+/**
+ * The policy an editor chose (an agent's default, a schedule's): null when nothing is set, so the service's
+ * default policy applies.
+ */
+export function chosenPolicyOf(draft: PolicyDraft): { allowKinds: string[]; askKinds: string[]; askTools: string[] } | null {
   const policy = policyOf(draft);
   return policy.allowKinds.length + policy.askKinds.length + policy.askTools.length > 0 ? policy : null;
 }
@@ -123,11 +129,7 @@ export function settingsOf(agent: AgentSessionDefaults | undefined, delegation: 
     delegation: delegation === 'resolved' ? (agent ? delegationOf(agent) : false) : (agent?.delegation ?? undefined),
     ...policyDraftOf(agent?.permissionPolicy),
     budget: budgetDraftOf(agent?.budget),
-    workspace: {
-      repository: agent?.workspace?.repository ?? '',
-      ref: agent?.workspace?.ref ?? '',
-      merge: agent?.workspace?.merge === 'manual' ? 'manual' : 'auto',
-    },
+    workspace: workspaceDraftOf(agent?.workspace),
   };
 }
 
