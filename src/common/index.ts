@@ -47,3 +47,4 @@ export { SpanIds, formatTraceparent, openTrace, parseTraceparent, traceIdOf } fr
 export type { RecordedTrace, TraceParent } from './trace-context';
 export { utcTimestampParam } from './utc-timestamp';
 export { ZodValidationPipe } from './zod-validation.pipe';
+export { serviceVersion } from './service-version';

@@ -13,6 +13,9 @@ export type RunCaller =
   /** `toolCallId`: the agent_run call (issue 28: the run's span nests under its execute_tool span). */
   | { kind: 'tool'; sessionId: string; agentName?: string; toolCallId?: string };
 
+/** The API as caller (REST, GraphQL, MCP): it owns the root runs it starts and may stop or resume any run. */
+export const API_CALLER: RunCaller = { kind: 'api' };
+
 export function callerThread(caller: RunCaller): string {
   return caller.kind === 'api' ? API_THREAD : caller.sessionId;
 }

@@ -26,7 +26,7 @@ import { ListRuns } from '../run-lineage';
 import { PauseHolds } from '../pauses';
 import { RUN_STATUSES } from './run.events';
 import { toRunView } from './run-view';
-import type { RunCaller } from './run-caller';
+import { API_CALLER, type RunCaller } from './run-caller';
 import {
   forkRunSchema as forkSchema,
   replayRunSchema as replaySchema,
@@ -48,12 +48,10 @@ const listSchema = z.object({
   after: z.string().min(1).max(200).optional(),
 });
 
-const API: RunCaller = { kind: 'api' };
-
 /** The API as caller, with the caller's span when a `traceparent` came (issue 28). */
 function apiCaller(traceparent: string | undefined): RunCaller {
   const caller = parseTraceparent(traceparent);
-  return caller ? { kind: 'api', traceparent: caller } : API;
+  return caller ? { kind: 'api', traceparent: caller } : API_CALLER;
 }
 
 /** spec: sub-agent-delegation over REST; the API acts as an operator (it may stop or resume any run). */
@@ -107,7 +105,7 @@ export class RunsController {
   @Get(':id/output')
   @ApiOperation({ summary: "agent_output: the run's status and, once completed, its output" })
   output(@Param('id') id: string) {
-    return this.queryBus.execute(new GetRunOutput(id, API));
+    return this.queryBus.execute(new GetRunOutput(id, API_CALLER));
   }
 
   @Get(':id/tree')
@@ -120,7 +118,7 @@ export class RunsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'agent_stop: stop the run and every running descendant (409 when it is not running)' })
   stop(@Param('id') id: string, @Body(new ZodValidationPipe(stopSchema)) body: z.infer<typeof stopSchema>) {
-    return this.commandBus.execute(new StopRun(id, API, body.reason));
+    return this.commandBus.execute(new StopRun(id, API_CALLER, body.reason));
   }
 
   @Post(':id/steer')
@@ -140,7 +138,7 @@ export class RunsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'agent_run with runId: resume an interrupted or stopped run (409 otherwise)' })
   resume(@Param('id') id: string, @Body(new ZodValidationPipe(resumeSchema)) body: z.infer<typeof resumeSchema>) {
-    return this.commandBus.execute(new StartRun({ runId: id, prompt: body.prompt, background: body.background }, API));
+    return this.commandBus.execute(new StartRun({ runId: id, prompt: body.prompt, background: body.background }, API_CALLER));
   }
 
   @Post(':id/replay')

@@ -46,7 +46,7 @@ export class SwitchboardMcpServer implements OnModuleInit {
 
   /** A server for one request by `principal`, its tools and resources registered. */
   serverFor(principal: Principal, version: string): McpServer {
-    const server = new McpServer({ name: 'switchboard', title: 'Switchboard', version }, { instructions: INSTRUCTIONS, capabilities: { logging: {} } });
+    const server = new McpServer({ name: 'switchboard', title: 'Switchboard', version }, { instructions: INSTRUCTIONS });
     for (const tool of this.tools) {
       server.registerTool(
         tool.name,

@@ -43,7 +43,7 @@ export interface McpResourceTemplate {
   readonly title: string;
   readonly description: string;
   readonly uriTemplate: string;
-  /** The access table's operation for reading it (`Mcp.resource.<name>`). */
+  /** The resource's body; read under the access rule `Mcp.resource.<name>`. */
   read(variables: Record<string, string>, context: Pick<McpToolContext, 'principal'>): Promise<unknown>;
 }
 

@@ -2,9 +2,7 @@ import { Controller, Delete, Get, MethodNotAllowedException, Post, Req, Res } fr
 import { ApiExcludeEndpoint, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
-import { actingAs, DocumentedAnswers } from '../common';
+import { actingAs, DocumentedAnswers, serviceVersion } from '../common';
 import { actorOfPrincipal, PRINCIPAL_PROPERTY, type Principal } from '../identity';
 import { MCP_ANSWERS } from './mcp-api.api-answers';
 import { checkMcpRequest } from './mcp-request';
@@ -67,14 +65,4 @@ function methodNotAllowed(response: Response): never {
     code: 'method_not_allowed',
     message: 'this MCP server is stateless: it has no stream to open and no session to end; send each message with POST',
   });
-}
-
-/** The service's version (package.json), as the server tells MCP clients. */
-function serviceVersion(): string {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

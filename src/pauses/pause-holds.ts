@@ -99,7 +99,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
    * held. The CLI retries a model call that a stop cancelled while it was held; held again under the pause
    * that is still open, it would wait for an unpause that may never come, with nothing left to release it.
    */
-  private readonly ended = new Map<string, true>();
+  private readonly ended = new Set<string>();
   private subscription?: Subscription;
 
   constructor(
@@ -268,7 +268,7 @@ export class PauseHolds implements OnModuleInit, OnModuleDestroy {
       return;
     }
     if (ended === undefined) return;
-    this.ended.set(ended, true);
+    this.ended.add(ended);
     if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.keys().next().value!);
     if (this.waiters.length > 0) this.releaseWhere((waiter) => waiter.sessionId === ended, false);
   }

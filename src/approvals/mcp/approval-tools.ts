@@ -39,7 +39,7 @@ export class ApprovalMcpTools implements McpToolSet {
         input: {
           approvalId: z.string().min(1).max(200),
           decision: decideApprovalSchema.shape.decision,
-          scope: z.enum(['once', 'session']).optional(),
+          scope: decideApprovalSchema.shape.scope,
           reason: decideApprovalSchema.shape.reason.describe('Read by the model when the request is denied'),
         },
         call: async ({ approvalId, decision, scope, reason }) => {

@@ -5,7 +5,7 @@ import { type GraphqlContext, inRange, validated, observableToAsyncIterator, api
 import { StartRun } from '../commands/start-run/start-run.command';
 import { StopRun } from '../commands/stop-run/stop-run.command';
 import { UnknownRunError } from '../run.errors';
-import type { RunCaller } from '../run-caller';
+import { API_CALLER } from '../run-caller';
 import { resumeRunSchema, startRunInput, startRunSchema, stopRunSchema } from '../run-requests';
 import { GetRunsById, Run } from '../../run-lineage';
 import { WatchRunEvents } from '../queries/watch-run-events/watch-run-events.query';
@@ -14,7 +14,6 @@ import { AgentRunInput, RunStopResult } from './run-commands.model';
 import { runOf } from './runs.resolver';
 
 /** GraphQL, like REST, acts as an operator: it may stop or resume any run. */
-const API: RunCaller = { kind: 'api' };
 
 /** spec: sub-agent-delegation. The run commands (the same handlers as the tools and REST) and live run events. */
 @Resolver(() => Run)
@@ -46,7 +45,7 @@ export class RunCommandsResolver {
     });
     // issue 28: a root run nests under the caller's span when the HTTP request carried a traceparent.
     const traceparent = callerTrace(context.req?.headers);
-    const summary = await this.commandBus.execute(new StartRun(startRunInput(body), traceparent ? { kind: 'api', traceparent } : API));
+    const summary = await this.commandBus.execute(new StartRun(startRunInput(body), traceparent ? { kind: 'api', traceparent } : API_CALLER));
     return this.run(summary.run_id);
   }
 
@@ -56,7 +55,7 @@ export class RunCommandsResolver {
     @Args('reason', { type: () => String, nullable: true }) reason?: string,
   ): Promise<RunStopResult> {
     const body = validated(stopRunSchema, { reason: reason ?? undefined });
-    const stopped = await this.commandBus.execute(new StopRun(runId, API, body.reason));
+    const stopped = await this.commandBus.execute(new StopRun(runId, API_CALLER, body.reason));
     return { run: await this.run(runId), stoppedRuns: stopped.stopped_runs };
   }
 
@@ -67,7 +66,7 @@ export class RunCommandsResolver {
     @Args('background', { type: () => Boolean, nullable: true }) background?: boolean,
   ) {
     const body = validated(resumeRunSchema, { prompt: prompt ?? undefined, background: background ?? undefined });
-    await this.commandBus.execute(new StartRun({ runId, prompt: body.prompt, background: body.background }, API));
+    await this.commandBus.execute(new StartRun({ runId, prompt: body.prompt, background: body.background }, API_CALLER));
     return this.run(runId);
   }
 

@@ -2,9 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import type { InstrumentationScope } from '@opentelemetry/core';
 import { type Resource, resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { Subject } from 'rxjs';
+import { serviceVersion } from '../../common';
 import { ReadModelDatabase } from '../../database';
 import { InstanceLease, LeaseMonitor, type TakeoverParticipation } from '../../instances';
 import { TraceExport, type TraceExportOutcome, type TraceExportStatus } from '../trace-export';
@@ -45,16 +44,6 @@ export function traceExporterOptions(settings: OtlpExportSettings, overrides: Pa
     clock: () => new Date(),
     ...overrides,
   };
-}
-
-/** The service's version (package.json beside dist/ and src/), as `service.version` says it. */
-function serviceVersion(): string {
-  try {
-    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 /**

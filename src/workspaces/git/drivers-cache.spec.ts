@@ -1,20 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { git, makeRepository } from '../../../test/fixtures/git-repositories';
 import { configFilesOf, DriversCache, signatureOf } from './drivers-cache';
 import { addWorktree, checkpoint, readRepositoryDrivers, resolveCommit } from './index';
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'T',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 'T',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
-const plainGit = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV }).toString();
 
 describe('the drivers read for a worktree, kept while its config is unchanged', () => {
   let dir: string;
@@ -23,12 +12,7 @@ describe('the drivers read for a worktree, kept while its config is unchanged', 
 
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-drivers-'));
-    root = path.join(dir, 'repo');
-    fs.mkdirSync(root);
-    plainGit(root, 'init', '-q', '-b', 'main');
-    fs.writeFileSync(path.join(root, 'a.txt'), 'a\n');
-    plainGit(root, 'add', '-A');
-    plainGit(root, 'commit', '-q', '-m', 'initial');
+    root = makeRepository(path.join(dir, 'repo'), { 'a.txt': 'a\n' });
     worktree = path.join(dir, 'worktree');
     await addWorktree({ root, path: worktree, branch: 'switchboard/w', startCommit: await resolveCommit(root) });
   });
@@ -42,7 +26,7 @@ describe('the drivers read for a worktree, kept while its config is unchanged', 
     // What an agent's `bash` can do in its worktree: a smudge/clean filter for every file, written to the
     // repository's config (git writes it through a lock file and a rename).
     const marker = path.join(dir, 'filter-ran');
-    plainGit(worktree, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
+    git(worktree, 'config', 'filter.evil.clean', `touch ${marker}; cat`);
     fs.writeFileSync(path.join(worktree, '.gitattributes'), '* filter=evil\n');
     fs.writeFileSync(path.join(worktree, 'b.txt'), 'b\n');
 
@@ -63,7 +47,7 @@ describe('the drivers read for a worktree, kept while its config is unchanged', 
   it('reads a config that includes another file every time: the included file can change alone', async () => {
     const included = path.join(dir, 'included.config');
     fs.writeFileSync(included, '');
-    plainGit(root, 'config', 'include.path', included);
+    git(root, 'config', 'include.path', included);
     expect((await readRepositoryDrivers(worktree)).filters).toEqual([]);
     fs.writeFileSync(included, '[filter "late"]\n\tsmudge = false\n');
     expect((await readRepositoryDrivers(worktree)).filters).toEqual(['late']);

@@ -62,6 +62,8 @@ export async function runGit(cwd: string, args: readonly string[], options: GitR
 const driversCache = new DriversCache();
 /** Config that names other config files: a repository with any is read every time (drivers-cache.ts). */
 const INCLUDE_KEYS = '^include(if)?\\.';
+/** The same keys as git prints them (section names in lower case). */
+const INCLUDE_KEY = new RegExp(INCLUDE_KEYS);
 
 /**
  * The drivers a repository's config defines (local, worktree and included files: system and global config are
@@ -77,7 +79,7 @@ export async function readRepositoryDrivers(cwd: string): Promise<RepositoryDriv
     allowExitCodes: [1],
   });
   const drivers = parseDriverKeys(stdout);
-  const includes = stdout.split('\0').some((key) => /^include(if)?\./i.test(key));
+  const includes = stdout.split('\0').some((key) => INCLUDE_KEY.test(key));
   // Only what was read from files that did not change while git read them.
   if (files && !includes && signatureOf(files) === before) driversCache.set(cwd, before, drivers);
   return drivers;

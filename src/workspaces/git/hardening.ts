@@ -74,9 +74,8 @@ const FIXED_OVERRIDES: ReadonlyArray<readonly [string, string]> = [
   ['submodule.recurse', 'false'],
   // Deterministic merges: no resolution replayed from rr-cache.
   ['rerere.enabled', 'false'],
-  // Not hardening but speed: files written by a checkout (a worktree, a merge, a restore) in parallel, one
-  // worker per core. A worktree of 10,000 files is made about 3x faster than by `git worktree add` alone
-  // (npm run bench:workspaces).
+  // Not hardening but speed: the files a checkout writes (a worktree, a merge, a restore) are written in
+  // parallel, one worker per core; a worktree's checkout is mostly the kernel creating files.
   ['checkout.workers', '0'],
 ];
 

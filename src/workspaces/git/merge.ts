@@ -19,9 +19,9 @@ export async function mergeBranch(
   message: string,
   options: CommitOptions & {
     /**
-     * The caller committed everything in this worktree just before, under its own lock: the `git status` that
-     * would refuse a dirty worktree (a full scan, ~100 ms on 10,000 files) is skipped. git still refuses to
-     * overwrite anything a merge would touch.
+     * The caller committed everything in this worktree just before, under its own lock: the checks before the
+     * merge (a `git status`, a full scan, and the name and merge-in-progress lookup) are skipped. git itself
+     * still refuses a name that is no commit, a merge in progress, and overwriting anything a merge would touch.
      */
     checkpointedJustBefore?: boolean;
   } = {},
