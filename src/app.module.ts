@@ -13,6 +13,7 @@ import { EventLogModule } from './event-log';
 import { EventStoreModule } from './event-store';
 import { GraphqlApiModule } from './graphql-api';
 import { McpApiModule } from './mcp-api';
+import { A2aApiModule } from './a2a-api';
 import { LifecycleModule, ServiceStopping } from './lifecycle';
 import { IdentityGuard, IdentityModule, SignInModule } from './identity';
 import { HealthModule } from './health';
@@ -77,6 +78,7 @@ export class AppModule implements OnModuleDestroy {
         SchedulesModule,
         GraphqlApiModule,
         McpApiModule,
+        A2aApiModule,
         MetricsModule,
         SignInModule,
         TracesModule.forRoot(config),

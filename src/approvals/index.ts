@@ -9,3 +9,5 @@ export { ApprovalsModule } from './approvals.module';
 export { CLIENT_HEADER, personDecisionSource } from './decision-source';
 export type { DecisionSource } from './decision-source';
 export { ApprovalsProjection } from './projections/approvals.projection';
+export { DecideApproval } from './commands/decide-approval/decide-approval.command';
+export { ListApprovals } from './queries/list-approvals/list-approvals.query';

@@ -12,7 +12,7 @@ export interface Actor {
   /** An agent actor's lineage: agent names from the top of the team down to it. */
   lineage?: string[];
   /** Where a person's or key's request came from: the console, another API client, or an MCP client at `/mcp`. */
-  via?: 'console' | 'api' | 'mcp';
+  via?: 'console' | 'api' | 'mcp' | 'a2a';
 }
 
 export const ACTOR_KINDS: readonly Actor['kind'][] = ['user', 'key', 'agent', 'system'];

@@ -22,7 +22,7 @@ export const actorView = z.object({
   id: z.string(),
   name: z.string(),
   lineage: z.array(z.string()).optional().describe("an agent's lineage: agent names from the top of the team down to it"),
-  via: z.enum(['console', 'api']).optional().describe("where a person's or key's request came from"),
+  via: z.enum(['console', 'api', 'mcp', 'a2a']).optional().describe("where a person's or key's request came from"),
 });
 
 /** An answer that is text (SSE, JSONL, Prometheus), not JSON. */

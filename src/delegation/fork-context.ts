@@ -44,6 +44,11 @@ export function forkTranscript(
       if (typeof payload?.content === 'string' && payload.content.trim()) all.push({ role: 'assistant', text: payload.content });
     }
   }
+  return boundTranscript(all, limits);
+}
+
+/** The newest of `all` (oldest first) within the limits, a longer message shortened. Pure. */
+export function boundTranscript(all: readonly ForkedMessage[], limits: ForkContextLimits = FORK_CONTEXT_LIMITS): ForkedTranscript {
   const kept: ForkedMessage[] = [];
   let chars = 0;
   for (let i = all.length - 1; i >= 0 && kept.length < limits.maxMessages; i--) {
@@ -57,10 +62,14 @@ export function forkTranscript(
   return { messages: kept, omitted: all.length - kept.length };
 }
 
+const FORK_CONTEXT_HEADING = 'Context: the conversation of the agent that delegated this task to you, oldest first.';
+/** issue 43: an A2A task's context: the client's earlier messages to this agent and the agent's answers. */
+export const A2A_CONTEXT_HEADING = 'Context: your earlier exchanges with this client in this conversation, oldest first.';
+
 /** The child's first prompt: the forked conversation (a line saying what was left out), then its task. */
-export function forkedPrompt(transcript: ForkedTranscript, task: string): string {
+export function forkedPrompt(transcript: ForkedTranscript, task: string, heading = FORK_CONTEXT_HEADING): string {
   if (transcript.messages.length === 0) return task;
-  const lines = ['Context: the conversation of the agent that delegated this task to you, oldest first.'];
+  const lines = [heading];
   if (transcript.omitted > 0) lines.push(`[${transcript.omitted} earlier message${transcript.omitted === 1 ? '' : 's'} left out]`);
   for (const message of transcript.messages) lines.push(`<${message.role}>\n${message.text}\n</${message.role}>`);
   lines.push('End of the context.', '', 'Your task:', task);

@@ -69,6 +69,8 @@ export interface RunView {
   scheduled_by: { schedule_id: string; firing_id: string } | null;
   /** issue 39: who started the run (run.started's actor); null for runs started before it was recorded. */
   started_by: Actor | null;
+  /** issue 43: the A2A context of a run an A2A client started (the run is a task of it); null for every other run. */
+  a2a_context_id: string | null;
 }
 
 /** issue 26: how a run of a replay tree plays its original back. */
@@ -138,6 +140,7 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse, 
     pause: pause ? toRunPauseView(pause) : null,
     scheduled_by: scheduledByView(row.scheduledBy),
     started_by: row.startedBy ? (JSON.parse(row.startedBy) as Actor) : null,
+    a2a_context_id: row.a2aContextId,
   };
 }
 

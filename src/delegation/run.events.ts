@@ -60,6 +60,15 @@ export interface RunStartedData {
   scheduledBy?: RunScheduledBy;
   /** issue 30: a root run's session settings given by its starter (a schedule's model and permission policy). */
   session?: RunSessionSettings;
+  /** issue 43: a run an A2A client started: a task of this A2A context. Absent on every other run. */
+  a2a?: RunA2aContext;
+}
+
+/** issue 43: the A2A context a run is a task of; its first prompt began with the context's earlier messages. */
+export interface RunA2aContext {
+  contextId: string;
+  /** How many of the context's earlier messages (its tasks' prompts and outputs) the first prompt carried. */
+  priorMessages: number;
 }
 
 /** issue 30: the schedule and firing a run was started by. */

@@ -75,6 +75,7 @@ const runView = z.object({
     'issue 30: the schedule firing that started the run; null for runs nobody scheduled',
   ),
   startedBy: nullable(actorView).describe('issue 39: who started the run; null for runs started before it was recorded'),
+  a2aContextId: nullable(z.string()).describe('issue 43: the A2A context of a run an A2A client started (the run is one of its tasks); null otherwise'),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -104,6 +105,7 @@ const runExample = {
   pause: null,
   scheduledBy: null,
   startedBy: { kind: 'agent', id: SESSION_ID, name: 'lead', lineage: ['lead'] },
+  a2aContextId: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),

@@ -39,7 +39,7 @@ describe('the access policy table', () => {
 
   it('names operations as Controller.method or a root GraphQL field, each with known, distinct permissions', () => {
     for (const [operation, rule] of Object.entries(ACCESS_POLICY)) {
-      expect(operation).toMatch(/^([A-Z]\w*Controller\.\w+|(Query|Mutation|Subscription)\.\w+|Mcp\.(resource\.)?\w+)$/);
+      expect(operation).toMatch(/^([A-Z]\w*Controller\.\w+|(Query|Mutation|Subscription)\.\w+|Mcp\.(resource\.)?\w+|A2a\.\w+)$/);
       if (rule === 'public') continue;
       expect(rule.length).toBeGreaterThan(0);
       expect(new Set(rule).size).toBe(rule.length);

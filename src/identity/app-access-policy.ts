@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { ForbiddenException, Injectable } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { contributionsTo } from '../common';
-import type { Role } from './principal';
+import type { Principal, Role } from './principal';
 import {
   ACCESS_RULES,
   type AccessRule,
@@ -34,5 +34,16 @@ export class AccessPolicy {
 
   judge(operation: string, caller: { name: string; role: Role }): AccessVerdict {
     return judgeAccessIn(this.rules(), operation, caller);
+  }
+
+  /** Through, or the 403 the API answers: the permission needed, the roles that have it, and the caller's role. */
+  assertAllowed(operation: string, principal: Principal): void {
+    const verdict = this.judge(operation, principal);
+    if (verdict.allowed) return;
+    throw new ForbiddenException({
+      code: 'forbidden',
+      message: verdict.message,
+      details: { needs: verdict.needs, roles: verdict.roles, role: principal.role },
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { CanActivate, ExecutionContext, ForbiddenException, Inject, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Logger } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext, type GqlContextType } from '@nestjs/graphql';
 import { authorizationOf, type AuthCarrier, IS_PUBLIC } from '../common';
@@ -60,13 +60,9 @@ export class IdentityGuard implements CanActivate {
   /** The policy table's verdict: through, or a 403 naming the permission needed, the roles that have it, and the caller's role. */
   private allow(principal: Principal, operation: string): true {
     const verdict = this.policy.judge(operation, principal);
-    if (verdict.allowed) return true;
     // A route nobody wrote a rule for is a defect, not a caller's mistake: say so in the log.
-    if (verdict.reason === 'no_rule') this.logger.error({ operation, principal: principal.id }, verdict.message);
-    throw new ForbiddenException({
-      code: 'forbidden',
-      message: verdict.message,
-      details: { needs: verdict.needs, roles: verdict.roles, role: principal.role },
-    });
+    if (!verdict.allowed && verdict.reason === 'no_rule') this.logger.error({ operation, principal: principal.id }, verdict.message);
+    this.policy.assertAllowed(operation, principal);
+    return true;
   }
 }

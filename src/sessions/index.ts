@@ -6,6 +6,7 @@ export { BuiltinToolCatalog, ProvidesBuiltinTools } from './builtin-tool-catalog
 export type { BuiltinTool, BuiltinToolProvider, ToolInvocation } from './builtin-tool-catalog';
 export { AbortSession } from './commands/abort-session/abort-session.command';
 export { CreateSession } from './commands/create-session/create-session.command';
+export { agentPermissionPolicyOf } from './commands/create-session/requested-session-config';
 export { DestroySession } from './commands/destroy-session/destroy-session.command';
 export { ResumeSession } from './commands/resume-session/resume-session.command';
 export { SendMessage } from './commands/send-message/send-message.command';

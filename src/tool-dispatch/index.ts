@@ -6,3 +6,5 @@ export { RoutedRequestsProjection } from './projections/routed-requests.projecti
 export { RoutedRequestEvents, readRoutedRequestEvent } from './routed-request.events';
 export type { HookInvocationArguments } from './routed-request.events';
 export { ToolDispatchModule } from './tool-dispatch.module';
+export { AnswerUserInput } from './commands/answer-user-input/answer-user-input.command';
+export { ListPendingUserInput } from './queries/list-pending-user-input/list-pending-user-input.query';

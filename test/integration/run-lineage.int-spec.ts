@@ -216,6 +216,61 @@ describe.each(targets)('run lineage queries on %s', (_name, openTarget) => {
   });
 });
 
+describe.each(targets)("an A2A agent's tasks (runs listed by A2A context) on %s", (_name, openTarget) => {
+  let target: ReadModelTarget;
+  let db: ReadModelDatabase;
+  const forest = new RunForest();
+  const first = forest.root({
+    agentId: 'reviewer',
+    a2aContextId: 'ctx-1',
+    status: 'completed',
+    startedAt: '2026-02-01T00:00:00.000Z',
+    updatedAt: '2026-02-01T00:01:00.000Z',
+  });
+  const second = forest.root({
+    agentId: 'reviewer',
+    a2aContextId: 'ctx-1',
+    status: 'running',
+    startedAt: '2026-02-01T00:02:00.000Z',
+    updatedAt: '2026-02-01T00:02:00.000Z',
+  });
+  const elsewhere = forest.root({
+    agentId: 'reviewer',
+    a2aContextId: 'ctx-2',
+    status: 'stopped',
+    startedAt: '2026-02-01T00:03:00.000Z',
+    updatedAt: '2026-02-01T00:04:00.000Z',
+  });
+  // A run of the same agent no A2A client started, and a child of an A2A task: neither is a task.
+  const overRest = forest.root({ agentId: 'reviewer', startedAt: '2026-02-01T00:05:00.000Z' });
+  forest.child(first, { agentId: 'reviewer', startedAt: '2026-02-01T00:00:30.000Z' });
+
+  beforeAll(async () => {
+    target = await openTarget();
+    db = target.db;
+    await forest.insertWith(db);
+  });
+  afterAll(() => target?.close());
+
+  it('lists the tasks of one context or of every context, by status and by last change, with the total count', async () => {
+    const list = new ListRunsHandler(db);
+    expect(ids((await list.execute(new ListRuns({ a2aContextId: 'ctx-1' }, 10))).runs)).toEqual(ids([second, first]));
+    const all = await list.execute(new ListRuns({ agentId: 'reviewer', startedOverA2a: true }, 2, undefined, true));
+    expect(ids(all.runs)).toEqual(ids([elsewhere, second]));
+    expect(all).toMatchObject({ hasNextPage: true, totalCount: 3 });
+    const rest = await list.execute(new ListRuns({ agentId: 'reviewer', startedOverA2a: true }, 2, all.endCursor ?? undefined, true));
+    expect(ids(rest.runs)).toEqual(ids([first]));
+    expect(rest.totalCount).toBe(3);
+    expect(ids((await list.execute(new ListRuns({ startedOverA2a: true, statuses: ['completed', 'stopped'] }, 10))).runs)).toEqual(
+      ids([elsewhere, first]),
+    );
+    expect(ids((await list.execute(new ListRuns({ startedOverA2a: true, updatedFrom: '2026-02-01T00:02:00.000Z' }, 10))).runs)).toEqual(
+      ids([elsewhere, second]),
+    );
+    expect(ids((await list.execute(new ListRuns({ agentId: 'reviewer' }, 10))).runs)).toContain(overRest.runId);
+  });
+});
+
 describe.each(targets)("the delegation engine's reads (RunsReadModel) on %s", (_name, openTarget) => {
   let target: ReadModelTarget;
   let db: ReadModelDatabase;

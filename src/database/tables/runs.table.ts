@@ -56,6 +56,8 @@ export const runs = table(
     scheduledBy: column.text(),
     /** issue 39: JSON Actor: who started the run (run.started's `metadata.by`: a person, a key, an agent, Switchboard), null before. */
     startedBy: column.text(),
+    /** issue 43: the A2A context (`contextId`) of a run an A2A client started: a context's runs are its tasks, oldest first. */
+    a2aContextId: column.text(),
     /** How many of those warnings the owner thread was told at a turn. */
     budgetWarningsTold: column.integer().notNull().default(0),
   },
@@ -70,6 +72,7 @@ export const runs = table(
       runs_started_idx: ['startedAt'],
       runs_thread_idx: ['threadId'],
       runs_replay_of_idx: ['replayOf'],
+      runs_a2a_context_idx: ['a2aContextId', 'startedAt'],
     },
   },
 );

@@ -2,6 +2,7 @@ import { Command } from '@nestjs/cqrs';
 import type { RunCaller, RunSummary } from '../../run-caller';
 import type { RunBudgetInput } from '../../run-budget';
 import type { RunPolicyInput } from '../../run-policy';
+import type { ForkedTranscript } from '../../fork-context';
 import type { RunReplay, RunScheduledBy, RunSessionSettings, RunWorkspaceRequest } from '../../run.events';
 
 /** What a caller may ask of agent_run, over the API or as a tool: nothing here is internal to Switchboard. */
@@ -35,15 +36,24 @@ export interface ScheduledStart {
   session: RunSessionSettings;
 }
 
+/** issue 43: a task an A2A client asked for: its context, and that context's earlier messages the run begins with. */
+export interface A2aStart {
+  contextId: string;
+  /** The context's earlier tasks (each prompt and output, bounded), oldest first; empty for a new context. */
+  earlier: ForkedTranscript;
+}
+
 /**
  * Where a start comes from when Switchboard itself starts it: a replay or fork of a recorded run
- * (issue 26), or a schedule's firing (issue 30). Built only by its factories, never from a request body
- * (a parsed body is a plain object, not a RunOrigin); a request's start has none.
+ * (issue 26), a schedule's firing (issue 30), or an A2A task (issue 43, its context gathered by the A2A
+ * face from the record). Built only by its factories, never from a request body (a parsed body is a plain
+ * object, not a RunOrigin); a request's start has none.
  */
 export class RunOrigin {
   private constructor(
     readonly replay?: RunReplay,
     readonly scheduled?: ScheduledStart,
+    readonly a2a?: A2aStart,
   ) {}
 
   /** ReplayRun / ForkRun: the new root run plays this original back. */
@@ -54,6 +64,11 @@ export class RunOrigin {
   /** The scheduler: the firing's run. */
   static scheduled(start: ScheduledStart): RunOrigin {
     return new RunOrigin(undefined, start);
+  }
+
+  /** The A2A server: a task of this context. */
+  static a2aTask(start: A2aStart): RunOrigin {
+    return new RunOrigin(undefined, undefined, start);
   }
 }
 

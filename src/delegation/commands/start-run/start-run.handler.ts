@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { v7 as uuidv7 } from 'uuid';
 import { EventStore, runThreadId, sessionStreamId } from '../../../event-store';
-import { LiveSessionLookup, SessionRegistry } from '../../../sessions';
+import { agentPermissionPolicyOf, LiveSessionLookup, SessionRegistry } from '../../../sessions';
 import { PauseHolds } from '../../../pauses';
 import { Workspaces } from '../../../workspaces';
 import type { RunState } from '../../run.decider';
@@ -15,9 +15,9 @@ import { holdRunSession } from '../../run-holder';
 import { RunRepository } from '../../run-repository';
 import { RunWorkspaceSummary } from '../../run-workspace-summary';
 import { resumedRunTrace, startedRunTrace } from '../../run-trace';
-import { forkedPrompt } from '../../fork-context';
+import { A2A_CONTEXT_HEADING, type ForkedTranscript, forkedPrompt } from '../../fork-context';
 import { RunAdmission } from './run-admission';
-import { type RunOrigin, StartRun, type StartRunInput } from './start-run.command';
+import { type A2aStart, type RunOrigin, StartRun, type StartRunInput } from './start-run.command';
 
 @CommandHandler(StartRun)
 export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
@@ -70,9 +70,17 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       ...(budget ? { budget } : {}),
       ...(replay ? { replay } : {}),
       ...(scheduled ? { scheduledBy: { scheduleId: scheduled.schedule.scheduleId, firingId: scheduled.schedule.firingId } } : {}),
-      ...(scheduled || input.workspace
-        ? { session: sessionSettings({ ...scheduled?.session, ...(input.workspace ? { workspace: input.workspace } : {}) }) }
+      ...(scheduled || input.workspace || origin?.a2a
+        ? {
+            session: sessionSettings({
+              // issue 43: an A2A task has no owner session to inherit from: it runs under its agent's own policy.
+              ...(origin?.a2a ? { permissionPolicy: agentPermissionPolicyOf(agent) } : {}),
+              ...scheduled?.session,
+              ...(input.workspace ? { workspace: input.workspace } : {}),
+            }),
+          }
         : {}),
+      ...(origin?.a2a ? { a2a: { contextId: origin.a2a.contextId, priorMessages: origin.a2a.earlier.messages.length } } : {}),
       agentName: agent.name,
       trace: startedRunTrace(runId, placement.parent, caller, this.callerSessionTrace(caller)),
     };
@@ -81,7 +89,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
       { runId, agentId: input.agentId, parentRunId: data.parentRunId, background: input.background, forkedMessages: data.forkedMessages },
       'run started',
     );
-    const handle = this.executor.launch(state, fork ? forkedPrompt(fork, input.prompt) : input.prompt, 'start');
+    const handle = this.executor.launch(state, firstPrompt(input.prompt, fork, origin?.a2a), 'start');
     if (input.background) return toSummary(state);
     this.executor.announceStart(state, caller.kind === 'tool' ? caller.toolCallId : undefined);
     await handle.settled;
@@ -149,6 +157,13 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
 /** Only the settings given: an absent model or policy leaves the agent's (or the default) in place. */
 function sessionSettings({ model, permissionPolicy, workspace }: RunSessionSettings): RunSessionSettings {
   return { ...(model ? { model } : {}), ...(permissionPolicy ? { permissionPolicy } : {}), ...(workspace ? { workspace } : {}) };
+}
+
+/** The run's first message: its task, after the caller's conversation (`forkContext`) or its A2A context's earlier messages. */
+function firstPrompt(task: string, fork: ForkedTranscript | undefined, a2a: A2aStart | undefined): string {
+  if (fork) return forkedPrompt(fork, task);
+  if (a2a) return forkedPrompt(a2a.earlier, task, A2A_CONTEXT_HEADING);
+  return task;
 }
 
 function continuation(state: RunState): string {

@@ -54,8 +54,12 @@ export function requestedSessionConfig(
 
 /** The request's policy, else the agent's default (its snake_case fields mapped), else the service's default. */
 export function requestedPermissionPolicy(request: CreateSessionRequest, defaults: LibraryAgent | undefined): PermissionPolicy {
-  if (request.permissionPolicy) return request.permissionPolicy;
-  const policy = defaults?.permission_policy;
+  return request.permissionPolicy ?? agentPermissionPolicyOf(defaults);
+}
+
+/** An agent's `permission_policy` as a session's, else the service's default. */
+export function agentPermissionPolicyOf(agent: Pick<LibraryAgent, 'permission_policy'> | undefined): PermissionPolicy {
+  const policy = agent?.permission_policy;
   if (!policy) return DEFAULT_PERMISSION_POLICY;
   return {
     allowKinds: [...policy.allow_kinds],
