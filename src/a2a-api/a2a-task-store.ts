@@ -105,9 +105,9 @@ export class A2aTaskStore {
 
   /**
    * The task as it goes: now, then again at each step of its tree (and at least every second), until it
-   * settles (ends, or waits for input). Steps are the tree's events after this call, not its history.
+   * settles (ends, or waits for input) or `signal` aborts. Steps are the tree's events after this call, not its history.
    */
-  async *follow(runId: string, agentId: string, origin: string): AsyncGenerator<TaskSnapshot, void, undefined> {
+  async *follow(runId: string, agentId: string, origin: string, signal: AbortSignal): AsyncGenerator<TaskSnapshot, void, undefined> {
     const after = await this.store.headPosition();
     const first = await this.snapshot(runId, agentId, origin);
     if (!first) return;
@@ -117,10 +117,14 @@ export class A2aTaskStore {
     const events = await this.queryBus.execute(new WatchRunEvents(runId, true, after));
     const subscription: Subscription = events.subscribe({ next: (event) => wakes.push(progressOf(event)), error: () => wakes.push(undefined) });
     const timer = setInterval(() => wakes.push(undefined), POLL_MS);
+    // The client went away (its request closed): nobody reads what follows, so stop reading it.
+    const gone = () => wakes.push(undefined);
+    signal.addEventListener('abort', gone, { once: true });
     try {
       let last = first;
-      for (;;) {
+      while (!signal.aborted) {
         const steps = await wakes.next();
+        if (signal.aborted) return;
         const now = await this.snapshot(runId, agentId, origin);
         if (!now) return;
         for (const [i, step] of steps.entries()) {
@@ -135,6 +139,7 @@ export class A2aTaskStore {
     } finally {
       subscription.unsubscribe();
       clearInterval(timer);
+      signal.removeEventListener('abort', gone);
     }
   }
 

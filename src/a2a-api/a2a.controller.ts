@@ -77,7 +77,9 @@ export class A2aController {
     // An operation A2A does not have is the SDK's to refuse (method not found); one it has needs its permission.
     if (operation) this.policy.assertAllowed(operation, principal);
     const origin = this.originOf(request);
-    const tasks = new AgentTasks(agentId, await this.cardOf(agentId, origin), this.tasks, origin);
+    const closed = new AbortController();
+    response.once('close', () => closed.abort());
+    const tasks = new AgentTasks(agentId, await this.cardOf(agentId, origin), this.tasks, origin, closed.signal);
     await actingAs(actorOfPrincipal(principal, 'a2a'), () => served(handlerFor(tasks), request, response));
   }
 

@@ -51,6 +51,8 @@ export class AgentTasks implements A2ARequestHandler {
     private readonly tasks: A2aTaskStore,
     /** The service's origin as the client reached it (a task links its run's page there). */
     private readonly origin: string,
+    /** Aborted when the client's request closes: a wait or a stream for it ends. */
+    private readonly signal: AbortSignal,
   ) {}
 
   async getAgentCard(): Promise<AgentCard> {
@@ -65,7 +67,7 @@ export class AgentTasks implements A2ARequestHandler {
     const taskId = await this.accept(params);
     if (params.configuration?.returnImmediately) return this.task(taskId, params.configuration.historyLength);
     let last: TaskSnapshot | undefined;
-    for await (const snapshot of this.tasks.follow(taskId, this.agentId, this.origin)) last = snapshot;
+    for await (const snapshot of this.tasks.follow(taskId, this.agentId, this.origin, this.signal)) last = snapshot;
     return last ? this.trimmed(last.task, params.configuration?.historyLength) : this.task(taskId, params.configuration?.historyLength);
   }
 
@@ -83,7 +85,7 @@ export class AgentTasks implements A2ARequestHandler {
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) throw new RequestMalformedError(`pageSize must be 1 to ${MAX_PAGE}`);
     const statuses = params.status ? A2A_STATUS_FILTERS.get(params.status) : undefined;
     if (params.status && !statuses) throw new RequestMalformedError(`status ${params.status} is no task state`);
-    return this.mapped(() =>
+    const page = await this.mapped(() =>
       this.tasks.list(this.agentId, this.origin, {
         contextId: params.contextId || undefined,
         statuses,
@@ -94,6 +96,8 @@ export class AgentTasks implements A2ARequestHandler {
         includeArtifacts: params.includeArtifacts ?? false,
       }),
     );
+    // WORKING and INPUT_REQUIRED are both running runs: which one a run is, only its pending input says.
+    return params.status ? { ...page, tasks: page.tasks.filter((task) => task.status?.state === params.status) } : page;
   }
 
   async cancelTask(params: CancelTaskRequest): Promise<Task> {
@@ -179,7 +183,7 @@ export class AgentTasks implements A2ARequestHandler {
   /** The task now, then each step as a WORKING update, then its end (the output as an artifact first) or what it waits for. */
   private async *stream(taskId: string): AsyncGenerator<StreamResponse, void, undefined> {
     let first = true;
-    for await (const snapshot of this.tasks.follow(taskId, this.agentId, this.origin)) {
+    for await (const snapshot of this.tasks.follow(taskId, this.agentId, this.origin, this.signal)) {
       const { task } = snapshot;
       if (first) {
         first = false;
