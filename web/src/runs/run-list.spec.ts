@@ -1,4 +1,4 @@
-import { replayMarkOf, runActionsFor, runFilterOf, runStatusTone } from './run-list';
+import { replayMarkOf, runActionsFor, runFilterOf, runStatusTone, startedByText } from './run-list';
 
 describe('runs list rules', () => {
   it('sends only the filters that have a value, times as ISO instants', () => {
@@ -31,5 +31,14 @@ describe('runs list rules', () => {
     expect(replayMarkOf({ replayOf: null, replayMode: 'fork', forkedFrom: null })).toEqual({ kind: 'fork' });
     expect(replayMarkOf({ replayOf: 'orig-child', replayMode: 'replay', forkedFrom: null })).toEqual({ kind: 'replay', of: 'orig-child' });
     expect(replayMarkOf({ replayOf: null, replayMode: null, forkedFrom: null })).toBeUndefined();
+  });
+  it('says who started a run and where their request came from (issue 43: MCP and A2A too)', () => {
+    const run = (via: string | null) => ({ startedBy: { kind: 'key', name: 'ci', via }, ownerThreadId: 'api' });
+    expect(startedByText(run('api'))).toBe('key ci through the API');
+    expect(startedByText(run('mcp'))).toBe('key ci through MCP');
+    expect(startedByText(run('a2a'))).toBe('key ci through A2A');
+    expect(startedByText({ startedBy: { kind: 'user', name: 'Ada', via: 'console' }, ownerThreadId: 'api' })).toBe('Ada in the console');
+    expect(startedByText(run(null))).toBe('key ci');
+    expect(startedByText({ startedBy: null, ownerThreadId: 'api' })).toBe('the API');
   });
 });

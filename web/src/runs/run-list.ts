@@ -58,6 +58,14 @@ export interface StartedBy {
   via?: string | null;
 }
 
+/** Where a person's or key's request came from (`via`), as the words after their name. */
+const VIA_TEXT: Readonly<Record<string, string>> = {
+  console: ' in the console',
+  api: ' through the API',
+  mcp: ' through MCP',
+  a2a: ' through A2A',
+};
+
 /**
  * Who started a run, in words, from what the run itself records: the schedule that fired it, else the
  * actor of its run.started (a person, a key, an agent, Switchboard); for older runs, its owner thread.
@@ -70,7 +78,7 @@ export function startedByText(run: {
   if (run.scheduledBy) return run.scheduledBy.schedule ? `schedule ${run.scheduledBy.schedule.name}` : 'a schedule (deleted)';
   const by = run.startedBy;
   if (by) {
-    const via = by.via === 'console' ? ' in the console' : by.via === 'api' ? ' through the API' : '';
+    const via = (by.via && VIA_TEXT[by.via]) ?? '';
     if (by.kind === 'user') return `${by.name}${via}`;
     if (by.kind === 'key') return `key ${by.name}${via}`;
     if (by.kind === 'agent') return `agent ${by.name}`;
