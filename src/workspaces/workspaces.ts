@@ -11,9 +11,11 @@ import {
   blameSince,
   kindOnBranch,
   changesAcross,
+  changesBetween,
   changesSince,
   checkpoint as commitCheckpoint,
   diffAcross,
+  diffBetween,
   diffSince,
   folderSize,
   GitCommandError,
@@ -215,11 +217,14 @@ export class Workspaces implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** What the session's worktree holds against its base: its own steps and what its children merged, uncommitted included. */
+  /** What changed since the base: in the worktree as it is now, or, once the retention removed it, on its branch. */
   async changes(opened: WorkspaceOpenedData): Promise<FileChange[]> {
+    if (!fs.existsSync(opened.path)) return this.git(() => changesBetween(opened.repository, opened.baseCommit, opened.branch));
     return this.git(() => changesSince(opened.path, opened.baseCommit));
   }
 
   async diff(opened: WorkspaceOpenedData, file?: string): Promise<string> {
+    if (!fs.existsSync(opened.path)) return this.git(() => diffBetween(opened.repository, opened.baseCommit, opened.branch, file));
     return this.git(() => diffSince(opened.path, opened.baseCommit, file));
   }
 

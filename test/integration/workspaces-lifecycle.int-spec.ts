@@ -51,6 +51,9 @@ describe('Workspaces: retention, removal and restore', () => {
     expect(git(repository, 'show', 'switchboard/s1:notes.txt')).toBe('kept');
     expect(git(repository, 'status', '--porcelain')).toBe('');
     expect(await types('s1')).toEqual([WorkspaceEvents.opened, WorkspaceEvents.checkpointed, WorkspaceEvents.removed]);
+    // Its changes and diff are still there to read: from its branch.
+    expect((await workspaces.changes(opened)).map((c) => [c.path, c.status])).toEqual([['notes.txt', 'added']]);
+    expect(await workspaces.diff(opened, 'notes.txt')).toContain('+kept');
 
     await workspaces.ensurePresent('s1');
     expect(fs.readFileSync(path.join(opened.path, 'notes.txt'), 'utf8')).toBe('kept\n');
