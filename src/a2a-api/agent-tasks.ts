@@ -24,6 +24,7 @@ import type { A2ARequestHandler } from '@a2a-js/sdk/server';
 import { HttpException, Logger } from '@nestjs/common';
 import { v7 as uuidv7 } from 'uuid';
 import { DomainError, graphqlErrorOf, httpStatusOf } from '../common';
+import { decodeRunCursor } from '../run-lineage';
 import { A2A_STATUS_FILTERS, type A2aTaskStore, type TaskSnapshot } from './a2a-task-store';
 import { decisionOfMessage, promptOfMessage } from './a2a-messages';
 import { TERMINAL_STATES } from './task-of-run';
@@ -83,6 +84,9 @@ export class AgentTasks implements A2ARequestHandler {
   async listTasks(params: ListTasksRequest): Promise<ListTasksResponse> {
     const pageSize = params.pageSize ?? DEFAULT_PAGE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) throw new RequestMalformedError(`pageSize must be 1 to ${MAX_PAGE}`);
+    if (params.pageToken && !isPageToken(params.pageToken)) {
+      throw new RequestMalformedError("pageToken is not one this server gave out: pass the previous page's nextPageToken, or none for the first page");
+    }
     const statuses = params.status ? A2A_STATUS_FILTERS.get(params.status) : undefined;
     if (params.status && !statuses) throw new RequestMalformedError(`status ${params.status} is no task state`);
     const page = await this.mapped(() =>
@@ -135,6 +139,10 @@ export class AgentTasks implements A2ARequestHandler {
   private async accept(params: SendMessageRequest): Promise<string> {
     const message = params.message;
     if (!message) throw new RequestMalformedError('message is required');
+    // Refused rather than ignored: a client that asked to be called back must not wait for a call that never comes.
+    if (params.configuration?.taskPushNotificationConfig) {
+      throw new PushNotificationNotSupportedError('this server sends no push notifications: leave taskPushNotificationConfig out and follow the task');
+    }
     if (message.contextId && !CONTEXT_ID.test(message.contextId)) {
       throw new RequestMalformedError('contextId must be 1 to 128 letters, digits or . _ : -');
     }
@@ -230,6 +238,16 @@ export class AgentTasks implements A2ARequestHandler {
       if (status === 409) throw new UnsupportedOperationError({ message: mapped.message, metadata: { code } });
       throw new RequestMalformedError({ message: `${code}: ${mapped.message}`, metadata: { code } });
     }
+  }
+}
+
+/** A page token is the runs list's cursor (keyset on start time and id). */
+function isPageToken(token: string): boolean {
+  try {
+    decodeRunCursor(token);
+    return true;
+  } catch {
+    return false;
   }
 }
 

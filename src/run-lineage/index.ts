@@ -10,7 +10,7 @@ export { GetRunSubtrees } from './queries/get-run-subtrees/get-run-subtrees.quer
 export { GetRunsById } from './queries/get-runs-by-id/get-runs-by-id.query';
 export { GetSubtreeUsage } from './queries/get-subtree-usage/get-subtree-usage.query';
 export { ListRuns } from './queries/list-runs/list-runs.query';
-export { encodeRunCursor } from './queries/list-runs/run-cursor';
+export { decodeRunCursor, encodeRunCursor } from './queries/list-runs/run-cursor';
 export { ancestorIdsOf, ownUsage } from './run-lineage';
 export type { RunRow, RunUsage } from './run-lineage';
 export { RunLineageModule } from './run-lineage.module';

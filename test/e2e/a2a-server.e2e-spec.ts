@@ -245,12 +245,34 @@ describe('the A2A server at /a2a/<agentId>, through the A2A SDK client', () => {
     });
     expect(listed.tasks).toHaveLength(1);
     expect(listed.nextPageToken).not.toBe('');
+    const next = await client.listTasks({
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_COMPLETED,
+      pageToken: listed.nextPageToken,
+      statusTimestampAfter: undefined,
+      pageSize: 1,
+    });
+    expect(next.tasks.map((t) => t.id)).not.toContain(listed.tasks[0].id);
+    await expect(
+      client.listTasks({ tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: 'nonsense', statusTimestampAfter: undefined }),
+    ).rejects.toThrow(/pageToken is not one this server gave out/);
 
     const operatorClient = await connect('lead', TOKEN);
     await expect(operatorClient.getTask({ tenant: '', id: 'no-such-task' })).rejects.toThrow(/no task no-such-task/);
     await expect(operatorClient.sendMessage(send('   '))).rejects.toThrow(/no text/);
     await expect(operatorClient.sendMessage(send('x'.repeat(200_001)))).rejects.toThrow(/200001 characters/);
     await expect(operatorClient.sendMessage(send('hi', { contextId: 'bad context!' }))).rejects.toThrow(/contextId must be/);
+    const withPush = send('call me back');
+    withPush.configuration!.taskPushNotificationConfig = {
+      tenant: '',
+      id: 'p1',
+      taskId: '',
+      url: 'http://127.0.0.1:9/hook',
+      token: 't',
+      authentication: undefined,
+    };
+    await expect(operatorClient.sendMessage(withPush)).rejects.toThrow(/no push notifications/);
 
     // A JSON-RPC method A2A does not have is the protocol's own error, not a 500.
     const raw = await fetch(`${running.app.baseUrl}/a2a/lead`, {
