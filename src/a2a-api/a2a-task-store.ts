@@ -11,14 +11,16 @@ import {
   GetRun,
   progressOf,
   RunOrigin,
+  type RunView,
   type SingleRunView,
   StartRun,
   SteerRun,
   StopRun,
+  toRunView,
   WatchRunEvents,
 } from '../delegation';
 import { EventStore } from '../event-store';
-import { ListRuns, type RunRow } from '../run-lineage';
+import { ListRuns } from '../run-lineage';
 import { AnswerUserInput, ListPendingUserInput } from '../tool-dispatch';
 import { taskMessage } from './a2a-messages';
 import { isSettled, type PendingInput, type TaskRun, taskOfRun } from './task-of-run';
@@ -162,7 +164,7 @@ export class A2aTaskStore {
     const tasks = await Promise.all(
       page.runs.map(async (row) => {
         const pending = row.endedAt === null ? await this.pendingInput(row.runId, row.threadId) : undefined;
-        const task = taskOfRun(taskRunOfRow(row), pending, { runUrl: runUrl(origin, row.runId), historyLength: query.historyLength });
+        const task = taskOfRun(taskRunOfView(toRunView(row)), pending, { runUrl: runUrl(origin, row.runId), historyLength: query.historyLength });
         return query.includeArtifacts ? task : { ...task, artifacts: [] };
       }),
     );
@@ -222,7 +224,8 @@ function isNotFound(error: unknown): boolean {
   return error instanceof DomainError && httpStatusOf(error) === 404;
 }
 
-function taskRunOfView(run: SingleRunView): TaskRun {
+/** A run's view (GetRun's, or a listed row's through the same `toRunView`) as what a task is made of. */
+function taskRunOfView(run: RunView): TaskRun {
   return {
     runId: run.run_id,
     agentId: run.agent_id,
@@ -233,20 +236,6 @@ function taskRunOfView(run: SingleRunView): TaskRun {
     startedAt: run.started_at,
     endedAt: run.ended_at,
     a2aContextId: run.a2a_context_id,
-  };
-}
-
-function taskRunOfRow(row: RunRow): TaskRun {
-  return {
-    runId: row.runId,
-    agentId: row.agentId,
-    prompt: row.prompt,
-    status: row.status,
-    output: row.output,
-    error: row.error,
-    startedAt: row.startedAt,
-    endedAt: row.endedAt,
-    a2aContextId: row.a2aContextId,
   };
 }
 

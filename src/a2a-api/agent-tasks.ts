@@ -251,8 +251,9 @@ function isPageToken(token: string): boolean {
   }
 }
 
-function stateName(state: number): string {
-  return ['unspecified', 'submitted', 'working', 'completed', 'failed', 'canceled', 'input-required', 'rejected', 'auth-required'][state] ?? String(state);
+/** `completed`, `input-required`...: the SDK enum's own name, in words. */
+function stateName(state: TaskState): string {
+  return (TaskState[state] ?? String(state)).replace('TASK_STATE_', '').toLowerCase().replace('_', '-');
 }
 
 function noPush(): Promise<never> {

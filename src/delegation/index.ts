@@ -18,3 +18,5 @@ export { API_CALLER } from './run-caller';
 export { progressOf } from './mcp/run-progress';
 export { boundTranscript } from './fork-context';
 export type { ForkedMessage } from './fork-context';
+export { toRunView } from './run-view';
+export type { RunView } from './run-view';
