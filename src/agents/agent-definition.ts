@@ -9,6 +9,17 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const slug = z.string().min(1).max(64).regex(SLUG, 'must be a slug: lowercase letters, digits and single dashes (e.g. "code-reviewer")');
 const names = z.array(z.string().min(1).max(200)).max(256);
 
+/** issue 43: where a remote agent lives: its A2A agent card's URL (`https://host/.../.well-known/agent-card.json`). */
+const remoteAgentSchema = z
+  .object({
+    a2a: z
+      .string()
+      .max(2000)
+      .url('remote.a2a must be the URL of the agent card (https://host/.well-known/agent-card.json)')
+      .refine((url) => /^https?:\/\//i.test(url), 'remote.a2a must be an http(s) URL'),
+  })
+  .strict();
+
 /** spec: agent-teams, Agent JSON Schema (snake_case, as the files teams keep in git). */
 export const agentFieldsSchema = z
   .object({
@@ -42,6 +53,8 @@ export const agentFieldsSchema = z
     budget: budgetInputSchema.optional(),
     /** Unset: its sessions work in the shared working directory (or the repository their request names). */
     workspace: agentWorkspaceSchema.optional(),
+    /** issue 43: the agent lives on another service, reached over A2A at its card's URL; unset: it runs here. */
+    remote: remoteAgentSchema.optional(),
   })
   .strict();
 
@@ -72,6 +85,7 @@ export const OPTIONAL_AGENT_FIELDS = [
   'delegation',
   'permission_policy',
   'budget',
+  'remote',
 ] as const satisfies ReadonlyArray<keyof AgentFields>;
 
 /** "Engineering Lead" -> "engineering-lead". */

@@ -1,5 +1,5 @@
 import type { AgentDefinition, AgentFields } from './agent-definition';
-import { compositionProblems, subAgentProblems } from './agent-eligibility';
+import { compositionProblems, remoteAgentProblems, subAgentProblems } from './agent-eligibility';
 
 function agent(id: string, overrides: Partial<AgentFields> = {}): AgentDefinition {
   return {
@@ -150,5 +150,38 @@ describe('subAgentProblems (FR-1 / FR-5 / FR-6)', () => {
     expect(subAgentProblems(undefined, ['a'], lookup)).toEqual([
       { id: 'a', reason: 'a has sub-agents of its own (b); sub-agents cannot be nested, clear its sub_agents' },
     ]);
+  });
+});
+
+describe('remote agents (issue 43)', () => {
+  const CARD = 'https://agents.example.com/a2a/researcher/.well-known/agent-card.json';
+  const remote = (overrides: Partial<AgentFields> = {}) =>
+    agent('researcher', { system_message: { mode: 'append', content: '' }, tools: tools({}), remote: { a2a: CARD }, ...overrides });
+
+  it("is composable with a description alone: its prompt and tools are its service's", () => {
+    expect(compositionProblems(remote())).toEqual([]);
+    expect(compositionProblems(remote({ description: ' ' }))).toEqual([
+      'has no description; the main agent picks sub-agents by their description, so set one',
+    ]);
+  });
+
+  it('may not set what configures an agent running here, each field named with what to do', () => {
+    expect(remoteAgentProblems(remote())).toEqual([]);
+    expect(
+      remoteAgentProblems(
+        remote({
+          system_message: { mode: 'append', content: 'You research.' },
+          model: 'gpt-4.1',
+          tools: tools({ builtin: ['grep'] }),
+          sub_agents: ['writer'],
+          permission_policy: { allow_kinds: ['read'], ask_kinds: [], ask_tools: [] },
+        }),
+      ),
+    ).toEqual(
+      ['system_message.content', 'model', 'tools', 'sub_agents', 'permission_policy'].map(
+        (field) => `${field} configures an agent that runs here, but this agent runs on its remote service (remote.a2a); clear ${field}`,
+      ),
+    );
+    expect(remoteAgentProblems(agent('local', { sub_agents: ['writer'] }))).toEqual([]);
   });
 });

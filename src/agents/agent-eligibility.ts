@@ -5,7 +5,9 @@ import type { AgentDefinition, AgentFields } from './agent-definition';
  * library's `composable` flag, the eligible-sub-agents list, saving (FR-1/FR-6) and session start (FR-5).
  * Each reason says what to change.
  */
-export function compositionProblems(agent: Pick<AgentFields, 'tools' | 'sub_agents' | 'system_message' | 'description'>): string[] {
+export function compositionProblems(agent: Pick<AgentFields, 'tools' | 'sub_agents' | 'system_message' | 'description' | 'remote'>): string[] {
+  // issue 43: a remote agent's prompt and tools are its service's; what it is picked by is its description.
+  if (agent.remote) return agent.description.trim() ? [] : ['has no description; the main agent picks sub-agents by their description, so set one'];
   const problems: string[] = [];
   if (agent.tools.custom.length > 0) {
     problems.push(`has custom tools (${agent.tools.custom.join(', ')}); sub-agents cannot carry custom tools, remove them from tools.custom`);
@@ -68,4 +70,22 @@ export function subAgentProblems(
     for (const reason of compositionProblems(agent)) problems.push({ id, reason: `${id} ${reason}` });
   }
   return problems;
+}
+
+/**
+ * issue 43: what a remote agent may not set. Its service runs it, with that service's prompt, model, tools
+ * and team: a field that would configure it here would be silently ignored, so it is refused instead.
+ */
+export function remoteAgentProblems(fields: AgentFields): string[] {
+  if (!fields.remote) return [];
+  const set: string[] = [];
+  if (fields.system_message.content.trim()) set.push('system_message.content');
+  if (fields.model) set.push('model');
+  if (fields.tools.custom.length + fields.tools.builtin.length + fields.tools.excluded_builtin.length > 0) set.push('tools');
+  if (fields.mcp_servers.length > 0) set.push('mcp_servers');
+  if (fields.sub_agents.length > 0) set.push('sub_agents');
+  if (fields.hooks?.length) set.push('hooks');
+  if (fields.workspace) set.push('workspace');
+  if (fields.permission_policy) set.push('permission_policy');
+  return set.map((field) => `${field} configures an agent that runs here, but this agent runs on its remote service (remote.a2a); clear ${field}`);
 }

@@ -49,3 +49,11 @@ export class AgentEndpointRefusedError extends DomainError {
     super(problems.map((p) => `${p.field}: ${p.reason}`).join('; '), { problems });
   }
 }
+
+/** issue 43: a remote agent that also sets what configures an agent running here. HTTP 422. */
+export class InvalidRemoteAgentError extends DomainError {
+  readonly code = 'invalid_remote_agent';
+  constructor(agentId: string, problems: string[]) {
+    super(`Agent ${agentId}: ${problems.join('; ')}`, { problems });
+  }
+}

@@ -47,8 +47,15 @@ export class TeamAssembler {
     if (agentId !== undefined && !mainAgent) {
       problems.push({ id: agentId, reason: `no agent with id ${agentId} exists; create it or start the session without agentId` });
     }
+    if (mainAgent?.remote) {
+      problems.push({
+        id: mainAgent.id,
+        reason: `${mainAgent.id} runs on its remote service (${mainAgent.remote.a2a}), not in a session here; start a run of it (agent_run, POST /api/runs) instead`,
+      });
+    }
     problems.push(...subAgentProblems(agentId, subAgentIds, lookup));
-    const members = subAgentIds.map(lookup).filter((a): a is NonNullable<typeof a> => a !== undefined);
+    // issue 43: a remote member is reached through agent_run only; the CLI has nothing of it to run itself.
+    const members = subAgentIds.map(lookup).filter((a): a is NonNullable<typeof a> => a !== undefined && !a.remote);
     const customAgents: CustomAgentConfig[] = [];
     for (const agent of members) {
       const { servers, missing, fileProblem } = this.mcp.resolve(agent.mcp_servers);

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
       modelCalls: { route: true, content: 'full', contentMaxBytes: 1024 * 1024, prices: undefined },
       traces: { enabled: false, content: false },
+      a2a: { credentials: {}, pollMs: 1_000 },
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
       scheduler: { tickMs: 1_000, minIntervalSeconds: 60 },
@@ -252,6 +253,26 @@ describe('loadConfig', () => {
         expect(() => loadConfig({ SWITCHBOARD_CLI_ENV_PASSTHROUGH: `PATH,${name}` })).toThrow(/never reach the Copilot CLI/);
       },
     );
+  });
+
+  describe('remote agents (issue 43)', () => {
+    it('reads each A2A credential as origin=token, the token kept whole', () => {
+      const config = loadConfig({
+        SWITCHBOARD_A2A_CREDENTIALS: 'https://agents.example.com=abc==, http://10.0.0.7:8080/=t2',
+        SWITCHBOARD_A2A_POLL_MS: '250',
+      });
+      expect(config.a2a).toEqual({ credentials: { 'https://agents.example.com': 'abc==', 'http://10.0.0.7:8080': 't2' }, pollMs: 250 });
+    });
+
+    it.each([
+      ['agents.example.com=abc', /is not a URL; write origin=token/],
+      ['https://agents.example.com/a2a=abc', /must be an http\(s\) origin with no path/],
+      ['ftp://agents.example.com=abc', /must be an http\(s\) origin/],
+      ['https://agents.example.com', /has no token; write origin=token/],
+    ])('refuses the credential %s, saying how to write one', (entry, message) => {
+      expect(() => loadConfig({ SWITCHBOARD_A2A_CREDENTIALS: entry })).toThrow(message);
+      expect(() => loadConfig({ SWITCHBOARD_A2A_CREDENTIALS: entry })).toThrow(/SWITCHBOARD_A2A_CREDENTIALS/);
+    });
   });
 
   describe('hosts and origins served to browsers (issue 22)', () => {

@@ -93,6 +93,11 @@ const environmentSchema = z.object({
   SWITCHBOARD_TRACES: flag('SWITCHBOARD_TRACES', false),
   SWITCHBOARD_TRACE_CONTENT: flag('SWITCHBOARD_TRACE_CONTENT', false),
 
+  // ---- Remote agents (issue 43): A2A services the library's `remote` agents live on ----
+  /** `origin=token` pairs: the bearer token sent to each A2A service; an operator's setting, never an API caller's. */
+  SWITCHBOARD_A2A_CREDENTIALS: list('SWITCHBOARD_A2A_CREDENTIALS', a2aCredentialProblems),
+  SWITCHBOARD_A2A_POLL_MS: integer('SWITCHBOARD_A2A_POLL_MS', 50, 600_000, 1_000),
+
   // ---- Approvals (issue 14) ----
   SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
 
@@ -226,6 +231,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     // ---- Traces (issue 28) ----
     traces: { enabled: e.SWITCHBOARD_TRACES, content: e.SWITCHBOARD_TRACE_CONTENT },
 
+    // ---- Remote agents (issue 43) ----
+    a2a: { credentials: a2aCredentials(e.SWITCHBOARD_A2A_CREDENTIALS), pollMs: e.SWITCHBOARD_A2A_POLL_MS },
+
     // ---- Approvals (issue 14) ----
     approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },
 
@@ -244,6 +252,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     // ---- PostgreSQL (issue 15) ----
     postgres: e.SWITCHBOARD_DATABASE_URL ? { url: e.SWITCHBOARD_DATABASE_URL, poolSize: e.SWITCHBOARD_DATABASE_POOL_SIZE } : undefined,
   };
+}
+
+/** `https://agents.example.com=<token>`: an http(s) origin (no path), `=`, then the token. */
+function parseA2aCredential(entry: string): { origin: string; token: string } | string {
+  const at = entry.indexOf('=');
+  const [origin, token] = at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return `"${origin}" is not a URL; write origin=token (e.g. https://agents.example.com=s3cret)`;
+  }
+  if (!/^https?:$/.test(url.protocol) || url.origin !== origin.replace(/\/$/, '')) {
+    return `"${origin}" must be an http(s) origin with no path (e.g. https://agents.example.com)`;
+  }
+  if (!token) return `${url.origin} has no token; write origin=token`;
+  return { origin: url.origin, token };
+}
+
+function a2aCredentialProblems(entries: string[]): string[] {
+  return entries.map(parseA2aCredential).filter((parsed): parsed is string => typeof parsed === 'string');
+}
+
+function a2aCredentials(entries: string[]): Record<string, string> {
+  const credentials: Record<string, string> = {};
+  for (const parsed of entries.map(parseA2aCredential)) if (typeof parsed !== 'string') credentials[parsed.origin] = parsed.token;
+  return credentials;
 }
 
 function modelPrices(file: string | undefined): ModelPriceTable | undefined {

@@ -104,6 +104,14 @@ export interface SwitchboardConfig {
     content: boolean;
   };
 
+  // ---- Remote agents (issue 43) ----
+  a2a: {
+    /** The bearer token sent to each A2A service, by origin (`SWITCHBOARD_A2A_CREDENTIALS`); none: calls go without one. */
+    credentials: Record<string, string>;
+    /** How often a remote task is asked for its state while a run waits on it. */
+    pollMs: number;
+  };
+
   // ---- Approvals (issue 14) ----
   approvals: {
     /** A permission request waiting for a person is denied after this long, with that reason. */

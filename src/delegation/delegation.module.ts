@@ -27,6 +27,8 @@ import { GetRunTreeHandler } from './queries/get-run-tree/get-run-tree.handler';
 import { GetRunOutputHandler } from './queries/get-run-output/get-run-output.handler';
 import { WatchRunEventsHandler } from './queries/watch-run-events/watch-run-events.handler';
 import { RunExecutor } from './run-executor';
+import { RemoteAgentClients } from './remote-runs/remote-agent-client';
+import { RemoteRunLauncher } from './remote-runs/remote-run-launcher';
 import { HeldRuns } from './held-runs';
 import { RunHandleTable } from './run-handle-table';
 import { RunRecovery } from './run-recovery';
@@ -70,6 +72,8 @@ import { RunMcpTools } from './mcp/run-tools';
     RunHandleTable,
     RunRepository,
     RunExecutor,
+    RemoteAgentClients,
+    RemoteRunLauncher,
     RunStopper,
     RunRecovery,
     HeldRuns,

@@ -6,7 +6,9 @@ import { SessionsReadModel } from '../sessions';
 
 /**
  * Which running runs an instance holds: a run is held where its thread's session is (`sub-agent-<runId>`,
- * the sessions' `owner_instance`). Two reads, each through its owner: the running runs, then their sessions' holders.
+ * the sessions' `owner_instance`); issue 43: a remote agent's run, where its remote task is followed (the
+ * instance its `run.remote_task_linked` names). Two reads, each through its owner: the running runs, then
+ * their sessions' holders.
  */
 @Injectable()
 export class HeldRuns {
@@ -23,9 +25,19 @@ export class HeldRuns {
 
   /** The runs still running on the instance's sessions. */
   async runningRunsHeldBy(instanceId: string): Promise<string[]> {
-    const running = await this.runs.runningWithThreads();
-    const owners = await this.sessions.ownersOf(running.map((r) => r.threadId));
+    const { running, owners } = await this.runningAndHolders();
     return running.filter((r) => owners.get(r.threadId) === instanceId).map((r) => r.runId);
+  }
+
+  /** The running runs, and who holds each by its thread: its session's owner, or its remote task's follower. */
+  private async runningAndHolders() {
+    const running = await this.runs.runningWithThreads();
+    const owners = await this.sessions.ownersOf(running.filter((r) => !r.remote).map((r) => r.threadId));
+    for (const r of running) {
+      const follower = remoteFollower(r.remote);
+      if (follower) owners.set(r.threadId, follower);
+    }
+    return { running, owners };
   }
 
   /**
@@ -35,8 +47,7 @@ export class HeldRuns {
    */
   async runningRunsNotHeldElsewhere(): Promise<string[]> {
     const elsewhere = await this.lease.liveOtherIds();
-    const running = await this.runs.runningWithThreads();
-    const owners = await this.sessions.ownersOf(running.map((r) => r.threadId));
+    const { running, owners } = await this.runningAndHolders();
     const view = this.lease.view();
     return running
       .filter((r) => {
@@ -46,4 +57,11 @@ export class HeldRuns {
       })
       .map((r) => r.runId);
   }
+}
+
+/** The instance following a remote run's task (`runs.remote`'s `instanceId`), once one is linked. */
+function remoteFollower(remote: string | null): string | undefined {
+  if (!remote) return undefined;
+  const instanceId: unknown = (JSON.parse(remote) as { instanceId?: unknown }).instanceId;
+  return typeof instanceId === 'string' ? instanceId : undefined;
 }

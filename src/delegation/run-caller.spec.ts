@@ -7,7 +7,17 @@ import type { RunStartedData } from './run.events';
 const startData = (overrides: Partial<RunStartedData> = {}) => runStartedData({ parentThreadId: 'session-1', ownerThreadId: 'session-1', ...overrides });
 
 function state(overrides: Partial<RunState> = {}, started: Partial<RunStartedData> = {}): RunState {
-  return { started: startData(started), status: 'running', epoch: 1, output: null, error: null, stoppedBy: null, budgetWarned: [], ...overrides };
+  return {
+    started: startData(started),
+    status: 'running',
+    epoch: 1,
+    output: null,
+    error: null,
+    stoppedBy: null,
+    budgetWarned: [],
+    remoteTask: null,
+    ...overrides,
+  };
 }
 
 describe('callerThread and callerActor', () => {

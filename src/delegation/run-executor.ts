@@ -26,6 +26,7 @@ import { API_THREAD, RunEvents, type RunProgress, type RunProgressData, type Run
 import { RunHandle, RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
 import { runSpanOf } from './run-trace';
+import { RemoteRunLauncher } from './remote-runs/remote-run-launcher';
 import { cliEventData, endsCurrentTurn, evolveTurn, initialTurnState, isProgress, type TurnOutcome, turnOutcome } from './turn-detection';
 
 /** How a launch ends: its turn's outcome, or cancelled (whoever stopped the run records that). */
@@ -60,6 +61,7 @@ export class RunExecutor {
     private readonly cliConnection: CopilotCliConnection,
     private readonly pauses: PauseHolds,
     private readonly workspaces: Workspaces,
+    private readonly remoteRuns: RemoteRunLauncher,
   ) {}
 
   /** Starts a launch without waiting for it; the handle settles once the launch's final event is recorded. */
@@ -91,6 +93,12 @@ export class RunExecutor {
       () => this.timeouts.next({ runId, epoch: handle.epoch, timeoutMs: policy.timeoutMs }),
     );
     try {
+      if (state.started.remote) {
+        // issue 43: a remote agent's run has no session here: its service runs it, the launch follows its task.
+        const outcome = await this.remoteRuns.run(state, prompt, handle, (text) => this.forwardProgress(state, { kind: 'message', text }));
+        if (outcome.kind !== 'cancelled') await this.record(runId, handle, outcome);
+        return;
+      }
       if (mode === 'start' || !(await this.store.streamVersion(sessionStreamId(sessionId)))) {
         // The owner's hooks and permission policy cover its runs too: delegating must neither step
         // around a pre-tool-use veto or a person's approval, nor gain what the owner was not allowed.

@@ -10,6 +10,7 @@ import type { StoppedBy } from './run.events';
 import { RunExecutor } from './run-executor';
 import { RunHandleTable } from './run-handle-table';
 import { RunRepository } from './run-repository';
+import { RemoteRunLauncher } from './remote-runs/remote-run-launcher';
 
 /** How many times the subtree is swept: a child may start a grandchild while the first sweep is on. */
 const MAX_SWEEPS = 5;
@@ -33,6 +34,7 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     private readonly runs: RunsReadModel,
     private readonly sessions: SessionRegistry,
     private readonly cliConnection: CopilotCliConnection,
+    private readonly remoteRuns: RemoteRunLauncher,
   ) {}
 
   onModuleInit(): void {
@@ -86,6 +88,8 @@ export class RunStopper implements OnModuleInit, OnModuleDestroy {
     if (!state || state.status !== 'running') return false;
     const handle = this.handles.get(runId);
     handle?.cancel(stoppedBy.reason);
+    // issue 43: a remote agent's run is stopped on its service too, whichever instance follows its task.
+    if (state.started.remote) await this.remoteRuns.cancel(state);
     const sessionId = state.started.threadId;
     const session = this.sessions.get(sessionId);
     const graceMs = this.config.runs.stopGraceMs;

@@ -8,7 +8,7 @@ const CALLER = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0
 const TURN = { traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), parentSpanId: CALLER.spanId };
 
 function run(overrides: Partial<RunStartedData> = {}, epoch = 1): RunState {
-  return { started: runStartedData(overrides), status: 'running', epoch, output: null, error: null, stoppedBy: null, budgetWarned: [] };
+  return { started: runStartedData(overrides), status: 'running', epoch, output: null, error: null, stoppedBy: null, budgetWarned: [], remoteTask: null };
 }
 
 describe("a run's place in a trace (issue 28)", () => {

@@ -71,6 +71,24 @@ export interface RunView {
   started_by: Actor | null;
   /** issue 43: the A2A context of a run an A2A client started (the run is a task of it); null for every other run. */
   a2a_context_id: string | null;
+  /** issue 43: a remote agent's run: its card, and once sent, the remote task it follows on that service. */
+  remote: RunRemoteView | null;
+}
+
+/** issue 43: where a remote agent's run runs. */
+export interface RunRemoteView {
+  /** The agent card's URL. */
+  a2a: string;
+  /** The remote agent's name, as its card says; null until the message was sent. */
+  service: string | null;
+  task_id: string | null;
+  context_id: string | null;
+}
+
+export function remoteView(json: string | null): RunRemoteView | null {
+  if (!json) return null;
+  const remote = JSON.parse(json) as { a2a: string; service?: string; taskId?: string; contextId?: string };
+  return { a2a: remote.a2a, service: remote.service ?? null, task_id: remote.taskId ?? null, context_id: remote.contextId ?? null };
 }
 
 /** issue 26: how a run of a replay tree plays its original back. */
@@ -141,6 +159,7 @@ export function toRunView(row: RunRow, now = Date.now(), budgetUse?: BudgetUse, 
     scheduled_by: scheduledByView(row.scheduledBy),
     started_by: row.startedBy ? (JSON.parse(row.startedBy) as Actor) : null,
     a2a_context_id: row.a2aContextId,
+    remote: remoteView(row.remote),
   };
 }
 

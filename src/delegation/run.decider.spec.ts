@@ -291,6 +291,47 @@ describe('run decider', () => {
     );
   });
 
+  describe('link_remote_task (issue 43)', () => {
+    const remoteStart = started(startData({ remote: { a2a: 'https://agents.example.com/a2a/researcher/.well-known/agent-card.json' } }));
+    const link = { taskId: 't-1', contextId: 'c-1', service: 'Researcher', instanceId: 'i-1' };
+    const linked = (epoch: number, over: Partial<typeof link> = {}): RunEvent => ({
+      type: RunEvents.remoteTaskLinked,
+      data: { runId: 'r1', epoch, ...link, ...over },
+    });
+
+    it("records the remote task a remote agent's running launch follows", () => {
+      given(remoteStart)
+        .when({ type: 'link_remote_task', epoch: 1, ...link })
+        .then([linked(1)]);
+    });
+
+    it('records another instance taking over the task, and nothing for the same link again', () => {
+      given(remoteStart, linked(1))
+        .when({ type: 'link_remote_task', epoch: 1, ...link, instanceId: 'i-2' })
+        .then([linked(1, { instanceId: 'i-2' })]);
+      given(remoteStart, linked(1))
+        .when({ type: 'link_remote_task', epoch: 1, ...link })
+        .then([]);
+    });
+
+    it('refuses a link from an earlier launch, of a run that ended, and of a run that runs here', () => {
+      given(remoteStart, interrupted(1), resumed(2))
+        .when({ type: 'link_remote_task', epoch: 1, ...link })
+        .thenThrows(StaleRunCompletionError, /a remote task of launch 1 arrived, but launch 2 is current/);
+      given(remoteStart, stopped(1))
+        .when({ type: 'link_remote_task', epoch: 1, ...link })
+        .thenThrows(RunStateError, /Run r1 is stopped; only a running run follows a remote task/);
+      given(started())
+        .when({ type: 'link_remote_task', epoch: 1, ...link })
+        .thenThrows(RunStateError, /runs \S+ here; it has no remote task/);
+    });
+
+    it('keeps the last link through a resume, so the next launch continues in its context', () => {
+      const state = foldRun([remoteStart, linked(1), interrupted(1), resumed(2)]);
+      expect(state).toMatchObject({ status: 'running', epoch: 2, remoteTask: { epoch: 1, taskId: 't-1', contextId: 'c-1' } });
+    });
+  });
+
   describe('evolve and fold', () => {
     it('has no state before the run started', () => {
       expect(foldRun([])).toBeUndefined();
@@ -311,6 +352,7 @@ describe('run decider', () => {
         error: null,
         stoppedBy: null,
         budgetWarned: [],
+        remoteTask: null,
       });
     });
 
@@ -323,6 +365,7 @@ describe('run decider', () => {
         error: null,
         stoppedBy: null,
         budgetWarned: [],
+        remoteTask: null,
       });
     });
 
@@ -365,6 +408,7 @@ describe('run decider', () => {
         error: null,
         stoppedBy: null,
         budgetWarned: [],
+        remoteTask: null,
       });
     });
 
@@ -378,6 +422,7 @@ describe('run decider', () => {
         error: null,
         stoppedBy: stopper,
         budgetWarned: [],
+        remoteTask: null,
       });
     });
 
@@ -390,6 +435,7 @@ describe('run decider', () => {
         error: 'crashed',
         stoppedBy: null,
         budgetWarned: [],
+        remoteTask: null,
       });
     });
 

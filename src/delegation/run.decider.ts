@@ -2,7 +2,7 @@ import type { RecordedTrace } from '../common';
 import { type Decider, foldEvents } from '../event-store';
 import type { BudgetBreach, BudgetLimit } from './run-budget';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import { type RunEvent, RunEvents, type RunStartedData, type RunStatus, type StoppedBy, isRunEvent } from './run.events';
+import { type RunEvent, RunEvents, type RunRemoteTaskLinkedData, type RunStartedData, type RunStatus, type StoppedBy, isRunEvent } from './run.events';
 
 /** A run as folded from its stream: what the decider needs to accept or refuse a command. */
 export interface RunState {
@@ -15,6 +15,8 @@ export interface RunState {
   stoppedBy: StoppedBy | null;
   /** Budget limits its owner was warned about (each once). */
   budgetWarned: BudgetLimit[];
+  /** issue 43: a remote agent's run: the last remote task a launch linked (a resume continues in its context). */
+  remoteTask: Omit<RunRemoteTaskLinkedData, 'runId'> | null;
 }
 
 export type RunCommand =
@@ -24,7 +26,8 @@ export type RunCommand =
   | { type: 'stop'; stoppedBy: StoppedBy; forced: boolean }
   | { type: 'interrupt'; epoch?: number; reason: string }
   | { type: 'resume'; prompt: string; resumedBy: string; trace?: RecordedTrace }
-  | { type: 'warn_budget'; breach: BudgetBreach };
+  | { type: 'warn_budget'; breach: BudgetBreach }
+  | ({ type: 'link_remote_task' } & Omit<RunRemoteTaskLinkedData, 'runId'>);
 
 /**
  * Pure: given a command and the run so far (undefined: no stream yet), the events to append, or an error.
@@ -81,6 +84,18 @@ function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[]
           },
         },
       ];
+    case 'link_remote_task': {
+      const { type: _type, ...link } = command;
+      if (command.epoch !== state.epoch) {
+        throw new StaleRunCompletionError(`Run ${runId}: a remote task of launch ${command.epoch} arrived, but launch ${state.epoch} is current`);
+      }
+      if (state.status !== 'running') throw new RunStateError(`Run ${runId} is ${state.status}; only a running run follows a remote task`);
+      if (!state.started.remote) throw new RunStateError(`Run ${runId} runs ${state.started.agentId} here; it has no remote task`);
+      const same = state.remoteTask;
+      // Linked again by the same instance: nothing new (a retried append).
+      if (same && same.epoch === link.epoch && same.taskId === link.taskId && same.instanceId === link.instanceId) return [];
+      return [{ type: RunEvents.remoteTaskLinked, data: { runId, ...link } }];
+    }
     case 'warn_budget':
       // Each limit is warned about once; a run that ended has nobody left to warn.
       if (state.status !== 'running' || state.budgetWarned.includes(command.breach.limit)) return [];
@@ -91,7 +106,16 @@ function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[]
 function evolveRun(state: RunState | undefined, event: RunEvent): RunState | undefined {
   switch (event.type) {
     case RunEvents.started:
-      return { started: event.data, status: 'running', epoch: event.data.epoch, output: null, error: null, stoppedBy: null, budgetWarned: [] };
+      return {
+        started: event.data,
+        status: 'running',
+        epoch: event.data.epoch,
+        output: null,
+        error: null,
+        stoppedBy: null,
+        budgetWarned: [],
+        remoteTask: null,
+      };
     case RunEvents.completed:
       return state && { ...state, status: 'completed', output: event.data.output };
     case RunEvents.failed:
@@ -104,6 +128,10 @@ function evolveRun(state: RunState | undefined, event: RunEvent): RunState | und
       return state && { ...state, status: 'running', epoch: event.data.epoch, error: null, stoppedBy: null };
     case RunEvents.budgetWarned:
       return state && { ...state, budgetWarned: [...state.budgetWarned, event.data.limit] };
+    case RunEvents.remoteTaskLinked: {
+      const { runId: _runId, ...link } = event.data;
+      return state && { ...state, remoteTask: link };
+    }
     default:
       return state;
   }

@@ -14,6 +14,8 @@ export const RunEvents = {
   resumed: 'run.resumed',
   /** A limit of the run's budget reached the warning share (80%); its owner is told at its next turn. */
   budgetWarned: 'run.budget_warned',
+  /** issue 43: a remote agent's run: the A2A task its service made of this launch's message, and who follows it. */
+  remoteTaskLinked: 'run.remote_task_linked',
   /** On the owner session's stream: a run it owns ended (or was interrupted); it is also reminded at its next turn. */
   ended: 'run.ended',
   /** On the parent session's stream: what a foreground child is doing. */
@@ -62,6 +64,25 @@ export interface RunStartedData {
   session?: RunSessionSettings;
   /** issue 43: a run an A2A client started: a task of this A2A context. Absent on every other run. */
   a2a?: RunA2aContext;
+  /** issue 43: a run of a remote agent: its service is sent the prompt over A2A. Absent on every other run. */
+  remote?: RunRemoteAgent;
+}
+
+/** issue 43: where a remote agent's run is sent: the agent card's URL, as the agent named it when the run started. */
+export interface RunRemoteAgent {
+  a2a: string;
+}
+
+/** issue 43: the remote task a launch of a remote agent's run follows. */
+export interface RunRemoteTaskLinkedData {
+  runId: string;
+  epoch: number;
+  taskId: string;
+  contextId: string;
+  /** The remote agent's name, as its card says. */
+  service: string;
+  /** The instance that follows the task (asks for its state): it holds the run as a session's owner holds a local one. */
+  instanceId: string;
 }
 
 /** issue 43: the A2A context a run is a task of; its first prompt began with the context's earlier messages. */
@@ -186,7 +207,8 @@ export type RunEvent =
   | DomainEvent<typeof RunEvents.stopped, RunStoppedData>
   | DomainEvent<typeof RunEvents.interrupted, RunInterruptedData>
   | DomainEvent<typeof RunEvents.resumed, RunResumedData>
-  | DomainEvent<typeof RunEvents.budgetWarned, RunBudgetWarnedData>;
+  | DomainEvent<typeof RunEvents.budgetWarned, RunBudgetWarnedData>
+  | DomainEvent<typeof RunEvents.remoteTaskLinked, RunRemoteTaskLinkedData>;
 
 export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.started,
@@ -196,6 +218,7 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.interrupted,
   RunEvents.resumed,
   RunEvents.budgetWarned,
+  RunEvents.remoteTaskLinked,
 ];
 export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
 /** A run-stream event as another context reads it: by its type, through these payload types. */

@@ -76,6 +76,14 @@ const runView = z.object({
   ),
   startedBy: nullable(actorView).describe('issue 39: who started the run; null for runs started before it was recorded'),
   a2aContextId: nullable(z.string()).describe('issue 43: the A2A context of a run an A2A client started (the run is one of its tasks); null otherwise'),
+  remote: nullable(
+    z.object({
+      a2a: z.string().describe("the remote agent's A2A card URL"),
+      service: nullable(z.string()).describe('the remote agent, as its card names it; null until the message was sent'),
+      taskId: nullable(z.string()).describe('the task its service made of the run, which this run follows'),
+      contextId: nullable(z.string()).describe("the task's A2A context (a resume continues in it)"),
+    }),
+  ).describe("issue 43: a remote agent's run (it runs on another service, over A2A); null for a run that runs here"),
 });
 const usageExample = { inputTokens: 4200, outputTokens: 920, totalTokens: 5120, toolCalls: 4, durationMs: 49775 };
 const runExample = {
@@ -106,6 +114,7 @@ const runExample = {
   scheduledBy: null,
   startedBy: { kind: 'agent', id: SESSION_ID, name: 'lead', lineage: ['lead'] },
   a2aContextId: null,
+  remote: null,
 };
 const runSummary = z.object({
   runId: z.uuid(),

@@ -5,3 +5,5 @@
 export { OUTBOUND_REFUSED, OutboundUrlGuard } from './outbound-url-guard';
 export type { HostResolver, OutboundVerdict } from './outbound-url-guard';
 export { OutboundModule } from './outbound.module';
+export { guardedFetch, OutboundRefusedError } from './guarded-fetch';
+export type { GuardedFetchOptions } from './guarded-fetch';

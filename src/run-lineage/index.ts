@@ -3,7 +3,7 @@
  * (src/architecture.spec.ts). Files inside run-lineage/ import each other directly, never this file.
  */
 export { RunLoaders } from './graphql/run-loaders';
-export { ForkedFrom, Run, RunBudgetModel, RunConnection, RunFilterInput, RunReplayInfo, RunUsageModel, Usage } from './graphql/run.model';
+export { ForkedFrom, RemoteRunModel, Run, RunBudgetModel, RunConnection, RunFilterInput, RunReplayInfo, RunUsageModel, Usage } from './graphql/run.model';
 export { LineageLookup } from './lineage-lookup';
 export type { Lineage } from './lineage-lookup';
 export { GetRunSubtrees } from './queries/get-run-subtrees/get-run-subtrees.query';

@@ -101,9 +101,12 @@ export class RunsReadModel {
   }
 
   /** Every running run with its thread (`sub-agent-<runId>`, its session once launched) and launch time. */
-  async runningWithThreads(): Promise<Array<Pick<RunRow, 'runId' | 'threadId' | 'launchedAt'>>> {
+  async runningWithThreads(): Promise<Array<Pick<RunRow, 'runId' | 'threadId' | 'launchedAt' | 'remote'>>> {
     const { runs } = this;
-    return this.db.orm.select({ runId: runs.runId, threadId: runs.threadId, launchedAt: runs.launchedAt }).from(runs).where(eq(runs.status, 'running'));
+    return this.db.orm
+      .select({ runId: runs.runId, threadId: runs.threadId, launchedAt: runs.launchedAt, remote: runs.remote })
+      .from(runs)
+      .where(eq(runs.status, 'running'));
   }
 
   /** How many runs owned by a thread are running. */

@@ -82,6 +82,8 @@ export class Agent {
   budget!: BudgetLimits | null;
   @Field(() => AgentWorkspace, { nullable: true, description: 'Session default: the repository its sessions work in (unset: none)' })
   workspace!: AgentWorkspace | null;
+  @Field(() => String, { nullable: true, description: 'issue 43: the A2A agent card URL of a remote agent (it runs on that service); null: it runs here' })
+  remoteA2a!: string | null;
   @Field(() => Int) version!: number;
   @Field() createdAt!: string;
   @Field() updatedAt!: string;
@@ -186,6 +188,8 @@ export class AgentFieldsInput {
   @Field(() => RunBudgetInput, { nullable: true, description: 'Session default; unset or null: no budget' }) budget?: RunBudgetInput | null;
   @Field(() => AgentWorkspaceInput, { nullable: true, description: 'Session default; unset or null: no workspace' })
   workspace?: AgentWorkspaceInput | null;
+  @Field(() => String, { nullable: true, description: 'The A2A agent card URL of a remote agent; unset or null: it runs here' })
+  remoteA2a?: string | null;
 }
 
 @InputType()

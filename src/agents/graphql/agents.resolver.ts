@@ -53,6 +53,7 @@ export function agentOf(view: AgentView): Agent {
       : null,
     budget: view.budget ? budgetLimitsOf(view.budget) : null,
     workspace: view.workspace ? { repository: view.workspace.repository, ref: view.workspace.ref ?? null, merge: view.workspace.merge ?? null } : null,
+    remoteA2a: view.remote?.a2a ?? null,
     version: view.version,
     createdAt: view.created_at,
     updatedAt: view.updated_at,
@@ -98,6 +99,7 @@ function agentFields(input: AgentFieldsInput) {
           ...(input.workspace.merge ? { merge: input.workspace.merge } : {}),
         }
       : undefined,
+    remote: input.remoteA2a ? { a2a: input.remoteA2a } : undefined,
   };
 }
 

@@ -58,6 +58,8 @@ export const runs = table(
     startedBy: column.text(),
     /** issue 43: the A2A context (`contextId`) of a run an A2A client started: a context's runs are its tasks, oldest first. */
     a2aContextId: column.text(),
+    /** issue 43: JSON `{a2a, service?, taskId?, contextId?, instanceId?}`: a remote agent's run, its card and the task it follows; null otherwise. */
+    remote: column.text(),
     /** How many of those warnings the owner thread was told at a turn. */
     budgetWarningsTold: column.integer().notNull().default(0),
   },

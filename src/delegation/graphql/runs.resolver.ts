@@ -16,13 +16,14 @@ import {
   RunConnection,
   RunFilterInput,
   RunUsageModel,
+  RemoteRunModel,
   Usage,
 } from '../../run-lineage';
 import { AFTER_CURSOR_ARG, budgetLimitsOf, type GraphqlContext, inRange, ListSize, presentFields, ActorModel } from '../../graphql-api';
 import { runStreamId, sessionStreamId } from '../../event-store';
 import { budgetUseOf } from '../budget-guard';
 import { type BudgetView, budgetView, type RunBudget } from '../run-budget';
-import { runCostOf } from '../run-view';
+import { remoteView, runCostOf } from '../run-view';
 import { SWITCHBOARD_CONFIG, type SwitchboardConfig } from '../../config';
 import { EventPage } from '../../event-log';
 import { SubagentInstance } from '../../sessions';
@@ -144,6 +145,15 @@ export class RunsResolver {
   })
   startedBy(@Parent() run: RunRow): ActorModel | null {
     return run.startedBy ? (JSON.parse(run.startedBy) as ActorModel) : null;
+  }
+
+  @ResolveField(() => RemoteRunModel, {
+    nullable: true,
+    description: "issue 43: a remote agent's run: its service and remote task; null for a run that runs here",
+  })
+  remote(@Parent() run: RunRow): RemoteRunModel | null {
+    const remote = remoteView(run.remote);
+    return remote && { a2a: remote.a2a, service: remote.service, taskId: remote.task_id, contextId: remote.context_id };
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })

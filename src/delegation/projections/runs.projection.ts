@@ -86,6 +86,20 @@ export class RunsProjection extends PerEventProjection {
         );
         return;
       }
+      case RunEvents.remoteTaskLinked: {
+        const { runId, epoch: _epoch, ...link } = event.data;
+        // Read, merge, write, as budget warnings are: the card URL stays from the start.
+        const row = yield* one(db.orm.select({ remote: runs.remote }).from(runs).where(eq(runs.runId, runId)));
+        if (!row) return;
+        const remote = { ...(row.remote ? (JSON.parse(row.remote) as object) : {}), ...link };
+        yield* run(
+          db.orm
+            .update(runs)
+            .set({ remote: JSON.stringify(remote), updatedAt: at })
+            .where(eq(runs.runId, runId)),
+        );
+        return;
+      }
       case RunEvents.resumed: {
         const d = event.data;
         yield* run(

@@ -33,6 +33,14 @@ export class Run {
   replayMode!: string | null;
 }
 
+@ObjectType({ description: "issue 43: where a remote agent's run runs: its service, over A2A" })
+export class RemoteRunModel {
+  @Field({ description: "The remote agent's A2A card URL" }) a2a!: string;
+  @Field(() => String, { nullable: true, description: 'The remote agent, as its card names it; null until the message was sent' }) service!: string | null;
+  @Field(() => String, { nullable: true, description: 'The task its service made of the run, which the run follows' }) taskId!: string | null;
+  @Field(() => String, { nullable: true, description: "The task's A2A context (a resume continues in it)" }) contextId!: string | null;
+}
+
 @ObjectType({ description: 'What a subtree spent against its budget; a running run counts its time so far' })
 export class BudgetUse {
   @Field(() => Int, { description: 'input + output tokens' }) tokens!: number;

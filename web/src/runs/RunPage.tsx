@@ -10,7 +10,7 @@ import { runStatusTone, statusUnderPause } from './run-list';
 import { runningDescendants } from './run-tree';
 import { ConfirmStop } from './run-page/ConfirmStop';
 import { RunActions } from './run-page/RunActions';
-import { RunStart } from './run-page/RunOwner';
+import { RemoteRunNote, RunStart } from './run-page/RunOwner';
 import { RunModelCalls } from './run-page/RunModelCalls';
 import { RunReplay } from './run-page/RunReplay';
 import { RunTimeline } from './run-page/RunTimeline';
@@ -112,6 +112,7 @@ export function RunPage({ runId }: { runId: string }) {
                 <span>{loaded.background ? 'Ran in the background: its caller went on working' : 'Its caller waited for it'}</span>
                 {epoch > 1 && <span>Resumed {epoch - 1 === 1 ? 'once' : `${epoch - 1} times`}</span>}
                 <RunStart run={loaded} />
+                {loaded.remote && <RemoteRunNote remote={loaded.remote} />}
                 <span className="muted small">
                   Run id <code className="run-title-id">{runId}</code>
                 </span>

@@ -87,6 +87,11 @@ export const RunHeaderQuery = graphql(`
         name
         via
       }
+      remote {
+        a2a
+        service
+        taskId
+      }
       scheduledBy {
         scheduleId
         schedule {

@@ -386,6 +386,13 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
       );
       return;
     }
+    case 'run.remote_task_linked': {
+      // issue 43: a remote agent's run: its service took the prompt as a task (or another instance took over following it).
+      const service = str(data.service);
+      const taskId = str(data.taskId);
+      add(timeline, make({ kind: 'run', words: [`was sent to ${service ?? 'its remote service'} over A2A${taskId ? ` as task ${taskId}` : ''}`] }));
+      return;
+    }
     case 'run.delegation_refused':
       add(
         timeline,

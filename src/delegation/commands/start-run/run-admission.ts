@@ -74,6 +74,9 @@ export class RunAdmission {
   async admit(input: StartRunInput & { agentId: string }, caller: RunCaller, origin: RunOrigin | undefined): Promise<AdmittedRun> {
     const agent = await this.library.find(input.agentId);
     if (!agent) throw new UnknownAgentError(input.agentId);
+    if (agent.remote && input.workspace) {
+      throw new InvalidRunArgumentsError(`${agent.id} runs on its remote service, which keeps its own files; leave workspace out`);
+    }
     if (origin?.scheduled && (caller.kind !== 'api' || input.parentRunId)) {
       throw new InvalidRunArgumentsError('session settings and a schedule apply to a root run started by Switchboard itself');
     }

@@ -81,6 +81,7 @@ export class StartRunHandler implements ICommandHandler<StartRun, RunSummary> {
           }
         : {}),
       ...(origin?.a2a ? { a2a: { contextId: origin.a2a.contextId, priorMessages: origin.a2a.earlier.messages.length } } : {}),
+      ...(agent.remote ? { remote: { a2a: agent.remote.a2a } } : {}),
       agentName: agent.name,
       trace: startedRunTrace(runId, placement.parent, caller, this.callerSessionTrace(caller)),
     };

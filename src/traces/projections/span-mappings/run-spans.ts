@@ -72,6 +72,10 @@ export const runSpans: ContextSpanMapping = {
       }
       case RunEvents.budgetWarned:
         return [runId ? current(runThreadId(runId)) : undefined];
+      case RunEvents.remoteTaskLinked: {
+        const epoch = num(run.data.epoch);
+        return [runId && epoch !== undefined ? SpanIds.run(runId, epoch) : undefined];
+      }
       default:
         return [];
     }
@@ -100,6 +104,15 @@ export const runSpans: ContextSpanMapping = {
             }),
           ),
         );
+        return;
+      }
+      case RunEvents.remoteTaskLinked: {
+        // issue 43: the launch's span names the remote task it waits on (the remote service's own spans are its).
+        const runId = str(run.data.runId);
+        const epoch = num(run.data.epoch);
+        if (!runId || epoch === undefined) return;
+        const link = attrs({ 'switchboard.remote.task_id': str(run.data.taskId), 'switchboard.remote.service': str(run.data.service) });
+        changes.event(SpanIds.run(runId, epoch), event.type, spanEvent(event, link));
         return;
       }
       default: {

@@ -74,3 +74,29 @@ export function RunStart({ run }: { run: NonNullable<RunHeaderQuery['run']> }) {
     </>
   );
 }
+
+/**
+ * issue 43: a remote agent's run runs on another service: which one, and the task it follows there (the
+ * card's host names the service when the task has not been sent yet).
+ */
+export function RemoteRunNote({ remote }: { remote: NonNullable<NonNullable<RunHeaderQuery['run']>['remote']> }) {
+  const host = hostOf(remote.a2a);
+  return (
+    <span data-testid="run-remote">
+      Runs on another service over A2A: <strong>{remote.service ?? host}</strong> at {host}
+      {remote.taskId && (
+        <>
+          , as task <code>{remote.taskId}</code>
+        </>
+      )}
+    </span>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
