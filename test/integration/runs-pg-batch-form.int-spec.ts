@@ -95,6 +95,16 @@ function batches(): StreamAppend[][] {
   ];
 }
 
+/** issue 43: a remote agent's run, and the link of its remote task (written by the handler in both forms). */
+const startedRemote = (runId: string) => {
+  const start = started(runId);
+  return { ...start, data: { ...start.data, remote: { a2a: 'https://agents.example.com/a2a/x/.well-known/agent-card.json' } } };
+};
+const linked = (runId: string, instanceId: string) => ({
+  type: RunEvents.remoteTaskLinked,
+  data: { runId, epoch: 1, taskId: `task-${runId}`, contextId: 'ctx', service: 'X', instanceId },
+});
+
 const completed = (runId: string, output = `${runId} done`) => ({ type: RunEvents.completed, data: { runId, epoch: 1, output } });
 const remindedOf = (runIds: string[]): StreamAppend => ({
   streamId: sessionStreamId('owner'),
@@ -129,8 +139,14 @@ function startsAndCompletions(): StreamAppend[][] {
       remindedOf(['j', 'h']),
       onRun('k', started('k')),
       onSession('k', usage('many', 1)),
+      onRun('r', startedRemote('r')),
+      onRun('r', linked('r', 'instance-1')),
+      onRun('s', startedRemote('s')),
     ],
     [
+      onRun('r', linked('r', 'instance-2')),
+      onRun('r', completed('r')),
+      onRun('s', completed('s')),
       onRun('d', completed('d')),
       onSession('e', usage(2, 2)),
       onRun('e', completed('e', '')),
@@ -196,6 +212,16 @@ describe('runs on PostgreSQL: the batch form writes the rows the per-event proje
       ['k', 'completed', 'k done'],
       ['n', 'completed', 'n done'],
       ['p', 'running', null],
+      ['r', 'completed', 'r done'],
+      ['s', 'completed', 's done'],
     ]);
+    // issue 43: the remote task's link merged into the card the start recorded, the last instance to follow it kept.
+    expect(JSON.parse(rows.find((r) => r.run_id === 'r')?.remote as string)).toEqual({
+      a2a: 'https://agents.example.com/a2a/x/.well-known/agent-card.json',
+      taskId: 'task-r',
+      contextId: 'ctx',
+      service: 'X',
+      instanceId: 'instance-2',
+    });
   });
 });

@@ -12,6 +12,7 @@ import { ConfirmDelete } from './editor/ConfirmDelete';
 import { DraftProblems } from './editor/DraftProblems';
 import { EditorSummary } from './editor/EditorSummary';
 import { HooksField } from './editor/HooksField';
+import { RemoteAgentField } from './editor/RemoteAgentField';
 import { McpServersEditor } from './editor/McpServersEditor';
 import { SubAgentPicker } from './editor/SubAgentPicker';
 import { ToolsEditor } from './editor/ToolsEditor';
@@ -137,6 +138,7 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
 
   const title = editing ? draft.name || agentId : 'New agent';
   const form = { draft, set, fieldProblem };
+  const remote = draft.remoteA2a.trim() !== '';
 
   return (
     <section className="page editor" aria-labelledby="editor-title">
@@ -182,24 +184,30 @@ export function AgentEditorPage({ agentId }: { agentId?: string }) {
           }}
         >
           <AgentBasicsForm {...form} editing={editing} />
-          <ToolsEditor {...form} knownBuiltinTools={knownBuiltinTools} />
-          <McpServersEditor {...form} registry={choices.data?.mcpServers} />
-          <HooksField hooks={draft.hooks} types={choices.data?.hookTypes ?? []} onChange={(v) => set('hooks', v)} problem={fieldProblem('hooks')} />
-          <SubAgentPicker draft={draft} set={set} choices={subAgents.choices} blockedNoteId={blocked ? saveBlockedId : undefined} />
-          <section className="session-defaults" aria-labelledby={`${saveBlockedId}-defaults`}>
-            <h2 id={`${saveBlockedId}-defaults`}>Session defaults</h2>
-            <p className="help">What a session started as this agent gets unless the new-session page or the request says otherwise.</p>
-            {fieldProblem('sessionDefaults') && <p className="field-problem">{fieldProblem('sessionDefaults')}</p>}
-            <SessionSettingsFields
-              draft={draft.sessionDefaults}
-              onChange={(next) => set('sessionDefaults', next)}
-              kindOptions={choices.data?.sessionOptions.permissionKinds}
-              mode="agent"
-              hasSubAgents={draft.subAgents.length > 0}
-              toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...knownBuiltinTools]}
-              repositories={choices.data?.sessionOptions.workspaceRepositories}
-            />
-          </section>
+          <RemoteAgentField {...form} />
+          {/* issue 43: a remote agent's tools, MCP servers, hooks, team and sessions are its service's. */}
+          {!remote && (
+            <>
+              <ToolsEditor {...form} knownBuiltinTools={knownBuiltinTools} />
+              <McpServersEditor {...form} registry={choices.data?.mcpServers} />
+              <HooksField hooks={draft.hooks} types={choices.data?.hookTypes ?? []} onChange={(v) => set('hooks', v)} problem={fieldProblem('hooks')} />
+              <SubAgentPicker draft={draft} set={set} choices={subAgents.choices} blockedNoteId={blocked ? saveBlockedId : undefined} />
+              <section className="session-defaults" aria-labelledby={`${saveBlockedId}-defaults`}>
+                <h2 id={`${saveBlockedId}-defaults`}>Session defaults</h2>
+                <p className="help">What a session started as this agent gets unless the new-session page or the request says otherwise.</p>
+                {fieldProblem('sessionDefaults') && <p className="field-problem">{fieldProblem('sessionDefaults')}</p>}
+                <SessionSettingsFields
+                  draft={draft.sessionDefaults}
+                  onChange={(next) => set('sessionDefaults', next)}
+                  kindOptions={choices.data?.sessionOptions.permissionKinds}
+                  mode="agent"
+                  hasSubAgents={draft.subAgents.length > 0}
+                  toolSuggestions={[...(choices.data?.sessionOptions.delegationTools ?? []), ...knownBuiltinTools]}
+                  repositories={choices.data?.sessionOptions.workspaceRepositories}
+                />
+              </section>
+            </>
+          )}
         </form>
         <EditorSummary
           check={check}

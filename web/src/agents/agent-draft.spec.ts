@@ -20,6 +20,7 @@ const loaded = {
   permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
   budget: { maxTokens: null, maxToolCalls: null, maxRuns: 4, maxDurationMs: null, maxCost: 2.5 },
   workspace: { repository: '/srv/repos/shop', ref: null, merge: 'manual' },
+  remoteA2a: null,
   includedIn: [],
   composable: false,
   composableReasons: [],
@@ -47,7 +48,23 @@ describe('the editor draft', () => {
       permissionPolicy: { allowKinds: ['read'], askKinds: [], askTools: ['agent_run'] },
       budget: { maxRuns: 4, maxCost: 2.5 },
       workspace: { repository: '/srv/repos/shop', merge: 'manual' },
+      remoteA2a: null,
     });
+  });
+
+  it("sends a remote agent's card with only what a remote agent may set: its prompt, tools, team and sessions are its service's", () => {
+    const card = 'https://agents.example.com/a2a/researcher/.well-known/agent-card.json';
+    expect(inputOf({ ...draftOf(loaded), remoteA2a: ` ${card} ` })).toEqual({
+      name: 'Lead',
+      description: 'Leads',
+      icon: '🧭',
+      remoteA2a: card,
+      allowedAgents: ['reviewer'],
+      excludedAgents: null,
+      budget: { maxRuns: 4, maxCost: 2.5 },
+    });
+    expect(draftOf({ ...loaded, remoteA2a: card }).remoteA2a).toBe(card);
+    expect(fieldOfProblem('remote.a2a')).toBe('remoteA2a');
   });
 
   it('sends session defaults left empty as unset: automatic delegation, the service’s policy, no budget', () => {

@@ -27,6 +27,8 @@ export interface AgentDraft {
   hooks: HookDraft[];
   /** What its sessions get unless started otherwise: delegation (undefined: automatic), policy, budget. */
   sessionDefaults: SessionSettingsDraft;
+  /** issue 43: the A2A card URL of an agent that lives on another service; '' : it runs here. */
+  remoteA2a: string;
 }
 
 export const emptyDraft = (): AgentDraft => ({
@@ -46,6 +48,7 @@ export const emptyDraft = (): AgentDraft => ({
   excludedAgents: null,
   hooks: [],
   sessionDefaults: settingsOf(undefined, 'as-set'),
+  remoteA2a: '',
 });
 
 export function draftOf(agent: NonNullable<AgentQuery['agent']>): AgentDraft {
@@ -66,11 +69,25 @@ export function draftOf(agent: NonNullable<AgentQuery['agent']>): AgentDraft {
     excludedAgents: agent.excludedAgents ?? null,
     hooks: (agent.hooks ?? []).map((h) => ({ type: h.type, url: h.url, failure: h.failure === 'open' || h.failure === 'closed' ? h.failure : '' })),
     sessionDefaults: settingsOf(agent, 'as-set'),
+    remoteA2a: agent.remoteA2a ?? '',
   };
 }
 
 /** What the API takes; the delegation policy lists and the hooks go back as loaded unless edited, so a save never drops them. */
 export function inputOf(draft: AgentDraft): AgentFieldsInput {
+  const remote = draft.remoteA2a.trim();
+  // issue 43: a remote agent's prompt, model, tools, team and session settings are its service's; none is sent.
+  if (remote) {
+    return {
+      name: draft.name,
+      description: draft.description,
+      icon: draft.icon,
+      remoteA2a: remote,
+      allowedAgents: draft.allowedAgents,
+      excludedAgents: draft.excludedAgents,
+      budget: budgetOf(draft.sessionDefaults.budget).budget ?? null,
+    };
+  }
   return {
     name: draft.name,
     description: draft.description,
@@ -87,6 +104,7 @@ export function inputOf(draft: AgentDraft): AgentFieldsInput {
     permissionPolicy: chosenPolicyOf(draft.sessionDefaults),
     budget: budgetOf(draft.sessionDefaults.budget).budget ?? null,
     workspace: workspaceOf(draft.sessionDefaults.workspace),
+    remoteA2a: null,
   };
 }
 
@@ -100,6 +118,7 @@ export function fieldOfProblem(path: string): string {
   if (path.startsWith('sub_agents')) return 'subAgents';
   if (path.startsWith('allowed_agents') || path.startsWith('excluded_agents')) return 'policy';
   if (path.startsWith('hooks')) return 'hooks';
+  if (path.startsWith('remote')) return 'remoteA2a';
   if (path.startsWith('delegation') || path.startsWith('permission_policy') || path.startsWith('budget') || path.startsWith('workspace'))
     return 'sessionDefaults';
   return path.split('.')[0] || 'form';

@@ -60,6 +60,7 @@ export const AgentQuery = graphql(`
         failure
       }
       ...AgentSessionDefaults
+      remoteA2a
       includedIn
       composable
       composableReasons

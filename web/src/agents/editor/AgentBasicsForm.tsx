@@ -1,8 +1,9 @@
 import type { DraftFormProps } from './draft-form';
 import { Field } from '../../ui/Field';
 
-/** Identity (name, icon, id on create, description, model) and the system message. */
+/** Identity (name, icon, id on create, description, model) and the system message; a remote agent's model and prompt are its service's. */
 export function AgentBasicsForm({ draft, set, fieldProblem, editing }: DraftFormProps & { editing: boolean }) {
+  const remote = draft.remoteA2a.trim() !== '';
   return (
     <>
       <fieldset>
@@ -31,26 +32,29 @@ export function AgentBasicsForm({ draft, set, fieldProblem, editing }: DraftForm
         >
           {(props) => <textarea {...props} rows={2} value={draft.description} onChange={(e) => set('description', e.target.value)} maxLength={4000} />}
         </Field>
-        <Field label="Model" problem={fieldProblem('model')} help="Empty: the service's default model (COPILOT_MODEL).">
-          {(props) => <input {...props} value={draft.model} onChange={(e) => set('model', e.target.value)} maxLength={200} />}
-        </Field>
+        {!remote && (
+          <Field label="Model" problem={fieldProblem('model')} help="Empty: the service's default model (COPILOT_MODEL).">
+            {(props) => <input {...props} value={draft.model} onChange={(e) => set('model', e.target.value)} maxLength={200} />}
+          </Field>
+        )}
       </fieldset>
-
-      <fieldset>
-        <legend>Prompt</legend>
-        <div className="radio-row" role="radiogroup" aria-label="System message mode">
-          <label>
-            <input type="radio" name="mode" value="append" checked={draft.mode === 'append'} onChange={() => set('mode', 'append')} /> Append to the CLI's
-            system message
-          </label>
-          <label>
-            <input type="radio" name="mode" value="replace" checked={draft.mode === 'replace'} onChange={() => set('mode', 'replace')} /> Replace it
-          </label>
-        </div>
-        <Field label="System message" problem={fieldProblem('content')} help="What this agent is and how it works. Sub-agents need one.">
-          {(props) => <textarea {...props} rows={8} className="mono" value={draft.content} onChange={(e) => set('content', e.target.value)} />}
-        </Field>
-      </fieldset>
+      {remote ? null : (
+        <fieldset>
+          <legend>Prompt</legend>
+          <div className="radio-row" role="radiogroup" aria-label="System message mode">
+            <label>
+              <input type="radio" name="mode" value="append" checked={draft.mode === 'append'} onChange={() => set('mode', 'append')} /> Append to the
+              CLI's system message
+            </label>
+            <label>
+              <input type="radio" name="mode" value="replace" checked={draft.mode === 'replace'} onChange={() => set('mode', 'replace')} /> Replace it
+            </label>
+          </div>
+          <Field label="System message" problem={fieldProblem('content')} help="What this agent is and how it works. Sub-agents need one.">
+            {(props) => <textarea {...props} rows={8} className="mono" value={draft.content} onChange={(e) => set('content', e.target.value)} />}
+          </Field>
+        </fieldset>
+      )}
     </>
   );
 }
