@@ -23,7 +23,7 @@ import { EventStore } from '../event-store';
 import { ListRuns } from '../run-lineage';
 import { AnswerUserInput, ListPendingUserInput } from '../tool-dispatch';
 import { taskMessage } from './a2a-messages';
-import { isSettled, type PendingInput, type TaskRun, taskOfRun } from './task-of-run';
+import { isSettled, type PendingInput, TERMINAL_STATES, type TaskRun, taskOfRun } from './task-of-run';
 
 /** A task as read now, what it waits on, and (while followed) the step that woke the reader. */
 export interface TaskSnapshot {
@@ -109,12 +109,29 @@ export class A2aTaskStore {
    * The task as it goes: now, then again at each step of its tree (and at least every second), until it
    * settles (ends, or waits for input) or `signal` aborts. Steps are the tree's events after this call, not its history.
    */
-  async *follow(runId: string, agentId: string, origin: string, signal: AbortSignal): AsyncGenerator<TaskSnapshot, void, undefined> {
+  async *follow(
+    runId: string,
+    agentId: string,
+    origin: string,
+    signal: AbortSignal,
+    /**
+     * `settled`: until it ends or waits for input (a client's wait); `ended`: through its waits, until it ends or
+     * its run is interrupted (push notifications: nothing changes until someone resumes it).
+     */
+    until: 'settled' | 'ended' = 'settled',
+  ): AsyncGenerator<TaskSnapshot, void, undefined> {
+    const done = (snapshot: TaskSnapshot) => {
+      const state = snapshot.task.status?.state;
+      if (state === undefined) return false;
+      if (until === 'settled') return isSettled(state);
+      const switchboard = snapshot.task.metadata?.switchboard as { status?: string } | undefined;
+      return TERMINAL_STATES.has(state) || switchboard?.status === 'interrupted';
+    };
     const after = await this.store.headPosition();
     const first = await this.snapshot(runId, agentId, origin);
     if (!first) return;
     yield first;
-    if (first.task.status && isSettled(first.task.status.state)) return;
+    if (done(first)) return;
     const wakes = new Wakes();
     const events = await this.queryBus.execute(new WatchRunEvents(runId, true, after));
     const subscription: Subscription = events.subscribe({ next: (event) => wakes.push(progressOf(event)), error: () => wakes.push(undefined) });
@@ -133,9 +150,9 @@ export class A2aTaskStore {
           const stepMessage = taskMessage('agent', { messageId: `${runId}:step:${Date.now()}:${i}`, taskId: runId, contextId: now.task.contextId }, step);
           yield { ...now, step, stepMessage };
         }
-        const settled = now.task.status !== undefined && isSettled(now.task.status.state);
-        if (settled || now.task.status?.state !== last.task.status?.state || now.pending?.question !== last.pending?.question) yield now;
-        if (settled) return;
+        const ended = done(now);
+        if (ended || now.task.status?.state !== last.task.status?.state || now.pending?.question !== last.pending?.question) yield now;
+        if (ended) return;
         last = now;
       }
     } finally {

@@ -12,6 +12,7 @@ import { a2aOperationOfJsonRpc, a2aOperationOfRest } from './a2a-operations';
 import { A2aTaskStore } from './a2a-task-store';
 import { agentCardOf, type CardAgent } from './agent-card';
 import { AgentTasks } from './agent-tasks';
+import { PushNotifications } from './push-notifications/push-notifications';
 
 const VERSION = serviceVersion();
 type A2aRequest = Request & { [PRINCIPAL_PROPERTY]?: Principal };
@@ -32,6 +33,7 @@ export class A2aController {
     private readonly tasks: A2aTaskStore,
     private readonly policy: AccessPolicy,
     @Inject(SWITCHBOARD_CONFIG) private readonly config: SwitchboardConfig,
+    private readonly push: PushNotifications,
   ) {}
 
   @Get(':agentId/.well-known/agent-card.json')
@@ -79,7 +81,7 @@ export class A2aController {
     const origin = this.originOf(request);
     const closed = new AbortController();
     response.once('close', () => closed.abort());
-    const tasks = new AgentTasks(agentId, await this.cardOf(agentId, origin), this.tasks, origin, closed.signal);
+    const tasks = new AgentTasks(agentId, await this.cardOf(agentId, origin), this.tasks, origin, closed.signal, this.push);
     await actingAs(actorOfPrincipal(principal, 'a2a'), () => served(handlerFor(tasks), request, response));
   }
 
@@ -97,7 +99,7 @@ export class A2aController {
       const member = team.get(id);
       return member ? [cardAgent(member)] : [];
     });
-    return agentCardOf(cardAgent(agent), members, `${origin}/a2a/${encodeURIComponent(agent.id)}`, VERSION);
+    return agentCardOf(cardAgent(agent), members, `${origin}/a2a/${encodeURIComponent(agent.id)}`, VERSION, this.push.enabled);
   }
 
   /** Where clients reach the service: SWITCHBOARD_PUBLIC_URL, else the request's own (its Host was checked against the allowed hosts). */

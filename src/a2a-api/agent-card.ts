@@ -18,7 +18,7 @@ export interface CardAgent {
  * it, HTTP+JSON under it); the security scheme is the API's own: a bearer token, the service token or a
  * named key with its role.
  */
-export function agentCardOf(agent: CardAgent, team: readonly CardAgent[], endpoint: string, version: string): AgentCard {
+export function agentCardOf(agent: CardAgent, team: readonly CardAgent[], endpoint: string, version: string, pushNotifications = false): AgentCard {
   const teamNote = team.length > 0 ? ` It delegates to its team: ${team.map((m) => m.name).join(', ')}.` : '';
   const own: AgentSkill = skill(agent.id, agent.name, `${sentence(agent.description) || `Runs ${agent.name}.`}${teamNote}`, [
     'switchboard',
@@ -34,7 +34,7 @@ export function agentCardOf(agent: CardAgent, team: readonly CardAgent[], endpoi
     ],
     provider: { organization: 'Switchboard', url: new URL(endpoint).origin },
     version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications, extensions: [], extendedAgentCard: false },
     securitySchemes: {
       bearer: {
         scheme: {

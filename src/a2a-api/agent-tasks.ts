@@ -1,7 +1,11 @@
 import {
   type AgentCard,
   type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
   type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
   type ListTasksRequest,
   type ListTasksResponse,
   type Message,
@@ -27,6 +31,7 @@ import { DomainError, graphqlErrorOf, httpStatusOf } from '../common';
 import { decodeRunCursor } from '../run-lineage';
 import { A2A_STATUS_FILTERS, type A2aTaskStore, type TaskSnapshot } from './a2a-task-store';
 import { decisionOfMessage, promptOfMessage } from './a2a-messages';
+import type { PushNotifications } from './push-notifications/push-notifications';
 import { TERMINAL_STATES } from './task-of-run';
 
 /** A client-given contextId Switchboard keeps as it is; anything else is refused. */
@@ -54,6 +59,7 @@ export class AgentTasks implements A2ARequestHandler {
     private readonly origin: string,
     /** Aborted when the client's request closes: a wait or a stream for it ends. */
     private readonly signal: AbortSignal,
+    private readonly push: PushNotifications,
   ) {}
 
   async getAgentCard(): Promise<AgentCard> {
@@ -122,17 +128,31 @@ export class AgentTasks implements A2ARequestHandler {
     yield* this.stream(params.id);
   }
 
-  createTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    return noPush();
+  /** A config for the task: its notifications go to `url` at each change of its state, starting with its state now. */
+  async createTaskPushNotificationConfig(params: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    this.assertPushOn();
+    await this.task(params.taskId);
+    const config = await this.mapped(() => this.push.prepare(params));
+    return this.mapped(() => this.push.set(params.taskId, this.agentId, this.origin, config));
   }
-  getTaskPushNotificationConfig(): Promise<TaskPushNotificationConfig> {
-    return noPush();
+
+  async getTaskPushNotificationConfig(params: GetTaskPushNotificationConfigRequest): Promise<TaskPushNotificationConfig> {
+    this.assertPushOn();
+    await this.task(params.taskId);
+    return this.mapped(() => this.push.get(params.taskId, params.id));
   }
-  listTaskPushNotificationConfigs(): Promise<never> {
-    return noPush();
+
+  /** A task has at most 10 configs: one page holds them all. */
+  async listTaskPushNotificationConfigs(params: ListTaskPushNotificationConfigsRequest): Promise<ListTaskPushNotificationConfigsResponse> {
+    this.assertPushOn();
+    await this.task(params.taskId);
+    return { configs: await this.mapped(() => this.push.list(params.taskId)), nextPageToken: '' };
   }
-  deleteTaskPushNotificationConfig(): Promise<void> {
-    return noPush();
+
+  async deleteTaskPushNotificationConfig(params: DeleteTaskPushNotificationConfigRequest): Promise<void> {
+    this.assertPushOn();
+    await this.task(params.taskId);
+    await this.mapped(() => this.push.delete(params.taskId, params.id));
   }
 
   /** The task the message is about: a new run, or the one named by `taskId` given what the message says. */
@@ -140,19 +160,32 @@ export class AgentTasks implements A2ARequestHandler {
     const message = params.message;
     if (!message) throw new RequestMalformedError('message is required');
     // Refused rather than ignored: a client that asked to be called back must not wait for a call that never comes.
-    if (params.configuration?.taskPushNotificationConfig) {
-      throw new PushNotificationNotSupportedError('this server sends no push notifications: leave taskPushNotificationConfig out and follow the task');
-    }
+    const pushAsked = params.configuration?.taskPushNotificationConfig;
+    if (pushAsked) this.assertPushOn();
+    const push = pushAsked ? await this.mapped(() => this.push.prepare(pushAsked)) : undefined;
     if (message.contextId && !CONTEXT_ID.test(message.contextId)) {
       throw new RequestMalformedError('contextId must be 1 to 128 letters, digits or . _ : -');
     }
-    if (message.taskId) return this.answer(message);
+    const taskId = message.taskId ? await this.answer(message) : await this.startTask(message);
+    if (push) await this.mapped(() => this.push.set(taskId, this.agentId, this.origin, push));
+    return taskId;
+  }
+
+  private async startTask(message: Message): Promise<string> {
     const read = promptOfMessage(message);
     if ('problem' in read) throw new RequestMalformedError(read.problem);
     const contextId = message.contextId || uuidv7();
     const runId = await this.mapped(() => this.tasks.start(this.agentId, contextId, read.prompt));
     this.logger.log({ agentId: this.agentId, runId, contextId }, 'A2A task started');
     return runId;
+  }
+
+  private assertPushOn(): void {
+    if (!this.push.enabled) {
+      throw new PushNotificationNotSupportedError(
+        'push notifications are off on this server (its operator has not set SWITCHBOARD_SECRETS_KEY): follow the task with SubscribeToTask or GetTask',
+      );
+    }
   }
 
   /**
@@ -254,8 +287,4 @@ function isPageToken(token: string): boolean {
 /** `completed`, `input-required`...: the SDK enum's own name, in words. */
 function stateName(state: TaskState): string {
   return (TaskState[state] ?? String(state)).replace('TASK_STATE_', '').toLowerCase().replace('_', '-');
-}
-
-function noPush(): Promise<never> {
-  return Promise.reject(new PushNotificationNotSupportedError('this server sends no push notifications: follow a task with SubscribeToTask or GetTask'));
 }

@@ -38,7 +38,7 @@ describe('loadConfig', () => {
       console: { dir: path.resolve(__dirname, '..', '..', 'web', 'dist') },
       modelCalls: { route: true, content: 'full', contentMaxBytes: 1024 * 1024, prices: undefined },
       traces: { enabled: false, content: false },
-      a2a: { credentials: {}, pollMs: 1_000 },
+      a2a: { credentials: {}, pollMs: 1_000, secretsKey: undefined },
       approvals: { timeoutMs: 600_000 },
       instances: { publicUrl: undefined, heartbeatMs: 2_000, leaseTtlMs: 10_000 },
       scheduler: { tickMs: 1_000, minIntervalSeconds: 60 },
@@ -261,7 +261,13 @@ describe('loadConfig', () => {
         SWITCHBOARD_A2A_CREDENTIALS: 'https://agents.example.com=abc==, http://10.0.0.7:8080/=t2',
         SWITCHBOARD_A2A_POLL_MS: '250',
       });
-      expect(config.a2a).toEqual({ credentials: { 'https://agents.example.com': 'abc==', 'http://10.0.0.7:8080': 't2' }, pollMs: 250 });
+      expect(config.a2a).toEqual({
+        credentials: { 'https://agents.example.com': 'abc==', 'http://10.0.0.7:8080': 't2' },
+        pollMs: 250,
+        secretsKey: undefined,
+      });
+      expect(loadConfig({ SWITCHBOARD_SECRETS_KEY: 'k'.repeat(32) }).a2a.secretsKey).toBe('k'.repeat(32));
+      expect(() => loadConfig({ SWITCHBOARD_SECRETS_KEY: 'short' })).toThrow(/SWITCHBOARD_SECRETS_KEY must be at least 32 characters/);
     });
 
     it.each([

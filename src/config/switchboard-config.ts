@@ -97,6 +97,13 @@ const environmentSchema = z.object({
   /** `origin=token` pairs: the bearer token sent to each A2A service; an operator's setting, never an API caller's. */
   SWITCHBOARD_A2A_CREDENTIALS: list('SWITCHBOARD_A2A_CREDENTIALS', a2aCredentialProblems),
   SWITCHBOARD_A2A_POLL_MS: integer('SWITCHBOARD_A2A_POLL_MS', 50, 600_000, 1_000),
+  /** Seals secrets Switchboard must keep in the log (A2A clients' push-notification tokens); unset: nothing that needs one is offered. */
+  SWITCHBOARD_SECRETS_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v.length === 0 || v.length >= 32, {
+      message: 'SWITCHBOARD_SECRETS_KEY must be at least 32 characters when set (e.g. openssl rand -base64 32)',
+    }),
 
   // ---- Approvals (issue 14) ----
   SWITCHBOARD_APPROVAL_TIMEOUT_MS: integer('SWITCHBOARD_APPROVAL_TIMEOUT_MS', 100, 86_400_000, 600_000),
@@ -232,7 +239,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): SwitchboardCon
     traces: { enabled: e.SWITCHBOARD_TRACES, content: e.SWITCHBOARD_TRACE_CONTENT },
 
     // ---- Remote agents (issue 43) ----
-    a2a: { credentials: a2aCredentials(e.SWITCHBOARD_A2A_CREDENTIALS), pollMs: e.SWITCHBOARD_A2A_POLL_MS },
+    a2a: {
+      credentials: a2aCredentials(e.SWITCHBOARD_A2A_CREDENTIALS),
+      pollMs: e.SWITCHBOARD_A2A_POLL_MS,
+      secretsKey: e.SWITCHBOARD_SECRETS_KEY || undefined,
+    },
 
     // ---- Approvals (issue 14) ----
     approvals: { timeoutMs: e.SWITCHBOARD_APPROVAL_TIMEOUT_MS },

@@ -110,6 +110,11 @@ export interface SwitchboardConfig {
     credentials: Record<string, string>;
     /** How often a remote task is asked for its state while a run waits on it. */
     pollMs: number;
+    /**
+     * `SWITCHBOARD_SECRETS_KEY`: what seals a push-notification client's token before it is recorded (every
+     * event stream is readable with `read`); unset: A2A push notifications are off.
+     */
+    secretsKey: string | undefined;
   };
 
   // ---- Approvals (issue 14) ----

@@ -31,6 +31,7 @@ export {
   runThreadId,
   scheduleFiringStreamId,
   workspaceStreamId,
+  a2aPushStreamId,
   scheduleStreamId,
   sessionIdOfStream,
   sessionStreamId,

@@ -1,4 +1,5 @@
 import {
+  a2aPushStreamId,
   apiKeyStreamId,
   agentStreamId,
   approvalStreamId,
@@ -32,6 +33,7 @@ describe('stream ids', () => {
     ['schedule', scheduleStreamId, 'schedule-'],
     ['scheduleFiring', scheduleFiringStreamId, 'schedule_firing-'],
     ['workspace', workspaceStreamId, 'workspace-'],
+    ['a2aPush', a2aPushStreamId, 'a2a_push-'],
   ] as const;
 
   it.each(kinds)('builds a %s stream as its prefix and the id, and parses it back, ids with dashes included', (kind, build, prefix) => {

@@ -16,6 +16,7 @@ export const STREAM_PREFIXES = {
   schedule: 'schedule-',
   scheduleFiring: 'schedule_firing-',
   workspace: 'workspace-',
+  a2aPush: 'a2a_push-',
 } as const;
 
 export type StreamKind = keyof typeof STREAM_PREFIXES;
@@ -66,6 +67,9 @@ export const scheduleFiringStreamId = streamIdOf('scheduleFiring');
 
 /** issue 42: the git worktree of one session (a run's: of its thread, `workspace-sub-agent-<runId>`): opened, checkpoints, merges. */
 export const workspaceStreamId = streamIdOf('workspace');
+
+/** issue 43: the push-notification configs of one A2A task (its run's id): set, deleted, and which instance sends them. */
+export const a2aPushStreamId = streamIdOf('a2aPush');
 
 /** issue 26: the pauses of one run (`pause-run-<runId>`) or one session (`pause-session-<sessionId>`). */
 export type PauseTarget = 'run' | 'session';

@@ -90,7 +90,7 @@ describe('delegating to an agent on another service over A2A', () => {
 
     // A holds the operator's token for B's origin: no API caller ever names it.
     const originB = new URL(serviceB.app.baseUrl).origin;
-    serviceA = await startRealCliApp(model, { apiToken: TOKEN_A, a2a: { credentials: { [originB]: TOKEN_B }, pollMs: 100 } });
+    serviceA = await startRealCliApp(model, { apiToken: TOKEN_A, a2a: { credentials: { [originB]: TOKEN_B }, pollMs: 100, secretsKey: undefined } });
     a = jsonHttp(() => serviceA.app.baseUrl, { authorization: `Bearer ${TOKEN_A}` });
     for (const agent of [
       { id: 'remote-researcher', name: 'Remote researcher', description: 'Researches, on service B', remote: { a2a: cardOf('researcher') } },

@@ -272,7 +272,7 @@ describe('the A2A server at /a2a/<agentId>, through the A2A SDK client', () => {
       token: 't',
       authentication: undefined,
     };
-    await expect(operatorClient.sendMessage(withPush)).rejects.toThrow(/no push notifications/);
+    await expect(operatorClient.sendMessage(withPush)).rejects.toThrow(/push notifications are off on this server/);
 
     // A JSON-RPC method A2A does not have is the protocol's own error, not a 500.
     const raw = await fetch(`${running.app.baseUrl}/a2a/lead`, {

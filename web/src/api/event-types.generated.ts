@@ -3,6 +3,9 @@
 
 /** Every event type the service appends: the stream it is on and who appends it (a decider, or another context as a fact). */
 export const EVENT_TYPES = {
+  'a2a.push_config_set': { stream: 'a2a_push', appendedBy: 'pushConfigDecider' },
+  'a2a.push_config_deleted': { stream: 'a2a_push', appendedBy: 'pushConfigDecider' },
+  'a2a.push_notifier_moved': { stream: 'a2a_push', appendedBy: 'pushConfigDecider' },
   'agent.created': { stream: 'agent', appendedBy: 'agentDecider' },
   'agent.updated': { stream: 'agent', appendedBy: 'agentDecider' },
   'agent.deleted': { stream: 'agent', appendedBy: 'agentDecider' },
