@@ -83,12 +83,25 @@ export interface RunRemoteView {
   service: string | null;
   task_id: string | null;
   context_id: string | null;
+  /** What the service reported the task used, when its task's metadata says (Switchboard's own A2A tasks do); null otherwise. */
+  usage: { total_tokens: number | null; cost: number | null; currency: string | null } | null;
 }
 
 export function remoteView(json: string | null): RunRemoteView | null {
   if (!json) return null;
-  const remote = JSON.parse(json) as { a2a: string; service?: string; taskId?: string; contextId?: string };
-  return { a2a: remote.a2a, service: remote.service ?? null, task_id: remote.taskId ?? null, context_id: remote.contextId ?? null };
+  const remote = JSON.parse(json) as {
+    a2a: string;
+    service?: string;
+    taskId?: string;
+    contextId?: string;
+    usage?: { totalTokens?: number; cost?: number; currency?: string };
+  };
+  const usage = remote.usage && {
+    total_tokens: remote.usage.totalTokens ?? null,
+    cost: remote.usage.cost ?? null,
+    currency: remote.usage.currency ?? null,
+  };
+  return { a2a: remote.a2a, service: remote.service ?? null, task_id: remote.taskId ?? null, context_id: remote.contextId ?? null, usage: usage ?? null };
 }
 
 /** issue 26: how a run of a replay tree plays its original back. */

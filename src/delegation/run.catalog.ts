@@ -15,6 +15,7 @@ export const runCatalog = contextCatalog(
     [RunEvents.resumed]: runDecided(['runs', TRACES]),
     [RunEvents.budgetWarned]: { ...runDecided(['runs', TRACES]), console: ['web/src/runs/timeline.ts'] },
     [RunEvents.remoteTaskLinked]: { ...runDecided(['runs', TRACES]), console: ['web/src/runs/timeline.ts'] },
+    [RunEvents.remoteUsageReported]: { ...runDecided(['runs', TRACES]), console: ['web/src/runs/timeline.ts'] },
     [RunEvents.ended]: onSession(RunEvents.ended, 'owner', [], 'not shown'),
     [RunEvents.progress]: onSession(RunEvents.progress, 'parent', [], 'not shown'),
     [RunEvents.delegationRefused]: onSession(RunEvents.delegationRefused, 'caller', [], 'not shown'),

@@ -326,6 +326,16 @@ describe('run decider', () => {
         .thenThrows(RunStateError, /runs \S+ here; it has no remote task/);
     });
 
+    it("records the usage the remote task's service reported, of the task the launch follows only", () => {
+      const usage = { taskId: 't-1', totalTokens: 1200, cost: 0.02, currency: 'USD' };
+      given(remoteStart, linked(1))
+        .when({ type: 'report_remote_usage', epoch: 1, ...usage })
+        .then([{ type: RunEvents.remoteUsageReported, data: { runId: 'r1', epoch: 1, ...usage } }]);
+      given(remoteStart, linked(1))
+        .when({ type: 'report_remote_usage', epoch: 1, ...usage, taskId: 't-9' })
+        .thenThrows(RunStateError, /does not follow remote task t-9/);
+    });
+
     it('keeps the last link through a resume, so the next launch continues in its context', () => {
       const state = foldRun([remoteStart, linked(1), interrupted(1), resumed(2)]);
       expect(state).toMatchObject({ status: 'running', epoch: 2, remoteTask: { epoch: 1, taskId: 't-1', contextId: 'c-1' } });

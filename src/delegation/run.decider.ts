@@ -2,7 +2,16 @@ import type { RecordedTrace } from '../common';
 import { type Decider, foldEvents } from '../event-store';
 import type { BudgetBreach, BudgetLimit } from './run-budget';
 import { RunStateError, StaleRunCompletionError } from './run.errors';
-import { type RunEvent, RunEvents, type RunRemoteTaskLinkedData, type RunStartedData, type RunStatus, type StoppedBy, isRunEvent } from './run.events';
+import {
+  type RunEvent,
+  RunEvents,
+  type RunRemoteTaskLinkedData,
+  type RunRemoteUsageReportedData,
+  type RunStartedData,
+  type RunStatus,
+  type StoppedBy,
+  isRunEvent,
+} from './run.events';
 
 /** A run as folded from its stream: what the decider needs to accept or refuse a command. */
 export interface RunState {
@@ -27,7 +36,8 @@ export type RunCommand =
   | { type: 'interrupt'; epoch?: number; reason: string }
   | { type: 'resume'; prompt: string; resumedBy: string; trace?: RecordedTrace }
   | { type: 'warn_budget'; breach: BudgetBreach }
-  | ({ type: 'link_remote_task' } & Omit<RunRemoteTaskLinkedData, 'runId'>);
+  | ({ type: 'link_remote_task' } & Omit<RunRemoteTaskLinkedData, 'runId'>)
+  | ({ type: 'report_remote_usage' } & Omit<RunRemoteUsageReportedData, 'runId'>);
 
 /**
  * Pure: given a command and the run so far (undefined: no stream yet), the events to append, or an error.
@@ -95,6 +105,16 @@ function decideRun(command: RunCommand, state: RunState | undefined): RunEvent[]
       // Linked again by the same instance: nothing new (a retried append).
       if (same && same.epoch === link.epoch && same.taskId === link.taskId && same.instanceId === link.instanceId) return [];
       return [{ type: RunEvents.remoteTaskLinked, data: { runId, ...link } }];
+    }
+    case 'report_remote_usage': {
+      const { type: _type, ...usage } = command;
+      if (command.epoch !== state.epoch) {
+        throw new StaleRunCompletionError(
+          `Run ${runId}: a remote task's usage from launch ${command.epoch} arrived, but launch ${state.epoch} is current`,
+        );
+      }
+      if (state.remoteTask?.taskId !== command.taskId) throw new RunStateError(`Run ${runId} does not follow remote task ${command.taskId}`);
+      return [{ type: RunEvents.remoteUsageReported, data: { runId, ...usage } }];
     }
     case 'warn_budget':
       // Each limit is warned about once; a run that ended has nobody left to warn.

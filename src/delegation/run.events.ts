@@ -16,6 +16,8 @@ export const RunEvents = {
   budgetWarned: 'run.budget_warned',
   /** issue 43: a remote agent's run: the A2A task its service made of this launch's message, and who follows it. */
   remoteTaskLinked: 'run.remote_task_linked',
+  /** issue 43: what a remote task's service reported it used (tokens, cost), recorded when the task ended. */
+  remoteUsageReported: 'run.remote_usage_reported',
   /** On the owner session's stream: a run it owns ended (or was interrupted); it is also reminded at its next turn. */
   ended: 'run.ended',
   /** On the parent session's stream: what a foreground child is doing. */
@@ -71,6 +73,16 @@ export interface RunStartedData {
 /** issue 43: where a remote agent's run is sent: the agent card's URL, as the agent named it when the run started. */
 export interface RunRemoteAgent {
   a2a: string;
+}
+
+/** issue 43: what a remote service reported a task used, in its task's metadata (as Switchboard's own A2A tasks do). */
+export interface RunRemoteUsageReportedData {
+  runId: string;
+  epoch: number;
+  taskId: string;
+  totalTokens?: number;
+  cost?: number;
+  currency?: string;
 }
 
 /** issue 43: the remote task a launch of a remote agent's run follows. */
@@ -208,7 +220,8 @@ export type RunEvent =
   | DomainEvent<typeof RunEvents.interrupted, RunInterruptedData>
   | DomainEvent<typeof RunEvents.resumed, RunResumedData>
   | DomainEvent<typeof RunEvents.budgetWarned, RunBudgetWarnedData>
-  | DomainEvent<typeof RunEvents.remoteTaskLinked, RunRemoteTaskLinkedData>;
+  | DomainEvent<typeof RunEvents.remoteTaskLinked, RunRemoteTaskLinkedData>
+  | DomainEvent<typeof RunEvents.remoteUsageReported, RunRemoteUsageReportedData>;
 
 export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.started,
@@ -219,6 +232,7 @@ export const RUN_STREAM_EVENT_TYPES: readonly RunEvent['type'][] = [
   RunEvents.resumed,
   RunEvents.budgetWarned,
   RunEvents.remoteTaskLinked,
+  RunEvents.remoteUsageReported,
 ];
 export const isRunEvent = eventGuard<RunEvent>(RUN_STREAM_EVENT_TYPES);
 /** A run-stream event as another context reads it: by its type, through these payload types. */

@@ -82,6 +82,9 @@ const runView = z.object({
       service: nullable(z.string()).describe('the remote agent, as its card names it; null until the message was sent'),
       taskId: nullable(z.string()).describe('the task its service made of the run, which this run follows'),
       contextId: nullable(z.string()).describe("the task's A2A context (a resume continues in it)"),
+      usage: nullable(z.object({ totalTokens: nullable(z.number()), cost: nullable(z.number()), currency: nullable(z.string()) })).describe(
+        "what the service reported the task used (its task's metadata), once it ended; null when it reported nothing",
+      ),
     }),
   ).describe("issue 43: a remote agent's run (it runs on another service, over A2A); null for a run that runs here"),
 });

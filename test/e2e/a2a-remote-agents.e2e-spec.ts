@@ -174,9 +174,17 @@ describe('delegating to an agent on another service over A2A', () => {
 
     // A's run stream records the link; the console's GraphQL names the service.
     const events = (await a('GET', `/api/streams/run-${child.runId}/events`)).body.events as Json[];
-    expect(events.map((e) => e.type)).toEqual(['run.started', 'run.remote_task_linked', 'run.completed']);
-    const graph = await a('POST', '/graphql', { query: `{ run(id: "${child.runId}") { remote { service taskId a2a } } }` });
-    expect(graph.body.data.run.remote).toEqual({ service: 'Researcher', taskId: child.remote.taskId, a2a: cardOf('researcher') });
+    expect(events.map((e) => e.type)).toEqual(['run.started', 'run.remote_task_linked', 'run.remote_usage_reported', 'run.completed']);
+    // What B's task said it used (its metadata, as Switchboard's A2A tasks report it) is on A's run.
+    expect(child.remote.usage.totalTokens).toBeGreaterThan(0);
+    expect(child.remote.usage.totalTokens).toBe(onB.subtreeUsage.totalTokens);
+    const graph = await a('POST', '/graphql', { query: `{ run(id: "${child.runId}") { remote { service taskId a2a reportedTokens } } }` });
+    expect(graph.body.data.run.remote).toEqual({
+      service: 'Researcher',
+      taskId: child.remote.taskId,
+      a2a: cardOf('researcher'),
+      reportedTokens: child.remote.usage.totalTokens,
+    });
   }, 150_000);
 
   it("stopping A's tree cancels the remote task: B's run is stopped too", async () => {
@@ -220,7 +228,7 @@ describe('delegating to an agent on another service over A2A', () => {
     expect(ended).toMatchObject({ status: 'completed', output: 'SLOW_B_DONE_AFTER_RESTART', remote: { taskId: linked.remote.taskId } });
     // Nothing was sent twice: B ran one task for it.
     const events = ((await a('GET', `/api/streams/run-${runId}/events`)).body.events as Json[]).map((e) => e.type);
-    expect(events).toEqual(['run.started', 'run.remote_task_linked', 'run.remote_task_linked', 'run.completed']);
+    expect(events).toEqual(['run.started', 'run.remote_task_linked', 'run.remote_task_linked', 'run.remote_usage_reported', 'run.completed']);
     releaseSlow();
   }, 150_000);
 });

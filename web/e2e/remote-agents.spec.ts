@@ -40,9 +40,11 @@ test('a remote agent registered in the editor runs on the other service, and its
     const run = await api.call<{ runId: string }>('POST', '/api/runs', { agentId: 'remote-researcher', prompt: 'Find it out.', background: true });
     await page.goto(`/runs/${run.runId}`);
     await expect(page.getByTestId('run-status')).toHaveText('completed', { timeout: 60_000 });
-    const linked = (await api.call<{ remote: { taskId: string } }>('GET', `/api/runs/${run.runId}`)).remote;
+    const linked = (await api.call<{ remote: { taskId: string; usage: { totalTokens: number } } }>('GET', `/api/runs/${run.runId}`)).remote;
+    // What the other service's task reported it used (its A2A metadata) is said beside it.
+    expect(linked.usage.totalTokens).toBeGreaterThan(0);
     await expect(page.getByTestId('run-remote')).toHaveText(
-      `Runs on another service over A2A: Researcher at ${new URL(other.url).host}, as task ${linked.taskId}`,
+      `Runs on another service over A2A: Researcher at ${new URL(other.url).host}, as task ${linked.taskId}; it reported ${linked.usage.totalTokens.toLocaleString('en')} tokens`,
     );
     await expect(page.getByRole('list', { name: /^Steps of the run/ })).toContainText(`was sent to Researcher over A2A as task ${linked.taskId}`);
     await expect(page.getByText(`FOUND_${s}`).first()).toBeVisible();

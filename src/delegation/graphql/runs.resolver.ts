@@ -153,7 +153,17 @@ export class RunsResolver {
   })
   remote(@Parent() run: RunRow): RemoteRunModel | null {
     const remote = remoteView(run.remote);
-    return remote && { a2a: remote.a2a, service: remote.service, taskId: remote.task_id, contextId: remote.context_id };
+    return (
+      remote && {
+        a2a: remote.a2a,
+        service: remote.service,
+        taskId: remote.task_id,
+        contextId: remote.context_id,
+        reportedTokens: remote.usage?.total_tokens ?? null,
+        reportedCost: remote.usage?.cost ?? null,
+        reportedCurrency: remote.usage?.currency ?? null,
+      }
+    );
   }
 
   @ResolveField(() => RunUsageModel, { description: 'Tokens, tool calls and time: its own, and summed over its subtree' })

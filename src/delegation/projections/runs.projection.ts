@@ -88,17 +88,11 @@ export class RunsProjection extends PerEventProjection {
       }
       case RunEvents.remoteTaskLinked: {
         const { runId, epoch: _epoch, ...link } = event.data;
-        // Read, merge, write, as budget warnings are: the card URL stays from the start.
-        const row = yield* one(db.orm.select({ remote: runs.remote }).from(runs).where(eq(runs.runId, runId)));
-        if (!row) return;
-        const remote = { ...(row.remote ? (JSON.parse(row.remote) as object) : {}), ...link };
-        yield* run(
-          db.orm
-            .update(runs)
-            .set({ remote: JSON.stringify(remote), updatedAt: at })
-            .where(eq(runs.runId, runId)),
-        );
-        return;
+        return yield* this.mergeRemote(db, runId, at, link);
+      }
+      case RunEvents.remoteUsageReported: {
+        const { runId, epoch: _epoch, taskId: _taskId, ...usage } = event.data;
+        return yield* this.mergeRemote(db, runId, at, { usage });
       }
       case RunEvents.resumed: {
         const d = event.data;
@@ -111,6 +105,20 @@ export class RunsProjection extends PerEventProjection {
         return;
       }
     }
+  }
+
+  /** Read, merge, write, as budget warnings are: the card URL stays from the start, a link or usage adds to it. */
+  private *mergeRemote(db: ReadModelDatabase, runId: string, at: string, fields: object): ProjectionWork {
+    const { runs } = db.tables;
+    const row = yield* one(db.orm.select({ remote: runs.remote }).from(runs).where(eq(runs.runId, runId)));
+    if (!row) return;
+    const remote = { ...(row.remote ? (JSON.parse(row.remote) as object) : {}), ...fields };
+    yield* run(
+      db.orm
+        .update(runs)
+        .set({ remote: JSON.stringify(remote), updatedAt: at })
+        .where(eq(runs.runId, runId)),
+    );
   }
 
   private *started(d: RunStartedData, at: string, db: ReadModelDatabase, by: Actor): ProjectionWork {

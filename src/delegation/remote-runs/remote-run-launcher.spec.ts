@@ -6,7 +6,7 @@ import type { RunCommand, RunState } from '../run.decider';
 import { RunHandle } from '../run-handle-table';
 import type { RunRepository } from '../run-repository';
 import type { RemoteAgent, RemoteAgentClients } from './remote-agent-client';
-import { RemoteRunLauncher } from './remote-run-launcher';
+import { RemoteRunLauncher, reportedUsage } from './remote-run-launcher';
 
 const CARD = 'https://agents.example.com/a2a/researcher/.well-known/agent-card.json';
 
@@ -100,6 +100,17 @@ describe("a remote agent's run launch (issue 43)", () => {
     expect(calls.slice(0, 2)).toEqual(['send find it r1-1 -', 'get t-1']);
     expect(decided).toEqual([{ type: 'link_remote_task', epoch: 1, taskId: 't-1', contextId: 'c-1', service: 'Researcher', instanceId: 'instance-a' }]);
     expect(told).toEqual(['Researcher needs input']);
+  });
+
+  it("records the usage a task's metadata reports before its end, and reads only numbers as numbers", async () => {
+    const done = { ...task(TaskState.TASK_STATE_COMPLETED, 'DONE'), metadata: { switchboard: { totalTokens: 900, cost: 0.01, currency: 'USD' } } };
+    const { clients } = remoteService(task(TaskState.TASK_STATE_SUBMITTED), [done]);
+    const decided: RunCommand[] = [];
+    expect(await launcher(clients, decided).run(runState(), 'p', new RunHandle('r1', 'api', 1), () => {})).toEqual({ kind: 'completed', output: 'DONE' });
+    expect(decided[1]).toEqual({ type: 'report_remote_usage', epoch: 1, taskId: 't-1', totalTokens: 900, cost: 0.01, currency: 'USD' });
+    expect(reportedUsage({ totalTokens: 5 })).toEqual({ totalTokens: 5 });
+    expect(reportedUsage({ switchboard: { totalTokens: '5', cost: null } })).toBeUndefined();
+    expect(reportedUsage(undefined)).toBeUndefined();
   });
 
   it('follows a task linked by an earlier incarnation without sending again, linking it to this instance', async () => {

@@ -84,7 +84,10 @@ export class RemoteRunLauncher implements OnModuleDestroy {
         return { kind: 'cancelled' };
       }
     }
-    return this.follow(agent, task, handle.runId, signal, progress);
+    const outcome = await this.follow(agent, task, handle.runId, signal, progress);
+    if (outcome.kind === 'cancelled') return outcome;
+    if (outcome.task) await this.reportUsage(handle, outcome.task);
+    return outcome.outcome;
   }
 
   /** Cancels the run's remote task, when it has one; a refusal (it already ended) or an unreachable service is logged. */
@@ -131,19 +134,28 @@ export class RemoteRunLauncher implements OnModuleDestroy {
   }
 
   /** Asks for the task's state every SWITCHBOARD_A2A_POLL_MS until it ends or the run is stopped. */
+  /** issue 43: what the service says the task used, when its metadata says it as Switchboard's A2A tasks do. */
+  private async reportUsage(handle: RunHandle, task: Task): Promise<void> {
+    const usage = reportedUsage(task.metadata);
+    if (!usage) return;
+    await this.repository
+      .decide(handle.runId, { type: 'report_remote_usage', epoch: handle.epoch, taskId: task.id, ...usage }, { actor: 'switchboard', by: SYSTEM_ACTOR })
+      .catch((error: unknown) => this.logger.warn({ runId: handle.runId, err: error }, "could not record the remote task's usage"));
+  }
+
   private async follow(
     agent: RemoteAgent,
     first: Task,
     runId: string,
     signal: AbortSignal,
     progress: (text: string) => void,
-  ): Promise<RemoteLaunchOutcome> {
+  ): Promise<{ kind: 'cancelled' } | { kind: 'ended'; outcome: TurnOutcome; task?: Task }> {
     let task = first;
     let told: string | undefined;
     let failed = 0;
     for (;;) {
       const outcome = remoteTaskOutcome(task, agent.name);
-      if (outcome.kind !== 'working') return outcome;
+      if (outcome.kind !== 'working') return { kind: 'ended', outcome, task };
       if (outcome.waiting && outcome.waiting !== told) progress((told = outcome.waiting));
       const wait = failed === 0 ? this.config.a2a.pollMs : Math.min(MAX_POLL_BACKOFF_MS, this.config.a2a.pollMs * 2 ** failed);
       if (!(await pause(wait, signal))) return { kind: 'cancelled' };
@@ -155,7 +167,8 @@ export class RemoteRunLauncher implements OnModuleDestroy {
         failed++;
         this.logger.warn({ runId, taskId: task.id, failed, err: error }, 'could not ask the remote task for its state');
         if (failed >= MAX_FAILED_POLLS) {
-          return { kind: 'failed', error: `Lost touch with ${agent.name} (task ${task.id}) after ${failed} failed polls: ${(error as Error).message}` };
+          const error_ = `Lost touch with ${agent.name} (task ${task.id}) after ${failed} failed polls: ${(error as Error).message}`;
+          return { kind: 'ended', outcome: { kind: 'failed', error: error_ } };
         }
       }
     }
@@ -163,6 +176,19 @@ export class RemoteRunLauncher implements OnModuleDestroy {
 }
 
 const isTask = (answer: Task | Message): answer is Task => 'status' in answer;
+
+/** `metadata.switchboard.{totalTokens, cost, currency}` (or the same keys at the top), the numbers that are numbers. */
+export function reportedUsage(metadata: Task['metadata']): { totalTokens?: number; cost?: number; currency?: string } | undefined {
+  const source: unknown = metadata?.switchboard ?? metadata;
+  if (typeof source !== 'object' || source === null) return undefined;
+  const { totalTokens, cost, currency } = source as Record<string, unknown>;
+  const usage = {
+    ...(typeof totalTokens === 'number' && Number.isFinite(totalTokens) ? { totalTokens } : {}),
+    ...(typeof cost === 'number' && Number.isFinite(cost) ? { cost } : {}),
+    ...(typeof currency === 'string' && currency.length <= 16 ? { currency } : {}),
+  };
+  return usage.totalTokens !== undefined || usage.cost !== undefined ? usage : undefined;
+}
 
 /** Waits `ms`; false when the signal aborted first. */
 async function pause(ms: number, signal: AbortSignal): Promise<boolean> {

@@ -39,6 +39,10 @@ export class RemoteRunModel {
   @Field(() => String, { nullable: true, description: 'The remote agent, as its card names it; null until the message was sent' }) service!: string | null;
   @Field(() => String, { nullable: true, description: 'The task its service made of the run, which the run follows' }) taskId!: string | null;
   @Field(() => String, { nullable: true, description: "The task's A2A context (a resume continues in it)" }) contextId!: string | null;
+  @Field(() => Float, { nullable: true, description: 'Tokens the service reported the task used (its metadata), once it ended' })
+  reportedTokens!: number | null;
+  @Field(() => Float, { nullable: true, description: 'What the service reported the task cost, in reportedCurrency' }) reportedCost!: number | null;
+  @Field(() => String, { nullable: true }) reportedCurrency!: string | null;
 }
 
 @ObjectType({ description: 'What a subtree spent against its budget; a running run counts its time so far' })

@@ -24,6 +24,7 @@ export const EVENT_TYPES = {
   'run.resumed': { stream: 'run', appendedBy: 'runDecider' },
   'run.budget_warned': { stream: 'run', appendedBy: 'runDecider' },
   'run.remote_task_linked': { stream: 'run', appendedBy: 'runDecider' },
+  'run.remote_usage_reported': { stream: 'run', appendedBy: 'runDecider' },
   'run.ended': { stream: 'session', appendedBy: 'delegation (on the owner session)' },
   'run.progress': { stream: 'session', appendedBy: 'delegation (on the parent session)' },
   'run.delegation_refused': { stream: 'session', appendedBy: 'delegation (on the caller session)' },

@@ -91,6 +91,9 @@ export const RunHeaderQuery = graphql(`
         a2a
         service
         taskId
+        reportedTokens
+        reportedCost
+        reportedCurrency
       }
       scheduledBy {
         scheduleId

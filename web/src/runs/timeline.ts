@@ -393,6 +393,12 @@ export function foldStep(timeline: Timeline, store: RunStore, event: RunStreamEv
       add(timeline, make({ kind: 'run', words: [`was sent to ${service ?? 'its remote service'} over A2A${taskId ? ` as task ${taskId}` : ''}`] }));
       return;
     }
+    case 'run.remote_usage_reported': {
+      const tokens = typeof data.totalTokens === 'number' ? `${data.totalTokens.toLocaleString('en')} tokens` : undefined;
+      const cost = typeof data.cost === 'number' ? `a cost of ${data.cost.toFixed(4)}${str(data.currency) ? ` ${str(data.currency)}` : ''}` : undefined;
+      add(timeline, make({ kind: 'run', words: [`was reported by its remote service to have used ${[tokens, cost].filter(Boolean).join(' and ')}`] }));
+      return;
+    }
     case 'run.delegation_refused':
       add(
         timeline,

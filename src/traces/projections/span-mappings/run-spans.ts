@@ -72,7 +72,8 @@ export const runSpans: ContextSpanMapping = {
       }
       case RunEvents.budgetWarned:
         return [runId ? current(runThreadId(runId)) : undefined];
-      case RunEvents.remoteTaskLinked: {
+      case RunEvents.remoteTaskLinked:
+      case RunEvents.remoteUsageReported: {
         const epoch = num(run.data.epoch);
         return [runId && epoch !== undefined ? SpanIds.run(runId, epoch) : undefined];
       }
@@ -113,6 +114,19 @@ export const runSpans: ContextSpanMapping = {
         if (!runId || epoch === undefined) return;
         const link = attrs({ 'switchboard.remote.task_id': str(run.data.taskId), 'switchboard.remote.service': str(run.data.service) });
         changes.event(SpanIds.run(runId, epoch), event.type, spanEvent(event, link));
+        return;
+      }
+      case RunEvents.remoteUsageReported: {
+        const runId = str(run.data.runId);
+        const epoch = num(run.data.epoch);
+        if (!runId || epoch === undefined) return;
+        const usage = attrs({
+          'switchboard.remote.task_id': str(run.data.taskId),
+          'switchboard.remote.total_tokens': num(run.data.totalTokens),
+          'switchboard.remote.cost': num(run.data.cost),
+          'switchboard.remote.currency': str(run.data.currency),
+        });
+        changes.event(SpanIds.run(runId, epoch), event.type, spanEvent(event, usage));
         return;
       }
       default: {

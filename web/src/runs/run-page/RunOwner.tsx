@@ -81,6 +81,14 @@ export function RunStart({ run }: { run: NonNullable<RunHeaderQuery['run']> }) {
  */
 export function RemoteRunNote({ remote }: { remote: NonNullable<NonNullable<RunHeaderQuery['run']>['remote']> }) {
   const host = hostOf(remote.a2a);
+  const reported = [
+    remote.reportedTokens !== null && remote.reportedTokens !== undefined ? `${remote.reportedTokens.toLocaleString('en')} tokens` : undefined,
+    remote.reportedCost !== null && remote.reportedCost !== undefined
+      ? `a cost of ${remote.reportedCost.toFixed(4)}${remote.reportedCurrency ? ` ${remote.reportedCurrency}` : ''}`
+      : undefined,
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return (
     <span data-testid="run-remote">
       Runs on another service over A2A: <strong>{remote.service ?? host}</strong> at {host}
@@ -89,6 +97,7 @@ export function RemoteRunNote({ remote }: { remote: NonNullable<NonNullable<RunH
           , as task <code>{remote.taskId}</code>
         </>
       )}
+      {reported && <>; it reported {reported}</>}
     </span>
   );
 }
