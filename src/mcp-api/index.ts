@@ -4,4 +4,4 @@
  */
 export { McpApiModule } from './mcp-api.module';
 export { MCP_TOOLS, mcpTool } from './mcp-tools';
-export type { McpResourceTemplate, McpTool, McpToolAnswer, McpToolContext, McpToolSet } from './mcp-tools';
+export type { McpResourceTemplate, McpTaskView, McpTool, McpToolAnswer, McpToolContext, McpToolSet, McpToolTasks } from './mcp-tools';

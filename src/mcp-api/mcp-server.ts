@@ -1,10 +1,22 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateTaskRequestHandlerExtra, TaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type ReadResourceResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { contributionsTo, graphqlErrorOf, httpStatusOf } from '../common';
 import { AccessPolicy, type Principal } from '../identity';
 import { MCP_TOOLS, mcpOperation, type McpResourceTemplate, type McpTool, type McpToolSet } from './mcp-tools';
+import { callResultOf, taskOf, ToolTaskStore } from './tool-task-store';
+
+type ToolCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What the server tells a client about itself when it connects. */
 const INSTRUCTIONS =
@@ -44,36 +56,46 @@ export class SwitchboardMcpServer implements OnModuleInit {
     return [...this.tools.map((tool) => mcpOperation('tool', tool.name)), ...this.resources.map((r) => mcpOperation('resource', r.name))];
   }
 
-  /** A server for one request by `principal`, its tools and resources registered. */
-  serverFor(principal: Principal, version: string): McpServer {
-    const server = new McpServer({ name: 'switchboard', title: 'Switchboard', version }, { instructions: INSTRUCTIONS });
+  /**
+   * A server for one request by `principal`, its tools and resources registered. `taskCall`: the request is a
+   * tools/call asking for a task (MCP tasks): a tool offering them answers with its task at once.
+   */
+  serverFor(principal: Principal, version: string, taskCall = false): McpServer {
+    const taskStore = new ToolTaskStore(this.tools, principal, (tool) => this.refusal(principal, mcpOperation('tool', tool.name)));
+    const server = new McpServer(
+      { name: 'switchboard', title: 'Switchboard', version },
+      { instructions: INSTRUCTIONS, capabilities: { tasks: { requests: { tools: { call: {} } }, cancel: {} } }, taskStore },
+    );
     for (const tool of this.tools) {
-      server.registerTool(
+      const config = { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: tool.readOnly === true } };
+      const call = (args: Record<string, unknown>, extra: ToolCallExtra) => this.call(tool, principal, args, extra);
+      const tasks = tool.tasks;
+      if (!tasks) {
+        server.registerTool(tool.name, config, call);
+        continue;
+      }
+      // issue 43: MCP tasks (experimental in the SDK and the protocol). Asked for, the tool's task answers at once
+      // and the client follows it with tasks/get and tasks/result; not asked for, the call answers whole, as ever.
+      server.experimental.tasks.registerToolTask(
         tool.name,
-        { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: tool.readOnly === true } },
-        async (args: Record<string, unknown>, extra): Promise<CallToolResult> => {
-          const refusal = this.refusal(principal, mcpOperation('tool', tool.name));
-          if (refusal) return toolError(refusal, 'forbidden');
-          const token = extra._meta?.progressToken;
-          let step = 0;
-          const progress = async (message: string) => {
-            if (token === undefined) return;
-            step += 1;
-            await extra
-              .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } })
-              .catch(() => undefined);
-          };
-          try {
-            const answer = await tool.call(args, { principal, progress, signal: extra.signal });
-            return {
-              content: [{ type: 'text', text: answer.text }],
-              ...(answer.structured ? { structuredContent: answer.structured } : {}),
-            };
-          } catch (error) {
-            const mapped = graphqlErrorOf(error, httpStatusOf, this.logger);
-            const code = typeof mapped.extensions.code === 'string' ? mapped.extensions.code : 'error';
-            return toolError(mapped.message, code);
-          }
+        { ...config, execution: { taskSupport: 'optional' } },
+        {
+          createTask: async (args: Record<string, unknown>, extra: CreateTaskRequestHandlerExtra) => {
+            if (!taskCall) return { task: taskStore.keep(await call(args, extra)) };
+            const refusal = this.refusal(principal, mcpOperation('tool', tool.name));
+            if (refusal) throw new McpError(ErrorCode.InvalidRequest, `forbidden: ${refusal}`);
+            try {
+              return { task: taskOf(await tasks.start(args, { principal, progress: async () => undefined, signal: extra.signal })) };
+            } catch (error) {
+              throw new McpError(ErrorCode.InvalidParams, this.problemOf(error).text);
+            }
+          },
+          getTask: async (_args: unknown, extra: TaskRequestHandlerExtra) => {
+            const task = await taskStore.getTask(extra.taskId);
+            if (!task) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${extra.taskId}`);
+            return task;
+          },
+          getTaskResult: async (_args: unknown, extra: TaskRequestHandlerExtra) => (await taskStore.getTaskResult(extra.taskId)) as CallToolResult,
         },
       );
     }
@@ -92,6 +114,31 @@ export class SwitchboardMcpServer implements OnModuleInit {
       );
     }
     return server;
+  }
+
+  /** A tool's call for `principal`: refused under its access rule, its progress told, a failure the model reads. */
+  private async call(tool: McpTool, principal: Principal, args: Record<string, unknown>, extra: ToolCallExtra): Promise<CallToolResult> {
+    const refusal = this.refusal(principal, mcpOperation('tool', tool.name));
+    if (refusal) return toolError(refusal, 'forbidden');
+    const token = extra._meta?.progressToken;
+    let step = 0;
+    const progress = async (message: string) => {
+      if (token === undefined) return;
+      step += 1;
+      await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: step, message } }).catch(() => undefined);
+    };
+    try {
+      return callResultOf(await tool.call(args, { principal, progress, signal: extra.signal }));
+    } catch (error) {
+      const problem = this.problemOf(error);
+      return toolError(problem.message, problem.code);
+    }
+  }
+
+  private problemOf(error: unknown): { code: string; message: string; text: string } {
+    const mapped = graphqlErrorOf(error, httpStatusOf, this.logger);
+    const code = typeof mapped.extensions.code === 'string' ? mapped.extensions.code : 'error';
+    return { code, message: mapped.message, text: `${code}: ${mapped.message}` };
   }
 
   private refusal(principal: Principal, operation: string): string | undefined {

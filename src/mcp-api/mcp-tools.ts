@@ -35,6 +35,31 @@ export interface McpTool<Shape extends ZodRawShape = ZodRawShape> {
   /** Reads only (MCP's readOnlyHint): a client may call it without asking its user. */
   readonly readOnly?: boolean;
   call(args: z.infer<z.ZodObject<Shape>>, context: McpToolContext): Promise<McpToolAnswer>;
+  /** MCP tasks (a long call the client follows with tasks/get and tasks/result): given, a client may ask for one. */
+  readonly tasks?: McpToolTasks<Shape>;
+}
+
+/** A task as MCP tells it (its status among MCP's, and a message saying more). */
+export interface McpTaskView {
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+}
+
+/**
+ * What a tool offering MCP tasks does with them. Its tasks are its own durable work (a run), so any request,
+ * on any instance, reads them; `find` answers only for a task the caller may see.
+ */
+export interface McpToolTasks<Shape extends ZodRawShape = ZodRawShape> {
+  /** Starts the call's work and answers its task at once. */
+  start(args: z.infer<z.ZodObject<Shape>>, context: McpToolContext): Promise<McpTaskView>;
+  /** The task now; undefined when it is none of this tool's, or not the caller's. */
+  find(taskId: string, context: Pick<McpToolContext, 'principal'>): Promise<McpTaskView | undefined>;
+  /** The answer of an ended task, as the tool's call answers. */
+  result(taskId: string, context: Pick<McpToolContext, 'principal'>): Promise<McpToolAnswer>;
+  cancel(taskId: string, context: Pick<McpToolContext, 'principal'>): Promise<void>;
 }
 
 /** A resource family: `uriTemplate` with `{name}` variables (RFC 6570 level 1), read as JSON text. */
@@ -56,7 +81,12 @@ export interface McpToolSet {
 /** A tool with its argument types checked against its schema (the set's list holds them widened). */
 export function mcpTool<Shape extends ZodRawShape>(tool: McpTool<Shape>): McpTool {
   // The SDK has checked the arguments against `input` before the call: they are of its type.
-  return { ...tool, call: (args, context) => tool.call(args as z.infer<z.ZodObject<Shape>>, context) };
+  const tasks = tool.tasks;
+  return {
+    ...tool,
+    call: (args, context) => tool.call(args as z.infer<z.ZodObject<Shape>>, context),
+    tasks: tasks && { ...tasks, start: (args, context) => tasks.start(args as z.infer<z.ZodObject<Shape>>, context) },
+  };
 }
 
 /** The operation name of a tool or resource in the access table. */

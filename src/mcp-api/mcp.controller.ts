@@ -29,7 +29,7 @@ export class McpController {
     const principal = request[PRINCIPAL_PROPERTY];
     if (!principal) throw new Error('the guard let an MCP request through without a principal');
     checkMcpRequest(request.headers, request.body);
-    const server = this.mcp.serverFor(principal, VERSION);
+    const server = this.mcp.serverFor(principal, VERSION, isTaskCall(request.body));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     response.on('close', () => {
       void transport.close();
@@ -65,4 +65,10 @@ function methodNotAllowed(response: Response): never {
     code: 'method_not_allowed',
     message: 'this MCP server is stateless: it has no stream to open and no session to end; send each message with POST',
   });
+}
+
+/** A tools/call that asks for an MCP task (`params.task`): the tool answers with its task instead of waiting. */
+function isTaskCall(body: unknown): boolean {
+  const message = body as { method?: unknown; params?: { task?: unknown } } | null;
+  return message?.method === 'tools/call' && typeof message.params?.task === 'object' && message.params.task !== null;
 }

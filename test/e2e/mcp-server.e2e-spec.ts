@@ -20,6 +20,7 @@ const TOKEN = 'mcp-e2e-token-0123456789';
  */
 describe('the MCP server at /mcp, through the MCP SDK client', () => {
   const model = new ScriptedModelServer();
+  let releaseSlow: () => void = () => undefined;
   let running: RealCliApp;
   let operator: JsonHttp;
   const clients: Client[] = [];
@@ -54,6 +55,12 @@ describe('the MCP server at /mcp, through the MCP SDK client', () => {
       },
       { name: 'lead answers', systemIncludes: 'LEAD_M', lastIsToolResult: true, answer: { text: 'LEAD_SAYS_42' } },
       { name: 'researcher answers', systemIncludes: 'RESEARCHER_M', answer: { text: 'RESEARCHER_FOUND_42' } },
+      {
+        name: 'slow thinks',
+        systemIncludes: 'SLOW_M',
+        until: new Promise((resolve) => (releaseSlow = () => resolve(undefined))),
+        answer: { text: 'SLOW_DONE' },
+      },
     ]);
     running = await startRealCliApp(model, { apiToken: TOKEN, security: { ...loadConfig({}).security } });
     operator = jsonHttp(() => running.app.baseUrl, { authorization: `Bearer ${TOKEN}` });
@@ -66,12 +73,14 @@ describe('the MCP server at /mcp, through the MCP SDK client', () => {
         sub_agents: ['researcher'],
         system_message: { mode: 'append', content: 'LEAD_M you delegate.' },
       },
+      { id: 'slow', name: 'Slow', description: 'Takes its time', system_message: { mode: 'append', content: 'SLOW_M you think.' } },
     ]) {
       expect((await operator('POST', '/api/agents', agent)).status).toBe(201);
     }
   }, 60_000);
 
   afterAll(async () => {
+    releaseSlow();
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     await running?.close();
     await model.stop();
@@ -136,6 +145,53 @@ describe('the MCP server at /mcp, through the MCP SDK client', () => {
       'the background run to complete',
       60_000,
     );
+  }, 150_000);
+
+  it('runs run_agent as an MCP task: its task at once, followed to its answer; only its starter sees it; tasks/cancel stops the run', async () => {
+    const operatorKey = await key('operator');
+    const client = await connect(operatorKey.key);
+    const tool = (await client.listTools()).tools.find((t) => t.name === 'run_agent');
+    expect(tool?.execution?.taskSupport).toBe('optional');
+
+    // The SDK's own task flow: the task created, its status while it works, then the tool's answer.
+    const seen: string[] = [];
+    let result: CallToolResult | undefined;
+    let taskId = '';
+    for await (const message of client.experimental.tasks.callToolStream(
+      { name: 'run_agent', arguments: { agent: 'lead', prompt: 'What is the answer, as a task?' } },
+      undefined,
+      { task: { ttl: 600_000 }, timeout: 120_000 },
+    )) {
+      seen.push(message.type);
+      if (message.type === 'taskCreated') taskId = message.task.taskId;
+      if (message.type === 'result') result = message.result as CallToolResult;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(seen[0]).toBe('taskCreated');
+    expect(seen[seen.length - 1]).toBe('result');
+    expect(textOf(result!)).toBe('LEAD_SAYS_42');
+    // The task is the run: recorded as the key's, through MCP.
+    expect(result!.structuredContent).toMatchObject({ runId: taskId, agentId: 'lead', status: 'completed' });
+    expect((await operator('GET', `/api/runs/${taskId}`)).body).toMatchObject({ status: 'completed', startedBy: { id: operatorKey.id, via: 'mcp' } });
+    expect(await client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: 'completed' });
+
+    // Another key's client does not see it.
+    const other = await connect((await key('operator')).key);
+    await expect(other.experimental.tasks.getTask(taskId)).rejects.toThrow(/Task not found/);
+
+    // A slow run as a task, cancelled: the run is stopped.
+    const stream = client.experimental.tasks.callToolStream({ name: 'run_agent', arguments: { agent: 'slow', prompt: 'Think, as a task' } }, undefined, {
+      task: { ttl: 600_000 },
+      timeout: 120_000,
+    });
+    const first = await stream.next();
+    const slowTask = first.value?.type === 'taskCreated' ? first.value.task.taskId : '';
+    expect(slowTask).not.toBe('');
+    expect(await client.experimental.tasks.getTask(slowTask)).toMatchObject({ status: 'working' });
+    await client.experimental.tasks.cancelTask(slowTask);
+    expect((await operator('GET', `/api/runs/${slowTask}`)).body).toMatchObject({ status: 'stopped' });
+    expect(await client.experimental.tasks.getTask(slowTask)).toMatchObject({ status: 'cancelled' });
+    await stream.return(undefined);
   }, 150_000);
 
   it('lets a viewer key read but not start a run, and answers bad input with a tool error that says what to fix', async () => {

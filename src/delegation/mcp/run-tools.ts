@@ -1,8 +1,8 @@
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { Contributes } from '../../common';
+import { Contributes, currentActor } from '../../common';
 import { EventStore, runStreamId, type StoredEvent, sessionStreamId } from '../../event-store';
-import { MCP_TOOLS, mcpTool, type McpResourceTemplate, type McpTool, type McpToolContext, type McpToolSet } from '../../mcp-api';
+import { MCP_TOOLS, mcpTool, type McpResourceTemplate, type McpTaskView, type McpTool, type McpToolContext, type McpToolSet } from '../../mcp-api';
 import { budgetApiInputSchema, CliRecords, SessionEvents, workspaceRequestSchema } from '../../sessions';
 import { Workspaces } from '../../workspaces';
 import { StartRun } from '../commands/start-run/start-run.command';
@@ -13,6 +13,7 @@ import { WatchRunEvents } from '../queries/watch-run-events/watch-run-events.que
 import { API_CALLER } from '../run-caller';
 import { startRunInput, startRunSchema, stopRunSchema } from '../run-requests';
 import { RunEvents } from '../run.events';
+import { UnknownRunError } from '../run.errors';
 import { progressOf } from './run-progress';
 
 const runId = z.string().min(1).max(64).describe('The id run_agent answered with');
@@ -47,6 +48,22 @@ export class RunMcpTools implements McpToolSet {
           workspace: workspaceRequestSchema.optional().describe('A git repository the run works in, a worktree of its own'),
         },
         call: (args, context) => this.runAgent(args, context),
+        // issue 43: asked for as an MCP task, the run is the task: tasks/get reads it, tasks/result waits for its answer.
+        tasks: {
+          start: async (args) => taskViewOf(await this.queryBus.execute(new GetRun(await this.startRun({ ...args, background: true })))),
+          find: async (taskId) => {
+            const run = await this.callersMcpRun(taskId);
+            return run && taskViewOf(run);
+          },
+          result: async (taskId) => {
+            const run = await this.callersMcpRun(taskId);
+            if (!run) throw new UnknownRunError(taskId);
+            return answerOf(run);
+          },
+          cancel: async (taskId) => {
+            await this.commandBus.execute(new StopRun(taskId, API_CALLER, 'cancelled by an MCP client (tasks/cancel)'));
+          },
+        },
       }),
       mcpTool({
         name: 'get_run',
@@ -91,12 +108,28 @@ export class RunMcpTools implements McpToolSet {
     ];
   }
 
-  private async runAgent(
-    args: { agent: string; prompt: string; background?: boolean; budget?: unknown; workspace?: unknown },
-    context: McpToolContext,
-  ): Promise<{ text: string; structured: Record<string, unknown> }> {
+  /** Starts the run in the background, as its caller (the request's actor): its id. */
+  private async startRun(args: RunAgentArgs): Promise<string> {
     const body = startRunSchema.parse({ agentId: args.agent, prompt: args.prompt, background: true, budget: args.budget, workspace: args.workspace });
-    const started = await this.commandBus.execute(new StartRun(startRunInput(body), API_CALLER));
+    return (await this.commandBus.execute(new StartRun(startRunInput(body), API_CALLER))).run_id;
+  }
+
+  /** A run the caller started through MCP (a task is only its starter's to follow); undefined otherwise. */
+  private async callersMcpRun(runId: string): Promise<SingleRunView | undefined> {
+    let run: SingleRunView;
+    try {
+      run = await this.queryBus.execute(new GetRun(runId));
+    } catch (error) {
+      if (error instanceof UnknownRunError) return undefined;
+      throw error;
+    }
+    const caller = currentActor();
+    const starter = run.started_by;
+    return starter?.via === 'mcp' && starter.kind === caller.kind && starter.id === caller.id ? run : undefined;
+  }
+
+  private async runAgent(args: RunAgentArgs, context: McpToolContext): Promise<{ text: string; structured: Record<string, unknown> }> {
+    const started = { run_id: await this.startRun(args) };
     if (args.background) return answerOf(await this.queryBus.execute(new GetRun(started.run_id)));
     await context.progress(`run ${started.run_id} of ${args.agent} started`);
     // Replayed from the run's first event: its own run.started, announced just above, is not told twice.
@@ -124,6 +157,32 @@ export class RunMcpTools implements McpToolSet {
       changes: opened ? { repository: opened.repository, branch: opened.branch, files: await this.workspaces.changes(opened) } : null,
     };
   }
+}
+
+interface RunAgentArgs {
+  agent: string;
+  prompt: string;
+  background?: boolean;
+  budget?: unknown;
+  workspace?: unknown;
+}
+
+/** A run as an MCP task: running (paused too) is working; stopped is cancelled; interrupted ends the task as failed. */
+function taskViewOf(run: SingleRunView): McpTaskView {
+  const status = run.status === 'completed' ? 'completed' : run.status === 'stopped' ? 'cancelled' : run.ended_at === null ? 'working' : 'failed';
+  const message =
+    status === 'working'
+      ? `Run ${run.run_id} of ${run.agent_id} is ${run.status}`
+      : run.error
+        ? `Run ${run.run_id} is ${run.status}: ${run.error}`
+        : undefined;
+  return {
+    taskId: run.run_id,
+    status,
+    ...(message ? { statusMessage: message } : {}),
+    createdAt: run.started_at,
+    lastUpdatedAt: run.ended_at ?? run.started_at,
+  };
 }
 
 /** The run as a tool answer: its output as the text once completed, else what it is doing or why it ended. */
