@@ -1,4 +1,4 @@
-import { runStartedData } from '../../test/fixtures/run-fixtures';
+import { runStartedData, runState } from '../../test/fixtures/run-fixtures';
 import { assertOwner, callerActor, callerThread, type RunCaller, type RunSummary, toSummary } from './run-caller';
 import type { RunState } from './run.decider';
 import { PolicyDeniedError } from './run.errors';
@@ -6,19 +6,7 @@ import type { RunStartedData } from './run.events';
 
 const startData = (overrides: Partial<RunStartedData> = {}) => runStartedData({ parentThreadId: 'session-1', ownerThreadId: 'session-1', ...overrides });
 
-function state(overrides: Partial<RunState> = {}, started: Partial<RunStartedData> = {}): RunState {
-  return {
-    started: startData(started),
-    status: 'running',
-    epoch: 1,
-    output: null,
-    error: null,
-    stoppedBy: null,
-    budgetWarned: [],
-    remoteTask: null,
-    ...overrides,
-  };
-}
+const state = (overrides: Partial<RunState> = {}, started: Partial<RunStartedData> = {}): RunState => runState(overrides, startData(started));
 
 describe('callerThread and callerActor', () => {
   it('names the API thread and actor for an API caller', () => {

@@ -1,8 +1,7 @@
-import { type Message, Role, type SendMessageRequest, type Task, type TaskPushNotificationConfig } from '@a2a-js/sdk';
-import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
+import type { Task, TaskPushNotificationConfig } from '@a2a-js/sdk';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { a2aClientOf, a2aMessage } from '../fixtures/a2a-client';
 import { loadConfig } from '../../src/config/switchboard-config';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
@@ -34,38 +33,12 @@ describe('A2A push notifications, through the A2A SDK client', () => {
   const received: Received[] = [];
   let releaseSlow: () => void = () => undefined;
 
-  async function connect(agentId: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC'): Promise<Client> {
-    const authenticated: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('authorization', `Bearer ${TOKEN}`);
-      return fetch(input, { ...init, headers });
-    };
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authenticated }), new RestTransportFactory({ fetchImpl: authenticated })],
-      preferredTransports: [transport],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: authenticated }),
-    });
-    return factory.createFromUrl(`${running.app.baseUrl}/a2a/${agentId}/`);
-  }
+  const connect = (agentId: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC') => a2aClientOf(running.app.baseUrl, agentId, TOKEN, transport);
 
-  function send(text: string, options: { taskId?: string; push?: Partial<TaskPushNotificationConfig> } = {}): SendMessageRequest {
-    const message: Message = {
-      messageId: randomUUID(),
-      contextId: '',
-      taskId: options.taskId ?? '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
+  /** A message answered at once (the task, not its end), asking for push notifications to the hook when `push` is given. */
+  function send(text: string, options: { taskId?: string; push?: Partial<TaskPushNotificationConfig> } = {}) {
     const push = options.push && { tenant: '', id: '', taskId: '', url: hookUrl, token: '', authentication: undefined, ...options.push };
-    return {
-      tenant: '',
-      message,
-      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: push, returnImmediately: true },
-      metadata: undefined,
-    };
+    return a2aMessage(text, { taskId: options.taskId, push, returnImmediately: true });
   }
 
   const asTask = (result: unknown): Task => result as Task;

@@ -1,6 +1,5 @@
-import { type Message, Role, type SendMessageRequest, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
-import { type Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory } from '@a2a-js/sdk/client';
-import { randomUUID } from 'node:crypto';
+import { Role, type StreamResponse, type Task, TaskState } from '@a2a-js/sdk';
+import { a2aClientOf, a2aMessage } from '../fixtures/a2a-client';
 import { loadConfig } from '../../src/config/switchboard-config';
 import { type Json, type JsonHttp, jsonHttp } from '../fixtures/json-http';
 import { type RealCliApp, startRealCliApp } from '../fixtures/real-cli-app';
@@ -30,39 +29,9 @@ describe('the A2A server at /a2a/<agentId>, through the A2A SDK client', () => {
   }
 
   /** A client of `agentId` with `bearer`'s identity, preferring `transport`. */
-  async function connect(agentId: string, bearer: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC'): Promise<Client> {
-    const authenticated: typeof fetch = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set('authorization', `Bearer ${bearer}`);
-      return fetch(input, { ...init, headers });
-    };
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ fetchImpl: authenticated }), new RestTransportFactory({ fetchImpl: authenticated })],
-      preferredTransports: [transport],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: authenticated }),
-    });
-    // The base ends with a slash: the SDK resolves the card path against it as a URL.
-    return factory.createFromUrl(`${running.app.baseUrl}/a2a/${agentId}/`);
-  }
-
-  function send(text: string, options: { contextId?: string; taskId?: string; returnImmediately?: boolean } = {}): SendMessageRequest {
-    const message: Message = {
-      messageId: randomUUID(),
-      contextId: options.contextId ?? '',
-      taskId: options.taskId ?? '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    };
-    return {
-      tenant: '',
-      message,
-      configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: options.returnImmediately ?? false },
-      metadata: undefined,
-    };
-  }
+  const connect = (agentId: string, bearer: string, transport: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC') =>
+    a2aClientOf(running.app.baseUrl, agentId, bearer, transport);
+  const send = (text: string, options: { contextId?: string; taskId?: string; returnImmediately?: boolean } = {}) => a2aMessage(text, options);
 
   const asTask = (result: unknown): Task => {
     expect(result).toHaveProperty('status');

@@ -1,5 +1,5 @@
 import { type Message, Role, type Task, TaskState } from '@a2a-js/sdk';
-import { runStartedData } from '../../../test/fixtures/run-fixtures';
+import { runState as runStateOf } from '../../../test/fixtures/run-fixtures';
 import type { SwitchboardConfig } from '../../config';
 import type { InstanceLease } from '../../instances';
 import type { RunCommand, RunState } from '../run.decider';
@@ -70,19 +70,7 @@ function launcher(clients: RemoteAgentClients, decided: RunCommand[] = [], decid
   return new RemoteRunLauncher(config, clients, repository, { instanceId: 'instance-a' } as InstanceLease);
 }
 
-function runState(overrides: Partial<RunState> = {}): RunState {
-  return {
-    started: runStartedData({ remote: { a2a: CARD } }),
-    status: 'running',
-    epoch: 1,
-    output: null,
-    error: null,
-    stoppedBy: null,
-    budgetWarned: [],
-    remoteTask: null,
-    ...overrides,
-  };
-}
+const runState = (overrides: Partial<RunState> = {}) => runStateOf(overrides, { remote: { a2a: CARD } });
 
 describe("a remote agent's run launch (issue 43)", () => {
   it('sends the prompt, links the task, and follows it until it completes, telling what it waits for once', async () => {
