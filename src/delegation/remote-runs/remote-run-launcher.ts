@@ -133,7 +133,6 @@ export class RemoteRunLauncher implements OnModuleDestroy {
     );
   }
 
-  /** Asks for the task's state every SWITCHBOARD_A2A_POLL_MS until it ends or the run is stopped. */
   /** issue 43: what the service says the task used, when its metadata says it as Switchboard's A2A tasks do. */
   private async reportUsage(handle: RunHandle, task: Task): Promise<void> {
     const usage = reportedUsage(task.metadata);
@@ -143,6 +142,7 @@ export class RemoteRunLauncher implements OnModuleDestroy {
       .catch((error: unknown) => this.logger.warn({ runId: handle.runId, err: error }, "could not record the remote task's usage"));
   }
 
+  /** Asks for the task's state every SWITCHBOARD_A2A_POLL_MS until it ends or the run is stopped. */
   private async follow(
     agent: RemoteAgent,
     first: Task,
@@ -167,8 +167,8 @@ export class RemoteRunLauncher implements OnModuleDestroy {
         failed++;
         this.logger.warn({ runId, taskId: task.id, failed, err: error }, 'could not ask the remote task for its state');
         if (failed >= MAX_FAILED_POLLS) {
-          const error_ = `Lost touch with ${agent.name} (task ${task.id}) after ${failed} failed polls: ${(error as Error).message}`;
-          return { kind: 'ended', outcome: { kind: 'failed', error: error_ } };
+          const lostTouch = `Lost touch with ${agent.name} (task ${task.id}) after ${failed} failed polls: ${(error as Error).message}`;
+          return { kind: 'ended', outcome: { kind: 'failed', error: lostTouch } };
         }
       }
     }
