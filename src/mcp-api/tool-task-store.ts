@@ -14,7 +14,7 @@ export const TASK_POLL_MS = 1_000;
  * request, as a task that has completed, since the SDK reads a task-capable tool's answer through its store.
  */
 export class ToolTaskStore implements TaskStore {
-  private readonly answers = new Map<string, CallToolResult>();
+  private readonly answers = new Map<string, { task: Task; answer: CallToolResult }>();
 
   constructor(
     private readonly tools: readonly McpTool[],
@@ -25,10 +25,10 @@ export class ToolTaskStore implements TaskStore {
 
   /** A call's whole answer as a completed task of this request. */
   keep(answer: CallToolResult): Task {
-    const taskId = `call-${uuidv7()}`;
-    this.answers.set(taskId, answer);
     const now = new Date().toISOString();
-    return { taskId, status: 'completed', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: TASK_POLL_MS };
+    const task: Task = { taskId: `call-${uuidv7()}`, status: 'completed', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: TASK_POLL_MS };
+    this.answers.set(task.taskId, { task, answer });
+    return task;
   }
 
   createTask(): Promise<Task> {
@@ -36,7 +36,8 @@ export class ToolTaskStore implements TaskStore {
   }
 
   async getTask(taskId: string): Promise<Task | null> {
-    if (this.answers.has(taskId)) return this.keptTask(taskId);
+    const kept = this.answers.get(taskId);
+    if (kept) return kept.task;
     const found = await this.owned(taskId);
     return found ? taskOf(found.view) : null;
   }
@@ -46,7 +47,7 @@ export class ToolTaskStore implements TaskStore {
 
   async getTaskResult(taskId: string): Promise<Result> {
     const kept = this.answers.get(taskId);
-    if (kept) return kept;
+    if (kept) return kept.answer;
     const found = await this.owned(taskId);
     if (!found) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
     return callResultOf(await found.tool.result(taskId, { principal: this.principal }));
@@ -64,11 +65,6 @@ export class ToolTaskStore implements TaskStore {
 
   listTasks(): Promise<{ tasks: Task[] }> {
     return Promise.reject(new Error('listing tasks is not offered: follow each task by the id its tools/call answered'));
-  }
-
-  private keptTask(taskId: string): Task {
-    const now = new Date().toISOString();
-    return { taskId, status: 'completed', createdAt: now, lastUpdatedAt: now, ttl: null, pollInterval: TASK_POLL_MS };
   }
 
   /** The tool whose task it is (for this caller), and the task now. */
