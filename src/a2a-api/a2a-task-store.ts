@@ -29,6 +29,8 @@ import { isSettled, type PendingInput, TERMINAL_STATES, type TaskRun, taskOfRun 
 export interface TaskSnapshot {
   task: Task;
   pending: PendingInput | undefined;
+  /** The run's own status (an interrupted run is a WORKING task). */
+  runStatus: string;
   /** A step of the run's tree (`run … started`, `tool bash`) told as a WORKING status message. */
   step?: string;
   stepMessage?: Message;
@@ -102,7 +104,7 @@ export class A2aTaskStore {
       ...taskRunOfView(run),
       usage: { totalTokens: usage.total_tokens, cost: usage.cost ?? null, currency: usage.currency ?? null },
     };
-    return { task: taskOfRun(taskRun, pending, { runUrl: runUrl(origin, run.run_id) }), pending };
+    return { task: taskOfRun(taskRun, pending, { runUrl: runUrl(origin, run.run_id) }), pending, runStatus: run.status };
   }
 
   /**
@@ -124,8 +126,7 @@ export class A2aTaskStore {
       const state = snapshot.task.status?.state;
       if (state === undefined) return false;
       if (until === 'settled') return isSettled(state);
-      const switchboard = snapshot.task.metadata?.switchboard as { status?: string } | undefined;
-      return TERMINAL_STATES.has(state) || switchboard?.status === 'interrupted';
+      return TERMINAL_STATES.has(state) || snapshot.runStatus === 'interrupted';
     };
     const after = await this.store.headPosition();
     const first = await this.snapshot(runId, agentId, origin);
